@@ -1,0 +1,566 @@
+/* db.c - open, migrate and write the results database. */
+#include "config.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db/db.h"
+#include "db/migrations.h"
+
+int db_schema_version(void)
+{
+	return (int)db_migrations_count;
+}
+
+int db_exec(sqlite3 *db, const char *sql, bo_err *err)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		bo_err_set(err, "database error: %s",
+			   msg ? msg : sqlite3_errmsg(db));
+		sqlite3_free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+static int user_version(sqlite3 *db, int *ret, bo_err *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) !=
+	    SQLITE_OK)
+		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+	rc = sqlite3_step(st);
+	if (rc != SQLITE_ROW) {
+		bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+		sqlite3_finalize(st);
+		return -1;
+	}
+	*ret = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return 0;
+}
+
+/* Apply migrations above the current user_version, each in its own
+ * BEGIN IMMEDIATE transaction together with the version bump. */
+static int migrate(sqlite3 *db, const char *path, bo_err *err)
+{
+	int v;
+
+	if (db_exec(db, "BEGIN IMMEDIATE", err) < 0)
+		return -1;
+	if (user_version(db, &v, err) < 0)
+		goto fail;
+	if (v > (int)db_migrations_count) {
+		bo_err_set(err, "database '%s' has schema version %d, newer than this benchorch (%u)",
+			   path, v, db_migrations_count);
+		goto fail;
+	}
+	for (; v < (int)db_migrations_count; v++) {
+		char bump[64];
+
+		if (db_exec(db, db_migrations[v], err) < 0)
+			goto fail;
+		snprintf(bump, sizeof(bump), "PRAGMA user_version = %d", v + 1);
+		if (db_exec(db, bump, err) < 0)
+			goto fail;
+	}
+	return db_exec(db, "COMMIT", err);
+fail:
+	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+int db_open(const char *path, sqlite3 **ret, bo_err *err)
+{
+	sqlite3 *db = NULL;
+	bo_err e;
+
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE |
+			    SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, NULL) !=
+	    SQLITE_OK) {
+		bo_err_set(err, "cannot open database '%s': %s", path,
+			   db ? sqlite3_errmsg(db) : "out of memory");
+		sqlite3_close(db);
+		return -1;
+	}
+	sqlite3_busy_timeout(db, DB_BUSY_TIMEOUT_MS);
+	sqlite3_extended_result_codes(db, 1);
+	if (db_exec(db, "PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON;"
+		    "PRAGMA synchronous = NORMAL", &e) < 0 ||
+	    migrate(db, path, &e) < 0) {
+		if (strncmp(e.msg, "database error: ", 16) == 0)
+			bo_err_set(err, "cannot open database '%s': %s", path,
+				   e.msg + 16);
+		else
+			*err = e;
+		sqlite3_close(db);
+		return -1;
+	}
+	*ret = db;
+	return 0;
+}
+
+int db_open_readonly(const char *path, sqlite3 **ret, bo_err *err)
+{
+	sqlite3 *db = NULL;
+	int v;
+
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) !=
+	    SQLITE_OK) {
+		bo_err_set(err, "cannot open database '%s': %s", path,
+			   db ? sqlite3_errmsg(db) : "out of memory");
+		sqlite3_close(db);
+		return -1;
+	}
+	sqlite3_busy_timeout(db, DB_BUSY_TIMEOUT_MS);
+	if (user_version(db, &v, err) < 0) {
+		bo_err_set(err, "cannot read database '%s': %s", path,
+			   sqlite3_errmsg(db));
+		sqlite3_close(db);
+		return -1;
+	}
+	if (v == 0 || v > (int)db_migrations_count) {
+		bo_err_set(err, "database '%s' has schema version %d; this benchorch reads 1 to %u",
+			   path, v, db_migrations_count);
+		sqlite3_close(db);
+		return -1;
+	}
+	*ret = db;
+	return 0;
+}
+
+/* Prepared-statement helpers. Each returns 0, or -1 with err set. */
+
+static int prep(sqlite3 *db, const char *sql, sqlite3_stmt **st, bo_err *err)
+{
+	if (sqlite3_prepare_v2(db, sql, -1, st, NULL) != SQLITE_OK)
+		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+	return 0;
+}
+
+static void bind_text(sqlite3_stmt *st, int i, const char *s)
+{
+	sqlite3_bind_text(st, i, s ? s : "", -1, SQLITE_TRANSIENT);
+}
+
+/* Step a statement that returns no rows, then reset it for reuse. */
+static int step_done(sqlite3 *db, sqlite3_stmt *st, bo_err *err)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+	return 0;
+}
+
+/* Step a one-row SELECT of an id. Returns 1 with *id set, 0 when no row,
+ * -1 on error. */
+static int step_id(sqlite3 *db, sqlite3_stmt *st, int64_t *id, bo_err *err)
+{
+	int rc = sqlite3_step(st);
+
+	if (rc == SQLITE_ROW)
+		*id = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	if (rc == SQLITE_ROW)
+		return 1;
+	if (rc == SQLITE_DONE)
+		return 0;
+	return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+}
+
+static int cpu_id(sqlite3 *db, const struct cpuinfo *ci, int64_t *ret,
+		  bo_err *err)
+{
+	static const char *ins =
+		"INSERT OR IGNORE INTO cpus (vendor, model_name, family, model,"
+		" stepping, microcode, flags) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
+	static const char *sel =
+		"SELECT id FROM cpus WHERE vendor = ?1 AND model_name = ?2 AND"
+		" family = ?3 AND model = ?4 AND stepping = ?5 AND"
+		" microcode = ?6 AND flags = ?7";
+	const char *sqls[2] = { ins, sel };
+	int i, rc = -1;
+
+	for (i = 0; i < 2; i++) {
+		sqlite3_stmt *st;
+
+		if (prep(db, sqls[i], &st, err) < 0)
+			return -1;
+		bind_text(st, 1, ci->vendor);
+		bind_text(st, 2, ci->model_name);
+		sqlite3_bind_int(st, 3, ci->family);
+		sqlite3_bind_int(st, 4, ci->model);
+		sqlite3_bind_int(st, 5, ci->stepping);
+		bind_text(st, 6, ci->microcode);
+		bind_text(st, 7, ci->flags);
+		rc = i == 0 ? step_done(db, st, err) : step_id(db, st, ret, err);
+		sqlite3_finalize(st);
+		if (rc < 0)
+			return -1;
+	}
+	return rc == 1 ? 0 : bo_err_set(err, "database error: cpu row missing");
+}
+
+int db_run_begin(sqlite3 *db, const struct db_run *run, int64_t *ret_id,
+		 bo_err *err)
+{
+	sqlite3_stmt *st;
+	int64_t cid;
+
+	if (db_exec(db, "BEGIN IMMEDIATE", err) < 0)
+		return -1;
+	if (cpu_id(db, run->cpu, &cid, err) < 0)
+		goto fail;
+	if (prep(db, "INSERT INTO runs (uuid, host, pid, started_at, status,"
+		 " command_line, cpu_id, kernel, quick) VALUES"
+		 " (?1, ?2, ?3, ?4, 'running', ?5, ?6, ?7, ?8)", &st, err) < 0)
+		goto fail;
+	bind_text(st, 1, run->uuid);
+	bind_text(st, 2, run->host);
+	sqlite3_bind_int64(st, 3, run->pid);
+	bind_text(st, 4, run->started_at);
+	bind_text(st, 5, run->command_line);
+	sqlite3_bind_int64(st, 6, cid);
+	bind_text(st, 7, run->cpu->kernel);
+	sqlite3_bind_int(st, 8, run->quick ? 1 : 0);
+	if (step_done(db, st, err) < 0) {
+		sqlite3_finalize(st);
+		goto fail;
+	}
+	sqlite3_finalize(st);
+	*ret_id = sqlite3_last_insert_rowid(db);
+	return db_exec(db, "COMMIT", err);
+fail:
+	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+/* Insert the image and its packages if new; *ret gets its id. */
+static int image_id(sqlite3 *db, const struct image *img, int64_t *ret,
+		    bo_err *err)
+{
+	sqlite3_stmt *st;
+	size_t i;
+	int rc;
+
+	if (prep(db, "SELECT id FROM images WHERE distro = ?1 AND release = ?2"
+		 " AND digest = ?3", &st, err) < 0)
+		return -1;
+	bind_text(st, 1, img->distro);
+	bind_text(st, 2, img->release);
+	bind_text(st, 3, img->digest);
+	rc = step_id(db, st, ret, err);
+	sqlite3_finalize(st);
+	if (rc != 0)
+		return rc < 0 ? -1 : 0;
+
+	if (prep(db, "INSERT INTO images (distro, release, digest, method,"
+		 " created_at) VALUES (?1, ?2, ?3, ?4, ?5)", &st, err) < 0)
+		return -1;
+	bind_text(st, 1, img->distro);
+	bind_text(st, 2, img->release);
+	bind_text(st, 3, img->digest);
+	bind_text(st, 4, img->method);
+	bind_text(st, 5, img->created_at);
+	rc = step_done(db, st, err);
+	sqlite3_finalize(st);
+	if (rc < 0)
+		return -1;
+	*ret = sqlite3_last_insert_rowid(db);
+
+	if (prep(db, "INSERT OR REPLACE INTO image_packages (image_id, package,"
+		 " version) VALUES (?1, ?2, ?3)", &st, err) < 0)
+		return -1;
+	for (i = 0; i < img->npackages; i++) {
+		sqlite3_bind_int64(st, 1, *ret);
+		bind_text(st, 2, img->packages[i].name);
+		bind_text(st, 3, img->packages[i].version);
+		if (step_done(db, st, err) < 0) {
+			sqlite3_finalize(st);
+			return -1;
+		}
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static int library_id(sqlite3 *db, const struct guest_library *l,
+		      const struct image *img, int64_t *ret, bo_err *err)
+{
+	const char *pkg = img ? image_library_package(img, l->name) : NULL;
+	const char *pver = pkg ? image_package_version(img, pkg) : NULL;
+	static const char *sqls[2] = {
+		"INSERT OR IGNORE INTO libraries (name, version, soname, path,"
+		" package, package_version) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+		"SELECT id FROM libraries WHERE name = ?1 AND version = ?2 AND"
+		" soname = ?3 AND path = ?4 AND package = ?5 AND"
+		" package_version = ?6",
+	};
+	int i, rc = -1;
+
+	for (i = 0; i < 2; i++) {
+		sqlite3_stmt *st;
+
+		if (prep(db, sqls[i], &st, err) < 0)
+			return -1;
+		bind_text(st, 1, l->name);
+		bind_text(st, 2, l->version);
+		bind_text(st, 3, l->soname);
+		bind_text(st, 4, l->path);
+		bind_text(st, 5, pver ? pkg : NULL);
+		bind_text(st, 6, pver);
+		rc = i == 0 ? step_done(db, st, err) : step_id(db, st, ret, err);
+		sqlite3_finalize(st);
+		if (rc < 0)
+			return -1;
+	}
+	return rc == 1 ? 0 : bo_err_set(err, "database error: library row missing");
+}
+
+static int kat_passed(const struct guest_output *out, const char *lib,
+		      const char *alg)
+{
+	size_t i;
+
+	for (i = 0; i < out->nkats; i++)
+		if (strcmp(out->kats[i].library, lib) == 0 &&
+		    strcmp(out->kats[i].algorithm, alg) == 0)
+			return out->kats[i].ok;
+	return 0;
+}
+
+/* Store what the guest reported for invocation INV_ID. */
+static int store_output(sqlite3 *db, int64_t inv_id,
+			const struct guest_output *out,
+			const struct image *img, bo_err *err)
+{
+	sqlite3_stmt *st = NULL;
+	int64_t *lib_ids;
+	size_t i, j;
+	int rc = -1;
+
+	lib_ids = xcalloc(out->nlibraries + 1, sizeof(*lib_ids));
+	if (prep(db, "INSERT INTO library_loads (invocation_id, name, status,"
+		 " library_id) VALUES (?1, ?2, ?3, ?4)", &st, err) < 0)
+		goto out;
+	for (i = 0; i < out->nlibraries; i++) {
+		const struct guest_library *l = &out->libraries[i];
+
+		if (l->loaded && library_id(db, l, img, &lib_ids[i], err) < 0)
+			goto out;
+		sqlite3_bind_int64(st, 1, inv_id);
+		bind_text(st, 2, l->name);
+		bind_text(st, 3, l->loaded ? "loaded" : "absent");
+		if (l->loaded)
+			sqlite3_bind_int64(st, 4, lib_ids[i]);
+		if (step_done(db, st, err) < 0)
+			goto out;
+	}
+	sqlite3_finalize(st);
+
+	if (prep(db, "INSERT OR REPLACE INTO kats (invocation_id, library,"
+		 " algorithm, ok, source) VALUES (?1, ?2, ?3, ?4, ?5)", &st,
+		 err) < 0)
+		goto out;
+	for (i = 0; i < out->nkats; i++) {
+		sqlite3_bind_int64(st, 1, inv_id);
+		bind_text(st, 2, out->kats[i].library);
+		bind_text(st, 3, out->kats[i].algorithm);
+		sqlite3_bind_int(st, 4, out->kats[i].ok);
+		bind_text(st, 5, out->kats[i].source);
+		if (step_done(db, st, err) < 0)
+			goto out;
+	}
+	sqlite3_finalize(st);
+
+	if (prep(db, "INSERT OR IGNORE INTO unsupported (invocation_id, library,"
+		 " algorithm) VALUES (?1, ?2, ?3)", &st, err) < 0)
+		goto out;
+	for (i = 0; i < out->nunsupported; i++) {
+		sqlite3_bind_int64(st, 1, inv_id);
+		bind_text(st, 2, out->unsupported[i].library);
+		bind_text(st, 3, out->unsupported[i].algorithm);
+		if (step_done(db, st, err) < 0)
+			goto out;
+	}
+	sqlite3_finalize(st);
+
+	if (prep(db, "INSERT INTO guest_errors (invocation_id, library,"
+		 " algorithm, message) VALUES (?1, ?2, ?3, ?4)", &st, err) < 0)
+		goto out;
+	for (i = 0; i < out->nerrors; i++) {
+		sqlite3_bind_int64(st, 1, inv_id);
+		bind_text(st, 2, out->errors[i].library);
+		bind_text(st, 3, out->errors[i].algorithm);
+		bind_text(st, 4, out->errors[i].message);
+		if (step_done(db, st, err) < 0)
+			goto out;
+	}
+	sqlite3_finalize(st);
+
+	if (prep(db, "INSERT INTO results (invocation_id, library_id,"
+		 " algorithm, operation, buffer_bytes, calls_per_batch,"
+		 " bytes_per_batch, repetitions, median_ns, min_ns, mb_per_s,"
+		 " verified) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
+		 " ?11, ?12)", &st, err) < 0)
+		goto out;
+	for (i = 0; i < out->nresults; i++) {
+		const struct guest_result *r = &out->results[i];
+
+		for (j = 0; j < out->nlibraries; j++)
+			if (strcmp(out->libraries[j].name, r->library) == 0)
+				break;
+		if (j == out->nlibraries || !out->libraries[j].loaded) {
+			bo_err_set(err, "result for library '%s' that was not loaded",
+				   r->library);
+			goto out;
+		}
+		sqlite3_bind_int64(st, 1, inv_id);
+		sqlite3_bind_int64(st, 2, lib_ids[j]);
+		bind_text(st, 3, r->algorithm);
+		bind_text(st, 4, r->operation);
+		sqlite3_bind_int64(st, 5, r->buffer_bytes);
+		sqlite3_bind_int64(st, 6, r->calls_per_batch);
+		sqlite3_bind_int64(st, 7, r->bytes_per_batch);
+		sqlite3_bind_int64(st, 8, r->repetitions);
+		sqlite3_bind_int64(st, 9, r->median_ns);
+		sqlite3_bind_int64(st, 10, r->min_ns);
+		sqlite3_bind_double(st, 11, r->mb_per_s);
+		sqlite3_bind_int(st, 12, r->verified &&
+				 kat_passed(out, r->library, r->algorithm));
+		if (step_done(db, st, err) < 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(st);
+	free(lib_ids);
+	return rc;
+}
+
+static int store_invocation(sqlite3 *db, int64_t run_id,
+			    const struct db_invocation *inv, bo_err *err)
+{
+	const struct guest_output *out = inv->error ? NULL : inv->out;
+	sqlite3_stmt *st;
+	int64_t img_id = 0, inv_id;
+	int rc;
+
+	if (inv->image && image_id(db, inv->image, &img_id, err) < 0)
+		return -1;
+	if (prep(db, "INSERT INTO invocations (run_id, image_id, spec, runner,"
+		 " guest_version, libc, cpu, started_at, wall_ns, measure_ns,"
+		 " status, error) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,"
+		 " ?10, ?11, ?12)", &st, err) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	if (inv->image)
+		sqlite3_bind_int64(st, 2, img_id);
+	bind_text(st, 3, inv->spec);
+	bind_text(st, 4, inv->runner);
+	bind_text(st, 5, out ? out->guest_version : NULL);
+	bind_text(st, 6, out ? out->libc : NULL);
+	sqlite3_bind_int(st, 7, out ? out->cpu : -1);
+	bind_text(st, 8, inv->started_at);
+	sqlite3_bind_int64(st, 9, (sqlite3_int64)inv->wall_ns);
+	sqlite3_bind_int64(st, 10, out ? out->measure_ns : 0);
+	bind_text(st, 11, inv->error ? "failed" : "ok");
+	if (inv->error)
+		bind_text(st, 12, inv->error);
+	rc = step_done(db, st, err);
+	sqlite3_finalize(st);
+	if (rc < 0)
+		return -1;
+	inv_id = sqlite3_last_insert_rowid(db);
+	return out ? store_output(db, inv_id, out, inv->image, err) : 0;
+}
+
+int db_run_finish(sqlite3 *db, int64_t run_id, const char *status,
+		  const char *error, const struct db_invocation *invs,
+		  size_t ninvs, bo_err *err)
+{
+	sqlite3_stmt *st;
+	char now[32];
+	size_t i;
+
+	if (db_exec(db, "BEGIN IMMEDIATE", err) < 0)
+		return -1;
+	for (i = 0; i < ninvs; i++)
+		if (store_invocation(db, run_id, &invs[i], err) < 0)
+			goto fail;
+	if (prep(db, "UPDATE runs SET status = ?1, finished_at = ?2, error = ?3"
+		 " WHERE id = ?4", &st, err) < 0)
+		goto fail;
+	bind_text(st, 1, status);
+	bind_text(st, 2, bo_utc_now(now, sizeof(now)));
+	if (error)
+		bind_text(st, 3, error);
+	sqlite3_bind_int64(st, 4, run_id);
+	if (step_done(db, st, err) < 0) {
+		sqlite3_finalize(st);
+		goto fail;
+	}
+	sqlite3_finalize(st);
+	return db_exec(db, "COMMIT", err);
+fail:
+	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+int db_reap_stale_runs(sqlite3 *db, const char *host, bo_err *err)
+{
+	sqlite3_stmt *sel, *upd;
+	char now[32];
+	int n = 0, rc;
+
+	if (db_exec(db, "BEGIN IMMEDIATE", err) < 0)
+		return -1;
+	if (prep(db, "SELECT id, pid FROM runs WHERE status = 'running' AND"
+		 " host = ?1", &sel, err) < 0)
+		goto fail;
+	if (prep(db, "UPDATE runs SET status = 'aborted', finished_at = ?1,"
+		 " error = 'the benchorch process running it disappeared'"
+		 " WHERE id = ?2", &upd, err) < 0) {
+		sqlite3_finalize(sel);
+		goto fail;
+	}
+	bind_text(sel, 1, host);
+	bo_utc_now(now, sizeof(now));
+	while ((rc = sqlite3_step(sel)) == SQLITE_ROW) {
+		long pid = (long)sqlite3_column_int64(sel, 1);
+
+		if (pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM))
+			continue;	/* still alive */
+		bind_text(upd, 1, now);
+		sqlite3_bind_int64(upd, 2, sqlite3_column_int64(sel, 0));
+		if (step_done(db, upd, err) < 0) {
+			rc = SQLITE_ERROR;
+			break;
+		}
+		n++;
+	}
+	sqlite3_finalize(sel);
+	sqlite3_finalize(upd);
+	if (rc != SQLITE_DONE) {
+		if (rc != SQLITE_ERROR)
+			bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+		goto fail;
+	}
+	if (db_exec(db, "COMMIT", err) < 0)
+		return -1;
+	return n;
+fail:
+	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}

@@ -1,0 +1,77 @@
+/* db.h - the SQLite store: open + migrate, runs, invocations, results. */
+#ifndef BENCHORCH_DB_H
+#define BENCHORCH_DB_H
+
+#include <sqlite3.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "images/image.h"
+#include "orchestrator/cpuinfo.h"
+#include "orchestrator/guest_output.h"
+#include "orchestrator/util.h"
+
+/* How long a writer waits for another writer's lock, in ms. */
+#define DB_BUSY_TIMEOUT_MS 30000
+
+/* Open (creating if needed) the database at PATH, switch it to WAL, turn
+ * foreign keys on and apply every pending migration (PRAGMA user_version).
+ * A database newer than this program is refused. Returns 0 and a handle in
+ * *ret (close with sqlite3_close), or -1 with err set naming PATH. */
+int db_open(const char *path, sqlite3 **ret, bo_err *err);
+
+/* Open PATH read-only without migrating (for queries). The file must exist
+ * and have a schema this program knows. Returns 0, or -1 with err set. */
+int db_open_readonly(const char *path, sqlite3 **ret, bo_err *err);
+
+/* Schema version this program writes (= number of migrations). */
+int db_schema_version(void);
+
+/* What a run is, recorded when it starts. */
+struct db_run {
+	const char *uuid;		/* globally unique, 36 chars */
+	const char *host;
+	long pid;
+	const char *started_at;		/* ISO 8601 UTC */
+	const char *command_line;
+	const struct cpuinfo *cpu;
+	int quick;
+};
+
+/* One guest invocation (one distro) of a run. */
+struct db_invocation {
+	const char *spec;		/* "debian", "debian:trixie" */
+	const struct image *image;	/* NULL when the image failed */
+	const char *runner;		/* "nspawn", "chroot" or "" */
+	const char *started_at;
+	uint64_t wall_ns;		/* host wall clock, ns */
+	const struct guest_output *out;	/* NULL or unused when error set */
+	const char *error;		/* NULL = ok; else stored as failed,
+					 * and none of out is stored */
+};
+
+/* Insert the run with status 'running' and commit, so that a run killed
+ * hard stays visible. Returns 0 and its id in *ret_id, or -1 with err set. */
+int db_run_begin(sqlite3 *db, const struct db_run *run, int64_t *ret_id,
+		 bo_err *err);
+
+/* In one BEGIN IMMEDIATE transaction: store every invocation (images and
+ * their packages, libraries, KATs, results) and set the run's status
+ * ("done", "failed" or "aborted"), finish time and error (may be NULL).
+ * A result is stored verified only if the guest said so and the library's
+ * known-answer test for that algorithm passed. Returns 0, or -1 with err
+ * set (the transaction is rolled back; the run stays 'running'). */
+int db_run_finish(sqlite3 *db, int64_t run_id, const char *status,
+		  const char *error, const struct db_invocation *invs,
+		  size_t ninvs, bo_err *err);
+
+/* Mark as 'aborted' every run of HOST still 'running' whose process is gone
+ * (killed without a chance to clean up). Returns the count, or -1 with err
+ * set. */
+int db_reap_stale_runs(sqlite3 *db, const char *host, bo_err *err);
+
+/* Run SQL that returns no rows (several statements allowed). Returns 0, or
+ * -1 with err set. */
+int db_exec(sqlite3 *db, const char *sql, bo_err *err);
+
+#endif

@@ -1,0 +1,12 @@
+# db/: schema, migrations and the store of runs and results.
+DB_MIGRATIONS = db/migrations/0001-initial.sql
+EXTRA_DIST += $(DB_MIGRATIONS) db/sql2c.sh
+BUILT_SOURCES += db/migrations-sql.c
+CLEANFILES += db/migrations-sql.c
+db/migrations-sql.c: $(DB_MIGRATIONS) $(top_srcdir)/db/sql2c.sh
+	$(AM_V_GEN)mkdir -p db && $(SHELL) $(top_srcdir)/db/sql2c.sh $@ $(DB_MIGRATIONS:%=$(top_srcdir)/%)
+
+liborch_a_SOURCES += \
+	db/db.c db/db.h \
+	db/migrations.h
+nodist_liborch_a_SOURCES = db/migrations-sql.c

@@ -1,0 +1,99 @@
+/* image.h - root filesystem images: recipes, building, caching and the
+ * package versions found inside. */
+#ifndef BENCHORCH_IMAGE_H
+#define BENCHORCH_IMAGE_H
+
+#include <stddef.h>
+#include "orchestrator/util.h"
+
+/* One installed package as read from the image's package database. */
+struct image_package {
+	char *name;
+	char *version;
+};
+
+/* A crypto library the recipe maps to the package that ships it, so results
+ * can carry the distribution's package version. */
+struct image_libpkg {
+	char *library;	/* guest backend name, e.g. "openssl" */
+	char *package;	/* e.g. "libssl3" */
+};
+
+/* A built image, as described by its image.json. All strings owned by the
+ * struct; free with image_free(). */
+struct image {
+	char *name;		/* "debian-bookworm": directory name */
+	char *distro;		/* "debian" */
+	char *release;		/* "bookworm" */
+	char *dir;		/* STATE/images/debian-bookworm */
+	char *rootfs;		/* STATE/images/debian-bookworm/rootfs */
+	char *digest;		/* "sha256:<64 hex>" over the rootfs content */
+	char *created_at;	/* ISO 8601 UTC */
+	char *method;		/* "debootstrap", "mmdebstrap", "tarball" */
+	size_t npackages;
+	struct image_package *packages;	/* all packages, sorted by name */
+	size_t nlibpkgs;
+	struct image_libpkg *libpkgs;
+};
+
+/* Where images live and how to build them. */
+struct image_ctx {
+	const char *state_dir;	/* images go under STATE/images */
+	const char *data_dir;	/* recipes: DATA/images/<distro>.json */
+	const char *mirror;	/* NULL = the recipe's (or the tool's) default */
+	int refresh;		/* rebuild even if cached */
+	int progress;		/* print progress lines on stderr */
+};
+
+/* Split "NAME[:RELEASE]" into newly allocated *ret_distro and *ret_release
+ * (NULL release when absent). Returns 0, or -1 with err set on an empty or
+ * malformed spec (characters outside [a-z0-9._-]). */
+int image_spec_parse(const char *spec, char **ret_distro, char **ret_release,
+		     bo_err *err);
+
+/* Return a newly allocated, comma-separated, sorted list of the distro names
+ * that have a recipe under data_dir/images. Caller frees. */
+char *image_known_distros(const char *data_dir);
+
+/* Make sure the image for SPEC exists (building it when missing or when
+ * ctx->refresh), then load it. Building happens in a temporary directory
+ * under STATE/images renamed into place only on success, under a lock file
+ * so two processes never build the same image at once; the builder runs in
+ * a private mount namespace so nothing stays mounted. Unknown distro: error
+ * lists the known ones. Returns 0 and a new image in *ret (caller frees with
+ * image_free), or -1 with err set. */
+int image_ensure(const struct image_ctx *ctx, const char *spec,
+		 struct image **ret, bo_err *err);
+
+/* Load an already built image from DIR (its image.json). Returns 0, or -1
+ * with err set. */
+int image_load(const char *dir, struct image **ret, bo_err *err);
+
+/* Look up the version of package NAME in img; NULL when absent. The string
+ * is owned by img. */
+const char *image_package_version(const struct image *img, const char *name);
+
+/* Name of the package that ships LIBRARY in img, or NULL. Owned by img. */
+const char *image_library_package(const struct image *img,
+				  const char *library);
+
+void image_free(struct image *img);
+
+/* Parse a dpkg status file (PATH, e.g. ROOTFS/var/lib/dpkg/status) and
+ * return the installed packages ("Status: install ok installed") sorted by
+ * name in a newly allocated array (*ret, *ret_n; free with
+ * image_packages_free). Returns 0, or -1 with err set. */
+int dpkg_status_read(const char *path, struct image_package **ret,
+		     size_t *ret_n, bo_err *err);
+
+void image_packages_free(struct image_package *p, size_t n);
+
+/* Inside ROOTFS, create the directories of RELPATH (relative, e.g.
+ * "run/benchorch") and, if is_file, an empty regular file at its end, never
+ * following a symlink (every component is opened with O_NOFOLLOW relative
+ * to its parent) so nothing can be created outside the rootfs. Returns 0,
+ * or -1 with err set (e.g. a component is a symlink). */
+int rootfs_make_path(const char *rootfs, const char *relpath, int is_file,
+		     bo_err *err);
+
+#endif

@@ -1,0 +1,259 @@
+/* cmd-run.c - `benchorch run`: build or reuse each distro's image, run the
+ * guest in it, validate what it prints and store one run in the database. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include "db/db.h"
+#include "images/image.h"
+#include "orchestrator/cli.h"
+#include "orchestrator/cpuinfo.h"
+#include "orchestrator/format.h"
+#include "orchestrator/paths.h"
+#include "orchestrator/run.h"
+#include "orchestrator/runner.h"
+
+#define DEFAULT_TIMEOUT_S 1800
+
+static const char usage[] =
+"Usage: benchorch run [OPTIONS]\n"
+"\n"
+"Build (or reuse) a root filesystem for each distribution, run the guest\n"
+"benchmark inside it against the distribution's own crypto libraries, store\n"
+"every measurement in the database and print a summary on stdout.\n"
+"\n"
+"Options:\n"
+"  -d, --distros LIST     comma-separated NAME[:RELEASE] (default: debian)\n"
+"      --db PATH          database (default: STATE/results.db, or\n"
+"                         $BENCHORCH_DB, or /var/lib/benchorch/results.db)\n"
+"      --state-dir DIR    images and logs (default: $BENCHORCH_STATE_DIR or\n"
+"                         /var/lib/benchorch)\n"
+"      --runner KIND      auto, nspawn or chroot (default: auto: nspawn,\n"
+"                         chroot when nspawn is missing or cannot start)\n"
+"      --quick            a short run: 4 buffer sizes, short batches\n"
+"      --mirror URL       package mirror for images built now\n"
+"      --refresh          rebuild the images even if cached\n"
+"      --timeout SECONDS  kill a guest that runs longer (default: 1800)\n"
+"      --format FORMAT    summary as table, csv or json (default: table)\n"
+"  -h, --help             show this help\n"
+"\n"
+"Exit status: 0 all distributions measured; 1 some failed; 2 usage error;\n"
+"3 not root or the database is unusable; 130/143 interrupted.\n";
+
+enum { OPT_DB = 256, OPT_STATE, OPT_RUNNER, OPT_QUICK, OPT_MIRROR,
+       OPT_REFRESH, OPT_TIMEOUT, OPT_FORMAT };
+
+static const struct option options[] = {
+	{ "distros", required_argument, NULL, 'd' },
+	{ "db", required_argument, NULL, OPT_DB },
+	{ "state-dir", required_argument, NULL, OPT_STATE },
+	{ "runner", required_argument, NULL, OPT_RUNNER },
+	{ "quick", no_argument, NULL, OPT_QUICK },
+	{ "mirror", required_argument, NULL, OPT_MIRROR },
+	{ "refresh", no_argument, NULL, OPT_REFRESH },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int parse_args(int argc, char **argv, struct run_config *c)
+{
+	const char *db = NULL, *state = NULL;
+	bo_err err;
+	int opt;
+
+	optind = 1;
+	opterr = 0;
+	c->distros = "debian";
+	c->kind = RUNNER_AUTO;
+	c->timeout_s = DEFAULT_TIMEOUT_S;
+	c->format = FORMAT_TABLE;
+	while ((opt = getopt_long(argc, argv, ":d:h", options, NULL)) != -1) {
+		switch (opt) {
+		case 'd':
+			c->distros = optarg;
+			break;
+		case OPT_DB:
+			db = optarg;
+			break;
+		case OPT_STATE:
+			state = optarg;
+			break;
+		case OPT_RUNNER:
+			if (runner_kind_parse(optarg, &c->kind, &err) < 0)
+				return cli_usage_error("run", "%s", err.msg);
+			break;
+		case OPT_QUICK:
+			c->quick = 1;
+			break;
+		case OPT_MIRROR:
+			c->mirror = optarg;
+			break;
+		case OPT_REFRESH:
+			c->refresh = 1;
+			break;
+		case OPT_TIMEOUT: {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+
+			if (*optarg == '\0' || *end || v <= 0 || v > 86400 * 7)
+				return cli_usage_error("run", "--timeout takes seconds from 1 to 604800, not '%s'",
+						       optarg);
+			c->timeout_s = v;
+			break;
+		}
+		case OPT_FORMAT:
+			if (format_parse(optarg, &c->format, &err) < 0)
+				return cli_usage_error("run", "%s", err.msg);
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return -1;
+		case ':':
+			return cli_usage_error("run", "option '%s' needs a value",
+					       argv[optind - 1]);
+		default:
+			return cli_usage_error("run", "unknown option '%s'",
+					       argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return cli_usage_error("run", "unexpected argument '%s'",
+				       argv[optind]);
+	c->state_dir = paths_state_dir(state);
+	c->db_path = paths_db(db, state);
+	c->data_dir = paths_data_dir();
+	c->guest = paths_guest();
+	return 0;
+}
+
+/* Split c->distros and check every name against the recipes, before any
+ * work starts. Returns 0, or EXIT_USAGE after printing why. */
+static int check_distros(struct run_config *c)
+{
+	char *copy = xstrdup(c->distros), *tok, *save = NULL;
+	bo_err err;
+	int rc = 0;
+
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *distro, *release;
+		char *known, *recipe;
+
+		if (image_spec_parse(tok, &distro, &release, &err) < 0) {
+			rc = cli_usage_error("run", "%s", err.msg);
+			break;
+		}
+		recipe = xasprintf("%s/images/%s.json", c->data_dir, distro);
+		if (access(recipe, R_OK) != 0) {
+			known = image_known_distros(c->data_dir);
+			rc = cli_usage_error("run", "unknown distro '%s' (known: %s)",
+					     distro, known && *known ? known :
+					     "none: no recipes found");
+			free(known);
+		}
+		free(recipe);
+		free(distro);
+		free(release);
+		if (rc)
+			break;
+		c->specs = xrealloc(c->specs, (c->nspecs + 1) * sizeof(char *));
+		c->specs[c->nspecs++] = xstrdup(tok);
+	}
+	free(copy);
+	if (!rc && c->nspecs == 0)
+		rc = cli_usage_error("run", "--distros names no distribution");
+	return rc;
+}
+
+/* Take STATE/run.lock so two runs never measure at the same time (they
+ * would disturb each other's numbers). Waits for the holder, saying so.
+ * Returns the lock fd, or -1 with err set (also when interrupted). */
+static int take_run_lock(const char *state_dir, bo_err *err)
+{
+	char *path = xasprintf("%s/run.lock", state_dir);
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+	int said = 0;
+
+	if (fd < 0) {
+		bo_err_set(err, "cannot open lock '%s': %s", path,
+			   strerror(errno));
+		free(path);
+		return -1;
+	}
+	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		if (errno != EWOULDBLOCK) {
+			bo_err_set(err, "cannot lock '%s': %s", path,
+				   strerror(errno));
+			goto fail;
+		}
+		if (!said) {
+			fprintf(stderr, "benchorch: another run holds '%s'; waiting for it to finish\n",
+				path);
+			said = 1;
+		}
+		if (bo_interrupted) {
+			bo_err_set(err, "interrupted while waiting for '%s'",
+				   path);
+			goto fail;
+		}
+		usleep(200000);
+	}
+	free(path);
+	return fd;
+fail:
+	close(fd);
+	free(path);
+	return -1;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	struct run_config c;
+	bo_err err;
+	int rc, lock;
+
+	memset(&c, 0, sizeof(c));
+	rc = parse_args(argc, argv, &c);
+	if (rc != 0)
+		goto out;
+	rc = check_distros(&c);
+	if (rc != 0)
+		goto out;
+	bo_signals_install();
+	if (bo_mkdir_p(c.state_dir, &err) < 0) {
+		cli_error("%s", err.msg);
+		rc = EXIT_ENV;
+		goto out;
+	}
+	lock = take_run_lock(c.state_dir, &err);
+	if (lock < 0) {
+		cli_error("%s", err.msg);
+		rc = bo_interrupted ? cli_interrupted_status(bo_interrupted) :
+				      EXIT_ENV;
+		goto out;
+	}
+	c.argc = argc;
+	c.argv = argv;
+	rc = run_execute(&c);
+	close(lock);
+out:
+	run_config_release(&c);
+	return rc < 0 ? EXIT_OK : rc;
+}
+
+const struct cmd_entry cmd_run_entry = {
+	.name = "run",
+	.summary = "benchmark the distributions' crypto libraries",
+	.usage = usage,
+	.flags = CMD_NEEDS_ROOT,
+	.fn = cmd_run,
+};

@@ -1,0 +1,22 @@
+/* format.h - print query results as an aligned table, CSV or JSON. */
+#ifndef BENCHORCH_FORMAT_H
+#define BENCHORCH_FORMAT_H
+
+#include <sqlite3.h>
+#include <stdio.h>
+
+#include "orchestrator/util.h"
+
+enum format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON };
+
+/* Parse "table", "csv" or "json". Returns 0, or -1 with err set. */
+int format_parse(const char *s, enum format *ret, bo_err *err);
+
+/* Step the prepared statement ST to the end and print every row to F:
+ * FORMAT_TABLE: a header of column names and columns aligned with spaces
+ * (REAL values with one decimal); FORMAT_CSV: RFC 4180, header line first;
+ * FORMAT_JSON: one array of objects, keys = column names, SQL types kept.
+ * Returns the number of rows, or -1 with err set on a database error. */
+long format_stmt(FILE *f, sqlite3_stmt *st, enum format fmt, bo_err *err);
+
+#endif

@@ -1,0 +1,92 @@
+/* guest_output.h - what one guest invocation reported, after validation. */
+#ifndef BENCHORCH_GUEST_OUTPUT_H
+#define BENCHORCH_GUEST_OUTPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "orchestrator/util.h"
+
+/* Protocol version this orchestrator speaks (guest/PROTOCOL.md). */
+#define GUEST_PROTOCOL 1
+/* Longest line accepted from the guest, in bytes. */
+#define GUEST_MAX_LINE 4096
+/* Largest buffer the guest may report, in bytes (1 MiB). */
+#define GUEST_MAX_BUFFER (1024 * 1024)
+
+struct guest_library {
+	char *name;
+	int loaded;		/* 1 = "loaded", 0 = "absent" */
+	char *soname, *path, *version;	/* NULL when absent */
+};
+
+struct guest_kat {
+	char *library, *algorithm, *source;
+	int ok;
+};
+
+struct guest_unsupported {
+	char *library, *algorithm;
+};
+
+struct guest_error {
+	char *library, *algorithm, *message;
+};
+
+struct guest_result {
+	char *library, *algorithm, *operation;
+	int64_t buffer_bytes;		/* bytes per call */
+	int64_t calls_per_batch;
+	int64_t bytes_per_batch;	/* bytes */
+	int64_t repetitions;
+	int64_t median_ns, min_ns;	/* ns per batch */
+	double mb_per_s;		/* 10^6 B/s at the median */
+	int verified;
+};
+
+/* Everything one invocation printed. All memory owned by the struct. */
+struct guest_output {
+	int have_hello, have_done;
+	char *guest_version, *libc;
+	int cpu;
+	size_t nlibraries, nkats, nunsupported, nerrors, nresults;
+	struct guest_library *libraries;
+	struct guest_kat *kats;
+	struct guest_unsupported *unsupported;
+	struct guest_error *errors;
+	struct guest_result *results;
+	int64_t done_results;
+	int64_t measure_ns;	/* guest's total timed ns */
+	size_t lines;		/* lines accepted so far */
+};
+
+/* Initialise an empty output. */
+void guest_output_init(struct guest_output *out);
+
+/* Release everything out owns (out itself is not freed). */
+void guest_output_release(struct guest_output *out);
+
+/* Validate one line of guest output (LEN bytes, no newline; LINENO counts
+ * from 1) and add it to out. Checks: length <= GUEST_MAX_LINE, valid JSON
+ * object, known "type", every member's type and range, known algorithm and
+ * operation names, hello first, nothing after done, results naming a library
+ * reported as loaded. Returns 0, or -1 with err set to a message naming the
+ * line ("guest output line 3: 'mb_per_s' must be a positive number"). */
+int guest_output_add_line(struct guest_output *out, const char *line,
+			  size_t len, size_t lineno, bo_err *err);
+
+/* Check the invocation is complete (hello and done seen, done's result count
+ * matches). Returns 0, or -1 with err set. */
+int guest_output_finish(const struct guest_output *out, bo_err *err);
+
+/* Find the result for (library, algorithm, operation, buffer_bytes), or
+ * NULL. */
+const struct guest_result *guest_output_find(const struct guest_output *out,
+					     const char *library,
+					     const char *algorithm,
+					     const char *operation,
+					     int64_t buffer_bytes);
+
+/* Is NAME an algorithm of protocol GUEST_PROTOCOL? */
+int guest_algorithm_known(const char *name);
+
+#endif

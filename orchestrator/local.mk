@@ -1,0 +1,25 @@
+# orchestrator/: the benchorch command and its library.
+liborch_a_SOURCES += \
+	orchestrator/util.c orchestrator/util.h \
+	orchestrator/spawn.c orchestrator/spawn.h
+liborch_a_CFLAGS = $(AM_CFLAGS) $(ORCH_CFLAGS)
+liborch_a_SOURCES += \
+	orchestrator/algorithms.c orchestrator/algorithms.h \
+	orchestrator/validate.c orchestrator/guest_output.h \
+	orchestrator/cpuinfo.c orchestrator/cpuinfo.h
+liborch_a_SOURCES += \
+	orchestrator/runner.c orchestrator/runner.h
+liborch_a_SOURCES += \
+	orchestrator/paths.c orchestrator/paths.h \
+	orchestrator/format.c orchestrator/format.h \
+	orchestrator/summary.c orchestrator/summary.h \
+	orchestrator/run.c orchestrator/run.h \
+	orchestrator/cli.c orchestrator/cli.h \
+	orchestrator/cmd-run.c \
+	orchestrator/cmd-results.c
+
+bin_PROGRAMS += benchorch
+benchorch_SOURCES = orchestrator/main.c
+benchorch_CFLAGS = $(AM_CFLAGS) $(ORCH_CFLAGS)
+benchorch_LDADD = $(ORCH_LIBS) -lm
+dist_man_MANS += orchestrator/benchorch.1

@@ -1,0 +1,28 @@
+/* paths.h - where benchorch finds its data, its guest, its state and its
+ * database. */
+#ifndef BENCHORCH_PATHS_H
+#define BENCHORCH_PATHS_H
+
+/* Default state directory (images under it) and database. */
+#define BENCHORCH_DEFAULT_STATE_DIR "/var/lib/benchorch"
+#define BENCHORCH_DEFAULT_DB "/var/lib/benchorch/results.db"
+
+/* The directory holding images/<distro>.json: $BENCHORCH_DATA_DIR, else the
+ * source tree when this binary runs from its build tree, else the installed
+ * data directory. Returns a newly allocated string; caller frees. */
+char *paths_data_dir(void);
+
+/* The guest binary: $BENCHORCH_GUEST, else the build tree's when running
+ * from it, else the installed one. Newly allocated; caller frees. */
+char *paths_guest(void);
+
+/* The state directory: OPT if not NULL, else $BENCHORCH_STATE_DIR, else
+ * BENCHORCH_DEFAULT_STATE_DIR. Newly allocated; caller frees. */
+char *paths_state_dir(const char *opt);
+
+/* The database: OPT if not NULL, else $BENCHORCH_DB, else
+ * STATE_DIR/results.db when a state directory was chosen, else
+ * BENCHORCH_DEFAULT_DB. Newly allocated; caller frees. */
+char *paths_db(const char *opt, const char *state_opt);
+
+#endif

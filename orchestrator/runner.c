@@ -1,0 +1,280 @@
+/* runner.c - run the guest under systemd-nspawn or chroot. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "images/image.h"
+#include "orchestrator/runner.h"
+
+#define MAX_ARGS 64
+
+int runner_kind_parse(const char *s, enum runner_kind *ret, bo_err *err)
+{
+	if (strcmp(s, "nspawn") == 0)
+		*ret = RUNNER_NSPAWN;
+	else if (strcmp(s, "chroot") == 0)
+		*ret = RUNNER_CHROOT;
+	else if (strcmp(s, "auto") == 0)
+		*ret = RUNNER_AUTO;
+	else
+		return bo_err_set(err, "unknown runner '%s' (known: auto, nspawn, chroot)",
+				  s);
+	return 0;
+}
+
+int runner_default_cpu(void)
+{
+	cpu_set_t set;
+	int i;
+
+	if (sched_getaffinity(0, sizeof(set), &set) < 0)
+		return -1;
+	for (i = CPU_SETSIZE - 1; i >= 0; i--)
+		if (CPU_ISSET(i, &set))
+			return i;
+	return -1;
+}
+
+/* Is PROG an executable file in PATH? */
+static int in_path(const char *prog)
+{
+	const char *path = getenv("PATH");
+	char *copy, *dir, *save = NULL;
+	int found = 0;
+
+	copy = xstrdup(path ? path : "/usr/sbin:/usr/bin:/sbin:/bin");
+	for (dir = strtok_r(copy, ":", &save); dir && !found;
+	     dir = strtok_r(NULL, ":", &save)) {
+		char *p = xasprintf("%s/%s", dir, prog);
+
+		found = access(p, X_OK) == 0;
+		free(p);
+	}
+	free(copy);
+	return found;
+}
+
+struct line_ctx {
+	struct guest_output *out;
+	size_t lineno;
+	bo_err err;
+	int failed;
+};
+
+static int on_line(void *vctx, const char *line, size_t len, int truncated)
+{
+	struct line_ctx *c = vctx;
+
+	c->lineno++;
+	if (truncated) {
+		bo_err_set(&c->err, "guest output line %zu: longer than %d bytes",
+			   c->lineno, GUEST_MAX_LINE);
+		c->failed = 1;
+		return -1;
+	}
+	if (guest_output_add_line(c->out, line, len, c->lineno, &c->err) < 0) {
+		c->failed = 1;
+		return -1;
+	}
+	return 0;
+}
+
+/* chroot setup, run in the child inside its private mount namespace: the
+ * rootfs bound read-only onto itself, tmpfs on /run and /dev, the guest
+ * bound read-only, /proc mounted, then chroot. */
+struct chroot_ctx {
+	const char *rootfs;
+	const char *guest;
+};
+
+static int bind_file(const char *src, const char *dst, int ro, bo_err *err)
+{
+	int fd = open(dst, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		return bo_err_set(err, "cannot create '%s': %s", dst,
+				  strerror(errno));
+	close(fd);
+	if (mount(src, dst, NULL, MS_BIND, NULL) < 0)
+		return bo_err_set(err, "cannot bind '%s' on '%s': %s", src, dst,
+				  strerror(errno));
+	if (ro && mount(NULL, dst, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY |
+			MS_NOSUID | MS_NODEV, NULL) < 0)
+		return bo_err_set(err, "cannot make '%s' read-only: %s", dst,
+				  strerror(errno));
+	return 0;
+}
+
+static int chroot_setup(void *vctx, bo_err *err)
+{
+	static const char *const devs[] = { "null", "zero", "full", "random",
+					    "urandom", NULL };
+	struct chroot_ctx *c = vctx;
+	char *p;
+	int i, rc = -1;
+
+	if (mount(c->rootfs, c->rootfs, NULL, MS_BIND | MS_REC, NULL) < 0 ||
+	    mount(NULL, c->rootfs, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY,
+		  NULL) < 0)
+		return bo_err_set(err, "cannot bind '%s' read-only: %s",
+				  c->rootfs, strerror(errno));
+	p = xasprintf("%s/run", c->rootfs);
+	if (mount("tmpfs", p, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755") < 0) {
+		bo_err_set(err, "cannot mount tmpfs on '%s': %s", p,
+			   strerror(errno));
+		goto out;
+	}
+	free(p);
+	p = xasprintf("%s/run/benchorch", c->rootfs);
+	if (mkdir(p, 0755) < 0) {
+		bo_err_set(err, "cannot create '%s': %s", p, strerror(errno));
+		goto out;
+	}
+	free(p);
+	p = xasprintf("%s%s", c->rootfs, RUNNER_GUEST_PATH);
+	if (bind_file(c->guest, p, 1, err) < 0)
+		goto out;
+	free(p);
+	p = xasprintf("%s/dev", c->rootfs);
+	if (mount("tmpfs", p, "tmpfs", MS_NOSUID | MS_NOEXEC, "mode=0755") < 0) {
+		bo_err_set(err, "cannot mount tmpfs on '%s': %s", p,
+			   strerror(errno));
+		goto out;
+	}
+	for (i = 0; devs[i]; i++) {
+		char *src = xasprintf("/dev/%s", devs[i]);
+		char *dst = xasprintf("%s/dev/%s", c->rootfs, devs[i]);
+		int r = bind_file(src, dst, 0, err);
+
+		free(src);
+		free(dst);
+		if (r < 0)
+			goto out;
+	}
+	free(p);
+	p = xasprintf("%s/proc", c->rootfs);
+	if (mount("proc", p, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) <
+	    0) {
+		bo_err_set(err, "cannot mount proc on '%s': %s", p,
+			   strerror(errno));
+		goto out;
+	}
+	if (chroot(c->rootfs) < 0 || chdir("/") < 0) {
+		bo_err_set(err, "cannot chroot to '%s': %s", c->rootfs,
+			   strerror(errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	free(p);
+	return rc;
+}
+
+/* Build the argv for KIND into args (pointers into o and bufs). */
+static void build_argv(const struct runner_opts *o, enum runner_kind kind,
+		       const char **args, char *bind, size_t bindlen)
+{
+	size_t n = 0, i;
+
+	if (kind == RUNNER_NSPAWN) {
+		snprintf(bind, bindlen, "--bind-ro=%s:%s", o->guest,
+			 RUNNER_GUEST_PATH);
+		args[n++] = "systemd-nspawn";
+		args[n++] = "--quiet";
+		args[n++] = "--register=no";
+		args[n++] = "--keep-unit";
+		args[n++] = "--private-network";
+		args[n++] = "--read-only";
+		args[n++] = "--console=pipe";
+		args[n++] = "-D";
+		args[n++] = o->rootfs;
+		args[n++] = bind;
+		args[n++] = "--";
+	}
+	args[n++] = RUNNER_GUEST_PATH;
+	for (i = 0; o->guest_args && o->guest_args[i] && n < MAX_ARGS - 1; i++)
+		args[n++] = o->guest_args[i];
+	args[n] = NULL;
+}
+
+static int run_once(const struct runner_opts *o, enum runner_kind kind,
+		    struct guest_output *out, struct spawn_result *res,
+		    bo_err *err)
+{
+	const char *args[MAX_ARGS];
+	char bind[4096];
+	struct chroot_ctx cc = { o->rootfs, o->guest };
+	struct line_ctx lc = { .out = out };
+	struct spawn_opts so = {
+		.argv = args,
+		.timeout_ns = o->timeout_ns,
+		.cpu = o->cpu,
+		.on_line = on_line,
+		.line_ctx = &lc,
+		.max_line = GUEST_MAX_LINE,
+		.log_fd = o->log_fd,
+	};
+	char how[128];
+
+	build_argv(o, kind, args, bind, sizeof(bind));
+	if (kind == RUNNER_CHROOT) {
+		if (rootfs_make_path(o->rootfs, "run", 0, err) < 0 ||
+		    rootfs_make_path(o->rootfs, "dev", 0, err) < 0 ||
+		    rootfs_make_path(o->rootfs, "proc", 0, err) < 0)
+			return -1;
+		so.new_mount_ns = 1;
+		so.setup = chroot_setup;
+		so.setup_ctx = &cc;
+	}
+	if (spawn_run(&so, res, err) < 0)
+		return -1;
+	if (lc.failed) {
+		*err = lc.err;
+		return -1;
+	}
+	if (res->status == SPAWN_INTERRUPTED)
+		return bo_err_set(err, "interrupted");
+	if (res->status != SPAWN_EXITED || res->exit_code != 0) {
+		spawn_describe(res, &so, how, sizeof(how));
+		if (out->have_hello && !out->have_done)
+			return bo_err_set(err, "guest %s after %zu lines of output",
+					  how, out->lines);
+		return bo_err_set(err, "guest %s", how);
+	}
+	return guest_output_finish(out, err);
+}
+
+int runner_run(const struct runner_opts *o, struct guest_output *out,
+	       const char **ret_used, struct spawn_result *ret_res,
+	       bo_err *err)
+{
+	struct stat st;
+	enum runner_kind kind = o->kind;
+
+	if (stat(o->guest, &st) < 0 || !S_ISREG(st.st_mode))
+		return bo_err_set(err, "guest binary '%s' not found", o->guest);
+	if (kind == RUNNER_AUTO)
+		kind = in_path("systemd-nspawn") ? RUNNER_NSPAWN : RUNNER_CHROOT;
+	else if (kind == RUNNER_NSPAWN && !in_path("systemd-nspawn"))
+		return bo_err_set(err, "systemd-nspawn not found: install the systemd-container package or use --runner chroot");
+	*ret_used = kind == RUNNER_NSPAWN ? "nspawn" : "chroot";
+	if (run_once(o, kind, out, ret_res, err) == 0)
+		return 0;
+	/* nspawn that failed before the guest said anything: fall back. */
+	if (o->kind == RUNNER_AUTO && kind == RUNNER_NSPAWN &&
+	    !out->have_hello && !bo_interrupted &&
+	    ret_res->status == SPAWN_EXITED) {
+		guest_output_release(out);
+		*ret_used = "chroot";
+		return run_once(o, RUNNER_CHROOT, out, ret_res, err);
+	}
+	return -1;
+}

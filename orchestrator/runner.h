@@ -1,0 +1,47 @@
+/* runner.h - run the guest inside a rootfs (systemd-nspawn, or chroot in a
+ * private mount namespace) and collect its validated output. */
+#ifndef BENCHORCH_RUNNER_H
+#define BENCHORCH_RUNNER_H
+
+#include <stdint.h>
+
+#include "orchestrator/guest_output.h"
+#include "orchestrator/spawn.h"
+#include "orchestrator/util.h"
+
+/* Where the guest appears inside the rootfs (a read-only bind mount on a
+ * tmpfs, so the image itself is never written). */
+#define RUNNER_GUEST_PATH "/run/benchorch/guest"
+
+enum runner_kind { RUNNER_AUTO, RUNNER_NSPAWN, RUNNER_CHROOT };
+
+struct runner_opts {
+	enum runner_kind kind;	/* AUTO: nspawn, chroot if nspawn is missing
+				 * or fails to start */
+	const char *rootfs;	/* absolute path of the image's root */
+	const char *guest;	/* host path of the guest binary */
+	const char *const *guest_args;	/* NULL-terminated, after argv[0] */
+	uint64_t timeout_ns;	/* kill the guest after this long */
+	int cpu;		/* pin to this CPU, -1 = no pinning */
+	int log_fd;		/* guest's and nspawn's stderr; -1 = none */
+};
+
+/* Parse "nspawn", "chroot" or "auto". Returns 0, or -1 with err set. */
+int runner_kind_parse(const char *s, enum runner_kind *ret, bo_err *err);
+
+/* Run the guest and validate every line it prints into *out (initialised by
+ * the caller with guest_output_init). *ret_used gets the runner that ran
+ * ("nspawn" or "chroot", static string). *ret_res gets how the child ended.
+ * Returns 0 when the guest ran to completion and its output is complete
+ * and valid; -1 with err set otherwise (bad line, crash, timeout,
+ * interruption - check bo_interrupted). Nothing stays mounted either way:
+ * every mount lives in a mount namespace that dies with the child. */
+int runner_run(const struct runner_opts *o, struct guest_output *out,
+	       const char **ret_used, struct spawn_result *ret_res,
+	       bo_err *err);
+
+/* The CPU the guest is pinned to by default: the highest-numbered CPU this
+ * process may run on (the lowest usually takes more interrupts), or -1. */
+int runner_default_cpu(void);
+
+#endif

@@ -1,0 +1,53 @@
+/* summary.c - the end-of-run summary, one pivot query over results_v. */
+#include "config.h"
+
+#include "orchestrator/summary.h"
+
+static const char summary_sql[] =
+	"SELECT distro || ':' || release AS distro, library,"
+	" library_version AS version, package_version AS package,"
+	" algorithm, operation,"
+	" round(max(CASE WHEN buffer_bytes = 16 THEN mb_per_s END), 1)"
+	"   AS \"16 B MB/s\","
+	" round(max(CASE WHEN buffer_bytes = 1024 THEN mb_per_s END), 1)"
+	"   AS \"1 KiB MB/s\","
+	" round(max(CASE WHEN buffer_bytes = 16384 THEN mb_per_s END), 1)"
+	"   AS \"16 KiB MB/s\","
+	" round(max(CASE WHEN buffer_bytes = 1048576 THEN mb_per_s END), 1)"
+	"   AS \"1 MiB MB/s\","
+	" CASE WHEN min(verified) = 1 THEN 'yes' ELSE 'NO' END AS verified"
+	" FROM results_v WHERE run_id = ?1"
+	" GROUP BY distro, release, library, library_version, package_version,"
+	"  algorithm, operation"
+	" ORDER BY distro, release, library, algorithm,"
+	"  operation DESC";
+
+long summary_print(FILE *f, sqlite3 *db, int64_t run_id, enum format fmt,
+		   bo_err *err)
+{
+	sqlite3_stmt *st;
+	long n;
+
+	if (sqlite3_prepare_v2(db, summary_sql, -1, &st, NULL) != SQLITE_OK)
+		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+	sqlite3_bind_int64(st, 1, run_id);
+	n = format_stmt(f, st, fmt, err);
+	sqlite3_finalize(st);
+	return n;
+}
+
+long summary_unverified(sqlite3 *db, int64_t run_id)
+{
+	sqlite3_stmt *st;
+	long n = -1;
+
+	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM results_v WHERE"
+			       " run_id = ?1 AND verified = 0", -1, &st,
+			       NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = (long)sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}

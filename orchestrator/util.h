@@ -1,0 +1,66 @@
+/* util.h - error reporting, allocation and path helpers shared by every part
+ * of the orchestrator library. */
+#ifndef BENCHORCH_UTIL_H
+#define BENCHORCH_UTIL_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* An error message filled in by library functions that fail. Library code
+ * never prints: it returns -1 (or a negative errno) and describes the
+ * failure here in one line, lowercase, naming the thing in quotes, e.g.
+ * "cannot open 'x.db': permission denied". */
+typedef struct bo_err {
+	char msg[1024];
+} bo_err;
+
+/* Set err->msg from a printf format. err may be NULL (then nothing is
+ * written). Always returns -1 so callers can "return bo_err_set(...)". */
+int bo_err_set(bo_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Set by the SIGINT/SIGTERM handler (see bo_signals_install); long-running
+ * library code polls it and stops with an "interrupted" error. */
+extern volatile sig_atomic_t bo_interrupted;
+
+/* Install SIGINT, SIGTERM and SIGHUP handlers that set bo_interrupted to the
+ * signal number (without SA_RESTART, so blocking calls return EINTR). */
+void bo_signals_install(void);
+
+/* Allocation wrappers: abort the program with a message on out-of-memory,
+ * so every error path that remains is a real error. Caller frees. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Create directory PATH and its parents with mode 0755. Returns 0, or -1
+ * with err set. */
+int bo_mkdir_p(const char *path, bo_err *err);
+
+/* Remove PATH and everything below it without following symlinks and
+ * without crossing into other file systems. Returns 0 (also when PATH does
+ * not exist), or -1 with err set. */
+int bo_rm_rf(const char *path, bo_err *err);
+
+/* Read the whole file PATH (at most max_bytes) into a NUL-terminated buffer
+ * that the caller frees; *ret_len (may be NULL) gets the length in bytes.
+ * Returns 0, or -1 with err set. */
+int bo_read_file(const char *path, size_t max_bytes, char **ret_buf,
+		 size_t *ret_len, bo_err *err);
+
+/* Write LEN bytes to PATH atomically: a temporary file in the same
+ * directory, fsync, rename. Returns 0, or -1 with err set. */
+int bo_write_file_atomic(const char *path, const void *buf, size_t len,
+			 bo_err *err);
+
+/* Nanoseconds from CLOCK_MONOTONIC. */
+uint64_t bo_now_ns(void);
+
+/* Current UTC time as ISO 8601 "YYYY-MM-DDTHH:MM:SSZ" into buf (>= 21
+ * bytes). Returns buf. */
+char *bo_utc_now(char *buf, size_t len);
+
+#endif

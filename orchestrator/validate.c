@@ -1,0 +1,469 @@
+/* validate.c - parse and check the guest's JSON lines. The guest runs
+ * inside a rootfs we do not trust, so every member is checked for type and
+ * range before anything is kept. */
+#include "config.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "orchestrator/algorithms.h"
+#include "orchestrator/guest_output.h"
+
+/* Longest string member accepted (bytes): names, versions, paths. */
+#define MAX_STR 1024
+
+void guest_output_init(struct guest_output *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->cpu = -1;
+}
+
+void guest_output_release(struct guest_output *out)
+{
+	size_t i;
+
+	free(out->guest_version);
+	free(out->libc);
+	for (i = 0; i < out->nlibraries; i++) {
+		free(out->libraries[i].name);
+		free(out->libraries[i].soname);
+		free(out->libraries[i].path);
+		free(out->libraries[i].version);
+	}
+	free(out->libraries);
+	for (i = 0; i < out->nkats; i++) {
+		free(out->kats[i].library);
+		free(out->kats[i].algorithm);
+		free(out->kats[i].source);
+	}
+	free(out->kats);
+	for (i = 0; i < out->nunsupported; i++) {
+		free(out->unsupported[i].library);
+		free(out->unsupported[i].algorithm);
+	}
+	free(out->unsupported);
+	for (i = 0; i < out->nerrors; i++) {
+		free(out->errors[i].library);
+		free(out->errors[i].algorithm);
+		free(out->errors[i].message);
+	}
+	free(out->errors);
+	for (i = 0; i < out->nresults; i++) {
+		free(out->results[i].library);
+		free(out->results[i].algorithm);
+		free(out->results[i].operation);
+	}
+	free(out->results);
+	guest_output_init(out);
+}
+
+/* Field getters: each returns 0, or -1 with err naming line and member. */
+
+static int get_str(json_t *o, const char *key, int allow_empty, size_t lineno,
+		   const char **ret, bo_err *err)
+{
+	json_t *v = json_object_get(o, key);
+	const char *s;
+	size_t i, n;
+
+	if (!v || !json_is_string(v))
+		return bo_err_set(err, "guest output line %zu: '%s' must be a string",
+				  lineno, key);
+	s = json_string_value(v);
+	n = json_string_length(v);
+	if (n > MAX_STR)
+		return bo_err_set(err, "guest output line %zu: '%s' is longer than %d bytes",
+				  lineno, key, MAX_STR);
+	if (n == 0 && !allow_empty)
+		return bo_err_set(err, "guest output line %zu: '%s' must not be empty",
+				  lineno, key);
+	for (i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			return bo_err_set(err, "guest output line %zu: '%s' contains a control character",
+					  lineno, key);
+	*ret = s;
+	return 0;
+}
+
+/* A short identifier: library and algorithm names. */
+static int get_name(json_t *o, const char *key, size_t lineno,
+		    const char **ret, bo_err *err)
+{
+	const char *s;
+	size_t i;
+
+	if (get_str(o, key, 0, lineno, &s, err) < 0)
+		return -1;
+	if (strlen(s) > 64)
+		return bo_err_set(err, "guest output line %zu: '%s' is too long",
+				  lineno, key);
+	for (i = 0; s[i]; i++) {
+		char c = s[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+		      c == '-' || c == '_' || c == '.'))
+			return bo_err_set(err, "guest output line %zu: '%s' has an invalid name",
+					  lineno, key);
+	}
+	*ret = s;
+	return 0;
+}
+
+static int get_int(json_t *o, const char *key, int64_t min, int64_t max,
+		   size_t lineno, int64_t *ret, bo_err *err)
+{
+	json_t *v = json_object_get(o, key);
+	json_int_t x;
+
+	if (!v || !json_is_integer(v))
+		return bo_err_set(err, "guest output line %zu: '%s' must be an integer",
+				  lineno, key);
+	x = json_integer_value(v);
+	if (x < min || x > max)
+		return bo_err_set(err, "guest output line %zu: '%s' out of range (%lld)",
+				  lineno, key, (long long)x);
+	*ret = (int64_t)x;
+	return 0;
+}
+
+static int get_bool(json_t *o, const char *key, size_t lineno, int *ret,
+		    bo_err *err)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!v || !json_is_boolean(v))
+		return bo_err_set(err, "guest output line %zu: '%s' must be true or false",
+				  lineno, key);
+	*ret = json_is_true(v);
+	return 0;
+}
+
+static struct guest_library *find_library(struct guest_output *out,
+					  const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < out->nlibraries; i++)
+		if (strcmp(out->libraries[i].name, name) == 0)
+			return &out->libraries[i];
+	return NULL;
+}
+
+/* The library named by member "library" must have been reported loaded. */
+static int get_loaded_library(struct guest_output *out, json_t *o,
+			      size_t lineno, const char **ret, bo_err *err)
+{
+	struct guest_library *l;
+
+	if (get_name(o, "library", lineno, ret, err) < 0)
+		return -1;
+	l = find_library(out, *ret);
+	if (!l || !l->loaded)
+		return bo_err_set(err, "guest output line %zu: library '%s' was not reported loaded",
+				  lineno, *ret);
+	return 0;
+}
+
+static int get_algorithm(json_t *o, size_t lineno, const char **ret,
+			 const struct algorithm **ret_algo, bo_err *err)
+{
+	if (get_name(o, "algorithm", lineno, ret, err) < 0)
+		return -1;
+	*ret_algo = algorithm_find(*ret);
+	if (!*ret_algo)
+		return bo_err_set(err, "guest output line %zu: unknown algorithm '%s'",
+				  lineno, *ret);
+	return 0;
+}
+
+static int add_hello(struct guest_output *out, json_t *o, size_t lineno,
+		     bo_err *err)
+{
+	const char *ver, *libc;
+	int64_t proto, cpu;
+
+	if (get_int(o, "protocol", 0, 1000, lineno, &proto, err) < 0)
+		return -1;
+	if (proto != GUEST_PROTOCOL)
+		return bo_err_set(err, "guest output line %zu: protocol %lld, expected %d",
+				  lineno, (long long)proto, GUEST_PROTOCOL);
+	if (get_str(o, "guest_version", 0, lineno, &ver, err) < 0 ||
+	    get_str(o, "libc", 0, lineno, &libc, err) < 0 ||
+	    get_int(o, "cpu", -1, 4095, lineno, &cpu, err) < 0)
+		return -1;
+	out->guest_version = xstrdup(ver);
+	out->libc = xstrdup(libc);
+	out->cpu = (int)cpu;
+	out->have_hello = 1;
+	return 0;
+}
+
+static int add_library(struct guest_output *out, json_t *o, size_t lineno,
+		       bo_err *err)
+{
+	const char *name, *status, *soname = NULL, *path = NULL, *ver = NULL;
+	struct guest_library *l;
+	int loaded;
+
+	if (get_name(o, "library", lineno, &name, err) < 0 ||
+	    get_str(o, "status", 0, lineno, &status, err) < 0)
+		return -1;
+	if (strcmp(status, "loaded") == 0)
+		loaded = 1;
+	else if (strcmp(status, "absent") == 0)
+		loaded = 0;
+	else
+		return bo_err_set(err, "guest output line %zu: 'status' must be loaded or absent",
+				  lineno);
+	if (find_library(out, name))
+		return bo_err_set(err, "guest output line %zu: library '%s' reported twice",
+				  lineno, name);
+	if (loaded && (get_str(o, "soname", 0, lineno, &soname, err) < 0 ||
+		       get_str(o, "path", 0, lineno, &path, err) < 0 ||
+		       get_str(o, "version", 1, lineno, &ver, err) < 0))
+		return -1;
+	out->libraries = xrealloc(out->libraries,
+				  (out->nlibraries + 1) * sizeof(*l));
+	l = &out->libraries[out->nlibraries++];
+	l->name = xstrdup(name);
+	l->loaded = loaded;
+	l->soname = soname ? xstrdup(soname) : NULL;
+	l->path = path ? xstrdup(path) : NULL;
+	l->version = ver ? xstrdup(ver) : NULL;
+	return 0;
+}
+
+static int add_kat(struct guest_output *out, json_t *o, size_t lineno,
+		   bo_err *err)
+{
+	const char *lib, *alg, *src;
+	const struct algorithm *a;
+	struct guest_kat *k;
+	int ok = 0;
+
+	if (get_loaded_library(out, o, lineno, &lib, err) < 0 ||
+	    get_algorithm(o, lineno, &alg, &a, err) < 0 ||
+	    get_bool(o, "ok", lineno, &ok, err) < 0 ||
+	    get_str(o, "source", 0, lineno, &src, err) < 0)
+		return -1;
+	out->kats = xrealloc(out->kats, (out->nkats + 1) * sizeof(*k));
+	k = &out->kats[out->nkats++];
+	k->library = xstrdup(lib);
+	k->algorithm = xstrdup(alg);
+	k->source = xstrdup(src);
+	k->ok = ok;
+	return 0;
+}
+
+static int add_unsupported(struct guest_output *out, json_t *o, size_t lineno,
+			   bo_err *err)
+{
+	const char *lib, *alg;
+	const struct algorithm *a;
+	struct guest_unsupported *u;
+
+	if (get_loaded_library(out, o, lineno, &lib, err) < 0 ||
+	    get_algorithm(o, lineno, &alg, &a, err) < 0)
+		return -1;
+	out->unsupported = xrealloc(out->unsupported,
+				    (out->nunsupported + 1) * sizeof(*u));
+	u = &out->unsupported[out->nunsupported++];
+	u->library = xstrdup(lib);
+	u->algorithm = xstrdup(alg);
+	return 0;
+}
+
+static int add_error(struct guest_output *out, json_t *o, size_t lineno,
+		     bo_err *err)
+{
+	const char *lib, *alg, *msg;
+	struct guest_error *e;
+
+	if (get_str(o, "library", 1, lineno, &lib, err) < 0 ||
+	    get_str(o, "algorithm", 1, lineno, &alg, err) < 0 ||
+	    get_str(o, "message", 0, lineno, &msg, err) < 0)
+		return -1;
+	out->errors = xrealloc(out->errors, (out->nerrors + 1) * sizeof(*e));
+	e = &out->errors[out->nerrors++];
+	e->library = xstrdup(lib);
+	e->algorithm = xstrdup(alg);
+	e->message = xstrdup(msg);
+	return 0;
+}
+
+static int add_result(struct guest_output *out, json_t *o, size_t lineno,
+		      bo_err *err)
+{
+	const char *lib, *alg, *op;
+	const struct algorithm *a;
+	struct guest_result r, *p;
+	json_t *mb;
+
+	memset(&r, 0, sizeof(r));
+	if (get_loaded_library(out, o, lineno, &lib, err) < 0 ||
+	    get_algorithm(o, lineno, &alg, &a, err) < 0 ||
+	    get_name(o, "operation", lineno, &op, err) < 0)
+		return -1;
+	if (!algorithm_has_operation(a, op))
+		return bo_err_set(err, "guest output line %zu: operation '%s' does not apply to '%s'",
+				  lineno, op, alg);
+	if (get_int(o, "buffer_bytes", 1, GUEST_MAX_BUFFER, lineno,
+		    &r.buffer_bytes, err) < 0 ||
+	    get_int(o, "calls_per_batch", 1, INT64_C(1) << 40, lineno,
+		    &r.calls_per_batch, err) < 0 ||
+	    get_int(o, "bytes_per_batch", 1, INT64_C(1) << 60, lineno,
+		    &r.bytes_per_batch, err) < 0 ||
+	    get_int(o, "repetitions", 1, 1000000, lineno, &r.repetitions,
+		    err) < 0 ||
+	    get_int(o, "median_ns", 1, INT64_C(1) << 50, lineno,
+		    &r.median_ns, err) < 0 ||
+	    get_int(o, "min_ns", 1, INT64_C(1) << 50, lineno, &r.min_ns,
+		    err) < 0 ||
+	    get_bool(o, "verified", lineno, &r.verified, err) < 0)
+		return -1;
+	if (r.bytes_per_batch != r.buffer_bytes * r.calls_per_batch)
+		return bo_err_set(err, "guest output line %zu: 'bytes_per_batch' is not buffer_bytes x calls_per_batch",
+				  lineno);
+	if (r.min_ns > r.median_ns)
+		return bo_err_set(err, "guest output line %zu: 'min_ns' exceeds 'median_ns'",
+				  lineno);
+	mb = json_object_get(o, "mb_per_s");
+	if (!mb || !json_is_number(mb) || !isfinite(json_number_value(mb)) ||
+	    json_number_value(mb) <= 0)
+		return bo_err_set(err, "guest output line %zu: 'mb_per_s' must be a positive number",
+				  lineno);
+	r.mb_per_s = json_number_value(mb);
+	/* mb_per_s must follow from bytes and median (1 % slack for rounding). */
+	{
+		double expect = (double)r.bytes_per_batch * 1e3 /
+				(double)r.median_ns;
+
+		if (fabs(r.mb_per_s - expect) > 0.01 * expect + 1e-6)
+			return bo_err_set(err, "guest output line %zu: 'mb_per_s' does not match bytes_per_batch / median_ns",
+					  lineno);
+	}
+	if (guest_output_find(out, lib, alg, op, r.buffer_bytes))
+		return bo_err_set(err, "guest output line %zu: duplicate result for %s %s %s %lld",
+				  lineno, lib, alg, op, (long long)r.buffer_bytes);
+	out->results = xrealloc(out->results,
+				(out->nresults + 1) * sizeof(*p));
+	p = &out->results[out->nresults++];
+	*p = r;
+	p->library = xstrdup(lib);
+	p->algorithm = xstrdup(alg);
+	p->operation = xstrdup(op);
+	return 0;
+}
+
+static int add_done(struct guest_output *out, json_t *o, size_t lineno,
+		    bo_err *err)
+{
+	if (get_int(o, "results", 0, INT64_C(1) << 40, lineno,
+		    &out->done_results, err) < 0 ||
+	    get_int(o, "measure_ns", 0, INT64_C(1) << 62, lineno,
+		    &out->measure_ns, err) < 0)
+		return -1;
+	out->have_done = 1;
+	return 0;
+}
+
+int guest_output_add_line(struct guest_output *out, const char *line,
+			  size_t len, size_t lineno, bo_err *err)
+{
+	json_error_t jerr;
+	json_t *o, *t;
+	const char *type;
+	int rc;
+
+	if (len > GUEST_MAX_LINE)
+		return bo_err_set(err, "guest output line %zu: longer than %d bytes",
+				  lineno, GUEST_MAX_LINE);
+	if (out->have_done)
+		return bo_err_set(err, "guest output line %zu: output after 'done'",
+				  lineno);
+	o = json_loadb(line, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!o)
+		return bo_err_set(err, "guest output line %zu: not JSON: %s",
+				  lineno, jerr.text);
+	if (!json_is_object(o)) {
+		json_decref(o);
+		return bo_err_set(err, "guest output line %zu: not a JSON object",
+				  lineno);
+	}
+	t = json_object_get(o, "type");
+	if (!t || !json_is_string(t)) {
+		json_decref(o);
+		return bo_err_set(err, "guest output line %zu: missing 'type'",
+				  lineno);
+	}
+	type = json_string_value(t);
+	if (!out->have_hello && strcmp(type, "hello") != 0) {
+		json_decref(o);
+		return bo_err_set(err, "guest output line %zu: expected 'hello' first",
+				  lineno);
+	}
+	if (strcmp(type, "hello") == 0)
+		rc = out->have_hello ?
+			bo_err_set(err, "guest output line %zu: second 'hello'",
+				   lineno) :
+			add_hello(out, o, lineno, err);
+	else if (strcmp(type, "library") == 0)
+		rc = add_library(out, o, lineno, err);
+	else if (strcmp(type, "kat") == 0)
+		rc = add_kat(out, o, lineno, err);
+	else if (strcmp(type, "unsupported") == 0)
+		rc = add_unsupported(out, o, lineno, err);
+	else if (strcmp(type, "error") == 0)
+		rc = add_error(out, o, lineno, err);
+	else if (strcmp(type, "result") == 0)
+		rc = add_result(out, o, lineno, err);
+	else if (strcmp(type, "done") == 0)
+		rc = add_done(out, o, lineno, err);
+	else
+		rc = bo_err_set(err, "guest output line %zu: unknown type '%.40s'",
+				lineno, type);
+	json_decref(o);
+	if (rc == 0)
+		out->lines++;
+	return rc;
+}
+
+int guest_output_finish(const struct guest_output *out, bo_err *err)
+{
+	if (!out->have_hello)
+		return bo_err_set(err, "guest printed nothing");
+	if (!out->have_done)
+		return bo_err_set(err, "guest output ended before 'done' (after %zu lines)",
+				  out->lines);
+	if ((size_t)out->done_results != out->nresults)
+		return bo_err_set(err, "guest reported %lld results in 'done' but printed %zu",
+				  (long long)out->done_results, out->nresults);
+	return 0;
+}
+
+const struct guest_result *guest_output_find(const struct guest_output *out,
+					     const char *library,
+					     const char *algorithm,
+					     const char *operation,
+					     int64_t buffer_bytes)
+{
+	size_t i;
+
+	for (i = 0; i < out->nresults; i++) {
+		const struct guest_result *r = &out->results[i];
+
+		if (r->buffer_bytes == buffer_bytes &&
+		    strcmp(r->library, library) == 0 &&
+		    strcmp(r->algorithm, algorithm) == 0 &&
+		    strcmp(r->operation, operation) == 0)
+			return r;
+	}
+	return NULL;
+}
+
+int guest_algorithm_known(const char *name)
+{
+	return algorithm_find(name) != NULL;
+}

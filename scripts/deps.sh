@@ -1,0 +1,13 @@
+#!/bin/sh
+# deps.sh - install what benchorch needs to build, run and test on Debian
+# (12 or later). Run as root.
+set -eu
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends \
+	build-essential autoconf automake pkg-config \
+	libarchive-dev libsqlite3-dev libjansson-dev libssl-dev \
+	musl-tools binutils \
+	debootstrap mmdebstrap systemd-container \
+	sqlite3 python3 valgrind procps util-linux \
+	ca-certificates xz-utils zstd >/dev/null

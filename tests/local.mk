@@ -1,0 +1,31 @@
+# tests/: TAP tests run by `make check` through tap-driver.sh.
+LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
+TEST_EXTENSIONS = .sh
+SH_LOG_DRIVER = $(LOG_DRIVER)
+AM_TESTS_ENVIRONMENT = \
+	top_srcdir='$(abs_top_srcdir)'; export top_srcdir; \
+	top_builddir='$(abs_top_builddir)'; export top_builddir;
+
+# Unit tests of the orchestrator library (C programs printing TAP).
+ORCH_TEST_CFLAGS = $(AM_CFLAGS) $(ORCH_CFLAGS)
+ORCH_TEST_LDADD = $(ORCH_LIBS) -lm
+check_PROGRAMS += tests/t3000-validate tests/t3010-db tests/t3020-spawn
+tests_t3000_validate_SOURCES = tests/t3000-validate.c tests/tap.h
+tests_t3000_validate_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t3000_validate_LDADD = $(ORCH_TEST_LDADD)
+tests_t3010_db_SOURCES = tests/t3010-db.c tests/tap.h
+tests_t3010_db_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t3010_db_LDADD = $(ORCH_TEST_LDADD)
+tests_t3020_spawn_SOURCES = tests/t3020-spawn.c tests/tap.h
+tests_t3020_spawn_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t3020_spawn_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t3000-validate tests/t3010-db tests/t3020-spawn
+TESTS += tests/t3030-cli.sh
+EXTRA_DIST += tests/lib.sh tests/t3030-cli.sh
+# Integration tests: real debootstrap, real systemd-nspawn, real SQLite.
+TESTS += tests/t3100-run-debian.sh tests/t3110-run-interrupt.sh \
+	tests/t3120-run-bad-guest.sh
+EXTRA_DIST += tests/t3100-run-debian.sh tests/t3110-run-interrupt.sh \
+	tests/t3120-run-bad-guest.sh tests/fixtures/guest-garbage.sh \
+	tests/fixtures/guest-crash.sh tests/fixtures/guest-hang.sh \
+	tests/fixtures/guest-bad-late.sh

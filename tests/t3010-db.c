@@ -1,0 +1,202 @@
+/* t3010-db - schema, migrations, storing a run and the results_v view, on a
+ * real SQLite file. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include "db/db.h"
+#include "tests/tap.h"
+
+static long long scalar(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st;
+	long long v = -1;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -2;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+static const char *text(sqlite3 *db, const char *sql)
+{
+	static char buf[512];
+	sqlite3_stmt *st;
+
+	buf[0] = '\0';
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return "(error)";
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+		snprintf(buf, sizeof(buf), "%s", sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return buf;
+}
+
+static const char *lines[] = {
+	"{\"type\":\"hello\",\"protocol\":1,\"guest_version\":\"0.1.0\",\"libc\":\"glibc 2.36\",\"cpu\":1}",
+	"{\"type\":\"library\",\"library\":\"openssl\",\"status\":\"loaded\",\"soname\":\"libcrypto.so.3\",\"path\":\"/usr/lib/x86_64-linux-gnu/libcrypto.so.3\",\"version\":\"OpenSSL 3.0.11\"}",
+	"{\"type\":\"kat\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"ok\":true,\"source\":\"NIST SP 800-38A F.2.1\"}",
+	"{\"type\":\"kat\",\"library\":\"openssl\",\"algorithm\":\"sha-256\",\"ok\":false,\"source\":\"FIPS 180-4\"}",
+	"{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"mb_per_s\":1000.0,\"verified\":true}",
+	"{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-ctr\",\"operation\":\"encrypt\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"mb_per_s\":1000.0,\"verified\":true}",
+	"{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"sha-256\",\"operation\":\"hash\",\"buffer_bytes\":1024,\"calls_per_batch\":10,\"bytes_per_batch\":10240,\"repetitions\":5,\"median_ns\":10240,\"min_ns\":10000,\"mb_per_s\":1000.0,\"verified\":true}",
+	"{\"type\":\"done\",\"results\":3,\"measure_ns\":999}",
+};
+
+int main(void)
+{
+	char dir[] = "/tmp/benchorch-t3010-XXXXXX";
+	char *path;
+	sqlite3 *db;
+	bo_err err;
+	struct cpuinfo ci = { .vendor = "GenuineTest", .model_name = "Test CPU",
+			      .family = 6, .model = 85, .stepping = 7,
+			      .microcode = "0x1", .flags = "fpu aes",
+			      .kernel = "Linux 6.1 x86_64" };
+	struct image_package pkgs[] = { { "libssl3", "3.0.11-1~deb12u2" },
+					 { "zlib1g", "1:1.2.13" } };
+	struct image_libpkg lp[] = { { "openssl", "libssl3" } };
+	struct image img = { .name = "debian-bookworm", .distro = "debian",
+			     .release = "bookworm", .digest = "sha256:00",
+			     .created_at = "2026-01-01T00:00:00Z",
+			     .method = "debootstrap", .npackages = 2,
+			     .packages = pkgs, .nlibpkgs = 1, .libpkgs = lp };
+	struct guest_output out;
+	struct db_run run = { .uuid = "11111111-2222-3333-4444-555555555555",
+			      .host = "testhost", .pid = (long)getpid(),
+			      .started_at = "2026-01-01T00:00:00Z",
+			      .command_line = "benchorch run", .cpu = &ci };
+	struct db_invocation inv[2];
+	int64_t run_id, run2;
+	size_t i;
+	pid_t dead;
+
+	if (!mkdtemp(dir))
+		return 99;
+	path = xasprintf("%s/results.db", dir);
+
+	tap_ok(db_open(path, &db, &err) == 0, "creates a new database (%s)",
+	       err.msg);
+	tap_ok(scalar(db, "PRAGMA user_version") == db_schema_version(),
+	       "migrates to the current schema version");
+	tap_ok(strcmp(text(db, "PRAGMA journal_mode"), "wal") == 0,
+	       "uses WAL");
+	sqlite3_close(db);
+	tap_ok(db_open(path, &db, &err) == 0 &&
+	       scalar(db, "PRAGMA user_version") == db_schema_version(),
+	       "re-opening migrates nothing twice");
+
+	tap_ok(db_run_begin(db, &run, &run_id, &err) == 0 && run_id > 0,
+	       "records a run (%s)", err.msg);
+	tap_ok(strcmp(text(db, "SELECT status FROM runs"), "running") == 0,
+	       "a new run is 'running'");
+
+	guest_output_init(&out);
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		if (guest_output_add_line(&out, lines[i], strlen(lines[i]),
+					  i + 1, &err) < 0)
+			tap_diag("%s", err.msg);
+	memset(inv, 0, sizeof(inv));
+	inv[0] = (struct db_invocation){ .spec = "debian", .image = &img,
+		.runner = "nspawn", .started_at = "2026-01-01T00:00:01Z",
+		.wall_ns = 5, .out = &out };
+	inv[1] = (struct db_invocation){ .spec = "debian:trixie", .image = NULL,
+		.runner = "", .started_at = "2026-01-01T00:00:02Z",
+		.out = &out, .error = "cannot build image" };
+	tap_ok(db_run_finish(db, run_id, "failed", "one failed", inv, 2, &err) == 0,
+	       "stores a run in one transaction (%s)", err.msg);
+	tap_ok(scalar(db, "SELECT count(*) FROM results_v") == 3,
+	       "results_v has one row per result of the good invocation only");
+	tap_ok(strcmp(text(db, "SELECT package_version FROM results_v LIMIT 1"),
+		      "3.0.11-1~deb12u2") == 0,
+	       "results carry the package version from the image");
+	tap_ok(strcmp(text(db, "SELECT cpu_model || '|' || distro || '|' || release ||"
+			   " '|' || library_version FROM results_v LIMIT 1"),
+		      "Test CPU|debian|bookworm|OpenSSL 3.0.11") == 0,
+	       "results_v joins cpu, image and library");
+	tap_ok(scalar(db, "SELECT verified FROM results_v WHERE algorithm = 'aes-128-cbc'") == 1,
+	       "a result whose KAT passed is verified");
+	tap_ok(scalar(db, "SELECT verified FROM results_v WHERE algorithm = 'sha-256'") == 0,
+	       "a result whose KAT failed is not verified, whatever the guest says");
+	tap_ok(scalar(db, "SELECT verified FROM results_v WHERE algorithm = 'aes-128-ctr'") == 0,
+	       "a result without a KAT is not verified");
+	tap_ok(scalar(db, "SELECT count(*) FROM invocations WHERE status = 'failed'"
+		      " AND error = 'cannot build image'") == 1,
+	       "the failed invocation is recorded with its error");
+	tap_ok(scalar(db, "SELECT count(*) FROM image_packages") == 2,
+	       "the image's packages are stored");
+	tap_ok(strcmp(text(db, "SELECT status FROM runs WHERE id = 1"), "failed") == 0 &&
+	       scalar(db, "SELECT finished_at IS NOT NULL FROM runs") == 1,
+	       "the run is finished with its status");
+
+	/* the same image and library are not duplicated by a second run */
+	run.uuid = "22222222-2222-3333-4444-555555555555";
+	db_run_begin(db, &run, &run2, &err);
+	db_run_finish(db, run2, "done", NULL, inv, 1, &err);
+	tap_ok(scalar(db, "SELECT count(*) FROM images") == 1 &&
+	       scalar(db, "SELECT count(*) FROM libraries") == 1 &&
+	       scalar(db, "SELECT count(*) FROM cpus") == 1,
+	       "images, libraries and cpus are shared between runs");
+	tap_ok(db_run_begin(db, &run, &run2, &err) < 0,
+	       "a duplicate run uuid is refused (%s)", err.msg);
+
+	/* a run whose process died is reaped as aborted */
+	dead = fork();
+	if (dead == 0)
+		_exit(0);
+	waitpid(dead, NULL, 0);
+	run.uuid = "33333333-2222-3333-4444-555555555555";
+	run.pid = (long)dead;
+	db_run_begin(db, &run, &run2, &err);
+	run.uuid = "44444444-2222-3333-4444-555555555555";
+	run.pid = (long)getpid();
+	db_run_begin(db, &run, &run2, &err);
+	tap_ok(db_reap_stale_runs(db, "testhost", &err) == 1,
+	       "reaps exactly the run whose process is gone");
+	tap_ok(strcmp(text(db, "SELECT status FROM runs WHERE uuid LIKE '3333%'"),
+		      "aborted") == 0 &&
+	       strcmp(text(db, "SELECT status FROM runs WHERE uuid LIKE '4444%'"),
+		      "running") == 0,
+	       "the dead run is aborted, the live one still running");
+	tap_ok(strcmp(text(db, "PRAGMA integrity_check"), "ok") == 0,
+	       "integrity_check is ok");
+	tap_ok(strcmp(text(db, "PRAGMA foreign_key_check"), "") == 0,
+	       "foreign keys are consistent");
+	sqlite3_close(db);
+
+	tap_ok(db_open_readonly(path, &db, &err) == 0, "opens read-only");
+	tap_ok(db_exec(db, "DELETE FROM runs", &err) < 0,
+	       "a read-only handle cannot write");
+	sqlite3_close(db);
+
+	/* a database from a newer benchorch is refused, not downgraded */
+	db_open(path, &db, &err);
+	db_exec(db, "PRAGMA user_version = 99", &err);
+	sqlite3_close(db);
+	tap_ok(db_open(path, &db, &err) < 0 && strstr(err.msg, "newer"),
+	       "refuses a newer schema (%s)", err.msg);
+
+	{
+		char *bad = xasprintf("%s/no/such/dir/x.db", dir);
+
+		tap_ok(db_open(bad, &db, &err) < 0 &&
+		       strstr(err.msg, "cannot open database"),
+		       "names the path it cannot open (%s)", err.msg);
+		free(bad);
+	}
+	guest_output_release(&out);
+	{
+		char *cmd = xasprintf("rm -rf '%s'", dir);
+
+		if (system(cmd) != 0)
+			tap_diag("cannot remove %s", dir);
+		free(cmd);
+	}
+	free(path);
+	return tap_done();
+}

@@ -1,0 +1,81 @@
+#!/bin/sh
+# t3030-cli - the command line: help, version, usage errors and exit codes
+# that need no image.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+"$BENCHORCH" --help >"$tmp/out" 2>"$tmp/err"
+ok $? "--help exits 0"
+grep -q '^Commands:' "$tmp/out"
+ok $? "--help lists the commands on stdout"
+
+v=$("$BENCHORCH" --version)
+ok $? "--version exits 0"
+echo "$v" | grep -Eq '^benchorch [0-9]+\.[0-9]+\.[0-9]+$'
+ok $? "--version prints 'benchorch X.Y.Z' ($v)"
+
+for cmd in run results; do
+	"$BENCHORCH" "$cmd" --help >"$tmp/out" 2>"$tmp/err"
+	ok $? "$cmd --help exits 0"
+	head -1 "$tmp/out" | grep -q "^Usage: benchorch $cmd"
+	ok $? "$cmd --help starts with its usage line"
+done
+
+"$BENCHORCH" frobnicate >"$tmp/out" 2>"$tmp/err"
+ok $([ $? -eq 2 ]; echo $?) "an unknown command exits 2"
+grep -q "unknown command 'frobnicate'" "$tmp/err" && [ ! -s "$tmp/out" ]
+ok $? "and says so on stderr only"
+
+"$BENCHORCH" >"$tmp/out" 2>"$tmp/err"
+ok $([ $? -eq 2 ]; echo $?) "no command exits 2"
+
+"$BENCHORCH" results --format xml >"$tmp/out" 2>"$tmp/err"
+ok $([ $? -eq 2 ]; echo $?) "results --format xml is a usage error"
+grep -q "unknown format 'xml'" "$tmp/err"
+ok $? "naming the format"
+
+"$BENCHORCH" results --db "$tmp/none.db" >"$tmp/out" 2>"$tmp/err"
+ok $([ $? -eq 3 ]; echo $?) "results on a missing database exits 3"
+grep -q "cannot open database '$tmp/none.db'" "$tmp/err" && [ ! -s "$tmp/out" ]
+ok $? "naming the database, nothing on stdout"
+[ ! -e "$tmp/none.db" ]
+ok $? "and does not create it"
+
+if [ "$(id -u)" -eq 0 ]; then
+	"$BENCHORCH" run --distros nosuch --state-dir "$tmp/state" >"$tmp/out" 2>"$tmp/err"
+	ok $([ $? -eq 2 ]; echo $?) "an unknown distro exits 2"
+	grep -q "unknown distro 'nosuch' (known: .*debian" "$tmp/err"
+	ok $? "and lists the known ones: $(cat "$tmp/err" | head -1)"
+	[ "$(wc -l <"$tmp/err")" -le 2 ] && [ ! -s "$tmp/out" ]
+	ok $? "in a short message on stderr only"
+	[ ! -e "$tmp/state" ]
+	ok $? "before creating any state"
+
+	"$BENCHORCH" run --distros 'debian,../etc' --state-dir "$tmp/state" >"$tmp/out" 2>"$tmp/err"
+	ok $([ $? -eq 2 ]; echo $?) "a malformed distro spec exits 2"
+
+	"$BENCHORCH" run --runner docker >"$tmp/out" 2>"$tmp/err"
+	ok $([ $? -eq 2 ]; echo $?) "an unknown runner exits 2"
+
+	"$BENCHORCH" run --timeout 0 >"$tmp/out" 2>"$tmp/err"
+	ok $([ $? -eq 2 ]; echo $?) "--timeout 0 exits 2"
+
+	mkdir -p "$tmp/ro"
+	"$BENCHORCH" run --distros debian --state-dir "$tmp/state" \
+		--db /proc/benchorch/results.db >"$tmp/out" 2>"$tmp/err"
+	ok $([ $? -eq 3 ]; echo $?) "an unusable database path exits 3"
+	grep -q "cannot open database '/proc/benchorch/results.db'" "$tmp/err"
+	ok $? "naming it: $(head -1 "$tmp/err")"
+
+	if command -v setpriv >/dev/null 2>&1; then
+		setpriv --reuid=65534 --regid=65534 --clear-groups \
+			"$BENCHORCH" run --distros debian >"$tmp/out" 2>"$tmp/err"
+		ok $([ $? -eq 3 ]; echo $?) "run as a normal user exits 3"
+		grep -q "must be run as root" "$tmp/err"
+		ok $? "saying it needs root"
+	fi
+fi
+
+done_testing

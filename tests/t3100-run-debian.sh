@@ -1,0 +1,82 @@
+#!/bin/sh
+# t3100-run-debian - the whole path on a real Debian rootfs: debootstrap
+# (cached between test runs), the guest under systemd-nspawn and under
+# chroot, the database checked against the rootfs's own dpkg.
+. "${top_srcdir:-.}/tests/lib.sh"
+require_root_tools
+command -v systemd-nspawn >/dev/null 2>&1 || skip_all "needs systemd-nspawn"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+db="$tmp/results.db"
+rootfs="$TEST_STATE/images/debian-bookworm/rootfs"
+
+"$BENCHORCH" run --distros debian --quick --runner nspawn \
+	--state-dir "$TEST_STATE" --db "$db" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+ok $rc "run --distros debian --runner nspawn exits 0"
+[ $rc -eq 0 ] || sed 's/^/# /' "$tmp/err"
+
+grep -Eq '^debian:bookworm +openssl +OpenSSL 3' "$tmp/out"
+ok $? "prints a summary row for OpenSSL"
+head -1 "$tmp/out" | grep -q '16 B MB/s.*1 KiB MB/s.*16 KiB MB/s.*1 MiB MB/s'
+ok $? "the summary has MB/s at 16 B, 1 KiB, 16 KiB and 1 MiB"
+
+q() { sqlite3 -batch -noheader "$db" "$1"; }
+
+[ "$(q "select status from runs")" = done ]
+ok $? "the run is stored as done"
+n=$(q "select count(*) from results_v where library = 'openssl'")
+[ "$n" -eq 36 ]
+ok $? "36 OpenSSL results (4 ciphers x 2 ops + 1 hash, x 4 sizes): $n"
+[ "$(q "select count(*) from results_v where verified = 0")" -eq 0 ]
+ok $? "every result is verified"
+[ "$(q "select count(distinct algorithm) from kats where ok = 1")" -eq 5 ]
+ok $? "five algorithms passed their known-answer tests"
+want=$(chroot "$rootfs" dpkg-query -W -f '${Version}' libssl3)
+got=$(q "select distinct package_version from results_v where library = 'openssl'")
+[ -n "$want" ] && [ "$want" = "$got" ]
+ok $? "stored OpenSSL package version is dpkg's inside the rootfs ($got)"
+q "select library_path, library_version from results_v limit 1" | grep -q '^/usr/lib/x86_64-linux-gnu/libcrypto.so.3|OpenSSL 3'
+ok $? "the resolved soname path and the library's own version are stored"
+[ "$(q "select count(*) from (select * from results_v limit 5)")" -eq 5 ]
+ok $? "sqlite3 'select * from results_v limit 5' gives rows"
+[ "$(q "select cpu_model from results_v limit 1")" = "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)" ]
+ok $? "results are keyed by the CPU model"
+q "select digest from images" | grep -Eq '^sha256:[0-9a-f]{64}$'
+ok $? "the image digest is stored"
+[ "$(q "select runner from invocations")" = nspawn ]
+ok $? "the invocation ran under nspawn"
+[ "$(q "pragma integrity_check")" = ok ]
+ok $? "integrity_check is ok"
+
+created=$(sed -n 's/.*"created_at": *"\([^"]*\)".*/\1/p' "$TEST_STATE/images/debian-bookworm/image.json" | head -1)
+start=$(date +%s)
+"$BENCHORCH" run --distros debian:bookworm --quick --runner chroot \
+	--state-dir "$TEST_STATE" --db "$db" --format json >"$tmp/out2" 2>"$tmp/err2"
+rc=$?
+ok $rc "a second run, under chroot, exits 0"
+[ $rc -eq 0 ] || sed 's/^/# /' "$tmp/err2"
+created2=$(sed -n 's/.*"created_at": *"\([^"]*\)".*/\1/p' "$TEST_STATE/images/debian-bookworm/image.json" | head -1)
+[ -n "$created" ] && [ "$created" = "$created2" ] && [ "$(q "select count(*) from images")" -eq 1 ]
+ok $? "the cached image is reused, not rebuilt"
+[ "$(q "select runner from invocations where run_id = 2")" = chroot ]
+ok $? "the second invocation ran under chroot"
+[ "$(q "select count(*) from results_v where run_id = 2 and verified = 1")" -eq 36 ]
+ok $? "chroot gives the same 36 verified results"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d and all("verified" in r for r in d)' "$tmp/out2"
+ok $? "--format json prints a JSON array"
+
+[ -z "$(mounts_under "$TEST_STATE")" ] && [ -z "$(stray_guests)" ]
+ok $? "nothing stays mounted under the state directory, no guest left"
+
+"$BENCHORCH" results --db "$db" --format csv >"$tmp/csv"
+ok $? "results --format csv exits 0"
+head -1 "$tmp/csv" | grep -q '^run_id,distro,release,library,'
+ok $? "with a header line"
+[ "$(wc -l <"$tmp/csv")" -eq 37 ]
+ok $? "and the latest run's 36 rows"
+"$BENCHORCH" results --db "$db" --run 1 | grep -q 'aes-256-gcm'
+ok $? "results --run 1 shows the first run"
+
+done_testing

@@ -1,0 +1,45 @@
+#!/bin/sh
+# t3120-run-bad-guest - a guest that prints garbage, crashes, hangs or lies
+# late in its output: one clear line, a non-zero exit, nothing of that
+# invocation stored, the database consistent, nothing left behind.
+. "${top_srcdir:-.}/tests/lib.sh"
+require_root_tools
+command -v systemd-nspawn >/dev/null 2>&1 || skip_all "needs systemd-nspawn"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+db="$tmp/results.db"
+q() { sqlite3 -batch -noheader "$db" "$1"; }
+
+# try NAME EXPECTED-MESSAGE [OPTIONS...]
+try() {
+	name=$1
+	msg=$2
+	shift 2
+	BENCHORCH_GUEST="$top_srcdir/tests/fixtures/guest-$name.sh" \
+		"$BENCHORCH" run --distros debian --quick --state-dir "$TEST_STATE" \
+		--db "$db" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	ok $([ $rc -eq 1 ]; echo $?) "$name guest: exit status 1 (got $rc)"
+	grep -q "$msg" "$tmp/err"
+	ok $? "$name guest: says '$msg': $(grep -v '^benchorch: [a-z]*:.*running' "$tmp/err" | head -1)"
+	[ ! -s "$tmp/out" ]
+	ok $? "$name guest: prints no summary"
+	run=$(q "select max(id) from runs")
+	[ "$(q "select status from runs where id = $run")" = failed ] &&
+	[ "$(q "select status from invocations where run_id = $run")" = failed ] &&
+	[ "$(q "select count(*) from results r join invocations i on i.id = r.invocation_id where i.run_id = $run")" -eq 0 ]
+	ok $? "$name guest: run and invocation failed, no results stored"
+	[ "$(q "pragma integrity_check")" = ok ]
+	ok $? "$name guest: database consistent"
+	[ -z "$(mounts_under "$TEST_STATE")" ] && [ -z "$(stray_guests)" ] &&
+	! pgrep -f 'sleep 600' >/dev/null
+	ok $? "$name guest: no mount or process left"
+}
+
+try garbage "guest output line 1: not JSON"
+try crash "guest killed by signal 11"
+try hang "guest timed out after 3 s" --timeout 3
+try bad-late "guest output line 5: 'mb_per_s' must be a positive number"
+
+done_testing
