@@ -1,0 +1,833 @@
+/* build.c - image_ensure(): find or build the image for a spec.
+ *
+ * Images live in STATE/images/<distro>-<release>/ with the root filesystem
+ * in rootfs/, the description in image.json and the builder's output in
+ * build.log. A build happens in STATE/images/.build-<name>-XXXXXX/, under
+ * the lock STATE/images/.lock, and is renamed into place only when it is
+ * complete, so a directory with an image.json is always a whole image. */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "images/digest.h"
+#include "images/image.h"
+#include "images/recipe.h"
+#include "images/store.h"
+#include "orchestrator/spawn.h"
+
+/* A bootstrap tool must finish within this time (ns). */
+#define BUILD_TIMEOUT_NS (3600ull * 1000000000ull)
+/* Bytes of a log scanned for the line that explains a failure. */
+#define LOG_TAIL 65536
+
+/* Everything one build needs. */
+struct build {
+	const struct image_ctx *ctx;
+	const struct recipe *recipe;
+	const struct recipe_release *rel;
+	const char *display;	/* "debian:bookworm" */
+	const char *name;	/* "debian-bookworm" */
+	const char *images_dir;	/* STATE/images */
+	const char *dir;	/* STATE/images/debian-bookworm */
+	const char *method;	/* chosen method */
+	const char *tool;	/* absolute path of its program */
+	const char *mirror;	/* "" = tool default */
+	char *tmp;		/* STATE/images/.build-NAME-XXXXXX */
+	char *rootfs;		/* tmp/rootfs */
+	char *log;		/* tmp/build.log */
+};
+
+/* Fill a NULL-terminated argv for the chosen tool; strings borrowed from
+ * the build or newly allocated into *owned (freed by the caller). */
+typedef int (*argv_fn)(const struct build *b, const char ***ret_argv,
+		       char ***owned, size_t *nowned, bo_err *err);
+
+struct method {
+	const char *name;	/* as in recipes and image.json */
+	const char *program;	/* looked up in PATH */
+	const char *package;	/* the Debian package shipping it */
+	argv_fn make_argv;
+};
+
+/* Growing argv. */
+struct args {
+	const char **v;
+	size_t n, cap;
+	char **owned;
+	size_t nowned;
+};
+
+static void args_add(struct args *a, const char *s)
+{
+	if (a->n + 2 > a->cap) {
+		a->cap = a->cap ? a->cap * 2 : 16;
+		a->v = xrealloc(a->v, a->cap * sizeof(*a->v));
+	}
+	a->v[a->n++] = s;
+	a->v[a->n] = NULL;
+}
+
+static void args_add_owned(struct args *a, char *s)
+{
+	a->owned = xrealloc(a->owned, (a->nowned + 1) * sizeof(char *));
+	a->owned[a->nowned++] = s;
+	args_add(a, s);
+}
+
+/* "a,b,c" from an array of strings; NULL when empty. */
+static char *join_commas(char *const *v, size_t n)
+{
+	size_t i, len = 1;
+	char *s;
+
+	if (n == 0)
+		return NULL;
+	for (i = 0; i < n; i++)
+		len += strlen(v[i]) + 1;
+	s = xmalloc(len);
+	s[0] = '\0';
+	for (i = 0; i < n; i++) {
+		if (i)
+			strcat(s, ",");
+		strcat(s, v[i]);
+	}
+	return s;
+}
+
+/* Extra command-line options the recipe gives for this method:
+ * "options": { "<method>": ["--opt", ...] }. */
+static int add_recipe_options(const struct build *b, struct args *a,
+			      bo_err *err)
+{
+	json_t *opts = json_object_get(b->recipe->json, "options"), *list;
+	size_t i;
+
+	if (!opts)
+		return 0;
+	if (!json_is_object(opts))
+		return bo_err_set(err, "invalid recipe '%s': 'options' must be "
+				  "an object", b->recipe->path);
+	list = json_object_get(opts, b->method);
+	if (!list)
+		return 0;
+	if (!json_is_array(list))
+		goto bad;
+	for (i = 0; i < json_array_size(list); i++) {
+		json_t *s = json_array_get(list, i);
+
+		if (!json_is_string(s) || json_string_value(s)[0] != '-')
+			goto bad;
+		args_add(a, json_string_value(s));
+	}
+	return 0;
+bad:
+	return bo_err_set(err, "invalid recipe '%s': 'options.%s' must be an "
+			  "array of options starting with '-'",
+			  b->recipe->path, b->method);
+}
+
+/* Common part of debootstrap and mmdebstrap command lines. */
+static int bootstrap_common(const struct build *b, struct args *a,
+			    bo_err *err)
+{
+	const struct recipe *r = b->recipe;
+	char *s;
+
+	args_add(a, b->tool);
+	if (r->variant)
+		args_add_owned(a, xasprintf("--variant=%s", r->variant));
+	s = join_commas(b->rel->packages, b->rel->npackages);
+	if (s) {
+		args_add_owned(a, xasprintf("--include=%s", s));
+		free(s);
+	}
+	s = join_commas(r->components, r->ncomponents);
+	if (s) {
+		args_add_owned(a, xasprintf("--components=%s", s));
+		free(s);
+	}
+	return add_recipe_options(b, a, err);
+}
+
+static int debootstrap_argv(const struct build *b, const char ***ret_argv,
+			    char ***owned, size_t *nowned, bo_err *err)
+{
+	struct args a = { 0 };
+
+	if (bootstrap_common(b, &a, err) < 0)
+		goto fail;
+	if (b->rel->script && !*b->mirror) {
+		bo_err_set(err, "invalid recipe '%s': release '%s' names a "
+			   "debootstrap script but no mirror",
+			   b->recipe->path, b->rel->name);
+		goto fail;
+	}
+	/* debootstrap takes no "--": the positional arguments are checked
+	 * not to start with '-' (build()). */
+	args_add(&a, b->rel->suite);
+	args_add(&a, b->rootfs);
+	if (*b->mirror)
+		args_add(&a, b->mirror);
+	if (b->rel->script)
+		args_add(&a, b->rel->script);
+	*ret_argv = a.v;
+	*owned = a.owned;
+	*nowned = a.nowned;
+	return 0;
+fail:
+	free(a.v);
+	while (a.nowned)
+		free(a.owned[--a.nowned]);
+	free(a.owned);
+	return -1;
+}
+
+static int mmdebstrap_argv(const struct build *b, const char ***ret_argv,
+			   char ***owned, size_t *nowned, bo_err *err)
+{
+	struct args a = { 0 };
+
+	if (bootstrap_common(b, &a, err) < 0) {
+		free(a.v);
+		while (a.nowned)
+			free(a.owned[--a.nowned]);
+		free(a.owned);
+		return -1;
+	}
+	args_add(&a, "--");
+	args_add(&a, b->rel->suite);
+	args_add(&a, b->rootfs);
+	if (*b->mirror)
+		args_add(&a, b->mirror);
+	*ret_argv = a.v;
+	*owned = a.owned;
+	*nowned = a.nowned;
+	return 0;
+}
+
+/* The ways to build an image. A new method (a tarball import, another
+ * bootstrapper) is one more entry here and a recipe that names it. */
+static const struct method methods[] = {
+	{ "mmdebstrap", "mmdebstrap", "mmdebstrap", mmdebstrap_argv },
+	{ "debootstrap", "debootstrap", "debootstrap", debootstrap_argv },
+};
+
+static const struct method *method_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(methods) / sizeof(methods[0]); i++)
+		if (strcmp(methods[i].name, name) == 0)
+			return &methods[i];
+	return NULL;
+}
+
+/* Absolute path of PROGRAM found in $PATH (or the usual system path when
+ * PATH is unset), or NULL. Caller frees. */
+static char *find_program(const char *program)
+{
+	const char *path = getenv("PATH");
+	const char *p, *end;
+
+	if (!path)
+		path = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:"
+			"/sbin:/bin";
+	for (p = path; ; p = end + 1) {
+		struct stat st;
+		char *cand;
+		size_t len;
+
+		end = strchr(p, ':');
+		if (!end)
+			end = p + strlen(p);
+		len = (size_t)(end - p);
+		if (len > 0 && p[0] == '/') {
+			cand = xasprintf("%.*s/%s", (int)len, p, program);
+			if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) &&
+			    access(cand, X_OK) == 0)
+				return cand;
+			free(cand);
+		}
+		if (*end == '\0')
+			return NULL;
+	}
+}
+
+static void progress(const struct image_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void progress(const struct image_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!ctx->progress)
+		return;
+	fputs("benchorch: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	fflush(stderr);
+}
+
+/* Take the images lock (blocking, but giving up when interrupted). Returns
+ * the locked fd, or -1 with err set. */
+static int lock_images(const struct image_ctx *ctx, const char *images_dir,
+		       bo_err *err)
+{
+	char *path = xasprintf("%s/.lock", images_dir);
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+	int said = 0;
+
+	if (fd < 0) {
+		bo_err_set(err, "cannot open lock file '%s': %s", path,
+			   strerror(errno));
+		free(path);
+		return -1;
+	}
+	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		struct timespec ts = { 0, 100 * 1000 * 1000 };
+
+		if (errno != EWOULDBLOCK && errno != EINTR) {
+			bo_err_set(err, "cannot lock '%s': %s", path,
+				   strerror(errno));
+			goto fail;
+		}
+		if (bo_interrupted) {
+			bo_err_set(err, "interrupted while waiting for the "
+				   "image lock '%s'", path);
+			goto fail;
+		}
+		if (!said) {
+			progress(ctx, "waiting for another benchorch to finish "
+				 "building images (lock '%s')...", path);
+			said = 1;
+		}
+		nanosleep(&ts, NULL);
+	}
+	free(path);
+	return fd;
+fail:
+	close(fd);
+	free(path);
+	return -1;
+}
+
+/* Remove what killed builds left behind: .build-* and .old-* directories.
+ * Only called with the lock held, so none of them is in use. */
+static void remove_leftovers(const struct image_ctx *ctx,
+			     const char *images_dir)
+{
+	DIR *d = opendir(images_dir);
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		char *p;
+		bo_err e;
+
+		if (strncmp(de->d_name, ".build-", 7) != 0 &&
+		    strncmp(de->d_name, ".old-", 5) != 0)
+			continue;
+		p = xasprintf("%s/%s", images_dir, de->d_name);
+		progress(ctx, "removing leftover '%s'", p);
+		if (bo_rm_rf(p, &e) < 0)
+			progress(ctx, "warning: %s", e.msg);
+		free(p);
+	}
+	closedir(d);
+}
+
+/* Remove a build directory. Processes killed a moment ago may still be
+ * finishing a system call in it, so retry briefly. */
+static void remove_tree(const char *path)
+{
+	int i;
+
+	for (i = 0; i < 20; i++) {
+		struct timespec ts = { 0, 100 * 1000 * 1000 };
+		bo_err e;
+
+		if (bo_rm_rf(path, &e) == 0)
+			return;
+		nanosleep(&ts, NULL);
+	}
+}
+
+/* The line of a failed tool's log that best explains the failure: the
+ * first "E: " line (mmdebstrap follows the cause with generic "E: ... failed"
+ * lines), else the first "W: Failure" line (debootstrap's failed second
+ * stage), else the last non-empty line. Newly allocated, or NULL. */
+static char *log_reason(const char *path)
+{
+	char *buf, *line, *best_e = NULL, *best_w = NULL, *last = NULL, *out;
+	struct stat st;
+	ssize_t n;
+	off_t off = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) == 0 && st.st_size > LOG_TAIL)
+		off = st.st_size - LOG_TAIL;
+	buf = xmalloc(LOG_TAIL + 1);
+	n = pread(fd, buf, LOG_TAIL, off);
+	close(fd);
+	if (n <= 0) {
+		free(buf);
+		return NULL;
+	}
+	buf[n] = '\0';
+	for (line = buf; line && *line; ) {
+		char *nl = strchr(line, '\n'), *e;
+
+		if (nl)
+			*nl = '\0';
+		e = line + strlen(line);
+		while (e > line && (e[-1] == '\r' || e[-1] == ' ' ||
+				    e[-1] == '\t'))
+			*--e = '\0';
+		if (*line) {
+			last = line;
+			if (strncmp(line, "E: ", 3) == 0 && !best_e)
+				best_e = line;
+			else if (strncmp(line, "W: Failure", 10) == 0 &&
+				 !best_w)
+				best_w = line;
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+	out = best_e ? best_e : best_w ? best_w : last;
+	out = out ? xstrdup(out) : NULL;
+	free(buf);
+	if (out && strlen(out) > 400)
+		strcpy(out + 397, "...");
+	return out;
+}
+
+/* Append the tail of SRC (if it exists) to the open log fd. */
+static void append_tail(int fd, const char *src, const char *title)
+{
+	char *buf;
+	size_t len;
+	bo_err e;
+
+	if (bo_read_file(src, 16u << 20, &buf, &len, &e) < 0)
+		return;
+	if (dprintf(fd, "\n==== %s ====\n", title) > 0) {
+		const char *p = len > LOG_TAIL ? buf + len - LOG_TAIL : buf;
+		size_t n = len > LOG_TAIL ? LOG_TAIL : len;
+
+		while (n > 0) {
+			ssize_t w = write(fd, p, n);
+
+			if (w <= 0)
+				break;
+			p += w;
+			n -= (size_t)w;
+		}
+	}
+	free(buf);
+}
+
+/* In the builder child, before exec: a sane umask for the files it makes. */
+static int child_setup(void *ctx, bo_err *err)
+{
+	(void)ctx;
+	(void)err;
+	umask(022);
+	return 0;
+}
+
+/* Keep the log of a failed build as STATE/images/NAME.failed.log (the
+ * build directory itself is removed). Returns the new path or NULL. */
+static char *keep_failed_log(const struct build *b)
+{
+	char *dst = xasprintf("%s/%s.failed.log", b->images_dir, b->name);
+	char *dlog = xasprintf("%s/debootstrap/debootstrap.log", b->rootfs);
+	int fd = open(b->log, O_WRONLY | O_APPEND | O_CLOEXEC);
+
+	if (fd >= 0) {
+		append_tail(fd, dlog, "debootstrap/debootstrap.log");
+		close(fd);
+	}
+	free(dlog);
+	if (rename(b->log, dst) < 0) {
+		free(dst);
+		return NULL;
+	}
+	return dst;
+}
+
+/* Run the tool into b->rootfs. Returns 0, or -1 with err set. */
+static int run_tool(struct build *b, const struct method *m, bo_err *err)
+{
+	struct spawn_opts o;
+	struct spawn_result res;
+	const char **argv = NULL;
+	char **owned = NULL;
+	size_t nowned = 0;
+	char how[128];
+	int logfd, rc;
+
+	if (m->make_argv(b, &argv, &owned, &nowned, err) < 0)
+		return -1;
+	logfd = open(b->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC |
+		     O_NOFOLLOW, 0644);
+	if (logfd < 0) {
+		rc = bo_err_set(err, "cannot create '%s': %s", b->log,
+				strerror(errno));
+		goto out;
+	}
+	{
+		size_t i;
+
+		dprintf(logfd, "+");
+		for (i = 0; argv[i]; i++)
+			dprintf(logfd, " %s", argv[i]);
+		dprintf(logfd, "\n");
+	}
+	memset(&o, 0, sizeof(o));
+	o.argv = argv;
+	o.timeout_ns = BUILD_TIMEOUT_NS;
+	o.new_mount_ns = 1;	/* whatever the tool mounts dies with it */
+	o.cpu = -1;
+	o.setup = child_setup;
+	o.log_fd = logfd;
+	rc = spawn_run(&o, &res, err);
+	close(logfd);
+	if (rc < 0) {
+		char msg[sizeof(err->msg)];
+
+		snprintf(msg, sizeof(msg), "%s", err->msg);
+		rc = bo_err_set(err, "cannot build image '%s': %s", b->display,
+				msg);
+		goto out;
+	}
+	if (res.status == SPAWN_INTERRUPTED) {
+		rc = bo_err_set(err, "cannot build image '%s': interrupted",
+				b->display);
+		goto out;
+	}
+	if (res.status != SPAWN_EXITED || res.exit_code != 0) {
+		char *reason = log_reason(b->log);
+		char *kept;
+
+		spawn_describe(&res, &o, how, sizeof(how));
+		kept = keep_failed_log(b);
+		rc = bo_err_set(err, "cannot build image '%s': %s %s%s%s%s%s%s",
+				b->display, m->name, how,
+				reason ? ": " : "", reason ? reason : "",
+				kept ? " (log: " : "", kept ? kept : "",
+				kept ? ")" : "");
+		free(reason);
+		free(kept);
+		goto out;
+	}
+	rc = 0;
+out:
+	free(argv);
+	while (nowned)
+		free(owned[--nowned]);
+	free(owned);
+	return rc;
+}
+
+/* After a successful tool run: read packages, digest, write image.json in
+ * the build directory. */
+static int describe(struct build *b, double seconds, bo_err *err)
+{
+	struct image img;
+	char *status = xasprintf("%s/var/lib/dpkg/status", b->rootfs);
+	char *json = xasprintf("%s/%s", b->tmp, IMAGE_JSON);
+	char digest[DIGEST_STR_LEN], when[32];
+	size_t i;
+	int rc = -1;
+
+	memset(&img, 0, sizeof(img));
+	if (dpkg_status_read(status, &img.packages, &img.npackages, err) < 0) {
+		char msg[sizeof(err->msg)];
+
+		snprintf(msg, sizeof(msg), "%s", err->msg);
+		bo_err_set(err, "cannot build image '%s': %s", b->display, msg);
+		goto out;
+	}
+	if (img.npackages == 0) {
+		bo_err_set(err, "cannot build image '%s': no installed "
+			   "packages in '%s'", b->display, status);
+		goto out;
+	}
+	img.libpkgs = xcalloc(b->rel->nlibraries + 1, sizeof(*img.libpkgs));
+	for (i = 0; i < b->rel->nlibraries; i++) {
+		const struct image_libpkg *l = &b->rel->libraries[i];
+
+		/* Only libraries whose package actually got installed. */
+		if (!image_package_version(&img, l->package))
+			continue;
+		img.libpkgs[img.nlibpkgs].library = l->library;
+		img.libpkgs[img.nlibpkgs].package = l->package;
+		img.nlibpkgs++;
+	}
+	progress(b->ctx, "computing the digest of image '%s'...", b->display);
+	if (digest_tree(b->rootfs, digest, sizeof(digest), err) < 0) {
+		char msg[sizeof(err->msg)];
+
+		snprintf(msg, sizeof(msg), "%s", err->msg);
+		bo_err_set(err, "cannot build image '%s': %s", b->display, msg);
+		goto out;
+	}
+	img.name = (char *)b->name;
+	img.distro = b->recipe->distro;
+	img.release = b->rel->name;
+	img.digest = digest;
+	img.created_at = bo_utc_now(when, sizeof(when));
+	img.method = (char *)b->method;
+	rc = image_json_write(&img, b->mirror, seconds, json, err);
+out:
+	image_packages_free(img.packages, img.npackages);
+	free(img.libpkgs);	/* strings borrowed from the recipe */
+	free(status);
+	free(json);
+	return rc;
+}
+
+/* Move the finished build into place, replacing an old image. */
+static int install(struct build *b, bo_err *err)
+{
+	struct stat st;
+	char *old = NULL;
+	int rc = 0;
+
+	if (chmod(b->tmp, 0755) < 0)
+		return bo_err_set(err, "cannot chmod '%s': %s", b->tmp,
+				  strerror(errno));
+	if (lstat(b->dir, &st) == 0) {
+		old = xasprintf("%s/.old-%s-XXXXXX", b->images_dir, b->name);
+		if (!mkdtemp(old) || rename(b->dir, old) < 0) {
+			rc = bo_err_set(err, "cannot move the old image '%s' "
+					"away: %s", b->dir, strerror(errno));
+			rmdir(old);
+			free(old);
+			return rc;
+		}
+	}
+	if (rename(b->tmp, b->dir) < 0) {
+		rc = bo_err_set(err, "cannot rename '%s' to '%s': %s", b->tmp,
+				b->dir, strerror(errno));
+		if (old && rename(old, b->dir) < 0)
+			rc = bo_err_set(err, "cannot rename '%s' to '%s' nor "
+					"put the old image back from '%s': %s",
+					b->tmp, b->dir, old, strerror(errno));
+		free(old);
+		return rc;
+	}
+	if (old) {
+		bo_err e;
+
+		if (bo_rm_rf(old, &e) < 0)
+			progress(b->ctx, "warning: %s", e.msg);
+		free(old);
+	}
+	return 0;
+}
+
+/* Choose the first method of the recipe whose program is installed. */
+static int choose_method(struct build *b, const struct method **ret,
+			 char **ret_tool, bo_err *err)
+{
+	const struct method *last = NULL;
+	size_t i;
+
+	for (i = 0; i < b->recipe->nmethods; i++) {
+		const struct method *m = method_find(b->recipe->methods[i]);
+		char *tool;
+
+		if (!m)
+			return bo_err_set(err, "invalid recipe '%s': unknown "
+					  "method '%s'", b->recipe->path,
+					  b->recipe->methods[i]);
+		last = m;
+		tool = find_program(m->program);
+		if (tool) {
+			*ret = m;
+			*ret_tool = tool;
+			return 0;
+		}
+	}
+	if (!last)
+		return bo_err_set(err, "invalid recipe '%s': no method",
+				  b->recipe->path);
+	return bo_err_set(err, "%s not found: install the %s package",
+			  last->program, last->package);
+}
+
+/* Build the image described by b into b->dir. Lock held by the caller. */
+static int build(struct build *b, bo_err *err)
+{
+	const struct method *m = NULL;
+	char *tool = NULL, *failed_log;
+	uint64_t t0;
+	double secs;
+	int rc = -1;
+
+	if (b->rel->suite[0] == '-' || b->mirror[0] == '-' ||
+	    (b->rel->script && b->rel->script[0] == '-'))
+		return bo_err_set(err, "cannot build image '%s': suite, mirror "
+				  "and script must not start with '-'",
+				  b->display);
+	if (choose_method(b, &m, &tool, err) < 0)
+		return -1;
+	b->method = m->name;
+	b->tool = tool;
+	b->tmp = xasprintf("%s/.build-%s-XXXXXX", b->images_dir, b->name);
+	if (!mkdtemp(b->tmp)) {
+		bo_err_set(err, "cannot create a directory in '%s': %s",
+			   b->images_dir, strerror(errno));
+		free(b->tmp);
+		b->tmp = NULL;
+		free(tool);
+		return -1;
+	}
+	b->rootfs = xasprintf("%s/rootfs", b->tmp);
+	b->log = xasprintf("%s/build.log", b->tmp);
+
+	progress(b->ctx, "building image '%s' with %s...", b->display,
+		 m->name);
+	t0 = bo_now_ns();
+	if (run_tool(b, m, err) < 0)
+		goto out;
+	secs = (double)(bo_now_ns() - t0) / 1e9;
+	if (describe(b, secs, err) < 0)
+		goto out;
+	if (bo_interrupted) {
+		bo_err_set(err, "cannot build image '%s': interrupted",
+			   b->display);
+		goto out;
+	}
+	if (install(b, err) < 0)
+		goto out;
+	free(b->tmp);
+	b->tmp = NULL;
+	failed_log = xasprintf("%s/%s.failed.log", b->images_dir, b->name);
+	unlink(failed_log);
+	free(failed_log);
+	progress(b->ctx, "built image '%s' in %.1f s", b->display, secs);
+	rc = 0;
+out:
+	if (b->tmp) {
+		remove_tree(b->tmp);
+		free(b->tmp);
+		b->tmp = NULL;
+	}
+	free(b->rootfs);
+	free(b->log);
+	b->rootfs = b->log = NULL;
+	free(tool);
+	b->tool = NULL;
+	return rc;
+}
+
+static int has_image(const char *dir)
+{
+	char *p = xasprintf("%s/%s", dir, IMAGE_JSON);
+	int ok = access(p, F_OK) == 0;
+
+	free(p);
+	return ok;
+}
+
+int image_ensure(const struct image_ctx *ctx, const char *spec,
+		 struct image **ret, bo_err *err)
+{
+	struct recipe *r = NULL;
+	const struct recipe_release *rel;
+	char *distro = NULL, *release = NULL, *name = NULL, *display = NULL;
+	char *images_dir = NULL, *dir = NULL;
+	int lockfd = -1, rc = -1;
+
+	*ret = NULL;
+	if (image_spec_parse(spec, &distro, &release, err) < 0)
+		return -1;
+	if (recipe_load(ctx->data_dir, distro, &r, err) < 0)
+		goto out;
+	rel = recipe_release_find(r, release ? release : r->default_release);
+	if (!rel) {
+		char *known = recipe_release_names(r);
+
+		bo_err_set(err, "unknown release '%s' of distro '%s' (known: "
+			   "%s)", release, distro, known);
+		free(known);
+		goto out;
+	}
+	name = xasprintf("%s-%s", distro, rel->name);
+	display = xasprintf("%s:%s", distro, rel->name);
+	if (ctx->state_dir[0] == '/') {
+		images_dir = xasprintf("%s/images", ctx->state_dir);
+	} else {	/* absolute, so image->dir and rootfs are too */
+		char *cwd = getcwd(NULL, 0);
+
+		if (!cwd) {
+			bo_err_set(err, "cannot get the current directory: %s",
+				   strerror(errno));
+			goto out;
+		}
+		images_dir = xasprintf("%s/%s/images", cwd, ctx->state_dir);
+		free(cwd);
+	}
+	dir = xasprintf("%s/%s", images_dir, name);
+
+	if (!ctx->refresh && has_image(dir)) {
+		rc = image_load(dir, ret, err);
+		goto out;
+	}
+	if (bo_mkdir_p(images_dir, err) < 0)
+		goto out;
+	lockfd = lock_images(ctx, images_dir, err);
+	if (lockfd < 0)
+		goto out;
+	/* Another process may have built it while we waited. */
+	if (!ctx->refresh && has_image(dir)) {
+		rc = image_load(dir, ret, err);
+		goto out;
+	}
+	remove_leftovers(ctx, images_dir);
+	{
+		struct build b;
+
+		memset(&b, 0, sizeof(b));
+		b.ctx = ctx;
+		b.recipe = r;
+		b.rel = rel;
+		b.display = display;
+		b.name = name;
+		b.images_dir = images_dir;
+		b.dir = dir;
+		b.mirror = ctx->mirror ? ctx->mirror :
+			rel->mirror ? rel->mirror : r->mirror;
+		if (build(&b, err) < 0)
+			goto out;
+	}
+	rc = image_load(dir, ret, err);
+out:
+	if (lockfd >= 0)
+		close(lockfd);	/* releases the lock */
+	recipe_free(r);
+	free(distro);
+	free(release);
+	free(name);
+	free(display);
+	free(images_dir);
+	free(dir);
+	return rc;
+}

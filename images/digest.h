@@ -1,0 +1,32 @@
+/* digest.h - content digests of directory trees and files (SHA-256 through
+ * the host's libcrypto). */
+#ifndef BENCHORCH_DIGEST_H
+#define BENCHORCH_DIGEST_H
+
+#include <stddef.h>
+#include "orchestrator/util.h"
+
+/* Length of "sha256:" + 64 hex digits + NUL. */
+#define DIGEST_STR_LEN 72
+
+/* Digest the tree under ROOT (a directory) into buf (>= DIGEST_STR_LEN
+ * bytes) as "sha256:<64 lowercase hex>".
+ *
+ * The walk is canonical: entries are visited depth-first with the names in
+ * each directory sorted bytewise, and for each entry the hash covers its
+ * path relative to ROOT, its type, permission bits (mode & 07777), numeric
+ * owner and group, and: for a regular file its size and contents; for a
+ * symlink its target (never followed); for a device its major/minor
+ * numbers. Timestamps, inode numbers, hard-link structure and extended
+ * attributes are not covered. The result depends only on content, so two
+ * copies of a tree digest the same.
+ *
+ * Polls bo_interrupted between files. Returns 0, or -1 with err set
+ * (unreadable entry, interrupted). */
+int digest_tree(const char *root, char *buf, size_t len, bo_err *err);
+
+/* SHA-256 of the contents of the file PATH as 64 lowercase hex digits
+ * (no prefix) into buf (>= 65 bytes). Returns 0, or -1 with err set. */
+int digest_file_sha256(const char *path, char *buf, size_t len, bo_err *err);
+
+#endif

@@ -1,0 +1,77 @@
+# images/: recipes (data) and the code that builds, caches and reads images.
+liborch_a_SOURCES += \
+	images/image.h \
+	images/spec.c \
+	images/recipe.c images/recipe.h \
+	images/build.c \
+	images/store.c images/store.h \
+	images/dpkg.c \
+	images/digest.c images/digest.h \
+	images/rootfs.c
+
+dist_images_DATA += images/debian.json
+
+# Tests of images/ (TAP). The C ones print TAP themselves.
+IMAGES_TEST_CFLAGS = $(AM_CFLAGS) $(ORCH_CFLAGS)
+IMAGES_TEST_LDADD = $(ORCH_LIBS)
+check_PROGRAMS += \
+	tests/t2000-images-dpkg \
+	tests/t2010-images-spec \
+	tests/t2020-images-rootfs \
+	tests/t2030-images-digest \
+	tests/t2035-images-fakebuild \
+	tests/t2040-images-build-cli
+tests_t2000_images_dpkg_SOURCES = tests/t2000-images-dpkg.c \
+	tests/t2-images-tap.h
+tests_t2000_images_dpkg_CFLAGS = $(IMAGES_TEST_CFLAGS)
+tests_t2000_images_dpkg_LDADD = $(IMAGES_TEST_LDADD)
+tests_t2010_images_spec_SOURCES = tests/t2010-images-spec.c \
+	tests/t2-images-tap.h
+tests_t2010_images_spec_CFLAGS = $(IMAGES_TEST_CFLAGS)
+tests_t2010_images_spec_LDADD = $(IMAGES_TEST_LDADD)
+tests_t2020_images_rootfs_SOURCES = tests/t2020-images-rootfs.c \
+	tests/t2-images-tap.h
+tests_t2020_images_rootfs_CFLAGS = $(IMAGES_TEST_CFLAGS)
+tests_t2020_images_rootfs_LDADD = $(IMAGES_TEST_LDADD)
+tests_t2030_images_digest_SOURCES = tests/t2030-images-digest.c \
+	tests/t2-images-tap.h
+tests_t2030_images_digest_CFLAGS = $(IMAGES_TEST_CFLAGS)
+tests_t2030_images_digest_LDADD = $(IMAGES_TEST_LDADD)
+tests_t2035_images_fakebuild_SOURCES = tests/t2035-images-fakebuild.c \
+	tests/t2-images-tap.h
+tests_t2035_images_fakebuild_CFLAGS = $(IMAGES_TEST_CFLAGS)
+tests_t2035_images_fakebuild_LDADD = $(IMAGES_TEST_LDADD)
+# Driver for t2040-images-build.sh (not a test by itself).
+tests_t2040_images_build_cli_SOURCES = tests/t2040-images-build-cli.c
+tests_t2040_images_build_cli_CFLAGS = $(IMAGES_TEST_CFLAGS)
+tests_t2040_images_build_cli_LDADD = $(IMAGES_TEST_LDADD)
+
+TESTS += \
+	tests/t2000-images-dpkg \
+	tests/t2010-images-spec \
+	tests/t2020-images-rootfs \
+	tests/t2030-images-digest \
+	tests/t2035-images-fakebuild \
+	tests/t2040-images-build.sh
+
+EXTRA_DIST += \
+	tests/t2040-images-build.sh \
+	tests/fixtures/images-dpkg-normal.status \
+	tests/fixtures/images-dpkg-deinstalled.status \
+	tests/fixtures/images-dpkg-nonl.status \
+	tests/fixtures/images-dpkg-empty.status \
+	tests/fixtures/images-image-good.json \
+	tests/fixtures/images-image-bad.json \
+	tests/fixtures/images-fakebin/debootstrap \
+	tests/fixtures/images-fakebin-mm/mmdebstrap \
+	tests/fixtures/images-recipes/images/good.json \
+	tests/fixtures/images-recipes/images/syntax.json \
+	tests/fixtures/images-recipes/images/nomethod.json \
+	tests/fixtures/images-recipes/images/badpackages.json \
+	tests/fixtures/images-recipes/images/badlib.json \
+	tests/fixtures/images-recipes/images/baddefault.json \
+	tests/fixtures/images-recipes/images/mismatch.json \
+	tests/fixtures/images-recipes/images/badrelease.json \
+	tests/fixtures/images-recipes/images/dupkey.json \
+	tests/fixtures/images-recipes/images/notobject.json \
+	tests/fixtures/images-recipes/images/badpkgname.json

@@ -1,0 +1,21 @@
+/* store.h - the image description file (DIR/image.json), shared by the
+ * builders and image_load(). */
+#ifndef BENCHORCH_STORE_H
+#define BENCHORCH_STORE_H
+
+#include "images/image.h"
+
+/* Name of the description file inside an image directory. */
+#define IMAGE_JSON "image.json"
+
+/* Write the description of IMG to PATH atomically, as a JSON object with
+ * name, distro, release, digest, created_at, method (strings), mirror
+ * (string; "" = the tool's default), build_seconds (number; wall time of
+ * the bootstrap tool in seconds, digest excluded; 0 if unknown), packages
+ * (object name -> version) and libpkgs (object library -> package).
+ * img->dir and img->rootfs are not stored (they follow from where the file
+ * is). Returns 0, or -1 with err set. */
+int image_json_write(const struct image *img, const char *mirror,
+		     double build_seconds, const char *path, bo_err *err);
+
+#endif
