@@ -29,3 +29,6 @@ EXTRA_DIST += tests/t3100-run-debian.sh tests/t3110-run-interrupt.sh \
 	tests/t3120-run-bad-guest.sh tests/fixtures/guest-garbage.sh \
 	tests/fixtures/guest-crash.sh tests/fixtures/guest-hang.sh \
 	tests/fixtures/guest-bad-late.sh
+# Last: memcheck over the unit tests.
+TESTS += tests/t3900-valgrind.sh
+EXTRA_DIST += tests/t3900-valgrind.sh tests/bench/overhead.sh

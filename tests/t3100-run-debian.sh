@@ -79,4 +79,17 @@ ok $? "and the latest run's 36 rows"
 "$BENCHORCH" results --db "$db" --run 1 | grep -q 'aes-256-gcm'
 ok $? "results --run 1 shows the first run"
 
+if command -v valgrind >/dev/null 2>&1; then
+	valgrind -q --error-exitcode=99 --leak-check=full \
+		--errors-for-leak-kinds=definite --trace-children=no \
+		"$BENCHORCH" run --distros debian --quick --runner chroot \
+		--state-dir "$TEST_STATE" --db "$db" >/dev/null 2>"$tmp/vg"
+	ok $? "a whole run under valgrind exits 0 with no memory error"
+	[ -s "$tmp/vg" ] && sed 's/^/# /' "$tmp/vg" | head -30
+	valgrind -q --error-exitcode=99 --leak-check=full \
+		--errors-for-leak-kinds=definite \
+		"$BENCHORCH" results --db "$db" --all --format json >/dev/null 2>"$tmp/vg"
+	ok $? "results on real data under valgrind: no memory error"
+fi
+
 done_testing

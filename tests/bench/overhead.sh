@@ -1,0 +1,33 @@
+#!/bin/sh
+# overhead.sh - orchestration overhead of `benchorch run` on a cached image:
+# wall time of the whole command minus the time the guest spent measuring
+# (its own measure_ns), per distro. Target: <= 0.2 s.
+#
+# Usage: tests/bench/overhead.sh [RUNS] [DISTRO] [STATE_DIR]
+# Needs root and a built benchorch in the source tree.
+set -eu
+cd "$(dirname "$0")/../.."
+runs=${1:-5}
+distro=${2:-debian}
+state=${3:-${BENCHORCH_TEST_STATE:-/var/cache/benchorch-test}}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+db="$tmp/results.db"
+
+# Warm: build the image if needed, and the page cache.
+./benchorch run --distros "$distro" --quick --state-dir "$state" --db "$db" >/dev/null
+
+printf '%-8s %-8s %10s %10s %10s %10s\n' run runner wall_s measure_s spawn_s overhead_s
+for runner in nspawn chroot; do
+	i=1
+	while [ "$i" -le "$runs" ]; do
+		t0=$(date +%s%N)
+		./benchorch run --distros "$distro" --quick --runner "$runner" \
+			--state-dir "$state" --db "$db" >/dev/null
+		t1=$(date +%s%N)
+		sqlite3 -batch -noheader "$db" "select wall_ns, measure_ns from invocations order by id desc limit 1" |
+		awk -F'|' -v w="$((t1 - t0))" -v i="$i" -v r="$runner" '{
+			printf "%-8s %-8s %10.3f %10.3f %10.3f %10.3f\n", i, r, w / 1e9, $2 / 1e9, $1 / 1e9, (w - $2) / 1e9 }'
+		i=$((i + 1))
+	done
+done
