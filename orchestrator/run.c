@@ -67,6 +67,42 @@ static char *join_argv(int argc, char **argv)
 	return s;
 }
 
+/* nspawn's own chatter, printed on every start and exit: not worth
+ * quoting (its "terminated by signal SEGV" is). */
+static const char *const log_noise[] = {
+	"Attempted to remove disk file system",
+	"Spawning container ",
+	"Press ^] three times",
+	" exited successfully.",
+	" failed with error code ",
+	NULL,
+};
+
+/* The last line of the log at PATH worth quoting in an error (nspawn's
+ * "terminated by signal" or the guest's own complaint), or NULL. Caller
+ * frees. */
+static char *log_last_line(const char *path)
+{
+	char *buf, *line, *save = NULL, *last = NULL;
+	bo_err err;
+
+	if (bo_read_file(path, 1u << 20, &buf, NULL, &err) < 0)
+		return NULL;
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		size_t i;
+
+		for (i = 0; log_noise[i]; i++)
+			if (strstr(line, log_noise[i]))
+				break;
+		if (!log_noise[i] && line[strspn(line, " \t\r")] != '\0')
+			last = line;
+	}
+	last = last ? xasprintf("%.200s", last) : NULL;
+	free(buf);
+	return last;
+}
+
 /* Per-invocation bookkeeping kept until the run is stored. */
 struct inv_state {
 	struct image *image;
@@ -141,7 +177,12 @@ static int measure_one(const struct run_config *c, const char *spec,
 	if (log_fd >= 0)
 		close(log_fd);
 	if (rc < 0) {
-		s->error = xasprintf("%s (guest log: %s)", err.msg, logpath);
+		char *last = bo_interrupted ? NULL : log_last_line(logpath);
+
+		s->error = last ?
+			xasprintf("%s: %s (guest log: %s)", err.msg, last, logpath) :
+			xasprintf("%s (guest log: %s)", err.msg, logpath);
+		free(last);
 		free(logpath);
 		return -1;
 	}

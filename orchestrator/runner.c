@@ -188,12 +188,14 @@ static void build_argv(const struct runner_opts *o, enum runner_kind kind,
 		snprintf(bind, bindlen, "--bind-ro=%s:%s", o->guest,
 			 RUNNER_GUEST_PATH);
 		args[n++] = "systemd-nspawn";
-		args[n++] = "--quiet";
+		/* not --quiet: it would hide "terminated by signal SEGV" */
 		args[n++] = "--register=no";
 		args[n++] = "--keep-unit";
 		args[n++] = "--private-network";
 		args[n++] = "--read-only";
 		args[n++] = "--console=pipe";
+		/* not PID 1: a crash then kills the guest as anywhere else */
+		args[n++] = "--as-pid2";
 		args[n++] = "-D";
 		args[n++] = o->rootfs;
 		args[n++] = bind;

@@ -64,7 +64,32 @@ mounts_under() {
 		/proc/self/mountinfo
 }
 
-# stray_guests: print the pids of guest processes still running.
+# stray_guests: print the pids of processes this test's runs left behind:
+# any whose command line names the test state directory (benchorch itself,
+# systemd-nspawn -D, the image builders) or whose root directory is an
+# image below it (a chroot'ed guest). A container's processes die with its
+# systemd-nspawn. Other benchorch users on the machine are not counted.
 stray_guests() {
-	pgrep -f '/run/benchorch/guest' || true
+	for d in /proc/[0-9]*; do
+		pid=${d#/proc/}
+		[ "$pid" = $$ ] && continue
+		root=$(readlink "$d/root" 2>/dev/null) || continue
+		case $root in "$TEST_STATE"/*) echo "$pid"; continue ;; esac
+		tr '\0' ' ' 2>/dev/null <"$d/cmdline" | grep -qF -- "$TEST_STATE" &&
+			echo "$pid"
+	done
+	return 0
+}
+
+# running_guests: print the pids of guests of this test's runs that are
+# running now: a systemd-nspawn on an image below the test state
+# directory, or a process chroot'ed into one.
+running_guests() {
+	for d in /proc/[0-9]*; do
+		root=$(readlink "$d/root" 2>/dev/null) || continue
+		case $root in "$TEST_STATE"/*) echo "${d#/proc/}"; continue ;; esac
+		tr '\0' ' ' 2>/dev/null <"$d/cmdline" |
+			grep -q "^systemd-nspawn .*-D $TEST_STATE/" && echo "${d#/proc/}"
+	done
+	return 0
 }

@@ -20,7 +20,7 @@ ok $? "the image is ready"
 wait_guest() {
 	i=0
 	while [ $i -lt 600 ]; do
-		[ -n "$(stray_guests)" ] && return 0
+		[ -n "$(running_guests)" ] && return 0
 		sleep 0.1
 		i=$((i + 1))
 	done
