@@ -8,7 +8,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 vg() {
 	valgrind -q --error-exitcode=99 --leak-check=full \
-		--errors-for-leak-kinds=definite --trace-children=no "$@"
+		--errors-for-leak-kinds=definite --trace-children=no \
+		--child-silent-after-fork=yes "$@"
 }
 
 for t in t3000-validate t3010-db t3020-spawn t2000-images-dpkg \

@@ -1,0 +1,130 @@
+/* guest/backend.h - the interface every crypto library backend implements.
+ *
+ * One backend = one file guest/backend-NAME.c exporting one
+ * `const struct guest_backend guest_backend_NAME`, declared below, plus one
+ * line in the table in guest/backends.c (and its file in guest/local.mk). A backend
+ * never links against its library: load() dlopen()s it by soname, resolves
+ * entry points with dlsym() and declares the prototypes and ABI constants it
+ * needs itself, so the guest runs wherever libc does and reports a missing
+ * library as absent.
+ *
+ * All lengths are in bytes. Keys, IVs, tags and digests have the sizes given
+ * by algo_info() (guest/algo.h).
+ *
+ * What the timed path (bulk_run) does, for every backend alike:
+ *  - GUEST_KIND_CIPHER (CBC, CTR): one keyed context is reused and the
+ *    buffer is streamed through it in place, one update call per call, the
+ *    chaining state / counter carrying over from call to call, as
+ *    `openssl speed -evp` does (EVP_Update_loop). No padding.
+ *  - GUEST_KIND_AEAD: every call is one complete AEAD message: reset the
+ *    nonce to the context's IV, authenticate GUEST_AEAD_AAD_BYTES of
+ *    guest_aead_aad, process the buffer, then produce (encrypt) or check
+ *    (decrypt) the tag. The caller gives a valid ciphertext and tag to
+ *    decrypt, so every timed decryption authenticates and does the full
+ *    work (some libraries skip decryption when the tag is wrong).
+ *  - GUEST_KIND_HASH: every call hashes the buffer from scratch into the
+ *    digest (one-shot digest call, as `openssl speed -evp` does).
+ */
+#ifndef GUEST_BACKEND_H
+#define GUEST_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "algo.h"
+
+/* What load() reports about the library it found. */
+struct guest_lib_info {
+	char soname[128];	/* soname that was dlopen()ed */
+	char path[1024];	/* resolved file path (inside the rootfs) */
+	char version[256];	/* the library's own version string */
+};
+
+/* Arguments of one one-shot operation (known-answer tests, round trips). */
+struct guest_oneshot {
+	const uint8_t *key;	/* key_bytes; unused for hashes */
+	const uint8_t *iv;	/* iv_bytes; unused for hashes */
+	const uint8_t *aad;	/* AEAD only; may be NULL when aad_bytes == 0 */
+	size_t aad_bytes;
+	const uint8_t *in;	/* len bytes of input */
+	size_t len;
+	uint8_t *out;		/* len bytes (ciphers) or digest_bytes
+				 * (hashes); may equal in for ciphers */
+	uint8_t *tag;		/* AEAD: tag_bytes, written by encrypt, read
+				 * (expected tag) by decrypt; else unused */
+};
+
+/* Return values of load(). */
+enum guest_load {
+	GUEST_LOAD_OK = 0,	/* loaded, info filled */
+	GUEST_LOAD_ABSENT = 1,	/* no such library in this rootfs */
+	GUEST_LOAD_BROKEN = -1	/* found but unusable; reason in why */
+};
+
+struct guest_backend {
+	/* Short library name used on the command line and in the protocol,
+	 * e.g. "openssl". */
+	const char *name;
+
+	/* Find and load the library: dlopen() its sonames in order of
+	 * preference and resolve every entry point. Fills *info on success.
+	 * On GUEST_LOAD_ABSENT / _BROKEN writes a NUL-terminated reason of at
+	 * most why_bytes bytes (including the NUL) to why. Called once. */
+	enum guest_load (*load)(struct guest_lib_info *info, char *why,
+				size_t why_bytes);
+
+	/* Does the loaded library implement ALGO? False is reported as
+	 * `unsupported`, never as a failure. */
+	bool (*supports)(enum guest_algo algo);
+
+	/* One complete operation OP of ALGO with fresh state, as described by
+	 * io (see struct guest_oneshot). Returns 0 on success, 1 when an AEAD
+	 * decryption is rejected because the tag does not match, -1 on any
+	 * other error. */
+	int (*oneshot)(enum guest_algo algo, enum guest_op op,
+		       const struct guest_oneshot *io);
+
+	/* Create the reusable context of the timed path for OP of ALGO, keyed
+	 * with KEY (key_bytes) and IV (iv_bytes); both unused for hashes.
+	 * Returns an opaque context owned by the caller, to be released with
+	 * bulk_free(), or NULL on error. */
+	void *(*bulk_new)(enum guest_algo algo, enum guest_op op,
+			  const uint8_t *key, const uint8_t *iv);
+
+	/* The timed path: CALLS (>= 1) calls on len-byte buffers, as described
+	 * at the top of this file. IN and OUT are len bytes and may be the same
+	 * buffer. AUX: AEAD encrypt writes the tag of the last call there,
+	 * AEAD decrypt reads the expected tag from there, hashes write the
+	 * digest of the last call there (GUEST_MAX_DIGEST bytes available).
+	 * Returns 0 when every call succeeded, -1 otherwise (including a
+	 * rejected tag). */
+	int (*bulk_run)(void *ctx, const uint8_t *in, uint8_t *out, size_t len,
+			uint64_t calls, uint8_t *aux);
+
+	/* Release a context from bulk_new(); NULL is ignored. */
+	void (*bulk_free)(void *ctx);
+};
+
+/* The backends: one per guest/backend-NAME.c, listed in guest/backends.c. */
+extern const struct guest_backend guest_backend_openssl;
+
+/* The backends compiled into this guest, in default order. Sets *count;
+ * the array has static storage. */
+const struct guest_backend *const *guest_backends(size_t *count);
+
+/* The backend named NAME, or NULL if there is none. */
+const struct guest_backend *guest_backend_by_name(const char *name);
+
+/* Helpers for backends (guest/backends.c). */
+
+/* Resolve the file a loaded library was mapped from: dladdr() on ADDR (any
+ * symbol of that library), then realpath(). Writes a NUL-terminated path of
+ * at most out_bytes bytes to out; on failure writes "". */
+void backend_lib_path(const void *addr, char *out, size_t out_bytes);
+
+/* Copy SRC (may be NULL: "") into OUT as a NUL-terminated string of at most
+ * out_bytes bytes, truncating. */
+void backend_copy(char *out, size_t out_bytes, const char *src);
+
+#endif /* GUEST_BACKEND_H */

@@ -1,0 +1,147 @@
+/* guest/emit.c - the protocol lines, written to stdout (see emit.h). */
+#include "compat.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "emit.h"
+#include "json.h"
+
+/* Budgets (escaped bytes) for strings from outside the guest; together
+ * with the fixed members they keep every line under JSON_LINE_MAX. */
+#define MAX_NAME 128
+#define MAX_SONAME 256
+#define MAX_PATH_OUT 2048
+#define MAX_VERSION 1024
+#define MAX_MESSAGE 3072
+
+/* Finish J and write it to stdout. */
+static int flush(struct json_line *j)
+{
+	const char *p = j->buf;
+	size_t left;
+
+	if (json_end(j) < 0)
+		return -1;
+	left = j->len;
+	while (left > 0) {
+		ssize_t n = write(1, p, left);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		left -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Start a line of protocol type TYPE. */
+static void begin(struct json_line *j, const char *type)
+{
+	json_begin(j);
+	json_add_str(j, "type", type);
+}
+
+int emit_hello(const char *guest_version, const char *libc, int cpu)
+{
+	struct json_line j;
+
+	begin(&j, "hello");
+	json_add_int(&j, "protocol", GUEST_PROTOCOL);
+	json_add_str_max(&j, "guest_version", guest_version, MAX_NAME);
+	json_add_str_max(&j, "libc", libc, MAX_NAME);
+	json_add_int(&j, "cpu", cpu);
+	return flush(&j);
+}
+
+int emit_library(const char *library, const struct guest_lib_info *info)
+{
+	struct json_line j;
+
+	begin(&j, "library");
+	json_add_str_max(&j, "library", library, MAX_NAME);
+	json_add_str(&j, "status", info ? "loaded" : "absent");
+	if (info) {
+		json_add_str_max(&j, "soname", info->soname, MAX_SONAME);
+		json_add_str_max(&j, "path", info->path, MAX_PATH_OUT);
+		json_add_str_max(&j, "version", info->version, MAX_VERSION);
+	}
+	return flush(&j);
+}
+
+int emit_kat(const char *library, const char *algorithm, bool ok,
+	     const char *source)
+{
+	struct json_line j;
+
+	begin(&j, "kat");
+	json_add_str_max(&j, "library", library, MAX_NAME);
+	json_add_str_max(&j, "algorithm", algorithm, MAX_NAME);
+	json_add_bool(&j, "ok", ok);
+	json_add_str_max(&j, "source", source, MAX_SONAME);
+	return flush(&j);
+}
+
+int emit_unsupported(const char *library, const char *algorithm)
+{
+	struct json_line j;
+
+	begin(&j, "unsupported");
+	json_add_str_max(&j, "library", library, MAX_NAME);
+	json_add_str_max(&j, "algorithm", algorithm, MAX_NAME);
+	return flush(&j);
+}
+
+int emit_error(const char *library, const char *algorithm, const char *fmt,
+	       ...)
+{
+	struct json_line j;
+	char msg[MAX_MESSAGE + 1];
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vsnprintf(msg, sizeof(msg), fmt, ap) < 0)
+		msg[0] = '\0';
+	va_end(ap);
+	begin(&j, "error");
+	json_add_str_max(&j, "library", library, MAX_NAME);
+	json_add_str_max(&j, "algorithm", algorithm, MAX_NAME);
+	json_add_str_max(&j, "message", msg, MAX_MESSAGE);
+	return flush(&j);
+}
+
+int emit_result(const char *library, const char *algorithm,
+		const char *operation, size_t buffer_bytes,
+		const struct bench_result *r, bool verified)
+{
+	struct json_line j;
+
+	begin(&j, "result");
+	json_add_str_max(&j, "library", library, MAX_NAME);
+	json_add_str_max(&j, "algorithm", algorithm, MAX_NAME);
+	json_add_str(&j, "operation", operation);
+	json_add_uint(&j, "buffer_bytes", buffer_bytes);
+	json_add_uint(&j, "calls_per_batch", r->calls_per_batch);
+	json_add_uint(&j, "bytes_per_batch",
+		      (unsigned long long)buffer_bytes * r->calls_per_batch);
+	json_add_uint(&j, "repetitions", r->repetitions);
+	json_add_uint(&j, "median_ns", r->median_ns);
+	json_add_uint(&j, "min_ns", r->min_ns);
+	json_add_double(&j, "mb_per_s", r->mb_per_s);
+	json_add_bool(&j, "verified", verified);
+	return flush(&j);
+}
+
+int emit_done(uint64_t results, uint64_t measure_ns)
+{
+	struct json_line j;
+
+	begin(&j, "done");
+	json_add_uint(&j, "results", results);
+	json_add_uint(&j, "measure_ns", measure_ns);
+	return flush(&j);
+}

@@ -1,0 +1,53 @@
+/* guest/emit.h - the protocol lines of guest/PROTOCOL.md, written to stdout.
+ *
+ * Each function builds one JSON object line (guest/json.h) and writes it to
+ * file descriptor 1 with write(2), unbuffered, so that a line is complete on
+ * the pipe as soon as it is printed (and atomic: lines are at most 4096
+ * bytes, PIPE_BUF on Linux). Strings from outside the guest (paths, version
+ * strings, messages) are cut so that a line always fits.
+ *
+ * Every function returns 0, or -1 if the line could not be written (stdout
+ * closed, ...): the caller should then exit with status 1.
+ */
+#ifndef GUEST_EMIT_H
+#define GUEST_EMIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backend.h"
+#include "bench.h"
+
+/* Protocol version implemented. */
+#define GUEST_PROTOCOL 1
+
+/* hello: CPU is the CPU the guest is pinned to, or -1. */
+int emit_hello(const char *guest_version, const char *libc, int cpu);
+
+/* library: INFO describes the loaded library, or is NULL for `absent`. */
+int emit_library(const char *library, const struct guest_lib_info *info);
+
+/* kat: OK for one vector, SOURCE its citation. */
+int emit_kat(const char *library, const char *algorithm, bool ok,
+	     const char *source);
+
+/* unsupported: LIBRARY lacks ALGORITHM. */
+int emit_unsupported(const char *library, const char *algorithm);
+
+/* error: LIBRARY and ALGORITHM may be "" ; the message is printf-formatted
+ * from FMT. */
+int emit_error(const char *library, const char *algorithm, const char *fmt,
+	       ...) __attribute__((format(printf, 3, 4)));
+
+/* result: one measurement (bench.h) of OPERATION on BUFFER_BYTES-byte
+ * buffers. */
+int emit_result(const char *library, const char *algorithm,
+		const char *operation, size_t buffer_bytes,
+		const struct bench_result *r, bool verified);
+
+/* done: RESULTS result lines were printed; MEASURE_NS ns were spent in
+ * timed batches, calibration and warm-up included. */
+int emit_done(uint64_t results, uint64_t measure_ns);
+
+#endif /* GUEST_EMIT_H */

@@ -1,0 +1,49 @@
+# guest/: the benchmark binary that runs inside each rootfs. It depends on
+# libc alone (see DESIGN: libc symbol versions pinned, crypto libraries
+# dlopen()ed), so it is built with its own flags and none of liborch's.
+#
+# glibc flavour (x86_64): guest/compat.h pins every libc symbol to its oldest
+# version when GUEST_GLIBC_COMPAT=1; guest/start.c is the entry point
+# (-nostartfiles: crt1.o of a 2.34+ toolchain would need
+# __libc_start_main@GLIBC_2.34); libdl.so.2 is a forced DT_NEEDED so that
+# dlopen@GLIBC_2.2.5 resolves on pre-2.34 glibc, where it lives there.
+# tests/t1010-guest-symver.sh checks the result.
+GUEST_SOURCES = \
+	guest/compat.h guest/start.c guest/main.c \
+	guest/algo.c guest/algo.h \
+	guest/backend.h guest/backends.c guest/backend-openssl.c \
+	guest/bench.c guest/bench.h \
+	guest/emit.c guest/emit.h \
+	guest/json.c guest/json.h \
+	guest/kat.c guest/kat.h
+GUEST_CPPFLAGS = -I$(top_srcdir) -U_FORTIFY_SOURCE \
+	-DGUEST_VERSION='"$(PACKAGE_VERSION)"'
+GUEST_CFLAGS = -std=c11 $(WARN_CFLAGS) -fno-stack-protector
+
+pkglibexec_PROGRAMS += guest/benchorch-guest
+guest_benchorch_guest_SOURCES = $(GUEST_SOURCES)
+guest_benchorch_guest_CPPFLAGS = $(GUEST_CPPFLAGS) -DGUEST_GLIBC_COMPAT=1
+guest_benchorch_guest_CFLAGS = $(GUEST_CFLAGS)
+guest_benchorch_guest_LDFLAGS = -nostartfiles -static-libgcc
+# libdl.so.2 by file name: glibc 2.34+ installs no libdl.so link. Its
+# --no-as-needed sits in the link command after the builder's LDFLAGS so
+# that an --as-needed there cannot drop it (automake refuses -Wl in LDADD).
+guest_benchorch_guest_LDADD = -l:libdl.so.2
+guest_benchorch_guest_LINK = $(CCLD) $(guest_benchorch_guest_CFLAGS) \
+	$(CFLAGS) $(guest_benchorch_guest_LDFLAGS) $(LDFLAGS) \
+	-Wl,--no-as-needed -o $@
+
+# Tests of the guest (TAP; see tests/local.mk).
+check_PROGRAMS += tests/t1000-guest-json
+tests_t1000_guest_json_SOURCES = tests/t1000-guest-json.c \
+	guest/json.c guest/json.h guest/compat.h
+TESTS += \
+	tests/t1000-guest-json \
+	tests/t1010-guest-symver.sh \
+	tests/t1020-guest-kat.sh \
+	tests/t1030-guest-usage.sh
+EXTRA_DIST += \
+	tests/t1010-guest-symver.sh \
+	tests/t1020-guest-kat.sh \
+	tests/t1030-guest-usage.sh \
+	tests/bench/fidelity.sh

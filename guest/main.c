@@ -1,0 +1,538 @@
+/* guest/main.c - benchorch-guest: benchmark the crypto libraries of the
+ * rootfs it runs in and print guest/PROTOCOL.md lines on stdout.
+ *
+ * Exit status: 0 after printing `done`; 2 on a usage error (nothing is
+ * printed on stdout then); 1 on any other failure.
+ */
+#include "compat.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#ifdef __GLIBC__
+#include <gnu/libc-version.h>
+#endif
+
+#include "algo.h"
+#include "backend.h"
+#include "bench.h"
+#include "emit.h"
+#include "kat.h"
+
+#ifndef GUEST_VERSION
+#define GUEST_VERSION "unknown"
+#endif
+
+/* Defaults (full run / --quick). */
+#define DEFAULT_MIN_BATCH_NS UINT64_C(10000000)	/* 10 ms */
+#define QUICK_MIN_BATCH_NS UINT64_C(2000000)	/* 2 ms */
+#define DEFAULT_REPETITIONS 5
+#define QUICK_REPETITIONS 3
+/* Longest batch accepted on the command line: 60 s. */
+#define MAX_MIN_BATCH_NS UINT64_C(60000000000)
+#define MAX_LIBS 32
+
+/* Buffer sizes in bytes: the FULL_SIZES powers of two 16 << 0 .. 16 << 16
+ * (1 MiB), or --quick's 4. */
+#define FULL_SIZES 17
+#define MAX_BUFFER ((size_t)16 << (FULL_SIZES - 1))
+static const size_t quick_sizes[] = { 16, 1024, 16384, 1048576 };
+
+struct options {
+	bool quick;
+	uint64_t min_batch_ns;		/* 0 = default */
+	unsigned repetitions;		/* 0 = default */
+	const struct guest_backend *libs[MAX_LIBS];
+	size_t nlibs;			/* 0 = all compiled in */
+	enum guest_algo algos[GUEST_ALGO_COUNT];
+	size_t nalgos;			/* 0 = all */
+	int cpu;			/* -1 = not pinned */
+};
+
+static const char usage_text[] =
+	"usage: benchorch-guest [--quick] [--min-batch-ns N] [--repetitions N]\n"
+	"                       [--libs a,b] [--algos x,y] [--cpu N]\n"
+	"                       [--help] [--version]\n"
+	"Benchmark the crypto libraries found in this root filesystem and\n"
+	"print one JSON object per line (benchorch guest protocol 1).\n"
+	"  --quick            sizes 16, 1024, 16384, 1048576 B; 2 ms batches,\n"
+	"                     3 repetitions (default: 16 B .. 1 MiB, 10 ms, 5)\n"
+	"  --min-batch-ns N   shortest timed batch, in ns\n"
+	"  --repetitions N    timed batches per measurement (1..1000)\n"
+	"  --libs a,b         libraries to try, in order (default: all)\n"
+	"  --algos x,y        algorithms (default: all)\n"
+	"  --cpu N            pin to CPU N first\n"
+	"Exit status: 0 done, 1 failure, 2 usage error.\n";
+
+/* Write TEXT (a C string) to file descriptor FD, ignoring errors. */
+static void put_fd(int fd, const char *text)
+{
+	size_t left = strlen(text);
+
+	while (left > 0) {
+		ssize_t n = write(fd, text, left);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return;
+		text += n;
+		left -= (size_t)n;
+	}
+}
+
+/* Print "benchorch-guest: MESSAGE" on stderr. */
+static void complain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void complain(const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+	int n;
+
+	n = snprintf(msg, sizeof(msg), "benchorch-guest: ");
+	va_start(ap, fmt);
+	if (n > 0)
+		vsnprintf(msg + n, sizeof(msg) - (size_t)n - 1, fmt, ap);
+	va_end(ap);
+	n = (int)strlen(msg);
+	msg[n] = '\n';
+	msg[n + 1] = '\0';
+	put_fd(2, msg);
+}
+
+/* Parse decimal S into *V (0 .. MAX). Returns 0, or -1 if S is not a plain
+ * decimal number in range. */
+static int parse_u64(const char *s, uint64_t max, uint64_t *v)
+{
+	uint64_t x = 0;
+
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		if (x > (max - (uint64_t)(*s - '0')) / 10)
+			return -1;
+		x = x * 10 + (uint64_t)(*s - '0');
+	}
+	*v = x;
+	return 0;
+}
+
+/* Split comma-separated LIST into names; call ADD(name, o) for each.
+ * Returns 0, or -1 (after complaining) on an empty item or ADD failure. */
+static int each_item(const char *list, struct options *o,
+		     int (*add)(const char *, struct options *))
+{
+	char item[128];
+
+	for (;;) {
+		const char *comma = strchr(list, ',');
+		size_t n = comma ? (size_t)(comma - list) : strlen(list);
+
+		if (n == 0 || n >= sizeof(item)) {
+			complain("bad list item in '%s'", list);
+			return -1;
+		}
+		memcpy(item, list, n);
+		item[n] = '\0';
+		if (add(item, o) < 0)
+			return -1;
+		if (!comma)
+			return 0;
+		list = comma + 1;
+	}
+}
+
+/* Add library NAME to o->libs (duplicates ignored). */
+static int add_lib(const char *name, struct options *o)
+{
+	const struct guest_backend *b = guest_backend_by_name(name);
+
+	if (!b) {
+		complain("unknown library '%s'", name);
+		return -1;
+	}
+	for (size_t i = 0; i < o->nlibs; i++)
+		if (o->libs[i] == b)
+			return 0;
+	if (o->nlibs == MAX_LIBS) {
+		complain("too many libraries");
+		return -1;
+	}
+	o->libs[o->nlibs++] = b;
+	return 0;
+}
+
+/* Add algorithm NAME to o->algos (duplicates ignored). */
+static int add_algo(const char *name, struct options *o)
+{
+	enum guest_algo a;
+
+	if (algo_by_name(name, &a) < 0) {
+		complain("unknown algorithm '%s'", name);
+		return -1;
+	}
+	for (size_t i = 0; i < o->nalgos; i++)
+		if (o->algos[i] == a)
+			return 0;
+	o->algos[o->nalgos++] = a;
+	return 0;
+}
+
+/* Parse the command line into *o. Returns 0 to run, 1 after printing help
+ * or version (exit 0), 2 on a usage error (already reported). */
+static int parse_args(int argc, char **argv, struct options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->cpu = -1;
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i], *val = NULL, *eq;
+		char name[32];
+		size_t n;
+		uint64_t v;
+
+		if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+			put_fd(1, usage_text);
+			return 1;
+		}
+		if (strcmp(arg, "--version") == 0) {
+			put_fd(1, "benchorch-guest " GUEST_VERSION
+				  " (protocol 1)\n");
+			return 1;
+		}
+		if (strcmp(arg, "--quick") == 0) {
+			o->quick = true;
+			continue;
+		}
+		/* options with a value: --opt N or --opt=N */
+		eq = strchr(arg, '=');
+		n = eq ? (size_t)(eq - arg) : strlen(arg);
+		if (strncmp(arg, "--", 2) != 0 || n >= sizeof(name)) {
+			complain("unknown argument '%s'", arg);
+			return 2;
+		}
+		memcpy(name, arg, n);
+		name[n] = '\0';
+		if (strcmp(name, "--min-batch-ns") && strcmp(name, "--repetitions")
+		    && strcmp(name, "--libs") && strcmp(name, "--algos")
+		    && strcmp(name, "--cpu")) {
+			complain("unknown option '%s'", name);
+			return 2;
+		}
+		if (eq)
+			val = eq + 1;
+		else if (i + 1 < argc)
+			val = argv[++i];
+		else {
+			complain("option '%s' needs a value", name);
+			return 2;
+		}
+		if (strcmp(name, "--min-batch-ns") == 0) {
+			if (parse_u64(val, MAX_MIN_BATCH_NS, &v) < 0 || v < 1) {
+				complain("--min-batch-ns: want 1..%llu, got '%s'",
+					 (unsigned long long)MAX_MIN_BATCH_NS,
+					 val);
+				return 2;
+			}
+			o->min_batch_ns = v;
+		} else if (strcmp(name, "--repetitions") == 0) {
+			if (parse_u64(val, BENCH_MAX_REPETITIONS, &v) < 0 ||
+			    v < 1) {
+				complain("--repetitions: want 1..%d, got '%s'",
+					 BENCH_MAX_REPETITIONS, val);
+				return 2;
+			}
+			o->repetitions = (unsigned)v;
+		} else if (strcmp(name, "--cpu") == 0) {
+			if (parse_u64(val, CPU_SETSIZE - 1, &v) < 0) {
+				complain("--cpu: want 0..%d, got '%s'",
+					 CPU_SETSIZE - 1, val);
+				return 2;
+			}
+			o->cpu = (int)v;
+		} else if (strcmp(name, "--libs") == 0) {
+			if (each_item(val, o, add_lib) < 0)
+				return 2;
+		} else if (each_item(val, o, add_algo) < 0) {
+			return 2;
+		}
+	}
+	if (o->min_batch_ns == 0)
+		o->min_batch_ns = o->quick ? QUICK_MIN_BATCH_NS
+					   : DEFAULT_MIN_BATCH_NS;
+	if (o->repetitions == 0)
+		o->repetitions = o->quick ? QUICK_REPETITIONS
+					  : DEFAULT_REPETITIONS;
+	if (o->nlibs == 0) {
+		size_t count;
+		const struct guest_backend *const *all = guest_backends(&count);
+
+		for (size_t i = 0; i < count && i < MAX_LIBS; i++)
+			o->libs[o->nlibs++] = all[i];
+	}
+	if (o->nalgos == 0)
+		for (int a = 0; a < GUEST_ALGO_COUNT; a++)
+			o->algos[o->nalgos++] = (enum guest_algo)a;
+	return 0;
+}
+
+/* Stop with status 1 when stdout is gone. */
+static void check_emit(int rc)
+{
+	if (rc < 0) {
+		complain("cannot write to stdout");
+		exit(1);
+	}
+}
+
+/* The buffers of one run, each MAX_BUFFER bytes, 64-byte aligned. */
+struct buffers {
+	uint8_t *pt;		/* benchmark plaintext / message */
+	uint8_t *ct;		/* its ciphertext (valid AEAD message) */
+	uint8_t *work;		/* what the timed calls write */
+	uint8_t *scratch;	/* verification */
+};
+
+/* Allocate *bufs. Returns 0 or -1. */
+static int alloc_buffers(struct buffers *bufs)
+{
+	void *p[4];
+
+	for (int i = 0; i < 4; i++) {
+		if (posix_memalign(&p[i], 64, MAX_BUFFER) != 0)
+			return -1;
+		memset(p[i], 0, MAX_BUFFER);
+	}
+	bufs->pt = p[0];
+	bufs->ct = p[1];
+	bufs->work = p[2];
+	bufs->scratch = p[3];
+	return 0;
+}
+
+/* Deterministic, incompressible-looking fill (xorshift64). */
+static void fill_pattern(uint8_t *buf, size_t len)
+{
+	uint64_t x = UINT64_C(0x9e3779b97f4a7c15);
+
+	for (size_t i = 0; i < len; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		buf[i] = (uint8_t)(x >> 32);
+	}
+}
+
+/* What one timed batch needs. */
+struct batch_arg {
+	const struct guest_backend *b;
+	void *ctx;
+	const uint8_t *in;
+	uint8_t *out;
+	size_t len;
+	uint8_t *aux;
+};
+
+/* bench_batch_fn for a backend's bulk_run. */
+static int run_batch(void *p, uint64_t calls)
+{
+	struct batch_arg *a = p;
+
+	return a->b->bulk_run(a->ctx, a->in, a->out, a->len, calls, a->aux);
+}
+
+/* Run state shared by the loops below. */
+struct run {
+	const struct options *o;
+	struct buffers bufs;
+	uint8_t key[GUEST_MAX_KEY], iv[GUEST_MAX_IV];
+	uint64_t results, measure_ns;
+};
+
+/* Time OP of ALGO on LEN-byte buffers (pt/ct/tag prepared by the caller)
+ * and print the result (or an error line). */
+static void measure_op(struct run *run, const struct guest_backend *b,
+		       enum guest_algo algo, enum guest_op op, size_t len,
+		       const uint8_t *tag, bool verified)
+{
+	const struct guest_algo_info *ai = algo_info(algo);
+	const char *aname = ai->name;
+	uint8_t aux[GUEST_MAX_DIGEST];
+	struct batch_arg arg;
+	struct bench_result r;
+	int rc;
+
+	memset(aux, 0, sizeof(aux));
+	arg.b = b;
+	arg.len = len;
+	arg.aux = aux;
+	arg.out = run->bufs.work;
+	switch (ai->kind) {
+	case GUEST_KIND_CIPHER:	/* streamed in place, like openssl speed */
+		memcpy(run->bufs.work,
+		       op == GUEST_OP_ENCRYPT ? run->bufs.pt : run->bufs.ct,
+		       len);
+		arg.in = run->bufs.work;
+		break;
+	case GUEST_KIND_AEAD:	/* valid message in, separate output */
+		arg.in = op == GUEST_OP_ENCRYPT ? run->bufs.pt : run->bufs.ct;
+		if (op == GUEST_OP_DECRYPT)
+			memcpy(aux, tag, ai->tag_bytes);
+		break;
+	case GUEST_KIND_HASH:
+		memcpy(run->bufs.work, run->bufs.pt, len);
+		arg.in = run->bufs.work;
+		break;
+	}
+	arg.ctx = b->bulk_new(algo, op, run->key, run->iv);
+	if (!arg.ctx) {
+		check_emit(emit_error(b->name, aname,
+				      "cannot create a %s context (%zu bytes)",
+				      op_name(op), len));
+		return;
+	}
+	rc = bench_measure(run_batch, &arg, len, run->o->min_batch_ns,
+			   run->o->repetitions, &r);
+	b->bulk_free(arg.ctx);
+	run->measure_ns += r.spent_ns;
+	if (rc < 0) {
+		check_emit(emit_error(b->name, aname,
+				      "%s of %zu-byte buffers failed",
+				      op_name(op), len));
+		return;
+	}
+	check_emit(emit_result(b->name, aname, op_name(op), len, &r,
+			       verified));
+	run->results++;
+}
+
+/* Known-answer tests, then every size and operation, of ALGO in B. */
+static void run_algo(struct run *run, const struct guest_backend *b,
+		     enum guest_algo algo)
+{
+	const struct guest_algo_info *ai = algo_info(algo);
+	const struct kat_vector *v;
+	size_t nv, nsizes;
+	bool kat_ok = true;
+	uint8_t tag[GUEST_MAX_DIGEST];
+
+	if (!b->supports(algo)) {
+		check_emit(emit_unsupported(b->name, ai->name));
+		return;
+	}
+	v = kat_table(&nv);
+	for (size_t i = 0; i < nv; i++) {
+		bool ok;
+
+		if (v[i].algo != algo)
+			continue;
+		ok = kat_check(b, &v[i]);
+		kat_ok = kat_ok && ok;
+		check_emit(emit_kat(b->name, ai->name, ok, v[i].source));
+	}
+
+	nsizes = run->o->quick ? sizeof(quick_sizes) / sizeof(quick_sizes[0])
+			       : FULL_SIZES;
+	for (size_t s = 0; s < nsizes; s++) {
+		size_t len = run->o->quick ? quick_sizes[s] : (size_t)16 << s;
+		bool rt;
+
+		fill_pattern(run->bufs.pt, len);
+		memset(tag, 0, sizeof(tag));
+		rt = kat_roundtrip(b, algo, run->key, run->iv, run->bufs.pt,
+				   len, run->bufs.ct, tag, run->bufs.scratch);
+		if (!rt)
+			check_emit(emit_error(b->name, ai->name,
+					      "round trip on a %zu-byte buffer failed",
+					      len));
+		if (ai->kind == GUEST_KIND_HASH) {
+			measure_op(run, b, algo, GUEST_OP_HASH, len, tag,
+				   kat_ok && rt);
+		} else {
+			measure_op(run, b, algo, GUEST_OP_ENCRYPT, len, tag,
+				   kat_ok && rt);
+			measure_op(run, b, algo, GUEST_OP_DECRYPT, len, tag,
+				   kat_ok && rt);
+		}
+	}
+}
+
+/* Load library B and run every selected algorithm in it. */
+static void run_library(struct run *run, const struct guest_backend *b)
+{
+	struct guest_lib_info info;
+	char why[512];
+	enum guest_load rc;
+
+	memset(&info, 0, sizeof(info));
+	why[0] = '\0';
+	rc = b->load(&info, why, sizeof(why));
+	if (rc != GUEST_LOAD_OK) {
+		check_emit(emit_library(b->name, NULL));
+		if (rc == GUEST_LOAD_BROKEN)
+			check_emit(emit_error(b->name, "", "%s", why));
+		return;
+	}
+	check_emit(emit_library(b->name, &info));
+	for (size_t i = 0; i < run->o->nalgos; i++)
+		run_algo(run, b, run->o->algos[i]);
+}
+
+/* Pin the process to CPU. Returns 0 or -1 (errno set). */
+static int pin_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+int main(int argc, char **argv)
+{
+	struct options o;
+	struct run run;
+	char libc[64];
+	int rc;
+
+	/* A closed stdout must end the run with status 1, not SIGPIPE. */
+	signal(SIGPIPE, SIG_IGN);
+	rc = parse_args(argc, argv, &o);
+	if (rc == 1)
+		return 0;
+	if (rc != 0) {
+		put_fd(2, "Try 'benchorch-guest --help'.\n");
+		return 2;
+	}
+	if (o.cpu >= 0 && pin_cpu(o.cpu) < 0) {
+		complain("cannot pin to CPU %d: %s", o.cpu, strerror(errno));
+		return 1;
+	}
+#ifdef __GLIBC__
+	snprintf(libc, sizeof(libc), "glibc %s", gnu_get_libc_version());
+#else
+	snprintf(libc, sizeof(libc), "musl");
+#endif
+	memset(&run, 0, sizeof(run));
+	run.o = &o;
+	for (size_t i = 0; i < sizeof(run.key); i++)
+		run.key[i] = (uint8_t)(0x10 + i);
+	for (size_t i = 0; i < sizeof(run.iv); i++)
+		run.iv[i] = (uint8_t)(0xa0 + i);
+	if (alloc_buffers(&run.bufs) < 0) {
+		complain("out of memory");
+		return 1;
+	}
+	check_emit(emit_hello(GUEST_VERSION, libc, o.cpu));
+	for (size_t i = 0; i < o.nlibs; i++)
+		run_library(&run, o.libs[i]);
+	check_emit(emit_done(run.results, run.measure_ns));
+	return 0;
+}

@@ -1,0 +1,108 @@
+#!/bin/sh
+# tests/t1020-guest-kat.sh - run the guest on this host (against the host's
+# libcrypto) with --quick and check its output: every line is a JSON object
+# of at most 4096 bytes in protocol order, every known-answer test passed,
+# every result is verified and complete. Prints TAP.
+
+guest=${top_builddir:-.}/guest/benchorch-guest
+algos=aes-128-cbc,aes-128-ctr,aes-256-gcm,chacha20-poly1305,sha-256
+
+if ! command -v python3 >/dev/null 2>&1; then
+	echo "1..0 # SKIP python3 not installed"
+	exit 0
+fi
+if [ ! -x "$guest" ]; then
+	echo "1..0 # SKIP $guest not built"
+	exit 0
+fi
+
+tmp=${TMPDIR:-/tmp}/t1020.$$
+trap 'rm -f "$tmp".*' EXIT INT TERM
+# Short batches: this checks correctness and the protocol, not speed.
+"$guest" --quick --min-batch-ns 200000 --repetitions 1 --libs openssl \
+	--algos "$algos" >"$tmp.out" 2>"$tmp.err"
+status=$?
+if grep -q '"status":"absent"' "$tmp.out"; then
+	echo "1..0 # SKIP no libcrypto.so.3 or libcrypto.so.1.1 on this host"
+	exit 0
+fi
+
+python3 - "$tmp.out" "$status" "$algos" <<'PY'
+import json, sys
+
+path, status, algos = sys.argv[1], int(sys.argv[2]), sys.argv[3].split(",")
+raw = open(path, "rb").read()
+tests = []
+
+def check(cond, what):
+    tests.append((bool(cond), what))
+
+check(status == 0, "exit status 0 (got %d)" % status)
+lines = raw.split(b"\n")
+check(lines and lines[-1] == b"", "output ends with a newline")
+lines = lines[:-1]
+check(all(len(l) + 1 <= 4096 for l in lines), "every line <= 4096 bytes")
+objs = []
+bad = None
+for l in lines:
+    try:
+        o = json.loads(l.decode("utf-8"))
+        if not isinstance(o, dict) or not isinstance(o.get("type"), str):
+            raise ValueError("not an object with a type")
+        objs.append(o)
+    except Exception as e:
+        bad = "%r: %s" % (l[:80], e)
+        break
+check(bad is None, "every line is a JSON object with a type" +
+      ("" if bad is None else " (" + bad + ")"))
+types = [o["type"] for o in objs]
+check(types[:1] == ["hello"] and objs[0].get("protocol") == 1,
+      "first line is hello, protocol 1")
+check(types[-1:] == ["done"] and types.count("hello") == 1
+      and types.count("done") == 1, "exactly one done, last")
+libs = [o for o in objs if o["type"] == "library"]
+check(len(libs) == 1 and libs[0]["status"] == "loaded"
+      and libs[0].get("soname", "").startswith("libcrypto.so.")
+      and libs[0].get("path", "").startswith("/")
+      and libs[0].get("version", "").startswith("OpenSSL"),
+      "openssl loaded, with soname, path and version")
+kats = [o for o in objs if o["type"] == "kat"]
+check(kats and all(k["ok"] is True for k in kats),
+      "all %d kat lines ok" % len(kats))
+check({k["algorithm"] for k in kats} == set(algos),
+      "a kat for every algorithm")
+check(all(k.get("source") for k in kats), "every kat cites its source")
+errors = [o for o in objs if o["type"] in ("error", "unsupported")]
+check(not errors, "no error or unsupported lines %s" % errors[:2])
+results = [o for o in objs if o["type"] == "result"]
+check(results and all(r["verified"] is True for r in results),
+      "all %d results verified" % len(results))
+want = set()
+for a in algos:
+    for op in (["hash"] if a == "sha-256" else ["encrypt", "decrypt"]):
+        for n in (16, 1024, 16384, 1048576):
+            want.add((a, op, n))
+got = {(r["algorithm"], r["operation"], r["buffer_bytes"]) for r in results}
+check(got == want and len(results) == len(want),
+      "one result per algorithm, operation and --quick size")
+def sane(r):
+    return (r["calls_per_batch"] >= 1
+            and r["bytes_per_batch"] == r["buffer_bytes"] * r["calls_per_batch"]
+            and r["repetitions"] == 1
+            and 1 <= r["min_ns"] <= r["median_ns"]
+            and isinstance(r["mb_per_s"], float)
+            and abs(r["mb_per_s"] - r["bytes_per_batch"] / r["median_ns"] * 1000)
+                <= 1e-6 * r["mb_per_s"])
+check(all(sane(r) for r in results),
+      "result members consistent (bytes, ns, MB/s)")
+done = objs[-1] if objs else {}
+check(done.get("results") == len(results) and done.get("measure_ns", 0) > 0,
+      "done counts the results and the time spent")
+
+print("1..%d" % len(tests))
+for i, (ok, what) in enumerate(tests, 1):
+    print("%sok %d - %s" % ("" if ok else "not ", i, what))
+sys.exit(0 if all(ok for ok, _ in tests) else 1)
+PY
+# (not exec'd: the EXIT trap must still remove the temporary files)
+exit $?

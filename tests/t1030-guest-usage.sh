@@ -1,0 +1,66 @@
+#!/bin/sh
+# tests/t1030-guest-usage.sh - the guest's command line: usage errors exit
+# with status 2 and print nothing on stdout; a run starts with a protocol 1
+# hello and ends with done. Prints TAP.
+
+guest=${top_builddir:-.}/guest/benchorch-guest
+
+if [ ! -x "$guest" ]; then
+	echo "1..0 # SKIP $guest not built"
+	exit 0
+fi
+
+echo "1..13"
+n=0
+fails=0
+check() {	# check STATUS DESCRIPTION
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		fails=$((fails + 1))
+	fi
+}
+
+tmp=${TMPDIR:-/tmp}/t1030.$$
+trap 'rm -f "$tmp".*' EXIT INT TERM
+
+usage_error() {	# usage_error DESCRIPTION ARGS...: exit 2, empty stdout
+	what=$1
+	shift
+	"$guest" "$@" >"$tmp.out" 2>"$tmp.err"
+	status=$?
+	[ $status -eq 2 ] && [ ! -s "$tmp.out" ] && [ -s "$tmp.err" ]
+	check $? "$what: exit 2 (got $status), nothing on stdout, a message on stderr"
+}
+
+usage_error "--libs nosuch" --libs nosuch
+usage_error "--libs openssl,nosuch" --libs openssl,nosuch
+usage_error "--algos nosuch" --algos nosuch
+usage_error "--algos with an empty item" --algos sha-256,,aes-128-cbc
+usage_error "--repetitions 0" --repetitions 0
+usage_error "--min-batch-ns abc" --min-batch-ns abc
+usage_error "--cpu without a value" --cpu
+usage_error "unknown option" --frobnicate
+
+"$guest" --help >"$tmp.out" 2>&1
+[ $? -eq 0 ] && grep -q '^usage: benchorch-guest' "$tmp.out"
+check $? "--help prints usage, exit 0"
+
+"$guest" --version >"$tmp.out" 2>&1
+[ $? -eq 0 ] && grep -q 'protocol 1' "$tmp.out"
+check $? "--version, exit 0"
+
+# A real (short) run: hello first, done last, exit 0.
+"$guest" --quick --algos sha-256 --min-batch-ns 100000 --repetitions 1 \
+	>"$tmp.out" 2>"$tmp.err"
+status=$?
+[ $status -eq 0 ]
+check $? "a --quick sha-256 run exits 0 (got $status)"
+head -n 1 "$tmp.out" | grep -q '^{"type":"hello","protocol":1,"guest_version":"[^"]*","libc":"[^"]*","cpu":-1}$'
+check $? "first line is hello with protocol 1 and cpu -1"
+tail -n 1 "$tmp.out" | grep -q '^{"type":"done","results":[0-9]*,"measure_ns":[0-9]*}$'
+check $? "last line is done"
+
+exit $((fails > 0))
