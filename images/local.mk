@@ -22,23 +22,23 @@ check_PROGRAMS += \
 	tests/t2035-images-fakebuild \
 	tests/t2040-images-build-cli
 tests_t2000_images_dpkg_SOURCES = tests/t2000-images-dpkg.c \
-	tests/t2-images-tap.h
+	tests/tap.h
 tests_t2000_images_dpkg_CFLAGS = $(IMAGES_TEST_CFLAGS)
 tests_t2000_images_dpkg_LDADD = $(IMAGES_TEST_LDADD)
 tests_t2010_images_spec_SOURCES = tests/t2010-images-spec.c \
-	tests/t2-images-tap.h
+	tests/tap.h
 tests_t2010_images_spec_CFLAGS = $(IMAGES_TEST_CFLAGS)
 tests_t2010_images_spec_LDADD = $(IMAGES_TEST_LDADD)
 tests_t2020_images_rootfs_SOURCES = tests/t2020-images-rootfs.c \
-	tests/t2-images-tap.h
+	tests/tap.h
 tests_t2020_images_rootfs_CFLAGS = $(IMAGES_TEST_CFLAGS)
 tests_t2020_images_rootfs_LDADD = $(IMAGES_TEST_LDADD)
 tests_t2030_images_digest_SOURCES = tests/t2030-images-digest.c \
-	tests/t2-images-tap.h
+	tests/tap.h
 tests_t2030_images_digest_CFLAGS = $(IMAGES_TEST_CFLAGS)
 tests_t2030_images_digest_LDADD = $(IMAGES_TEST_LDADD)
 tests_t2035_images_fakebuild_SOURCES = tests/t2035-images-fakebuild.c \
-	tests/t2-images-tap.h
+	tests/tap.h
 tests_t2035_images_fakebuild_CFLAGS = $(IMAGES_TEST_CFLAGS)
 tests_t2035_images_fakebuild_LDADD = $(IMAGES_TEST_LDADD)
 # Driver for t2040-images-build.sh (not a test by itself).

@@ -5,7 +5,7 @@
 #include <unistd.h>
 
 #include "images/image.h"
-#include "tests/t2-images-tap.h"
+#include "tests/tap.h"
 
 static char *fixture(const char *name)
 {

@@ -9,7 +9,7 @@
 #include "images/image.h"
 #include "images/recipe.h"
 #include "images/store.h"
-#include "tests/t2-images-tap.h"
+#include "tests/tap.h"
 
 static void spec_ok(const char *spec, const char *distro, const char *release)
 {

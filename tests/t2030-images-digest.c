@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "images/digest.h"
-#include "tests/t2-images-tap.h"
+#include "tests/tap.h"
 
 static void put(const char *dir, const char *rel, const char *content,
 		mode_t mode)

@@ -16,7 +16,7 @@
 
 #include "images/digest.h"
 #include "images/image.h"
-#include "tests/t2-images-tap.h"
+#include "tests/tap.h"
 
 static char *state;
 

@@ -60,7 +60,7 @@ int main(void)
 	struct guest_output out;
 	char longline[GUEST_MAX_LINE + 10];
 	size_t line, i;
-	bo_err err;
+	bo_err err = { "" };
 	const char *msg;
 
 	msg = feed((size_t)-1, NULL, &line);

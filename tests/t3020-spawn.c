@@ -64,7 +64,7 @@ int main(void)
 {
 	struct spawn_result r;
 	struct lines l = { 0 };
-	bo_err err;
+	bo_err err = { "" };
 	uint64_t t0;
 
 	tap_ok(run("printf 'a\\nb\\nc'", 0, &l, &r, 0, &err) == 0 &&

@@ -89,8 +89,8 @@ CREATE TABLE kats (
 	library		TEXT NOT NULL,
 	algorithm	TEXT NOT NULL,
 	ok		INTEGER NOT NULL CHECK (ok IN (0, 1)),
-	source		TEXT NOT NULL DEFAULT '',
-	PRIMARY KEY (invocation_id, library, algorithm)
+	source		TEXT NOT NULL DEFAULT '',	-- the vector's citation
+	PRIMARY KEY (invocation_id, library, algorithm, source)
 );
 
 CREATE TABLE unsupported (
