@@ -4,9 +4,9 @@
 # (its own measure_ns), per distro. Target: <= 0.2 s.
 #
 # Usage: tests/bench/overhead.sh [RUNS] [DISTRO] [STATE_DIR]
-# Needs root and a built benchorch in the source tree.
+# Needs root and a built benchorch: $BENCHORCH, default ./benchorch.
 set -eu
-cd "$(dirname "$0")/../.."
+bo=${BENCHORCH:-./benchorch}
 runs=${1:-5}
 distro=${2:-debian}
 state=${3:-${BENCHORCH_TEST_STATE:-/var/cache/benchorch-test}}
@@ -15,14 +15,14 @@ trap 'rm -rf "$tmp"' EXIT
 db="$tmp/results.db"
 
 # Warm: build the image if needed, and the page cache.
-./benchorch run --distros "$distro" --quick --state-dir "$state" --db "$db" >/dev/null
+"$bo" run --distros "$distro" --quick --state-dir "$state" --db "$db" >/dev/null
 
 printf '%-8s %-8s %10s %10s %10s %10s\n' run runner wall_s measure_s spawn_s overhead_s
 for runner in nspawn chroot; do
 	i=1
 	while [ "$i" -le "$runs" ]; do
 		t0=$(date +%s%N)
-		./benchorch run --distros "$distro" --quick --runner "$runner" \
+		"$bo" run --distros "$distro" --quick --runner "$runner" \
 			--state-dir "$state" --db "$db" >/dev/null
 		t1=$(date +%s%N)
 		sqlite3 -batch -noheader "$db" "select wall_ns, measure_ns from invocations order by id desc limit 1" |
