@@ -29,6 +29,7 @@ struct cmd_entry {
 
 extern const struct cmd_entry cmd_run_entry;
 extern const struct cmd_entry cmd_results_entry;
+extern const struct cmd_entry cmd_compare_entry;
 
 /* Print "benchorch: MSG" on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -10,27 +10,37 @@
 #include "orchestrator/cli.h"
 #include "orchestrator/format.h"
 #include "orchestrator/paths.h"
+#include "orchestrator/report-fmt.h"
 
 static const char usage[] =
 "Usage: benchorch results [OPTIONS]\n"
 "\n"
 "Print the measurements of one run (the latest by default), one row per\n"
 "library, algorithm, operation and buffer size. Throughput in MB/s\n"
-"(10^6 bytes per second), median time per batch in ns.\n"
+"(10^6 bytes per second). The table shows sizes in binary units (16 B,\n"
+"1 KiB, 1 MiB) and the median time per call in ns; csv and json keep the\n"
+"stored columns (buffer_bytes, mb_per_s, median_ns per batch) for machines.\n"
 "\n"
 "Options:\n"
 "      --db PATH          database (default: $BENCHORCH_DB, or\n"
 "                         STATE/results.db, or /var/lib/benchorch/results.db)\n"
 "      --state-dir DIR    where the default database lives\n"
-"      --run ID           show run ID instead of the latest\n"
+"      --run ID           show run ID (repeat for several runs)\n"
+"      --latest           show the latest run (the default)\n"
 "      --all              show every run\n"
+"      --distro NAME      only distro NAME or NAME:RELEASE\n"
+"      --lib NAME         only library NAME (openssl, libgcrypt, ...)\n"
+"      --algo NAME        only algorithm NAME (aes-256-gcm, ...)\n"
+"      --size SIZE        only buffer size SIZE (16, 1KiB, 1MiB)\n"
+"      --op OP            only operation OP (encrypt, decrypt, hash)\n"
 "      --format FORMAT    table, csv or json (default: table)\n"
 "  -h, --help             show this help\n"
 "\n"
 "Exit status: 0 rows printed; 1 no matching results; 2 usage error;\n"
 "3 the database cannot be read.\n";
 
-enum { OPT_DB = 256, OPT_STATE, OPT_RUN, OPT_ALL, OPT_FORMAT };
+enum { OPT_DB = 256, OPT_STATE, OPT_RUN, OPT_ALL, OPT_FORMAT, OPT_LATEST,
+       OPT_DISTRO, OPT_LIB, OPT_ALGO, OPT_SIZE, OPT_OP };
 
 static const struct option options[] = {
 	{ "db", required_argument, NULL, OPT_DB },
@@ -38,29 +48,143 @@ static const struct option options[] = {
 	{ "run", required_argument, NULL, OPT_RUN },
 	{ "all", no_argument, NULL, OPT_ALL },
 	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "latest", no_argument, NULL, OPT_LATEST },
+	{ "distro", required_argument, NULL, OPT_DISTRO },
+	{ "lib", required_argument, NULL, OPT_LIB },
+	{ "algo", required_argument, NULL, OPT_ALGO },
+	{ "size", required_argument, NULL, OPT_SIZE },
+	{ "op", required_argument, NULL, OPT_OP },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
-static const char results_sql[] =
+/* csv and json: the stored columns, names stable for machines. */
+static const char machine_cols[] =
 	"SELECT run_id, distro, release, library, library_version,"
 	" package_version, algorithm, operation, buffer_bytes,"
-	" round(mb_per_s, 2) AS mb_per_s, median_ns, verified"
-	" FROM results_v"
-	" WHERE (?1 = 1 OR run_id = coalesce(?2,"
-	"   (SELECT max(run_id) FROM results_v)))"
-	" ORDER BY run_id, distro, release, library, algorithm,"
-	"  operation DESC, buffer_bytes";
+	" round(mb_per_s, 2) AS mb_per_s, median_ns, verified";
+
+/* table: what people read (sizes and throughput formatted in C). */
+static const char human_cols[] =
+	"SELECT run_id, distro || coalesce(':' || release, ''), library,"
+	" library_version, package_version, algorithm, operation, buffer_bytes,"
+	" mb_per_s, median_ns * 1.0 / calls_per_batch, verified";
+
+struct filters {
+	int all, latest;
+	long long *runs;
+	size_t nruns;
+	const char *distro, *lib, *algo, *op;
+	int64_t size;		/* 0 = any */
+};
+
+/* The query for F (columns COLS), with positional parameters bound in
+ * order by bind_filters. Caller frees. */
+static char *build_sql(const char *cols, const struct filters *f)
+{
+	char *sql = xasprintf("%s FROM results_v WHERE 1", cols), *t;
+	size_t i;
+
+	if (f->nruns && !f->all) {
+		t = xasprintf("%s AND run_id IN (?", sql);
+		free(sql);
+		sql = t;
+		for (i = 1; i < f->nruns; i++) {
+			t = xasprintf("%s, ?", sql);
+			free(sql);
+			sql = t;
+		}
+		t = xasprintf("%s)", sql);
+		free(sql);
+		sql = t;
+	} else if (!f->all) {
+		t = xasprintf("%s AND run_id = (SELECT max(run_id) FROM results_v)", sql);
+		free(sql);
+		sql = t;
+	}
+	t = xasprintf("%s%s%s%s%s%s ORDER BY run_id, distro, release, library,"
+		      " algorithm, operation DESC, buffer_bytes", sql,
+		      f->distro ? " AND (distro = ? OR distro || ':' || release = ?)" : "",
+		      f->lib ? " AND library = ?" : "",
+		      f->algo ? " AND algorithm = ?" : "",
+		      f->size ? " AND buffer_bytes = ?" : "",
+		      f->op ? " AND operation = ?" : "");
+	free(sql);
+	return t;
+}
+
+static void bind_filters(sqlite3_stmt *st, const struct filters *f)
+{
+	int k = 1;
+	size_t i;
+
+	if (f->nruns && !f->all)
+		for (i = 0; i < f->nruns; i++)
+			sqlite3_bind_int64(st, k++, f->runs[i]);
+	if (f->distro) {
+		sqlite3_bind_text(st, k++, f->distro, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, k++, f->distro, -1, SQLITE_STATIC);
+	}
+	if (f->lib)
+		sqlite3_bind_text(st, k++, f->lib, -1, SQLITE_STATIC);
+	if (f->algo)
+		sqlite3_bind_text(st, k++, f->algo, -1, SQLITE_STATIC);
+	if (f->size)
+		sqlite3_bind_int64(st, k++, f->size);
+	if (f->op)
+		sqlite3_bind_text(st, k++, f->op, -1, SQLITE_STATIC);
+}
+
+/* Print the human table; returns rows printed or -1 with err set. */
+static long print_human(FILE *out, sqlite3_stmt *st, bo_err *err)
+{
+	static const char *const hdr[] = { "run", "distro", "library",
+		"version", "package", "algorithm", "op", "size", "MB/s",
+		"ns/call", "verified" };
+	static const int right[] = { 1, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0 };
+	struct tbl t;
+	long n = 0;
+	int rc;
+
+	tbl_init(&t, 11, hdr, right);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		char run[32], size[32], mbps[32], ns[32];
+		const char *row[11];
+		int i;
+
+		snprintf(run, sizeof(run), "%lld",
+			 (long long)sqlite3_column_int64(st, 0));
+		snprintf(ns, sizeof(ns), "%.0f", sqlite3_column_double(st, 9));
+		row[0] = run;
+		for (i = 1; i <= 6; i++)
+			row[i] = (const char *)sqlite3_column_text(st, i);
+		row[7] = fmt_size(sqlite3_column_int64(st, 7), size, sizeof(size));
+		row[8] = fmt_mbps(sqlite3_column_double(st, 8), mbps, sizeof(mbps));
+		row[9] = ns;
+		row[10] = sqlite3_column_int(st, 10) ? "yes" : "NO";
+		tbl_add(&t, row);
+		n++;
+	}
+	if (rc != SQLITE_DONE) {
+		tbl_free(&t);
+		return bo_err_set(err, "database error: %s",
+				  sqlite3_errmsg(sqlite3_db_handle(st)));
+	}
+	if (n)
+		tbl_print(&t, out);
+	tbl_free(&t);
+	return n;
+}
 
 static int cmd_results(int argc, char **argv)
 {
 	const char *db_opt = NULL, *state_opt = NULL;
 	enum format fmt = FORMAT_TABLE;
-	long long run = -1;
-	int all = 0, opt, rc = EXIT_OK;
+	struct filters f = { 0 };
+	int opt, rc = EXIT_OK;
 	sqlite3 *db;
 	sqlite3_stmt *st;
-	char *path;
+	char *path, *sql;
 	bo_err err;
 	long n;
 
@@ -76,62 +200,102 @@ static int cmd_results(int argc, char **argv)
 			break;
 		case OPT_RUN: {
 			char *end;
+			long long run = strtoll(optarg, &end, 10);
 
-			run = strtoll(optarg, &end, 10);
-			if (*optarg == '\0' || *end || run <= 0)
+			if (*optarg == '\0' || *end || run <= 0) {
+				free(f.runs);
 				return cli_usage_error("results", "--run takes a run id, not '%s'",
 						       optarg);
+			}
+			f.runs = xrealloc(f.runs, (f.nruns + 1) * sizeof(*f.runs));
+			f.runs[f.nruns++] = run;
 			break;
 		}
 		case OPT_ALL:
-			all = 1;
+			f.all = 1;
+			break;
+		case OPT_LATEST:
+			f.latest = 1;
+			break;
+		case OPT_DISTRO:
+			f.distro = optarg;
+			break;
+		case OPT_LIB:
+			f.lib = optarg;
+			break;
+		case OPT_ALGO:
+			f.algo = optarg;
+			break;
+		case OPT_OP:
+			f.op = optarg;
+			break;
+		case OPT_SIZE:
+			if (parse_size(optarg, &f.size, &err) < 0) {
+				free(f.runs);
+				return cli_usage_error("results", "%s", err.msg);
+			}
 			break;
 		case OPT_FORMAT:
-			if (format_parse(optarg, &fmt, &err) < 0)
+			if (format_parse(optarg, &fmt, &err) < 0) {
+				free(f.runs);
 				return cli_usage_error("results", "%s", err.msg);
+			}
 			break;
 		case 'h':
+			free(f.runs);
 			fputs(usage, stdout);
 			return EXIT_OK;
 		case ':':
+			free(f.runs);
 			return cli_usage_error("results", "option '%s' needs a value",
 					       argv[optind - 1]);
 		default:
+			free(f.runs);
 			return cli_usage_error("results", "unknown option '%s'",
 					       argv[optind - 1]);
 		}
 	}
-	if (optind < argc)
+	if (optind < argc) {
+		free(f.runs);
 		return cli_usage_error("results", "unexpected argument '%s'",
 				       argv[optind]);
+	}
+	if ((f.all != 0) + (f.latest != 0) + (f.nruns != 0) > 1) {
+		free(f.runs);
+		return cli_usage_error("results", "--run, --latest and --all exclude each other");
+	}
 	path = paths_db(db_opt, state_opt);
 	if (db_open_readonly(path, &db, &err) < 0) {
 		cli_error("%s", err.msg);
+		free(f.runs);
 		free(path);
 		return EXIT_ENV;
 	}
-	if (sqlite3_prepare_v2(db, results_sql, -1, &st, NULL) != SQLITE_OK) {
+	sql = build_sql(fmt == FORMAT_TABLE ? human_cols : machine_cols, &f);
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
 		cli_error("database error in '%s': %s", path, sqlite3_errmsg(db));
 		sqlite3_close(db);
+		free(sql);
+		free(f.runs);
 		free(path);
 		return EXIT_ENV;
 	}
-	sqlite3_bind_int(st, 1, all);
-	if (run > 0)
-		sqlite3_bind_int64(st, 2, run);
-	n = format_stmt(stdout, st, fmt, &err);
+	free(sql);
+	bind_filters(st, &f);
+	if (fmt == FORMAT_TABLE)
+		n = print_human(stdout, st, &err);
+	else
+		n = format_stmt(stdout, st, fmt, &err);
 	if (n < 0) {
 		cli_error("%s", err.msg);
 		rc = EXIT_ENV;
 	} else if (n == 0) {
-		if (run > 0)
-			cli_error("no results for run %lld in '%s'", run, path);
-		else
-			cli_error("no results in '%s'", path);
+		cli_error("no matching results in '%s'", path);
 		rc = EXIT_FAILED;
 	}
 	sqlite3_finalize(st);
 	sqlite3_close(db);
+	free(f.runs);
 	free(path);
 	return rc;
 }

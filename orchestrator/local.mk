@@ -17,6 +17,12 @@ liborch_a_SOURCES += \
 	orchestrator/cli.c orchestrator/cli.h \
 	orchestrator/cmd-run.c \
 	orchestrator/cmd-results.c
+# results, compare, report, export/merge (issue #7)
+liborch_a_SOURCES += \
+	orchestrator/report-fmt.c orchestrator/report-fmt.h \
+	orchestrator/stats.c orchestrator/stats.h \
+	orchestrator/compare.c orchestrator/compare.h \
+	orchestrator/cmd-compare.c
 
 bin_PROGRAMS += benchorch
 benchorch_SOURCES = orchestrator/main.c

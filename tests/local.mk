@@ -29,6 +29,17 @@ EXTRA_DIST += tests/t3100-run-debian.sh tests/t3110-run-interrupt.sh \
 	tests/t3120-run-bad-guest.sh tests/fixtures/guest-garbage.sh \
 	tests/fixtures/guest-crash.sh tests/fixtures/guest-hang.sh \
 	tests/fixtures/guest-bad-late.sh
+# Results, compare, report, export/merge (issue #7): a fixture database
+# built through the real migrations and run API.
+check_PROGRAMS += tests/fixtures/results-mkdb tests/t7010-stats
+tests_fixtures_results_mkdb_SOURCES = tests/fixtures/results-mkdb.c
+tests_fixtures_results_mkdb_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_fixtures_results_mkdb_LDADD = $(ORCH_TEST_LDADD)
+tests_t7010_stats_SOURCES = tests/t7010-stats.c tests/tap.h
+tests_t7010_stats_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t7010_stats_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t7010-stats tests/t7000-results.sh tests/t7100-compare.sh
+EXTRA_DIST += tests/t7000-results.sh tests/t7100-compare.sh
 # Last: memcheck over the unit tests.
 TESTS += tests/t3900-valgrind.sh
 EXTRA_DIST += tests/t3900-valgrind.sh tests/bench/overhead.sh

@@ -1,0 +1,173 @@
+/* cmd-compare.c - `benchorch compare`: what changed between two runs. */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db/db.h"
+#include "orchestrator/cli.h"
+#include "orchestrator/compare.h"
+#include "orchestrator/format.h"
+#include "orchestrator/paths.h"
+
+static const char usage[] =
+"Usage: benchorch compare [OPTIONS] BASE NEW\n"
+"       benchorch compare [OPTIONS] --latest 2\n"
+"\n"
+"Compare run NEW against run BASE (run ids) point by point: for each\n"
+"distro, library, algorithm, operation and buffer size measured in both,\n"
+"the change in median throughput (MB/s) and whether it is significant.\n"
+"\n"
+"Significance: with only the median and the best (minimum-time) repetition\n"
+"stored per point, a change is significant when it exceeds the threshold\n"
+"AND the [median, best] throughput ranges of the two runs do not overlap\n"
+"(a slowdown counts only if even the new best is below the old median).\n"
+"When raw samples per repetition are stored, a two-sided Mann-Whitney\n"
+"rank test (p < 0.05) replaces the range test.\n"
+"\n"
+"Each regression and improvement is annotated with the version change of\n"
+"the library's package, and every image package that changed between the\n"
+"two runs is listed per distro.\n"
+"\n"
+"Options:\n"
+"      --db PATH          database (default: $BENCHORCH_DB, or\n"
+"                         STATE/results.db, or /var/lib/benchorch/results.db)\n"
+"      --state-dir DIR    where the default database lives\n"
+"      --latest 2         compare the two most recent runs\n"
+"      --threshold PCT    ignore changes of at most PCT % (default: 3)\n"
+"      --all              list every point, not only significant ones\n"
+"      --format FORMAT    table, csv or json (default: table)\n"
+"      --fail-on-regression  exit 4 when a regression is found\n"
+"  -h, --help             show this help\n"
+"\n"
+"Exit status: 0 compared; 2 usage error; 3 the database cannot be read or\n"
+"a run does not exist; 4 a regression was found and --fail-on-regression\n"
+"was given.\n";
+
+enum { OPT_DB = 256, OPT_STATE, OPT_LATEST, OPT_THRESHOLD, OPT_ALL,
+       OPT_FORMAT, OPT_FAIL };
+
+static const struct option options[] = {
+	{ "db", required_argument, NULL, OPT_DB },
+	{ "state-dir", required_argument, NULL, OPT_STATE },
+	{ "latest", required_argument, NULL, OPT_LATEST },
+	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
+	{ "all", no_argument, NULL, OPT_ALL },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "fail-on-regression", no_argument, NULL, OPT_FAIL },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int parse_run(const char *s, int64_t *ret)
+{
+	char *end;
+	long long v = strtoll(s, &end, 10);
+
+	if (*s == '\0' || *end || v <= 0)
+		return -1;
+	*ret = v;
+	return 0;
+}
+
+static int cmd_compare(int argc, char **argv)
+{
+	const char *db_opt = NULL, *state_opt = NULL;
+	enum format fmt = FORMAT_TABLE;
+	double threshold = COMPARE_DEFAULT_THRESHOLD;
+	int latest = 0, all = 0, fail = 0, opt, rc = EXIT_OK;
+	int64_t base = 0, new = 0;
+	struct compare_result r;
+	sqlite3 *db;
+	char *path, *end;
+	bo_err err;
+
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+		switch (opt) {
+		case OPT_DB:
+			db_opt = optarg;
+			break;
+		case OPT_STATE:
+			state_opt = optarg;
+			break;
+		case OPT_LATEST:
+			if (strcmp(optarg, "2") != 0)
+				return cli_usage_error("compare", "--latest takes 2, not '%s'",
+						       optarg);
+			latest = 1;
+			break;
+		case OPT_THRESHOLD:
+			threshold = strtod(optarg, &end) / 100.0;
+			if (*optarg == '\0' || (*end && strcmp(end, "%") != 0) ||
+			    !(threshold >= 0 && threshold < 100))
+				return cli_usage_error("compare", "--threshold takes a percentage, not '%s'",
+						       optarg);
+			break;
+		case OPT_ALL:
+			all = 1;
+			break;
+		case OPT_FORMAT:
+			if (format_parse(optarg, &fmt, &err) < 0)
+				return cli_usage_error("compare", "%s", err.msg);
+			break;
+		case OPT_FAIL:
+			fail = 1;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return EXIT_OK;
+		case ':':
+			return cli_usage_error("compare", "option '%s' needs a value",
+					       argv[optind - 1]);
+		default:
+			return cli_usage_error("compare", "unknown option '%s'",
+					       argv[optind - 1]);
+		}
+	}
+	if (latest && optind < argc)
+		return cli_usage_error("compare", "give two run ids or --latest 2, not both");
+	if (!latest) {
+		if (argc - optind != 2)
+			return cli_usage_error("compare", "needs two run ids, BASE and NEW (or --latest 2)");
+		if (parse_run(argv[optind], &base) < 0)
+			return cli_usage_error("compare", "invalid run id '%s'", argv[optind]);
+		if (parse_run(argv[optind + 1], &new) < 0)
+			return cli_usage_error("compare", "invalid run id '%s'",
+					       argv[optind + 1]);
+	}
+	path = paths_db(db_opt, state_opt);
+	if (db_open_readonly(path, &db, &err) < 0) {
+		cli_error("%s", err.msg);
+		free(path);
+		return EXIT_ENV;
+	}
+	if ((latest && compare_latest_two(db, &base, &new, &err) < 0) ||
+	    compare_runs(db, base, new, threshold, &r, &err) < 0) {
+		cli_error("%s", err.msg);
+		sqlite3_close(db);
+		free(path);
+		return EXIT_ENV;
+	}
+	compare_print(stdout, &r, fmt, all);
+	if (r.npoints == 0)
+		cli_warn("runs %lld and %lld have no point in common",
+			 (long long)base, (long long)new);
+	if (fail && r.nregressions)
+		rc = EXIT_REGRESSION;
+	compare_result_free(&r);
+	sqlite3_close(db);
+	free(path);
+	return rc;
+}
+
+const struct cmd_entry cmd_compare_entry = {
+	.name = "compare",
+	.summary = "compare two runs: regressions, improvements, package changes",
+	.usage = usage,
+	.flags = 0,
+	.fn = cmd_compare,
+};

@@ -1,0 +1,397 @@
+/* compare.c - point-by-point comparison of two runs. */
+#include "config.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "orchestrator/compare.h"
+#include "orchestrator/report-fmt.h"
+
+static const char points_sql[] =
+	"SELECT b.distro || ':' || b.release, b.library, b.algorithm,"
+	" b.operation, b.buffer_bytes, b.package, b.package_version,"
+	" n.package_version,"
+	" b.mb_per_s, b.mb_per_s * b.median_ns / max(b.min_ns, 1),"
+	" n.mb_per_s, n.mb_per_s * n.median_ns / max(n.min_ns, 1)"
+	" FROM results_v b JOIN results_v n ON n.run_id = ?2"
+	"  AND n.distro IS b.distro AND n.release IS b.release"
+	"  AND n.library = b.library AND n.algorithm = b.algorithm"
+	"  AND n.operation = b.operation AND n.buffer_bytes = b.buffer_bytes"
+	" WHERE b.run_id = ?1"
+	" ORDER BY 1, b.library, b.algorithm, b.operation DESC, b.buffer_bytes";
+
+/* Per distro present in both runs, the two image ids. */
+static const char images_sql[] =
+	"SELECT DISTINCT bi.distro || ':' || bi.release, bi.id, ni.id"
+	" FROM invocations b JOIN images bi ON bi.id = b.image_id"
+	" JOIN invocations n ON n.run_id = ?2"
+	" JOIN images ni ON ni.id = n.image_id AND ni.distro = bi.distro"
+	"  AND ni.release = bi.release"
+	" WHERE b.run_id = ?1 AND bi.id <> ni.id ORDER BY 1";
+
+static const char changes_sql[] =
+	"SELECT b.package, b.version, n.version FROM image_packages b"
+	" LEFT JOIN image_packages n ON n.image_id = ?2 AND n.package = b.package"
+	" WHERE b.image_id = ?1 AND n.version IS NOT b.version"
+	" UNION ALL"
+	" SELECT n.package, NULL, n.version FROM image_packages n"
+	" WHERE n.image_id = ?2 AND NOT EXISTS (SELECT 1 FROM image_packages b"
+	"  WHERE b.image_id = ?1 AND b.package = n.package)"
+	" ORDER BY 1";
+
+static char *col_dup(sqlite3_stmt *st, int i)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+
+	return s ? xstrdup((const char *)s) : NULL;
+}
+
+static int run_exists(sqlite3 *db, int64_t id, bo_err *err)
+{
+	sqlite3_stmt *st;
+	int found;
+
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM runs WHERE id = ?1", -1,
+			       &st, NULL) != SQLITE_OK)
+		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+	sqlite3_bind_int64(st, 1, id);
+	found = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	if (!found)
+		return bo_err_set(err, "no run '%lld' in the database",
+				  (long long)id);
+	return 0;
+}
+
+static int load_changes(sqlite3 *db, struct compare_result *r, bo_err *err)
+{
+	sqlite3_stmt *im, *ch;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, images_sql, -1, &im, NULL) != SQLITE_OK)
+		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+	if (sqlite3_prepare_v2(db, changes_sql, -1, &ch, NULL) != SQLITE_OK) {
+		sqlite3_finalize(im);
+		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+	}
+	sqlite3_bind_int64(im, 1, r->base_run);
+	sqlite3_bind_int64(im, 2, r->new_run);
+	while ((rc = sqlite3_step(im)) == SQLITE_ROW) {
+		const char *distro = (const char *)sqlite3_column_text(im, 0);
+
+		sqlite3_reset(ch);
+		sqlite3_bind_int64(ch, 1, sqlite3_column_int64(im, 1));
+		sqlite3_bind_int64(ch, 2, sqlite3_column_int64(im, 2));
+		while ((rc = sqlite3_step(ch)) == SQLITE_ROW) {
+			struct compare_change *c;
+
+			r->changes = xrealloc(r->changes, (r->nchanges + 1) *
+					      sizeof(*r->changes));
+			c = &r->changes[r->nchanges++];
+			c->distro = xstrdup(distro ? distro : "");
+			c->package = col_dup(ch, 0);
+			c->old_version = col_dup(ch, 1);
+			c->new_version = col_dup(ch, 2);
+		}
+		if (rc != SQLITE_DONE)
+			break;
+	}
+	if (rc != SQLITE_DONE)
+		bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+	sqlite3_finalize(ch);
+	sqlite3_finalize(im);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int compare_runs(sqlite3 *db, int64_t base_run, int64_t new_run,
+		 double threshold, struct compare_result *ret, bo_err *err)
+{
+	struct compare_result r = { .base_run = base_run, .new_run = new_run,
+				    .threshold = threshold };
+	sqlite3_stmt *st;
+	int rc;
+
+	if (run_exists(db, base_run, err) < 0 || run_exists(db, new_run, err) < 0)
+		return -1;
+	if (sqlite3_prepare_v2(db, points_sql, -1, &st, NULL) != SQLITE_OK)
+		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+	sqlite3_bind_int64(st, 1, base_run);
+	sqlite3_bind_int64(st, 2, new_run);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct compare_point *p;
+
+		r.points = xrealloc(r.points, (r.npoints + 1) * sizeof(*r.points));
+		p = &r.points[r.npoints++];
+		memset(p, 0, sizeof(*p));
+		p->distro = col_dup(st, 0);
+		p->library = col_dup(st, 1);
+		p->algorithm = col_dup(st, 2);
+		p->operation = col_dup(st, 3);
+		p->bytes = sqlite3_column_int64(st, 4);
+		p->package = col_dup(st, 5);
+		p->base_version = col_dup(st, 6);
+		p->new_version = col_dup(st, 7);
+		p->base.median = sqlite3_column_double(st, 8);
+		p->base.best = sqlite3_column_double(st, 9);
+		p->new.median = sqlite3_column_double(st, 10);
+		p->new.best = sqlite3_column_double(st, 11);
+		p->v = stats_compare(&p->base, &p->new, threshold);
+		if (p->v.significant) {
+			p->kind = p->v.change < 0 ? -1 : 1;
+			if (p->kind < 0)
+				r.nregressions++;
+			else
+				r.nimprovements++;
+		}
+	}
+	if (rc != SQLITE_DONE) {
+		bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+		sqlite3_finalize(st);
+		compare_result_free(&r);
+		return -1;
+	}
+	sqlite3_finalize(st);
+	if (load_changes(db, &r, err) < 0) {
+		compare_result_free(&r);
+		return -1;
+	}
+	*ret = r;
+	return 0;
+}
+
+void compare_result_free(struct compare_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->npoints; i++) {
+		struct compare_point *p = &r->points[i];
+
+		free(p->distro);
+		free(p->library);
+		free(p->algorithm);
+		free(p->operation);
+		free(p->package);
+		free(p->base_version);
+		free(p->new_version);
+	}
+	for (i = 0; i < r->nchanges; i++) {
+		free(r->changes[i].distro);
+		free(r->changes[i].package);
+		free(r->changes[i].old_version);
+		free(r->changes[i].new_version);
+	}
+	free(r->points);
+	free(r->changes);
+	memset(r, 0, sizeof(*r));
+}
+
+int compare_latest_two(sqlite3 *db, int64_t *ret_base, int64_t *ret_new,
+		       bo_err *err)
+{
+	sqlite3_stmt *st;
+	int64_t id[2];
+	int n = 0;
+
+	if (sqlite3_prepare_v2(db,
+			       "SELECT id FROM runs r WHERE EXISTS (SELECT 1 FROM"
+			       " invocations i JOIN results x ON x.invocation_id = i.id"
+			       " WHERE i.run_id = r.id)"
+			       " ORDER BY started_at DESC, id DESC LIMIT 2",
+			       -1, &st, NULL) != SQLITE_OK)
+		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+	while (n < 2 && sqlite3_step(st) == SQLITE_ROW)
+		id[n++] = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (n < 2)
+		return bo_err_set(err, "'--latest 2' needs two runs with results, the database has %d",
+				  n);
+	*ret_base = id[1];
+	*ret_new = id[0];
+	return 0;
+}
+
+static const char *method_name(enum stats_method m)
+{
+	return m == STATS_MANN_WHITNEY ? "mann-whitney" : "ranges";
+}
+
+static const char *kind_name(int kind)
+{
+	return kind < 0 ? "regression" : kind > 0 ? "improvement" : "";
+}
+
+static json_t *point_json(const struct compare_point *p)
+{
+	return json_pack("{s:s, s:s, s:s, s:s, s:I, s:f, s:f, s:f, s:f, s:f,"
+			 " s:b, s:s, s:s, s:s?, s:s?, s:s?}",
+			 "distro", p->distro, "library", p->library,
+			 "algorithm", p->algorithm, "operation", p->operation,
+			 "buffer_bytes", (json_int_t)p->bytes,
+			 "base_mb_per_s", p->base.median,
+			 "base_best_mb_per_s", p->base.best,
+			 "new_mb_per_s", p->new.median,
+			 "new_best_mb_per_s", p->new.best,
+			 "change", p->v.change, "significant", p->v.significant,
+			 "method", method_name(p->v.method),
+			 "kind", kind_name(p->kind), "package", p->package,
+			 "base_package_version", p->base_version,
+			 "new_package_version", p->new_version);
+}
+
+static void print_json(FILE *f, const struct compare_result *r)
+{
+	json_t *o = json_object(), *pts = json_array(), *reg = json_array(),
+	       *imp = json_array(), *chg = json_array();
+	char *s;
+	size_t i;
+
+	json_object_set_new(o, "base_run", json_integer(r->base_run));
+	json_object_set_new(o, "new_run", json_integer(r->new_run));
+	json_object_set_new(o, "threshold", json_real(r->threshold));
+	for (i = 0; i < r->npoints; i++) {
+		const struct compare_point *p = &r->points[i];
+
+		json_array_append_new(pts, point_json(p));
+		if (p->kind)
+			json_array_append_new(p->kind < 0 ? reg : imp,
+					      point_json(p));
+	}
+	for (i = 0; i < r->nchanges; i++) {
+		const struct compare_change *c = &r->changes[i];
+
+		json_array_append_new(chg, json_pack("{s:s, s:s, s:s?, s:s?}",
+			"distro", c->distro, "package", c->package,
+			"old_version", c->old_version,
+			"new_version", c->new_version));
+	}
+	json_object_set_new(o, "points", pts);
+	json_object_set_new(o, "regressions", reg);
+	json_object_set_new(o, "improvements", imp);
+	json_object_set_new(o, "package_changes", chg);
+	s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	fprintf(f, "%s\n", s);
+	free(s);
+	json_decref(o);
+}
+
+static void print_csv(FILE *f, const struct compare_result *r)
+{
+	size_t i;
+
+	fputs("distro,library,algorithm,operation,buffer_bytes,base_mb_per_s,"
+	      "new_mb_per_s,change_percent,significant,kind\r\n", f);
+	for (i = 0; i < r->npoints; i++) {
+		const struct compare_point *p = &r->points[i];
+
+		fprintf(f, "%s,%s,%s,%s,%lld,%.2f,%.2f,%.2f,%d,%s\r\n",
+			p->distro, p->library, p->algorithm, p->operation,
+			(long long)p->bytes, p->base.median, p->new.median,
+			100 * p->v.change, p->v.significant, kind_name(p->kind));
+	}
+}
+
+static void change_text(const struct compare_change *c, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s %s -> %s", c->package,
+		 c->old_version ? c->old_version : "(none)",
+		 c->new_version ? c->new_version : "(removed)");
+}
+
+static void print_list(FILE *f, const struct compare_result *r, int kind)
+{
+	size_t i, j;
+	char sz[32], a[32], b[32], ch[512];
+
+	for (i = 0; i < r->npoints; i++) {
+		const struct compare_point *p = &r->points[i];
+		const char *why = "no package change for this library";
+
+		if (p->kind != kind)
+			continue;
+		ch[0] = '\0';
+		for (j = 0; j < r->nchanges; j++)
+			if (strcmp(r->changes[j].distro, p->distro) == 0 &&
+			    p->package && strcmp(r->changes[j].package,
+						 p->package) == 0) {
+				change_text(&r->changes[j], ch, sizeof(ch));
+				why = ch;
+			}
+		fprintf(f, "  %s %s %s %s %s: %s -> %s MB/s (%+.1f %%); %s\n",
+			p->distro, p->library, p->algorithm, p->operation,
+			fmt_size(p->bytes, sz, sizeof(sz)),
+			fmt_mbps(p->base.median, a, sizeof(a)),
+			fmt_mbps(p->new.median, b, sizeof(b)),
+			100 * p->v.change, why);
+	}
+}
+
+void compare_print(FILE *f, const struct compare_result *r,
+		   enum format fmt, int all_points)
+{
+	static const char *const hdr[] = { "distro", "library", "algorithm",
+		"op", "size", "base MB/s", "new MB/s", "change %",
+		"significant" };
+	static const int right[] = { 0, 0, 0, 0, 1, 1, 1, 1, 0 };
+	struct tbl t;
+	size_t i;
+	char sz[32], a[32], b[32], c[32], line[512];
+	const char *distro = NULL;
+
+	if (fmt == FORMAT_JSON) {
+		print_json(f, r);
+		return;
+	}
+	if (fmt == FORMAT_CSV) {
+		print_csv(f, r);
+		return;
+	}
+	fprintf(f, "Run %lld (base) against run %lld (new): %zu points in both.\n"
+		"Significant: |change| > %.1f %% and the [median, best] throughput"
+		" ranges of the two runs do not overlap.\n\n",
+		(long long)r->base_run, (long long)r->new_run, r->npoints,
+		100 * r->threshold);
+	tbl_init(&t, 9, hdr, right);
+	for (i = 0; i < r->npoints; i++) {
+		const struct compare_point *p = &r->points[i];
+		const char *row[9];
+
+		if (!all_points && !p->kind)
+			continue;
+		snprintf(c, sizeof(c), "%+.1f", 100 * p->v.change);
+		row[0] = p->distro;
+		row[1] = p->library;
+		row[2] = p->algorithm;
+		row[3] = p->operation;
+		row[4] = fmt_size(p->bytes, sz, sizeof(sz));
+		row[5] = fmt_mbps(p->base.median, a, sizeof(a));
+		row[6] = fmt_mbps(p->new.median, b, sizeof(b));
+		row[7] = c;
+		row[8] = p->kind ? kind_name(p->kind) : p->v.significant ? "yes" : "no";
+		tbl_add(&t, row);
+	}
+	if (t.nrow > 1) {
+		tbl_print(&t, f);
+		fputc('\n', f);
+	}
+	tbl_free(&t);
+	fprintf(f, "%zu regression%s above %.1f %%%s\n", r->nregressions,
+		r->nregressions == 1 ? "" : "s", 100 * r->threshold,
+		r->nregressions ? ":" : ".");
+	print_list(f, r, -1);
+	fprintf(f, "%zu improvement%s above %.1f %%%s\n", r->nimprovements,
+		r->nimprovements == 1 ? "" : "s", 100 * r->threshold,
+		r->nimprovements ? ":" : ".");
+	print_list(f, r, 1);
+	if (r->nchanges)
+		fputs("Packages changed between the two runs:\n", f);
+	for (i = 0; i < r->nchanges; i++) {
+		if (!distro || strcmp(distro, r->changes[i].distro) != 0) {
+			distro = r->changes[i].distro;
+			fprintf(f, "  %s:\n", distro);
+		}
+		change_text(&r->changes[i], line, sizeof(line));
+		fprintf(f, "    %s\n", line);
+	}
+}

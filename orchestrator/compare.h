@@ -1,0 +1,70 @@
+/* compare.h - compare two runs point by point: change in median
+ * throughput, its significance, and the package versions that changed. */
+#ifndef BENCHORCH_COMPARE_H
+#define BENCHORCH_COMPARE_H
+
+#include <sqlite3.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "orchestrator/format.h"
+#include "orchestrator/stats.h"
+#include "orchestrator/util.h"
+
+/* Default threshold: changes of at most 3 % are noise. */
+#define COMPARE_DEFAULT_THRESHOLD 0.03
+
+/* One (distro, library, algorithm, operation, size) measured in both runs.
+ * Throughputs in MB/s (10^6 B/s). */
+struct compare_point {
+	char *distro;		/* "debian:bookworm" */
+	char *library, *algorithm, *operation;
+	char *package;		/* package shipping the library, or "" */
+	char *base_version, *new_version;	/* its package versions */
+	int64_t bytes;		/* buffer size */
+	struct stats_point base, new;	/* median and best MB/s */
+	struct stats_verdict v;
+	int kind;		/* -1 regression, +1 improvement, 0 neither */
+};
+
+/* A package whose version differs between the two runs' images of a
+ * distro. old_version NULL = added; new_version NULL = removed. */
+struct compare_change {
+	char *distro, *package, *old_version, *new_version;
+};
+
+/* Everything compare_runs found; all memory owned by the struct. */
+struct compare_result {
+	int64_t base_run, new_run;
+	double threshold;	/* fraction */
+	size_t npoints, nchanges, nregressions, nimprovements;
+	struct compare_point *points;	/* sorted by distro, library, ... */
+	struct compare_change *changes;	/* sorted by distro, package */
+};
+
+/* Compare run NEW_RUN against BASE_RUN in DB: every point present in both
+ * (matched on distro, release, library, algorithm, operation and buffer
+ * size; points in only one run are ignored), judged by stats_compare with
+ * THRESHOLD (a fraction), plus every image package whose version changed
+ * per distro. Returns 0 with *ret filled (free with compare_result_free),
+ * or -1 with err set (a run id that does not exist, database error). */
+int compare_runs(sqlite3 *db, int64_t base_run, int64_t new_run,
+		 double threshold, struct compare_result *ret, bo_err *err);
+
+void compare_result_free(struct compare_result *r);
+
+/* The two most recent runs that have results (by start time, then id):
+ * *ret_base the older, *ret_new the newer. Returns 0, or -1 with err set
+ * when fewer than two exist. */
+int compare_latest_two(sqlite3 *db, int64_t *ret_base, int64_t *ret_new,
+		       bo_err *err);
+
+/* Print R to F. FORMAT_TABLE: one aligned row per point (only significant
+ * ones unless ALL_POINTS), then the regressions and improvements, each
+ * with its library's package change, and every changed package per
+ * distro. FORMAT_CSV: every point, one row each. FORMAT_JSON: one object
+ * with points, regressions, improvements and package_changes. */
+void compare_print(FILE *f, const struct compare_result *r,
+		   enum format fmt, int all_points);
+
+#endif

@@ -1,0 +1,82 @@
+/* t7010-stats - human units, significance, the rank test and the
+ * overhead/slope fit used by results, compare and report. */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "orchestrator/report-fmt.h"
+#include "orchestrator/stats.h"
+#include "tests/tap.h"
+
+int main(void)
+{
+	char b[32];
+	int64_t n = 0;
+	bo_err err = { "" };
+	struct stats_point base = { 100, 102, NULL, 0 }, p;
+	struct stats_verdict v;
+	double x[9], t[9], o = 0, s = 0;
+	double a[] = { 10, 11, 12, 13, 14, 15 }, c[] = { 20, 21, 22, 23, 24, 25 };
+	size_t i;
+
+	tap_ok(strcmp(fmt_size(16, b, sizeof(b)), "16 B") == 0, "16 -> '%s'", b);
+	tap_ok(strcmp(fmt_size(1024, b, sizeof(b)), "1 KiB") == 0, "1024 -> '%s'", b);
+	tap_ok(strcmp(fmt_size(16384, b, sizeof(b)), "16 KiB") == 0, "16384 -> '%s'", b);
+	tap_ok(strcmp(fmt_size(1536, b, sizeof(b)), "1.5 KiB") == 0, "1536 -> '%s'", b);
+	tap_ok(strcmp(fmt_size(1048576, b, sizeof(b)), "1 MiB") == 0, "1048576 -> '%s'", b);
+	tap_ok(strcmp(fmt_mbps(1234.567, b, sizeof(b)), "1235") == 0, "1234.567 MB/s -> '%s'", b);
+	tap_ok(strcmp(fmt_mbps(12.345, b, sizeof(b)), "12.3") == 0, "12.345 MB/s -> '%s'", b);
+	tap_ok(strcmp(fmt_mbps(1.2345, b, sizeof(b)), "1.23") == 0, "1.2345 MB/s -> '%s'", b);
+	tap_ok(parse_size("16", &n, &err) == 0 && n == 16, "parses '16'");
+	tap_ok(parse_size("1KiB", &n, &err) == 0 && n == 1024, "parses '1KiB'");
+	tap_ok(parse_size("1 MiB", &n, &err) == 0 && n == 1048576, "parses '1 MiB'");
+	tap_ok(parse_size("16k", &n, &err) == 0 && n == 16384, "parses '16k'");
+	tap_ok(parse_size("1 parsec", &n, &err) < 0 &&
+	       strcmp(err.msg, "invalid size '1 parsec' (e.g. 16, 1KiB, 1MiB)") == 0,
+	       "refuses '1 parsec' (%s)", err.msg);
+	tap_ok(parse_size("-4", &n, &err) < 0, "refuses '-4'");
+
+	p = (struct stats_point){ 50, 51, NULL, 0 };
+	v = stats_compare(&base, &p, 0.03);
+	tap_ok(v.significant && fabs(v.change + 0.5) < 1e-9 && v.method == STATS_RANGES,
+	       "halved throughput is a significant -50 %% change (%.3f)", v.change);
+	p = (struct stats_point){ 98, 101, NULL, 0 };
+	v = stats_compare(&base, &p, 0.03);
+	tap_ok(!v.significant, "-2 %% is below the 3 %% threshold");
+	p = (struct stats_point){ 95, 100.5, NULL, 0 };
+	v = stats_compare(&base, &p, 0.03);
+	tap_ok(!v.significant, "-5 %% whose best overlaps the old median is not significant");
+	p = (struct stats_point){ 95, 99, NULL, 0 };
+	v = stats_compare(&base, &p, 0.03);
+	tap_ok(v.significant && v.change < 0, "-5 %% with the new best below the old median is");
+	p = (struct stats_point){ 105, 106, NULL, 0 };
+	v = stats_compare(&base, &p, 0.03);
+	tap_ok(v.significant && v.change > 0, "+5 %% above the old best is an improvement");
+	p = base;
+	v = stats_compare(&base, &p, 0.03);
+	tap_ok(!v.significant && v.change == 0, "identical points: no change");
+
+	tap_ok(stats_mann_whitney(a, 6, c, 6) < 0.01,
+	       "rank test: disjoint samples differ (p = %.4f)",
+	       stats_mann_whitney(a, 6, c, 6));
+	tap_ok(stats_mann_whitney(a, 6, a, 6) > 0.5, "rank test: equal samples do not");
+	base = (struct stats_point){ 12.5, 15, a, 6 };
+	p = (struct stats_point){ 22.5, 25, c, 6 };
+	v = stats_compare(&base, &p, 0.03);
+	tap_ok(v.method == STATS_MANN_WHITNEY && v.significant,
+	       "with raw samples the rank test decides");
+
+	for (i = 0; i < 9; i++) {
+		x[i] = (double)(16 << (2 * i));
+		t[i] = 200 + x[i] * 0.25;
+	}
+	tap_ok(stats_fit_linear(x, t, 9, &o, &s) == 0 && fabs(o - 200) < 1e-6 &&
+	       fabs(s - 0.25) < 1e-9, "fit recovers 200 ns + 0.25 ns/B (%.3f, %.5f)",
+	       o, s);
+	tap_ok(stats_fit_linear(x, t, 1, &o, &s) < 0, "one point cannot be fitted");
+	tap_ok(fabs(stats_nominal_ghz("Intel(R) Xeon(R) CPU @ 2.20GHz") - 2.2) < 1e-9 &&
+	       stats_nominal_ghz("AMD EPYC 7B13") == 0,
+	       "nominal GHz from the model name, 0 when absent");
+	return tap_done();
+}

@@ -1,0 +1,72 @@
+#!/bin/sh
+# t7100-compare - `benchorch compare`: a library slowed down in a second
+# run (medians doubled through the db API) is a regression annotated with
+# its package update; identical runs give none.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+db="$tmp/r.db"
+"$top_builddir/tests/fixtures/results-mkdb" "$db"
+ok $? "fixture: run 2 = run 1 with libgcrypt twice as slow; run 3 = run 2"
+
+"$BENCHORCH" compare --db "$db" 1 2 >"$tmp/out" 2>"$tmp/err"
+ok $? "compare 1 2 exits 0 without --fail-on-regression"
+grep -q '^54 regressions above 3.0 %:' "$tmp/out"
+ok $? "54 regressions: libgcrypt's 27 points in each of 2 distros"
+! grep -E '^  .* (openssl|nettle) .*MB/s \(' "$tmp/out"
+ok $? "no other library regresses"
+grep -Eq '^  debian:bookworm libgcrypt aes-256-gcm encrypt 16 KiB: [0-9.]+ -> [0-9.]+ MB/s \(-50\.0 %\); libgcrypt20 1\.10\.1-3 -> 1\.10\.1-3\+b1$' "$tmp/out"
+ok $? "a Debian regression carries the libgcrypt20 update"
+grep -Eq '^  ubuntu:noble libgcrypt .*no package change for this library$' "$tmp/out"
+ok $? "an Ubuntu regression says no package changed"
+grep -q '^0 improvements' "$tmp/out"
+ok $? "no improvements"
+sed -n '/^Packages changed/,$p' "$tmp/out" | grep -q 'libgcrypt20 1.10.1-3 -> 1.10.1-3+b1'
+ok $? "changed packages listed per distro"
+grep -q 'ranges .* do not overlap' "$tmp/out"
+ok $? "the output states the significance method"
+
+"$BENCHORCH" compare --db "$db" --fail-on-regression 1 2 >/dev/null 2>&1
+[ $? -eq 4 ]
+ok $? "--fail-on-regression exits 4 on a regression"
+"$BENCHORCH" compare --db "$db" --fail-on-regression 2 3 >"$tmp/out" 2>&1
+ok $? "identical runs: exit 0 with --fail-on-regression"
+grep -q '^0 regressions' "$tmp/out" && grep -q '^0 improvements' "$tmp/out" &&
+	! grep -q '^Packages changed' "$tmp/out"
+ok $? "identical runs: no regression, no improvement, no package change"
+"$BENCHORCH" compare --db "$db" --latest 2 --all >"$tmp/out2" 2>&1
+ok $? "--latest 2 exits 0"
+grep -q '^Run 2 (base) against run 3 (new): 162 points' "$tmp/out2"
+ok $? "--latest 2 picks runs 2 and 3, 162 points in common"
+"$BENCHORCH" compare --db "$db" 2 1 >"$tmp/out" 2>&1
+grep -q '^54 improvements above' "$tmp/out"
+ok $? "the other way round they are improvements"
+"$BENCHORCH" compare --db "$db" --threshold 60 1 2 >"$tmp/out" 2>&1
+grep -q '^0 regressions above 60.0 %' "$tmp/out"
+ok $? "--threshold 60 hides a 50 % slowdown"
+"$BENCHORCH" compare --db "$db" --format json 1 2 >"$tmp/json"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert len(d["points"]) == 162 and len(d["regressions"]) == 54
+assert all(r["library"] == "libgcrypt" and r["change"] < -0.49 for r in d["regressions"])
+assert {"distro": "debian:bookworm", "package": "libgcrypt20", "old_version": "1.10.1-3", "new_version": "1.10.1-3+b1"} in d["package_changes"]
+' "$tmp/json"
+ok $? "--format json: points, regressions, package_changes"
+"$BENCHORCH" compare --db "$db" 1 99 >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 3 ] && grep -q "no run '99'" "$tmp/err"
+ok $? "an unknown run id exits 3"
+"$BENCHORCH" compare --db "$db" 1 >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ]
+ok $? "one run id is a usage error"
+if command -v valgrind >/dev/null 2>&1; then
+	valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+		"$BENCHORCH" compare --db "$db" --format json 1 2 >/dev/null 2>"$tmp/vg"
+	ok $? "compare under valgrind: no memory error"
+	valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+		"$BENCHORCH" results --db "$db" --run 1 --lib openssl >/dev/null 2>"$tmp/vg"
+	ok $? "results with filters under valgrind: no memory error"
+fi
+
+done_testing
