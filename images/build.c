@@ -19,10 +19,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "images/archive.h"
 #include "images/digest.h"
 #include "images/image.h"
 #include "images/recipe.h"
 #include "images/store.h"
+#include "images/tarball.h"
 #include "orchestrator/spawn.h"
 
 /* A bootstrap tool must finish within this time (ns). */
@@ -42,6 +44,8 @@ struct build {
 	const char *method;	/* chosen method */
 	const char *tool;	/* absolute path of its program */
 	const char *mirror;	/* "" = tool default */
+	const char *import_file;	/* image_import(): the tarball */
+	struct tarball_result tb;	/* tarball method / import */
 	char *tmp;		/* STATE/images/.build-NAME-XXXXXX */
 	char *rootfs;		/* tmp/rootfs */
 	char *log;		/* tmp/build.log */
@@ -220,6 +224,9 @@ static int mmdebstrap_argv(const struct build *b, const char ***ret_argv,
 static const struct method methods[] = {
 	{ "mmdebstrap", "mmdebstrap", "mmdebstrap", mmdebstrap_argv },
 	{ "debootstrap", "debootstrap", "debootstrap", debootstrap_argv },
+	/* A verified tarball unpacked with libarchive (tarball.c); curl is
+	 * only needed to download, not with --from. */
+	{ "tarball", NULL, "curl", NULL },
 };
 
 static const struct method *method_find(const char *name)
@@ -282,8 +289,8 @@ static void progress(const struct image_ctx *ctx, const char *fmt, ...)
 
 /* Take the images lock (blocking, but giving up when interrupted). Returns
  * the locked fd, or -1 with err set. */
-static int lock_images(const struct image_ctx *ctx, const char *images_dir,
-		       bo_err *err)
+int images_lock(const struct image_ctx *ctx, const char *images_dir,
+		bo_err *err)
 {
 	char *path = xasprintf("%s/.lock", images_dir);
 	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
@@ -544,62 +551,146 @@ out:
 	return rc;
 }
 
-/* After a successful tool run: read packages, digest, write image.json in
+/* Add LIBRARY -> PACKAGE to the image's owned libpkgs unless LIBRARY is
+ * there already or PACKAGE is not installed. */
+static void add_libpkg(struct image *img, const char *library,
+		       const char *package)
+{
+	if (!image_package_version(img, package) ||
+	    image_library_package(img, library))
+		return;
+	img->libpkgs = xrealloc(img->libpkgs, (img->nlibpkgs + 1) *
+				sizeof(*img->libpkgs));
+	img->libpkgs[img->nlibpkgs].library = xstrdup(library);
+	img->libpkgs[img->nlibpkgs].package = xstrdup(package);
+	img->nlibpkgs++;
+}
+
+/* For an imported image (no recipe of its own): the crypto library
+ * packages any recipe under data_dir knows that are installed in img. */
+static void guess_libpkgs(const char *data_dir, struct image *img)
+{
+	char *known = image_known_distros(data_dir), *tok, *save = NULL;
+
+	for (tok = strtok_r(known, ", ", &save); tok;
+	     tok = strtok_r(NULL, ", ", &save)) {
+		struct recipe *r;
+		size_t i, j;
+		bo_err e;
+
+		if (recipe_load(data_dir, tok, &r, &e) < 0)
+			continue;
+		for (i = 0; i < r->nreleases; i++)
+			for (j = 0; j < r->releases[i].nlibraries; j++)
+				add_libpkg(img,
+					   r->releases[i].libraries[j].library,
+					   r->releases[i].libraries[j].package);
+		recipe_free(r);
+	}
+	free(known);
+}
+
+/* "cannot build image 'x': " or "cannot import image 'x': " + msg. */
+static int fail(const struct build *b, bo_err *err)
+{
+	char msg[sizeof(err->msg)];
+
+	snprintf(msg, sizeof(msg), "%s", err->msg);
+	return bo_err_set(err, "cannot %s image '%s': %s",
+			  b->import_file ? "import" : "build", b->display, msg);
+}
+
+/* After a successful build: read packages, digest, write image.json in
  * the build directory. */
 static int describe(struct build *b, double seconds, bo_err *err)
 {
 	struct image img;
-	char *status = xasprintf("%s/var/lib/dpkg/status", b->rootfs);
+	enum pkgdb_kind kind = PKGDB_NONE;
 	char *json = xasprintf("%s/%s", b->tmp, IMAGE_JSON);
 	char digest[DIGEST_STR_LEN], when[32];
 	size_t i;
 	int rc = -1;
 
 	memset(&img, 0, sizeof(img));
-	if (dpkg_status_read(status, &img.packages, &img.npackages, err) < 0) {
-		char msg[sizeof(err->msg)];
-
-		snprintf(msg, sizeof(msg), "%s", err->msg);
-		bo_err_set(err, "cannot build image '%s': %s", b->display, msg);
+	if (image_read_packages(b->rootfs, &img.packages, &img.npackages,
+				&kind, err) < 0) {
+		fail(b, err);
 		goto out;
 	}
-	if (img.npackages == 0) {
+	if (img.npackages == 0 && b->rel && strcmp(b->method, "tarball")) {
 		bo_err_set(err, "cannot build image '%s': no installed "
-			   "packages in '%s'", b->display, status);
+			   "packages in '%s/var/lib/dpkg/status'", b->display,
+			   b->rootfs);
 		goto out;
 	}
-	img.libpkgs = xcalloc(b->rel->nlibraries + 1, sizeof(*img.libpkgs));
-	for (i = 0; i < b->rel->nlibraries; i++) {
-		const struct image_libpkg *l = &b->rel->libraries[i];
-
-		/* Only libraries whose package actually got installed. */
-		if (!image_package_version(&img, l->package))
-			continue;
-		img.libpkgs[img.nlibpkgs].library = l->library;
-		img.libpkgs[img.nlibpkgs].package = l->package;
-		img.nlibpkgs++;
+	/* Only libraries whose package actually got installed. */
+	if (b->rel) {
+		for (i = 0; i < b->rel->nlibraries; i++)
+			add_libpkg(&img, b->rel->libraries[i].library,
+				   b->rel->libraries[i].package);
+	} else {
+		guess_libpkgs(b->ctx->data_dir, &img);
 	}
 	progress(b->ctx, "computing the digest of image '%s'...", b->display);
 	if (digest_tree(b->rootfs, digest, sizeof(digest), err) < 0) {
-		char msg[sizeof(err->msg)];
-
-		snprintf(msg, sizeof(msg), "%s", err->msg);
-		bo_err_set(err, "cannot build image '%s': %s", b->display, msg);
+		fail(b, err);
 		goto out;
 	}
 	img.name = (char *)b->name;
-	img.distro = b->recipe->distro;
-	img.release = b->rel->name;
+	img.distro = b->recipe ? b->recipe->distro : (char *)b->name;
+	img.release = b->rel ? b->rel->name : (char *)"imported";
 	img.digest = digest;
 	img.created_at = bo_utc_now(when, sizeof(when));
 	img.method = (char *)b->method;
+	img.source = b->tb.source;
+	img.verification = b->tb.verification;
+	img.pkgdb = (char *)pkgdb_kind_name(kind);
 	rc = image_json_write(&img, b->mirror, seconds, json, err);
 out:
 	image_packages_free(img.packages, img.npackages);
-	free(img.libpkgs);	/* strings borrowed from the recipe */
-	free(status);
+	for (i = 0; i < img.nlibpkgs; i++) {
+		free(img.libpkgs[i].library);
+		free(img.libpkgs[i].package);
+	}
+	free(img.libpkgs);
 	free(json);
 	return rc;
+}
+
+/* The tarball method and imports: get (and verify) the tarball, unpack
+ * it into b->rootfs, check its shape. */
+static int unpack(struct build *b, bo_err *err)
+{
+	size_t n;
+
+	if (b->import_file) {
+		char *abs = realpath(b->import_file, NULL);
+
+		if (!abs) {
+			bo_err_set(err, "cannot read '%s': %s", b->import_file,
+				   strerror(errno));
+			return fail(b, err);
+		}
+		b->tb.file = xstrdup(b->import_file);
+		b->tb.source = abs;
+		b->tb.verification = xstrdup("none (imported local file)");
+	} else if (tarball_obtain(b->ctx, b->recipe, b->rel, b->mirror, b->tmp,
+				  &b->tb, err) < 0) {
+		return fail(b, err);
+	}
+	if (mkdir(b->rootfs, 0755) < 0) {
+		bo_err_set(err, "cannot create '%s': %s", b->rootfs,
+			   strerror(errno));
+		return fail(b, err);
+	}
+	progress(b->ctx, "unpacking '%s'...", b->tb.file);
+	if (archive_unpack(b->tb.file, b->rootfs, &n, err) < 0)
+		return fail(b, err);
+	if (b->tb.downloaded)
+		unlink(b->tb.file);
+	if (rootfs_check_shape(b->rootfs, b->tb.source, err) < 0)
+		return fail(b, err);
+	return 0;
 }
 
 /* Move the finished build into place, replacing an old image. */
@@ -658,6 +749,11 @@ static int choose_method(struct build *b, const struct method **ret,
 					  "method '%s'", b->recipe->path,
 					  b->recipe->methods[i]);
 		last = m;
+		if (!m->program) {	/* built in */
+			*ret = m;
+			*ret_tool = NULL;
+			return 0;
+		}
 		tool = find_program(m->program);
 		if (tool) {
 			*ret = m;
@@ -681,15 +777,19 @@ static int build(struct build *b, bo_err *err)
 	double secs;
 	int rc = -1;
 
-	if (b->rel->suite[0] == '-' || b->mirror[0] == '-' ||
-	    (b->rel->script && b->rel->script[0] == '-'))
-		return bo_err_set(err, "cannot build image '%s': suite, mirror "
-				  "and script must not start with '-'",
-				  b->display);
-	if (choose_method(b, &m, &tool, err) < 0)
-		return -1;
-	b->method = m->name;
-	b->tool = tool;
+	if (b->import_file) {
+		b->method = "import";
+	} else {
+		if (b->rel->suite[0] == '-' || b->mirror[0] == '-' ||
+		    (b->rel->script && b->rel->script[0] == '-'))
+			return bo_err_set(err, "cannot build image '%s': suite, "
+					  "mirror and script must not start "
+					  "with '-'", b->display);
+		if (choose_method(b, &m, &tool, err) < 0)
+			return -1;
+		b->method = m->name;
+		b->tool = tool;
+	}
 	b->tmp = xasprintf("%s/.build-%s-XXXXXX", b->images_dir, b->name);
 	if (!mkdtemp(b->tmp)) {
 		bo_err_set(err, "cannot create a directory in '%s': %s",
@@ -702,17 +802,21 @@ static int build(struct build *b, bo_err *err)
 	b->rootfs = xasprintf("%s/rootfs", b->tmp);
 	b->log = xasprintf("%s/build.log", b->tmp);
 
-	progress(b->ctx, "building image '%s' with %s...", b->display,
-		 m->name);
+	progress(b->ctx, "%s image '%s' with %s...", b->import_file ?
+		 "importing" : "building", b->display, b->method);
 	t0 = bo_now_ns();
-	if (run_tool(b, m, err) < 0)
+	if (m && m->make_argv) {
+		if (run_tool(b, m, err) < 0)
+			goto out;
+	} else if (unpack(b, err) < 0) {
 		goto out;
+	}
 	secs = (double)(bo_now_ns() - t0) / 1e9;
 	if (describe(b, secs, err) < 0)
 		goto out;
 	if (bo_interrupted) {
-		bo_err_set(err, "cannot build image '%s': interrupted",
-			   b->display);
+		bo_err_set(err, "cannot %s image '%s': interrupted",
+			   b->import_file ? "import" : "build", b->display);
 		goto out;
 	}
 	if (install(b, err) < 0)
@@ -722,7 +826,8 @@ static int build(struct build *b, bo_err *err)
 	failed_log = xasprintf("%s/%s.failed.log", b->images_dir, b->name);
 	unlink(failed_log);
 	free(failed_log);
-	progress(b->ctx, "built image '%s' in %.1f s", b->display, secs);
+	progress(b->ctx, "%s image '%s' in %.1f s", b->import_file ?
+		 "imported" : "built", b->display, secs);
 	rc = 0;
 out:
 	if (b->tmp) {
@@ -730,12 +835,41 @@ out:
 		free(b->tmp);
 		b->tmp = NULL;
 	}
+	tarball_result_free(&b->tb);
 	free(b->rootfs);
 	free(b->log);
 	b->rootfs = b->log = NULL;
 	free(tool);
 	b->tool = NULL;
 	return rc;
+}
+
+char *images_dir_abs(const char *state_dir, bo_err *err)
+{
+	char *cwd;
+	char *out;
+
+	if (state_dir[0] == '/')
+		return xasprintf("%s/images", state_dir);
+	/* Absolute, so image->dir and rootfs are too. */
+	cwd = getcwd(NULL, 0);
+	if (!cwd) {
+		bo_err_set(err, "cannot get the current directory: %s",
+			   strerror(errno));
+		return NULL;
+	}
+	out = xasprintf("%s/%s/images", cwd, state_dir);
+	free(cwd);
+	return out;
+}
+
+int recipe_exists(const char *data_dir, const char *distro)
+{
+	char *p = xasprintf("%s/images/%s.json", data_dir, distro);
+	int ok = access(p, F_OK) == 0;
+
+	free(p);
+	return ok;
 }
 
 static int has_image(const char *dir)
@@ -759,6 +893,19 @@ int image_ensure(const struct image_ctx *ctx, const char *spec,
 	*ret = NULL;
 	if (image_spec_parse(spec, &distro, &release, err) < 0)
 		return -1;
+	images_dir = images_dir_abs(ctx->state_dir, err);
+	if (!images_dir)
+		goto out;
+	if (!release && !recipe_exists(ctx->data_dir, distro)) {
+		/* An imported image: runnable by its name, never built. */
+		dir = xasprintf("%s/%s", images_dir, distro);
+		if (has_image(dir)) {
+			rc = image_load(dir, ret, err);
+			goto out;
+		}
+		free(dir);
+		dir = NULL;
+	}
 	if (recipe_load(ctx->data_dir, distro, &r, err) < 0)
 		goto out;
 	rel = recipe_release_find(r, release ? release : r->default_release);
@@ -772,19 +919,6 @@ int image_ensure(const struct image_ctx *ctx, const char *spec,
 	}
 	name = xasprintf("%s-%s", distro, rel->name);
 	display = xasprintf("%s:%s", distro, rel->name);
-	if (ctx->state_dir[0] == '/') {
-		images_dir = xasprintf("%s/images", ctx->state_dir);
-	} else {	/* absolute, so image->dir and rootfs are too */
-		char *cwd = getcwd(NULL, 0);
-
-		if (!cwd) {
-			bo_err_set(err, "cannot get the current directory: %s",
-				   strerror(errno));
-			goto out;
-		}
-		images_dir = xasprintf("%s/%s/images", cwd, ctx->state_dir);
-		free(cwd);
-	}
 	dir = xasprintf("%s/%s", images_dir, name);
 
 	if (!ctx->refresh && has_image(dir)) {
@@ -793,7 +927,7 @@ int image_ensure(const struct image_ctx *ctx, const char *spec,
 	}
 	if (bo_mkdir_p(images_dir, err) < 0)
 		goto out;
-	lockfd = lock_images(ctx, images_dir, err);
+	lockfd = images_lock(ctx, images_dir, err);
 	if (lockfd < 0)
 		goto out;
 	/* Another process may have built it while we waited. */
@@ -827,6 +961,60 @@ out:
 	free(release);
 	free(name);
 	free(display);
+	free(images_dir);
+	free(dir);
+	return rc;
+}
+
+int image_import(const struct image_ctx *ctx, const char *name,
+		 const char *file, struct image **ret, bo_err *err)
+{
+	char *images_dir = NULL, *dir = NULL;
+	int lockfd = -1, rc = -1;
+
+	*ret = NULL;
+	if (!image_name_ok(name))
+		return bo_err_set(err, "invalid image name '%s': use only "
+				  "[a-z0-9._-]", name);
+	if (recipe_exists(ctx->data_dir, name))
+		return bo_err_set(err, "image name '%s' is a distro with a "
+				  "recipe: choose another name", name);
+	if (access(file, R_OK) < 0)
+		return bo_err_set(err, "cannot read '%s': %s", file,
+				  strerror(errno));
+	images_dir = images_dir_abs(ctx->state_dir, err);
+	if (!images_dir)
+		return -1;
+	dir = xasprintf("%s/%s", images_dir, name);
+	if (bo_mkdir_p(images_dir, err) < 0)
+		goto out;
+	lockfd = images_lock(ctx, images_dir, err);
+	if (lockfd < 0)
+		goto out;
+	if (!ctx->refresh && has_image(dir)) {
+		bo_err_set(err, "image '%s' exists (--refresh replaces it)",
+			   name);
+		goto out;
+	}
+	remove_leftovers(ctx, images_dir);
+	{
+		struct build b;
+
+		memset(&b, 0, sizeof(b));
+		b.ctx = ctx;
+		b.display = name;
+		b.name = name;
+		b.images_dir = images_dir;
+		b.dir = dir;
+		b.mirror = "";
+		b.import_file = file;
+		if (build(&b, err) < 0)
+			goto out;
+	}
+	rc = image_load(dir, ret, err);
+out:
+	if (lockfd >= 0)
+		close(lockfd);
 	free(images_dir);
 	free(dir);
 	return rc;

@@ -272,23 +272,32 @@ int digest_tree(const char *root, char *buf, size_t len, bo_err *err)
 
 int digest_file_sha256(const char *path, char *buf, size_t len, bo_err *err)
 {
+	return digest_file_hex(path, DIGEST_SHA256, buf, len, err);
+}
+
+int digest_file_hex(const char *path, enum digest_alg alg, char *buf,
+		    size_t len, bo_err *err)
+{
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned mdlen = 0;
 	EVP_MD_CTX *ctx;
+	const EVP_MD *type = alg == DIGEST_SHA512 ? EVP_sha512() :
+		EVP_sha256();
+	const char *tname = alg == DIGEST_SHA512 ? "SHA-512" : "SHA-256";
 	char *chunk;
 	int fd, rc = 0;
 
-	if (len < 65)
+	if (len < (size_t)EVP_MD_size(type) * 2 + 1)
 		return bo_err_set(err, "digest buffer too small");
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return bo_err_set(err, "cannot open '%s': %s", path,
 				  strerror(errno));
 	ctx = EVP_MD_CTX_new();
-	if (!ctx || EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) != 1) {
+	if (!ctx || EVP_DigestInit_ex(ctx, type, NULL) != 1) {
 		EVP_MD_CTX_free(ctx);
 		close(fd);
-		return bo_err_set(err, "cannot initialise SHA-256");
+		return bo_err_set(err, "cannot initialise %s", tname);
 	}
 	chunk = xmalloc(READ_CHUNK);
 	for (;;) {
@@ -306,7 +315,7 @@ int digest_file_sha256(const char *path, char *buf, size_t len, bo_err *err)
 		EVP_DigestUpdate(ctx, chunk, (size_t)n);
 	}
 	if (rc == 0 && EVP_DigestFinal_ex(ctx, md, &mdlen) != 1)
-		rc = bo_err_set(err, "cannot finish SHA-256");
+		rc = bo_err_set(err, "cannot finish %s", tname);
 	if (rc == 0)
 		to_hex(md, mdlen, buf);
 	free(chunk);

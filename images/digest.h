@@ -29,4 +29,14 @@ int digest_tree(const char *root, char *buf, size_t len, bo_err *err);
  * (no prefix) into buf (>= 65 bytes). Returns 0, or -1 with err set. */
 int digest_file_sha256(const char *path, char *buf, size_t len, bo_err *err);
 
+/* Hash algorithms for digest_file_hex(). */
+enum digest_alg { DIGEST_SHA256, DIGEST_SHA512 };
+
+/* Hash the contents of the file PATH with ALG into buf as lowercase hex
+ * (64 digits for SHA-256, 128 for SHA-512; no prefix). len: size of buf in
+ * bytes, at least digits + 1. Polls bo_interrupted between reads. Returns
+ * 0, or -1 with err set. */
+int digest_file_hex(const char *path, enum digest_alg alg, char *buf,
+		    size_t len, bo_err *err);
+
 #endif

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "images/archive.h"
 #include "images/image.h"
 
 struct pkglist {
@@ -95,6 +96,22 @@ int dpkg_status_read(const char *path, struct image_package **ret,
 		     size_t *ret_n, bo_err *err)
 {
 	FILE *f = fopen(path, "re");
+	int rc;
+
+	*ret = NULL;
+	*ret_n = 0;
+	if (!f)
+		return bo_err_set(err, "cannot open '%s': %s", path,
+				  strerror(errno));
+	rc = dpkg_status_read_stream(f, path, ret, ret_n, err);
+	fclose(f);
+	return rc;
+}
+
+int dpkg_status_read_stream(FILE *f, const char *path,
+			    struct image_package **ret, size_t *ret_n,
+			    bo_err *err)
+{
 	struct pkglist l = { 0 };
 	struct stanza s = { 0 };
 	char *line = NULL;
@@ -103,9 +120,6 @@ int dpkg_status_read(const char *path, struct image_package **ret,
 
 	*ret = NULL;
 	*ret_n = 0;
-	if (!f)
-		return bo_err_set(err, "cannot open '%s': %s", path,
-				  strerror(errno));
 	errno = 0;
 	while ((len = getline(&line, &cap, f)) >= 0) {
 		char *colon, *val;
@@ -137,7 +151,6 @@ int dpkg_status_read(const char *path, struct image_package **ret,
 		int e = errno;
 
 		free(line);
-		fclose(f);
 		stanza_clear(&s);
 		image_packages_free(l.v, l.n);
 		return bo_err_set(err, "cannot read '%s': %s", path,
@@ -145,7 +158,6 @@ int dpkg_status_read(const char *path, struct image_package **ret,
 	}
 	stanza_end(&s, &l);	/* last stanza without a trailing blank line */
 	free(line);
-	fclose(f);
 
 	if (l.n)
 		qsort(l.v, l.n, sizeof(*l.v), cmp_pkg);

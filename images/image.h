@@ -34,6 +34,14 @@ struct image {
 	struct image_package *packages;	/* all packages, sorted by name */
 	size_t nlibpkgs;
 	struct image_libpkg *libpkgs;
+	/* Added for tarballs and imports (NULL when not recorded, e.g. in
+	 * images built before): */
+	char *source;		/* the tarball's URL or file; NULL = a
+				 * bootstrap tool's mirror */
+	char *verification;	/* what was checked: "sha512 (x.DIGESTS)",
+				 * "none (--no-verify)", ...; NULL = the
+				 * bootstrap tool's own archive signatures */
+	char *pkgdb;		/* "dpkg", "apk", "portage", "none" */
 };
 
 /* Where images live and how to build them. */
@@ -43,6 +51,11 @@ struct image_ctx {
 	const char *mirror;	/* NULL = the recipe's (or the tool's) default */
 	int refresh;		/* rebuild even if cached */
 	int progress;		/* print progress lines on stderr */
+	/* Tarball methods (gentoo, alpine); all optional: */
+	const char *from;	/* local tarball instead of the recipe's URL */
+	const char *digests;	/* its checksum file; NULL = next to it */
+	const char *keyring;	/* gpgv keyring: also check the signature */
+	int no_verify;		/* skip verification (recorded) */
 };
 
 /* Split "NAME[:RELEASE]" into newly allocated *ret_distro and *ret_release
@@ -64,6 +77,52 @@ char *image_known_distros(const char *data_dir);
  * image_free), or -1 with err set. */
 int image_ensure(const struct image_ctx *ctx, const char *spec,
 		 struct image **ret, bo_err *err);
+
+/* Import the root filesystem tarball FILE (anything libarchive reads) as
+ * the image NAME (image_name_ok(); not the name of a distro with a recipe,
+ * so specs stay unambiguous): unpacked safely (see archive_unpack()) into a
+ * temporary directory under STATE/images, checked to have the shape of a
+ * root filesystem, described (packages from its dpkg/apk/portage database,
+ * crypto library packages matched against every recipe, digest, size) and
+ * renamed into STATE/images/NAME only on success; on failure or
+ * interruption nothing is left behind. An existing image NAME is an error
+ * unless ctx->refresh. Returns 0 and the new image in *ret (caller frees),
+ * or -1 with err set. */
+int image_import(const struct image_ctx *ctx, const char *name,
+		 const char *file, struct image **ret, bo_err *err);
+
+/* Check that SPEC names something image_ensure() can give: an imported
+ * image STATE/images/NAME, or a distro with a recipe. Returns 0, or -1
+ * with err set ("unknown distro 'x' (known: ...)"). */
+int image_spec_check(const char *data_dir, const char *state_dir,
+		     const char *spec, bo_err *err);
+
+/* Find an existing image by NAME: an image directory name
+ * ("debian-bookworm", an imported name) or a spec ("debian:bookworm",
+ * "debian" = its default release). Never builds. Returns 0 and *ret
+ * (caller frees), or -1 with err set ("no image 'x'"). */
+int image_find(const struct image_ctx *ctx, const char *name,
+	       struct image **ret, bo_err *err);
+
+/* All images under STATE/images, sorted by name, in a new array of new
+ * images (free with image_list_free). Directories that are not whole
+ * images (no valid image.json) are skipped. Returns 0, or -1 with err. */
+int image_list(const char *state_dir, struct image ***ret, size_t *ret_n,
+	       bo_err *err);
+
+void image_list_free(struct image **v, size_t n);
+
+/* Remove the image IMG (from image_find) under the images lock: renamed
+ * away first, so it disappears at once, then deleted. Returns 0, or -1
+ * with err set. */
+int image_remove(const struct image_ctx *ctx, const struct image *img,
+		 bo_err *err);
+
+/* Apparent size in bytes of everything under ROOTFS (regular files counted
+ * once per inode, symlinks and directories by their size), never following
+ * a symlink. Returns 0, or -1 with err set. */
+int image_rootfs_size(const char *rootfs, unsigned long long *ret_bytes,
+		      bo_err *err);
 
 /* Load an already built image from DIR (its image.json). Returns 0, or -1
  * with err set. */

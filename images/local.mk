@@ -7,9 +7,14 @@ liborch_a_SOURCES += \
 	images/store.c images/store.h \
 	images/dpkg.c \
 	images/digest.c images/digest.h \
-	images/rootfs.c
+	images/rootfs.c \
+	images/archive.c images/archive.h \
+	images/pkgdb.c \
+	images/tarball.c images/tarball.h \
+	images/manage.c
 
-dist_images_DATA += images/debian.json
+dist_images_DATA += images/debian.json images/ubuntu.json \
+	images/gentoo.json images/alpine.json
 
 # Tests of images/ (TAP). The C ones print TAP themselves.
 IMAGES_TEST_CFLAGS = $(AM_CFLAGS) $(ORCH_CFLAGS)
@@ -52,10 +57,21 @@ TESTS += \
 	tests/t2020-images-rootfs \
 	tests/t2030-images-digest \
 	tests/t2035-images-fakebuild \
-	tests/t2040-images-build.sh
+	tests/t2040-images-build.sh \
+	tests/t2100-images-archive.sh
 
 EXTRA_DIST += \
 	tests/t2040-images-build.sh \
+	tests/t2100-images-archive.sh \
+	tests/fixtures/archives/README.md \
+	tests/fixtures/archives/absolute.tar \
+	tests/fixtures/archives/device-nodes.tar \
+	tests/fixtures/archives/dotdot.tar \
+	tests/fixtures/archives/empty.tar \
+	tests/fixtures/archives/hardlink-escape.tar \
+	tests/fixtures/archives/not-an-archive.tar.xz \
+	tests/fixtures/archives/symlink-escape.tar \
+	tests/fixtures/archives/truncated.tar.gz \
 	tests/fixtures/images-dpkg-normal.status \
 	tests/fixtures/images-dpkg-deinstalled.status \
 	tests/fixtures/images-dpkg-nonl.status \

@@ -40,6 +40,13 @@ int image_json_write(const struct image *img, const char *mirror,
 	json_object_set_new(root, "method", json_string(img->method));
 	json_object_set_new(root, "mirror", json_string(mirror ? mirror : ""));
 	json_object_set_new(root, "build_seconds", json_real(build_seconds));
+	if (img->source)
+		json_object_set_new(root, "source", json_string(img->source));
+	if (img->verification)
+		json_object_set_new(root, "verification",
+				    json_string(img->verification));
+	if (img->pkgdb)
+		json_object_set_new(root, "pkgdb", json_string(img->pkgdb));
 	json_object_set_new(root, "packages", pk);
 	json_object_set_new(root, "libpkgs", lp);
 	text = json_dumps(root, JSON_INDENT(2) | JSON_SORT_KEYS |
@@ -123,6 +130,16 @@ int image_load(const char *dir, struct image **ret, bo_err *err)
 			   "be sha256:<64 hex digits>", path);
 		goto out;
 	}
+	/* Optional members (absent in images from older versions). */
+	v = json_object_get(root, "source");
+	if (json_is_string(v))
+		img->source = xstrdup(json_string_value(v));
+	v = json_object_get(root, "verification");
+	if (json_is_string(v))
+		img->verification = xstrdup(json_string_value(v));
+	v = json_object_get(root, "pkgdb");
+	if (json_is_string(v))
+		img->pkgdb = xstrdup(json_string_value(v));
 	pk = json_object_get(root, "packages");
 	lp = json_object_get(root, "libpkgs");
 	if (!json_is_object(pk) || (lp && !json_is_object(lp))) {
@@ -224,6 +241,9 @@ void image_free(struct image *img)
 	free(img->digest);
 	free(img->created_at);
 	free(img->method);
+	free(img->source);
+	free(img->verification);
+	free(img->pkgdb);
 	image_packages_free(img->packages, img->npackages);
 	for (i = 0; i < img->nlibpkgs; i++) {
 		free(img->libpkgs[i].library);

@@ -12,10 +12,24 @@
  * name, distro, release, digest, created_at, method (strings), mirror
  * (string; "" = the tool's default), build_seconds (number; wall time of
  * the bootstrap tool in seconds, digest excluded; 0 if unknown), packages
- * (object name -> version) and libpkgs (object library -> package).
+ * (object name -> version), libpkgs (object library -> package), and,
+ * when not NULL, source, verification and pkgdb (strings).
  * img->dir and img->rootfs are not stored (they follow from where the file
  * is). Returns 0, or -1 with err set. */
 int image_json_write(const struct image *img, const char *mirror,
 		     double build_seconds, const char *path, bo_err *err);
+
+/* STATE_DIR/images as an absolute path (relative STATE_DIR taken from the
+ * current directory). Newly allocated, or NULL with err set. */
+char *images_dir_abs(const char *state_dir, bo_err *err);
+
+/* 1 when DATA_DIR/images/DISTRO.json exists. */
+int recipe_exists(const char *data_dir, const char *distro);
+
+/* Take the images lock IMAGES_DIR/.lock (blocking; gives up when
+ * interrupted; says it waits when ctx->progress). Returns the locked fd
+ * (close it to unlock), or -1 with err set. */
+int images_lock(const struct image_ctx *ctx, const char *images_dir,
+		bo_err *err);
 
 #endif

@@ -29,6 +29,7 @@ struct cmd_entry {
 
 extern const struct cmd_entry cmd_run_entry;
 extern const struct cmd_entry cmd_results_entry;
+extern const struct cmd_entry cmd_images_entry;
 extern const struct cmd_entry cmd_compare_entry;
 
 /* Print "benchorch: MSG" on stderr. */

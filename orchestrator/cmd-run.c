@@ -146,21 +146,14 @@ static int check_distros(struct run_config *c)
 	for (tok = strtok_r(copy, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		char *distro, *release;
-		char *known, *recipe;
 
 		if (image_spec_parse(tok, &distro, &release, &err) < 0) {
 			rc = cli_usage_error("run", "%s", err.msg);
 			break;
 		}
-		recipe = xasprintf("%s/images/%s.json", c->data_dir, distro);
-		if (access(recipe, R_OK) != 0) {
-			known = image_known_distros(c->data_dir);
-			rc = cli_usage_error("run", "unknown distro '%s' (known: %s)",
-					     distro, known && *known ? known :
-					     "none: no recipes found");
-			free(known);
-		}
-		free(recipe);
+		/* A distro with a recipe, or an imported image's name. */
+		if (image_spec_check(c->data_dir, c->state_dir, tok, &err) < 0)
+			rc = cli_usage_error("run", "%s", err.msg);
 		free(distro);
 		free(release);
 		if (rc)

@@ -16,7 +16,8 @@ liborch_a_SOURCES += \
 	orchestrator/run.c orchestrator/run.h \
 	orchestrator/cli.c orchestrator/cli.h \
 	orchestrator/cmd-run.c \
-	orchestrator/cmd-results.c
+	orchestrator/cmd-results.c \
+	orchestrator/cmd-images.c
 # results, compare, report, export/merge (issue #7)
 liborch_a_SOURCES += \
 	orchestrator/report-fmt.c orchestrator/report-fmt.h \

@@ -10,6 +10,7 @@
 static const struct cmd_entry *const commands[] = {
 	&cmd_run_entry,
 	&cmd_results_entry,
+	&cmd_images_entry,
 	&cmd_compare_entry,
 	NULL,
 };
