@@ -25,7 +25,11 @@ check_PROGRAMS += \
 	tests/t2020-images-rootfs \
 	tests/t2030-images-digest \
 	tests/t2035-images-fakebuild \
-	tests/t2040-images-build-cli
+	tests/t2040-images-build-cli \
+	tests/t2120-images-pkgdb
+tests_t2120_images_pkgdb_SOURCES = tests/t2120-images-pkgdb.c tests/tap.h
+tests_t2120_images_pkgdb_CFLAGS = $(IMAGES_TEST_CFLAGS)
+tests_t2120_images_pkgdb_LDADD = $(IMAGES_TEST_LDADD)
 tests_t2000_images_dpkg_SOURCES = tests/t2000-images-dpkg.c \
 	tests/tap.h
 tests_t2000_images_dpkg_CFLAGS = $(IMAGES_TEST_CFLAGS)
@@ -58,11 +62,18 @@ TESTS += \
 	tests/t2030-images-digest \
 	tests/t2035-images-fakebuild \
 	tests/t2040-images-build.sh \
-	tests/t2100-images-archive.sh
+	tests/t2100-images-archive.sh \
+	tests/t2110-images-tarball.sh \
+	tests/t2120-images-pkgdb \
+	tests/t2130-images-import-run.sh
 
 EXTRA_DIST += \
 	tests/t2040-images-build.sh \
 	tests/t2100-images-archive.sh \
+	tests/t2110-images-tarball.sh \
+	tests/t2130-images-import-run.sh \
+	tests/bench/image-build.sh \
+	tests/fixtures/images-apk-installed \
 	tests/fixtures/archives/README.md \
 	tests/fixtures/archives/absolute.tar \
 	tests/fixtures/archives/device-nodes.tar \
