@@ -302,7 +302,8 @@ static int library_id(sqlite3 *db, const struct guest_library *l,
 	const char *pver = pkg ? image_package_version(img, pkg) : NULL;
 	static const char *sqls[2] = {
 		"INSERT OR IGNORE INTO libraries (name, version, soname, path,"
-		" package, package_version) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+		" package, package_version, build_id) VALUES (?1, ?2, ?3, ?4,"
+		" ?5, ?6, ?7)",
 		"SELECT id FROM libraries WHERE name = ?1 AND version = ?2 AND"
 		" soname = ?3 AND path = ?4 AND package = ?5 AND"
 		" package_version = ?6",
@@ -320,6 +321,8 @@ static int library_id(sqlite3 *db, const struct guest_library *l,
 		bind_text(st, 4, l->path);
 		bind_text(st, 5, pver ? pkg : NULL);
 		bind_text(st, 6, pver);
+		if (i == 0)
+			bind_text(st, 7, l->build_id);
 		rc = i == 0 ? step_done(db, st, err) : step_id(db, st, ret, err);
 		sqlite3_finalize(st);
 		if (rc < 0)
@@ -346,6 +349,17 @@ static int kat_passed(const struct guest_output *out, const char *lib,
 	return seen;
 }
 
+/* Index in out->libraries of the loaded library NAME, or nlibraries. */
+static size_t loaded_index(const struct guest_output *out, const char *name)
+{
+	size_t j;
+
+	for (j = 0; j < out->nlibraries; j++)
+		if (strcmp(out->libraries[j].name, name) == 0)
+			return out->libraries[j].loaded ? j : out->nlibraries;
+	return out->nlibraries;
+}
+
 /* Store what the guest reported for invocation INV_ID. */
 static int store_output(sqlite3 *db, int64_t inv_id,
 			const struct guest_output *out,
@@ -358,7 +372,8 @@ static int store_output(sqlite3 *db, int64_t inv_id,
 
 	lib_ids = xcalloc(out->nlibraries + 1, sizeof(*lib_ids));
 	if (prep(db, "INSERT INTO library_loads (invocation_id, name, status,"
-		 " library_id) VALUES (?1, ?2, ?3, ?4)", &st, err) < 0)
+		 " library_id, build_id) VALUES (?1, ?2, ?3, ?4, ?5)", &st,
+		 err) < 0)
 		goto out;
 	for (i = 0; i < out->nlibraries; i++) {
 		const struct guest_library *l = &out->libraries[i];
@@ -370,6 +385,7 @@ static int store_output(sqlite3 *db, int64_t inv_id,
 		bind_text(st, 3, l->loaded ? "loaded" : "absent");
 		if (l->loaded)
 			sqlite3_bind_int64(st, 4, lib_ids[i]);
+		bind_text(st, 5, l->build_id);
 		if (step_done(db, st, err) < 0)
 			goto out;
 	}
@@ -419,16 +435,14 @@ static int store_output(sqlite3 *db, int64_t inv_id,
 	if (prep(db, "INSERT INTO results (invocation_id, library_id,"
 		 " algorithm, operation, buffer_bytes, calls_per_batch,"
 		 " bytes_per_batch, repetitions, median_ns, min_ns, mb_per_s,"
-		 " verified) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
-		 " ?11, ?12)", &st, err) < 0)
+		 " verified, mode) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,"
+		 " ?10, ?11, ?12, ?13)", &st, err) < 0)
 		goto out;
 	for (i = 0; i < out->nresults; i++) {
 		const struct guest_result *r = &out->results[i];
 
-		for (j = 0; j < out->nlibraries; j++)
-			if (strcmp(out->libraries[j].name, r->library) == 0)
-				break;
-		if (j == out->nlibraries || !out->libraries[j].loaded) {
+		j = loaded_index(out, r->library);
+		if (j == out->nlibraries) {
 			bo_err_set(err, "result for library '%s' that was not loaded",
 				   r->library);
 			goto out;
@@ -445,7 +459,64 @@ static int store_output(sqlite3 *db, int64_t inv_id,
 		sqlite3_bind_int64(st, 10, r->min_ns);
 		sqlite3_bind_double(st, 11, r->mb_per_s);
 		sqlite3_bind_int(st, 12, r->verified &&
-				 kat_passed(out, r->library, r->algorithm));
+				 kat_passed(out, r->library, r->algorithm) &&
+				 guest_output_crosscheck_ok(out, r->library,
+							    r->algorithm));
+		bind_text(st, 13, r->mode);
+		if (step_done(db, st, err) < 0)
+			goto out;
+	}
+	sqlite3_finalize(st);
+
+	if (prep(db, "INSERT INTO keysetups (invocation_id, library_id,"
+		 " algorithm, operation, calls_per_batch, repetitions,"
+		 " median_ns, min_ns, ns_per_key, verified) VALUES (?1, ?2, ?3,"
+		 " ?4, ?5, ?6, ?7, ?8, ?9, ?10)", &st, err) < 0)
+		goto out;
+	for (i = 0; i < out->nkeysetups; i++) {
+		const struct guest_keysetup *k = &out->keysetups[i];
+
+		j = loaded_index(out, k->library);
+		if (j == out->nlibraries) {
+			bo_err_set(err, "keysetup for library '%s' that was not loaded",
+				   k->library);
+			goto out;
+		}
+		sqlite3_bind_int64(st, 1, inv_id);
+		sqlite3_bind_int64(st, 2, lib_ids[j]);
+		bind_text(st, 3, k->algorithm);
+		bind_text(st, 4, k->operation);
+		sqlite3_bind_int64(st, 5, k->calls_per_batch);
+		sqlite3_bind_int64(st, 6, k->repetitions);
+		sqlite3_bind_int64(st, 7, k->median_ns);
+		sqlite3_bind_int64(st, 8, k->min_ns);
+		sqlite3_bind_double(st, 9, k->ns_per_call);
+		sqlite3_bind_int(st, 10, k->verified &&
+				 kat_passed(out, k->library, k->algorithm) &&
+				 guest_output_crosscheck_ok(out, k->library,
+							    k->algorithm));
+		if (step_done(db, st, err) < 0)
+			goto out;
+	}
+	sqlite3_finalize(st);
+
+	if (prep(db, "INSERT INTO crosschecks (invocation_id, library,"
+		 " algorithm, input_bytes, output_bytes, digest, roundtrip,"
+		 " agrees) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", &st,
+		 err) < 0)
+		goto out;
+	for (i = 0; i < out->ncrosschecks; i++) {
+		const struct guest_crosscheck *c = &out->crosschecks[i];
+
+		sqlite3_bind_int64(st, 1, inv_id);
+		bind_text(st, 2, c->library);
+		bind_text(st, 3, c->algorithm);
+		sqlite3_bind_int64(st, 4, c->input_bytes);
+		sqlite3_bind_int64(st, 5, c->output_bytes);
+		bind_text(st, 6, c->digest);
+		sqlite3_bind_int(st, 7, c->roundtrip);
+		if (c->agrees >= 0)
+			sqlite3_bind_int(st, 8, c->agrees);
 		if (step_done(db, st, err) < 0)
 			goto out;
 	}
@@ -468,8 +539,8 @@ static int store_invocation(sqlite3 *db, int64_t run_id,
 		return -1;
 	if (prep(db, "INSERT INTO invocations (run_id, image_id, spec, runner,"
 		 " guest_version, libc, cpu, started_at, wall_ns, measure_ns,"
-		 " status, error) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,"
-		 " ?10, ?11, ?12)", &st, err) < 0)
+		 " status, error, variant) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7,"
+		 " ?8, ?9, ?10, ?11, ?12, ?13)", &st, err) < 0)
 		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
 	if (inv->image)
@@ -485,6 +556,8 @@ static int store_invocation(sqlite3 *db, int64_t run_id,
 	bind_text(st, 11, inv->error ? "failed" : "ok");
 	if (inv->error)
 		bind_text(st, 12, inv->error);
+	bind_text(st, 13, out && out->variant ? out->variant :
+		  inv->variant ? inv->variant : "hw");
 	rc = step_done(db, st, err);
 	sqlite3_finalize(st);
 	if (rc < 0)
@@ -570,4 +643,38 @@ int db_reap_stale_runs(sqlite3 *db, const char *host, bo_err *err)
 fail:
 	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 	return -1;
+}
+
+long db_crosscheck_failures(sqlite3 *db, int64_t run_id, FILE *f)
+{
+	sqlite3_stmt *st;
+	long n = 0;
+	int rc;
+
+	if (sqlite3_prepare_v2(db,
+		"SELECT coalesce(im.distro || ':' || im.release, inv.spec),"
+		" inv.variant, c.library, c.algorithm, c.roundtrip,"
+		" (SELECT count(*) FROM crosschecks o WHERE"
+		"  o.invocation_id = c.invocation_id AND"
+		"  o.algorithm = c.algorithm AND o.library <> c.library)"
+		" FROM crosschecks c JOIN invocations inv ON"
+		" inv.id = c.invocation_id LEFT JOIN images im ON"
+		" im.id = inv.image_id WHERE inv.run_id = ?1 AND c.agrees = 0"
+		" ORDER BY 1, 2, 3, 4", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		n++;
+		if (!f)
+			continue;
+		fprintf(f, "  %s (%s) %s %s: %s\n", sqlite3_column_text(st, 0),
+			sqlite3_column_text(st, 1), sqlite3_column_text(st, 2),
+			sqlite3_column_text(st, 3),
+			!sqlite3_column_int(st, 4) ?
+			"decryption did not restore the input" :
+			"output differs from the other libraries (no majority"
+			" agrees with it)");
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? n : -1;
 }

@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "images/image.h"
 #include "orchestrator/cpuinfo.h"
@@ -43,6 +44,8 @@ struct db_invocation {
 	const char *spec;		/* "debian", "debian:trixie" */
 	const struct image *image;	/* NULL when the image failed */
 	const char *runner;		/* "nspawn", "chroot" or "" */
+	const char *variant;		/* "hw" or "nohw"; NULL = "hw" (the
+					 * guest's hello overrides it) */
 	const char *started_at;
 	uint64_t wall_ns;		/* host wall clock, ns */
 	const struct guest_output *out;	/* NULL or unused when error set */
@@ -58,8 +61,10 @@ int db_run_begin(sqlite3 *db, const struct db_run *run, int64_t *ret_id,
 /* In one BEGIN IMMEDIATE transaction: store every invocation (images and
  * their packages, libraries, KATs, results) and set the run's status
  * ("done", "failed" or "aborted"), finish time and error (may be NULL).
- * A result is stored verified only if the guest said so and the library's
- * known-answer test for that algorithm passed. Returns 0, or -1 with err
+ * A result (or key setup) is stored verified only if the guest said so,
+ * the library's known-answer tests for that algorithm passed, and the
+ * library did not disagree with the others in the cross-library check
+ * (guest_output_crosscheck_ok). Returns 0, or -1 with err
  * set (the transaction is rolled back; the run stays 'running'). */
 int db_run_finish(sqlite3 *db, int64_t run_id, const char *status,
 		  const char *error, const struct db_invocation *invs,
@@ -69,6 +74,12 @@ int db_run_finish(sqlite3 *db, int64_t run_id, const char *status,
  * (killed without a chance to clean up). Returns the count, or -1 with err
  * set. */
 int db_reap_stale_runs(sqlite3 *db, const char *host, bo_err *err);
+
+/* Print, one line each on F (NULL: print nothing, only count), every (library, algorithm) of run RUN_ID
+ * that disagreed with the other libraries in the cross-library check
+ * ("debian:bookworm nettle aes-128-cbc: output differs from 2 other
+ * libraries" ...). Returns the count, or -1 on a database error. */
+long db_crosscheck_failures(sqlite3 *db, int64_t run_id, FILE *f);
 
 /* Run SQL that returns no rows (several statements allowed). Returns 0, or
  * -1 with err set. */

@@ -1,5 +1,9 @@
 /* guest/backend-openssl.c - OpenSSL's libcrypto through the EVP API.
  *
+ * Algorithms: every protocol algorithm but Serpent, Twofish and Salsa20
+ * (which OpenSSL does not implement); Blowfish, CAST5 and RC4 need 3.x's
+ * legacy provider (loaded here when its module is installed).
+ *
  * Works with libcrypto 3.x (libcrypto.so.3) and 1.1.x (libcrypto.so.1.1):
  * only functions present in both are required; the 3.x fetch functions are
  * used when present, as `openssl speed` 3.x does (an explicitly fetched
@@ -22,6 +26,7 @@ typedef struct ossl_cipher EVP_CIPHER;
 typedef struct ossl_md EVP_MD;
 typedef struct ossl_engine ENGINE;
 typedef struct ossl_lib_ctx OSSL_LIB_CTX;
+typedef struct ossl_provider OSSL_PROVIDER;
 
 /* ABI constants (include/openssl/evp.h, crypto.h; same in 1.1 and 3.x). */
 #define OSSL_OPENSSL_VERSION 0		/* OpenSSL_version() type */
@@ -53,45 +58,104 @@ static struct {
 	int (*EVP_CIPHER_CTX_set_padding)(EVP_CIPHER_CTX *ctx, int pad);
 	int (*EVP_Digest)(const void *data, size_t count, unsigned char *md,
 			  unsigned int *size, const EVP_MD *type, ENGINE *impl);
-	/* legacy getters: may each be absent (no-chacha builds etc.) */
-	const EVP_CIPHER *(*EVP_aes_128_cbc)(void);
-	const EVP_CIPHER *(*EVP_aes_128_ctr)(void);
-	const EVP_CIPHER *(*EVP_aes_256_gcm)(void);
-	const EVP_CIPHER *(*EVP_chacha20_poly1305)(void);
-	const EVP_MD *(*EVP_sha256)(void);
 	/* 3.x only, optional */
 	EVP_CIPHER *(*EVP_CIPHER_fetch)(OSSL_LIB_CTX *ctx, const char *name,
 					const char *properties);
 	EVP_MD *(*EVP_MD_fetch)(OSSL_LIB_CTX *ctx, const char *name,
 				const char *properties);
+	OSSL_PROVIDER *(*OSSL_PROVIDER_load)(OSSL_LIB_CTX *ctx,
+					     const char *name);
 } api;
 
-/* Per algorithm: the cipher or digest, and whether a trial use worked. */
+/* Per algorithm: OpenSSL's name (EVP_CIPHER_fetch / EVP_MD_fetch in 3.x)
+ * and the 1.1-style getter (dlsym'ed; each may be absent in a build
+ * configured without that algorithm). */
+static const struct {
+	const char *fetch;
+	const char *getter;
+} names[GUEST_ALGO_COUNT] = {
+	[GUEST_AES_128_ECB] = { "AES-128-ECB", "EVP_aes_128_ecb" },
+	[GUEST_AES_128_CBC] = { "AES-128-CBC", "EVP_aes_128_cbc" },
+	[GUEST_AES_192_ECB] = { "AES-192-ECB", "EVP_aes_192_ecb" },
+	[GUEST_AES_192_CBC] = { "AES-192-CBC", "EVP_aes_192_cbc" },
+	[GUEST_AES_256_ECB] = { "AES-256-ECB", "EVP_aes_256_ecb" },
+	[GUEST_AES_256_CBC] = { "AES-256-CBC", "EVP_aes_256_cbc" },
+	[GUEST_BLOWFISH_128_ECB] = { "BF-ECB", "EVP_bf_ecb" },
+	[GUEST_BLOWFISH_128_CBC] = { "BF-CBC", "EVP_bf_cbc" },
+	[GUEST_CAST5_128_ECB] = { "CAST5-ECB", "EVP_cast5_ecb" },
+	[GUEST_CAST5_128_CBC] = { "CAST5-CBC", "EVP_cast5_cbc" },
+	[GUEST_3DES_ECB] = { "DES-EDE3-ECB", "EVP_des_ede3_ecb" },
+	[GUEST_3DES_CBC] = { "DES-EDE3-CBC", "EVP_des_ede3_cbc" },
+	[GUEST_AES_128_CTR] = { "AES-128-CTR", "EVP_aes_128_ctr" },
+	[GUEST_AES_256_CTR] = { "AES-256-CTR", "EVP_aes_256_ctr" },
+	[GUEST_AES_128_GCM] = { "AES-128-GCM", "EVP_aes_128_gcm" },
+	[GUEST_AES_256_GCM] = { "AES-256-GCM", "EVP_aes_256_gcm" },
+	[GUEST_CAMELLIA_128_CBC] = { "CAMELLIA-128-CBC",
+				     "EVP_camellia_128_cbc" },
+	[GUEST_CAMELLIA_256_CBC] = { "CAMELLIA-256-CBC",
+				     "EVP_camellia_256_cbc" },
+	[GUEST_CHACHA20] = { "ChaCha20", "EVP_chacha20" },
+	[GUEST_CHACHA20_POLY1305] = { "ChaCha20-Poly1305",
+				      "EVP_chacha20_poly1305" },
+	[GUEST_RC4] = { "RC4", "EVP_rc4" },
+	[GUEST_MD5] = { "MD5", "EVP_md5" },
+	[GUEST_SHA_1] = { "SHA1", "EVP_sha1" },
+	[GUEST_SHA_256] = { "SHA256", "EVP_sha256" },
+	[GUEST_SHA_512] = { "SHA512", "EVP_sha512" },
+	[GUEST_SHA3_256] = { "SHA3-256", "EVP_sha3_256" },
+	[GUEST_BLAKE2B_512] = { "BLAKE2B-512", "EVP_blake2b512" },
+	/* Serpent, Twofish, Salsa20: not in OpenSSL. */
+};
+
 static const EVP_CIPHER *ciphers[GUEST_ALGO_COUNT];
-static const EVP_MD *sha256;
+static const EVP_MD *mds[GUEST_ALGO_COUNT];
 static bool usable[GUEST_ALGO_COUNT];
 
 /* dlsym NAME into *SLOT (a function pointer); returns 0 if found. */
 static int resolve(void *slot, const char *name)
 {
-	void *p = dlsym(api.handle, name);
-
-	memcpy(slot, &p, sizeof(p));
-	return p ? 0 : -1;
+	return backend_sym(api.handle, slot, name);
 }
 
-/* The cipher for ALGO: fetched (3.x) or from the legacy getter. */
-static const EVP_CIPHER *find_cipher(const char *fetch_name,
-				     const EVP_CIPHER *(*getter)(void))
+/* The cipher or digest of ALGO: fetched (3.x) or from the legacy getter.
+ * Sets ciphers[algo] or mds[algo]. */
+static void find_algo(enum guest_algo algo)
 {
-	const EVP_CIPHER *c = NULL;
+	const void *(*getter)(void) = NULL;
+	const void *p = NULL;
+	bool hash = algo_info(algo)->kind == GUEST_KIND_HASH;
 
-	if (api.EVP_CIPHER_fetch)
-		c = api.EVP_CIPHER_fetch(NULL, fetch_name, NULL);
-	if (!c && getter)
-		c = getter();
-	return c;
+	if (!names[algo].fetch)
+		return;
+	if (hash && api.EVP_MD_fetch)
+		p = api.EVP_MD_fetch(NULL, names[algo].fetch, NULL);
+	else if (!hash && api.EVP_CIPHER_fetch)
+		p = api.EVP_CIPHER_fetch(NULL, names[algo].fetch, NULL);
+	if (!p && resolve(&getter, names[algo].getter) == 0)
+		p = getter();
+	if (hash)
+		mds[algo] = p;
+	else
+		ciphers[algo] = p;
 }
+
+/* OpenSSL's IV for ALGO from the protocol's IV IV: ChaCha20 takes a
+ * 16-byte IV, a 32-bit little-endian block counter (0 here) then the
+ * 96-bit nonce (OpenSSL's EVP_chacha20 manual); everything else takes the
+ * protocol IV as it is (NULL when the algorithm has none). */
+static const uint8_t *ossl_iv(enum guest_algo algo, const uint8_t *iv,
+			      uint8_t buf[16])
+{
+	if (algo == GUEST_CHACHA20) {
+		memset(buf, 0, 4);
+		memcpy(buf + 4, iv, 12);
+		return buf;
+	}
+	return algo_info(algo)->iv_bytes ? iv : NULL;
+}
+
+static int key_ctx(EVP_CIPHER_CTX *ctx, enum guest_algo algo, int enc,
+		   const uint8_t *key, const uint8_t *iv);
 
 /* Can a context be keyed for ALGO? (A 3.x fetch can succeed for an
  * algorithm no loaded provider lets us use.) */
@@ -101,16 +165,15 @@ static bool trial(enum guest_algo algo)
 	EVP_CIPHER_CTX *ctx;
 	bool ok;
 
-	if (algo == GUEST_SHA_256) {
+	if (algo_info(algo)->kind == GUEST_KIND_HASH) {
 		unsigned char d[GUEST_MAX_DIGEST];
 
-		return sha256 && api.EVP_Digest(zero, 1, d, NULL, sha256,
-						 NULL) == 1;
+		return mds[algo] && api.EVP_Digest(zero, 1, d, NULL, mds[algo],
+						    NULL) == 1;
 	}
 	if (!ciphers[algo] || !(ctx = api.EVP_CIPHER_CTX_new()))
 		return false;
-	ok = api.EVP_CipherInit_ex(ctx, ciphers[algo], NULL, zero, zero, 1)
-		== 1;
+	ok = key_ctx(ctx, algo, 1, zero, zero) == 0;
 	api.EVP_CIPHER_CTX_free(ctx);
 	return ok;
 }
@@ -118,19 +181,12 @@ static bool trial(enum guest_algo algo)
 static enum guest_load ossl_load(struct guest_lib_info *info, char *why,
 				 size_t why_bytes)
 {
-	const char *err = NULL;
 	size_t i;
 
-	for (i = 0; i < sizeof(sonames) / sizeof(sonames[0]); i++) {
-		api.handle = dlopen(sonames[i], RTLD_NOW | RTLD_LOCAL);
-		if (api.handle)
-			break;
-		err = dlerror();
-	}
-	if (!api.handle) {
-		backend_copy(why, why_bytes, err ? err : "not found");
+	api.handle = backend_dlopen(sonames, sizeof(sonames) / sizeof(sonames[0]),
+				    &i, why, why_bytes);
+	if (!api.handle)
 		return GUEST_LOAD_ABSENT;
-	}
 	backend_copy(info->soname, sizeof(info->soname), sonames[i]);
 
 #define REQUIRE(fn) \
@@ -153,33 +209,27 @@ static enum guest_load ossl_load(struct guest_lib_info *info, char *why,
 	REQUIRE(EVP_CIPHER_CTX_set_padding);
 	REQUIRE(EVP_Digest);
 #undef REQUIRE
-	resolve(&api.EVP_aes_128_cbc, "EVP_aes_128_cbc");
-	resolve(&api.EVP_aes_128_ctr, "EVP_aes_128_ctr");
-	resolve(&api.EVP_aes_256_gcm, "EVP_aes_256_gcm");
-	resolve(&api.EVP_chacha20_poly1305, "EVP_chacha20_poly1305");
-	resolve(&api.EVP_sha256, "EVP_sha256");
 	resolve(&api.EVP_CIPHER_fetch, "EVP_CIPHER_fetch");
 	resolve(&api.EVP_MD_fetch, "EVP_MD_fetch");
+	resolve(&api.OSSL_PROVIDER_load, "OSSL_PROVIDER_load");
 
 	backend_copy(info->version, sizeof(info->version),
 		     api.OpenSSL_version(OSSL_OPENSSL_VERSION));
 	backend_lib_path((const void *)api.OpenSSL_version, info->path,
 			 sizeof(info->path));
 
-	ciphers[GUEST_AES_128_CBC] = find_cipher("AES-128-CBC",
-						 api.EVP_aes_128_cbc);
-	ciphers[GUEST_AES_128_CTR] = find_cipher("AES-128-CTR",
-						 api.EVP_aes_128_ctr);
-	ciphers[GUEST_AES_256_GCM] = find_cipher("AES-256-GCM",
-						 api.EVP_aes_256_gcm);
-	ciphers[GUEST_CHACHA20_POLY1305] =
-		find_cipher("ChaCha20-Poly1305", api.EVP_chacha20_poly1305);
-	if (api.EVP_MD_fetch)
-		sha256 = api.EVP_MD_fetch(NULL, "SHA256", NULL);
-	if (!sha256 && api.EVP_sha256)
-		sha256 = api.EVP_sha256();
-	for (i = 0; i < GUEST_ALGO_COUNT; i++)
+	/* 3.x: Blowfish, CAST5 and RC4 live in the legacy provider. Loading
+	 * any provider explicitly stops the default one from being loaded
+	 * implicitly, so load both (default first: it is preferred). A
+	 * missing legacy module only makes those algorithms unsupported. */
+	if (api.OSSL_PROVIDER_load) {
+		api.OSSL_PROVIDER_load(NULL, "default");
+		api.OSSL_PROVIDER_load(NULL, "legacy");
+	}
+	for (i = 0; i < GUEST_ALGO_COUNT; i++) {
+		find_algo((enum guest_algo)i);
 		usable[i] = trial((enum guest_algo)i);
+	}
 	return GUEST_LOAD_OK;
 }
 
@@ -194,6 +244,7 @@ static int key_ctx(EVP_CIPHER_CTX *ctx, enum guest_algo algo, int enc,
 		   const uint8_t *key, const uint8_t *iv)
 {
 	const struct guest_algo_info *ai = algo_info(algo);
+	uint8_t ivbuf[16];
 
 	if (api.EVP_CipherInit_ex(ctx, ciphers[algo], NULL, NULL, NULL, enc)
 	    != 1)
@@ -202,9 +253,10 @@ static int key_ctx(EVP_CIPHER_CTX *ctx, enum guest_algo algo, int enc,
 	    api.EVP_CIPHER_CTX_ctrl(ctx, OSSL_CTRL_AEAD_SET_IVLEN,
 				    (int)ai->iv_bytes, NULL) != 1)
 		return -1;
-	if (api.EVP_CipherInit_ex(ctx, NULL, NULL, key, iv, enc) != 1)
+	if (api.EVP_CipherInit_ex(ctx, NULL, NULL, key,
+				  ossl_iv(algo, iv, ivbuf), enc) != 1)
 		return -1;
-	if (ai->kind == GUEST_KIND_CIPHER &&
+	if (ai->kind == GUEST_KIND_CIPHER && ai->block_bytes > 1 &&
 	    api.EVP_CIPHER_CTX_set_padding(ctx, 0) != 1)
 		return -1;
 	return 0;
@@ -224,8 +276,8 @@ static int ossl_oneshot(enum guest_algo algo, enum guest_op op,
 		return -1;
 	if (ai->kind == GUEST_KIND_HASH)
 		return op == GUEST_OP_HASH &&
-		       api.EVP_Digest(io->in, io->len, io->out, NULL, sha256,
-				      NULL) == 1 ? 0 : -1;
+		       api.EVP_Digest(io->in, io->len, io->out, NULL,
+				      mds[algo], NULL) == 1 ? 0 : -1;
 	if (op == GUEST_OP_HASH || !(ctx = api.EVP_CIPHER_CTX_new()))
 		return -1;
 	update = enc ? api.EVP_EncryptUpdate : api.EVP_DecryptUpdate;
@@ -365,12 +417,12 @@ static int run_aead(struct ossl_bulk *b, const uint8_t *in, uint8_t *out,
 }
 
 /* CALLS one-shot digests (openssl speed -evp's EVP_Digest_loop). */
-static int run_hash(const uint8_t *in, size_t len, uint64_t calls,
-		    uint8_t *digest)
+static int run_hash(enum guest_algo algo, const uint8_t *in, size_t len,
+		    uint64_t calls, uint8_t *digest)
 {
 	int (*digest_fn)(const void *, size_t, unsigned char *, unsigned int *,
 			 const EVP_MD *, ENGINE *) = api.EVP_Digest;
-	const EVP_MD *md = sha256;
+	const EVP_MD *md = mds[algo];
 
 	for (uint64_t i = 0; i < calls; i++)
 		if (digest_fn(in, len, digest, NULL, md, NULL) != 1)
@@ -393,7 +445,7 @@ static int ossl_bulk_run(void *ctx, const uint8_t *in, uint8_t *out,
 	case GUEST_KIND_HASH:
 		break;
 	}
-	return run_hash(in, len, calls, aux);
+	return run_hash(b->algo, in, len, calls, aux);
 }
 
 static void ossl_bulk_free(void *ctx)
@@ -407,6 +459,26 @@ static void ossl_bulk_free(void *ctx)
 	free(b);
 }
 
+/* Key setup: EVP_CipherInit_ex with a new key and IV on the keyed
+ * context, as an application re-keys a context it keeps. */
+static int ossl_rekey(void *ctx, const uint8_t *key, const uint8_t *iv,
+		      uint64_t calls)
+{
+	struct ossl_bulk *b = ctx;
+	int enc = b->op == GUEST_OP_ENCRYPT;
+	uint8_t ivbuf[16];
+	const uint8_t *oiv;
+
+	if (!b->ctx)
+		return -1;
+	oiv = ossl_iv(b->algo, iv, ivbuf);
+	for (uint64_t i = 0; i < calls; i++)
+		if (api.EVP_CipherInit_ex(b->ctx, NULL, NULL, key, oiv, enc)
+		    != 1)
+			return -1;
+	return 0;
+}
+
 const struct guest_backend guest_backend_openssl = {
 	.name = "openssl",
 	.load = ossl_load,
@@ -415,4 +487,5 @@ const struct guest_backend guest_backend_openssl = {
 	.bulk_new = ossl_bulk_new,
 	.bulk_run = ossl_bulk_run,
 	.bulk_free = ossl_bulk_free,
+	.rekey = ossl_rekey,
 };

@@ -12,7 +12,7 @@
  * by algo_info() (guest/algo.h).
  *
  * What the timed path (bulk_run) does, for every backend alike:
- *  - GUEST_KIND_CIPHER (CBC, CTR): one keyed context is reused and the
+ *  - GUEST_KIND_CIPHER (ECB, CBC, CTR, stream ciphers): one keyed context is reused and the
  *    buffer is streamed through it in place, one update call per call, the
  *    chaining state / counter carrying over from call to call, as
  *    `openssl speed -evp` does (EVP_Update_loop). No padding.
@@ -39,6 +39,10 @@ struct guest_lib_info {
 	char soname[128];	/* soname that was dlopen()ed */
 	char path[1024];	/* resolved file path (inside the rootfs) */
 	char version[256];	/* the library's own version string */
+	char build_id[96];	/* ELF NT_GNU_BUILD_ID of the file at path,
+				 * lowercase hex, "" when it has none; set
+				 * by the caller (backend_build_id), not by
+				 * load() */
 };
 
 /* Arguments of one one-shot operation (known-answer tests, round trips). */
@@ -104,10 +108,30 @@ struct guest_backend {
 
 	/* Release a context from bulk_new(); NULL is ignored. */
 	void (*bulk_free)(void *ctx);
+
+	/* Optional (NULL: key setup is not timed in this library). Key setup
+	 * alone, for ciphers: CALLS (>= 1) times set KEY (key_bytes) and IV
+	 * (iv_bytes; unused when 0) on CTX, a context from bulk_new() for the
+	 * same algorithm and operation, as the library's API does it for a
+	 * fresh message with a new key (key schedule, and whatever state the
+	 * library derives from the key). CTX stays usable. Returns 0, 1 when
+	 * the library's API has no key setup separate from processing for
+	 * this algorithm (nothing is timed then), or -1 on any error. */
+	int (*rekey)(void *ctx, const uint8_t *key, const uint8_t *iv,
+		     uint64_t calls);
 };
+
+/* Set by main() before any library is loaded when the run masks hardware
+ * acceleration (--nohw): backends whose library has an API switch for it
+ * (rather than an environment variable, which main() sets) use it in
+ * load(). */
+extern bool guest_nohw;
 
 /* The backends: one per guest/backend-NAME.c, listed in guest/backends.c. */
 extern const struct guest_backend guest_backend_openssl;
+extern const struct guest_backend guest_backend_libgcrypt;
+extern const struct guest_backend guest_backend_nettle;
+extern const struct guest_backend guest_backend_libsodium;
 
 /* The backends compiled into this guest, in default order. Sets *count;
  * the array has static storage. */
@@ -122,6 +146,24 @@ const struct guest_backend *guest_backend_by_name(const char *name);
  * symbol of that library), then realpath(). Writes a NUL-terminated path of
  * at most out_bytes bytes to out; on failure writes "". */
 void backend_lib_path(const void *addr, char *out, size_t out_bytes);
+
+/* The ELF build-id (NT_GNU_BUILD_ID note) of the shared object PATH, read
+ * from the file's program headers (64-bit little-endian ELF only), as
+ * lowercase hex into OUT (NUL-terminated, at most out_bytes bytes; 20-byte
+ * SHA-1 ids need 41). Writes "" when PATH has no build-id or cannot be
+ * read. */
+void backend_build_id(const char *path, char *out, size_t out_bytes);
+
+/* dlopen() the first of the N sonames in SONAMES that loads (RTLD_NOW |
+ * RTLD_LOCAL). Returns the handle and sets *which to its index, or returns
+ * NULL with the last dlerror() text copied to why (why_bytes bytes). */
+void *backend_dlopen(const char *const *sonames, size_t n, size_t *which,
+		     char *why, size_t why_bytes);
+
+/* dlsym NAME in HANDLE into *SLOT, a function pointer variable of any
+ * type (written through memcpy, as POSIX allows). Returns 0 if found, -1
+ * (slot set to NULL) if not. */
+int backend_sym(void *handle, void *slot, const char *name);
 
 /* Copy SRC (may be NULL: "") into OUT as a NUL-terminated string of at most
  * out_bytes bytes, truncating. */

@@ -2,15 +2,23 @@
 #include "compat.h"
 
 #include <dlfcn.h>
+#include <elf.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "backend.h"
+
+bool guest_nohw;
 
 /* Default order of the run. A new backend adds one line here. */
 static const struct guest_backend *const table[] = {
 	&guest_backend_openssl,
+	&guest_backend_libgcrypt,
+	&guest_backend_nettle,
+	&guest_backend_libsodium,
 };
 
 const struct guest_backend *const *guest_backends(size_t *count)
@@ -57,4 +65,119 @@ void backend_lib_path(const void *addr, char *out, size_t out_bytes)
 		backend_copy(out, out_bytes, resolved);
 	else
 		backend_copy(out, out_bytes, dli.dli_fname);
+}
+
+void *backend_dlopen(const char *const *sonames, size_t n, size_t *which,
+		     char *why, size_t why_bytes)
+{
+	const char *err = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		void *h = dlopen(sonames[i], RTLD_NOW | RTLD_LOCAL);
+
+		if (h) {
+			*which = i;
+			return h;
+		}
+		err = dlerror();
+	}
+	backend_copy(why, why_bytes, err ? err : "not found");
+	return NULL;
+}
+
+int backend_sym(void *handle, void *slot, const char *name)
+{
+	void *p = dlsym(handle, name);
+
+	memcpy(slot, &p, sizeof(p));
+	return p ? 0 : -1;
+}
+
+/* Read exactly LEN bytes at OFF of FD into BUF. Returns 0 or -1. */
+static int read_at(int fd, uint64_t off, void *buf, size_t len)
+{
+	uint8_t *p = buf;
+
+	if (lseek(fd, (off_t)off, SEEK_SET) < 0)
+		return -1;
+	while (len > 0) {
+		ssize_t n = read(fd, p, len);
+
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Find the GNU build-id note in the LEN bytes of notes at NOTES; write its
+ * hex to OUT. Returns 0 if found. Note layout: ELF gABI "Note Section"
+ * (namesz, descsz, type, name padded to 4, desc padded to 4). */
+static int scan_notes(const uint8_t *notes, size_t len, char *out,
+		      size_t out_bytes)
+{
+	static const char hexd[] = "0123456789abcdef";
+	size_t off = 0;
+
+	while (off + 12 <= len) {
+		uint32_t namesz, descsz, type;
+		size_t name_off, desc_off;
+
+		memcpy(&namesz, notes + off, 4);
+		memcpy(&descsz, notes + off + 4, 4);
+		memcpy(&type, notes + off + 8, 4);
+		name_off = off + 12;
+		desc_off = name_off + ((namesz + 3u) & ~3u);
+		if (namesz > len || descsz > len || desc_off + descsz > len)
+			return -1;
+		if (type == NT_GNU_BUILD_ID && namesz == 4 &&
+		    memcmp(notes + name_off, "GNU", 4) == 0 &&
+		    descsz * 2 + 1 <= out_bytes) {
+			for (uint32_t i = 0; i < descsz; i++) {
+				out[2 * i] = hexd[notes[desc_off + i] >> 4];
+				out[2 * i + 1] = hexd[notes[desc_off + i] & 15];
+			}
+			out[2 * descsz] = '\0';
+			return 0;
+		}
+		off = desc_off + ((descsz + 3u) & ~3u);
+	}
+	return -1;
+}
+
+void backend_build_id(const char *path, char *out, size_t out_bytes)
+{
+	Elf64_Ehdr eh;
+	int fd;
+
+	backend_copy(out, out_bytes, "");
+	if (!path || !*path || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return;
+	if (read_at(fd, 0, &eh, sizeof(eh)) < 0 ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_ident[EI_DATA] != ELFDATA2LSB ||
+	    eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phnum > 256)
+		goto out;
+	for (unsigned i = 0; i < eh.e_phnum; i++) {
+		Elf64_Phdr ph;
+		uint8_t *notes;
+		int found;
+
+		if (read_at(fd, eh.e_phoff + (uint64_t)i * sizeof(ph), &ph,
+			    sizeof(ph)) < 0)
+			goto out;
+		if (ph.p_type != PT_NOTE || ph.p_filesz > 65536)
+			continue;
+		if (!(notes = malloc(ph.p_filesz ? ph.p_filesz : 1)))
+			goto out;
+		found = read_at(fd, ph.p_offset, notes, ph.p_filesz) == 0 &&
+			scan_notes(notes, ph.p_filesz, out, out_bytes) == 0;
+		free(notes);
+		if (found)
+			break;
+	}
+out:
+	close(fd);
 }

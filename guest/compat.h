@@ -53,6 +53,9 @@ GUEST_PIN(strlen, "GLIBC_2.2.5");
 GUEST_PIN(strcmp, "GLIBC_2.2.5");
 GUEST_PIN(strncmp, "GLIBC_2.2.5");
 GUEST_PIN(strchr, "GLIBC_2.2.5");
+GUEST_PIN(strstr, "GLIBC_2.2.5");
+GUEST_PIN(strrchr, "GLIBC_2.2.5");
+GUEST_PIN(strncpy, "GLIBC_2.2.5");
 GUEST_PIN(malloc, "GLIBC_2.2.5");
 GUEST_PIN(calloc, "GLIBC_2.2.5");
 GUEST_PIN(free, "GLIBC_2.2.5");
@@ -64,8 +67,23 @@ GUEST_PIN(snprintf, "GLIBC_2.2.5");
 GUEST_PIN(vsnprintf, "GLIBC_2.2.5");
 /* unistd.h / errno.h */
 GUEST_PIN(write, "GLIBC_2.2.5");
+GUEST_PIN(read, "GLIBC_2.2.5");
+GUEST_PIN(open, "GLIBC_2.2.5");
+GUEST_PIN(close, "GLIBC_2.2.5");
+GUEST_PIN(lseek, "GLIBC_2.2.5");
+GUEST_PIN(pipe, "GLIBC_2.2.5");
+GUEST_PIN(fork, "GLIBC_2.2.5");
+GUEST_PIN(_exit, "GLIBC_2.2.5");
+GUEST_PIN(waitpid, "GLIBC_2.2.5");
+GUEST_PIN(kill, "GLIBC_2.2.5");
+GUEST_PIN(poll, "GLIBC_2.2.5");
+GUEST_PIN(mmap, "GLIBC_2.2.5");
+GUEST_PIN(munmap, "GLIBC_2.2.5");
+GUEST_PIN(setenv, "GLIBC_2.2.5");
+GUEST_PIN(getenv, "GLIBC_2.2.5");
 GUEST_PIN(__errno_location, "GLIBC_2.2.5");
 GUEST_PIN(strerror, "GLIBC_2.2.5");
+GUEST_PIN(strsignal, "GLIBC_2.2.5");
 /* signal.h */
 GUEST_PIN(signal, "GLIBC_2.2.5");
 /* time.h: in libc.so.6 since 2.17 (librt before) */

@@ -46,7 +46,8 @@ static void begin(struct json_line *j, const char *type)
 	json_add_str(j, "type", type);
 }
 
-int emit_hello(const char *guest_version, const char *libc, int cpu)
+int emit_hello(const char *guest_version, const char *libc, int cpu,
+	       const char *variant)
 {
 	struct json_line j;
 
@@ -55,6 +56,7 @@ int emit_hello(const char *guest_version, const char *libc, int cpu)
 	json_add_str_max(&j, "guest_version", guest_version, MAX_NAME);
 	json_add_str_max(&j, "libc", libc, MAX_NAME);
 	json_add_int(&j, "cpu", cpu);
+	json_add_str(&j, "variant", variant);
 	return flush(&j);
 }
 
@@ -69,6 +71,7 @@ int emit_library(const char *library, const struct guest_lib_info *info)
 		json_add_str_max(&j, "soname", info->soname, MAX_SONAME);
 		json_add_str_max(&j, "path", info->path, MAX_PATH_OUT);
 		json_add_str_max(&j, "version", info->version, MAX_VERSION);
+		json_add_str_max(&j, "build_id", info->build_id, MAX_NAME);
 	}
 	return flush(&j);
 }
@@ -115,7 +118,7 @@ int emit_error(const char *library, const char *algorithm, const char *fmt,
 }
 
 int emit_result(const char *library, const char *algorithm,
-		const char *operation, size_t buffer_bytes,
+		const char *operation, const char *mode, size_t buffer_bytes,
 		const struct bench_result *r, bool verified)
 {
 	struct json_line j;
@@ -124,6 +127,7 @@ int emit_result(const char *library, const char *algorithm,
 	json_add_str_max(&j, "library", library, MAX_NAME);
 	json_add_str_max(&j, "algorithm", algorithm, MAX_NAME);
 	json_add_str(&j, "operation", operation);
+	json_add_str(&j, "mode", mode);
 	json_add_uint(&j, "buffer_bytes", buffer_bytes);
 	json_add_uint(&j, "calls_per_batch", r->calls_per_batch);
 	json_add_uint(&j, "bytes_per_batch",
@@ -133,6 +137,44 @@ int emit_result(const char *library, const char *algorithm,
 	json_add_uint(&j, "min_ns", r->min_ns);
 	json_add_double(&j, "mb_per_s", r->mb_per_s);
 	json_add_bool(&j, "verified", verified);
+	return flush(&j);
+}
+
+int emit_keysetup(const char *library, const char *algorithm,
+		  const char *operation, const struct bench_result *r,
+		  bool verified)
+{
+	struct json_line j;
+
+	begin(&j, "keysetup");
+	json_add_str_max(&j, "library", library, MAX_NAME);
+	json_add_str_max(&j, "algorithm", algorithm, MAX_NAME);
+	json_add_str(&j, "operation", operation);
+	json_add_uint(&j, "calls_per_batch", r->calls_per_batch);
+	json_add_uint(&j, "repetitions", r->repetitions);
+	json_add_uint(&j, "median_ns", r->median_ns);
+	json_add_uint(&j, "min_ns", r->min_ns);
+	json_add_double(&j, "ns_per_call",
+			(double)r->median_ns / (double)r->calls_per_batch);
+	json_add_bool(&j, "verified", verified);
+	return flush(&j);
+}
+
+int emit_crosscheck(const char *library, const char *algorithm,
+		    size_t input_bytes, size_t output_bytes, uint64_t digest,
+		    bool roundtrip)
+{
+	struct json_line j;
+	char hex[17];
+
+	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)digest);
+	begin(&j, "crosscheck");
+	json_add_str_max(&j, "library", library, MAX_NAME);
+	json_add_str_max(&j, "algorithm", algorithm, MAX_NAME);
+	json_add_uint(&j, "input_bytes", input_bytes);
+	json_add_uint(&j, "output_bytes", output_bytes);
+	json_add_str(&j, "digest", hex);
+	json_add_bool(&j, "roundtrip", roundtrip);
 	return flush(&j);
 }
 

@@ -20,12 +20,15 @@
 #include "bench.h"
 
 /* Protocol version implemented. */
-#define GUEST_PROTOCOL 1
+#define GUEST_PROTOCOL 2
 
-/* hello: CPU is the CPU the guest is pinned to, or -1. */
-int emit_hello(const char *guest_version, const char *libc, int cpu);
+/* hello: CPU is the CPU the guest is pinned to, or -1; VARIANT is "hw"
+ * or "nohw" (hardware acceleration masked, --nohw). */
+int emit_hello(const char *guest_version, const char *libc, int cpu,
+	       const char *variant);
 
-/* library: INFO describes the loaded library, or is NULL for `absent`. */
+/* library: INFO describes the loaded library (build_id included), or is
+ * NULL for `absent`. */
 int emit_library(const char *library, const struct guest_lib_info *info);
 
 /* kat: OK for one vector, SOURCE its citation. */
@@ -41,10 +44,25 @@ int emit_error(const char *library, const char *algorithm, const char *fmt,
 	       ...) __attribute__((format(printf, 3, 4)));
 
 /* result: one measurement (bench.h) of OPERATION on BUFFER_BYTES-byte
- * buffers. */
+ * buffers; MODE is "bulk" (keyed context reused) or "oneshot" (context
+ * created, keyed, used and freed in every call). */
 int emit_result(const char *library, const char *algorithm,
-		const char *operation, size_t buffer_bytes,
+		const char *operation, const char *mode, size_t buffer_bytes,
 		const struct bench_result *r, bool verified);
+
+/* keysetup: one measurement of key setup alone (bench.h; a call = one key
+ * setup) for OPERATION ("encrypt" or "decrypt"). */
+int emit_keysetup(const char *library, const char *algorithm,
+		  const char *operation, const struct bench_result *r,
+		  bool verified);
+
+/* crosscheck: LIBRARY's one-shot output for ALGORITHM on the shared
+ * INPUT_BYTES-byte pattern: OUTPUT_BYTES bytes (ciphertext then tag, or the
+ * digest) whose FNV-1a 64-bit hash is DIGEST; ROUNDTRIP: decryption
+ * restored the pattern (always true for hashes). */
+int emit_crosscheck(const char *library, const char *algorithm,
+		    size_t input_bytes, size_t output_bytes, uint64_t digest,
+		    bool roundtrip);
 
 /* done: RESULTS result lines were printed; MEASURE_NS ns were spent in
  * timed batches, calibration and warm-up included. */

@@ -12,6 +12,8 @@ GUEST_SOURCES = \
 	guest/compat.h guest/start.c guest/main.c \
 	guest/algo.c guest/algo.h \
 	guest/backend.h guest/backends.c guest/backend-openssl.c \
+	guest/backend-libgcrypt.c guest/backend-nettle.c \
+	guest/backend-libsodium.c \
 	guest/bench.c guest/bench.h \
 	guest/emit.c guest/emit.h \
 	guest/json.c guest/json.h \

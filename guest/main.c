@@ -14,6 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #ifdef __GLIBC__
 #include <gnu/libc-version.h>
@@ -29,11 +32,24 @@
 #define GUEST_VERSION "unknown"
 #endif
 
-/* Defaults (full run / --quick). */
-#define DEFAULT_MIN_BATCH_NS UINT64_C(10000000)	/* 10 ms */
-#define QUICK_MIN_BATCH_NS UINT64_C(2000000)	/* 2 ms */
+/* Defaults (full run / --quick). A full run measures ~10^4 points (10
+ * libraries x 32 algorithms x 17 sizes x 2 directions x 2 modes, fewer for
+ * what a library lacks) and must fit in 5 minutes on 2 cores: ~25 ms per
+ * point all in, so 2 ms batches (calibration + 1 warm-up + 5 timed is
+ * ~15 ms). */
+#define DEFAULT_MIN_BATCH_NS UINT64_C(2000000)	/* 2 ms */
+#define QUICK_MIN_BATCH_NS UINT64_C(1000000)	/* 1 ms */
 #define DEFAULT_REPETITIONS 5
 #define QUICK_REPETITIONS 3
+/* One-shot timing (context + key + one buffer + free per call) is done for
+ * buffers up to this size: above it the per-message cost is lost in the
+ * bulk cost, which the bulk mode measures. */
+#define DEFAULT_ONESHOT_MAX 16384
+/* A library's child process that runs longer than this is killed and
+ * reported as hung (seconds; --lib-timeout). */
+#define DEFAULT_LIB_TIMEOUT_S 900
+/* The cross-library check's input: this many bytes of fill_pattern(). */
+#define CROSSCHECK_BYTES ((size_t)128 * 1024)
 /* Longest batch accepted on the command line: 60 s. */
 #define MAX_MIN_BATCH_NS UINT64_C(60000000000)
 #define MAX_LIBS 32
@@ -53,21 +69,32 @@ struct options {
 	enum guest_algo algos[GUEST_ALGO_COUNT];
 	size_t nalgos;			/* 0 = all */
 	int cpu;			/* -1 = not pinned */
+	bool nohw;			/* mask hardware acceleration */
+	bool no_fork;			/* run libraries in-process */
+	bool oneshot_set;		/* --oneshot-max given */
+	uint64_t oneshot_max;		/* largest one-shot buffer, bytes */
+	uint64_t lib_timeout_s;		/* per library child, seconds */
 };
 
 static const char usage_text[] =
 	"usage: benchorch-guest [--quick] [--min-batch-ns N] [--repetitions N]\n"
-	"                       [--libs a,b] [--algos x,y] [--cpu N]\n"
-	"                       [--help] [--version]\n"
+	"                       [--libs a,b] [--algos x,y] [--cpu N] [--nohw]\n"
+	"                       [--oneshot-max BYTES] [--lib-timeout S]\n"
+	"                       [--no-fork] [--help] [--version]\n"
 	"Benchmark the crypto libraries found in this root filesystem and\n"
-	"print one JSON object per line (benchorch guest protocol 1).\n"
-	"  --quick            sizes 16, 1024, 16384, 1048576 B; 2 ms batches,\n"
-	"                     3 repetitions (default: 16 B .. 1 MiB, 10 ms, 5)\n"
+	"print one JSON object per line (benchorch guest protocol 2).\n"
+	"  --quick            sizes 16, 1024, 16384, 1048576 B; 1 ms batches,\n"
+	"                     3 repetitions (default: 16 B .. 1 MiB, 2 ms, 5)\n"
 	"  --min-batch-ns N   shortest timed batch, in ns\n"
 	"  --repetitions N    timed batches per measurement (1..1000)\n"
 	"  --libs a,b         libraries to try, in order (default: all)\n"
 	"  --algos x,y        algorithms (default: all)\n"
 	"  --cpu N            pin to CPU N first\n"
+	"  --nohw             mask the libraries' hardware acceleration\n"
+	"                     (AES-NI, PCLMUL, SIMD) where they allow it\n"
+	"  --oneshot-max N    time one-shot calls up to N-byte buffers (16384)\n"
+	"  --lib-timeout S    kill a library's process after S seconds (900)\n"
+	"  --no-fork          run every library in this process (no isolation)\n"
 	"Exit status: 0 done, 1 failure, 2 usage error.\n";
 
 /* Write TEXT (a C string) to file descriptor FD, ignoring errors. */
@@ -204,11 +231,19 @@ static int parse_args(int argc, char **argv, struct options *o)
 		}
 		if (strcmp(arg, "--version") == 0) {
 			put_fd(1, "benchorch-guest " GUEST_VERSION
-				  " (protocol 1)\n");
+				  " (protocol 2)\n");
 			return 1;
 		}
 		if (strcmp(arg, "--quick") == 0) {
 			o->quick = true;
+			continue;
+		}
+		if (strcmp(arg, "--nohw") == 0) {
+			o->nohw = true;
+			continue;
+		}
+		if (strcmp(arg, "--no-fork") == 0) {
+			o->no_fork = true;
 			continue;
 		}
 		/* options with a value: --opt N or --opt=N */
@@ -222,7 +257,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 		name[n] = '\0';
 		if (strcmp(name, "--min-batch-ns") && strcmp(name, "--repetitions")
 		    && strcmp(name, "--libs") && strcmp(name, "--algos")
-		    && strcmp(name, "--cpu")) {
+		    && strcmp(name, "--cpu") && strcmp(name, "--oneshot-max")
+		    && strcmp(name, "--lib-timeout")) {
 			complain("unknown option '%s'", name);
 			return 2;
 		}
@@ -257,6 +293,21 @@ static int parse_args(int argc, char **argv, struct options *o)
 				return 2;
 			}
 			o->cpu = (int)v;
+		} else if (strcmp(name, "--oneshot-max") == 0) {
+			if (parse_u64(val, MAX_BUFFER, &v) < 0) {
+				complain("--oneshot-max: want 0..%zu, got '%s'",
+					 MAX_BUFFER, val);
+				return 2;
+			}
+			o->oneshot_max = v;
+			o->oneshot_set = true;
+		} else if (strcmp(name, "--lib-timeout") == 0) {
+			if (parse_u64(val, 86400, &v) < 0 || v < 1) {
+				complain("--lib-timeout: want 1..86400, got '%s'",
+					 val);
+				return 2;
+			}
+			o->lib_timeout_s = v;
 		} else if (strcmp(name, "--libs") == 0) {
 			if (each_item(val, o, add_lib) < 0)
 				return 2;
@@ -270,6 +321,10 @@ static int parse_args(int argc, char **argv, struct options *o)
 	if (o->repetitions == 0)
 		o->repetitions = o->quick ? QUICK_REPETITIONS
 					  : DEFAULT_REPETITIONS;
+	if (!o->oneshot_set)
+		o->oneshot_max = DEFAULT_ONESHOT_MAX;
+	if (o->lib_timeout_s == 0)
+		o->lib_timeout_s = DEFAULT_LIB_TIMEOUT_S;
 	if (o->nlibs == 0) {
 		size_t count;
 		const struct guest_backend *const *all = guest_backends(&count);
@@ -333,11 +388,14 @@ static void fill_pattern(uint8_t *buf, size_t len)
 /* What one timed batch needs. */
 struct batch_arg {
 	const struct guest_backend *b;
+	enum guest_algo algo;
+	enum guest_op op;
 	void *ctx;
 	const uint8_t *in;
 	uint8_t *out;
 	size_t len;
 	uint8_t *aux;
+	const uint8_t *key, *iv;
 };
 
 /* bench_batch_fn for a backend's bulk_run. */
@@ -348,19 +406,62 @@ static int run_batch(void *p, uint64_t calls)
 	return a->b->bulk_run(a->ctx, a->in, a->out, a->len, calls, a->aux);
 }
 
+/* bench_batch_fn for one-shot calls: every call creates, keys, uses and
+ * frees a context (the backend's oneshot()). */
+static int run_oneshot_batch(void *p, uint64_t calls)
+{
+	struct batch_arg *a = p;
+	struct guest_oneshot io;
+
+	memset(&io, 0, sizeof(io));
+	io.key = a->key;
+	io.iv = a->iv;
+	io.in = a->in;
+	io.len = a->len;
+	io.out = a->out;
+	io.tag = a->aux;
+	if (algo_info(a->algo)->kind == GUEST_KIND_AEAD) {
+		io.aad = guest_aead_aad;
+		io.aad_bytes = GUEST_AEAD_AAD_BYTES;
+	}
+	if (algo_info(a->algo)->kind == GUEST_KIND_HASH)
+		io.out = a->aux;
+	for (uint64_t i = 0; i < calls; i++)
+		if (a->b->oneshot(a->algo, a->op, &io) != 0)
+			return -1;
+	return 0;
+}
+
+/* bench_batch_fn for key setup alone (the backend's rekey()). */
+static int run_rekey_batch(void *p, uint64_t calls)
+{
+	struct batch_arg *a = p;
+
+	return a->b->rekey(a->ctx, a->key, a->iv, calls);
+}
+
+/* What the parent and a library's child process share (MAP_SHARED), so
+ * that the parent can finish the `done` line and say where a child died. */
+struct shared_counts {
+	uint64_t results;	/* result lines printed */
+	uint64_t measure_ns;	/* ns spent in timed batches */
+	int algo;		/* algorithm being worked on, -1 = none */
+	int finished;		/* 1 when the child got through its list */
+};
+
 /* Run state shared by the loops below. */
 struct run {
 	const struct options *o;
 	struct buffers bufs;
 	uint8_t key[GUEST_MAX_KEY], iv[GUEST_MAX_IV];
-	uint64_t results, measure_ns;
+	struct shared_counts *counts;
 };
 
 /* Time OP of ALGO on LEN-byte buffers (pt/ct/tag prepared by the caller)
- * and print the result (or an error line). */
+ * in MODE ("bulk" or "oneshot") and print the result (or an error line). */
 static void measure_op(struct run *run, const struct guest_backend *b,
 		       enum guest_algo algo, enum guest_op op, size_t len,
-		       const uint8_t *tag, bool verified)
+		       const uint8_t *tag, bool verified, bool oneshot)
 {
 	const struct guest_algo_info *ai = algo_info(algo);
 	const char *aname = ai->name;
@@ -370,9 +471,14 @@ static void measure_op(struct run *run, const struct guest_backend *b,
 	int rc;
 
 	memset(aux, 0, sizeof(aux));
+	memset(&arg, 0, sizeof(arg));
 	arg.b = b;
+	arg.algo = algo;
+	arg.op = op;
 	arg.len = len;
 	arg.aux = aux;
+	arg.key = run->key;
+	arg.iv = run->iv;
 	arg.out = run->bufs.work;
 	switch (ai->kind) {
 	case GUEST_KIND_CIPHER:	/* streamed in place, like openssl speed */
@@ -391,29 +497,154 @@ static void measure_op(struct run *run, const struct guest_backend *b,
 		arg.in = run->bufs.work;
 		break;
 	}
-	arg.ctx = b->bulk_new(algo, op, run->key, run->iv);
-	if (!arg.ctx) {
-		check_emit(emit_error(b->name, aname,
-				      "cannot create a %s context (%zu bytes)",
-				      op_name(op), len));
-		return;
+	if (oneshot) {
+		/* a one-shot decryption must see a valid message every call */
+		if (ai->kind == GUEST_KIND_CIPHER && op == GUEST_OP_DECRYPT)
+			arg.in = run->bufs.ct;
+		rc = bench_measure(run_oneshot_batch, &arg, len,
+				   run->o->min_batch_ns, run->o->repetitions,
+				   &r);
+	} else {
+		arg.ctx = b->bulk_new(algo, op, run->key, run->iv);
+		if (!arg.ctx) {
+			check_emit(emit_error(b->name, aname,
+					      "cannot create a %s context (%zu bytes)",
+					      op_name(op), len));
+			return;
+		}
+		rc = bench_measure(run_batch, &arg, len, run->o->min_batch_ns,
+				   run->o->repetitions, &r);
+		b->bulk_free(arg.ctx);
 	}
-	rc = bench_measure(run_batch, &arg, len, run->o->min_batch_ns,
-			   run->o->repetitions, &r);
-	b->bulk_free(arg.ctx);
-	run->measure_ns += r.spent_ns;
+	run->counts->measure_ns += r.spent_ns;
 	if (rc < 0) {
 		check_emit(emit_error(b->name, aname,
-				      "%s of %zu-byte buffers failed",
+				      "%s %s of %zu-byte buffers failed",
+				      oneshot ? "one-shot" : "bulk",
 				      op_name(op), len));
 		return;
 	}
-	check_emit(emit_result(b->name, aname, op_name(op), len, &r,
+	check_emit(emit_result(b->name, aname, op_name(op),
+			       oneshot ? "oneshot" : "bulk", len, &r,
 			       verified));
-	run->results++;
+	run->counts->results++;
 }
 
-/* Known-answer tests, then every size and operation, of ALGO in B. */
+/* Time key setup alone for OP of cipher ALGO in B (if B can) and print a
+ * keysetup line. */
+static void measure_keysetup(struct run *run, const struct guest_backend *b,
+			     enum guest_algo algo, enum guest_op op,
+			     bool verified)
+{
+	struct batch_arg arg;
+	struct bench_result r;
+	int rc;
+
+	if (!b->rekey)
+		return;
+	memset(&arg, 0, sizeof(arg));
+	arg.b = b;
+	arg.algo = algo;
+	arg.op = op;
+	arg.key = run->key;
+	arg.iv = run->iv;
+	arg.ctx = b->bulk_new(algo, op, run->key, run->iv);
+	if (!arg.ctx) {
+		check_emit(emit_error(b->name, algo_info(algo)->name,
+				      "cannot create a %s context for key setup",
+				      op_name(op)));
+		return;
+	}
+	if (b->rekey(arg.ctx, run->key, run->iv, 1) == 1) {
+		b->bulk_free(arg.ctx);	/* no separate key setup */
+		return;
+	}
+	rc = bench_measure(run_rekey_batch, &arg, 1, run->o->min_batch_ns,
+			   run->o->repetitions, &r);
+	b->bulk_free(arg.ctx);
+	run->counts->measure_ns += r.spent_ns;
+	if (rc < 0) {
+		check_emit(emit_error(b->name, algo_info(algo)->name,
+				      "%s key setup failed", op_name(op)));
+		return;
+	}
+	check_emit(emit_keysetup(b->name, algo_info(algo)->name, op_name(op),
+				 &r, verified));
+}
+
+/* FNV-1a, 64-bit (G. Fowler, L. C. Noll, K.-P. Vo; offset basis
+ * 14695981039346656037, prime 1099511628211, as in the IETF draft
+ * draft-eastlake-fnv): a checksum, not a cryptographic hash, used to
+ * compare outputs across libraries (accidental agreement is what it guards
+ * against; nobody is choosing these inputs). H is the running value:
+ * start with FNV1A64_INIT. */
+#define FNV1A64_INIT UINT64_C(14695981039346656037)
+static uint64_t fnv1a64(uint64_t h, const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		h ^= p[i];
+		h *= UINT64_C(1099511628211);
+	}
+	return h;
+}
+
+/* The cross-library check of ALGO in B (see PROTOCOL.md): one-shot
+ * encrypt (or hash) the CROSSCHECK_BYTES pattern with the run's key and
+ * IV, print the output's FNV-1a 64 and whether decryption restored the
+ * input. */
+static void crosscheck(struct run *run, const struct guest_backend *b,
+		       enum guest_algo algo)
+{
+	const struct guest_algo_info *ai = algo_info(algo);
+	uint8_t tag[GUEST_MAX_DIGEST];
+	struct guest_oneshot io;
+	uint64_t h = FNV1A64_INIT;
+	size_t outlen;
+	bool rt = true;
+
+	fill_pattern(run->bufs.pt, CROSSCHECK_BYTES);
+	memset(tag, 0, sizeof(tag));
+	memset(&io, 0, sizeof(io));
+	io.key = run->key;
+	io.iv = run->iv;
+	io.in = run->bufs.pt;
+	io.len = CROSSCHECK_BYTES;
+	io.tag = tag;
+	if (ai->kind == GUEST_KIND_AEAD) {
+		io.aad = guest_aead_aad;
+		io.aad_bytes = GUEST_AEAD_AAD_BYTES;
+	}
+	if (ai->kind == GUEST_KIND_HASH) {
+		io.out = tag;
+		if (b->oneshot(algo, GUEST_OP_HASH, &io) != 0) {
+			check_emit(emit_error(b->name, ai->name,
+					      "cross-check: hashing failed"));
+			return;
+		}
+		h = fnv1a64(h, tag, ai->digest_bytes);
+		outlen = ai->digest_bytes;
+	} else {
+		io.out = run->bufs.ct;
+		if (b->oneshot(algo, GUEST_OP_ENCRYPT, &io) != 0) {
+			check_emit(emit_error(b->name, ai->name,
+					      "cross-check: encryption failed"));
+			return;
+		}
+		h = fnv1a64(h, run->bufs.ct, CROSSCHECK_BYTES);
+		h = fnv1a64(h, tag, ai->tag_bytes);
+		outlen = CROSSCHECK_BYTES + ai->tag_bytes;
+		io.in = run->bufs.ct;
+		io.out = run->bufs.scratch;
+		rt = b->oneshot(algo, GUEST_OP_DECRYPT, &io) == 0 &&
+		     memcmp(run->bufs.scratch, run->bufs.pt,
+			    CROSSCHECK_BYTES) == 0;
+	}
+	check_emit(emit_crosscheck(b->name, ai->name, CROSSCHECK_BYTES, outlen,
+				   h, rt));
+}
+
+/* Known-answer tests, the cross-check, key setup, then every size and
+ * operation (bulk and one-shot), of ALGO in B. */
 static void run_algo(struct run *run, const struct guest_backend *b,
 		     enum guest_algo algo)
 {
@@ -437,12 +668,17 @@ static void run_algo(struct run *run, const struct guest_backend *b,
 		kat_ok = kat_ok && ok;
 		check_emit(emit_kat(b->name, ai->name, ok, v[i].source));
 	}
+	crosscheck(run, b, algo);
+	if (ai->kind != GUEST_KIND_HASH) {
+		measure_keysetup(run, b, algo, GUEST_OP_ENCRYPT, kat_ok);
+		measure_keysetup(run, b, algo, GUEST_OP_DECRYPT, kat_ok);
+	}
 
 	nsizes = run->o->quick ? sizeof(quick_sizes) / sizeof(quick_sizes[0])
 			       : FULL_SIZES;
 	for (size_t s = 0; s < nsizes; s++) {
 		size_t len = run->o->quick ? quick_sizes[s] : (size_t)16 << s;
-		bool rt;
+		bool rt, ok, one = len <= run->o->oneshot_max;
 
 		fill_pattern(run->bufs.pt, len);
 		memset(tag, 0, sizeof(tag));
@@ -452,19 +688,28 @@ static void run_algo(struct run *run, const struct guest_backend *b,
 			check_emit(emit_error(b->name, ai->name,
 					      "round trip on a %zu-byte buffer failed",
 					      len));
+		ok = kat_ok && rt;
 		if (ai->kind == GUEST_KIND_HASH) {
-			measure_op(run, b, algo, GUEST_OP_HASH, len, tag,
-				   kat_ok && rt);
-		} else {
-			measure_op(run, b, algo, GUEST_OP_ENCRYPT, len, tag,
-				   kat_ok && rt);
-			measure_op(run, b, algo, GUEST_OP_DECRYPT, len, tag,
-				   kat_ok && rt);
+			measure_op(run, b, algo, GUEST_OP_HASH, len, tag, ok,
+				   false);
+			if (one)
+				measure_op(run, b, algo, GUEST_OP_HASH, len,
+					   tag, ok, true);
+			continue;
+		}
+		measure_op(run, b, algo, GUEST_OP_ENCRYPT, len, tag, ok, false);
+		measure_op(run, b, algo, GUEST_OP_DECRYPT, len, tag, ok, false);
+		if (one) {
+			measure_op(run, b, algo, GUEST_OP_ENCRYPT, len, tag, ok,
+				   true);
+			measure_op(run, b, algo, GUEST_OP_DECRYPT, len, tag, ok,
+				   true);
 		}
 	}
 }
 
-/* Load library B and run every selected algorithm in it. */
+/* Load library B and run every selected algorithm in it (in the calling
+ * process). */
 static void run_library(struct run *run, const struct guest_backend *b)
 {
 	struct guest_lib_info info;
@@ -480,9 +725,79 @@ static void run_library(struct run *run, const struct guest_backend *b)
 			check_emit(emit_error(b->name, "", "%s", why));
 		return;
 	}
+	backend_build_id(info.path, info.build_id, sizeof(info.build_id));
 	check_emit(emit_library(b->name, &info));
-	for (size_t i = 0; i < run->o->nalgos; i++)
+	for (size_t i = 0; i < run->o->nalgos; i++) {
+		run->counts->algo = (int)run->o->algos[i];
 		run_algo(run, b, run->o->algos[i]);
+	}
+	run->counts->algo = -1;
+}
+
+/* Run library B in a child process, so that a library that crashes or
+ * hangs costs only its own results: the parent waits (at most
+ * o->lib_timeout_s, then SIGKILL) and reports an abnormal end as an
+ * `error` line naming the algorithm the child was on. Falls back to
+ * running in-process when fork() fails. */
+static void run_library_isolated(struct run *run,
+				 const struct guest_backend *b)
+{
+	uint64_t deadline;
+	int status = 0;
+	pid_t pid, w;
+	bool killed = false;
+
+	run->counts->algo = -1;
+	run->counts->finished = 0;
+	pid = fork();
+	if (pid < 0) {
+		run_library(run, b);
+		return;
+	}
+	if (pid == 0) {
+		run_library(run, b);
+		run->counts->finished = 1;
+		_exit(0);
+	}
+	deadline = bench_now_ns() + run->o->lib_timeout_s * UINT64_C(1000000000);
+	for (;;) {
+		w = waitpid(pid, &status, WNOHANG);
+		if (w == pid || (w < 0 && errno != EINTR))
+			break;
+		if (!killed && bench_now_ns() > deadline) {
+			kill(pid, SIGKILL);
+			killed = true;
+		}
+		poll(NULL, 0, 20);
+	}
+	if (w == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
+	    run->counts->finished)
+		return;
+	{
+		int a = run->counts->algo;
+		const char *aname = a >= 0 && a < GUEST_ALGO_COUNT ?
+				    algo_info((enum guest_algo)a)->name : "";
+
+		if (killed)
+			check_emit(emit_error(b->name, aname,
+					      "library hung: killed after %llu s%s%s",
+					      (unsigned long long)run->o->lib_timeout_s,
+					      *aname ? " during " : "", aname));
+		else if (w == pid && WIFSIGNALED(status))
+			check_emit(emit_error(b->name, aname,
+					      "library crashed: killed by signal %d (%s)%s%s",
+					      WTERMSIG(status),
+					      strsignal(WTERMSIG(status)),
+					      *aname ? " during " : "", aname));
+		else if (w == pid && WIFEXITED(status) &&
+			 WEXITSTATUS(status) == 1)
+			exit(1);	/* the child could not write stdout */
+		else
+			check_emit(emit_error(b->name, aname,
+					      "library process ended abnormally (status %d)%s%s",
+					      status, *aname ? " during " : "",
+					      aname));
+	}
 }
 
 /* Pin the process to CPU. Returns 0 or -1 (errno set). */
@@ -493,6 +808,30 @@ static int pin_cpu(int cpu)
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* --nohw: mask hardware acceleration for every library, before any is
+ * loaded (each reads its setting once, at initialisation):
+ *  - OpenSSL: OPENSSL_ia32cap (openssl-env(7), OPENSSL_ia32cap(3)):
+ *    ~0x200000200000000 clears the AES-NI (bit 57) and PCLMULQDQ (bit 33)
+ *    capability bits;
+ *  - Nettle: NETTLE_FAT_OVERRIDE=none (fat builds: the generic C code);
+ *  - GnuTLS: GNUTLS_CPUID_OVERRIDE=0x1 ("disable all run-time detected
+ *    optimizations", GnuTLS manual, "Environment variables");
+ *  - Botan: BOTAN_CLEAR_CPUID (comma-separated CPUID bits to clear);
+ *  - libgcrypt: the backend calls gcry_control(GCRYCTL_DISABLE_HWF, ...)
+ *    when guest_nohw is set (see backend-libgcrypt.c).
+ * Libraries without a runtime switch (libsodium, mbedTLS, wolfSSL, ...) are
+ * measured as they are; PROTOCOL.md says which. */
+static void mask_hw(void)
+{
+	setenv("OPENSSL_ia32cap", "~0x200000200000000", 1);
+	setenv("NETTLE_FAT_OVERRIDE", "none", 1);
+	setenv("GNUTLS_CPUID_OVERRIDE", "0x1", 1);
+	setenv("BOTAN_CLEAR_CPUID",
+	       "aes_ni,clmul,ssse3,sse41,sse42,avx2,avx512f,sha,bmi2,rdrand,"
+	       "rdseed", 1);
+	guest_nohw = true;
 }
 
 int main(int argc, char **argv)
@@ -515,6 +854,8 @@ int main(int argc, char **argv)
 		complain("cannot pin to CPU %d: %s", o.cpu, strerror(errno));
 		return 1;
 	}
+	if (o.nohw)
+		mask_hw();
 #ifdef __GLIBC__
 	snprintf(libc, sizeof(libc), "glibc %s", gnu_get_libc_version());
 #else
@@ -526,13 +867,21 @@ int main(int argc, char **argv)
 		run.key[i] = (uint8_t)(0x10 + i);
 	for (size_t i = 0; i < sizeof(run.iv); i++)
 		run.iv[i] = (uint8_t)(0xa0 + i);
-	if (alloc_buffers(&run.bufs) < 0) {
+	run.counts = mmap(NULL, sizeof(*run.counts), PROT_READ | PROT_WRITE,
+			  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (run.counts == MAP_FAILED || alloc_buffers(&run.bufs) < 0) {
 		complain("out of memory");
 		return 1;
 	}
-	check_emit(emit_hello(GUEST_VERSION, libc, o.cpu));
-	for (size_t i = 0; i < o.nlibs; i++)
-		run_library(&run, o.libs[i]);
-	check_emit(emit_done(run.results, run.measure_ns));
+	memset(run.counts, 0, sizeof(*run.counts));
+	check_emit(emit_hello(GUEST_VERSION, libc, o.cpu,
+			      o.nohw ? "nohw" : "hw"));
+	for (size_t i = 0; i < o.nlibs; i++) {
+		if (o.no_fork)
+			run_library(&run, o.libs[i]);
+		else
+			run_library_isolated(&run, o.libs[i]);
+	}
+	check_emit(emit_done(run.counts->results, run.counts->measure_ns));
 	return 0;
 }

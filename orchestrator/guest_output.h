@@ -7,7 +7,7 @@
 #include "orchestrator/util.h"
 
 /* Protocol version this orchestrator speaks (guest/PROTOCOL.md). */
-#define GUEST_PROTOCOL 1
+#define GUEST_PROTOCOL 2
 /* Longest line accepted from the guest, in bytes. */
 #define GUEST_MAX_LINE 4096
 /* Largest buffer the guest may report, in bytes (1 MiB). */
@@ -17,6 +17,8 @@ struct guest_library {
 	char *name;
 	int loaded;		/* 1 = "loaded", 0 = "absent" */
 	char *soname, *path, *version;	/* NULL when absent */
+	char *build_id;		/* lowercase hex, "" if none; NULL when
+				 * absent */
 };
 
 struct guest_kat {
@@ -34,6 +36,7 @@ struct guest_error {
 
 struct guest_result {
 	char *library, *algorithm, *operation;
+	char *mode;			/* "bulk" or "oneshot" */
 	int64_t buffer_bytes;		/* bytes per call */
 	int64_t calls_per_batch;
 	int64_t bytes_per_batch;	/* bytes */
@@ -43,12 +46,38 @@ struct guest_result {
 	int verified;
 };
 
+/* Key setup alone (protocol 2 `keysetup`). */
+struct guest_keysetup {
+	char *library, *algorithm, *operation;	/* encrypt or decrypt */
+	int64_t calls_per_batch, repetitions;
+	int64_t median_ns, min_ns;	/* ns per batch */
+	double ns_per_call;		/* median_ns / calls_per_batch */
+	int verified;
+};
+
+/* One library's output on the cross-library check (protocol 2
+ * `crosscheck`), and the verdict of guest_output_crosscheck(). */
+struct guest_crosscheck {
+	char *library, *algorithm;
+	int64_t input_bytes, output_bytes;
+	char digest[17];	/* FNV-1a 64 of the output, 16 hex digits */
+	int roundtrip;		/* decryption restored the input */
+	int agrees;		/* 1 agrees with the majority of the other
+				 * libraries, 0 does not (or no majority, or
+				 * no round trip), -1 no other library to
+				 * compare with */
+};
+
 /* Everything one invocation printed. All memory owned by the struct. */
 struct guest_output {
 	int have_hello, have_done;
 	char *guest_version, *libc;
+	char *variant;		/* "hw" or "nohw" */
 	int cpu;
 	size_t nlibraries, nkats, nunsupported, nerrors, nresults;
+	size_t nkeysetups, ncrosschecks;
+	struct guest_keysetup *keysetups;
+	struct guest_crosscheck *crosschecks;
 	struct guest_library *libraries;
 	struct guest_kat *kats;
 	struct guest_unsupported *unsupported;
@@ -78,13 +107,27 @@ int guest_output_add_line(struct guest_output *out, const char *line,
  * matches). Returns 0, or -1 with err set. */
 int guest_output_finish(const struct guest_output *out, bo_err *err);
 
-/* Find the result for (library, algorithm, operation, buffer_bytes), or
- * NULL. */
+/* Find the result for (library, algorithm, operation, mode, buffer_bytes),
+ * or NULL. */
 const struct guest_result *guest_output_find(const struct guest_output *out,
 					     const char *library,
 					     const char *algorithm,
 					     const char *operation,
+					     const char *mode,
 					     int64_t buffer_bytes);
+
+/* The cross-library check: for each algorithm, compare the `crosscheck`
+ * digests of every library that reported one for the same input size. A
+ * library agrees when its round trip worked and its digest is the one
+ * held by strictly more libraries than any other digest; with no such
+ * majority (e.g. two libraries that differ) none agrees. Sets every
+ * crosschecks[].agrees. Idempotent. */
+void guest_output_crosscheck(struct guest_output *out);
+
+/* 0 when LIBRARY disagreed on ALGORITHM in the cross-check (agrees == 0),
+ * else 1 (agreed, or nothing to compare). */
+int guest_output_crosscheck_ok(const struct guest_output *out,
+			       const char *library, const char *algorithm);
 
 /* Is NAME an algorithm of protocol GUEST_PROTOCOL? */
 int guest_algorithm_known(const char *name);

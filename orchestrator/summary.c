@@ -6,7 +6,7 @@
 static const char summary_sql[] =
 	"SELECT distro || ':' || release AS distro, library,"
 	" library_version AS version, package_version AS package,"
-	" algorithm, operation,"
+	" algorithm, operation, variant,"
 	" round(max(CASE WHEN buffer_bytes = 16 THEN mb_per_s END), 1)"
 	"   AS \"16 B MB/s\","
 	" round(max(CASE WHEN buffer_bytes = 1024 THEN mb_per_s END), 1)"
@@ -16,9 +16,9 @@ static const char summary_sql[] =
 	" round(max(CASE WHEN buffer_bytes = 1048576 THEN mb_per_s END), 1)"
 	"   AS \"1 MiB MB/s\","
 	" CASE WHEN min(verified) = 1 THEN 'yes' ELSE 'NO' END AS verified"
-	" FROM results_v WHERE run_id = ?1"
+	" FROM results_v WHERE run_id = ?1 AND mode = 'bulk'"
 	" GROUP BY distro, release, library, library_version, package_version,"
-	"  algorithm, operation"
+	"  algorithm, operation, variant"
 	" ORDER BY distro, release, library, algorithm,"
 	"  operation DESC";
 

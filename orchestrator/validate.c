@@ -26,11 +26,13 @@ void guest_output_release(struct guest_output *out)
 
 	free(out->guest_version);
 	free(out->libc);
+	free(out->variant);
 	for (i = 0; i < out->nlibraries; i++) {
 		free(out->libraries[i].name);
 		free(out->libraries[i].soname);
 		free(out->libraries[i].path);
 		free(out->libraries[i].version);
+		free(out->libraries[i].build_id);
 	}
 	free(out->libraries);
 	for (i = 0; i < out->nkats; i++) {
@@ -54,8 +56,20 @@ void guest_output_release(struct guest_output *out)
 		free(out->results[i].library);
 		free(out->results[i].algorithm);
 		free(out->results[i].operation);
+		free(out->results[i].mode);
 	}
 	free(out->results);
+	for (i = 0; i < out->nkeysetups; i++) {
+		free(out->keysetups[i].library);
+		free(out->keysetups[i].algorithm);
+		free(out->keysetups[i].operation);
+	}
+	free(out->keysetups);
+	for (i = 0; i < out->ncrosschecks; i++) {
+		free(out->crosschecks[i].library);
+		free(out->crosschecks[i].algorithm);
+	}
+	free(out->crosschecks);
 	guest_output_init(out);
 }
 
@@ -181,7 +195,7 @@ static int get_algorithm(json_t *o, size_t lineno, const char **ret,
 static int add_hello(struct guest_output *out, json_t *o, size_t lineno,
 		     bo_err *err)
 {
-	const char *ver, *libc;
+	const char *ver, *libc, *variant;
 	int64_t proto, cpu;
 
 	if (get_int(o, "protocol", 0, 1000, lineno, &proto, err) < 0)
@@ -191,8 +205,13 @@ static int add_hello(struct guest_output *out, json_t *o, size_t lineno,
 				  lineno, (long long)proto, GUEST_PROTOCOL);
 	if (get_str(o, "guest_version", 0, lineno, &ver, err) < 0 ||
 	    get_str(o, "libc", 0, lineno, &libc, err) < 0 ||
-	    get_int(o, "cpu", -1, 4095, lineno, &cpu, err) < 0)
+	    get_int(o, "cpu", -1, 4095, lineno, &cpu, err) < 0 ||
+	    get_str(o, "variant", 0, lineno, &variant, err) < 0)
 		return -1;
+	if (strcmp(variant, "hw") != 0 && strcmp(variant, "nohw") != 0)
+		return bo_err_set(err, "guest output line %zu: 'variant' must be hw or nohw",
+				  lineno);
+	out->variant = xstrdup(variant);
 	out->guest_version = xstrdup(ver);
 	out->libc = xstrdup(libc);
 	out->cpu = (int)cpu;
@@ -204,6 +223,7 @@ static int add_library(struct guest_output *out, json_t *o, size_t lineno,
 		       bo_err *err)
 {
 	const char *name, *status, *soname = NULL, *path = NULL, *ver = NULL;
+	const char *bid = NULL;
 	struct guest_library *l;
 	int loaded;
 
@@ -222,8 +242,13 @@ static int add_library(struct guest_output *out, json_t *o, size_t lineno,
 				  lineno, name);
 	if (loaded && (get_str(o, "soname", 0, lineno, &soname, err) < 0 ||
 		       get_str(o, "path", 0, lineno, &path, err) < 0 ||
-		       get_str(o, "version", 1, lineno, &ver, err) < 0))
+		       get_str(o, "version", 1, lineno, &ver, err) < 0 ||
+		       get_str(o, "build_id", 1, lineno, &bid, err) < 0))
 		return -1;
+	if (bid && (strlen(bid) > 128 ||
+		    strspn(bid, "0123456789abcdef") != strlen(bid)))
+		return bo_err_set(err, "guest output line %zu: 'build_id' must be lowercase hex",
+				  lineno);
 	out->libraries = xrealloc(out->libraries,
 				  (out->nlibraries + 1) * sizeof(*l));
 	l = &out->libraries[out->nlibraries++];
@@ -232,6 +257,7 @@ static int add_library(struct guest_output *out, json_t *o, size_t lineno,
 	l->soname = soname ? xstrdup(soname) : NULL;
 	l->path = path ? xstrdup(path) : NULL;
 	l->version = ver ? xstrdup(ver) : NULL;
+	l->build_id = bid ? xstrdup(bid) : NULL;
 	return 0;
 }
 
@@ -296,7 +322,7 @@ static int add_error(struct guest_output *out, json_t *o, size_t lineno,
 static int add_result(struct guest_output *out, json_t *o, size_t lineno,
 		      bo_err *err)
 {
-	const char *lib, *alg, *op;
+	const char *lib, *alg, *op, *mode;
 	const struct algorithm *a;
 	struct guest_result r, *p;
 	json_t *mb;
@@ -304,8 +330,12 @@ static int add_result(struct guest_output *out, json_t *o, size_t lineno,
 	memset(&r, 0, sizeof(r));
 	if (get_loaded_library(out, o, lineno, &lib, err) < 0 ||
 	    get_algorithm(o, lineno, &alg, &a, err) < 0 ||
-	    get_name(o, "operation", lineno, &op, err) < 0)
+	    get_name(o, "operation", lineno, &op, err) < 0 ||
+	    get_name(o, "mode", lineno, &mode, err) < 0)
 		return -1;
+	if (strcmp(mode, "bulk") != 0 && strcmp(mode, "oneshot") != 0)
+		return bo_err_set(err, "guest output line %zu: 'mode' must be bulk or oneshot",
+				  lineno);
 	if (!algorithm_has_operation(a, op))
 		return bo_err_set(err, "guest output line %zu: operation '%s' does not apply to '%s'",
 				  lineno, op, alg);
@@ -344,9 +374,10 @@ static int add_result(struct guest_output *out, json_t *o, size_t lineno,
 			return bo_err_set(err, "guest output line %zu: 'mb_per_s' does not match bytes_per_batch / median_ns",
 					  lineno);
 	}
-	if (guest_output_find(out, lib, alg, op, r.buffer_bytes))
-		return bo_err_set(err, "guest output line %zu: duplicate result for %s %s %s %lld",
-				  lineno, lib, alg, op, (long long)r.buffer_bytes);
+	if (guest_output_find(out, lib, alg, op, mode, r.buffer_bytes))
+		return bo_err_set(err, "guest output line %zu: duplicate result for %s %s %s %s %lld",
+				  lineno, lib, alg, op, mode,
+				  (long long)r.buffer_bytes);
 	out->results = xrealloc(out->results,
 				(out->nresults + 1) * sizeof(*p));
 	p = &out->results[out->nresults++];
@@ -354,7 +385,166 @@ static int add_result(struct guest_output *out, json_t *o, size_t lineno,
 	p->library = xstrdup(lib);
 	p->algorithm = xstrdup(alg);
 	p->operation = xstrdup(op);
+	p->mode = xstrdup(mode);
 	return 0;
+}
+
+static int add_keysetup(struct guest_output *out, json_t *o, size_t lineno,
+			bo_err *err)
+{
+	const char *lib, *alg, *op;
+	const struct algorithm *a;
+	struct guest_keysetup k, *p;
+	json_t *v;
+	size_t i;
+
+	memset(&k, 0, sizeof(k));
+	if (get_loaded_library(out, o, lineno, &lib, err) < 0 ||
+	    get_algorithm(o, lineno, &alg, &a, err) < 0 ||
+	    get_name(o, "operation", lineno, &op, err) < 0)
+		return -1;
+	if (a->kind != ALGO_CIPHER || !algorithm_has_operation(a, op))
+		return bo_err_set(err, "guest output line %zu: key setup '%s' does not apply to '%s'",
+				  lineno, op, alg);
+	if (get_int(o, "calls_per_batch", 1, INT64_C(1) << 40, lineno,
+		    &k.calls_per_batch, err) < 0 ||
+	    get_int(o, "repetitions", 1, 1000000, lineno, &k.repetitions,
+		    err) < 0 ||
+	    get_int(o, "median_ns", 1, INT64_C(1) << 50, lineno, &k.median_ns,
+		    err) < 0 ||
+	    get_int(o, "min_ns", 1, INT64_C(1) << 50, lineno, &k.min_ns,
+		    err) < 0 ||
+	    get_bool(o, "verified", lineno, &k.verified, err) < 0)
+		return -1;
+	if (k.min_ns > k.median_ns)
+		return bo_err_set(err, "guest output line %zu: 'min_ns' exceeds 'median_ns'",
+				  lineno);
+	v = json_object_get(o, "ns_per_call");
+	if (!v || !json_is_number(v) || !isfinite(json_number_value(v)) ||
+	    json_number_value(v) <= 0)
+		return bo_err_set(err, "guest output line %zu: 'ns_per_call' must be a positive number",
+				  lineno);
+	k.ns_per_call = json_number_value(v);
+	{
+		double expect = (double)k.median_ns / (double)k.calls_per_batch;
+
+		if (fabs(k.ns_per_call - expect) > 0.01 * expect + 1e-6)
+			return bo_err_set(err, "guest output line %zu: 'ns_per_call' is not median_ns / calls_per_batch",
+					  lineno);
+	}
+	for (i = 0; i < out->nkeysetups; i++)
+		if (strcmp(out->keysetups[i].library, lib) == 0 &&
+		    strcmp(out->keysetups[i].algorithm, alg) == 0 &&
+		    strcmp(out->keysetups[i].operation, op) == 0)
+			return bo_err_set(err, "guest output line %zu: duplicate keysetup for %s %s %s",
+					  lineno, lib, alg, op);
+	out->keysetups = xrealloc(out->keysetups,
+				  (out->nkeysetups + 1) * sizeof(*p));
+	p = &out->keysetups[out->nkeysetups++];
+	*p = k;
+	p->library = xstrdup(lib);
+	p->algorithm = xstrdup(alg);
+	p->operation = xstrdup(op);
+	return 0;
+}
+
+static int add_crosscheck(struct guest_output *out, json_t *o, size_t lineno,
+			  bo_err *err)
+{
+	const char *lib, *alg, *digest;
+	const struct algorithm *a;
+	struct guest_crosscheck c, *p;
+	size_t i;
+
+	memset(&c, 0, sizeof(c));
+	if (get_loaded_library(out, o, lineno, &lib, err) < 0 ||
+	    get_algorithm(o, lineno, &alg, &a, err) < 0 ||
+	    get_int(o, "input_bytes", 1, GUEST_MAX_BUFFER, lineno,
+		    &c.input_bytes, err) < 0 ||
+	    get_int(o, "output_bytes", 1, GUEST_MAX_BUFFER + 64, lineno,
+		    &c.output_bytes, err) < 0 ||
+	    get_str(o, "digest", 0, lineno, &digest, err) < 0 ||
+	    get_bool(o, "roundtrip", lineno, &c.roundtrip, err) < 0)
+		return -1;
+	if (strlen(digest) != 16 || strspn(digest, "0123456789abcdef") != 16)
+		return bo_err_set(err, "guest output line %zu: 'digest' must be 16 lowercase hex digits",
+				  lineno);
+	for (i = 0; i < out->ncrosschecks; i++)
+		if (strcmp(out->crosschecks[i].library, lib) == 0 &&
+		    strcmp(out->crosschecks[i].algorithm, alg) == 0)
+			return bo_err_set(err, "guest output line %zu: duplicate crosscheck for %s %s",
+					  lineno, lib, alg);
+	memcpy(c.digest, digest, 17);
+	out->crosschecks = xrealloc(out->crosschecks,
+				    (out->ncrosschecks + 1) * sizeof(*p));
+	p = &out->crosschecks[out->ncrosschecks++];
+	*p = c;
+	p->library = xstrdup(lib);
+	p->algorithm = xstrdup(alg);
+	guest_output_crosscheck(out);
+	return 0;
+}
+
+/* Do cross-check entries A and B compare the same thing? */
+static int same_check(const struct guest_crosscheck *a,
+		      const struct guest_crosscheck *b)
+{
+	return strcmp(a->algorithm, b->algorithm) == 0 &&
+	       a->input_bytes == b->input_bytes;
+}
+
+void guest_output_crosscheck(struct guest_output *out)
+{
+	size_t i, j;
+
+	for (i = 0; i < out->ncrosschecks; i++) {
+		struct guest_crosscheck *c = &out->crosschecks[i];
+		size_t peers = 0, mine = 0, best_other = 0;
+
+		/* peers: other libraries whose round trip worked */
+
+		for (j = 0; j < out->ncrosschecks; j++) {
+			const struct guest_crosscheck *d = &out->crosschecks[j];
+			size_t k, n = 0;
+
+			if (!same_check(c, d))
+				continue;
+			if (!d->roundtrip)
+				continue;
+			if (j != i)
+				peers++;	/* round-tripping others */
+			/* how many round-tripping libraries share d's digest */
+			for (k = 0; k < out->ncrosschecks; k++)
+				if (same_check(c, &out->crosschecks[k]) &&
+				    out->crosschecks[k].roundtrip &&
+				    strcmp(out->crosschecks[k].digest,
+					   d->digest) == 0)
+					n++;
+			if (strcmp(d->digest, c->digest) == 0)
+				mine = n;
+			else if (n > best_other)
+				best_other = n;
+		}
+		if (!c->roundtrip)
+			c->agrees = 0;
+		else if (peers == 0)
+			c->agrees = -1;
+		else
+			c->agrees = c->roundtrip && mine > best_other &&
+				    mine >= 2;
+	}
+}
+
+int guest_output_crosscheck_ok(const struct guest_output *out,
+			       const char *library, const char *algorithm)
+{
+	size_t i;
+
+	for (i = 0; i < out->ncrosschecks; i++)
+		if (strcmp(out->crosschecks[i].library, library) == 0 &&
+		    strcmp(out->crosschecks[i].algorithm, algorithm) == 0)
+			return out->crosschecks[i].agrees != 0;
+	return 1;
 }
 
 static int add_done(struct guest_output *out, json_t *o, size_t lineno,
@@ -419,6 +609,10 @@ int guest_output_add_line(struct guest_output *out, const char *line,
 		rc = add_error(out, o, lineno, err);
 	else if (strcmp(type, "result") == 0)
 		rc = add_result(out, o, lineno, err);
+	else if (strcmp(type, "keysetup") == 0)
+		rc = add_keysetup(out, o, lineno, err);
+	else if (strcmp(type, "crosscheck") == 0)
+		rc = add_crosscheck(out, o, lineno, err);
 	else if (strcmp(type, "done") == 0)
 		rc = add_done(out, o, lineno, err);
 	else
@@ -447,6 +641,7 @@ const struct guest_result *guest_output_find(const struct guest_output *out,
 					     const char *library,
 					     const char *algorithm,
 					     const char *operation,
+					     const char *mode,
 					     int64_t buffer_bytes)
 {
 	size_t i;
@@ -457,7 +652,8 @@ const struct guest_result *guest_output_find(const struct guest_output *out,
 		if (r->buffer_bytes == buffer_bytes &&
 		    strcmp(r->library, library) == 0 &&
 		    strcmp(r->algorithm, algorithm) == 0 &&
-		    strcmp(r->operation, operation) == 0)
+		    strcmp(r->operation, operation) == 0 &&
+		    strcmp(r->mode, mode) == 0)
 			return r;
 	}
 	return NULL;

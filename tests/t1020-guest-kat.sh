@@ -1,8 +1,10 @@
 #!/bin/sh
 # tests/t1020-guest-kat.sh - run the guest on this host (against the host's
-# libcrypto) with --quick and check its output: every line is a JSON object
-# of at most 4096 bytes in protocol order, every known-answer test passed,
-# every result is verified and complete. Prints TAP.
+# libcrypto) with --quick and check its output (protocol 2): every line is
+# a JSON object of at most 4096 bytes in protocol order, every known-answer
+# test passed, every result is verified and complete, bulk and one-shot,
+# key setup and the cross-check line are there. Prints TAP. (Every backend
+# in a real Debian rootfs: tests/t1100-guest-libraries.sh.)
 
 guest=${top_builddir:-.}/guest/benchorch-guest
 algos=aes-128-cbc,aes-128-ctr,aes-256-gcm,chacha20-poly1305,sha-256
@@ -56,16 +58,18 @@ for l in lines:
 check(bad is None, "every line is a JSON object with a type" +
       ("" if bad is None else " (" + bad + ")"))
 types = [o["type"] for o in objs]
-check(types[:1] == ["hello"] and objs[0].get("protocol") == 1,
-      "first line is hello, protocol 1")
+check(types[:1] == ["hello"] and objs[0].get("protocol") == 2
+      and objs[0].get("variant") == "hw",
+      "first line is hello, protocol 2, variant hw")
 check(types[-1:] == ["done"] and types.count("hello") == 1
       and types.count("done") == 1, "exactly one done, last")
 libs = [o for o in objs if o["type"] == "library"]
 check(len(libs) == 1 and libs[0]["status"] == "loaded"
       and libs[0].get("soname", "").startswith("libcrypto.so.")
       and libs[0].get("path", "").startswith("/")
-      and libs[0].get("version", "").startswith("OpenSSL"),
-      "openssl loaded, with soname, path and version")
+      and libs[0].get("version", "").startswith("OpenSSL")
+      and len(libs[0].get("build_id", "")) == 40,
+      "openssl loaded, with soname, path, version and a 20-byte build-id")
 kats = [o for o in objs if o["type"] == "kat"]
 check(kats and all(k["ok"] is True for k in kats),
       "all %d kat lines ok" % len(kats))
@@ -81,10 +85,25 @@ want = set()
 for a in algos:
     for op in (["hash"] if a == "sha-256" else ["encrypt", "decrypt"]):
         for n in (16, 1024, 16384, 1048576):
-            want.add((a, op, n))
-got = {(r["algorithm"], r["operation"], r["buffer_bytes"]) for r in results}
+            want.add((a, op, "bulk", n))
+            if n <= 16384:
+                want.add((a, op, "oneshot", n))
+got = {(r["algorithm"], r["operation"], r["mode"], r["buffer_bytes"])
+       for r in results}
 check(got == want and len(results) == len(want),
-      "one result per algorithm, operation and --quick size")
+      "one result per algorithm, operation, --quick size, bulk and one-shot"
+      " up to 16 KiB")
+ccs = [o for o in objs if o["type"] == "crosscheck"]
+check(sorted(c["algorithm"] for c in ccs) == sorted(algos)
+      and all(c["roundtrip"] is True and c["input_bytes"] == 131072
+              and len(c["digest"]) == 16 for c in ccs),
+      "one crosscheck line per algorithm, round trip ok")
+ks = [o for o in objs if o["type"] == "keysetup"]
+check({(k["algorithm"], k["operation"]) for k in ks}
+      == {(a, op) for a in algos if a != "sha-256"
+          for op in ("encrypt", "decrypt")}
+      and all(k["ns_per_call"] > 0 and k["verified"] for k in ks),
+      "key setup timed for every cipher, both directions")
 def sane(r):
     return (r["calls_per_batch"] >= 1
             and r["bytes_per_batch"] == r["buffer_bytes"] * r["calls_per_batch"]

@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/t1030-guest-usage.sh - the guest's command line: usage errors exit
-# with status 2 and print nothing on stdout; a run starts with a protocol 1
+# with status 2 and print nothing on stdout; a run starts with a protocol 2
 # hello and ends with done. Prints TAP.
 
 guest=${top_builddir:-.}/guest/benchorch-guest
@@ -49,7 +49,7 @@ usage_error "unknown option" --frobnicate
 check $? "--help prints usage, exit 0"
 
 "$guest" --version >"$tmp.out" 2>&1
-[ $? -eq 0 ] && grep -q 'protocol 1' "$tmp.out"
+[ $? -eq 0 ] && grep -q 'protocol 2' "$tmp.out"
 check $? "--version, exit 0"
 
 # A real (short) run: hello first, done last, exit 0.
@@ -58,8 +58,8 @@ check $? "--version, exit 0"
 status=$?
 [ $status -eq 0 ]
 check $? "a --quick sha-256 run exits 0 (got $status)"
-head -n 1 "$tmp.out" | grep -q '^{"type":"hello","protocol":1,"guest_version":"[^"]*","libc":"[^"]*","cpu":-1}$'
-check $? "first line is hello with protocol 1 and cpu -1"
+head -n 1 "$tmp.out" | grep -q '^{"type":"hello","protocol":2,"guest_version":"[^"]*","libc":"[^"]*","cpu":-1,"variant":"hw"}$'
+check $? "first line is hello with protocol 2, cpu -1 and variant hw"
 tail -n 1 "$tmp.out" | grep -q '^{"type":"done","results":[0-9]*,"measure_ns":[0-9]*}$'
 check $? "last line is done"
 

@@ -8,12 +8,12 @@
 #include "tests/tap.h"
 
 static const char *good[] = {
-	"{\"type\":\"hello\",\"protocol\":1,\"guest_version\":\"0.1.0\",\"libc\":\"glibc 2.36\",\"cpu\":1}",
-	"{\"type\":\"library\",\"library\":\"openssl\",\"status\":\"loaded\",\"soname\":\"libcrypto.so.3\",\"path\":\"/usr/lib/x86_64-linux-gnu/libcrypto.so.3\",\"version\":\"OpenSSL 3.0.11\"}",
+	"{\"type\":\"hello\",\"protocol\":2,\"guest_version\":\"0.1.0\",\"libc\":\"glibc 2.36\",\"cpu\":1,\"variant\":\"hw\"}",
+	"{\"type\":\"library\",\"library\":\"openssl\",\"status\":\"loaded\",\"soname\":\"libcrypto.so.3\",\"path\":\"/usr/lib/x86_64-linux-gnu/libcrypto.so.3\",\"version\":\"OpenSSL 3.0.11\",\"build_id\":\"4ca7b79d\"}",
 	"{\"type\":\"library\",\"library\":\"nettle\",\"status\":\"absent\"}",
 	"{\"type\":\"kat\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"ok\":true,\"source\":\"NIST SP 800-38A F.2.1\"}",
 	"{\"type\":\"unsupported\",\"library\":\"openssl\",\"algorithm\":\"chacha20-poly1305\"}",
-	"{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"mb_per_s\":1000.0,\"verified\":true}",
+	"{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"mb_per_s\":1000.0,\"verified\":true}",
 	"{\"type\":\"error\",\"library\":\"\",\"algorithm\":\"\",\"message\":\"something odd\"}",
 	"{\"type\":\"done\",\"results\":1,\"measure_ns\":123456}",
 };
@@ -55,6 +55,112 @@ static void expect_bad(size_t replace, const char *bad, const char *needle,
 	       msg);
 }
 
+/* Feed LINES (N of them, after a hello) into *out; returns the first
+ * error message or "". */
+static const char *feed_lines(struct guest_output *out, const char **lines,
+			      size_t n)
+{
+	static bo_err err;
+	size_t i;
+
+	guest_output_init(out);
+	err.msg[0] = '\0';
+	if (guest_output_add_line(out, good[0], strlen(good[0]), 1, &err) < 0)
+		return err.msg;
+	for (i = 0; i < n; i++)
+		if (guest_output_add_line(out, lines[i], strlen(lines[i]), i + 2,
+					  &err) < 0)
+			return err.msg;
+	return "";
+}
+
+#define LIB(n) "{\"type\":\"library\",\"library\":\"" n "\",\"status\":\"loaded\",\"soname\":\"x.so\",\"path\":\"/x\",\"version\":\"1\",\"build_id\":\"\"}"
+#define CC(lib, alg, digest, rt) "{\"type\":\"crosscheck\",\"library\":\"" lib "\",\"algorithm\":\"" alg "\",\"input_bytes\":131072,\"output_bytes\":131072,\"digest\":\"" digest "\",\"roundtrip\":" rt "}"
+#define D1 "00112233445566aa"
+#define D2 "00112233445566bb"
+
+static void keysetup_and_crosscheck(void)
+{
+	static const char *ks[] = {
+		LIB("openssl"),
+		"{\"type\":\"keysetup\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"decrypt\",\"calls_per_batch\":1000,\"repetitions\":5,\"median_ns\":200000,\"min_ns\":190000,\"ns_per_call\":200.0,\"verified\":true}",
+	};
+	static const char *ks_hash[] = {
+		LIB("openssl"),
+		"{\"type\":\"keysetup\",\"library\":\"openssl\",\"algorithm\":\"sha-256\",\"operation\":\"encrypt\",\"calls_per_batch\":1000,\"repetitions\":5,\"median_ns\":200000,\"min_ns\":190000,\"ns_per_call\":200.0,\"verified\":true}",
+	};
+	static const char *ks_bad[] = {
+		LIB("openssl"),
+		"{\"type\":\"keysetup\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"decrypt\",\"calls_per_batch\":1000,\"repetitions\":5,\"median_ns\":200000,\"min_ns\":190000,\"ns_per_call\":2.0,\"verified\":true}",
+	};
+	/* three libraries, one odd; two that differ; one alone; one whose
+	 * decryption failed next to one that worked */
+	static const char *cc[] = {
+		LIB("openssl"), LIB("libgcrypt"), LIB("nettle"),
+		CC("openssl", "aes-128-cbc", D1, "true"),
+		CC("libgcrypt", "aes-128-cbc", D1, "true"),
+		CC("nettle", "aes-128-cbc", D2, "true"),
+		CC("openssl", "rc4", D1, "true"),
+		CC("nettle", "rc4", D2, "true"),
+		CC("libgcrypt", "salsa20", D1, "true"),
+		CC("openssl", "chacha20", D1, "true"),
+		CC("nettle", "chacha20", D1, "false"),
+	};
+	static const char *cc_bad[] = {
+		LIB("openssl"), CC("openssl", "aes-128-cbc", "xyz", "true"),
+	};
+	static const char *cc_dup[] = {
+		LIB("openssl"), CC("openssl", "aes-128-cbc", D1, "true"),
+		CC("openssl", "aes-128-cbc", D1, "true"),
+	};
+	struct guest_output out;
+	const char *msg;
+
+	msg = feed_lines(&out, ks, 2);
+	tap_ok(!msg[0] && out.nkeysetups == 1 &&
+	       out.keysetups[0].ns_per_call == 200.0 &&
+	       strcmp(out.keysetups[0].operation, "decrypt") == 0,
+	       "accepts and keeps a keysetup line (%s)", msg);
+	guest_output_release(&out);
+	msg = feed_lines(&out, ks_hash, 2);
+	tap_ok(strstr(msg, "line 3: key setup 'encrypt' does not apply to 'sha-256'") != NULL,
+	       "rejects a key setup of a hash (%s)", msg);
+	guest_output_release(&out);
+	msg = feed_lines(&out, ks_bad, 2);
+	tap_ok(strstr(msg, "'ns_per_call' is not median_ns / calls_per_batch") != NULL,
+	       "rejects an ns_per_call that does not follow (%s)", msg);
+	guest_output_release(&out);
+
+	msg = feed_lines(&out, cc, sizeof(cc) / sizeof(cc[0]));
+	tap_ok(!msg[0] && out.ncrosschecks == 8, "accepts crosscheck lines (%s)",
+	       msg);
+	tap_ok(guest_output_crosscheck_ok(&out, "openssl", "aes-128-cbc") &&
+	       guest_output_crosscheck_ok(&out, "libgcrypt", "aes-128-cbc") &&
+	       !guest_output_crosscheck_ok(&out, "nettle", "aes-128-cbc"),
+	       "the odd one of three disagrees, the two that match agree");
+	tap_ok(!guest_output_crosscheck_ok(&out, "openssl", "rc4") &&
+	       !guest_output_crosscheck_ok(&out, "nettle", "rc4"),
+	       "two libraries that differ: neither is trusted");
+	tap_ok(guest_output_crosscheck_ok(&out, "libgcrypt", "salsa20") &&
+	       out.crosschecks[5].agrees == -1,
+	       "a library alone on an algorithm has nothing to disagree with");
+	tap_ok(guest_output_crosscheck_ok(&out, "openssl", "chacha20") &&
+	       out.crosschecks[6].agrees == -1 &&
+	       !guest_output_crosscheck_ok(&out, "nettle", "chacha20"),
+	       "a failed round trip disagrees; its peer is then alone");
+	tap_ok(guest_output_crosscheck_ok(&out, "openssl", "sha-256"),
+	       "an algorithm without a crosscheck line is not marked");
+	guest_output_release(&out);
+	msg = feed_lines(&out, cc_bad, 2);
+	tap_ok(strstr(msg, "'digest' must be 16 lowercase hex digits") != NULL,
+	       "rejects a malformed digest (%s)", msg);
+	guest_output_release(&out);
+	msg = feed_lines(&out, cc_dup, 3);
+	tap_ok(strstr(msg, "line 4: duplicate crosscheck") != NULL,
+	       "rejects a second crosscheck of the same pair (%s)", msg);
+	guest_output_release(&out);
+}
+
 int main(void)
 {
 	struct guest_output out;
@@ -76,13 +182,20 @@ int main(void)
 	       out.measure_ns == 123456 && out.nkats == 1 &&
 	       out.nunsupported == 1 && out.nerrors == 1,
 	       "keeps every field it validated");
-	tap_ok(guest_output_find(&out, "openssl", "aes-128-cbc", "encrypt", 16) &&
-	       !guest_output_find(&out, "openssl", "aes-128-cbc", "decrypt", 16),
+	tap_ok(guest_output_find(&out, "openssl", "aes-128-cbc", "encrypt", "bulk", 16) &&
+	       !guest_output_find(&out, "openssl", "aes-128-cbc", "encrypt", "oneshot", 16) &&
+	       !guest_output_find(&out, "openssl", "aes-128-cbc", "decrypt", "bulk", 16),
 	       "finds a result by its key");
 	guest_output_release(&out);
 
-	expect_bad(0, "{\"type\":\"hello\",\"protocol\":2,\"guest_version\":\"x\",\"libc\":\"y\",\"cpu\":0}",
-		   "line 1: protocol 2", "another protocol version");
+	expect_bad(0, "{\"type\":\"hello\",\"protocol\":1,\"guest_version\":\"x\",\"libc\":\"y\",\"cpu\":0}",
+		   "line 1: protocol 1, expected 2", "protocol 1 (only 2 is spoken)");
+	expect_bad(0, "{\"type\":\"hello\",\"protocol\":2,\"guest_version\":\"x\",\"libc\":\"y\",\"cpu\":0,\"variant\":\"fast\"}",
+		   "line 1: 'variant' must be hw or nohw", "an unknown variant");
+	expect_bad(1, "{\"type\":\"library\",\"library\":\"openssl\",\"status\":\"loaded\",\"soname\":\"a\",\"path\":\"b\",\"version\":\"c\",\"build_id\":\"XYZ\"}",
+		   "line 2: 'build_id' must be lowercase hex", "a build-id that is not hex");
+	expect_bad(5, "{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"twice\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"mb_per_s\":1000.0,\"verified\":true}",
+		   "line 6: 'mode' must be bulk or oneshot", "an unknown timing mode");
 	expect_bad(0, NULL, "line 1: expected 'hello' first", "a missing hello");
 	expect_bad(1, "this is not json", "line 2: not JSON", "garbage");
 	expect_bad(1, "[1,2,3]", "line 2: not a JSON object", "a JSON array");
@@ -102,25 +215,28 @@ int main(void)
 		   "a KAT of an absent library");
 	expect_bad(3, "{\"type\":\"kat\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"ok\":1,\"source\":\"x\"}",
 		   "line 4: 'ok' must be true or false", "a number for a boolean");
-	expect_bad(5, "{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"sha-256\",\"operation\":\"encrypt\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"mb_per_s\":1000.0,\"verified\":true}",
+	expect_bad(5, "{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"sha-256\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"mb_per_s\":1000.0,\"verified\":true}",
 		   "line 6: operation 'encrypt' does not apply to 'sha-256'",
 		   "an operation a hash does not have");
-	expect_bad(5, "{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"buffer_bytes\":2097152,\"calls_per_batch\":1,\"bytes_per_batch\":2097152,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"mb_per_s\":131072.0,\"verified\":true}",
+	expect_bad(5, "{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":2097152,\"calls_per_batch\":1,\"bytes_per_batch\":2097152,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"mb_per_s\":131072.0,\"verified\":true}",
 		   "line 6: 'buffer_bytes' out of range", "a buffer above 1 MiB");
-	expect_bad(5, "{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16001,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"mb_per_s\":1000.0,\"verified\":true}",
+	expect_bad(5, "{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16001,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"mb_per_s\":1000.0,\"verified\":true}",
 		   "line 6: 'bytes_per_batch' is not", "inconsistent batch bytes");
-	expect_bad(5, "{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":17000,\"mb_per_s\":1000.0,\"verified\":true}",
+	expect_bad(5, "{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":17000,\"mb_per_s\":1000.0,\"verified\":true}",
 		   "line 6: 'min_ns' exceeds 'median_ns'", "min above median");
-	expect_bad(5, "{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"mb_per_s\":2000.0,\"verified\":true}",
+	expect_bad(5, "{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"mb_per_s\":2000.0,\"verified\":true}",
 		   "line 6: 'mb_per_s' does not match", "a throughput that does not follow from the timing");
-	expect_bad(5, "{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":0,\"min_ns\":0,\"mb_per_s\":1000.0,\"verified\":true}",
+	expect_bad(5, "{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":0,\"min_ns\":0,\"mb_per_s\":1000.0,\"verified\":true}",
 		   "line 6: 'median_ns' out of range", "a zero time");
-	expect_bad(5, "{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"mb_per_s\":\"fast\",\"verified\":true}",
+	expect_bad(5, "{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"mb_per_s\":\"fast\",\"verified\":true}",
 		   "line 6: 'mb_per_s' must be a positive number", "a string for a number");
 	expect_bad(7, "{\"type\":\"done\",\"results\":2,\"measure_ns\":1}",
 		   "reported 2 results in 'done' but printed 1",
 		   "a result count that does not match");
 	expect_bad(7, NULL, "ended before 'done'", "a missing done");
+
+	/* protocol 2's keysetup and crosscheck lines */
+	keysetup_and_crosscheck();
 
 	/* a line after done, and an over-long line */
 	guest_output_init(&out);

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 
 #include "db/db.h"
+#include "db/migrations.h"
 #include "tests/tap.h"
 
 static long long scalar(sqlite3 *db, const char *sql)
@@ -38,16 +39,117 @@ static const char *text(sqlite3 *db, const char *sql)
 }
 
 static const char *lines[] = {
-	"{\"type\":\"hello\",\"protocol\":1,\"guest_version\":\"0.1.0\",\"libc\":\"glibc 2.36\",\"cpu\":1}",
-	"{\"type\":\"library\",\"library\":\"openssl\",\"status\":\"loaded\",\"soname\":\"libcrypto.so.3\",\"path\":\"/usr/lib/x86_64-linux-gnu/libcrypto.so.3\",\"version\":\"OpenSSL 3.0.11\"}",
+	"{\"type\":\"hello\",\"protocol\":2,\"guest_version\":\"0.1.0\",\"libc\":\"glibc 2.36\",\"cpu\":1,\"variant\":\"hw\"}",
+	"{\"type\":\"library\",\"library\":\"openssl\",\"status\":\"loaded\",\"soname\":\"libcrypto.so.3\",\"path\":\"/usr/lib/x86_64-linux-gnu/libcrypto.so.3\",\"version\":\"OpenSSL 3.0.11\",\"build_id\":\"4ca7b79d\"}",
 	"{\"type\":\"kat\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"ok\":true,\"source\":\"NIST SP 800-38A F.2.1\"}",
 	"{\"type\":\"kat\",\"library\":\"openssl\",\"algorithm\":\"sha-256\",\"ok\":false,\"source\":\"FIPS 180-4 one-block\"}",
 	"{\"type\":\"kat\",\"library\":\"openssl\",\"algorithm\":\"sha-256\",\"ok\":true,\"source\":\"FIPS 180-4 two-block\"}",
-	"{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"mb_per_s\":1000.0,\"verified\":true}",
-	"{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-ctr\",\"operation\":\"encrypt\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"mb_per_s\":1000.0,\"verified\":true}",
-	"{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"sha-256\",\"operation\":\"hash\",\"buffer_bytes\":1024,\"calls_per_batch\":10,\"bytes_per_batch\":10240,\"repetitions\":5,\"median_ns\":10240,\"min_ns\":10000,\"mb_per_s\":1000.0,\"verified\":true}",
-	"{\"type\":\"done\",\"results\":3,\"measure_ns\":999}",
+	"{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"mb_per_s\":1000.0,\"verified\":true}",
+	"{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-ctr\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"mb_per_s\":1000.0,\"verified\":true}",
+	"{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"sha-256\",\"operation\":\"hash\",\"mode\":\"bulk\",\"buffer_bytes\":1024,\"calls_per_batch\":10,\"bytes_per_batch\":10240,\"repetitions\":5,\"median_ns\":10240,\"min_ns\":10000,\"mb_per_s\":1000.0,\"verified\":true}",
+	"{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"oneshot\",\"buffer_bytes\":16,\"calls_per_batch\":100,\"bytes_per_batch\":1600,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"mb_per_s\":100.0,\"verified\":true}",
+	"{\"type\":\"keysetup\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"calls_per_batch\":1000,\"repetitions\":5,\"median_ns\":200000,\"min_ns\":190000,\"ns_per_call\":200.0,\"verified\":true}",
+	"{\"type\":\"crosscheck\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"input_bytes\":131072,\"output_bytes\":131072,\"digest\":\"0123456789abcdef\",\"roundtrip\":true}",
+	"{\"type\":\"done\",\"results\":4,\"measure_ns\":999}",
 };
+
+/* Protocol 2 data in the database: timing modes, key setup, the
+ * cross-check and its effect on verified, variants, build-ids; and a
+ * schema-1 database migrated in place. */
+static void protocol2_tests(const char *dir, const struct cpuinfo *ci)
+{
+	static const char *lib2 =
+		"{\"type\":\"library\",\"library\":\"nettle\",\"status\":\"loaded\",\"soname\":\"libnettle.so.8\",\"path\":\"/n\",\"version\":\"Nettle 3.8\",\"build_id\":\"\"}";
+	static const char *lib3 =
+		"{\"type\":\"library\",\"library\":\"libgcrypt\",\"status\":\"loaded\",\"soname\":\"libgcrypt.so.20\",\"path\":\"/g\",\"version\":\"1.10.1\",\"build_id\":\"ab\"}";
+	const char *more[] = {
+		"{\"type\":\"hello\",\"protocol\":2,\"guest_version\":\"0.1.0\",\"libc\":\"glibc 2.36\",\"cpu\":1,\"variant\":\"nohw\"}",
+		lines[1], lib2, lib3, lines[2],
+		"{\"type\":\"kat\",\"library\":\"nettle\",\"algorithm\":\"aes-128-cbc\",\"ok\":true,\"source\":\"x\"}",
+		"{\"type\":\"kat\",\"library\":\"libgcrypt\",\"algorithm\":\"aes-128-cbc\",\"ok\":true,\"source\":\"x\"}",
+		lines[5],
+		"{\"type\":\"result\",\"library\":\"nettle\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"mb_per_s\":1000.0,\"verified\":true}",
+		"{\"type\":\"result\",\"library\":\"libgcrypt\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"mb_per_s\":1000.0,\"verified\":true}",
+		lines[10],
+		"{\"type\":\"crosscheck\",\"library\":\"nettle\",\"algorithm\":\"aes-128-cbc\",\"input_bytes\":131072,\"output_bytes\":131072,\"digest\":\"0123456789abcdef\",\"roundtrip\":true}",
+		"{\"type\":\"crosscheck\",\"library\":\"libgcrypt\",\"algorithm\":\"aes-128-cbc\",\"input_bytes\":131072,\"output_bytes\":131072,\"digest\":\"fedcba9876543210\",\"roundtrip\":true}",
+		"{\"type\":\"done\",\"results\":3,\"measure_ns\":999}",
+	};
+	struct db_run run = { .uuid = "55555555-2222-3333-4444-555555555555",
+			      .host = "testhost", .pid = (long)getpid(),
+			      .started_at = "2026-01-01T00:00:00Z",
+			      .command_line = "benchorch run --nohw", .cpu = ci };
+	struct guest_output out;
+	struct db_invocation inv;
+	bo_err err = { "" };
+	char *path = xasprintf("%s/p2.db", dir), *old = xasprintf("%s/v1.db", dir);
+	sqlite3 *db;
+	int64_t run_id;
+	size_t i;
+	long n;
+	FILE *devnull = fopen("/dev/null", "w");
+
+	guest_output_init(&out);
+	for (i = 0; i < sizeof(more) / sizeof(more[0]); i++)
+		if (guest_output_add_line(&out, more[i], strlen(more[i]), i + 1,
+					  &err) < 0)
+			tap_diag("%s", err.msg);
+	tap_ok(guest_output_finish(&out, &err) == 0, "a three-library invocation validates (%s)",
+	       err.msg);
+	db_open(path, &db, &err);
+	db_run_begin(db, &run, &run_id, &err);
+	memset(&inv, 0, sizeof(inv));
+	inv = (struct db_invocation){ .spec = "debian", .runner = "chroot",
+		.started_at = "2026-01-01T00:00:01Z", .out = &out,
+		.variant = "hw" };
+	tap_ok(db_run_finish(db, run_id, "done", NULL, &inv, 1, &err) == 0,
+	       "stores it (%s)", err.msg);
+	tap_ok(scalar(db, "SELECT verified FROM results_v WHERE library = 'openssl'") == 1 &&
+	       scalar(db, "SELECT verified FROM results_v WHERE library = 'nettle'") == 1 &&
+	       scalar(db, "SELECT verified FROM results_v WHERE library = 'libgcrypt'") == 0,
+	       "the library that disagrees in the cross-check is stored unverified, the two that agree verified");
+	tap_ok(scalar(db, "SELECT count(*) FROM crosschecks WHERE agrees = 1") == 2 &&
+	       scalar(db, "SELECT agrees FROM crosschecks WHERE library = 'libgcrypt'") == 0,
+	       "the cross-check verdicts are stored");
+	n = db_crosscheck_failures(db, run_id, devnull);
+	tap_ok(n == 1, "db_crosscheck_failures names the one disagreeing pair (%ld)", n);
+	tap_ok(strcmp(text(db, "SELECT DISTINCT variant FROM results_v"), "nohw") == 0,
+	       "the variant the guest reports (nohw) is stored, whatever the caller assumed");
+	tap_ok(strcmp(text(db, "SELECT build_id FROM library_loads WHERE name = 'libgcrypt'"), "ab") == 0 &&
+	       strcmp(text(db, "SELECT build_id FROM results_v WHERE library = 'libgcrypt'"), "ab") == 0,
+	       "build-ids are stored per load and per library");
+	sqlite3_close(db);
+	guest_output_release(&out);
+	if (devnull)
+		fclose(devnull);
+
+	/* a schema-1 database with a result is migrated, the result kept */
+	sqlite3_open(old, &db);
+	db_exec(db, db_migrations[0], &err);
+	db_exec(db, "PRAGMA user_version = 1;"
+		"INSERT INTO runs (uuid, host, pid, started_at, command_line)"
+		" VALUES ('u', 'h', 1, 't', 'c');"
+		"INSERT INTO invocations (run_id, spec, started_at, status)"
+		" VALUES (1, 'debian', 't', 'ok');"
+		"INSERT INTO libraries (name) VALUES ('openssl');"
+		"INSERT INTO results (invocation_id, library_id, algorithm,"
+		" operation, buffer_bytes, calls_per_batch, bytes_per_batch,"
+		" repetitions, median_ns, min_ns, mb_per_s, verified) VALUES"
+		" (1, 1, 'sha-256', 'hash', 16, 1, 16, 1, 16, 16, 1.0, 1)", &err);
+	sqlite3_close(db);
+	tap_ok(db_open(old, &db, &err) == 0 &&
+	       scalar(db, "PRAGMA user_version") == db_schema_version(),
+	       "a schema-1 database is migrated (%s)", err.msg);
+	tap_ok(strcmp(text(db, "SELECT mode || variant || median_ns FROM results_v"),
+		      "bulkhw16") == 0,
+	       "its results survive as bulk, hw");
+	tap_ok(strcmp(text(db, "PRAGMA foreign_key_check"), "") == 0 &&
+	       strcmp(text(db, "PRAGMA integrity_check"), "ok") == 0,
+	       "and the migrated database is consistent");
+	sqlite3_close(db);
+	free(path);
+	free(old);
+}
 
 int main(void)
 {
@@ -111,8 +213,17 @@ int main(void)
 		.out = &out, .error = "cannot build image" };
 	tap_ok(db_run_finish(db, run_id, "failed", "one failed", inv, 2, &err) == 0,
 	       "stores a run in one transaction (%s)", err.msg);
-	tap_ok(scalar(db, "SELECT count(*) FROM results_v") == 3,
+	tap_ok(scalar(db, "SELECT count(*) FROM results_v") == 4,
 	       "results_v has one row per result of the good invocation only");
+	tap_ok(scalar(db, "SELECT count(*) FROM results_v WHERE mode = 'oneshot'") == 1 &&
+	       scalar(db, "SELECT count(*) FROM results_v WHERE algorithm = 'aes-128-cbc'"
+		      " AND operation = 'encrypt' AND buffer_bytes = 16") == 2,
+	       "bulk and one-shot results of the same point are both stored");
+	tap_ok(scalar(db, "SELECT count(*) FROM keysetups_v WHERE ns_per_key = 200.0"
+		      " AND verified = 1") == 1,
+	       "key setup is stored, verified by the KAT");
+	tap_ok(scalar(db, "SELECT count(*) FROM crosschecks WHERE agrees IS NULL") == 1,
+	       "a library alone in the cross-check is stored with agrees NULL");
 	tap_ok(strcmp(text(db, "SELECT package_version FROM results_v LIMIT 1"),
 		      "3.0.11-1~deb12u2") == 0,
 	       "results carry the package version from the image");
@@ -120,7 +231,7 @@ int main(void)
 			   " '|' || library_version FROM results_v LIMIT 1"),
 		      "Test CPU|debian|bookworm|OpenSSL 3.0.11") == 0,
 	       "results_v joins cpu, image and library");
-	tap_ok(scalar(db, "SELECT verified FROM results_v WHERE algorithm = 'aes-128-cbc'") == 1,
+	tap_ok(scalar(db, "SELECT min(verified) FROM results_v WHERE algorithm = 'aes-128-cbc'") == 1,
 	       "a result whose KAT passed is verified");
 	tap_ok(scalar(db, "SELECT verified FROM results_v WHERE algorithm = 'sha-256'") == 0,
 	       "a result with one failed KAT is not verified, whatever the guest and its other KATs say");
@@ -193,6 +304,7 @@ int main(void)
 		free(bad);
 	}
 	guest_output_release(&out);
+	protocol2_tests(dir, &ci);
 	{
 		char *cmd = xasprintf("rm -rf '%s'", dir);
 
