@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "db/db.h"
 #include "db/migrations.h"
@@ -47,6 +48,21 @@ static int user_version(sqlite3 *db, int *ret, bo_err *err)
 	return 0;
 }
 
+/* 1 when the database already has tables (or views) of its own. */
+static int has_tables(sqlite3 *db)
+{
+	sqlite3_stmt *st;
+	int n = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_master", -1,
+			       &st, NULL) != SQLITE_OK)
+		return 1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return n > 0;
+}
+
 /* Apply migrations above the current user_version, each in its own
  * BEGIN IMMEDIATE transaction together with the version bump. */
 static int migrate(sqlite3 *db, const char *path, bo_err *err)
@@ -80,6 +96,7 @@ fail:
 int db_open(const char *path, sqlite3 **ret, bo_err *err)
 {
 	sqlite3 *db = NULL;
+	int persist = 1, v;
 	bo_err e;
 
 	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE |
@@ -92,6 +109,16 @@ int db_open(const char *path, sqlite3 **ret, bo_err *err)
 	}
 	sqlite3_busy_timeout(db, DB_BUSY_TIMEOUT_MS);
 	sqlite3_extended_result_codes(db, 1);
+	/* Keep the -wal and -shm files after the last writer closes, so that
+	 * users who may only read the database (not create files beside it)
+	 * can still open it in WAL mode. */
+	sqlite3_file_control(db, "main", SQLITE_FCNTL_PERSIST_WAL, &persist);
+	if (user_version(db, &v, &e) == 0 && v == 0 && has_tables(db)) {
+		bo_err_set(err, "'%s' is an SQLite database of something else, not benchorch's: refusing to change it",
+			   path);
+		sqlite3_close(db);
+		return -1;
+	}
 	if (db_exec(db, "PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON;"
 		    "PRAGMA synchronous = NORMAL", &e) < 0 ||
 	    migrate(db, path, &e) < 0) {
@@ -112,6 +139,11 @@ int db_open_readonly(const char *path, sqlite3 **ret, bo_err *err)
 	sqlite3 *db = NULL;
 	int v;
 
+	if (access(path, F_OK) != 0) {
+		bo_err_set(err, "cannot open database '%s': %s ('benchorch run' creates it)",
+			   path, strerror(errno));
+		return -1;
+	}
 	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) !=
 	    SQLITE_OK) {
 		bo_err_set(err, "cannot open database '%s': %s", path,
@@ -126,8 +158,14 @@ int db_open_readonly(const char *path, sqlite3 **ret, bo_err *err)
 		sqlite3_close(db);
 		return -1;
 	}
-	if (v == 0 || v > (int)db_migrations_count) {
-		bo_err_set(err, "database '%s' has schema version %d; this benchorch reads 1 to %u",
+	if (v == 0) {
+		bo_err_set(err, "'%s' is not a benchorch database (no schema): 'benchorch run' creates one",
+			   path);
+		sqlite3_close(db);
+		return -1;
+	}
+	if (v > (int)db_migrations_count) {
+		bo_err_set(err, "database '%s' has schema version %d, newer than this benchorch (%u)",
 			   path, v, db_migrations_count);
 		sqlite3_close(db);
 		return -1;

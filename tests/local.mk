@@ -20,6 +20,11 @@ tests_t3020_spawn_SOURCES = tests/t3020-spawn.c tests/tap.h
 tests_t3020_spawn_CFLAGS = $(ORCH_TEST_CFLAGS)
 tests_t3020_spawn_LDADD = $(ORCH_TEST_LDADD)
 TESTS += tests/t3000-validate tests/t3010-db tests/t3020-spawn
+check_PROGRAMS += tests/t3015-db-open
+tests_t3015_db_open_SOURCES = tests/t3015-db-open.c tests/tap.h
+tests_t3015_db_open_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t3015_db_open_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t3015-db-open
 TESTS += tests/t3030-cli.sh
 EXTRA_DIST += tests/lib.sh tests/t3030-cli.sh
 # Integration tests: real debootstrap, real systemd-nspawn, real SQLite.

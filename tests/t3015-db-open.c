@@ -1,0 +1,109 @@
+/* t3015-db-open - opening databases that are not (yet) benchorch's, and
+ * reading one without the right to write beside it. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "db/db.h"
+#include "tests/tap.h"
+
+static long long scalar(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st;
+	long long v = -1;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -2;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/benchorch-t3015-XXXXXX";
+	char *foreign, *ours, *zero, *missing, *cmd;
+	sqlite3 *db;
+	bo_err err = { "" };
+	FILE *f;
+
+	if (!mkdtemp(dir))
+		return 99;
+	foreign = xasprintf("%s/foreign.db", dir);
+	ours = xasprintf("%s/ours.db", dir);
+	zero = xasprintf("%s/zero.db", dir);
+	missing = xasprintf("%s/missing.db", dir);
+
+	/* someone else's SQLite file */
+	sqlite3_open(foreign, &db);
+	sqlite3_exec(db, "CREATE TABLE customers (name TEXT)", NULL, NULL, NULL);
+	sqlite3_close(db);
+	tap_ok(db_open(foreign, &db, &err) < 0 &&
+	       strstr(err.msg, "not benchorch's"),
+	       "refuses to write into another program's database (%s)", err.msg);
+	sqlite3_open(foreign, &db);
+	tap_ok(scalar(db, "SELECT count(*) FROM sqlite_master") == 1 &&
+	       scalar(db, "PRAGMA user_version") == 0,
+	       "and leaves it as it was");
+	sqlite3_close(db);
+
+	/* an empty file is a new database */
+	f = fopen(zero, "w");
+	if (f)
+		fclose(f);
+	tap_ok(db_open_readonly(zero, &db, &err) < 0 &&
+	       strstr(err.msg, "not a benchorch database"),
+	       "reading an empty file says it is not a benchorch database (%s)",
+	       err.msg);
+	tap_ok(db_open(zero, &db, &err) == 0, "but run may create the schema in it");
+	sqlite3_close(db);
+
+	tap_ok(db_open_readonly(missing, &db, &err) < 0 &&
+	       strstr(err.msg, "'benchorch run' creates it") &&
+	       access(missing, F_OK) != 0,
+	       "reading a missing database names it and creates nothing (%s)",
+	       err.msg);
+
+	/* a reader who cannot create files beside the database */
+	tap_ok(db_open(ours, &db, &err) == 0, "creates a database");
+	sqlite3_close(db);
+	if (geteuid() == 0) {
+		pid_t pid;
+		int st = -1;
+
+		chmod(dir, 0755);
+		chmod(ours, 0644);
+		pid = fork();
+		if (pid == 0) {
+			bo_err e2 = { "" };
+			sqlite3 *rdb;
+
+			if (setgid(65534) < 0 || setuid(65534) < 0)
+				_exit(3);
+			if (db_open_readonly(ours, &rdb, &e2) < 0)
+				_exit(1);
+			_exit(scalar(rdb, "SELECT count(*) FROM runs") == 0 ? 0 : 2);
+		}
+		waitpid(pid, &st, 0);
+		tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+		       "a user who may only read the file can query it (status %d)",
+		       WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	} else {
+		printf("ok %d # SKIP needs root to switch users\n", ++tap_count);
+	}
+
+	cmd = xasprintf("rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		tap_diag("cannot remove %s", dir);
+	free(cmd);
+	free(foreign);
+	free(ours);
+	free(zero);
+	free(missing);
+	return tap_done();
+}
