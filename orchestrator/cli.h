@@ -29,6 +29,10 @@ struct cmd_entry {
 
 extern const struct cmd_entry cmd_run_entry;
 extern const struct cmd_entry cmd_results_entry;
+extern const struct cmd_entry cmd_daemon_entry;
+extern const struct cmd_entry cmd_status_entry;
+extern const struct cmd_entry cmd_submit_entry;
+extern const struct cmd_entry cmd_cancel_entry;
 extern const struct cmd_entry cmd_images_entry;
 extern const struct cmd_entry cmd_compare_entry;
 

@@ -24,6 +24,16 @@ liborch_a_SOURCES += \
 	orchestrator/stats.c orchestrator/stats.h \
 	orchestrator/compare.c orchestrator/compare.h \
 	orchestrator/cmd-compare.c
+# The daemon, its configuration and control socket (issue #6).
+liborch_a_SOURCES += \
+	orchestrator/config-file.c orchestrator/config-file.h \
+	orchestrator/schedule.c orchestrator/schedule.h \
+	orchestrator/control.c orchestrator/control.h \
+	orchestrator/control-cli.c orchestrator/control-cli.h \
+	orchestrator/daemon.c orchestrator/daemon.h \
+	orchestrator/daemon-packages.c \
+	orchestrator/cmd-daemon.c orchestrator/cmd-status.c \
+	orchestrator/cmd-submit.c orchestrator/cmd-cancel.c
 
 bin_PROGRAMS += benchorch
 benchorch_SOURCES = orchestrator/main.c

@@ -10,6 +10,10 @@
 static const struct cmd_entry *const commands[] = {
 	&cmd_run_entry,
 	&cmd_results_entry,
+	&cmd_daemon_entry,
+	&cmd_status_entry,
+	&cmd_submit_entry,
+	&cmd_cancel_entry,
 	&cmd_images_entry,
 	&cmd_compare_entry,
 	NULL,

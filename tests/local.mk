@@ -45,6 +45,14 @@ tests_t7010_stats_CFLAGS = $(ORCH_TEST_CFLAGS)
 tests_t7010_stats_LDADD = $(ORCH_TEST_LDADD)
 TESTS += tests/t7010-stats tests/t7000-results.sh tests/t7100-compare.sh
 EXTRA_DIST += tests/t7000-results.sh tests/t7100-compare.sh
+# The daemon (issue #6): configuration, schedules, control protocol; then
+# a real daemon on the cached Debian image.
+check_PROGRAMS += tests/t6000-daemon-config
+tests_t6000_daemon_config_SOURCES = tests/t6000-daemon-config.c tests/tap.h
+tests_t6000_daemon_config_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t6000_daemon_config_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t6000-daemon-config tests/t6100-daemon-run.sh
+EXTRA_DIST += tests/t6100-daemon-run.sh
 # Last: memcheck over the unit tests.
 TESTS += tests/t3900-valgrind.sh
 EXTRA_DIST += tests/t3900-valgrind.sh tests/bench/overhead.sh

@@ -1,0 +1,135 @@
+/* cmd-status.c - `benchorch status`: ask the daemon what it is doing. */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "orchestrator/cli.h"
+#include "orchestrator/control-cli.h"
+
+static const char usage[] =
+"Usage: benchorch status [--json] [--socket PATH | --config FILE |\n"
+"                        --state-dir DIR]\n"
+"\n"
+"Show what the daemon is doing: the current run and its progress, the\n"
+"queue, when each schedule runs next and how the last run ended.\n"
+"\n"
+"Options:\n"
+"      --json             print the daemon's reply as JSON\n"
+CONTROL_CLI_USAGE
+"  -h, --help             show this help\n"
+"\n"
+"Exit status: 0 answered; 3 no daemon at the socket.\n";
+
+static const struct option options[] = {
+	{ "json", no_argument, NULL, 'j' },
+	CONTROL_CLI_OPTIONS,
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const char *str(json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	return s ? s : "";
+}
+
+static long long num(json_t *o, const char *key)
+{
+	return (long long)json_integer_value(json_object_get(o, key));
+}
+
+static void print_job(const char *label, json_t *j)
+{
+	printf("%-10s job %lld: %s%s%s, distros %s%s\n", label, num(j, "id"),
+	       str(j, "origin"), *str(j, "schedule") ? " " : "",
+	       str(j, "schedule"), str(j, "distros"),
+	       json_is_true(json_object_get(j, "quick")) ? ", quick" : "");
+}
+
+static void print_status(json_t *r)
+{
+	json_t *j, *v;
+	size_t i;
+
+	printf("daemon:    pid %lld, %s, config %s\n", num(r, "pid"),
+	       str(r, "state"), str(r, "config"));
+	j = json_object_get(r, "job");
+	if (j) {
+		print_job("current:", j);
+		printf("           started %s, run %lld, %lld of %lld distros done%s%s\n",
+		       str(j, "started_at"), num(j, "run_id"), num(j, "done"),
+		       num(j, "total"), *str(j, "current") ? ", now " : "",
+		       str(j, "current"));
+	}
+	json_array_foreach(json_object_get(r, "queue"), i, v)
+		print_job("queued:", v);
+	json_array_foreach(json_object_get(r, "schedules"), i, v)
+		printf("schedule:  %s next %s%s%s\n", str(v, "name"),
+		       str(v, "next"), *str(v, "last") ? ", last " : "",
+		       str(v, "last"));
+	j = json_object_get(r, "last");
+	if (j) {
+		print_job("last:", j);
+		printf("           %s (exit %lld), run %lld, finished %s",
+		       str(j, "status"), num(j, "exit"), num(j, "run_id"),
+		       str(j, "finished_at"));
+		if (num(j, "package_changes") >= 0)
+			printf(", %lld package changes",
+			       num(j, "package_changes"));
+		putchar('\n');
+	}
+}
+
+static int cmd_status(int argc, char **argv)
+{
+	struct control_cli cc = { 0 };
+	json_t *reply;
+	int opt, as_json = 0, rc;
+
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+		if (control_cli_option(&cc, opt, optarg))
+			continue;
+		switch (opt) {
+		case 'j':
+			as_json = 1;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return EXIT_OK;
+		case ':':
+			return cli_usage_error("status", "option '%s' needs a value",
+					       argv[optind - 1]);
+		default:
+			return cli_usage_error("status", "unknown option '%s'",
+					       argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return cli_usage_error("status", "unexpected argument '%s'",
+				       argv[optind]);
+	rc = control_cli_call(&cc, json_pack("{s:s}", "type", "status"),
+			      &reply);
+	if (rc)
+		return rc;
+	if (as_json) {
+		json_dumpf(reply, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
+		putchar('\n');
+	} else {
+		print_status(reply);
+	}
+	json_decref(reply);
+	return EXIT_OK;
+}
+
+const struct cmd_entry cmd_status_entry = {
+	.name = "status",
+	.summary = "show what the daemon is doing",
+	.usage = usage,
+	.flags = 0,
+	.fn = cmd_status,
+};

@@ -1,0 +1,81 @@
+/* config-file.h - the daemon's configuration file, benchorch.conf(5):
+ * paths, runner settings and schedules, one directive per line. (Not named
+ * config.h: that is autoconf's, and a quoted include would find this one
+ * first.) */
+#ifndef BENCHORCH_CONFIG_FILE_H
+#define BENCHORCH_CONFIG_FILE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "orchestrator/runner.h"
+#include "orchestrator/util.h"
+
+#define BENCHORCH_DEFAULT_CONFIG "/etc/benchorch/benchorch.conf"
+
+/* Longest line, and longest schedule name, a configuration may hold. */
+#define CONF_MAX_LINE 4096
+#define CONF_MAX_NAME 64
+
+enum sched_kind {
+	SCHED_DAILY,		/* every day at hour:min:sec, local time */
+	SCHED_INTERVAL,		/* every interval_s seconds */
+};
+
+/* One "schedule" line. Strings owned by the containing config. */
+struct sched {
+	char *name;		/* [A-Za-z0-9._-], unique in the file */
+	enum sched_kind kind;
+	int hour, min, sec;	/* SCHED_DAILY */
+	long interval_s;	/* SCHED_INTERVAL, seconds >= 1 */
+	char *distros;		/* comma-separated NAME[:RELEASE] */
+	char *libs;		/* guest --libs list, NULL = all */
+	int quick;		/* short runs */
+	int refresh;		/* rebuild the images first (default 1) */
+};
+
+/* The whole file. Free with conf_free(). */
+struct conf {
+	char *path;		/* where it was read from */
+	char *state_dir;	/* default /var/lib/benchorch */
+	char *db_path;		/* default STATE/results.db */
+	char *socket_path;	/* default STATE/control.sock */
+	char *mirror;		/* NULL = the recipes' */
+	enum runner_kind kind;	/* default auto */
+	long timeout_s;		/* per guest, default 1800 */
+	struct sched *scheds;
+	size_t nscheds;
+};
+
+/* Parse the configuration text BUF (LEN bytes) read from PATH (used in
+ * messages only). Returns 0 and a new conf in *ret (conf_free), or -1 with
+ * err set to "'PATH' line N: what is wrong". */
+int conf_parse(const char *path, const char *buf, size_t len,
+	       struct conf **ret, bo_err *err);
+
+/* Read and parse the file PATH (at most 1 MiB). Returns 0 and *ret, or -1
+ * with err set. */
+int conf_load(const char *path, struct conf **ret, bo_err *err);
+
+/* A configuration with every default and no schedule, for when the default
+ * file does not exist. STATE_DIR may be NULL (the default). Never fails. */
+struct conf *conf_default(const char *state_dir);
+
+/* Write c to F in normalised form: every setting, defaults included, one
+ * per line; parsing the output gives the same configuration. */
+void conf_print(FILE *f, const struct conf *c);
+
+/* Check that every distribution the schedules name has a recipe under
+ * DATA_DIR/images (or is an image imported into c->state_dir). Returns 0, or -1 with err set naming the schedule. */
+int conf_check_distros(const struct conf *c, const char *data_dir,
+		       bo_err *err);
+
+/* Check one comma-separated LIST of NAME[:RELEASE]: each must have a recipe
+ * under DATA_DIR/images or be an image imported under STATE_DIR/images.
+ * Returns the number of specs, or -1 with err set. */
+int conf_check_spec_list(const char *list, const char *data_dir,
+			 const char *state_dir, bo_err *err);
+
+void conf_free(struct conf *c);
+
+#endif

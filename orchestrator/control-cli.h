@@ -1,0 +1,35 @@
+/* control-cli.h - what the daemon's client commands (status, submit,
+ * cancel) share: the options that find the socket, and the call. */
+#ifndef BENCHORCH_CONTROL_CLI_H
+#define BENCHORCH_CONTROL_CLI_H
+
+#include <jansson.h>
+
+/* Options every client command takes, parsed by control_cli_option. */
+struct control_cli {
+	const char *socket, *config, *state;
+};
+
+#define CONTROL_CLI_OPTIONS \
+	{ "socket", required_argument, NULL, 1001 }, \
+	{ "config", required_argument, NULL, 1002 }, \
+	{ "state-dir", required_argument, NULL, 1003 }
+
+#define CONTROL_CLI_USAGE \
+"      --socket PATH      the daemon's control socket\n" \
+"      --config FILE      read the socket path from this configuration\n" \
+"                         (default: /etc/benchorch/benchorch.conf if any)\n" \
+"      --state-dir DIR    use DIR/control.sock\n"
+
+/* If OPT is one of CONTROL_CLI_OPTIONS, store ARG in cc and return 1;
+ * else 0. */
+int control_cli_option(struct control_cli *cc, int opt, const char *arg);
+
+/* Send REQ (reference stolen) to the daemon cc names. Returns 0 and the
+ * reply in *ret (json_decref), or prints the error and returns an exit
+ * status: EXIT_ENV when the daemon cannot be reached, EXIT_FAILED when it
+ * refused. */
+int control_cli_call(const struct control_cli *cc, json_t *req,
+		     json_t **ret);
+
+#endif

@@ -1,0 +1,235 @@
+#!/bin/sh
+# t6100-daemon-run - a real daemon on the cached Debian image: a schedule
+# due a few seconds ahead runs and `status` reports it; a second daemon
+# refuses to start; malformed control messages get an error and the daemon
+# keeps serving; `submit` queues a run while the CLI reads the database
+# without "database is locked"; a schedule missed while the daemon was down
+# runs once at start-up.
+. "${top_srcdir:-.}/tests/lib.sh"
+require_root_tools
+command -v systemd-nspawn >/dev/null 2>&1 || skip_all "needs systemd-nspawn"
+command -v python3 >/dev/null 2>&1 || skip_all "needs python3"
+[ -d "$TEST_STATE/images/debian-bookworm/rootfs" ] ||
+	skip_all "needs the cached image $TEST_STATE/images/debian-bookworm (run t3100 first)"
+
+tmp=$(mktemp -d)
+dpid=
+cleanup() {
+	[ -n "$dpid" ] && kill "$dpid" 2>/dev/null && wait "$dpid"
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+# One daemon per state directory: daemon tests take turns.
+exec 9>"$TEST_STATE/t6-daemon.lock"
+flock 9
+
+db="$tmp/results.db"
+sock="$tmp/control.sock"
+q() { sqlite3 -batch -noheader "$db" "$1"; }
+st() { "$BENCHORCH" status --socket "$sock" "$@"; }
+
+# write_conf [EXTRA LINES...]: a configuration on the test state directory.
+write_conf() {
+	{
+		echo "state-dir $TEST_STATE"
+		echo "database $db"
+		echo "socket $sock"
+		echo "runner nspawn"
+		for l in "$@"; do echo "$l"; done
+	} >"$tmp/benchorch.conf"
+}
+
+# descendants PID: the pids of PID's children, grandchildren, ... (the
+# daemon's jobs and their guests; other users of the test state directory
+# are not counted).
+descendants() {
+	for c in $(cat /proc/[0-9]*/stat 2>/dev/null |
+		   awk -v p="$1" '$4 == p { print $1 }'); do
+		echo "$c"
+		descendants "$c"
+	done
+}
+
+# clean_after_job: no job or guest process left under the daemon, and
+# nothing mounted on the image (allowing a few seconds to tear down).
+clean_after_job() {
+	wait_for 10 '[ -z "$(descendants "$dpid")" ] && [ -z "$(mounts_under "$TEST_STATE/images/debian-bookworm")" ]' && return 0
+	diag "left behind: pids $(descendants "$dpid"); mounts $(mounts_under "$TEST_STATE/images/debian-bookworm")"
+	return 1
+}
+
+# start_daemon: start it in the foreground and wait for its socket.
+start_daemon() {
+	TZ=UTC "$BENCHORCH" daemon --foreground --config "$tmp/benchorch.conf" \
+		>>"$tmp/daemon.out" 2>>"$tmp/daemon.log" &
+	dpid=$!
+	i=0
+	while [ $i -lt 100 ]; do
+		st >/dev/null 2>&1 && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# wait_for SECONDS SHELL-CONDITION
+wait_for() {
+	i=0
+	while [ $i -lt $(($1 * 10)) ]; do
+		eval "$2" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+stop_daemon() {
+	kill -TERM "$dpid"
+	wait "$dpid"
+	rc=$?
+	dpid=
+	return $rc
+}
+
+at=$(TZ=UTC date -d '+6 sec' +%H:%M:%S)
+write_conf "schedule t6100-soon every day at $at distros debian quick no-refresh"
+"$BENCHORCH" daemon --check --config "$tmp/benchorch.conf" >"$tmp/check"
+ok $? "daemon --check accepts the configuration"
+grep -q "^schedule t6100-soon every day at $at distros debian libs all quick no-refresh$" "$tmp/check"
+ok $? "and prints it normalised"
+
+start_daemon
+ok $? "the daemon starts and answers status"
+st >"$tmp/st0"
+grep -q "^daemon: .*, idle," "$tmp/st0" && grep -q "schedule:  t6100-soon next .*T$at" "$tmp/st0"
+ok $? "status shows the schedule's next run at $at"
+
+# A second daemon on the same state directory refuses, clearly.
+TZ=UTC "$BENCHORCH" daemon --foreground --config "$tmp/benchorch.conf" \
+	>/dev/null 2>"$tmp/second"
+rc=$?
+[ $rc -eq 3 ] && grep -q "another daemon holds '$TEST_STATE/daemon.lock'" "$tmp/second"
+ok $? "a second daemon refuses to start (exit $rc: $(cat "$tmp/second"))"
+st >/dev/null
+ok $? "and the first still answers"
+
+wait_for 120 '[ "$(q "select count(*) from runs where status <> '"'running'"'" 2>/dev/null)" = 1 ]'
+ok $? "the scheduled run happens and finishes"
+[ "$(q "select status from runs")" = done ]
+ok $? "and is stored as done"
+q "select command_line from runs" | grep -q "daemon --schedule t6100-soon --distros debian --quick"
+ok $? "with the schedule in its command line"
+wait_for 10 'st --json | grep -q "\"state\": \"idle\""'
+st >"$tmp/st1"
+grep -q "^last: .*schedule t6100-soon, distros debian" "$tmp/st1" &&
+	grep -q "done (exit 0), run 1" "$tmp/st1"
+ok $? "status reports the last run: done, run 1"
+clean_after_job
+ok $? "nothing stays mounted, no job or guest process left"
+
+# Malformed control messages: each gets an error reply, none a crash.
+python3 - "$sock" >"$tmp/py" 2>&1 <<'EOF'
+import json, socket, sys
+
+def conn():
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    s.settimeout(10)
+    s.connect(sys.argv[1])
+    return s
+
+def ask(s, data):
+    s.send(data)
+    return json.loads(s.recv(65536))
+
+bad = [
+    b"garbage",
+    b"\xff\xfe\x00\x01" * 64,
+    b"[]",
+    b'{"type":"status"}',
+    b'{"version":2,"type":"status"}',
+    b'{"version":"1","type":"status"}',
+    b'{"version":1,"type":3}',
+    b'{"version":1,"type":"shutdown"}',
+    b'{"version":1,"type":"submit","distros":7}',
+    b'{"version":1,"type":"submit","distros":"nosuchdistro"}',
+    b'{"version":1,"type":"submit","distros":"debian","quick":"yes"}',
+    b'{"version":1,"type":"status","x":1}',
+    b'{"version":1,"type":"status"' + b" " * 20000 + b"}",
+]
+s = conn()
+for m in bad:
+    r = ask(s, m)
+    assert r.get("ok") is False and r.get("version") == 1 \
+        and isinstance(r.get("error"), str), (m[:40], r)
+    print("refused:", r["error"][:80])
+r = ask(s, b'{"version":1,"type":"status"}')
+assert r["ok"] is True and r["state"] == "idle", r
+s.close()
+# A client that connects and leaves, or sends nothing, does no harm.
+conn().close()
+s = conn()
+r = ask(s, b'{"version":1,"type":"status"}')
+assert r["ok"] is True
+print("still serving")
+EOF
+ok $? "malformed control messages are refused and the daemon keeps serving"
+sed 's/^/# /' "$tmp/py"
+kill -0 "$dpid"
+ok $? "the daemon is still running"
+grep -q "refused a message" "$tmp/daemon.log"
+ok $? "and logged the refusals"
+
+# submit: a full run, while the CLI reads the database over and over.
+"$BENCHORCH" submit --socket "$sock" --distros debian >"$tmp/sub"
+ok $? "submit queues a run: $(cat "$tmp/sub")"
+"$BENCHORCH" submit --socket "$sock" --distros nosuch 2>"$tmp/sub2"
+rc=$?
+[ $rc -eq 1 ] && grep -q "unknown distro 'nosuch'" "$tmp/sub2"
+ok $? "submit of an unknown distro is refused by the daemon (exit $rc)"
+wait_for 30 'st | grep -q "^current:"'
+ok $? "status shows the submitted run as current"
+: >"$tmp/reads"
+n=0
+while st --json 2>/dev/null | grep -q '"state": "\(running\|waiting\)"'; do
+	"$BENCHORCH" results --db "$db" --all --format csv >/dev/null 2>>"$tmp/reads"
+	sqlite3 -batch "$db" "select count(*) from results" >/dev/null 2>>"$tmp/reads"
+	n=$((n + 1))
+	[ $n -gt 3000 ] && break
+done
+! grep -qi "locked\|busy" "$tmp/reads"
+ok $? "$n reads during the run: no 'database is locked'"
+[ "$(q "select status from runs where id = 2")" = done ]
+ok $? "the submitted run is stored as done"
+"$BENCHORCH" cancel --socket "$sock" 2>"$tmp/cancel"
+[ $? -eq 1 ] && grep -q "no run in progress" "$tmp/cancel"
+ok $? "cancel with nothing running says so"
+
+stop_daemon
+ok $? "SIGTERM stops the idle daemon with status 0"
+[ ! -e "$sock" ]
+ok $? "and removes its socket"
+
+# A schedule missed while the daemon was down runs once at start-up.
+write_conf "schedule t6100-missed every day at 00:00:01 distros debian quick no-refresh"
+sed -i '/^t6100-missed /d' "$TEST_STATE/schedules" 2>/dev/null
+echo "t6100-missed $(($(date +%s) - 3 * 86400))" >>"$TEST_STATE/schedules"
+start_daemon
+ok $? "the daemon starts again"
+wait_for 120 '[ "$(q "select count(*) from runs where command_line like '"'%t6100-missed%'"' and status = '"'done'"'")" = 1 ]'
+ok $? "the schedule missed three days ago runs at start-up"
+sleep 2
+[ "$(q "select count(*) from runs where command_line like '%t6100-missed%'")" -eq 1 ]
+ok $? "once"
+grep -q "schedule 't6100-missed' was missed" "$tmp/daemon.log"
+ok $? "and the log says it was missed"
+last=$(sed -n 's/^t6100-missed //p' "$TEST_STATE/schedules")
+[ -n "$last" ] && [ "$last" -gt $(($(date +%s) - 600)) ]
+ok $? "its last-run time is persisted"
+stop_daemon
+ok $? "the daemon stops with status 0"
+[ "$(q "pragma integrity_check")" = ok ]
+ok $? "database consistent"
+sed -i '/^t6100-/d' "$TEST_STATE/schedules"
+sed 's/^/# /' "$tmp/daemon.log"
+
+done_testing
