@@ -67,6 +67,7 @@ int bench_measure(bench_batch_fn fn, void *arg, size_t bytes_per_call,
 {
 	uint64_t samples[BENCH_MAX_REPETITIONS];
 	uint64_t calls = 1, ns;
+	unsigned steps;
 
 	memset(r, 0, sizeof(*r));
 	if (min_batch_ns < 1 || repetitions < 1 ||
@@ -74,7 +75,7 @@ int bench_measure(bench_batch_fn fn, void *arg, size_t bytes_per_call,
 		return -1;
 
 	/* 1. calibration (and warm-up) */
-	for (;;) {
+	for (steps = 1;; steps++) {
 		if (timed_batch(fn, arg, calls, &ns, &r->spent_ns) != 0)
 			return -1;
 		if (ns >= min_batch_ns || calls >= BENCH_MAX_CALLS)
@@ -83,8 +84,12 @@ int bench_measure(bench_batch_fn fn, void *arg, size_t bytes_per_call,
 		if (calls > BENCH_MAX_CALLS)
 			calls = BENCH_MAX_CALLS;
 	}
-	/* 2. one more warm-up batch at the final size */
-	if (timed_batch(fn, arg, calls, &ns, &r->spent_ns) != 0)
+	/* 2. one more warm-up batch at the final size, unless the last
+	 * calibration batch already ran at that size after smaller ones (it
+	 * then was the warm-up), or a single call lasted 4 batches' time (a
+	 * cold start is then lost in it) */
+	if (steps == 1 && ns < 4 * min_batch_ns &&
+	    timed_batch(fn, arg, calls, &ns, &r->spent_ns) != 0)
 		return -1;
 	/* 3. the timed repetitions */
 	for (unsigned i = 0; i < repetitions; i++)

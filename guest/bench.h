@@ -7,7 +7,11 @@
  *  1. calibration: batches of 1, then growing call counts, until one batch
  *     lasts >= min_batch_ns (this also warms caches, branch predictors and
  *     the CPU clock);
- *  2. one more warm-up batch of the calibrated size, discarded;
+ *  2. one more warm-up batch of the calibrated size, discarded - only when
+ *     the very first batch (one call) already lasted min_batch_ns but less
+ *     than 4 x min_batch_ns: otherwise the last calibration batch ran at
+ *     the final size after smaller ones and was the warm-up, or one call
+ *     is so long that a cold start is lost in it;
  *  3. `repetitions` timed batches of that size.
  */
 #ifndef GUEST_BENCH_H

@@ -472,6 +472,8 @@ bool kat_roundtrip(const struct guest_backend *b, enum guest_algo algo,
 		io.out = tag;
 		if (b->oneshot(algo, GUEST_OP_HASH, &io) != 0)
 			return false;
+		if (len > KAT_ROUNDTRIP_MAX)
+			return true;
 		if (!(ctx = b->bulk_new(algo, GUEST_OP_HASH, NULL, NULL)))
 			return false;
 		memcpy(scratch, pt, len);
@@ -490,6 +492,8 @@ bool kat_roundtrip(const struct guest_backend *b, enum guest_algo algo,
 	if (b->oneshot(algo, GUEST_OP_ENCRYPT, &io) != 0 ||
 	    (len >= 16 && memcmp(ct, pt, len) == 0))
 		return false;
+	if (len > KAT_ROUNDTRIP_MAX)
+		return true;
 	io.in = ct;
 	io.out = scratch;
 	if (b->oneshot(algo, GUEST_OP_DECRYPT, &io) != 0 ||

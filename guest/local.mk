@@ -43,9 +43,14 @@ TESTS += \
 	tests/t1000-guest-json \
 	tests/t1010-guest-symver.sh \
 	tests/t1020-guest-kat.sh \
-	tests/t1030-guest-usage.sh
+	tests/t1030-guest-usage.sh \
+	tests/t1100-guest-libraries.sh \
+	tests/t1110-guest-crash-isolation.sh
 EXTRA_DIST += \
 	tests/t1010-guest-symver.sh \
 	tests/t1020-guest-kat.sh \
 	tests/t1030-guest-usage.sh \
+	tests/t1100-guest-libraries.sh \
+	tests/t1110-guest-crash-isolation.sh \
+	tests/bench/full-run.sh \
 	tests/bench/fidelity.sh

@@ -35,10 +35,13 @@
 /* Defaults (full run / --quick). A full run measures ~10^4 points (10
  * libraries x 32 algorithms x 17 sizes x 2 directions x 2 modes, fewer for
  * what a library lacks) and must fit in 5 minutes on 2 cores: ~25 ms per
- * point all in, so 2 ms batches (calibration + 1 warm-up + 5 timed is
- * ~15 ms). */
-#define DEFAULT_MIN_BATCH_NS UINT64_C(2000000)	/* 2 ms */
-#define QUICK_MIN_BATCH_NS UINT64_C(1000000)	/* 1 ms */
+ * point all in. With 1 ms batches a point costs ~8 ms (calibration, 5
+ * timed batches), which leaves room for the large buffers of slow ciphers
+ * (one 1 MiB 3DES call alone is ~40 ms) and for a busy machine. Measured
+ * with 4 libraries on a loaded 2-core machine, 2 ms batches cost ~30 ms
+ * per point. */
+#define DEFAULT_MIN_BATCH_NS UINT64_C(1000000)	/* 1 ms */
+#define QUICK_MIN_BATCH_NS UINT64_C(500000)	/* 0.5 ms */
 #define DEFAULT_REPETITIONS 5
 #define QUICK_REPETITIONS 3
 /* One-shot timing (context + key + one buffer + free per call) is done for
@@ -83,8 +86,8 @@ static const char usage_text[] =
 	"                       [--no-fork] [--help] [--version]\n"
 	"Benchmark the crypto libraries found in this root filesystem and\n"
 	"print one JSON object per line (benchorch guest protocol 2).\n"
-	"  --quick            sizes 16, 1024, 16384, 1048576 B; 1 ms batches,\n"
-	"                     3 repetitions (default: 16 B .. 1 MiB, 2 ms, 5)\n"
+	"  --quick            sizes 16, 1024, 16384, 1048576 B; 0.5 ms batches,\n"
+	"                     3 repetitions (default: 16 B .. 1 MiB, 1 ms, 5)\n"
 	"  --min-batch-ns N   shortest timed batch, in ns\n"
 	"  --repetitions N    timed batches per measurement (1..1000)\n"
 	"  --libs a,b         libraries to try, in order (default: all)\n"

@@ -13,6 +13,7 @@
 
 #include "db/db.h"
 #include "images/image.h"
+#include "orchestrator/algorithms.h"
 #include "orchestrator/cli.h"
 #include "orchestrator/cpuinfo.h"
 #include "orchestrator/format.h"
@@ -38,6 +39,13 @@ static const char usage[] =
 "      --runner KIND      auto, nspawn or chroot (default: auto: nspawn,\n"
 "                         chroot when nspawn is missing or cannot start)\n"
 "      --quick            a short run: 4 buffer sizes, short batches\n"
+"      --libs LIST        only these libraries, in this order (openssl,\n"
+"                         libgcrypt, nettle, libsodium, ...; default: all)\n"
+"      --algos LIST       only these algorithms (e.g. aes-128-cbc,sha-256;\n"
+"                         default: all)\n"
+"      --nohw             mask the libraries' hardware acceleration (AES-NI,\n"
+"                         PCLMUL, SIMD) where they allow it; stored as\n"
+"                         variant 'nohw'\n"
 "      --mirror URL       package mirror for images built now\n"
 "      --refresh          rebuild the images even if cached\n"
 "      --timeout SECONDS  kill a guest that runs longer (default: 1800)\n"
@@ -48,7 +56,7 @@ static const char usage[] =
 "3 not root or the database is unusable; 130/143 interrupted.\n";
 
 enum { OPT_DB = 256, OPT_STATE, OPT_RUNNER, OPT_QUICK, OPT_MIRROR,
-       OPT_REFRESH, OPT_TIMEOUT, OPT_FORMAT };
+       OPT_REFRESH, OPT_TIMEOUT, OPT_FORMAT, OPT_LIBS, OPT_ALGOS, OPT_NOHW };
 
 static const struct option options[] = {
 	{ "distros", required_argument, NULL, 'd' },
@@ -60,9 +68,55 @@ static const struct option options[] = {
 	{ "refresh", no_argument, NULL, OPT_REFRESH },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "libs", required_argument, NULL, OPT_LIBS },
+	{ "algos", required_argument, NULL, OPT_ALGOS },
+	{ "nohw", no_argument, NULL, OPT_NOHW },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
+
+/* 1 if NAME is a protocol algorithm (for check_names). */
+static int algorithm_known(const char *name)
+{
+	return algorithm_find(name) != NULL;
+}
+
+/* Check every item of the comma-separated LIST (given to OPT) with KNOWN.
+ * Returns 0, or -1 after a usage error naming the first bad item and the
+ * known names. */
+static int check_names(const char *list, const char *opt,
+		       int (*known)(const char *))
+{
+	char *copy = xstrdup(list), *tok, *save = NULL;
+	int rc = 0, n = 0;
+
+	for (tok = strtok_r(copy, ",", &save); tok && rc == 0;
+	     tok = strtok_r(NULL, ",", &save), n++) {
+		if (!known(tok)) {
+			size_t i, len = 0;
+			char names[1024] = "";
+			const char *nm;
+
+			for (i = 0; (nm = known == library_known ?
+				     library_name(i) : algorithm_name(i));
+			     i++)
+				len += (size_t)snprintf(names + len,
+					len < sizeof(names) ?
+					sizeof(names) - len : 0,
+					"%s%s", i ? ", " : "", nm);
+			cli_usage_error("run", "%s: unknown name '%s' (known: %s)",
+					opt, tok, names);
+			rc = -1;
+		}
+	}
+	if (rc == 0 && (n == 0 || list[0] == ',' ||
+			list[strlen(list) - 1] == ',' || strstr(list, ",,"))) {
+		cli_usage_error("run", "%s: empty item in '%s'", opt, list);
+		rc = -1;
+	}
+	free(copy);
+	return rc;
+}
 
 static int parse_args(int argc, char **argv, struct run_config *c)
 {
@@ -113,6 +167,19 @@ static int parse_args(int argc, char **argv, struct run_config *c)
 		case OPT_FORMAT:
 			if (format_parse(optarg, &c->format, &err) < 0)
 				return cli_usage_error("run", "%s", err.msg);
+			break;
+		case OPT_LIBS:
+			if (check_names(optarg, "--libs", library_known) < 0)
+				return EXIT_USAGE;
+			c->libs = optarg;
+			break;
+		case OPT_ALGOS:
+			if (check_names(optarg, "--algos", algorithm_known) < 0)
+				return EXIT_USAGE;
+			c->algos = optarg;
+			break;
+		case OPT_NOHW:
+			c->nohw = 1;
 			break;
 		case 'h':
 			fputs(usage, stdout);

@@ -125,7 +125,7 @@ static int measure_one(const struct run_config *c, const char *spec,
 		.refresh = c->refresh,
 		.progress = cli_progress_enabled(),
 	};
-	const char *args[8];
+	const char *args[12];
 	char cpu[16];
 	struct spawn_result res;
 	char *logdir, *logpath;
@@ -161,6 +161,12 @@ static int measure_one(const struct run_config *c, const char *spec,
 		args[n++] = "--libs";
 		args[n++] = c->libs;
 	}
+	if (c->algos) {
+		args[n++] = "--algos";
+		args[n++] = c->algos;
+	}
+	if (c->nohw)
+		args[n++] = "--nohw";
 	args[n] = NULL;
 	{
 		struct runner_opts ro = {
@@ -194,21 +200,6 @@ static int measure_one(const struct run_config *c, const char *spec,
 	cli_progress("%s: %zu results in %.1f s (%s)", spec, s->out.nresults,
 		     (double)s->wall_ns / 1e9, s->runner);
 	return 0;
-}
-
-static void report_progress(const struct run_config *c, int64_t run_id,
-			    const char *uuid, size_t done, const char *spec)
-{
-	struct run_progress p = {
-		.run_id = run_id,
-		.uuid = uuid,
-		.done = done,
-		.total = c->nspecs,
-		.spec = spec,
-	};
-
-	if (c->on_progress)
-		c->on_progress(c->progress_ctx, &p);
 }
 
 int run_execute(const struct run_config *c)
@@ -262,12 +253,10 @@ int run_execute(const struct run_config *c)
 		return EXIT_ENV;
 	}
 	cli_progress("run %lld (%s) started", (long long)run_id, uuid);
-	report_progress(c, run_id, uuid, 0, NULL);
 
 	st = xcalloc(c->nspecs, sizeof(*st));
 	invs = xcalloc(c->nspecs, sizeof(*invs));
 	for (i = 0; i < c->nspecs && !bo_interrupted; i++) {
-		report_progress(c, run_id, uuid, i, c->specs[i]);
 		if (measure_one(c, c->specs[i], uuid, &st[i]) < 0) {
 			if (!bo_interrupted)
 				cli_error("%s: %s", c->specs[i], st[i].error);
@@ -281,6 +270,7 @@ int run_execute(const struct run_config *c)
 			.wall_ns = st[i].wall_ns,
 			.out = &st[i].out,
 			.error = st[i].error,
+			.variant = c->nohw ? "nohw" : "hw",
 		};
 	}
 	if (bo_interrupted) {
@@ -308,7 +298,7 @@ int run_execute(const struct run_config *c)
 	} else if (ndone > nfailed && !bo_interrupted) {
 		long unverified;
 
-		if (!c->no_summary && summary_print(stdout, db, run_id, c->format, &err) < 0) {
+		if (summary_print(stdout, db, run_id, c->format, &err) < 0) {
 			cli_error("%s", err.msg);
 			rc = EXIT_FAILED;
 		}
@@ -316,8 +306,11 @@ int run_execute(const struct run_config *c)
 		if (unverified > 0)
 			cli_warn("%ld results of run %lld are NOT verified: a library failed its known-answer test or disagreed",
 				 unverified, (long long)run_id);
+		if (db_crosscheck_failures(db, run_id, NULL) > 0) {
+			fprintf(stderr, "benchorch: CROSS-CHECK FAILED: these libraries disagree with the others; their results are stored with verified = 0:\n");
+			db_crosscheck_failures(db, run_id, stderr);
+		}
 	}
-	report_progress(c, run_id, uuid, ndone, NULL);
 	for (i = 0; i < c->nspecs; i++) {
 		image_free(st[i].image);
 		guest_output_release(&st[i].out);

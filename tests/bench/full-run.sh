@@ -1,0 +1,48 @@
+#!/bin/sh
+# tests/bench/full-run.sh - time a default full run and a --quick run of
+# `benchorch run` on one Debian release (the cached test image), and count
+# what they measured. Targets (issue #3): a full run (every library x
+# algorithm x 17 sizes x both directions, bulk and one-shot, key setup)
+# in <= 300 s on a 2-core machine; --quick in <= 30 s.
+#
+# Usage (as root, from a build directory):
+#   BENCHORCH=./benchorch sh tests/bench/full-run.sh [DISTRO]
+# Environment: BENCHORCH (default ./benchorch), BENCHORCH_TEST_STATE
+# (default /var/cache/benchorch-test: the image is reused, not rebuilt).
+# Prints one line per run and exits 1 if a target is missed.
+set -u
+distro=${1:-debian:bookworm}
+benchorch=${BENCHORCH:-./benchorch}
+state=${BENCHORCH_TEST_STATE:-/var/cache/benchorch-test}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+status=0
+
+# one NAME LIMIT [OPTIONS...]: time a run, print its figures.
+one() {
+	name=$1 limit=$2
+	shift 2
+	start=$(date +%s.%N)
+	"$benchorch" run --distros "$distro" --state-dir "$state" \
+		--db "$tmp/$name.db" --format csv "$@" >"$tmp/$name.out" \
+		2>"$tmp/$name.err"
+	rc=$?
+	end=$(date +%s.%N)
+	secs=$(echo "$end - $start" | bc)
+	q() { sqlite3 -batch -noheader "$tmp/$name.db" "$1"; }
+	pairs=$(q "select count(*) from (select distinct library, algorithm from results_v)")
+	verified=$(q "select count(*) from (select library, algorithm from results_v group by 1, 2 having min(verified) = 1)")
+	results=$(q "select count(*) from results_v")
+	keys=$(q "select count(*) from keysetups")
+	unsup=$(q "select count(*) from unsupported")
+	libs=$(q "select count(*) from library_loads where status = 'loaded'")
+	printf '%s: exit %d, %.1f s (target <= %d s); %d libraries loaded; %d (library, algorithm) pairs measured, %d verified; %d unsupported; %d results, %d key setups\n' \
+		"$name" "$rc" "$secs" "$limit" "$libs" "$pairs" "$verified" \
+		"$unsup" "$results" "$keys"
+	[ "$rc" -eq 0 ] || { sed 's/^/  /' "$tmp/$name.err" | tail -5; status=1; }
+	[ "$(echo "$secs <= $limit" | bc)" -eq 1 ] || status=1
+}
+
+one quick 30 --quick
+one full 300
+exit $status

@@ -1,0 +1,119 @@
+#!/bin/sh
+# t1110-guest-crash-isolation - a library that crashes, or hangs, costs only
+# its own results: the guest runs each library in a child process and
+# reports an abnormal end as an `error` line, then goes on. The crashing
+# "libcrypto.so.3" is built here: it exports the OpenSSL symbols the
+# backend needs, offers AES-128-CBC, and dies of SIGSEGV (or spins forever,
+# FAKE_MODE=hang) in its first EVP_EncryptUpdate. It is put first on the
+# guest's library path inside the real Debian rootfs (a read-only bind
+# mount plus LD_LIBRARY_PATH); the real Nettle and libsodium of the rootfs
+# run after it. Prints TAP.
+. "${top_srcdir:-.}/tests/lib.sh"
+guest=$top_builddir/guest/benchorch-guest
+rootfs="$TEST_STATE/images/debian-bookworm/rootfs"
+[ "$(id -u)" -eq 0 ] || skip_all "needs root"
+command -v systemd-nspawn >/dev/null 2>&1 || skip_all "needs systemd-nspawn"
+command -v python3 >/dev/null 2>&1 || skip_all "needs python3"
+command -v gcc >/dev/null 2>&1 || skip_all "needs gcc"
+[ -x "$guest" ] || skip_all "$guest not built"
+[ -d "$rootfs/usr/lib" ] || skip_all "no rootfs at $rootfs (t3100 builds it)"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir "$tmp/lib"
+cat >"$tmp/fake.c" <<'C'
+/* A fake libcrypto.so.3: just enough of OpenSSL's EVP ABI for the guest's
+ * backend to load it and find AES-128-CBC, then a crash (or a hang). */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+static int dummy;
+const char *OpenSSL_version(int t) { (void)t; return "FakeSSL 0.0 (crashes)"; }
+void *EVP_CIPHER_CTX_new(void) { return calloc(1, 64); }
+void EVP_CIPHER_CTX_free(void *c) { free(c); }
+const void *EVP_aes_128_cbc(void) { return &dummy; }
+int EVP_CipherInit_ex(void *c, const void *ci, void *e, const void *k,
+		      const void *iv, int enc)
+{ (void)c; (void)ci; (void)e; (void)k; (void)iv; (void)enc; return 1; }
+int EVP_EncryptUpdate(void *c, void *o, int *ol, const void *i, int il)
+{
+	(void)c; (void)o; (void)ol; (void)i; (void)il;
+	if (getenv("FAKE_MODE") && strcmp(getenv("FAKE_MODE"), "hang") == 0)
+		for (;;)
+			;
+	return *(volatile int *)0;	/* SIGSEGV */
+}
+int EVP_DecryptUpdate(void *c, void *o, int *ol, const void *i, int il)
+{ return EVP_EncryptUpdate(c, o, ol, i, il); }
+int EVP_EncryptFinal_ex(void *c, void *o, int *ol) { (void)c; (void)o; *ol = 0; return 1; }
+int EVP_DecryptFinal_ex(void *c, void *o, int *ol) { (void)c; (void)o; *ol = 0; return 1; }
+int EVP_CIPHER_CTX_ctrl(void *c, int t, int a, void *p) { (void)c; (void)t; (void)a; (void)p; return 1; }
+int EVP_CIPHER_CTX_set_padding(void *c, int p) { (void)c; (void)p; return 1; }
+int EVP_Digest(const void *d, size_t n, void *md, unsigned *s, const void *t, void *e)
+{ (void)d; (void)n; (void)md; (void)s; (void)t; (void)e; return 0; }
+C
+gcc -shared -fPIC -o "$tmp/lib/libcrypto.so.3" "$tmp/fake.c" 2>"$tmp/cc.err"
+ok $? "builds the crashing libcrypto.so.3"
+
+# run MODE TIMEOUT: the guest in the rootfs with the fake library first.
+run() {
+	systemd-nspawn -q --register=no --keep-unit --private-network \
+		--read-only --console=pipe --as-pid2 -D "$rootfs" \
+		--bind-ro="$guest:/run/benchorch/guest" \
+		--bind-ro="$tmp/lib:/run/fakelib" \
+		--setenv=LD_LIBRARY_PATH=/run/fakelib --setenv=FAKE_MODE="$1" \
+		-- /run/benchorch/guest --quick --min-batch-ns 20000 \
+		--repetitions 1 --libs openssl,nettle,libsodium \
+		--algos aes-128-cbc,chacha20,sha-256 --lib-timeout "$2" \
+		>"$tmp/out.$1" 2>"$tmp/err.$1"
+}
+
+check_output() {
+	python3 - "$tmp/out.$1" "$tap_n" "$1" <<'PY'
+import json, sys
+objs = [json.loads(l) for l in open(sys.argv[1])]
+n, mode = int(sys.argv[2]), sys.argv[3]
+def ok(cond, what):
+    global n
+    n += 1
+    print("%sok %d - %s: %s" % ("" if cond else "not ", n, mode, what))
+libs = {o["library"]: o for o in objs if o["type"] == "library"}
+ok(libs.get("openssl", {}).get("version", "").startswith("FakeSSL"),
+   "the guest loaded the fake libcrypto")
+errs = [o for o in objs if o["type"] == "error" and o["library"] == "openssl"]
+want = ("library crashed: killed by signal 11" if mode == "crash"
+        else "library hung: killed after 3 s")
+ok(len(errs) == 1 and errs[0]["message"].startswith(want)
+   and errs[0]["algorithm"] == "aes-128-cbc",
+   "one error line for openssl: %s" % [e["message"] for e in errs])
+res = [o for o in objs if o["type"] == "result"]
+ok(not [r for r in res if r["library"] == "openssl"],
+   "no result from the crashed library")
+for lib in ("nettle", "libsodium"):
+    mine = [r for r in res if r["library"] == lib]
+    ok(mine and all(r["verified"] for r in mine),
+       "%s, after it, still measured (%d verified results)" % (lib, len(mine)))
+ok(objs[-1]["type"] == "done" and objs[-1]["results"] == len(res),
+   "the guest ends with done, counting %d results" % len(res))
+print("#", n)
+PY
+}
+
+run crash 60
+ok $? "a crashing library: the guest still exits 0"
+out=$(check_output crash)
+echo "$out" | grep -v '^#'
+tap_n=$(echo "$out" | sed -n 's/^# //p')
+tap_failed=$((tap_failed + $(echo "$out" | grep -c '^not ok')))
+
+start=$(date +%s)
+run hang 3
+ok $? "a hanging library: the guest still exits 0"
+[ $(( $(date +%s) - start )) -lt 30 ]
+ok $? "and the hang costs about --lib-timeout, not more"
+out=$(check_output hang)
+echo "$out" | grep -v '^#'
+tap_n=$(echo "$out" | sed -n 's/^# //p')
+tap_failed=$((tap_failed + $(echo "$out" | grep -c '^not ok')))
+
+done_testing
