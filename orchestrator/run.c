@@ -202,6 +202,21 @@ static int measure_one(const struct run_config *c, const char *spec,
 	return 0;
 }
 
+static void report_progress(const struct run_config *c, int64_t run_id,
+			    const char *uuid, size_t done, const char *spec)
+{
+	struct run_progress p = {
+		.run_id = run_id,
+		.uuid = uuid,
+		.done = done,
+		.total = c->nspecs,
+		.spec = spec,
+	};
+
+	if (c->on_progress)
+		c->on_progress(c->progress_ctx, &p);
+}
+
 int run_execute(const struct run_config *c)
 {
 	struct cpuinfo ci;
@@ -253,10 +268,12 @@ int run_execute(const struct run_config *c)
 		return EXIT_ENV;
 	}
 	cli_progress("run %lld (%s) started", (long long)run_id, uuid);
+	report_progress(c, run_id, uuid, 0, NULL);
 
 	st = xcalloc(c->nspecs, sizeof(*st));
 	invs = xcalloc(c->nspecs, sizeof(*invs));
 	for (i = 0; i < c->nspecs && !bo_interrupted; i++) {
+		report_progress(c, run_id, uuid, i, c->specs[i]);
 		if (measure_one(c, c->specs[i], uuid, &st[i]) < 0) {
 			if (!bo_interrupted)
 				cli_error("%s: %s", c->specs[i], st[i].error);
@@ -298,7 +315,7 @@ int run_execute(const struct run_config *c)
 	} else if (ndone > nfailed && !bo_interrupted) {
 		long unverified;
 
-		if (summary_print(stdout, db, run_id, c->format, &err) < 0) {
+		if (!c->no_summary && summary_print(stdout, db, run_id, c->format, &err) < 0) {
 			cli_error("%s", err.msg);
 			rc = EXIT_FAILED;
 		}
@@ -311,6 +328,7 @@ int run_execute(const struct run_config *c)
 			db_crosscheck_failures(db, run_id, stderr);
 		}
 	}
+	report_progress(c, run_id, uuid, ndone, NULL);
 	for (i = 0; i < c->nspecs; i++) {
 		image_free(st[i].image);
 		guest_output_release(&st[i].out);

@@ -5,9 +5,21 @@
 #define BENCHORCH_RUN_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "orchestrator/format.h"
 #include "orchestrator/runner.h"
+
+/* Where a run stands, passed to run_config.on_progress: once when the run is
+ * recorded (done = 0, spec = NULL), before each distribution (spec set) and
+ * once at the end (done = total, spec = NULL). Strings are only valid
+ * during the call. */
+struct run_progress {
+	int64_t run_id;		/* row in runs */
+	const char *uuid;
+	size_t done, total;	/* distributions finished / to do */
+	const char *spec;	/* the one starting now, or NULL */
+};
 
 struct run_config {
 	const char *distros;	/* as given, comma-separated */
@@ -25,6 +37,9 @@ struct run_config {
 	enum format format;	/* of the summary on stdout */
 	int argc;		/* command line, recorded with the run */
 	char **argv;
+	int no_summary;		/* 1: print no summary on stdout (daemon) */
+	void (*on_progress)(void *ctx, const struct run_progress *p);
+	void *progress_ctx;	/* NULL on_progress = no callback */
 };
 
 /* Free what parse/check allocated in c (not c itself). */
@@ -32,7 +47,8 @@ void run_config_release(struct run_config *c);
 
 /* Do the run: open the database, record the run, for each spec ensure the
  * image and run the guest, store everything in one transaction, print the
- * summary on stdout. Per-distro failures are reported on stderr and the
+ * summary on stdout (unless c->no_summary), calling c->on_progress as it
+ * goes. Per-distro failures are reported on stderr and the
  * others go on. Returns an exit status: EXIT_OK, EXIT_FAILED (some distro
  * failed), EXIT_ENV (database unusable) or 128+signal when interrupted (the
  * run is then stored as 'aborted'). */
