@@ -51,8 +51,9 @@ check_PROGRAMS += tests/t6000-daemon-config
 tests_t6000_daemon_config_SOURCES = tests/t6000-daemon-config.c tests/tap.h
 tests_t6000_daemon_config_CFLAGS = $(ORCH_TEST_CFLAGS)
 tests_t6000_daemon_config_LDADD = $(ORCH_TEST_LDADD)
-TESTS += tests/t6000-daemon-config tests/t6100-daemon-run.sh
-EXTRA_DIST += tests/t6100-daemon-run.sh
+TESTS += tests/t6000-daemon-config tests/t6100-daemon-run.sh \
+	tests/t6110-daemon-signal.sh
+EXTRA_DIST += tests/t6100-daemon-run.sh tests/t6110-daemon-signal.sh
 # Last: memcheck over the unit tests.
 TESTS += tests/t3900-valgrind.sh
 EXTRA_DIST += tests/t3900-valgrind.sh tests/bench/overhead.sh
