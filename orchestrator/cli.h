@@ -35,6 +35,7 @@ extern const struct cmd_entry cmd_submit_entry;
 extern const struct cmd_entry cmd_cancel_entry;
 extern const struct cmd_entry cmd_images_entry;
 extern const struct cmd_entry cmd_compare_entry;
+extern const struct cmd_entry cmd_report_entry;
 
 /* Print "benchorch: MSG" on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -20,6 +20,8 @@ static const char usage[] =
 "(10^6 bytes per second). The table shows sizes in binary units (16 B,\n"
 "1 KiB, 1 MiB) and the median time per call in ns; csv and json keep the\n"
 "stored columns (buffer_bytes, mb_per_s, median_ns per batch) for machines.\n"
+"mode is bulk (one keyed context reused) or oneshot (set up per buffer);\n"
+"variant is hw, or nohw when hardware acceleration was masked.\n"
 "\n"
 "Options:\n"
 "      --db PATH          database (default: $BENCHORCH_DB, or\n"
@@ -80,11 +82,17 @@ struct filters {
 
 /* The query for F (columns COLS), with positional parameters bound in
  * order by bind_filters. Caller frees. */
-static char *build_sql(const char *cols, const struct filters *f)
+/* BASE columns, then mode and variant (appended, so the names before them stay
+ * stable), from results_v filtered by F. */
+static char *build_sql(const char *base, const char *mode,
+		       const char *variant, const struct filters *f)
 {
+	char *cols = xasprintf("%s, %s AS mode, %s AS variant", base, mode,
+			       variant);
 	char *sql = xasprintf("%s FROM results_v WHERE 1", cols), *t;
 	size_t i;
 
+	free(cols);
 	if (f->nruns && !f->all) {
 		t = xasprintf("%s AND run_id IN (?", sql);
 		free(sql);
@@ -103,12 +111,12 @@ static char *build_sql(const char *cols, const struct filters *f)
 		sql = t;
 	}
 	t = xasprintf("%s%s%s%s%s%s ORDER BY run_id, distro, release, library,"
-		      " algorithm, operation DESC, buffer_bytes", sql,
+		      " algorithm, operation DESC, %s, %s, buffer_bytes", sql,
 		      f->distro ? " AND (distro = ? OR distro || ':' || release = ?)" : "",
 		      f->lib ? " AND library = ?" : "",
 		      f->algo ? " AND algorithm = ?" : "",
 		      f->size ? " AND buffer_bytes = ?" : "",
-		      f->op ? " AND operation = ?" : "");
+		      f->op ? " AND operation = ?" : "", variant, mode);
 	free(sql);
 	return t;
 }
@@ -140,16 +148,16 @@ static long print_human(FILE *out, sqlite3_stmt *st, bo_err *err)
 {
 	static const char *const hdr[] = { "run", "distro", "library",
 		"version", "package", "algorithm", "op", "size", "MB/s",
-		"ns/call", "verified" };
-	static const int right[] = { 1, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0 };
+		"ns/call", "verified", "mode", "variant" };
+	static const int right[] = { 1, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0 };
 	struct tbl t;
 	long n = 0;
 	int rc;
 
-	tbl_init(&t, 11, hdr, right);
+	tbl_init(&t, 13, hdr, right);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		char run[32], size[32], mbps[32], ns[32];
-		const char *row[11];
+		const char *row[13];
 		int i;
 
 		snprintf(run, sizeof(run), "%lld",
@@ -162,6 +170,8 @@ static long print_human(FILE *out, sqlite3_stmt *st, bo_err *err)
 		row[8] = fmt_mbps(sqlite3_column_double(st, 8), mbps, sizeof(mbps));
 		row[9] = ns;
 		row[10] = sqlite3_column_int(st, 10) ? "yes" : "NO";
+		row[11] = (const char *)sqlite3_column_text(st, 11);
+		row[12] = (const char *)sqlite3_column_text(st, 12);
 		tbl_add(&t, row);
 		n++;
 	}
@@ -271,7 +281,8 @@ static int cmd_results(int argc, char **argv)
 		free(path);
 		return EXIT_ENV;
 	}
-	sql = build_sql(fmt == FORMAT_TABLE ? human_cols : machine_cols, &f);
+	sql = build_sql(fmt == FORMAT_TABLE ? human_cols : machine_cols,
+			results_mode_expr(db), results_variant_expr(db), &f);
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
 		cli_error("database error in '%s': %s", path, sqlite3_errmsg(db));
 		sqlite3_close(db);

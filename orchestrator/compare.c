@@ -9,9 +9,15 @@
 #include "orchestrator/compare.h"
 #include "orchestrator/report-fmt.h"
 
-static const char points_sql[] =
+/* Format: %1$s/%2$s base/new mode, %3$s/%4$s base/new variant, %5$s the
+ * variant column (column references, or constants on a schema-1
+ * database). A run measured with another variant (e.g. --nohw) is matched
+ * against the base's points of any variant when it has none of the
+ * base's. */
+static const char points_fmt[] =
 	"SELECT b.distro || ':' || b.release, b.library, b.algorithm,"
-	" b.operation, b.buffer_bytes, b.package, b.package_version,"
+	" b.operation || CASE %1$s WHEN 'bulk' THEN '' ELSE ' ' || %1$s END,"
+	" b.buffer_bytes, b.package, b.package_version,"
 	" n.package_version,"
 	" b.mb_per_s, b.mb_per_s * b.median_ns / max(b.min_ns, 1),"
 	" n.mb_per_s, n.mb_per_s * n.median_ns / max(n.min_ns, 1)"
@@ -19,8 +25,12 @@ static const char points_sql[] =
 	"  AND n.distro IS b.distro AND n.release IS b.release"
 	"  AND n.library = b.library AND n.algorithm = b.algorithm"
 	"  AND n.operation = b.operation AND n.buffer_bytes = b.buffer_bytes"
+	"  AND %2$s = %1$s"
+	"  AND (%4$s = %3$s OR %3$s NOT IN (SELECT %5$s FROM results_v"
+	"   WHERE run_id = ?2))"
 	" WHERE b.run_id = ?1"
-	" ORDER BY 1, b.library, b.algorithm, b.operation DESC, b.buffer_bytes";
+	" ORDER BY 1, b.library, b.algorithm, b.operation DESC, %1$s,"
+	"  b.buffer_bytes";
 
 /* Per distro present in both runs, the two image ids. */
 static const char images_sql[] =
@@ -115,8 +125,18 @@ int compare_runs(sqlite3 *db, int64_t base_run, int64_t new_run,
 
 	if (run_exists(db, base_run, err) < 0 || run_exists(db, new_run, err) < 0)
 		return -1;
-	if (sqlite3_prepare_v2(db, points_sql, -1, &st, NULL) != SQLITE_OK)
-		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+	{
+		int v2 = strcmp(results_mode_expr(db), "mode") == 0;
+		char *sql = v2 ? xasprintf(points_fmt, "b.mode", "n.mode",
+					   "b.variant", "n.variant", "variant")
+			       : xasprintf(points_fmt, "'bulk'", "'bulk'", "'hw'",
+					   "'hw'", "'hw'");
+
+		rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+		free(sql);
+		if (rc != SQLITE_OK)
+			return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+	}
 	sqlite3_bind_int64(st, 1, base_run);
 	sqlite3_bind_int64(st, 2, new_run);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {

@@ -23,7 +23,10 @@ liborch_a_SOURCES += \
 	orchestrator/report-fmt.c orchestrator/report-fmt.h \
 	orchestrator/stats.c orchestrator/stats.h \
 	orchestrator/compare.c orchestrator/compare.h \
-	orchestrator/cmd-compare.c
+	orchestrator/cmd-compare.c \
+	orchestrator/svg.c orchestrator/svg.h \
+	orchestrator/report.c orchestrator/report.h \
+	orchestrator/cmd-report.c
 # The daemon, its configuration and control socket (issue #6).
 liborch_a_SOURCES += \
 	orchestrator/config-file.c orchestrator/config-file.h \

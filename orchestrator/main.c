@@ -16,6 +16,7 @@ static const struct cmd_entry *const commands[] = {
 	&cmd_cancel_entry,
 	&cmd_images_entry,
 	&cmd_compare_entry,
+	&cmd_report_entry,
 	NULL,
 };
 

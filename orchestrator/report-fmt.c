@@ -71,6 +71,27 @@ int parse_size(const char *s, int64_t *ret, bo_err *err)
 	return 0;
 }
 
+static int view_has(sqlite3 *db, const char *col)
+{
+	char *sql = xasprintf("SELECT %s FROM results_v LIMIT 0", col);
+	sqlite3_stmt *st;
+	int ok = sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK;
+
+	sqlite3_finalize(st);
+	free(sql);
+	return ok;
+}
+
+const char *results_mode_expr(sqlite3 *db)
+{
+	return view_has(db, "mode") ? "mode" : "'bulk'";
+}
+
+const char *results_variant_expr(sqlite3 *db)
+{
+	return view_has(db, "variant") ? "variant" : "'hw'";
+}
+
 void tbl_init(struct tbl *t, size_t ncol, const char *const *headers,
 	      const int *right)
 {

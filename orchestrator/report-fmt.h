@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sqlite3.h>
 #include <stdio.h>
 
 #include "orchestrator/util.h"
@@ -23,6 +24,13 @@ char *fmt_mbps(double mbps, char *buf, size_t len);
  * space): "16", "16B", "1KiB", "1 M". Stores bytes in *ret. Returns 0, or
  * -1 with err set ("invalid size 'x'"). */
 int parse_size(const char *s, int64_t *ret, bo_err *err);
+
+/* SQL expressions for results_v's mode and variant columns (schema 2):
+ * the column names when DB's results_v has them, else the constants
+ * 'bulk' and 'hw' (a schema-1 database opened read-only). Static
+ * strings. */
+const char *results_mode_expr(sqlite3 *db);
+const char *results_variant_expr(sqlite3 *db);
 
 /* An aligned text table. Cells are copied. */
 struct tbl {

@@ -11,3 +11,5 @@ apt-get install -y -qq --no-install-recommends \
 	debootstrap mmdebstrap systemd-container \
 	sqlite3 python3 valgrind procps util-linux \
 	ca-certificates xz-utils zstd >/dev/null
+# Headless Chromium renders the HTML report in the tests (t7200).
+apt-get install -y -qq --no-install-recommends chromium >/dev/null

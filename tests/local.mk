@@ -45,6 +45,9 @@ tests_t7010_stats_CFLAGS = $(ORCH_TEST_CFLAGS)
 tests_t7010_stats_LDADD = $(ORCH_TEST_LDADD)
 TESTS += tests/t7010-stats tests/t7000-results.sh tests/t7100-compare.sh
 EXTRA_DIST += tests/t7000-results.sh tests/t7100-compare.sh
+TESTS += tests/t7200-report.sh
+EXTRA_DIST += tests/t7200-report.sh
+CLEANFILES += tests/t7200-report.png
 # The daemon (issue #6): configuration, schedules, control protocol; then
 # a real daemon on the cached Debian image.
 check_PROGRAMS += tests/t6000-daemon-config

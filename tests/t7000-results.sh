@@ -11,7 +11,7 @@ ok $? "fixture database with three runs"
 
 "$BENCHORCH" results --db "$db" >"$tmp/out" 2>"$tmp/err"
 ok $? "results exits 0"
-head -1 "$tmp/out" | grep -Eq '^run +distro +library +version +package +algorithm +op +size +MB/s +ns/call +verified$'
+head -1 "$tmp/out" | grep -Eq '^run +distro +library +version +package +algorithm +op +size +MB/s +ns/call +verified +mode +variant$'
 ok $? "table header names the units (size, MB/s, ns/call)"
 [ "$(awk 'NR > 1 { print $1 }' "$tmp/out" | sort -u)" = 3 ]
 ok $? "the latest run (3) by default"
@@ -32,12 +32,16 @@ ok $? "and selects exactly one row"
 ok $? "--run twice, --distro NAME:RELEASE, --format csv"
 [ "$(wc -l <"$tmp/csv")" -eq 19 ]
 ok $? "2 runs x 3 libraries x 3 (algorithm, op) rows at 1 MiB: $(($(wc -l <"$tmp/csv") - 1))"
-head -1 "$tmp/csv" | tr -d '\r' | grep -qx 'run_id,distro,release,library,library_version,package_version,algorithm,operation,buffer_bytes,mb_per_s,median_ns,verified'
-ok $? "csv columns unchanged"
+head -1 "$tmp/csv" | tr -d '\r' | grep -qx 'run_id,distro,release,library,library_version,package_version,algorithm,operation,buffer_bytes,mb_per_s,median_ns,verified,mode,variant'
+ok $? "csv columns unchanged, mode and variant appended"
 "$BENCHORCH" results --db "$db" --all --lib openssl --format json >"$tmp/json"
-python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d) == 3*2*3*9 and all(r["library"] == "openssl" and isinstance(r["buffer_bytes"], int) for r in d)' "$tmp/json"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d) == 3*2*(3*9+2) and all(r["library"] == "openssl" and isinstance(r["buffer_bytes"], int) for r in d)' "$tmp/json"
 ok $? "json: --all with --lib keeps machine types"
 
+"$BENCHORCH" results --db "$db" --lib openssl --algo aes-256-gcm --op encrypt \
+	--size 16 --distro debian >"$tmp/out"
+[ "$(wc -l <"$tmp/out")" -eq 3 ] && grep -Eq ' bulk +hw$' "$tmp/out" && grep -Eq ' oneshot +hw$' "$tmp/out"
+ok $? "bulk and one-shot rows are told apart by the mode column"
 "$BENCHORCH" results --db "$db" --lib nosuchlib >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 1 ] && grep -q "no matching results in '$db'" "$tmp/err"
 ok $? "no match exits 1 and says so"

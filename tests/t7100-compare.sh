@@ -37,8 +37,8 @@ grep -q '^0 regressions' "$tmp/out" && grep -q '^0 improvements' "$tmp/out" &&
 ok $? "identical runs: no regression, no improvement, no package change"
 "$BENCHORCH" compare --db "$db" --latest 2 --all >"$tmp/out2" 2>&1
 ok $? "--latest 2 exits 0"
-grep -q '^Run 2 (base) against run 3 (new): 162 points' "$tmp/out2"
-ok $? "--latest 2 picks runs 2 and 3, 162 points in common"
+grep -q '^Run 2 (base) against run 3 (new): 166 points' "$tmp/out2"
+ok $? "--latest 2 picks runs 2 and 3, 166 points in common"
 "$BENCHORCH" compare --db "$db" 2 1 >"$tmp/out" 2>&1
 grep -q '^54 improvements above' "$tmp/out"
 ok $? "the other way round they are improvements"
@@ -49,7 +49,7 @@ ok $? "--threshold 60 hides a 50 % slowdown"
 python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert len(d["points"]) == 162 and len(d["regressions"]) == 54
+assert len(d["points"]) == 166 and len(d["regressions"]) == 54
 assert all(r["library"] == "libgcrypt" and r["change"] < -0.49 for r in d["regressions"])
 assert {"distro": "debian:bookworm", "package": "libgcrypt20", "old_version": "1.10.1-3", "new_version": "1.10.1-3+b1"} in d["package_changes"]
 ' "$tmp/json"

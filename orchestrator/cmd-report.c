@@ -1,0 +1,171 @@
+/* cmd-report.c - `benchorch report`: one self-contained HTML file. */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db/db.h"
+#include "orchestrator/cli.h"
+#include "orchestrator/paths.h"
+#include "orchestrator/report-fmt.h"
+#include "orchestrator/report.h"
+
+static const char usage[] =
+"Usage: benchorch report [OPTIONS] -o FILE\n"
+"\n"
+"Write a self-contained HTML report (no script, no network) of one or\n"
+"more runs (the latest by default): per algorithm and operation, an SVG\n"
+"chart of throughput against buffer size (log scale, 16 B to 1 MiB) with\n"
+"one line per library and distro; a distro x library table at one size;\n"
+"each curve's start-up overhead and cost per byte (cycles per byte when\n"
+"the CPU model states its clock); the runs' CPU and package versions.\n"
+"A FILE ending in .svg gets the first chart alone (see --algo).\n"
+"\n"
+"Options:\n"
+"  -o, --output FILE      where to write (.html or .svg; - = stdout)\n"
+"      --db PATH          database (default: $BENCHORCH_DB, or\n"
+"                         STATE/results.db, or /var/lib/benchorch/results.db)\n"
+"      --state-dir DIR    where the default database lives\n"
+"      --run ID           include run ID (repeat for several runs)\n"
+"      --algo NAME        only algorithm NAME (aes-256-gcm, ...)\n"
+"      --size SIZE        buffer size of the tables (default: 16KiB)\n"
+"  -h, --help             show this help\n"
+"\n"
+"Exit status: 0 written; 1 no results to report; 2 usage error; 3 the\n"
+"database cannot be read or FILE cannot be written.\n";
+
+enum { OPT_DB = 256, OPT_STATE, OPT_RUN, OPT_ALGO, OPT_SIZE };
+
+static const struct option options[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "db", required_argument, NULL, OPT_DB },
+	{ "state-dir", required_argument, NULL, OPT_STATE },
+	{ "run", required_argument, NULL, OPT_RUN },
+	{ "algo", required_argument, NULL, OPT_ALGO },
+	{ "size", required_argument, NULL, OPT_SIZE },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+
+	return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+static int cmd_report(int argc, char **argv)
+{
+	const char *db_opt = NULL, *state_opt = NULL, *out = NULL;
+	struct report_opts o = { 0 };
+	int64_t *runs = NULL;
+	int opt, rc = EXIT_OK, n;
+	sqlite3 *db;
+	char *path, *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+	bo_err err;
+
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":ho:", options, NULL)) != -1) {
+		switch (opt) {
+		case 'o':
+			out = optarg;
+			break;
+		case OPT_DB:
+			db_opt = optarg;
+			break;
+		case OPT_STATE:
+			state_opt = optarg;
+			break;
+		case OPT_RUN: {
+			char *end;
+			long long v = strtoll(optarg, &end, 10);
+
+			if (*optarg == '\0' || *end || v <= 0) {
+				free(runs);
+				return cli_usage_error("report", "--run takes a run id, not '%s'",
+						       optarg);
+			}
+			runs = xrealloc(runs, (o.nruns + 1) * sizeof(*runs));
+			runs[o.nruns++] = v;
+			break;
+		}
+		case OPT_ALGO:
+			o.algorithm = optarg;
+			break;
+		case OPT_SIZE:
+			if (parse_size(optarg, &o.table_bytes, &err) < 0) {
+				free(runs);
+				return cli_usage_error("report", "%s", err.msg);
+			}
+			break;
+		case 'h':
+			free(runs);
+			fputs(usage, stdout);
+			return EXIT_OK;
+		case ':':
+			free(runs);
+			return cli_usage_error("report", "option '%s' needs a value",
+					       argv[optind - 1]);
+		default:
+			free(runs);
+			return cli_usage_error("report", "unknown option '%s'",
+					       argv[optind - 1]);
+		}
+	}
+	o.runs = runs;
+	if (optind < argc) {
+		free(runs);
+		return cli_usage_error("report", "unexpected argument '%s'", argv[optind]);
+	}
+	if (!out) {
+		free(runs);
+		return cli_usage_error("report", "needs -o FILE (.html or .svg)");
+	}
+	path = paths_db(db_opt, state_opt);
+	if (db_open_readonly(path, &db, &err) < 0) {
+		cli_error("%s", err.msg);
+		free(path);
+		free(runs);
+		return EXIT_ENV;
+	}
+	mem = open_memstream(&buf, &len);
+	if (!mem) {
+		cli_error("out of memory");
+		sqlite3_close(db);
+		free(path);
+		free(runs);
+		return EXIT_ENV;
+	}
+	if (ends_with(out, ".svg"))
+		n = report_write_svg(db, &o, mem, &err);
+	else
+		n = report_write_html(db, &o, mem, &err);
+	fclose(mem);
+	if (n < 0) {
+		cli_error("%s in '%s'", err.msg, path);
+		rc = EXIT_FAILED;
+	} else if (strcmp(out, "-") == 0) {
+		fwrite(buf, 1, len, stdout);
+	} else if (bo_write_file_atomic(out, buf, len, &err) < 0) {
+		cli_error("%s", err.msg);
+		rc = EXIT_ENV;
+	}
+	free(buf);
+	sqlite3_close(db);
+	free(path);
+	free(runs);
+	return rc;
+}
+
+const struct cmd_entry cmd_report_entry = {
+	.name = "report",
+	.summary = "write an HTML report with SVG charts (or one chart as SVG)",
+	.usage = usage,
+	.flags = 0,
+	.fn = cmd_report,
+};

@@ -1,0 +1,495 @@
+/* report.c - the HTML report: charts, tables, versions. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "orchestrator/report-fmt.h"
+#include "orchestrator/report.h"
+#include "orchestrator/stats.h"
+#include "orchestrator/svg.h"
+
+#define XMIN 16.0
+#define XMAX 1048576.0
+
+struct row {
+	int64_t run, bytes;
+	char *distro, *library, *algorithm, *operation;
+	double mbps, ns_call;
+};
+
+/* One curve: consecutive rows [first, first + n). */
+struct curve {
+	size_t first, n;
+	char *label;
+	double *x, *y;
+};
+
+struct data {
+	struct row *rows;
+	size_t nrows;
+	struct curve *curves;
+	size_t ncurves;
+	int64_t *runs;
+	size_t nruns;
+	double ghz;		/* nominal clock of the (first) run's CPU */
+};
+
+static char *col_dup(sqlite3_stmt *st, int i)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+
+	return xstrdup(s ? (const char *)s : "");
+}
+
+/* "run_id IN (?, ?, ...)" for the selected runs. Caller frees. */
+static char *in_list(size_t n)
+{
+	char *s = xstrdup("run_id IN (?"), *t;
+	size_t i;
+
+	for (i = 1; i < n; i++) {
+		t = xasprintf("%s, ?", s);
+		free(s);
+		s = t;
+	}
+	t = xasprintf("%s)", s);
+	free(s);
+	return t;
+}
+
+static void data_free(struct data *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->nrows; i++) {
+		free(d->rows[i].distro);
+		free(d->rows[i].library);
+		free(d->rows[i].algorithm);
+		free(d->rows[i].operation);
+	}
+	for (i = 0; i < d->ncurves; i++) {
+		free(d->curves[i].label);
+		free(d->curves[i].x);
+		free(d->curves[i].y);
+	}
+	free(d->rows);
+	free(d->curves);
+	free(d->runs);
+}
+
+static int same_curve(const struct row *a, const struct row *b)
+{
+	return a->run == b->run && strcmp(a->distro, b->distro) == 0 &&
+	       strcmp(a->library, b->library) == 0 &&
+	       strcmp(a->algorithm, b->algorithm) == 0 &&
+	       strcmp(a->operation, b->operation) == 0;
+}
+
+static int same_chart(const struct row *a, const struct row *b)
+{
+	return strcmp(a->algorithm, b->algorithm) == 0 &&
+	       strcmp(a->operation, b->operation) == 0;
+}
+
+static int load(sqlite3 *db, const struct report_opts *o, struct data *d,
+		bo_err *err)
+{
+	sqlite3_stmt *st;
+	char *in, *sql;
+	size_t i;
+	int rc;
+
+	memset(d, 0, sizeof(*d));
+	if (o->nruns) {
+		d->runs = xcalloc(o->nruns, sizeof(*d->runs));
+		memcpy(d->runs, o->runs, o->nruns * sizeof(*d->runs));
+		d->nruns = o->nruns;
+	} else {
+		if (sqlite3_prepare_v2(db, "SELECT max(run_id) FROM results_v", -1,
+				       &st, NULL) != SQLITE_OK)
+			return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+		if (sqlite3_step(st) == SQLITE_ROW &&
+		    sqlite3_column_type(st, 0) != SQLITE_NULL) {
+			d->runs = xcalloc(1, sizeof(*d->runs));
+			d->runs[0] = sqlite3_column_int64(st, 0);
+			d->nruns = 1;
+		}
+		sqlite3_finalize(st);
+		if (!d->nruns)
+			return bo_err_set(err, "no results in the database");
+	}
+	in = in_list(d->nruns);
+	sql = xasprintf("SELECT run_id, distro || coalesce(':' || release, ''),"
+			" library, algorithm, operation, buffer_bytes, mb_per_s,"
+			" median_ns * 1.0 / calls_per_batch FROM results_v"
+			" WHERE %s AND %s = 'bulk' AND %s = 'hw'"
+			" AND (?%zu IS NULL OR algorithm = ?%zu)"
+			" ORDER BY algorithm, operation DESC, library, 2, run_id,"
+			" buffer_bytes", in, results_mode_expr(db),
+			results_variant_expr(db), d->nruns + 1, d->nruns + 1);
+	free(in);
+	rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+	free(sql);
+	if (rc != SQLITE_OK)
+		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+	for (i = 0; i < d->nruns; i++)
+		sqlite3_bind_int64(st, (int)i + 1, d->runs[i]);
+	if (o->algorithm)
+		sqlite3_bind_text(st, (int)d->nruns + 1, o->algorithm, -1,
+				  SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct row *r;
+
+		d->rows = xrealloc(d->rows, (d->nrows + 1) * sizeof(*d->rows));
+		r = &d->rows[d->nrows++];
+		r->run = sqlite3_column_int64(st, 0);
+		r->distro = col_dup(st, 1);
+		r->library = col_dup(st, 2);
+		r->algorithm = col_dup(st, 3);
+		r->operation = col_dup(st, 4);
+		r->bytes = sqlite3_column_int64(st, 5);
+		r->mbps = sqlite3_column_double(st, 6);
+		r->ns_call = sqlite3_column_double(st, 7);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+	if (!d->nrows) {
+		if (o->algorithm)
+			return bo_err_set(err, "no results for algorithm '%s' in the selected runs",
+					  o->algorithm);
+		return bo_err_set(err, "no results for the selected runs");
+	}
+	for (i = 0; i < d->nrows; i++) {
+		struct curve *c;
+
+		if (i && same_curve(&d->rows[i - 1], &d->rows[i])) {
+			d->curves[d->ncurves - 1].n++;
+			continue;
+		}
+		d->curves = xrealloc(d->curves, (d->ncurves + 1) * sizeof(*d->curves));
+		c = &d->curves[d->ncurves++];
+		memset(c, 0, sizeof(*c));
+		c->first = i;
+		c->n = 1;
+		if (d->nruns > 1)
+			c->label = xasprintf("%s, %s, run %lld", d->rows[i].library,
+					     d->rows[i].distro, (long long)d->rows[i].run);
+		else
+			c->label = xasprintf("%s, %s", d->rows[i].library,
+					     d->rows[i].distro);
+	}
+	for (i = 0; i < d->ncurves; i++) {
+		struct curve *c = &d->curves[i];
+		size_t k;
+
+		c->x = xcalloc(c->n, sizeof(double));
+		c->y = xcalloc(c->n, sizeof(double));
+		for (k = 0; k < c->n; k++) {
+			c->x[k] = (double)d->rows[c->first + k].bytes;
+			c->y[k] = d->rows[c->first + k].mbps;
+		}
+	}
+	if (sqlite3_prepare_v2(db, "SELECT c.model_name FROM runs r JOIN cpus c"
+			       " ON c.id = r.cpu_id WHERE r.id = ?1", -1, &st,
+			       NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, d->runs[0]);
+		if (sqlite3_step(st) == SQLITE_ROW)
+			d->ghz = stats_nominal_ghz((const char *)sqlite3_column_text(st, 0));
+		sqlite3_finalize(st);
+	}
+	return 0;
+}
+
+/* Curves [*first, *end) of the chart starting at curve *first. */
+static void chart_range(const struct data *d, size_t first, size_t *end)
+{
+	size_t i = first + 1;
+
+	while (i < d->ncurves &&
+	       same_chart(&d->rows[d->curves[first].first],
+			  &d->rows[d->curves[i].first]))
+		i++;
+	*end = i;
+}
+
+static void write_chart(FILE *f, const struct data *d, size_t first,
+			size_t end, int standalone)
+{
+	struct svg_series *s = xcalloc(end - first, sizeof(*s));
+	const struct row *r = &d->rows[d->curves[first].first];
+	char *title = xasprintf("%s %s", r->algorithm, r->operation);
+	char *id = xasprintf("chart-%s-%s", r->algorithm, r->operation);
+	struct svg_chart c = { .id = id, .title = title,
+			       .xlabel = "buffer size (log scale)",
+			       .ylabel = "throughput (MB/s, 10^6 B/s)",
+			       .xmin = XMIN, .xmax = XMAX,
+			       .nseries = end - first, .series = s };
+	size_t i;
+
+	for (i = first; i < end; i++)
+		s[i - first] = (struct svg_series){ d->curves[i].label,
+						    d->curves[i].n,
+						    d->curves[i].x,
+						    d->curves[i].y };
+	if (standalone)
+		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
+	svg_chart_write(f, &c);
+	free(s);
+	free(title);
+	free(id);
+}
+
+int report_write_svg(sqlite3 *db, const struct report_opts *o, FILE *f,
+		     bo_err *err)
+{
+	struct data d;
+	size_t end;
+
+	if (load(db, o, &d, err) < 0) {
+		data_free(&d);
+		return -1;
+	}
+	chart_range(&d, 0, &end);
+	write_chart(f, &d, 0, end, 1);
+	data_free(&d);
+	return 1;
+}
+
+static void td(FILE *f, const char *cls, const char *s)
+{
+	fprintf(f, "<td%s%s%s>", cls ? " class=\"" : "", cls ? cls : "",
+		cls ? "\"" : "");
+	svg_escape(f, s);
+	fputs("</td>", f);
+}
+
+/* Unique libraries among curves [first, end), in first appearance order.
+ * *ret gets borrowed pointers; the caller frees the array. */
+static size_t uniq_libs(const struct data *d, size_t first, size_t end,
+			const char ***ret)
+{
+	const char **u = xcalloc(end - first + 1, sizeof(*u));
+	size_t n = 0, i, k;
+
+	for (i = first; i < end; i++) {
+		const char *key = d->rows[d->curves[i].first].library;
+
+		for (k = 0; k < n; k++)
+			if (strcmp(u[k], key) == 0)
+				break;
+		if (k == n)
+			u[n++] = key;
+	}
+	*ret = u;
+	return n;
+}
+
+static void write_pivot(FILE *f, const struct data *d, size_t first,
+			size_t end, int64_t bytes)
+{
+	const char **libs;
+	size_t nl = uniq_libs(d, first, end, &libs), i, k, ri;
+	char sz[32], buf[32];
+
+	fprintf(f, "<table class=\"pivot\" data-bytes=\"%lld\"><caption>MB/s at %s"
+		"</caption>\n<tr><th>distro</th>", (long long)bytes,
+		fmt_size(bytes, sz, sizeof(sz)));
+	for (k = 0; k < nl; k++) {
+		fputs("<th>", f);
+		svg_escape(f, libs[k]);
+		fputs("</th>", f);
+	}
+	fputs("</tr>\n", f);
+	/* one row per (distro, run) in curve order */
+	for (i = first; i < end; i++) {
+		const struct row *r = &d->rows[d->curves[i].first];
+		size_t j;
+		int seen = 0;
+
+		for (j = first; j < i && !seen; j++) {
+			const struct row *q = &d->rows[d->curves[j].first];
+
+			seen = q->run == r->run && strcmp(q->distro, r->distro) == 0;
+		}
+		if (seen)
+			continue;
+		fputs("<tr>", f);
+		if (d->nruns > 1) {
+			char *lab = xasprintf("%s (run %lld)", r->distro, (long long)r->run);
+
+			td(f, NULL, lab);
+			free(lab);
+		} else {
+			td(f, NULL, r->distro);
+		}
+		for (k = 0; k < nl; k++) {
+			const char *cell = "\xe2\x80\x94";	/* em dash */
+
+			for (j = first; j < end; j++) {
+				const struct curve *c = &d->curves[j];
+				const struct row *q = &d->rows[c->first];
+
+				if (q->run != r->run || strcmp(q->distro, r->distro) ||
+				    strcmp(q->library, libs[k]))
+					continue;
+				for (ri = 0; ri < c->n; ri++)
+					if (d->rows[c->first + ri].bytes == bytes)
+						cell = fmt_mbps(d->rows[c->first + ri].mbps,
+								buf, sizeof(buf));
+			}
+			td(f, "num", cell);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+	free(libs);
+}
+
+static void write_fits(FILE *f, const struct data *d, size_t first, size_t end)
+{
+	size_t i, k;
+	char a[64], b[64], c[64], pk[32];
+
+	fputs("<table class=\"fit\"><caption>Per curve: time per call = start-up"
+	      " overhead + bytes &times; cost per byte (least squares, relative"
+	      " errors)</caption>\n<tr><th>curve</th><th>overhead (ns/call)</th>"
+	      "<th>ns/byte</th><th>cycles/byte</th><th>peak MB/s</th></tr>\n", f);
+	for (i = first; i < end; i++) {
+		const struct curve *cv = &d->curves[i];
+		double *t = xcalloc(cv->n, sizeof(double)), o, s, peak = 0;
+
+		for (k = 0; k < cv->n; k++) {
+			t[k] = d->rows[cv->first + k].ns_call;
+			if (cv->y[k] > peak)
+				peak = cv->y[k];
+		}
+		if (stats_fit_linear(cv->x, t, cv->n, &o, &s) == 0) {
+			snprintf(a, sizeof(a), "%.0f", o);
+			snprintf(b, sizeof(b), "%.3f", s);
+			if (d->ghz > 0)
+				snprintf(c, sizeof(c), "%.2f", s * d->ghz);
+			else
+				snprintf(c, sizeof(c), "\xe2\x80\x94");
+		} else {
+			snprintf(a, sizeof(a), "\xe2\x80\x94");
+			snprintf(b, sizeof(b), "\xe2\x80\x94");
+			snprintf(c, sizeof(c), "\xe2\x80\x94");
+		}
+		fputs("<tr>", f);
+		td(f, NULL, cv->label);
+		td(f, "num", a);
+		td(f, "num", b);
+		td(f, "num", c);
+		td(f, "num", fmt_mbps(peak, pk, sizeof(pk)));
+		fputs("</tr>\n", f);
+		free(t);
+	}
+	fputs("</table>\n", f);
+}
+
+/* Print the rows of SQL (first parameter bound to each run) as table
+ * cells, one <tr> per row. */
+static void write_rows(FILE *f, sqlite3 *db, const char *sql,
+		       const struct data *d)
+{
+	sqlite3_stmt *st;
+	size_t i;
+	int k;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return;
+	for (i = 0; i < d->nruns; i++) {
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, d->runs[i]);
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			fputs("<tr>", f);
+			for (k = 0; k < sqlite3_column_count(st); k++) {
+				const unsigned char *s = sqlite3_column_text(st, k);
+
+				td(f, NULL, s ? (const char *)s : "");
+			}
+			fputs("</tr>\n", f);
+		}
+	}
+	sqlite3_finalize(st);
+}
+
+static const char style[] =
+	"body{font-family:sans-serif;margin:1.5em;color:#222;max-width:72em}"
+	"table{border-collapse:collapse;margin:.6em 0 1.2em}"
+	"td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left}"
+	"td.num{text-align:right;font-variant-numeric:tabular-nums}"
+	"caption{text-align:left;font-weight:bold;padding:.3em 0}"
+	"section{margin-bottom:2em}"
+	"svg{max-width:100%;height:auto}";
+
+int report_write_html(sqlite3 *db, const struct report_opts *o, FILE *f,
+		      bo_err *err)
+{
+	struct data d;
+	size_t i, end, ncharts = 0;
+	int64_t bytes = o->table_bytes ? o->table_bytes : 16384;
+	char now[32], sz[32];
+
+	if (load(db, o, &d, err) < 0) {
+		data_free(&d);
+		return -1;
+	}
+	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		"<title>benchorch report</title>\n<style>%s</style>\n</head>\n<body>\n"
+		"<h1>benchorch report</h1>\n<p>Generated %s by benchorch %s. Throughput"
+		" in MB/s (10<sup>6</sup> bytes per second) at the median of the"
+		" repetitions, bulk mode (one keyed context reused), hardware"
+		" acceleration as the library chose it; buffer sizes in binary"
+		" units. Tables at %s.</p>\n",
+		style, bo_utc_now(now, sizeof(now)), PACKAGE_VERSION,
+		fmt_size(bytes, sz, sizeof(sz)));
+	fputs("<section id=\"runs\"><h2>Runs</h2>\n<table><tr><th>run</th><th>uuid</th>"
+	      "<th>host</th><th>started</th><th>status</th><th>quick</th><th>CPU</th>"
+	      "<th>microcode</th><th>kernel</th></tr>\n", f);
+	write_rows(f, db, "SELECT r.id, r.uuid, r.host, r.started_at, r.status,"
+		   " CASE r.quick WHEN 1 THEN 'yes' ELSE 'no' END,"
+		   " coalesce(c.model_name, ''), coalesce(c.microcode, ''), r.kernel"
+		   " FROM runs r LEFT JOIN cpus c ON c.id = r.cpu_id WHERE r.id = ?1", &d);
+	fputs("</table>\n", f);
+	if (d.ghz > 0)
+		fprintf(f, "<p>Cycles per byte use the nominal clock stated in the CPU"
+			" model name (%.2f GHz); turbo and power states make the real"
+			" clock differ.</p>\n", d.ghz);
+	else
+		fputs("<p>The CPU model name states no clock: cycles per byte are not"
+		      " shown.</p>\n", f);
+	fputs("</section>\n", f);
+	for (i = 0; i < d.ncurves; i = end) {
+		const struct row *r = &d.rows[d.curves[i].first];
+
+		chart_range(&d, i, &end);
+		fputs("<section class=\"algo\" data-algorithm=\"", f);
+		svg_escape(f, r->algorithm);
+		fputs("\" data-operation=\"", f);
+		svg_escape(f, r->operation);
+		fputs("\">\n<h2>", f);
+		svg_escape(f, r->algorithm);
+		fputc(' ', f);
+		svg_escape(f, r->operation);
+		fputs("</h2>\n", f);
+		write_chart(f, &d, i, end, 0);
+		write_pivot(f, &d, i, end, bytes);
+		write_fits(f, &d, i, end);
+		fputs("</section>\n", f);
+		ncharts++;
+	}
+	fputs("<section id=\"versions\"><h2>Libraries and packages</h2>\n<table>"
+	      "<tr><th>run</th><th>distro</th><th>image</th><th>library</th>"
+	      "<th>version</th><th>path</th><th>package</th><th>package version</th>"
+	      "</tr>\n", f);
+	write_rows(f, db, "SELECT DISTINCT run_id, distro || coalesce(':' || release, ''),"
+		   " substr(image_digest, 1, 19), library, library_version, library_path,"
+		   " package, package_version FROM results_v WHERE run_id = ?1"
+		   " ORDER BY 2, 4", &d);
+	fputs("</table>\n</section>\n</body>\n</html>\n", f);
+	data_free(&d);
+	return (int)ncharts;
+}

@@ -1,0 +1,38 @@
+/* report.h - a self-contained HTML report (inline SVG charts, no script,
+ * no network) or one chart alone as an SVG file. */
+#ifndef BENCHORCH_REPORT_H
+#define BENCHORCH_REPORT_H
+
+#include <sqlite3.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "orchestrator/util.h"
+
+struct report_opts {
+	const int64_t *runs;	/* run ids; NULL/0 = the latest run */
+	size_t nruns;
+	int64_t table_bytes;	/* size of the distro x library table;
+				 * 0 = 16 KiB */
+	const char *algorithm;	/* only this algorithm; NULL = all */
+};
+
+/* Write the HTML report for the runs in O to F: per algorithm and
+ * operation, a chart of throughput (MB/s) against buffer size (log scale,
+ * 16 B to 1 MiB) with one line per library x distro (x run when several);
+ * a distro x library table at O->table_bytes; per curve the start-up
+ * overhead (ns per call) and the per-byte cost (ns/B, and cycles/B at the
+ * CPU's nominal clock when its model name states one) fitted by
+ * stats_fit_linear; the runs' CPU, kernel, library and package versions.
+ * Returns the number of charts (>= 1), or -1 with err set (no results for
+ * the runs, database error). */
+int report_write_html(sqlite3 *db, const struct report_opts *o, FILE *f,
+		      bo_err *err);
+
+/* Write the first chart the HTML report would contain (restricted to
+ * O->algorithm when set) to F as a standalone SVG document. Returns 1, or
+ * -1 with err set. */
+int report_write_svg(sqlite3 *db, const struct report_opts *o, FILE *f,
+		     bo_err *err);
+
+#endif

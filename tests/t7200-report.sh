@@ -1,0 +1,123 @@
+#!/bin/sh
+# t7200-report - `benchorch report`: one self-contained HTML file whose
+# charts, rendered by headless Chromium, have the expected series and axis
+# labels; a screenshot is kept in the build directory
+# (tests/t7200-report.png); `-o FILE.svg` writes one chart alone.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+db="$tmp/r.db"
+"$top_builddir/tests/fixtures/results-mkdb" "$db"
+ok $? "fixture database with three runs"
+
+"$BENCHORCH" report --db "$db" -o "$tmp/report.html" 2>"$tmp/err"
+ok $? "report -o report.html exits 0"
+grep -q '^<!DOCTYPE html>' "$tmp/report.html" && grep -q '</html>$' "$tmp/report.html"
+ok $? "writes a whole HTML document"
+! grep -Eiq '<script|<link|<img|<iframe|src=|href=|@import|url\(' "$tmp/report.html" &&
+	[ "$(grep -o 'http[s]*://[^"]*' "$tmp/report.html" | sort -u)" = "http://www.w3.org/2000/svg" ]
+ok $? "self-contained: no script, no link, no URL but the SVG namespace"
+[ "$(grep -c '<svg ' "$tmp/report.html")" -eq 3 ]
+ok $? "three charts: aes-256-gcm encrypt and decrypt, sha-256 hash"
+grep -q '<caption>MB/s at 16 KiB</caption>' "$tmp/report.html"
+ok $? "a distro x library table at 16 KiB"
+grep -q '<th>overhead (ns/call)</th><th>ns/byte</th><th>cycles/byte</th>' "$tmp/report.html"
+ok $? "start-up overhead and cycles per byte per curve"
+grep -q '<td>openssl, debian:bookworm</td><td class="num">100</td><td class="num">0.250</td><td class="num">0.55</td>' "$tmp/report.html"
+ok $? "the fit recovers the fixture's 100 ns + 0.25 ns/B (0.55 cycles/B at 2.2 GHz)"
+grep -q 'Intel(R) Xeon(R) CPU @ 2.20GHz' "$tmp/report.html" &&
+	grep -q '<td>libgcrypt20</td><td>1.10.1-3+b1</td>' "$tmp/report.html"
+ok $? "the run's CPU and package versions"
+
+"$BENCHORCH" report --db "$db" --run 1 --run 3 --size 1KiB -o "$tmp/two.html"
+ok $? "--run twice, --size 1KiB"
+grep -q '<caption>MB/s at 1 KiB</caption>' "$tmp/two.html" &&
+	grep -q 'data-label="libgcrypt, debian:bookworm, run 3"' "$tmp/two.html"
+ok $? "two runs: series labelled by run, table at 1 KiB"
+
+"$BENCHORCH" report --db "$db" --algo sha-256 -o "$tmp/chart.svg"
+ok $? "report -o chart.svg exits 0"
+python3 - "$tmp/chart.svg" <<'PY'
+import sys, xml.etree.ElementTree as ET
+ns = {'s': 'http://www.w3.org/2000/svg'}
+root = ET.parse(sys.argv[1]).getroot()
+assert root.get('data-title') == 'sha-256 hash', root.get('data-title')
+assert len(root.findall(".//s:g[@class='series']", ns)) == 6
+PY
+ok $? "the SVG file is well-formed XML with the sha-256 chart's six series"
+"$BENCHORCH" report --db "$db" --algo rot13 -o "$tmp/x.html" 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q "no results for algorithm 'rot13'" "$tmp/err" && [ ! -e "$tmp/x.html" ]
+ok $? "an algorithm without results exits 1 and writes nothing"
+"$BENCHORCH" report --db "$db" >/dev/null 2>&1
+[ $? -eq 2 ]
+ok $? "-o is required"
+
+if command -v valgrind >/dev/null 2>&1; then
+	valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+		"$BENCHORCH" report --db "$db" --run 1 --run 2 -o "$tmp/vg.html" 2>"$tmp/vg" &&
+	valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+		"$BENCHORCH" report --db "$db" -o "$tmp/vg.svg" 2>>"$tmp/vg"
+	ok $? "report (html and svg) under valgrind: no memory error"
+fi
+
+chromium=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$chromium" ]; then
+	echo "ok $((tap_n + 1)) # SKIP needs chromium (scripts/deps.sh installs it)"
+	tap_n=$((tap_n + 1))
+	done_testing
+	exit
+fi
+# The check runs inside the rendered page: a copy of the report with a
+# script that reads every chart back from the DOM, with its layout.
+cat >"$tmp/check.js" <<'JS'
+var out = [];
+document.querySelectorAll("svg.chart").forEach(function (svg) {
+  var s = [];
+  svg.querySelectorAll("g.series").forEach(function (g) {
+    var p = g.querySelector("polyline"), b = p.getBBox();
+    s.push(g.getAttribute("data-label") + "=" + p.points.numberOfItems +
+           (b.width > 300 && b.height > 0 ? "" : "(flat)"));
+  });
+  var legend = [].map.call(svg.querySelectorAll("g.legend text"),
+                           function (t) { return t.textContent; });
+  var xt = svg.querySelectorAll("g.xticks text");
+  out.push("@" + "@CHART " + svg.getAttribute("data-title") + " | x=" +
+    svg.querySelector("text.xlabel").textContent + " | y=" +
+    svg.querySelector("text.ylabel").textContent + " | ticks=" +
+    xt[0].textContent + ".." + xt[xt.length - 1].textContent + " | " +
+    s.join(";") + " | legend=" + legend.join(";") + " | width=" +
+    Math.round(svg.getBoundingClientRect().width));
+});
+var pre = document.createElement("pre");
+pre.id = "check";
+pre.textContent = out.join("\n");
+document.body.appendChild(pre);
+JS
+python3 - "$tmp/report.html" "$tmp/check.js" "$tmp/check.html" <<'PY'
+import sys
+html, js = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+open(sys.argv[3], "w").write(html.replace("</body>", "<script>" + js + "</script></body>"))
+PY
+timeout 120 "$chromium" --headless --no-sandbox --disable-gpu \
+	--user-data-dir="$tmp/profile" --dump-dom "file://$tmp/check.html" \
+	>"$tmp/dom" 2>"$tmp/chromium.err"
+ok $? "headless chromium renders the report"
+sed -n 's/.*@@CHART /CHART /p' "$tmp/dom" | sed 's/<\/pre>.*//' >"$tmp/charts"
+sed 's/^/# /' "$tmp/charts" | cut -c1-200
+[ "$(wc -l <"$tmp/charts")" -eq 3 ]
+ok $? "the page shows three charts"
+series="libgcrypt, debian:bookworm=9;libgcrypt, ubuntu:noble=9;nettle, debian:bookworm=9;nettle, ubuntu:noble=9;openssl, debian:bookworm=9;openssl, ubuntu:noble=9"
+legend="libgcrypt, debian:bookworm;libgcrypt, ubuntu:noble;nettle, debian:bookworm;nettle, ubuntu:noble;openssl, debian:bookworm;openssl, ubuntu:noble"
+for c in "aes-256-gcm encrypt" "aes-256-gcm decrypt" "sha-256 hash"; do
+	grep -qF "CHART $c | x=buffer size (log scale) | y=throughput (MB/s, 10^6 B/s) | ticks=16 B..1 MiB | $series | legend=$legend | width=" "$tmp/charts"
+	ok $? "$c: six series of nine points drawn across the plot, legend, axis labels, 16 B..1 MiB"
+done
+timeout 120 "$chromium" --headless --no-sandbox --disable-gpu \
+	--user-data-dir="$tmp/profile" --window-size=1200,2600 \
+	--screenshot="$top_builddir/tests/t7200-report.png" \
+	"file://$tmp/report.html" >/dev/null 2>"$tmp/chromium.err"
+[ -s "$top_builddir/tests/t7200-report.png" ]
+ok $? "screenshot kept as tests/t7200-report.png in the build directory"
+
+done_testing
