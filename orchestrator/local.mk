@@ -43,3 +43,19 @@ benchorch_SOURCES = orchestrator/main.c
 benchorch_CFLAGS = $(AM_CFLAGS) $(ORCH_CFLAGS)
 benchorch_LDADD = $(ORCH_LIBS) -lm
 dist_man_MANS += orchestrator/benchorch.1
+
+# The daemon's manual pages, example configuration and systemd units
+# (benchorch.service, or benchorch-nightly.timer + .service instead).
+dist_man_MANS += orchestrator/benchorch-daemon.8 orchestrator/benchorch.conf.5
+dist_pkgdata_DATA += dist/benchorch.conf
+systemdunitdir = $(prefix)/lib/systemd/system
+systemdunit_DATA = dist/benchorch.service dist/benchorch-nightly.service
+dist_systemdunit_DATA = dist/benchorch-nightly.timer
+EXTRA_DIST += dist/benchorch.service.in dist/benchorch-nightly.service.in
+CLEANFILES += dist/benchorch.service dist/benchorch-nightly.service
+dist/benchorch.service: $(top_srcdir)/dist/benchorch.service.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) dist && \
+	sed 's|%bindir%|$(bindir)|g' $(top_srcdir)/dist/benchorch.service.in >$@
+dist/benchorch-nightly.service: $(top_srcdir)/dist/benchorch-nightly.service.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) dist && \
+	sed 's|%bindir%|$(bindir)|g' $(top_srcdir)/dist/benchorch-nightly.service.in >$@

@@ -57,6 +57,8 @@ tests_t6000_daemon_config_LDADD = $(ORCH_TEST_LDADD)
 TESTS += tests/t6000-daemon-config tests/t6100-daemon-run.sh \
 	tests/t6110-daemon-signal.sh
 EXTRA_DIST += tests/t6100-daemon-run.sh tests/t6110-daemon-signal.sh
+TESTS += tests/t6010-daemon-cli.sh
+EXTRA_DIST += tests/t6010-daemon-cli.sh
 # Last: memcheck over the unit tests.
 TESTS += tests/t3900-valgrind.sh
 EXTRA_DIST += tests/t3900-valgrind.sh tests/bench/overhead.sh

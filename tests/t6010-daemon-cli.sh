@@ -1,0 +1,76 @@
+#!/bin/sh
+# t6010-daemon-cli - the daemon's commands without a daemon: --check on the
+# shipped example configuration, usage errors, clients with no daemon to
+# talk to, the systemd units as built.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+"$BENCHORCH" daemon --check --config "$top_srcdir/dist/benchorch.conf" >"$tmp/out" 2>"$tmp/err"
+ok $? "the example configuration passes daemon --check"
+grep -q "^schedule nightly every day at 03:00:00 distros debian,ubuntu:noble libs all refresh$" "$tmp/out"
+ok $? "and prints its nightly schedule normalised"
+"$BENCHORCH" daemon --check --config "$tmp/out" >"$tmp/out2" 2>&1 && cmp -s "$tmp/out" "$tmp/out2"
+ok $? "the normalised form is stable"
+
+printf 'state-dir /tmp/x\nschedule n every day at 03:00 distros nosuchdistro\n' >"$tmp/bad.conf"
+"$BENCHORCH" daemon --check --config "$tmp/bad.conf" >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "schedule 'n': unknown distro 'nosuchdistro'" "$tmp/err"
+ok $? "an unknown distro is a configuration error: $(cat "$tmp/err")"
+printf 'schedule n every fortnight distros debian\n' >"$tmp/bad.conf"
+"$BENCHORCH" daemon --check --config "$tmp/bad.conf" >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "line 1: schedule 'n': bad time 'fortnight'" "$tmp/err"
+ok $? "a bad line is named: $(cat "$tmp/err")"
+"$BENCHORCH" daemon --check --config "$tmp/missing.conf" >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "missing.conf" "$tmp/err"
+ok $? "a missing file is named"
+"$BENCHORCH" daemon --bogus >/dev/null 2>&1
+ok $([ $? -eq 2 ]; echo $?) "daemon: unknown option is a usage error"
+"$BENCHORCH" submit >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "\-\-distros is required" "$tmp/err"
+ok $? "submit without --distros is a usage error"
+
+"$BENCHORCH" status --socket "$tmp/none.sock" >/dev/null 2>"$tmp/err"
+[ $? -eq 3 ] && grep -q "cannot connect to the daemon at '$tmp/none.sock'" "$tmp/err"
+ok $? "status with no daemon: exit 3, says where it looked"
+"$BENCHORCH" cancel --state-dir "$tmp" >/dev/null 2>"$tmp/err"
+[ $? -eq 3 ] && grep -q "'$tmp/control.sock'" "$tmp/err"
+ok $? "cancel --state-dir looks for STATE/control.sock"
+printf 'socket %s/other.sock\n' "$tmp" >"$tmp/c.conf"
+"$BENCHORCH" submit --config "$tmp/c.conf" --distros debian >/dev/null 2>"$tmp/err"
+[ $? -eq 3 ] && grep -q "'$tmp/other.sock'" "$tmp/err"
+ok $? "submit --config takes the socket from the configuration"
+for c in daemon status submit cancel; do
+	"$BENCHORCH" $c --help | grep -q "^Usage: benchorch $c"
+	ok $? "$c --help"
+done
+if [ "$(id -u)" -ne 0 ]; then
+	"$BENCHORCH" daemon --config "$top_srcdir/dist/benchorch.conf" 2>"$tmp/err"
+	[ $? -eq 3 ] && grep -q "must be run as root" "$tmp/err"
+	ok $? "daemon refuses to run as a user"
+fi
+
+for u in benchorch.service benchorch-nightly.service; do
+	(cd "$top_builddir" && make -s "dist/$u") >/dev/null 2>&1 &&
+		grep -q "^ExecStart=/.*/benchorch " "$top_builddir/dist/$u"
+	ok $? "dist/$u is built with the installed benchorch's path"
+done
+grep -q "^ExecStart=.* daemon --foreground$" "$top_builddir/dist/benchorch.service"
+ok $? "benchorch.service runs the daemon in the foreground"
+if command -v valgrind >/dev/null 2>&1; then
+	valgrind -q --error-exitcode=99 --leak-check=full \
+		--errors-for-leak-kinds=definite \
+		"$BENCHORCH" daemon --check --config "$top_srcdir/dist/benchorch.conf" >/dev/null 2>"$tmp/vg"
+	ok $? "daemon --check under valgrind: no memory error"
+	valgrind -q --error-exitcode=99 --leak-check=full \
+		--errors-for-leak-kinds=definite \
+		"$BENCHORCH" status --socket "$tmp/none.sock" >/dev/null 2>"$tmp/vg"
+	ok $([ $? -ne 99 ]; echo $?) "status (no daemon) under valgrind: no memory error"
+	valgrind -q --error-exitcode=99 --leak-check=full \
+		--errors-for-leak-kinds=definite \
+		"$top_builddir/tests/t6000-daemon-config" >/dev/null 2>"$tmp/vg"
+	ok $? "t6000-daemon-config under valgrind: no memory error"
+fi
+
+done_testing
