@@ -26,7 +26,9 @@ liborch_a_SOURCES += \
 	orchestrator/cmd-compare.c \
 	orchestrator/svg.c orchestrator/svg.h \
 	orchestrator/report.c orchestrator/report.h \
-	orchestrator/cmd-report.c
+	orchestrator/cmd-report.c \
+	orchestrator/merge.c orchestrator/merge.h \
+	orchestrator/cmd-merge.c
 # The daemon, its configuration and control socket (issue #6).
 liborch_a_SOURCES += \
 	orchestrator/config-file.c orchestrator/config-file.h \

@@ -1,0 +1,236 @@
+/* cmd-merge.c - `benchorch merge` and `benchorch export`: move results
+ * between machines. */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "db/db.h"
+#include "orchestrator/cli.h"
+#include "orchestrator/merge.h"
+#include "orchestrator/paths.h"
+
+static const char merge_usage[] =
+"Usage: benchorch merge [OPTIONS] OTHER.db...\n"
+"\n"
+"Copy every finished run of each OTHER.db (e.g. made on another host, or\n"
+"by 'benchorch export') into the database. Runs are identified by their\n"
+"globally unique uuid: a run already present is skipped, so merging twice\n"
+"adds nothing. Images, libraries and CPUs equal to ones already stored are\n"
+"shared; row ids are renumbered. Runs still 'running' are skipped.\n"
+"\n"
+"Options:\n"
+"      --db PATH          database to merge into (default: $BENCHORCH_DB,\n"
+"                         or STATE/results.db, or /var/lib/benchorch/results.db;\n"
+"                         created if missing)\n"
+"      --state-dir DIR    where the default database lives\n"
+"  -h, --help             show this help\n"
+"\n"
+"Exit status: 0 merged (possibly nothing new); 2 usage error; 3 a database\n"
+"cannot be read or written (nothing of that OTHER.db is merged).\n";
+
+static const char export_usage[] =
+"Usage: benchorch export [OPTIONS] -o OUT.db\n"
+"\n"
+"Write a new SQLite file holding the whole database (SQLite's online\n"
+"backup, consistent while runs are written), or with --run only the\n"
+"selected runs and what they reference. Carry it to another machine and\n"
+"'benchorch merge' it there.\n"
+"\n"
+"Options:\n"
+"  -o, --output OUT.db    the new file (must not exist)\n"
+"      --db PATH          database to export (default: $BENCHORCH_DB, or\n"
+"                         STATE/results.db, or /var/lib/benchorch/results.db)\n"
+"      --state-dir DIR    where the default database lives\n"
+"      --run ID           export run ID only (repeat for several runs)\n"
+"  -h, --help             show this help\n"
+"\n"
+"Exit status: 0 written; 2 usage error; 3 the database cannot be read or\n"
+"OUT.db cannot be written.\n";
+
+enum { OPT_DB = 256, OPT_STATE, OPT_RUN };
+
+static const struct option options[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "db", required_argument, NULL, OPT_DB },
+	{ "state-dir", required_argument, NULL, OPT_STATE },
+	{ "run", required_argument, NULL, OPT_RUN },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct args {
+	const char *db, *state, *out;
+	int64_t *runs;
+	size_t nruns;
+};
+
+/* Parse the options shared by merge and export. Returns -1 on success
+ * (optind at the first operand), else the exit status to return. */
+static int parse(const char *cmd, const char *usage, int argc, char **argv,
+		 struct args *a)
+{
+	int opt;
+
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":ho:", options, NULL)) != -1) {
+		switch (opt) {
+		case 'o':
+			a->out = optarg;
+			break;
+		case OPT_DB:
+			a->db = optarg;
+			break;
+		case OPT_STATE:
+			a->state = optarg;
+			break;
+		case OPT_RUN: {
+			char *end;
+			long long v = strtoll(optarg, &end, 10);
+
+			if (*optarg == '\0' || *end || v <= 0)
+				return cli_usage_error(cmd, "--run takes a run id, not '%s'",
+						       optarg);
+			a->runs = xrealloc(a->runs, (a->nruns + 1) * sizeof(*a->runs));
+			a->runs[a->nruns++] = v;
+			break;
+		}
+		case 'h':
+			fputs(usage, stdout);
+			return EXIT_OK;
+		case ':':
+			return cli_usage_error(cmd, "option '%s' needs a value",
+					       argv[optind - 1]);
+		default:
+			return cli_usage_error(cmd, "unknown option '%s'",
+					       argv[optind - 1]);
+		}
+	}
+	return -1;
+}
+
+static int cmd_merge(int argc, char **argv)
+{
+	struct args a = { 0 };
+	int rc = parse("merge", merge_usage, argc, argv, &a), i;
+	struct merge_stats st;
+	sqlite3 *db;
+	char *path;
+	bo_err err;
+
+	if (rc < 0 && (a.out || a.nruns))
+		rc = cli_usage_error("merge", "merge takes no -o or --run");
+	if (rc < 0 && optind >= argc)
+		rc = cli_usage_error("merge", "needs the database(s) to merge");
+	if (rc >= 0) {
+		free(a.runs);
+		return rc;
+	}
+	path = paths_db(a.db, a.state);
+	if (db_open(path, &db, &err) < 0) {
+		cli_error("%s", err.msg);
+		free(path);
+		return EXIT_ENV;
+	}
+	rc = EXIT_OK;
+	for (i = optind; i < argc; i++) {
+		if (merge_from(db, argv[i], NULL, 0, &st, &err) < 0) {
+			cli_error("%s", err.msg);
+			rc = EXIT_ENV;
+			continue;
+		}
+		printf("merged %ld run%s (%ld results) from '%s'; %ld already present",
+		       st.runs_added, st.runs_added == 1 ? "" : "s", st.results_added,
+		       argv[i], st.runs_present);
+		if (st.runs_running)
+			printf("; %ld still running, skipped", st.runs_running);
+		putchar('\n');
+	}
+	sqlite3_close(db);
+	free(path);
+	return rc;
+}
+
+static int cmd_export(int argc, char **argv)
+{
+	struct args a = { 0 };
+	int rc = parse("export", export_usage, argc, argv, &a);
+	struct merge_stats st;
+	struct stat sb;
+	sqlite3 *out;
+	char *path;
+	bo_err err;
+
+	if (rc < 0 && optind < argc)
+		rc = cli_usage_error("export", "unexpected argument '%s'", argv[optind]);
+	if (rc < 0 && !a.out)
+		rc = cli_usage_error("export", "needs -o OUT.db");
+	if (rc >= 0) {
+		free(a.runs);
+		return rc;
+	}
+	path = paths_db(a.db, a.state);
+	if (!a.nruns) {
+		if (export_all(path, a.out, &err) < 0) {
+			cli_error("%s", err.msg);
+			rc = EXIT_ENV;
+		} else {
+			rc = EXIT_OK;
+		}
+		free(path);
+		return rc;
+	}
+	if (stat(a.out, &sb) == 0) {
+		cli_error("'%s' exists; export writes a new file", a.out);
+		free(path);
+		free(a.runs);
+		return EXIT_ENV;
+	}
+	rc = EXIT_OK;
+	if (db_open(a.out, &out, &err) < 0) {
+		cli_error("%s", err.msg);
+		rc = EXIT_ENV;
+	} else {
+		if (merge_from(out, path, a.runs, a.nruns, &st, &err) < 0) {
+			cli_error("%s", err.msg);
+			rc = EXIT_ENV;
+		} else if (st.runs_running) {
+			cli_warn("%ld run%s still running not exported", st.runs_running,
+				 st.runs_running == 1 ? "" : "s");
+		}
+		sqlite3_close(out);
+		if (rc != EXIT_OK) {
+			char *wal = xasprintf("%s-wal", a.out), *shm = xasprintf("%s-shm", a.out);
+
+			unlink(a.out);
+			unlink(wal);
+			unlink(shm);
+			free(wal);
+			free(shm);
+		}
+	}
+	free(path);
+	free(a.runs);
+	return rc;
+}
+
+const struct cmd_entry cmd_merge_entry = {
+	.name = "merge",
+	.summary = "merge runs from other databases, without duplicates",
+	.usage = merge_usage,
+	.flags = 0,
+	.fn = cmd_merge,
+};
+
+const struct cmd_entry cmd_export_entry = {
+	.name = "export",
+	.summary = "copy the database, or some runs, into a new SQLite file",
+	.usage = export_usage,
+	.flags = 0,
+	.fn = cmd_export,
+};

@@ -1,0 +1,395 @@
+/* merge.c - copy runs between benchorch databases (ATTACH + SQL). */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "db/db.h"
+#include "orchestrator/merge.h"
+
+static int exec(sqlite3 *db, const char *sql, bo_err *err)
+{
+	return db_exec(db, sql, err);
+}
+
+/* Comma-separated columns of TABLE present in both main and src,
+ * excluding those in SKIP (NULL-terminated). With PREFIX each name is
+ * written PREFIX.name. Newly allocated, "" when none; NULL on error. */
+static char *common_cols(sqlite3 *db, const char *table,
+			 const char *const *skip, const char *prefix,
+			 bo_err *err)
+{
+	sqlite3_stmt *st;
+	char *out = xstrdup(""), *t;
+	int rc;
+
+	if (sqlite3_prepare_v2(db,
+			       "SELECT m.name FROM pragma_table_info(?1, 'main') m"
+			       " JOIN pragma_table_info(?1, 'src') s ON s.name = m.name"
+			       " ORDER BY m.cid", -1, &st, NULL) != SQLITE_OK) {
+		bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+		free(out);
+		return NULL;
+	}
+	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		const char *const *k;
+		int skipped = 0;
+
+		for (k = skip; k && *k; k++)
+			skipped |= strcmp(*k, name) == 0;
+		if (skipped)
+			continue;
+		t = xasprintf("%s%s%s%s\"%s\"", out, *out ? ", " : "",
+			      prefix ? prefix : "", prefix ? "." : "", name);
+		free(out);
+		out = t;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+/* The select list for copying TABLE from src AS s: each common column
+ * (minus SKIP) as s.col, except the foreign keys run_id, image_id,
+ * library_id, cpu_id and invocation_id, which go through the temp map
+ * tables. Fills *cols (the insert list). Both newly allocated. */
+static int copy_lists(sqlite3 *db, const char *table, const char *const *skip,
+		      char **cols, char **sel, bo_err *err)
+{
+	static const char *const maps[][2] = {
+		{ "run_id", "(SELECT new FROM temp.map_run WHERE old = s.run_id)" },
+		{ "image_id", "(SELECT new FROM temp.map_image WHERE old = s.image_id)" },
+		{ "library_id", "(SELECT new FROM temp.map_lib WHERE old = s.library_id)" },
+		{ "cpu_id", "(SELECT new FROM temp.map_cpu WHERE old = s.cpu_id)" },
+		{ "invocation_id", "(SELECT new FROM temp.map_inv WHERE old = s.invocation_id)" },
+	};
+	char *list = common_cols(db, table, skip, NULL, err), *p, *save = NULL;
+	char *out = xstrdup(""), *t;
+
+	if (!list) {
+		free(out);
+		return -1;
+	}
+	for (p = strtok_r(list, ", ", &save); p; p = strtok_r(NULL, ", ", &save)) {
+		const char *expr = NULL;
+		size_t i;
+
+		for (i = 0; i < sizeof(maps) / sizeof(maps[0]); i++) {
+			char q[64];
+
+			snprintf(q, sizeof(q), "\"%s\"", maps[i][0]);
+			if (strcmp(p, q) == 0)
+				expr = maps[i][1];
+		}
+		if (expr)
+			t = xasprintf("%s%s%s", out, *out ? ", " : "", expr);
+		else
+			t = xasprintf("%s%ss.%s", out, *out ? ", " : "", p);
+		free(out);
+		out = t;
+	}
+	free(list);
+	*cols = common_cols(db, table, skip, NULL, err);
+	*sel = out;
+	return *cols ? 0 : (free(out), -1);
+}
+
+/* INSERT [OR IGNORE] INTO main.TABLE (common columns minus SKIP) SELECT
+ * them (foreign keys mapped) FROM src.TABLE s WHERE WHERE. */
+static int copy_table(sqlite3 *db, const char *table, const char *const *skip,
+		      int ignore, const char *where, bo_err *err)
+{
+	char *cols, *sel, *sql;
+	int rc;
+
+	if (copy_lists(db, table, skip, &cols, &sel, err) < 0)
+		return -1;
+	sql = xasprintf("INSERT %sINTO main.\"%s\" (%s) SELECT %s FROM src.\"%s\" s"
+			" WHERE %s", ignore ? "OR IGNORE " : "", table, cols, sel,
+			table, where);
+	rc = exec(db, sql, err);
+	free(sql);
+	free(cols);
+	free(sel);
+	return rc;
+}
+
+/* temp.MAP(old, new) for TABLE joined on KEY columns (NULL = every common
+ * column but id), restricted to source rows with id IN (IDS). */
+static int make_map(sqlite3 *db, const char *map, const char *table,
+		    const char *const *key, const char *ids, bo_err *err)
+{
+	static const char *const skip_id[] = { "id", NULL };
+	char *on = xstrdup(""), *t, *sql;
+	int rc;
+
+	if (key) {
+		const char *const *k;
+
+		for (k = key; *k; k++) {
+			t = xasprintf("%s%sm.\"%s\" IS s.\"%s\"", on, *on ? " AND " : "",
+				      *k, *k);
+			free(on);
+			on = t;
+		}
+	} else {
+		char *list = common_cols(db, table, skip_id, NULL, err), *p, *save;
+
+		if (!list) {
+			free(on);
+			return -1;
+		}
+		for (p = strtok_r(list, ", ", &save); p;
+		     p = strtok_r(NULL, ", ", &save)) {
+			t = xasprintf("%s%sm.%s IS s.%s", on, *on ? " AND " : "", p, p);
+			free(on);
+			on = t;
+		}
+		free(list);
+	}
+	sql = xasprintf("CREATE TEMP TABLE %s AS SELECT s.id AS old, m.id AS new"
+			" FROM src.\"%s\" s JOIN main.\"%s\" m ON %s WHERE s.id IN (%s)",
+			map, table, table, on, ids);
+	rc = exec(db, sql, err);
+	free(sql);
+	free(on);
+	return rc;
+}
+
+static long scalar(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st;
+	long v = -1;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = (long)sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+static int do_merge(sqlite3 *db, const int64_t *runs, size_t nruns,
+		    struct merge_stats *stats, bo_err *err)
+{
+	static const char *const skip_id[] = { "id", NULL };
+	static const char *const image_key[] = { "distro", "release", "digest", NULL };
+	static const char *const lib_key[] = { "name", "version", "soname", "path",
+		"package", "package_version", NULL };
+	static const char *const inv_children_skip[] = { "id", NULL };
+	sqlite3_stmt *st;
+	size_t i;
+	int rc;
+
+	if (exec(db, "DROP TABLE IF EXISTS temp.want;"
+		 " CREATE TEMP TABLE want (id INTEGER PRIMARY KEY)", err) < 0)
+		return -1;
+	if (nruns) {
+		if (sqlite3_prepare_v2(db, "INSERT OR IGNORE INTO temp.want VALUES (?1)",
+				       -1, &st, NULL) != SQLITE_OK)
+			return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+		for (i = 0; i < nruns; i++) {
+			sqlite3_reset(st);
+			sqlite3_bind_int64(st, 1, runs[i]);
+			sqlite3_step(st);
+		}
+		sqlite3_finalize(st);
+		rc = (int)scalar(db, "SELECT min(id) FROM temp.want WHERE id NOT IN"
+				 " (SELECT id FROM src.runs)");
+		if (rc > 0)
+			return bo_err_set(err, "no run '%d' in the source database", rc);
+	} else if (exec(db, "INSERT INTO temp.want SELECT id FROM src.runs", err) < 0) {
+		return -1;
+	}
+	stats->runs_present = scalar(db, "SELECT count(*) FROM src.runs WHERE id IN"
+				     " temp.want AND uuid IN (SELECT uuid FROM main.runs)");
+	stats->runs_running = scalar(db, "SELECT count(*) FROM src.runs WHERE id IN"
+				     " temp.want AND status = 'running' AND uuid NOT IN"
+				     " (SELECT uuid FROM main.runs)");
+	if (exec(db,
+		 "DROP TABLE IF EXISTS temp.sel;"
+		 " CREATE TEMP TABLE sel AS SELECT id FROM src.runs WHERE id IN temp.want"
+		 "  AND status <> 'running' AND uuid NOT IN (SELECT uuid FROM main.runs);"
+		 " DROP TABLE IF EXISTS temp.sel_inv;"
+		 " CREATE TEMP TABLE sel_inv AS SELECT id, image_id FROM src.invocations"
+		 "  WHERE run_id IN temp.sel;"
+		 " DROP TABLE IF EXISTS temp.sel_lib;"
+		 " CREATE TEMP TABLE sel_lib AS SELECT library_id AS id FROM src.results"
+		 "  WHERE invocation_id IN (SELECT id FROM temp.sel_inv)"
+		 "  UNION SELECT library_id FROM src.library_loads WHERE library_id"
+		 "  IS NOT NULL AND invocation_id IN (SELECT id FROM temp.sel_inv);"
+		 " DROP TABLE IF EXISTS temp.map_cpu; DROP TABLE IF EXISTS temp.map_image;"
+		 " DROP TABLE IF EXISTS temp.map_lib; DROP TABLE IF EXISTS temp.map_run;"
+		 " DROP TABLE IF EXISTS temp.map_inv;", err) < 0)
+		return -1;
+	/* libraries referenced by other invocation children (key setups) */
+	if (scalar(db, "SELECT count(*) FROM src.sqlite_master WHERE name = 'keysetups'") > 0 &&
+	    exec(db, "INSERT INTO temp.sel_lib SELECT library_id FROM src.keysetups"
+		 " WHERE invocation_id IN (SELECT id FROM temp.sel_inv)", err) < 0)
+		return -1;
+	/* shared rows: cpus, images (+ packages), libraries */
+	if (copy_table(db, "cpus", skip_id, 1,
+		       "id IN (SELECT cpu_id FROM src.runs WHERE id IN temp.sel)", err) < 0 ||
+	    make_map(db, "map_cpu", "cpus", NULL,
+		     "SELECT cpu_id FROM src.runs WHERE id IN temp.sel", err) < 0 ||
+	    copy_table(db, "images", skip_id, 1,
+		       "id IN (SELECT image_id FROM temp.sel_inv)", err) < 0 ||
+	    make_map(db, "map_image", "images", image_key,
+		     "SELECT image_id FROM temp.sel_inv", err) < 0 ||
+	    copy_table(db, "image_packages", NULL, 1,
+		       "image_id IN (SELECT image_id FROM temp.sel_inv)", err) < 0 ||
+	    copy_table(db, "libraries", skip_id, 1,
+		       "id IN (SELECT id FROM temp.sel_lib)", err) < 0 ||
+	    make_map(db, "map_lib", "libraries", lib_key,
+		     "SELECT id FROM temp.sel_lib", err) < 0)
+		return -1;
+	/* runs, then invocations with ids allocated in advance */
+	if (copy_table(db, "runs", skip_id, 0, "id IN temp.sel", err) < 0 ||
+	    exec(db, "CREATE TEMP TABLE map_run AS SELECT s.id AS old, m.id AS new"
+		 " FROM src.runs s JOIN main.runs m ON m.uuid = s.uuid"
+		 " WHERE s.id IN temp.sel;"
+		 " CREATE TEMP TABLE map_inv AS SELECT id AS old,"
+		 " (SELECT coalesce(max(id), 0) FROM main.invocations)"
+		 "  + row_number() OVER (ORDER BY id) AS new"
+		 " FROM temp.sel_inv", err) < 0)
+		return -1;
+	/* invocations keep the ids allocated in map_inv */
+	{
+		char *cols = NULL, *sel = NULL, *sql;
+
+		if (copy_lists(db, "invocations", skip_id, &cols, &sel, err) < 0)
+			return -1;
+		sql = xasprintf("INSERT INTO main.invocations (id, %s) SELECT"
+				" (SELECT new FROM temp.map_inv WHERE old = s.id), %s"
+				" FROM src.invocations s WHERE s.id IN"
+				" (SELECT id FROM temp.sel_inv)", cols, sel);
+		rc = exec(db, sql, err);
+		free(sql);
+		free(cols);
+		free(sel);
+		if (rc < 0)
+			return -1;
+	}
+	/* every table hanging off invocations, found in the schema */
+	if (sqlite3_prepare_v2(db,
+			       "SELECT m.name FROM main.sqlite_master m WHERE m.type = 'table'"
+			       " AND m.name <> 'invocations' AND EXISTS (SELECT 1 FROM"
+			       " pragma_table_info(m.name, 'main') WHERE name = 'invocation_id')"
+			       " AND EXISTS (SELECT 1 FROM src.sqlite_master s"
+			       " WHERE s.type = 'table' AND s.name = m.name) ORDER BY m.name",
+			       -1, &st, NULL) != SQLITE_OK)
+		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		char *table = xstrdup((const char *)sqlite3_column_text(st, 0));
+		int r = copy_table(db, table, inv_children_skip, 0,
+				   "invocation_id IN (SELECT id FROM temp.sel_inv)", err);
+
+		free(table);
+		if (r < 0) {
+			sqlite3_finalize(st);
+			return -1;
+		}
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+	stats->runs_added = scalar(db, "SELECT count(*) FROM temp.map_run");
+	stats->results_added = scalar(db, "SELECT count(*) FROM main.results WHERE"
+				      " invocation_id IN (SELECT new FROM temp.map_inv)");
+	return 0;
+}
+
+int merge_from(sqlite3 *dst, const char *src_path, const int64_t *runs,
+	       size_t nruns, struct merge_stats *stats, bo_err *err)
+{
+	sqlite3 *check;
+	sqlite3_stmt *st;
+	int rc;
+
+	memset(stats, 0, sizeof(*stats));
+	/* refuses what is not a benchorch database, or a newer one */
+	if (db_open_readonly(src_path, &check, err) < 0)
+		return -1;
+	sqlite3_close(check);
+	if (sqlite3_prepare_v2(dst, "ATTACH ?1 AS src", -1, &st, NULL) != SQLITE_OK)
+		return bo_err_set(err, "database error: %s", sqlite3_errmsg(dst));
+	sqlite3_bind_text(st, 1, src_path, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return bo_err_set(err, "cannot attach '%s': %s", src_path,
+				  sqlite3_errmsg(dst));
+	if (exec(dst, "BEGIN IMMEDIATE", err) < 0) {
+		sqlite3_exec(dst, "DETACH src", NULL, NULL, NULL);
+		return -1;
+	}
+	rc = do_merge(dst, runs, nruns, stats, err);
+	if (rc == 0 && scalar(dst, "SELECT count(*) FROM pragma_foreign_key_check") != 0)
+		rc = bo_err_set(err, "merging '%s' would break foreign keys; nothing merged",
+				src_path);
+	if (rc == 0)
+		rc = exec(dst, "COMMIT", err);
+	if (rc < 0)
+		sqlite3_exec(dst, "ROLLBACK", NULL, NULL, NULL);
+	sqlite3_exec(dst, "DROP TABLE IF EXISTS temp.want; DROP TABLE IF EXISTS temp.sel;"
+		     " DROP TABLE IF EXISTS temp.sel_inv; DROP TABLE IF EXISTS temp.sel_lib;"
+		     " DROP TABLE IF EXISTS temp.map_cpu; DROP TABLE IF EXISTS temp.map_image;"
+		     " DROP TABLE IF EXISTS temp.map_lib; DROP TABLE IF EXISTS temp.map_run;"
+		     " DROP TABLE IF EXISTS temp.map_inv", NULL, NULL, NULL);
+	sqlite3_exec(dst, "DETACH src", NULL, NULL, NULL);
+	return rc < 0 ? -1 : 0;
+}
+
+int export_all(const char *src_path, const char *out_path, bo_err *err)
+{
+	sqlite3 *src = NULL, *out = NULL;
+	sqlite3_backup *b;
+	struct stat sb;
+	int rc;
+
+	if (stat(out_path, &sb) == 0)
+		return bo_err_set(err, "'%s' exists; export writes a new file", out_path);
+	if (db_open_readonly(src_path, &src, err) < 0)
+		return -1;
+	if (sqlite3_open_v2(out_path, &out, SQLITE_OPEN_READWRITE |
+			    SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+		bo_err_set(err, "cannot create '%s': %s", out_path,
+			   out ? sqlite3_errmsg(out) : "out of memory");
+		goto fail;
+	}
+	b = sqlite3_backup_init(out, "main", src, "main");
+	if (!b) {
+		bo_err_set(err, "cannot export to '%s': %s", out_path,
+			   sqlite3_errmsg(out));
+		goto fail;
+	}
+	while ((rc = sqlite3_backup_step(b, 256)) == SQLITE_OK ||
+	       rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
+		if (rc != SQLITE_OK)
+			sqlite3_sleep(50);
+	sqlite3_backup_finish(b);
+	if (rc != SQLITE_DONE) {
+		bo_err_set(err, "cannot export to '%s': %s", out_path,
+			   sqlite3_errstr(rc));
+		goto fail;
+	}
+	sqlite3_close(src);
+	if (sqlite3_close(out) != SQLITE_OK)
+		return bo_err_set(err, "cannot finish '%s'", out_path);
+	return 0;
+fail:
+	sqlite3_close(src);
+	sqlite3_close(out);
+	unlink(out_path);
+	return -1;
+}

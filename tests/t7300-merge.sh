@@ -1,0 +1,83 @@
+#!/bin/sh
+# t7300-merge - `benchorch export` and `benchorch merge`: results from
+# several hosts combine into one database, merging twice adds nothing.
+. "${top_srcdir:-.}/tests/lib.sh"
+command -v sqlite3 >/dev/null 2>&1 || skip_all "needs sqlite3"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mk="$top_builddir/tests/fixtures/results-mkdb"
+"$mk" "$tmp/a.db" host-a && "$mk" "$tmp/b.db" host-b
+ok $? "two hosts' databases, three runs each"
+q() { sqlite3 -batch -noheader "$1" "$2"; }
+
+"$BENCHORCH" merge --db "$tmp/all.db" "$tmp/a.db" "$tmp/b.db" >"$tmp/out" 2>"$tmp/err"
+ok $? "merge a.db b.db into a new database exits 0"
+grep -q "^merged 3 runs (498 results) from '$tmp/a.db'; 0 already present$" "$tmp/out"
+ok $? "reports what it merged"
+[ "$(q "$tmp/all.db" "select count(*) from runs")" -eq 6 ] &&
+	[ "$(q "$tmp/all.db" "select count(distinct host) from runs")" -eq 2 ]
+ok $? "six runs from two hosts"
+[ "$(q "$tmp/all.db" "select count(*) from results_v")" -eq 996 ]
+ok $? "every result came along (2 x 498)"
+[ "$(q "$tmp/all.db" "select count(*) from images")" -eq 3 ] &&
+	[ "$(q "$tmp/all.db" "select count(*) from libraries")" -eq 7 ] &&
+	[ "$(q "$tmp/all.db" "select count(*) from cpus")" -eq 1 ]
+ok $? "equal images, libraries and CPUs are shared, not duplicated"
+[ "$(q "$tmp/all.db" "select count(*) from image_packages")" -eq 12 ] &&
+	[ "$(q "$tmp/all.db" "select count(*) from kats")" -eq "$(( 2 * $(q "$tmp/a.db" "select count(*) from kats") ))" ]
+ok $? "image packages and KATs came along"
+sql="select uuid, distro, library, algorithm, operation, mode, buffer_bytes, median_ns, min_ns, package_version from results_v join runs r on r.id = run_id order by 1,2,3,4,5,6,7"
+q "$tmp/a.db" "$sql" >"$tmp/a.rows"
+q "$tmp/all.db" "$sql" >"$tmp/all.rows"
+[ "$(grep -cFf "$tmp/a.rows" "$tmp/all.rows")" -eq 498 ]
+ok $? "a.db's results are in the merge unchanged"
+[ "$(q "$tmp/all.db" "pragma foreign_key_check")" = "" ] &&
+	[ "$(q "$tmp/all.db" "pragma integrity_check")" = ok ]
+ok $? "foreign keys and integrity hold"
+
+"$BENCHORCH" merge --db "$tmp/all.db" "$tmp/a.db" "$tmp/b.db" >"$tmp/out" 2>"$tmp/err"
+ok $? "merging again exits 0"
+grep -q "^merged 0 runs (0 results) from '$tmp/b.db'; 3 already present$" "$tmp/out" &&
+	[ "$(q "$tmp/all.db" "select count(*) from results")" -eq 996 ]
+ok $? "and adds nothing"
+
+"$BENCHORCH" export --db "$tmp/all.db" -o "$tmp/copy.db" 2>"$tmp/err"
+ok $? "export of the whole database exits 0"
+[ "$(q "$tmp/copy.db" "select count(*) from results_v")" -eq 996 ] &&
+	[ "$(q "$tmp/copy.db" "pragma user_version")" = "$(q "$tmp/all.db" "pragma user_version")" ]
+ok $? "the copy has every result, same schema version"
+"$BENCHORCH" export --db "$tmp/all.db" -o "$tmp/copy.db" 2>"$tmp/err"
+[ $? -eq 3 ] && grep -q "exists" "$tmp/err"
+ok $? "export refuses to overwrite"
+
+"$BENCHORCH" export --db "$tmp/all.db" --run 2 --run 5 -o "$tmp/some.db" 2>"$tmp/err"
+ok $? "export --run 2 --run 5 exits 0"
+[ "$(q "$tmp/some.db" "select count(*) from runs")" -eq 2 ] &&
+	[ "$(q "$tmp/some.db" "select count(*) from results_v")" -eq 332 ] &&
+	[ "$(q "$tmp/some.db" "select group_concat(uuid) from (select uuid from runs order by uuid)")" = \
+	  "$(q "$tmp/all.db" "select group_concat(uuid) from (select uuid from runs where id in (2, 5) order by uuid)")" ]
+ok $? "only those two runs and their results"
+[ "$(q "$tmp/some.db" "select count(*) from images")" -eq 2 ]
+ok $? "and only the images they used"
+"$BENCHORCH" compare --db "$tmp/some.db" 1 2 >/dev/null
+ok $? "the exported runs compare"
+"$BENCHORCH" export --db "$tmp/all.db" --run 99 -o "$tmp/none.db" 2>"$tmp/err"
+[ $? -eq 3 ] && grep -q "no run '99'" "$tmp/err" && [ ! -e "$tmp/none.db" ]
+ok $? "an unknown run is an error and leaves no file"
+
+printf 'not a database' >"$tmp/junk.db"
+"$BENCHORCH" merge --db "$tmp/all.db" "$tmp/junk.db" >/dev/null 2>"$tmp/err"
+[ $? -eq 3 ] && [ "$(q "$tmp/all.db" "select count(*) from runs")" -eq 6 ]
+ok $? "a file that is no database is refused, nothing merged"
+if command -v valgrind >/dev/null 2>&1; then
+	cp "$tmp/a.db" "$tmp/vg.db"
+	valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+		"$BENCHORCH" merge --db "$tmp/vg.db" "$tmp/b.db" >/dev/null 2>"$tmp/vg" &&
+	valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+		"$BENCHORCH" export --db "$tmp/vg.db" --run 1 -o "$tmp/vg2.db" 2>>"$tmp/vg"
+	ok $? "merge and export under valgrind: no memory error"
+	[ -s "$tmp/vg" ] && sed 's/^/# /' "$tmp/vg" | head -20
+fi
+
+done_testing
