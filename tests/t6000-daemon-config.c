@@ -10,6 +10,8 @@
 
 #include "orchestrator/config-file.h"
 #include "orchestrator/control.h"
+#include "orchestrator/daemon.h"
+#include "db/db.h"
 #include "orchestrator/schedule.h"
 #include "tests/tap.h"
 
@@ -244,8 +246,73 @@ static void test_control(void)
 	json_decref(m);
 }
 
+/* Three runs of debian:bookworm: run 1 on image 1, run 2 on image 2
+ * (libssl3 updated, libfoo removed, libbar added), run 3 on image 2 again;
+ * and one of alpine with no earlier run. */
+static const char fixture_sql[] =
+"INSERT INTO runs (id, uuid, host, pid, started_at, command_line, status) VALUES"
+" (1, 'u1', 'h', 1, '2026-11-27T03:00:00Z', 'x', 'done'),"
+" (2, 'u2', 'h', 1, '2026-11-28T03:00:00Z', 'x', 'done'),"
+" (3, 'u3', 'h', 1, '2026-11-29T03:00:00Z', 'x', 'done');"
+"INSERT INTO images (id, distro, release, digest) VALUES"
+" (1, 'debian', 'bookworm', 'sha256:1'), (2, 'debian', 'bookworm', 'sha256:2'),"
+" (3, 'alpine', '3.20', 'sha256:3');"
+"INSERT INTO image_packages VALUES"
+" (1, 'libc6', '2.36-9'), (1, 'libssl3', '3.0.11-1'), (1, 'libfoo', '1'),"
+" (2, 'libc6', '2.36-9'), (2, 'libssl3', '3.0.13-1'), (2, 'libbar', '2'),"
+" (3, 'musl', '1.2.5');"
+"INSERT INTO invocations (run_id, image_id, spec, started_at, status) VALUES"
+" (1, 1, 'debian', 'x', 'ok'), (2, 2, 'debian', 'x', 'ok'),"
+" (2, 3, 'alpine', 'x', 'ok'), (3, 2, 'debian', 'x', 'ok');";
+
+static void test_pkg_changes(void)
+{
+	char dir[] = "/tmp/t6000-db-XXXXXX", *path;
+	struct pkg_change *v = NULL;
+	sqlite3 *db;
+	size_t n = 0;
+	bo_err err;
+	int rc;
+
+	if (!mkdtemp(dir)) {
+		tap_skip(4, "no temporary directory");
+		return;
+	}
+	path = xasprintf("%s/results.db", dir);
+	if (db_open(path, &db, &err) < 0 || db_exec(db, fixture_sql, &err) < 0) {
+		tap_ok(0, "fixture database: %s", err.msg);
+		free(path);
+		return;
+	}
+	tap_ok(pkg_changes_since_previous(db, 1, &v, &n, &err) == 0 && n == 0,
+	       "the first run of a distribution has nothing to compare");
+	pkg_changes_free(v, n);
+	rc = pkg_changes_since_previous(db, 2, &v, &n, &err);
+	tap_ok(rc == 0 && n == 3 &&
+	       strcmp(v[0].spec, "debian:bookworm") == 0 &&
+	       strcmp(v[0].package, "libbar") == 0 && !v[0].old_version &&
+	       strcmp(v[0].new_version, "2") == 0 &&
+	       strcmp(v[1].package, "libfoo") == 0 && !v[1].new_version &&
+	       strcmp(v[2].package, "libssl3") == 0 &&
+	       strcmp(v[2].old_version, "3.0.11-1") == 0 &&
+	       strcmp(v[2].new_version, "3.0.13-1") == 0,
+	       "a new image: one update, one added, one removed (%zu changes)", n);
+	pkg_changes_free(v, n);
+	tap_ok(pkg_changes_since_previous(db, 3, &v, &n, &err) == 0 && n == 0,
+	       "the same image as last time: no change");
+	pkg_changes_free(v, n);
+	tap_ok(pkg_changes_since_previous(db, 99, &v, &n, &err) == 0 && n == 0,
+	       "an unknown run: no change");
+	pkg_changes_free(v, n);
+	sqlite3_close(db);
+	bo_err_set(&err, "x");
+	bo_rm_rf(dir, &err);
+	free(path);
+}
+
 int main(void)
 {
+	test_pkg_changes();
 	test_conf();
 	test_schedule();
 	test_control();

@@ -71,6 +71,38 @@ if command -v valgrind >/dev/null 2>&1; then
 		--errors-for-leak-kinds=definite \
 		"$top_builddir/tests/t6000-daemon-config" >/dev/null 2>"$tmp/vg"
 	ok $? "t6000-daemon-config under valgrind: no memory error"
+	# The daemon itself, serving requests good and bad, then SIGTERM (no
+	# run: that is t6100/t6110's job, and needs an image).
+	if [ "$(id -u)" -eq 0 ] && command -v python3 >/dev/null 2>&1; then
+		printf 'state-dir %s/state\n' "$tmp" >"$tmp/vg.conf"
+		valgrind -q --error-exitcode=99 --leak-check=full \
+			--errors-for-leak-kinds=definite \
+			"$BENCHORCH" daemon --foreground --config "$tmp/vg.conf" \
+			>/dev/null 2>"$tmp/vgd" &
+		vpid=$!
+		i=0
+		while [ $i -lt 300 ] && ! "$BENCHORCH" status --state-dir "$tmp/state" >/dev/null 2>&1; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+		python3 - "$tmp/state/control.sock" <<'EOF2'
+import json, socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+s.settimeout(30)
+s.connect(sys.argv[1])
+for m in [b"junk", b'{"version":1,"type":"submit","distros":"nosuch"}',
+          b"{" * 10000, b'{"version":1,"type":"status"}',
+          b'{"version":1,"type":"cancel"}']:
+    s.send(m)
+    json.loads(s.recv(65536))
+EOF2
+		ok $? "the daemon under valgrind answers good and bad requests"
+		kill -TERM $vpid
+		wait $vpid
+		rc=$?
+		ok $([ $rc -eq 0 ]; echo $?) "the daemon under valgrind: no memory error, exit 0 on SIGTERM (got $rc)"
+		[ $rc -eq 0 ] || sed 's/^/# /' "$tmp/vgd" | head -30
+	fi
 fi
 
 done_testing
