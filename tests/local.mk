@@ -48,8 +48,8 @@ EXTRA_DIST += tests/t7000-results.sh tests/t7100-compare.sh
 TESTS += tests/t7200-report.sh
 EXTRA_DIST += tests/t7200-report.sh
 CLEANFILES += tests/t7200-report.png
-TESTS += tests/t7300-merge.sh
-EXTRA_DIST += tests/t7300-merge.sh
+TESTS += tests/t7300-merge.sh tests/t7400-db-readme.sh
+EXTRA_DIST += tests/t7300-merge.sh tests/t7400-db-readme.sh db/README
 # The daemon (issue #6): configuration, schedules, control protocol; then
 # a real daemon on the cached Debian image.
 check_PROGRAMS += tests/t6000-daemon-config

@@ -1,0 +1,64 @@
+#!/bin/sh
+# t7400-db-readme - every example query of db/README returns rows, run with
+# sqlite3 against a database written by benchorch: the fixture database
+# (through the real migrations and run API) always, and a real quick run
+# on the cached Debian image when root with the image at hand.
+. "${top_srcdir:-.}/tests/lib.sh"
+command -v sqlite3 >/dev/null 2>&1 || skip_all "needs sqlite3"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+readme="$top_srcdir/db/README"
+
+# Split the examples into $tmp/q.N (title on the first line).
+awk -v dir="$tmp" '
+	/^-- example: / { n++; f = dir "/q." n; print substr($0, 13) >f; inq = 1; next }
+	/^-- end$/ { inq = 0; close(f); next }
+	inq { print >>f }
+' "$readme"
+n=$(ls "$tmp"/q.* 2>/dev/null | wc -l)
+[ "$n" -eq 5 ]
+ok $? "db/README has five example queries ($n)"
+
+# run_examples DB LABEL: each query gives at least one row, no error.
+run_examples() {
+	for f in "$tmp"/q.*; do
+		title=$(head -1 "$f")
+		tail -n +2 "$f" | sqlite3 -batch -bail -header "$1" >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		rows=$(($(wc -l <"$tmp/out") - 1))
+		[ $rc -eq 0 ] && [ ! -s "$tmp/err" ] && [ "$rows" -ge 1 ]
+		ok $? "$2: $title ($rows rows)"
+		[ $rc -eq 0 ] || sed 's/^/# /' "$tmp/err"
+	done
+}
+
+"$top_builddir/tests/fixtures/results-mkdb" "$tmp/fixture.db"
+ok $? "fixture database"
+run_examples "$tmp/fixture.db" fixture
+cp "$tmp/fixture.db" "$tmp/f12.db"
+sqlite3 "$tmp/f12.db" "pragma foreign_keys = on; delete from runs where id = 3"
+tail -n +2 "$tmp/q.2" | sqlite3 -batch -noheader "$tmp/f12.db" | head -1 | grep -qx 'debian|bookworm|libgcrypt|libgcrypt20|1.10.1-3|1.10.1-3+b1|1'
+ok $? "fixture without run 3: the libgcrypt20 update comes first in the package example"
+tail -n +2 "$tmp/q.3" | sqlite3 -batch -noheader "$tmp/fixture.db" | head -1 | grep -q '|0.0$'
+ok $? "fixture: the last two runs are identical, the change example shows 0.0 %"
+
+if [ "$(id -u)" -eq 0 ] && [ -f "$TEST_STATE/images/debian-bookworm/image.json" ] &&
+   command -v systemd-nspawn >/dev/null 2>&1; then
+	timeout 900 "$BENCHORCH" run --distros debian --quick \
+		--state-dir "$TEST_STATE" --db "$tmp/real.db" >/dev/null 2>"$tmp/run.err"
+	ok $? "a real quick run on the cached Debian image"
+	[ -s "$tmp/run.err" ] && sed 's/^/# /' "$tmp/run.err" | head -5
+	# a second run with the same numbers, as another host would send it
+	cp "$tmp/real.db" "$tmp/other.db"
+	sqlite3 "$tmp/other.db" "update runs set uuid = 'ffffffff-' || substr(uuid, 10),
+		host = 'other-host', started_at = '2999-01-01T00:00:00Z'" &&
+	"$BENCHORCH" merge --db "$tmp/real.db" "$tmp/other.db" >/dev/null
+	ok $? "and the same run merged in as another host's (two runs)"
+	run_examples "$tmp/real.db" "real run"
+else
+	echo "ok $((tap_n + 1)) # SKIP real quick run: needs root, systemd-nspawn and the cached Debian image"
+	tap_n=$((tap_n + 1))
+fi
+
+done_testing
