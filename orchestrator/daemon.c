@@ -268,9 +268,9 @@ static int child_lock(const char *state_dir, int pfd, bo_err *err)
 		}
 		if (!said) {
 			dlog(L_NOTICE, "another run holds '%s'; waiting", path);
-			if (write(pfd, "W\n", 2) < 0)
-				said = 1;
-			said = 1;
+			/* Tell the parent, for status; if the pipe is gone
+			 * the daemon is too, and SIGTERM follows. */
+			said = write(pfd, "W\n", 2) == 2 ? 1 : -1;
 		}
 		usleep(200000);
 	}
@@ -955,7 +955,7 @@ int daemon_main(const struct daemon_opts *o)
 	d.lock_fd = d.listen_fd = d.pipe_fd = -1;
 	d.last_changes = -1;
 	d.data_dir = paths_data_dir();
-	d.guest = paths_guest();
+	d.guest = paths_guest(GUEST_FLAVOUR_GLIBC);
 	if (o->config_path) {
 		/* Absolute, so SIGHUP still finds it after chdir("/"). */
 		char *abs = realpath(o->config_path, NULL);

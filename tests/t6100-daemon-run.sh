@@ -188,6 +188,11 @@ rc=$?
 ok $? "submit of an unknown distro is refused by the daemon (exit $rc)"
 wait_for 30 'st | grep -q "^current:"'
 ok $? "status shows the submitted run as current"
+# A manual run meanwhile waits for the daemon's run, and says so.
+wait_for 30 'st --json | grep -q "\"state\": \"running\""'
+"$BENCHORCH" run --distros debian --quick --runner nspawn \
+	--state-dir "$TEST_STATE" --db "$tmp/manual.db" >/dev/null 2>"$tmp/manual" &
+mpid=$!
 : >"$tmp/reads"
 n=0
 while st --json 2>/dev/null | grep -q '"state": "\(running\|waiting\)"'; do
@@ -200,6 +205,10 @@ done
 ok $? "$n reads during the run: no 'database is locked'"
 [ "$(q "select status from runs where id = 2")" = done ]
 ok $? "the submitted run is stored as done"
+wait $mpid
+rc=$?
+[ $rc -eq 0 ] && grep -q "another run holds '$TEST_STATE/run.lock'; waiting" "$tmp/manual"
+ok $? "a manual run waited for the daemon's run, then ran (exit $rc)"
 "$BENCHORCH" cancel --socket "$sock" 2>"$tmp/cancel"
 [ $? -eq 1 ] && grep -q "no run in progress" "$tmp/cancel"
 ok $? "cancel with nothing running says so"
