@@ -287,47 +287,22 @@ static void progress(const struct image_ctx *ctx, const char *fmt, ...)
 	fflush(stderr);
 }
 
+static void on_images_lock_wait(void *vctx, const char *path)
+{
+	progress(vctx, "waiting for another benchorch to finish building "
+		 "images (lock '%s')...", path);
+}
+
 /* Take the images lock (blocking, but giving up when interrupted). Returns
  * the locked fd, or -1 with err set. */
 int images_lock(const struct image_ctx *ctx, const char *images_dir,
 		bo_err *err)
 {
 	char *path = xasprintf("%s/.lock", images_dir);
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
-	int said = 0;
+	int fd = bo_lock_wait(path, on_images_lock_wait, (void *)ctx, err);
 
-	if (fd < 0) {
-		bo_err_set(err, "cannot open lock file '%s': %s", path,
-			   strerror(errno));
-		free(path);
-		return -1;
-	}
-	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		struct timespec ts = { 0, 100 * 1000 * 1000 };
-
-		if (errno != EWOULDBLOCK && errno != EINTR) {
-			bo_err_set(err, "cannot lock '%s': %s", path,
-				   strerror(errno));
-			goto fail;
-		}
-		if (bo_interrupted) {
-			bo_err_set(err, "interrupted while waiting for the "
-				   "image lock '%s'", path);
-			goto fail;
-		}
-		if (!said) {
-			progress(ctx, "waiting for another benchorch to finish "
-				 "building images (lock '%s')...", path);
-			said = 1;
-		}
-		nanosleep(&ts, NULL);
-	}
 	free(path);
 	return fd;
-fail:
-	close(fd);
-	free(path);
-	return -1;
 }
 
 /* Remove what killed builds left behind: .build-* and .old-* directories.

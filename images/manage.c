@@ -31,8 +31,24 @@ int image_spec_check(const char *data_dir, const char *state_dir,
 
 	if (image_spec_parse(spec, &distro, &release, err) < 0)
 		return -1;
-	if (recipe_exists(data_dir, distro))
+	if (recipe_exists(data_dir, distro)) {
+		struct recipe *r;
+
+		/* the release too, before any work starts */
+		if (recipe_load(data_dir, distro, &r, err) < 0) {
+			rc = -1;
+			goto out;
+		}
+		if (release && !recipe_release_find(r, release)) {
+			char *names = recipe_release_names(r);
+
+			rc = bo_err_set(err, "unknown release '%s' of distro '%s' (known: %s)",
+					release, distro, names);
+			free(names);
+		}
+		recipe_free(r);
 		goto out;
+	}
 	if (!release) {
 		images_dir = images_dir_abs(state_dir, err);
 		if (!images_dir) {

@@ -207,19 +207,33 @@ static int parse_args(int argc, char **argv, struct run_config *c)
 static int check_distros(struct run_config *c)
 {
 	char *copy = xstrdup(c->distros), *tok, *save = NULL;
+	size_t len = strlen(c->distros);
 	bo_err err;
 	int rc = 0;
 
+	if (len == 0 || c->distros[0] == ',' || c->distros[len - 1] == ',' ||
+	    strstr(c->distros, ",,")) {
+		free(copy);
+		return cli_usage_error("run", "empty name in --distros '%s'",
+				       c->distros);
+	}
 	for (tok = strtok_r(copy, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		char *distro, *release;
+
+		size_t i;
 
 		if (image_spec_parse(tok, &distro, &release, &err) < 0) {
 			rc = cli_usage_error("run", "%s", err.msg);
 			break;
 		}
+		for (i = 0; i < c->nspecs; i++)
+			if (strcmp(c->specs[i], tok) == 0)
+				rc = cli_usage_error("run", "'%s' is named twice in --distros",
+						     tok);
 		/* A distro with a recipe, or an imported image's name. */
-		if (image_spec_check(c->data_dir, c->state_dir, tok, &err) < 0)
+		if (!rc &&
+		    image_spec_check(c->data_dir, c->state_dir, tok, &err) < 0)
 			rc = cli_usage_error("run", "%s", err.msg);
 		free(distro);
 		free(release);
@@ -234,45 +248,11 @@ static int check_distros(struct run_config *c)
 	return rc;
 }
 
-/* Take STATE/run.lock so two runs never measure at the same time (they
- * would disturb each other's numbers). Waits for the holder, saying so.
- * Returns the lock fd, or -1 with err set (also when interrupted). */
-static int take_run_lock(const char *state_dir, bo_err *err)
+static void on_run_lock_wait(void *ctx, const char *path)
 {
-	char *path = xasprintf("%s/run.lock", state_dir);
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
-	int said = 0;
-
-	if (fd < 0) {
-		bo_err_set(err, "cannot open lock '%s': %s", path,
-			   strerror(errno));
-		free(path);
-		return -1;
-	}
-	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		if (errno != EWOULDBLOCK) {
-			bo_err_set(err, "cannot lock '%s': %s", path,
-				   strerror(errno));
-			goto fail;
-		}
-		if (!said) {
-			fprintf(stderr, "benchorch: another run holds '%s'; waiting for it to finish\n",
-				path);
-			said = 1;
-		}
-		if (bo_interrupted) {
-			bo_err_set(err, "interrupted while waiting for '%s'",
-				   path);
-			goto fail;
-		}
-		usleep(200000);
-	}
-	free(path);
-	return fd;
-fail:
-	close(fd);
-	free(path);
-	return -1;
+	(void)ctx;
+	fprintf(stderr, "benchorch: another run holds '%s'; waiting for it to finish\n",
+		path);
 }
 
 static int cmd_run(int argc, char **argv)
@@ -294,7 +274,8 @@ static int cmd_run(int argc, char **argv)
 		rc = EXIT_ENV;
 		goto out;
 	}
-	lock = take_run_lock(c.state_dir, &err);
+	lock = bo_mkdir_p("/run/lock", &err) < 0 ? -1 :
+	       bo_lock_wait(BENCHORCH_RUN_LOCK, on_run_lock_wait, NULL, &err);
 	if (lock < 0) {
 		cli_error("%s", err.msg);
 		rc = bo_interrupted ? cli_interrupted_status(bo_interrupted) :

@@ -76,6 +76,7 @@ int conf_check_distros(const struct conf *c, const char *data_dir,
 int conf_check_spec_list(const char *list, const char *data_dir,
 			 const char *state_dir, bo_err *err);
 
+/* Free c and everything it owns; c may be NULL. */
 void conf_free(struct conf *c);
 
 #endif

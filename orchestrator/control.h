@@ -46,6 +46,7 @@ struct control_req {
 int control_req_parse(const void *buf, size_t len, struct control_req *ret,
 		      bo_err *err);
 
+/* Free the strings r owns and zero it (not r itself). */
 void control_req_release(struct control_req *r);
 
 /* Serialise MSG (an object; "version" is set on it) compactly. Returns a

@@ -41,6 +41,7 @@ int pkg_changes_since_previous(sqlite3 *db, int64_t run_id,
 			       struct pkg_change **ret, size_t *ret_n,
 			       bo_err *err);
 
+/* Free the N changes at C and the array; C may be NULL. */
 void pkg_changes_free(struct pkg_change *c, size_t n);
 
 #endif

@@ -9,6 +9,10 @@
 
 /* The directory holding images/<distro>.json: $BENCHORCH_DATA_DIR, else the
  * source tree when this binary runs from its build tree, else the installed
+/* One lock for the whole machine, whatever the state directory or the
+ * database: two runs measuring at once disturb each other's numbers. */
+#define BENCHORCH_RUN_LOCK "/run/lock/benchorch-run.lock"
+
  * data directory. Returns a newly allocated string; caller frees. */
 char *paths_data_dir(void);
 

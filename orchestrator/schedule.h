@@ -38,6 +38,7 @@ time_t sched_times_get(const struct sched_times *t, const char *name);
 /* Set (adding if needed) the last run of NAME. */
 void sched_times_set(struct sched_times *t, const char *name, time_t when);
 
+/* Free what t owns and empty it (not t itself). */
 void sched_times_release(struct sched_times *t);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -262,6 +263,38 @@ fail:
 	unlink(tmp);
 	free(tmp);
 	return -1;
+}
+
+int bo_lock_wait(const char *path, bo_lock_wait_fn on_wait, void *ctx,
+		 bo_err *err)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+	int said = 0;
+
+	if (fd < 0)
+		return bo_err_set(err, "cannot open lock file '%s': %s", path,
+				  strerror(errno));
+	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		struct timespec ts = { 0, 100 * 1000 * 1000 };
+
+		if (errno != EWOULDBLOCK && errno != EINTR) {
+			bo_err_set(err, "cannot lock '%s': %s", path,
+				   strerror(errno));
+			close(fd);
+			return -1;
+		}
+		if (bo_interrupted) {
+			bo_err_set(err, "interrupted while waiting for the lock '%s'",
+				   path);
+			close(fd);
+			return -1;
+		}
+		if (!said && on_wait)
+			on_wait(ctx, path);
+		said = 1;
+		nanosleep(&ts, NULL);
+	}
+	return fd;
 }
 
 uint64_t bo_now_ns(void)

@@ -56,6 +56,18 @@ int bo_read_file(const char *path, size_t max_bytes, char **ret_buf,
 int bo_write_file_atomic(const char *path, const void *buf, size_t len,
 			 bo_err *err);
 
+/* Called once by bo_lock_wait when the lock is held by another process,
+ * before it starts waiting. */
+typedef void (*bo_lock_wait_fn)(void *ctx, const char *path);
+
+/* Open (creating, mode 0644, never through a symlink) the lock file PATH
+ * and take an exclusive flock(2) on it, waiting as long as another process
+ * holds it: on_wait (may be NULL) is told once, then the lock is polled
+ * every 100 ms. Gives up when bo_interrupted is set. Returns the locked fd
+ * (the lock lasts until it is closed), or -1 with err set. */
+int bo_lock_wait(const char *path, bo_lock_wait_fn on_wait, void *ctx,
+		 bo_err *err);
+
 /* Nanoseconds from CLOCK_MONOTONIC. */
 uint64_t bo_now_ns(void);
 
