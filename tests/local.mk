@@ -48,8 +48,9 @@ EXTRA_DIST += tests/t7000-results.sh tests/t7100-compare.sh
 TESTS += tests/t7200-report.sh
 EXTRA_DIST += tests/t7200-report.sh
 CLEANFILES += tests/t7200-report.png
-TESTS += tests/t7300-merge.sh tests/t7400-db-readme.sh
-EXTRA_DIST += tests/t7300-merge.sh tests/t7400-db-readme.sh db/README
+TESTS += tests/t7300-merge.sh tests/t7400-db-readme.sh tests/t7500-cli.sh
+EXTRA_DIST += tests/t7300-merge.sh tests/t7400-db-readme.sh db/README \
+	tests/t7500-cli.sh
 # The daemon (issue #6): configuration, schedules, control protocol; then
 # a real daemon on the cached Debian image.
 check_PROGRAMS += tests/t6000-daemon-config
