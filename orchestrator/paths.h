@@ -7,12 +7,12 @@
 #define BENCHORCH_DEFAULT_STATE_DIR "/var/lib/benchorch"
 #define BENCHORCH_DEFAULT_DB "/var/lib/benchorch/results.db"
 
-/* The directory holding images/<distro>.json: $BENCHORCH_DATA_DIR, else the
- * source tree when this binary runs from its build tree, else the installed
 /* One lock for the whole machine, whatever the state directory or the
  * database: two runs measuring at once disturb each other's numbers. */
 #define BENCHORCH_RUN_LOCK "/run/lock/benchorch-run.lock"
 
+/* The directory holding images/<distro>.json: $BENCHORCH_DATA_DIR, else the
+ * source tree when this binary runs from its build tree, else the installed
  * data directory. Returns a newly allocated string; caller frees. */
 char *paths_data_dir(void);
 
