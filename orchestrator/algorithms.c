@@ -51,7 +51,7 @@ static const struct algorithm algorithms[] = {
 /* Library names of the guest's backends (guest/backends.c), in its default
  * order. Keep in step with the guest: it refuses an unknown --libs name. */
 static const char *const libraries[] = {
-	"openssl", "libgcrypt", "nettle", "libsodium",
+	"openssl", "libgcrypt", "nettle", "libsodium", "mbedtls",
 };
 
 const char *algorithm_name(size_t i)
