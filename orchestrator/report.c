@@ -347,15 +347,48 @@ static void write_pivot(FILE *f, const struct data *d, size_t first,
 	free(libs);
 }
 
-static void write_fits(FILE *f, const struct data *d, size_t first, size_t end)
+/* Key setup ns per key for curve CV from keysetups_v (schema 2), or -1
+ * when not measured (hash, older schema). KS may be NULL. */
+static double keysetup_ns(sqlite3_stmt *ks, const struct data *d,
+			  const struct curve *cv)
+{
+	const struct row *r = &d->rows[cv->first];
+	double v = -1;
+
+	if (!ks)
+		return -1;
+	sqlite3_reset(ks);
+	sqlite3_bind_int64(ks, 1, r->run);
+	sqlite3_bind_text(ks, 2, r->distro, -1, SQLITE_STATIC);
+	sqlite3_bind_text(ks, 3, r->library, -1, SQLITE_STATIC);
+	sqlite3_bind_text(ks, 4, r->algorithm, -1, SQLITE_STATIC);
+	sqlite3_bind_text(ks, 5, r->operation, -1, SQLITE_STATIC);
+	if (sqlite3_step(ks) == SQLITE_ROW &&
+	    sqlite3_column_type(ks, 0) != SQLITE_NULL)
+		v = sqlite3_column_double(ks, 0);
+	sqlite3_reset(ks);
+	return v;
+}
+
+static void write_fits(FILE *f, sqlite3 *db, const struct data *d,
+		       size_t first, size_t end)
 {
 	size_t i, k;
-	char a[64], b[64], c[64], pk[32];
+	char a[64], b[64], c[64], pk[32], key[64];
+	sqlite3_stmt *ks = NULL;
+
+	if (sqlite3_prepare_v2(db, "SELECT min(ns_per_key) FROM keysetups_v"
+			       " WHERE run_id = ?1 AND distro || coalesce(':' ||"
+			       " release, '') = ?2 AND library = ?3 AND algorithm = ?4"
+			       " AND operation = ?5 AND variant = 'hw'", -1, &ks,
+			       NULL) != SQLITE_OK)
+		ks = NULL;	/* a schema without key setups */
 
 	fputs("<table class=\"fit\"><caption>Per curve: time per call = start-up"
 	      " overhead + bytes &times; cost per byte (least squares, relative"
 	      " errors)</caption>\n<tr><th>curve</th><th>overhead (ns/call)</th>"
-	      "<th>ns/byte</th><th>cycles/byte</th><th>peak MB/s</th></tr>\n", f);
+	      "<th>ns/byte</th><th>cycles/byte</th><th>peak MB/s</th>"
+	      "<th>key setup (ns/key)</th></tr>\n", f);
 	for (i = first; i < end; i++) {
 		const struct curve *cv = &d->curves[i];
 		double *t = xcalloc(cv->n, sizeof(double)), o, s, peak = 0;
@@ -383,10 +416,17 @@ static void write_fits(FILE *f, const struct data *d, size_t first, size_t end)
 		td(f, "num", b);
 		td(f, "num", c);
 		td(f, "num", fmt_mbps(peak, pk, sizeof(pk)));
+		o = keysetup_ns(ks, d, cv);
+		if (o >= 0)
+			snprintf(key, sizeof(key), "%.0f", o);
+		else
+			snprintf(key, sizeof(key), "\xe2\x80\x94");
+		td(f, "num", key);
 		fputs("</tr>\n", f);
 		free(t);
 	}
 	fputs("</table>\n", f);
+	sqlite3_finalize(ks);
 }
 
 /* Print the rows of SQL (first parameter bound to each run) as table
@@ -477,7 +517,7 @@ int report_write_html(sqlite3 *db, const struct report_opts *o, FILE *f,
 		fputs("</h2>\n", f);
 		write_chart(f, &d, i, end, 0);
 		write_pivot(f, &d, i, end, bytes);
-		write_fits(f, &d, i, end);
+		write_fits(f, db, &d, i, end);
 		fputs("</section>\n", f);
 		ncharts++;
 	}

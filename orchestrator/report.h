@@ -23,7 +23,8 @@ struct report_opts {
  * a distro x library table at O->table_bytes; per curve the start-up
  * overhead (ns per call) and the per-byte cost (ns/B, and cycles/B at the
  * CPU's nominal clock when its model name states one) fitted by
- * stats_fit_linear; the runs' CPU, kernel, library and package versions.
+ * stats_fit_linear, and the key setup time where keysetups_v has it; the
+ * runs' CPU, kernel, library and package versions.
  * Returns the number of charts (>= 1), or -1 with err set (no results for
  * the runs, database error). */
 int report_write_html(sqlite3 *db, const struct report_opts *o, FILE *f,

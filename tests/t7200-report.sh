@@ -26,6 +26,9 @@ grep -q '<th>overhead (ns/call)</th><th>ns/byte</th><th>cycles/byte</th>' "$tmp/
 ok $? "start-up overhead and cycles per byte per curve"
 grep -q '<td>openssl, debian:bookworm</td><td class="num">100</td><td class="num">0.250</td><td class="num">0.55</td>' "$tmp/report.html"
 ok $? "the fit recovers the fixture's 100 ns + 0.25 ns/B (0.55 cycles/B at 2.2 GHz)"
+grep -Eq '<td>openssl, debian:bookworm</td>(<td class="num">[^<]*</td>){4}<td class="num">150</td>' "$tmp/report.html" &&
+	grep -Eq '<td>nettle, debian:bookworm</td>(<td class="num">[^<]*</td>){4}<td class="num">—</td>' "$tmp/report.html"
+ok $? "the measured key setup (150 ns/key) where there is one, a dash elsewhere"
 grep -q 'Intel(R) Xeon(R) CPU @ 2.20GHz' "$tmp/report.html" &&
 	grep -q '<td>libgcrypt20</td><td>1.10.1-3+b1</td>' "$tmp/report.html"
 ok $? "the run's CPU and package versions"
