@@ -244,38 +244,25 @@ static void child_progress(void *ctx, const struct run_progress *p)
 		return;
 }
 
-/* Take STATE/run.lock, waiting (interruptibly) for a manual run. */
-static int child_lock(const char *state_dir, int pfd, bo_err *err)
+/* Told once by bo_lock_wait when a manual run holds the run lock. */
+static void child_lock_wait(void *ctx, const char *path)
 {
-	char *path = xasprintf("%s/run.lock", state_dir);
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
-	int said = 0;
+	int pfd = *(int *)ctx;
 
-	if (fd < 0) {
-		bo_err_set(err, "cannot open lock '%s': %s", path,
-			   strerror(errno));
-		free(path);
+	dlog(L_NOTICE, "another run holds '%s'; waiting", path);
+	/* Tell the parent, for status; if the pipe is gone the daemon is
+	 * too, and SIGTERM follows. */
+	if (write(pfd, "W\n", 2) != 2)
+		return;
+}
+
+/* Take the machine-wide run lock that `benchorch run` takes too, waiting
+ * (interruptibly) for a manual run. Returns the fd or -1 with err set. */
+static int child_lock(int pfd, bo_err *err)
+{
+	if (bo_mkdir_p("/run/lock", err) < 0)
 		return -1;
-	}
-	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		if (errno != EWOULDBLOCK || bo_interrupted) {
-			bo_err_set(err, "cannot lock '%s': %s", path,
-				   bo_interrupted ? "interrupted" :
-				   strerror(errno));
-			close(fd);
-			free(path);
-			return -1;
-		}
-		if (!said) {
-			dlog(L_NOTICE, "another run holds '%s'; waiting", path);
-			/* Tell the parent, for status; if the pipe is gone
-			 * the daemon is too, and SIGTERM follows. */
-			said = write(pfd, "W\n", 2) == 2 ? 1 : -1;
-		}
-		usleep(200000);
-	}
-	free(path);
-	return fd;
+	return bo_lock_wait(BENCHORCH_RUN_LOCK, child_lock_wait, &pfd, err);
 }
 
 /* Write the changes to STATE/logs/UUID-packages.log and the daemon log,
@@ -362,7 +349,7 @@ static int child_main(struct daemon *d, const struct job *j, int pfd)
 	for (i = 0; i < d->nclients; i++)
 		close(d->clients[i].fd);
 
-	lock = child_lock(d->conf->state_dir, pfd, &err);
+	lock = child_lock(pfd, &err);
 	if (lock < 0) {
 		dlog(L_ERR, "%s", err.msg);
 		return bo_interrupted ? cli_interrupted_status(bo_interrupted) :
@@ -955,7 +942,7 @@ int daemon_main(const struct daemon_opts *o)
 	d.lock_fd = d.listen_fd = d.pipe_fd = -1;
 	d.last_changes = -1;
 	d.data_dir = paths_data_dir();
-	d.guest = paths_guest(GUEST_FLAVOUR_GLIBC);
+	d.guest = paths_guest();
 	if (o->config_path) {
 		/* Absolute, so SIGHUP still finds it after chdir("/"). */
 		char *abs = realpath(o->config_path, NULL);

@@ -207,7 +207,7 @@ ok $? "$n reads during the run: no 'database is locked'"
 ok $? "the submitted run is stored as done"
 wait $mpid
 rc=$?
-[ $rc -eq 0 ] && grep -q "another run holds '$TEST_STATE/run.lock'; waiting" "$tmp/manual"
+[ $rc -eq 0 ] && grep -q "another run holds '/run/lock/benchorch-run.lock'; waiting" "$tmp/manual"
 ok $? "a manual run waited for the daemon's run, then ran (exit $rc)"
 "$BENCHORCH" cancel --socket "$sock" 2>"$tmp/cancel"
 [ $? -eq 1 ] && grep -q "no run in progress" "$tmp/cancel"
