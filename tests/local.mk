@@ -49,6 +49,8 @@ TESTS += tests/t7200-report.sh
 EXTRA_DIST += tests/t7200-report.sh
 CLEANFILES += tests/t7200-report.png
 TESTS += tests/t7300-merge.sh tests/t7400-db-readme.sh tests/t7500-cli.sh
+TESTS += tests/t7110-compare-nohw.sh
+EXTRA_DIST += tests/t7110-compare-nohw.sh
 EXTRA_DIST += tests/t7300-merge.sh tests/t7400-db-readme.sh db/README \
 	tests/t7500-cli.sh
 # The daemon (issue #6): configuration, schedules, control protocol; then

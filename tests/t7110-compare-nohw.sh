@@ -1,0 +1,35 @@
+#!/bin/sh
+# t7110-compare-nohw - compare on real runs: a quick run, then the same with
+# the libraries' hardware acceleration masked (--nohw), is a regression
+# (AES without AES-NI); the run against itself is none.
+. "${top_srcdir:-.}/tests/lib.sh"
+require_root_tools
+command -v systemd-nspawn >/dev/null 2>&1 || skip_all "needs systemd-nspawn"
+[ -f "$TEST_STATE/images/debian-bookworm/image.json" ] ||
+	skip_all "needs the cached Debian image (run t3100 first)"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+db="$tmp/r.db"
+"$BENCHORCH" run --distros debian --quick --state-dir "$TEST_STATE" \
+	--db "$db" >/dev/null 2>"$tmp/err"
+ok $? "a quick run"
+"$BENCHORCH" run --distros debian --quick --nohw --state-dir "$TEST_STATE" \
+	--db "$db" >/dev/null 2>"$tmp/err"
+ok $? "a quick run with --nohw"
+[ "$(sqlite3 "$db" "select group_concat(variant) from (select distinct variant from invocations order by run_id)")" = "hw,nohw" ]
+ok $? "stored as variants hw and nohw"
+
+"$BENCHORCH" compare --db "$db" --fail-on-regression 1 2 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 4 ]
+ok $? "hw against nohw: exit 4 with --fail-on-regression ($rc)"
+grep -Eq '^  debian:bookworm openssl aes-256-gcm (encrypt|decrypt) .*MB/s \(-[0-9.]+ %\); no package change for this library$' "$tmp/out"
+ok $? "OpenSSL's AES-256-GCM regresses without AES-NI, no package change"
+sed 's/^/# /' "$tmp/out" | grep -E '^# [0-9]+ (regression|improvement)'
+"$BENCHORCH" compare --db "$db" --fail-on-regression 1 1 >"$tmp/out" 2>"$tmp/err"
+ok $? "a run against itself: exit 0"
+grep -q '^0 regressions' "$tmp/out" && grep -q '^0 improvements' "$tmp/out"
+ok $? "and no regression, no improvement"
+
+done_testing
