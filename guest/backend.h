@@ -133,6 +133,7 @@ extern const struct guest_backend guest_backend_libgcrypt;
 extern const struct guest_backend guest_backend_nettle;
 extern const struct guest_backend guest_backend_libsodium;
 extern const struct guest_backend guest_backend_mbedtls;
+extern const struct guest_backend guest_backend_gnutls;
 
 /* The backends compiled into this guest, in default order. Sets *count;
  * the array has static storage. */

@@ -20,6 +20,7 @@ static const struct guest_backend *const table[] = {
 	&guest_backend_nettle,
 	&guest_backend_libsodium,
 	&guest_backend_mbedtls,
+	&guest_backend_gnutls,
 };
 
 const struct guest_backend *const *guest_backends(size_t *count)
