@@ -55,3 +55,20 @@ EXTRA_DIST += \
 	tests/t1110-guest-crash-isolation.sh \
 	tests/bench/full-run.sh \
 	tests/bench/fidelity.sh
+
+# musl flavour (Alpine and other musl distributions): the same sources built
+# with musl-gcc, dynamic (interpreter /lib/ld-musl-x86_64.so.1, DT_NEEDED
+# libc.so only), without GUEST_GLIBC_COMPAT: no version pins, the
+# toolchain's own start files (guest/start.c is then empty). Automake has
+# no per-target compiler, so a plain rule compiles and links in one step;
+# installed next to the glibc guest. The orchestrator picks the flavour per
+# rootfs (orchestrator/flavour.c). tests/t1200-guest-musl.sh checks it.
+if HAVE_MUSL_GCC
+pkglibexec_SCRIPTS = guest/benchorch-guest-musl
+CLEANFILES += guest/benchorch-guest-musl
+guest/benchorch-guest-musl: $(GUEST_SOURCES)
+	@$(MKDIR_P) guest
+	$(AM_V_CCLD)$(MUSL_GCC) $(GUEST_CPPFLAGS) $(GUEST_CFLAGS) \
+		$(MUSL_CFLAGS) -o $@ `for f in $(GUEST_SOURCES); do \
+		case $$f in *.c) echo "$(srcdir)/$$f";; esac; done`
+endif

@@ -198,7 +198,7 @@ static int parse_args(int argc, char **argv, struct run_config *c)
 	c->state_dir = paths_state_dir(state);
 	c->db_path = paths_db(db, state);
 	c->data_dir = paths_data_dir();
-	c->guest = paths_guest();
+	c->guest = paths_guest(GUEST_FLAVOUR_GLIBC);
 	return 0;
 }
 

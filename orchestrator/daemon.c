@@ -942,7 +942,7 @@ int daemon_main(const struct daemon_opts *o)
 	d.lock_fd = d.listen_fd = d.pipe_fd = -1;
 	d.last_changes = -1;
 	d.data_dir = paths_data_dir();
-	d.guest = paths_guest();
+	d.guest = paths_guest(GUEST_FLAVOUR_GLIBC);
 	if (o->config_path) {
 		/* Absolute, so SIGHUP still finds it after chdir("/"). */
 		char *abs = realpath(o->config_path, NULL);

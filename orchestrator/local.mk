@@ -11,6 +11,7 @@ liborch_a_SOURCES += \
 	orchestrator/runner.c orchestrator/runner.h
 liborch_a_SOURCES += \
 	orchestrator/paths.c orchestrator/paths.h \
+	orchestrator/flavour.c orchestrator/flavour.h \
 	orchestrator/format.c orchestrator/format.h \
 	orchestrator/summary.c orchestrator/summary.h \
 	orchestrator/run.c orchestrator/run.h \

@@ -38,15 +38,18 @@ char *paths_data_dir(void)
 	return xstrdup(in_build_tree() ? BENCHORCH_SRCDIR : BENCHORCH_PKGDATADIR);
 }
 
-char *paths_guest(void)
+char *paths_guest(enum guest_flavour f)
 {
-	const char *v = env_nonempty("BENCHORCH_GUEST");
+	int musl = f == GUEST_FLAVOUR_MUSL;
+	const char *v = env_nonempty(musl ? "BENCHORCH_GUEST_MUSL" :
+				     "BENCHORCH_GUEST");
+	const char *name = musl ? "benchorch-guest-musl" : "benchorch-guest";
 
 	if (v)
 		return xstrdup(v);
 	if (in_build_tree())
-		return xstrdup(BENCHORCH_BUILDDIR "/guest/benchorch-guest");
-	return xstrdup(BENCHORCH_PKGLIBEXECDIR "/benchorch-guest");
+		return xasprintf("%s/guest/%s", BENCHORCH_BUILDDIR, name);
+	return xasprintf("%s/%s", BENCHORCH_PKGLIBEXECDIR, name);
 }
 
 char *paths_state_dir(const char *opt)

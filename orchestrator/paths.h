@@ -3,6 +3,8 @@
 #ifndef BENCHORCH_PATHS_H
 #define BENCHORCH_PATHS_H
 
+#include "orchestrator/flavour.h"
+
 /* Default state directory (images under it) and database. */
 #define BENCHORCH_DEFAULT_STATE_DIR "/var/lib/benchorch"
 #define BENCHORCH_DEFAULT_DB "/var/lib/benchorch/results.db"
@@ -16,9 +18,11 @@
  * data directory. Returns a newly allocated string; caller frees. */
 char *paths_data_dir(void);
 
-/* The guest binary: $BENCHORCH_GUEST, else the build tree's when running
- * from it, else the installed one. Newly allocated; caller frees. */
-char *paths_guest(void);
+/* The guest binary of flavour F (see flavour.h): $BENCHORCH_GUEST for
+ * glibc, $BENCHORCH_GUEST_MUSL for musl, else the build tree's
+ * (guest/benchorch-guest, guest/benchorch-guest-musl) when running from it,
+ * else the installed one. Newly allocated; caller frees. */
+char *paths_guest(enum guest_flavour f);
 
 /* The state directory: OPT if not NULL, else $BENCHORCH_STATE_DIR, else
  * BENCHORCH_DEFAULT_STATE_DIR. Newly allocated; caller frees. */

@@ -12,6 +12,8 @@
 #include "images/image.h"
 #include "orchestrator/cli.h"
 #include "orchestrator/cpuinfo.h"
+#include "orchestrator/flavour.h"
+#include "orchestrator/paths.h"
 #include "orchestrator/run.h"
 #include "orchestrator/summary.h"
 
@@ -128,7 +130,8 @@ static int measure_one(const struct run_config *c, const char *spec,
 	const char *args[12];
 	char cpu[16];
 	struct spawn_result res;
-	char *logdir, *logpath;
+	char *logdir, *logpath, *musl_guest = NULL;
+	enum guest_flavour flavour;
 	bo_err err;
 	int n = 0, log_fd, cpu_n, rc;
 
@@ -139,9 +142,17 @@ static int measure_one(const struct run_config *c, const char *spec,
 		s->error = xstrdup(err.msg);
 		return -1;
 	}
+	/* c->guest is the glibc flavour; a musl rootfs gets the musl build. */
+	if (guest_flavour_detect(s->image->rootfs, &flavour, &err) < 0) {
+		s->error = xstrdup(err.msg);
+		return -1;
+	}
+	if (flavour == GUEST_FLAVOUR_MUSL)
+		musl_guest = paths_guest(flavour);
 	logdir = xasprintf("%s/logs", c->state_dir);
 	if (bo_mkdir_p(logdir, &err) < 0) {
 		free(logdir);
+		free(musl_guest);
 		s->error = xstrdup(err.msg);
 		return -1;
 	}
@@ -172,7 +183,7 @@ static int measure_one(const struct run_config *c, const char *spec,
 		struct runner_opts ro = {
 			.kind = c->kind,
 			.rootfs = s->image->rootfs,
-			.guest = c->guest,
+			.guest = musl_guest ? musl_guest : c->guest,
 			.guest_args = args,
 			.timeout_ns = (uint64_t)c->timeout_s * 1000000000u,
 			.cpu = cpu_n,
@@ -184,6 +195,7 @@ static int measure_one(const struct run_config *c, const char *spec,
 		rc = runner_run(&ro, &s->out, &s->runner, &res, &err);
 	}
 	s->wall_ns = res.wall_ns;
+	free(musl_guest);
 	if (log_fd >= 0)
 		close(log_fd);
 	if (rc < 0) {

@@ -64,6 +64,13 @@ TESTS += tests/t6000-daemon-config tests/t6100-daemon-run.sh \
 EXTRA_DIST += tests/t6100-daemon-run.sh tests/t6110-daemon-signal.sh
 TESTS += tests/t6010-daemon-cli.sh
 EXTRA_DIST += tests/t6010-daemon-cli.sh
+# The musl guest and the choice of guest flavour per rootfs (issue #3).
+check_PROGRAMS += tests/t1210-guest-flavour
+tests_t1210_guest_flavour_SOURCES = tests/t1210-guest-flavour.c tests/tap.h
+tests_t1210_guest_flavour_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t1210_guest_flavour_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t1200-guest-musl.sh tests/t1210-guest-flavour
+EXTRA_DIST += tests/t1200-guest-musl.sh
 # Last: memcheck over the unit tests.
 TESTS += tests/t3900-valgrind.sh
 EXTRA_DIST += tests/t3900-valgrind.sh tests/bench/overhead.sh
