@@ -134,6 +134,7 @@ extern const struct guest_backend guest_backend_nettle;
 extern const struct guest_backend guest_backend_libsodium;
 extern const struct guest_backend guest_backend_mbedtls;
 extern const struct guest_backend guest_backend_gnutls;
+extern const struct guest_backend guest_backend_wolfssl;
 
 /* The backends compiled into this guest, in default order. Sets *count;
  * the array has static storage. */

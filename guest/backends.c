@@ -21,6 +21,7 @@ static const struct guest_backend *const table[] = {
 	&guest_backend_libsodium,
 	&guest_backend_mbedtls,
 	&guest_backend_gnutls,
+	&guest_backend_wolfssl,
 };
 
 const struct guest_backend *const *guest_backends(size_t *count)

@@ -14,7 +14,7 @@ GUEST_SOURCES = \
 	guest/backend.h guest/backends.c guest/backend-openssl.c \
 	guest/backend-libgcrypt.c guest/backend-nettle.c \
 	guest/backend-libsodium.c guest/backend-mbedtls.c \
-	guest/backend-gnutls.c \
+	guest/backend-gnutls.c guest/backend-wolfssl.c \
 	guest/bench.c guest/bench.h \
 	guest/emit.c guest/emit.h \
 	guest/json.c guest/json.h \
