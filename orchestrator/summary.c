@@ -5,7 +5,7 @@
 
 static const char summary_sql[] =
 	"SELECT distro || ':' || release AS distro, library,"
-	" library_version AS version, package_version AS package,"
+	" library_version AS version, package_version,"
 	" algorithm, operation, variant,"
 	" round(max(CASE WHEN buffer_bytes = 16 THEN mb_per_s END), 1)"
 	"   AS \"16 B MB/s\","
