@@ -236,7 +236,7 @@ int run_execute(const struct run_config *c)
 	struct inv_state *st;
 	struct db_invocation *invs;
 	sqlite3 *db = NULL;
-	char uuid[64], host[256] = "", started[32], *cmdline;
+	char uuid[64], host[256] = "", started[32], *cmdline, *why = NULL;
 	const char *status;
 	int64_t run_id;
 	size_t i, ndone = 0, nfailed = 0;
@@ -313,9 +313,12 @@ int run_execute(const struct run_config *c)
 	} else {
 		status = "done";
 	}
-	if (db_run_finish(db, run_id, status,
-			  nfailed ? "one or more distributions failed" : NULL,
-			  invs, ndone, &err) < 0) {
+	if (bo_interrupted)
+		why = xasprintf("interrupted by signal %d", (int)bo_interrupted);
+	else if (nfailed)
+		why = xasprintf("%zu of %zu distributions failed", nfailed,
+				c->nspecs);
+	if (db_run_finish(db, run_id, status, why, invs, ndone, &err) < 0) {
 		bo_err e2;
 
 		cli_error("cannot store run %lld in '%s': %s",
@@ -323,7 +326,8 @@ int run_execute(const struct run_config *c)
 		if (db_run_finish(db, run_id, "failed", err.msg, NULL, 0, &e2) < 0)
 			cli_error("cannot mark run %lld failed: %s",
 				  (long long)run_id, e2.msg);
-		rc = EXIT_FAILED;
+		/* the database could not be written: an environment error */
+		rc = EXIT_ENV;
 	} else if (ndone > nfailed && !bo_interrupted) {
 		long unverified;
 
@@ -349,6 +353,7 @@ int run_execute(const struct run_config *c)
 	free(st);
 	free(invs);
 	free(cmdline);
+	free(why);
 	sqlite3_close(db);
 	cpuinfo_release(&ci);
 	return rc;
