@@ -197,7 +197,10 @@ mpid=$!
 n=0
 while st --json 2>/dev/null | grep -q '"state": "\(running\|waiting\)"'; do
 	"$BENCHORCH" results --db "$db" --all --format csv >/dev/null 2>>"$tmp/reads"
-	sqlite3 -batch "$db" "select count(*) from results" >/dev/null 2>>"$tmp/reads"
+	# sqlite3 waits for no lock unless told to: a WAL reset by the
+	# writer can make an untimed reader fail at once (benchorch's own
+	# readers wait up to 30 s).
+	sqlite3 -batch -cmd '.timeout 10000' "$db" "select count(*) from results" >/dev/null 2>>"$tmp/reads"
 	n=$((n + 1))
 	[ $n -gt 3000 ] && break
 done
