@@ -131,6 +131,11 @@ static int add_recipe_options(const struct build *b, struct args *a,
 
 		if (!json_is_string(s) || json_string_value(s)[0] != '-')
 			goto bad;
+		/* the user's keyring (images build --keyring) replaces the
+		 * recipe's */
+		if (b->ctx->keyring &&
+		    strncmp(json_string_value(s), "--keyring=", 10) == 0)
+			continue;
 		args_add(a, json_string_value(s));
 	}
 	return 0;
@@ -159,6 +164,20 @@ static int bootstrap_common(const struct build *b, struct args *a,
 	if (s) {
 		args_add_owned(a, xasprintf("--components=%s", s));
 		free(s);
+	}
+	if (b->ctx->keyring) {
+		/* fail closed: an unreadable keyring is an error, not a build
+		 * without signature checks */
+		char *ring = realpath(b->ctx->keyring, NULL);
+
+		if (!ring || access(ring, R_OK) < 0) {
+			bo_err_set(err, "cannot read keyring '%s': %s",
+				   b->ctx->keyring, strerror(errno));
+			free(ring);
+			return -1;
+		}
+		args_add_owned(a, xasprintf("--keyring=%s", ring));
+		free(ring);
 	}
 	return add_recipe_options(b, a, err);
 }

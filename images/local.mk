@@ -65,10 +65,12 @@ TESTS += \
 	tests/t2100-images-archive.sh \
 	tests/t2110-images-tarball.sh \
 	tests/t2120-images-pkgdb \
-	tests/t2130-images-import-run.sh
+	tests/t2130-images-import-run.sh \
+	tests/t2140-images-ubuntu.sh
 
 EXTRA_DIST += \
 	tests/t2040-images-build.sh \
+	tests/t2140-images-ubuntu.sh \
 	tests/t2100-images-archive.sh \
 	tests/t2110-images-tarball.sh \
 	tests/t2130-images-import-run.sh \

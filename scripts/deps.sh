@@ -10,6 +10,11 @@ apt-get install -y -qq --no-install-recommends \
 	musl-tools binutils \
 	debootstrap mmdebstrap systemd-container \
 	sqlite3 python3 valgrind procps util-linux \
-	ca-certificates xz-utils zstd >/dev/null
+	ca-certificates curl gpg gpgv xz-utils zstd >/dev/null
 # Headless Chromium renders the HTML report in the tests (t7200).
 apt-get install -y -qq --no-install-recommends chromium >/dev/null
+# Debian has no package with Ubuntu's archive keyring; fetch it from the
+# Ubuntu archive, pinned by fingerprint. Without it only ubuntu:* images are
+# unavailable, so a failure here is a warning.
+sh "$(dirname "$0")/ubuntu-keyring.sh" ||
+	echo "deps.sh: warning: no Ubuntu archive keyring: ubuntu images cannot be built" >&2
