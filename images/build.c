@@ -22,6 +22,7 @@
 #include "images/archive.h"
 #include "images/digest.h"
 #include "images/image.h"
+#include "images/osrelease.h"
 #include "images/recipe.h"
 #include "images/store.h"
 #include "images/tarball.h"
@@ -602,6 +603,7 @@ static int describe(struct build *b, double seconds, bo_err *err)
 	enum pkgdb_kind kind = PKGDB_NONE;
 	char *json = xasprintf("%s/%s", b->tmp, IMAGE_JSON);
 	char digest[DIGEST_STR_LEN], when[32];
+	struct os_release osr = { 0 };
 	size_t i;
 	int rc = -1;
 
@@ -633,6 +635,16 @@ static int describe(struct build *b, double seconds, bo_err *err)
 	img.name = (char *)b->name;
 	img.distro = b->recipe ? b->recipe->distro : (char *)b->name;
 	img.release = b->rel ? b->rel->name : (char *)"imported";
+	if (!b->rel) {
+		/* an import: the release the rootfs says it is, from its
+		 * os-release (codename, else version), when usable */
+		if (os_release_read(b->rootfs, &osr) == 0) {
+			if (os_release_token_ok(osr.version_codename))
+				img.release = osr.version_codename;
+			else if (os_release_token_ok(osr.version_id))
+				img.release = osr.version_id;
+		}
+	}
 	img.digest = digest;
 	img.created_at = bo_utc_now(when, sizeof(when));
 	img.method = (char *)b->method;
@@ -648,6 +660,7 @@ out:
 	}
 	free(img.libpkgs);
 	free(json);
+	os_release_release(&osr);
 	return rc;
 }
 

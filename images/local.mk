@@ -10,6 +10,7 @@ liborch_a_SOURCES += \
 	images/rootfs.c \
 	images/archive.c images/archive.h \
 	images/pkgdb.c \
+	images/osrelease.c images/osrelease.h \
 	images/tarball.c images/tarball.h \
 	images/manage.c
 
@@ -26,7 +27,11 @@ check_PROGRAMS += \
 	tests/t2030-images-digest \
 	tests/t2035-images-fakebuild \
 	tests/t2040-images-build-cli \
-	tests/t2120-images-pkgdb
+	tests/t2120-images-pkgdb \
+	tests/t2125-images-osrelease
+tests_t2125_images_osrelease_SOURCES = tests/t2125-images-osrelease.c tests/tap.h
+tests_t2125_images_osrelease_CFLAGS = $(IMAGES_TEST_CFLAGS)
+tests_t2125_images_osrelease_LDADD = $(IMAGES_TEST_LDADD)
 tests_t2120_images_pkgdb_SOURCES = tests/t2120-images-pkgdb.c tests/tap.h
 tests_t2120_images_pkgdb_CFLAGS = $(IMAGES_TEST_CFLAGS)
 tests_t2120_images_pkgdb_LDADD = $(IMAGES_TEST_LDADD)
@@ -65,6 +70,7 @@ TESTS += \
 	tests/t2100-images-archive.sh \
 	tests/t2110-images-tarball.sh \
 	tests/t2120-images-pkgdb \
+	tests/t2125-images-osrelease \
 	tests/t2130-images-import-run.sh \
 	tests/t2140-images-ubuntu.sh
 

@@ -1,7 +1,8 @@
 #!/bin/sh
 # t2130-images-import-run.sh - the real Debian rootfs exported to tar.xz,
 # imported back with `benchorch images import` and run by name with
-# `benchorch run --distros NAME`; `images build` of a cached image does not
+# `benchorch run --distros NAME` (its release read from the rootfs's
+# os-release); `images build` of a cached image does not
 # rebuild. Needs root, debootstrap and the cached (or buildable) Debian
 # image in $BENCHORCH_TEST_STATE (default /var/cache/benchorch-test).
 
@@ -53,6 +54,8 @@ ok $rc "images import debexport ($(( (t1 - t0) / 1000000 )) ms): $(cat "$TMP/err
 ver=$(sed -n 's/.*"libssl3": "\(.*\)".*/\1/p' "$IMG/image.json")
 check "show: openssl is libssl3 $ver, as in the original image" -- \
 	grep -q "^openssl  *libssl3  *$ver\$" "$TMP/show"
+check "show: the release is the one the rootfs's os-release names" -- \
+	grep -q '^release: *bookworm$' "$TMP/show"
 check "show: method import, dpkg database, size and digest" -- sh -c \
 	"grep -q '^method: *import' '$TMP/show' && grep -q '^packages: .*(dpkg)' '$TMP/show' &&
 	 grep -q '^size: *[0-9]* bytes' '$TMP/show' && grep -q '^digest: *sha256:' '$TMP/show'"
