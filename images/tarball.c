@@ -349,6 +349,35 @@ static char *parse_latest(const char *file, bo_err *err)
 	return out;
 }
 
+/* With a keyring, the "latest" file FILE (fetched from URL) must be
+ * clear-signed by a key in KEYRING: otherwise a tampered file could point
+ * at an older tarball whose own signed DIGESTS still verify (a downgrade).
+ * Returns 0, or -1 with err set (unsigned file, bad signature). */
+static int verify_latest(const char *file, const char *url,
+			 const char *keyring, const char *workdir,
+			 bo_err *err)
+{
+	char *text;
+	int is_signed;
+
+	if (bo_read_file(file, SUMS_MAX, &text, NULL, err) < 0)
+		return -1;
+	signed_part(text, &is_signed);
+	free(text);
+	if (!is_signed)
+		return bo_err_set(err, "verification failed: '%s' is not "
+				  "signed but --keyring was given (--no-verify "
+				  "skips it)", url);
+	if (run_gpgv(keyring, file, NULL, workdir, url, err) < 0) {
+		char msg[sizeof(err->msg)];
+
+		snprintf(msg, sizeof(msg), "%s", err->msg);
+		return bo_err_set(err, "verification failed: %s (--no-verify "
+				  "skips it)", msg);
+	}
+	return 0;
+}
+
 void tarball_result_free(struct tarball_result *res)
 {
 	free(res->file);
@@ -414,6 +443,9 @@ int tarball_obtain(const struct image_ctx *ctx, const struct recipe *r,
 			char *lfile = xasprintf("%s/latest.txt", workdir);
 
 			if (!lurl || fetch(lurl, lfile, workdir, err) < 0 ||
+			    (ctx->keyring && !ctx->no_verify &&
+			     verify_latest(lfile, lurl, ctx->keyring, workdir,
+					   err) < 0) ||
 			    !(latest = parse_latest(lfile, err))) {
 				free(lurl);
 				free(lfile);

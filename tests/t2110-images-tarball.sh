@@ -170,6 +170,33 @@ if command -v gpg >/dev/null 2>&1 && command -v gpgv >/dev/null 2>&1; then
 		>/dev/null 2>"$TMP/err"
 	ok $([ $? -eq 1 ] && grep -q "no signature" "$TMP/err"; echo $?) \
 		"gentoo: an unsigned DIGESTS with --keyring is refused"
+	# The "latest" file is clear-signed on the real site: with a keyring
+	# its signature is checked too (a forged one could name an older
+	# stage3 whose own DIGESTS still verify).
+	cp "$GM/latest-stage3-amd64-openrc.txt" "$TMP/latest.plain"
+	gpg --batch -q --yes --clearsign -o "$GM/latest-stage3-amd64-openrc.txt" \
+		"$TMP/latest.plain" 2>/dev/null
+	gpg --batch -q --yes --clearsign -o "$GM/20240801T170406Z/$GT.DIGESTS" \
+		"$GD/$GT.DIGESTS" 2>/dev/null
+	S9="$TMP/state9"
+	B build --state-dir "$S9" gentoo:openrc --mirror "file://$TMP/gmirror" \
+		--keyring "$TMP/ring.gpg" >/dev/null 2>"$TMP/err"
+	ok $? "gentoo: signed latest-stage3 file and DIGESTS verified: $(cat "$TMP/err")"
+	sed 's/20240801T170406Z/20240101T000000Z/' "$GM/latest-stage3-amd64-openrc.txt" \
+		> "$TMP/latest.forged"
+	cp "$TMP/latest.forged" "$GM/latest-stage3-amd64-openrc.txt"
+	B build --state-dir "$S9" gentoo:openrc --mirror "file://$TMP/gmirror" \
+		--keyring "$TMP/ring.gpg" --refresh >/dev/null 2>"$TMP/err"
+	ok $([ $? -eq 1 ] && grep -q "bad or missing signature on .*latest-stage3" "$TMP/err" &&
+	     [ "$(wc -l < "$TMP/err")" -eq 1 ]; echo $?) \
+		"gentoo: a latest-stage3 file altered after signing is refused"
+	cp "$TMP/latest.plain" "$GM/latest-stage3-amd64-openrc.txt"
+	B build --state-dir "$TMP/state10" gentoo:openrc --mirror "file://$TMP/gmirror" \
+		--keyring "$TMP/ring.gpg" >/dev/null 2>"$TMP/err"
+	ok $([ $? -eq 1 ] && grep -q "is not signed but --keyring was given" "$TMP/err"; echo $?) \
+		"gentoo: an unsigned latest-stage3 file with --keyring is refused"
+	S=$TMP/state10
+	check "nothing registered, nothing left" -- clean gentoo-openrc
 else
 	echo "ok $((tap_n += 1)) # SKIP gpg not installed"
 fi
