@@ -107,7 +107,7 @@ ossl() {
 }
 ossl "$@"
 /run/benchorch/guest --quick --cpu "$cpu" --min-batch-ns "$min_batch" \
-	--repetitions "$reps" --algos "$alg"
+	--repetitions "$reps" --algos "$alg" --libs openssl
 echo "guest-exit $?"
 ossl "$@"
 '
@@ -194,7 +194,7 @@ for pair in $algos; do
 			# (one-shot lines time a new context per buffer)
 			op = str("operation")
 			if ((op == "encrypt" || op == "hash") &&
-			    str("mode") == "bulk")
+			    str("mode") == "bulk" && str("library") == "openssl")
 				g[str("algorithm") " " num("buffer_bytes")] = \
 					num("mb_per_s")
 		}
