@@ -410,7 +410,7 @@ static int run_batch(void *p, uint64_t calls)
 }
 
 /* bench_batch_fn for one-shot calls: every call creates, keys, uses and
- * frees a context (the backend's oneshot()). */
+ * frees a context (backend_oneshot()). */
 static int run_oneshot_batch(void *p, uint64_t calls)
 {
 	struct batch_arg *a = p;
@@ -430,7 +430,7 @@ static int run_oneshot_batch(void *p, uint64_t calls)
 	if (algo_info(a->algo)->kind == GUEST_KIND_HASH)
 		io.out = a->aux;
 	for (uint64_t i = 0; i < calls; i++)
-		if (a->b->oneshot(a->algo, a->op, &io) != 0)
+		if (backend_oneshot(a->b, a->algo, a->op, &io) != 0)
 			return -1;
 	return 0;
 }
@@ -619,7 +619,7 @@ static void crosscheck(struct run *run, const struct guest_backend *b,
 	}
 	if (ai->kind == GUEST_KIND_HASH) {
 		io.out = tag;
-		if (b->oneshot(algo, GUEST_OP_HASH, &io) != 0) {
+		if (backend_oneshot(b, algo, GUEST_OP_HASH, &io) != 0) {
 			check_emit(emit_error(b->name, ai->name,
 					      "cross-check: hashing failed"));
 			return;
@@ -628,7 +628,7 @@ static void crosscheck(struct run *run, const struct guest_backend *b,
 		outlen = ai->digest_bytes;
 	} else {
 		io.out = run->bufs.ct;
-		if (b->oneshot(algo, GUEST_OP_ENCRYPT, &io) != 0) {
+		if (backend_oneshot(b, algo, GUEST_OP_ENCRYPT, &io) != 0) {
 			check_emit(emit_error(b->name, ai->name,
 					      "cross-check: encryption failed"));
 			return;
@@ -638,7 +638,7 @@ static void crosscheck(struct run *run, const struct guest_backend *b,
 		outlen = CROSSCHECK_BYTES + ai->tag_bytes;
 		io.in = run->bufs.ct;
 		io.out = run->bufs.scratch;
-		rt = b->oneshot(algo, GUEST_OP_DECRYPT, &io) == 0 &&
+		rt = backend_oneshot(b, algo, GUEST_OP_DECRYPT, &io) == 0 &&
 		     memcmp(run->bufs.scratch, run->bufs.pt,
 			    CROSSCHECK_BYTES) == 0;
 	}
