@@ -149,6 +149,9 @@ extern const struct guest_backend guest_backend_libsodium;
 extern const struct guest_backend guest_backend_mbedtls;
 extern const struct guest_backend guest_backend_gnutls;
 extern const struct guest_backend guest_backend_wolfssl;
+extern const struct guest_backend guest_backend_botan;
+extern const struct guest_backend guest_backend_libtomcrypt;
+extern const struct guest_backend guest_backend_libmcrypt;
 
 /* The backends compiled into this guest, in default order. Sets *count;
  * the array has static storage. */
@@ -185,10 +188,15 @@ struct backend_hctx {
 	enum guest_op op;
 	uint8_t iv[GUEST_MAX_IV];	/* the IV it was keyed with (AEADs: the
 					 * nonce, reset per message) */
+	uint8_t key[GUEST_MAX_KEY];	/* the key, for APIs that take it per
+					 * message; set by the backend */
 	void *handle;			/* the library's handle; NULL until the
 					 * backend sets it (and for hashes
 					 * without one) */
 	void (*release)(void *handle);	/* frees handle; may be NULL */
+	uint8_t *buf;			/* scratch owned by the context
+					 * (backend_hctx_buf), or NULL */
+	size_t buf_bytes;
 };
 
 /* A zeroed context for OP of ALGO with IV (iv_bytes of algo_info(ALGO);
@@ -200,8 +208,12 @@ struct backend_hctx *backend_hctx_new(enum guest_algo algo, enum guest_op op,
 				      void (*release)(void *handle));
 
 /* Release CTX (a struct backend_hctx *; NULL is ignored): release(handle)
- * when both are set, then the context itself. */
+ * when both are set, then its scratch buffer and the context itself. */
 void backend_hctx_free(void *ctx);
+
+/* C's scratch buffer, grown to at least BYTES bytes (contents not kept
+ * when it grows). Owned by C. Returns NULL on out of memory. */
+uint8_t *backend_hctx_buf(struct backend_hctx *c, size_t bytes);
 
 /* Resolve the file a loaded library was mapped from: dladdr() on ADDR (any
  * symbol of that library), then realpath(). Writes a NUL-terminated path of

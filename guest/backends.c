@@ -22,6 +22,9 @@ static const struct guest_backend *const table[] = {
 	&guest_backend_mbedtls,
 	&guest_backend_gnutls,
 	&guest_backend_wolfssl,
+	&guest_backend_botan,
+	&guest_backend_libtomcrypt,
+	&guest_backend_libmcrypt,
 };
 
 const struct guest_backend *const *guest_backends(size_t *count)
@@ -104,7 +107,20 @@ void backend_hctx_free(void *ctx)
 		return;
 	if (c->handle && c->release)
 		c->release(c->handle);
+	free(c->buf);
 	free(c);
+}
+
+uint8_t *backend_hctx_buf(struct backend_hctx *c, size_t bytes)
+{
+	if (bytes > c->buf_bytes) {
+		free(c->buf);
+		c->buf_bytes = 0;
+		if (!(c->buf = malloc(bytes ? bytes : 1)))
+			return NULL;
+		c->buf_bytes = bytes;
+	}
+	return c->buf;
 }
 
 void backend_copy(char *out, size_t out_bytes, const char *src)
