@@ -821,19 +821,25 @@ static int pin_cpu(int cpu)
  *  - Nettle: NETTLE_FAT_OVERRIDE=none (fat builds: the generic C code);
  *  - GnuTLS: GNUTLS_CPUID_OVERRIDE=0x1 ("disable all run-time detected
  *    optimizations", GnuTLS manual, "Environment variables");
- *  - Botan: BOTAN_CLEAR_CPUID (comma-separated CPUID bits to clear);
+ *  - Botan 3: BOTAN_CLEAR_CPUID, a comma-separated list of CPU features
+ *    to treat as absent, read once when the library starts; the names are
+ *    Botan 3's (src/lib/utils/cpuid, checked against 3.13: unknown names
+ *    are ignored): AES-NI and its VAES forms, PCLMUL and its VPCLMUL forms,
+ *    every SIMD level (SSE2 .. AVX-512, GFNI), the SHA extensions and
+ *    BMI2. Botan 2 reads no such variable and has no other switch;
  *  - libgcrypt: the backend calls gcry_control(GCRYCTL_DISABLE_HWF, ...)
  *    when guest_nohw is set (see backend-libgcrypt.c).
- * Libraries without a runtime switch (libsodium, mbedTLS, wolfSSL, ...) are
- * measured as they are; PROTOCOL.md says which. */
+ * Libraries without a runtime switch (libsodium, Mbed TLS, wolfSSL,
+ * Botan 2, LibTomCrypt, libmcrypt) are measured as they are; PROTOCOL.md
+ * says which. */
 static void mask_hw(void)
 {
 	setenv("OPENSSL_ia32cap", "~0x200000200000000", 1);
 	setenv("NETTLE_FAT_OVERRIDE", "none", 1);
 	setenv("GNUTLS_CPUID_OVERRIDE", "0x1", 1);
 	setenv("BOTAN_CLEAR_CPUID",
-	       "aes_ni,clmul,ssse3,sse41,sse42,avx2,avx512f,sha,bmi2,rdrand,"
-	       "rdseed", 1);
+	       "aes_ni,avx2_aes,avx512_aes,clmul,avx2_clmul,avx512_clmul,"
+	       "sse2,ssse3,avx2,avx512,gfni,intel_sha,intel_sha512,bmi2", 1);
 	guest_nohw = true;
 }
 
