@@ -300,7 +300,7 @@ static bool trial(enum guest_algo algo)
 static enum guest_load bo_load(struct guest_lib_info *info, char *why,
 			       size_t why_bytes)
 {
-	static char buf[BO_SONAMES][24];
+	static char buf[BO_SONAMES][32];
 	const char *sonames[BO_SONAMES];
 	size_t i, n = 0;
 

@@ -375,6 +375,15 @@ static int alloc_buffers(struct buffers *bufs)
 	return 0;
 }
 
+/* Free the buffers of alloc_buffers(). */
+static void free_buffers(struct buffers *bufs)
+{
+	free(bufs->pt);
+	free(bufs->ct);
+	free(bufs->work);
+	free(bufs->scratch);
+}
+
 /* Deterministic, incompressible-looking fill (xorshift64). */
 static void fill_pattern(uint8_t *buf, size_t len)
 {
@@ -892,5 +901,7 @@ int main(int argc, char **argv)
 			run_library_isolated(&run, o.libs[i]);
 	}
 	check_emit(emit_done(run.counts->results, run.counts->measure_ns));
+	free_buffers(&run.bufs);
+	munmap(run.counts, sizeof(*run.counts));
 	return 0;
 }
