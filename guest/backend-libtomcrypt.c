@@ -24,9 +24,11 @@
  * builds it, whose crypt_get_size() reports: symmetric_ECB 4264,
  * symmetric_CBC 4392, symmetric_CTR 4536, gcm_state 69904 (with
  * LTC_GCM_TABLES), chacha_state 152, chacha20poly1305_state 264,
- * rc4_state 264, hash_state 416 bytes. The sizes below are generous
- * multiples of those; when the library has crypt_get_size() (1.18+) and
- * reports more, its size is used. States are 64-byte aligned.
+ * rc4_state 264, hash_state 416 bytes. A library that has crypt_get_size()
+ * (1.18+) gets the size it reports, what a program compiled against its
+ * headers allocates (so that a one-shot does not also pay for zeroing a
+ * larger block); an older one gets the generous sizes below, about four
+ * times 1.18.2's. States are zeroed and 64-byte aligned.
  *
  * CTR: ctr_start with CTR_COUNTER_BIG_ENDIAN and no counter length: the
  * whole 128-bit IV is the big-endian counter, and the first key stream
@@ -60,7 +62,7 @@
 #define GCM_ENCRYPT 0
 #define GCM_DECRYPT 1
 
-/* Bytes allocated per state (see above: about four times 1.18.2's). */
+/* Bytes allocated per state without crypt_get_size() (see above). */
 #define MODE_STATE_BYTES 16384		/* symmetric_ECB, _CBC, _CTR */
 #define GCM_STATE_BYTES 262144		/* gcm_state */
 #define STREAM_STATE_BYTES 1024		/* chacha, chacha20poly1305, rc4 */
@@ -187,7 +189,7 @@ static struct {
 	hash_process_fn *process;
 	hash_done_fn *done;
 } hashes[GUEST_ALGO_COUNT];
-/* State bytes per kind (the larger of the default and crypt_get_size). */
+/* State bytes per kind (size_of()). */
 static size_t state_bytes[LK_HASH + 1];
 
 /* The kind ALGO would have. */
@@ -217,13 +219,13 @@ static enum lt_kind kind_of(enum guest_algo algo)
 	return LK_NONE;
 }
 
-/* The state size for KIND: DEFLT, or what crypt_get_size says about the
- * structure NAME when that is larger. */
+/* Bytes to allocate for the structure NAME: what crypt_get_size() says,
+ * or DEFLT when the library has no such function or does not know NAME. */
 static size_t size_of(const char *name, size_t deflt)
 {
 	unsigned int n = 0;
 
-	if (api.get_size && api.get_size(name, &n) == 0 && n > deflt)
+	if (api.get_size && api.get_size(name, &n) == 0 && n > 0)
 		return n;
 	return deflt;
 }
