@@ -24,10 +24,11 @@
  *
  * Costs the one-shot mode shows as they are: mcrypt_module_open looks the
  * algorithm and mode up by name and allocates the descriptor, and
- * mcrypt_generic_init allocates and expands the key (together about 80 us
- * for rijndael-128 in 2.5.8 on a 2020s x86-64 core) - the generic
+ * mcrypt_generic_init allocates and expands the key - the generic
  * one-shot (backend_oneshot) does both for every message, as an
- * application that follows the API does.
+ * application that follows the API does. With 2.5.8 on x86-64 that is
+ * about 20 us for a 16-byte AES-128-CBC message (bulk: under 0.5 us), 17
+ * us of it mcrypt_generic_deinit and _init, and about 95 us for 3DES.
  *
  * --nohw: no switch, and none needed: libmcrypt is portable C.
  *
