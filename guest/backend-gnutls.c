@@ -244,26 +244,15 @@ static bool gt_supports(enum guest_algo algo)
 	return algo < GUEST_ALGO_COUNT && ids[algo] > 0;
 }
 
-/* One keyed use of a cipher. */
-struct gt_ctx {
-	enum guest_algo algo;
-	enum guest_op op;
-	uint8_t iv[GUEST_MAX_IV];	/* AEAD nonce, reset per message */
-	gt_cipher_hd cipher;		/* unauthenticated ciphers */
-	gt_aead_hd aead;		/* AEADs */
-};
-
-static void gt_free(void *p)
+/* backend_hctx releases: gnutls_cipher_deinit, gnutls_aead_cipher_deinit. */
+static void gt_release_cipher(void *h)
 {
-	struct gt_ctx *c = p;
+	api.cipher_deinit(h);
+}
 
-	if (!c)
-		return;
-	if (c->cipher)
-		api.cipher_deinit(c->cipher);
-	if (c->aead)
-		api.aead_cipher_deinit(c->aead);
-	free(c);
+static void gt_release_aead(void *h)
+{
+	api.aead_cipher_deinit(h);
 }
 
 /* GnuTLS's IV for ALGO from the protocol IV into BUF (ChaCha20: counter 0
@@ -284,42 +273,39 @@ static struct gt_datum gt_iv(enum guest_algo algo, const uint8_t *iv,
 	return d;
 }
 
-/* A context for OP of ALGO, keyed (ciphers), or NULL. */
-static struct gt_ctx *gt_new(enum guest_algo algo, enum guest_op op,
-			     const uint8_t *key, const uint8_t *iv)
+/* The timed-path context for OP of ALGO: a struct backend_hctx whose
+ * handle is a keyed gnutls_cipher_hd_t (unauthenticated ciphers) or
+ * gnutls_aead_cipher_hd_t (AEADs); none for hashes. NULL on error. */
+static void *gt_bulk_new(enum guest_algo algo, enum guest_op op,
+			 const uint8_t *key, const uint8_t *iv)
 {
 	const struct guest_algo_info *ai;
-	struct gt_ctx *c;
+	struct backend_hctx *c;
 	struct gt_datum k, d;
 	uint8_t ivbuf[GUEST_MAX_IV];
+	int rc;
 
 	if (!gt_supports(algo))
 		return NULL;
 	ai = algo_info(algo);
-	if ((ai->kind == GUEST_KIND_HASH) != (op == GUEST_OP_HASH))
+	if (!(c = backend_hctx_new(algo, op, iv,
+				   ai->kind == GUEST_KIND_AEAD ? gt_release_aead
+							       : gt_release_cipher)))
 		return NULL;
-	if (!(c = calloc(1, sizeof(*c))))
-		return NULL;
-	c->algo = algo;
-	c->op = op;
 	if (op == GUEST_OP_HASH)
 		return c;
 	k.data = (unsigned char *)(uintptr_t)key;
 	k.size = (unsigned)ai->key_bytes;
 	if (ai->kind == GUEST_KIND_AEAD) {
-		memcpy(c->iv, iv, ai->iv_bytes);
-		if (api.aead_cipher_init(&c->aead, ids[algo], &k) < 0) {
-			c->aead = NULL;
-			gt_free(c);
-			return NULL;
-		}
-		return c;
+		rc = api.aead_cipher_init(&c->handle, ids[algo], &k);
+	} else {
+		d = gt_iv(algo, iv, ivbuf);
+		rc = api.cipher_init(&c->handle, ids[algo], &k,
+				     d.data ? &d : NULL);
 	}
-	d = gt_iv(algo, iv, ivbuf);
-	if (api.cipher_init(&c->cipher, ids[algo], &k,
-			    d.data ? &d : NULL) < 0) {
-		c->cipher = NULL;
-		gt_free(c);
+	if (rc < 0) {
+		c->handle = NULL;
+		backend_hctx_free(c);
 		return NULL;
 	}
 	return c;
@@ -327,21 +313,22 @@ static struct gt_ctx *gt_new(enum guest_algo algo, enum guest_op op,
 
 /* LEN bytes of an unauthenticated cipher through C, state carried over.
  * Returns 0 or -1. */
-static int gt_crypt(struct gt_ctx *c, const uint8_t *in, uint8_t *out,
+static int gt_crypt(struct backend_hctx *c, const uint8_t *in, uint8_t *out,
 		    size_t len)
 {
 	if (c->op == GUEST_OP_ENCRYPT)
-		return api.cipher_encrypt2(c->cipher, in, len, out, len) < 0
+		return api.cipher_encrypt2(c->handle, in, len, out, len) < 0
 		       ? -1 : 0;
-	return api.cipher_decrypt2(c->cipher, in, len, out, len) < 0 ? -1 : 0;
+	return api.cipher_decrypt2(c->handle, in, len, out, len) < 0 ? -1 : 0;
 }
 
-/* One AEAD message on C, in place in OUT (IN copied there first when it
- * differs): nonce, AAD, LEN bytes, tag made (encrypt) or checked
+/* One AEAD message on context CTX, in place in OUT (IN copied there first
+ * when it differs): nonce, AAD, LEN bytes, tag made (encrypt) or checked
  * (decrypt). Returns 0, 1 (tag mismatch) or -1. */
-static int gt_aead(struct gt_ctx *c, const uint8_t *aad, size_t aad_bytes,
+static int gt_aead(void *ctx, const uint8_t *aad, size_t aad_bytes,
 		   const uint8_t *in, uint8_t *out, size_t len, uint8_t *tag)
 {
+	struct backend_hctx *c = ctx;
 	const struct guest_algo_info *ai = algo_info(c->algo);
 	struct gt_iovec a = { (void *)(uintptr_t)aad, aad_bytes };
 	struct gt_iovec m = { out, len };
@@ -351,48 +338,20 @@ static int gt_aead(struct gt_ctx *c, const uint8_t *aad, size_t aad_bytes,
 	if (in != out && len)
 		memmove(out, in, len);
 	if (c->op == GUEST_OP_ENCRYPT)
-		return api.aead_cipher_encryptv2(c->aead, c->iv, ai->iv_bytes,
+		return api.aead_cipher_encryptv2(c->handle, c->iv, ai->iv_bytes,
 						 &a, aad_bytes ? 1 : 0, &m, 1,
 						 tag, &tag_size) < 0 ||
 		       tag_size != ai->tag_bytes ? -1 : 0;
-	rc = api.aead_cipher_decryptv2(c->aead, c->iv, ai->iv_bytes, &a,
+	rc = api.aead_cipher_decryptv2(c->handle, c->iv, ai->iv_bytes, &a,
 				       aad_bytes ? 1 : 0, &m, 1, tag,
 				       ai->tag_bytes);
 	return rc == 0 ? 0 : rc == GNUTLS_E_DECRYPTION_FAILED ? 1 : -1;
 }
 
-static int gt_oneshot(enum guest_algo algo, enum guest_op op,
-		      const struct guest_oneshot *io)
-{
-	struct gt_ctx *c;
-	int rc;
-
-	if (op == GUEST_OP_HASH)
-		return gt_supports(algo) &&
-		       algo_info(algo)->kind == GUEST_KIND_HASH &&
-		       api.hash_fast(ids[algo], io->in, io->len, io->out) == 0
-		       ? 0 : -1;
-	if (!(c = gt_new(algo, op, io->key, io->iv)))
-		return -1;
-	if (algo_info(algo)->kind == GUEST_KIND_AEAD)
-		rc = gt_aead(c, io->aad, io->aad_bytes, io->in, io->out,
-			     io->len, io->tag);
-	else
-		rc = gt_crypt(c, io->in, io->out, io->len);
-	gt_free(c);
-	return rc;
-}
-
-static void *gt_bulk_new(enum guest_algo algo, enum guest_op op,
-			 const uint8_t *key, const uint8_t *iv)
-{
-	return gt_new(algo, op, key, iv);
-}
-
 static int gt_bulk_run(void *ctx, const uint8_t *in, uint8_t *out, size_t len,
 		       uint64_t calls, uint8_t *aux)
 {
-	struct gt_ctx *c = ctx;
+	struct backend_hctx *c = ctx;
 
 	switch (algo_info(c->algo)->kind) {
 	case GUEST_KIND_HASH:
@@ -422,16 +381,19 @@ static int gt_bulk_run(void *ctx, const uint8_t *in, uint8_t *out, size_t len,
 static int gt_rekey(void *ctx, const uint8_t *key, const uint8_t *iv,
 		    uint64_t calls)
 {
-	struct gt_ctx *c = ctx;
+	struct backend_hctx *c = ctx;
 	struct gt_datum k;
 
 	(void)iv;
-	if (!c->aead || !api.aead_cipher_set_key)
-		return c->cipher || c->aead ? 1 : -1;
+	if (!c->handle)
+		return -1;
+	if (algo_info(c->algo)->kind != GUEST_KIND_AEAD ||
+	    !api.aead_cipher_set_key)
+		return 1;
 	k.data = (unsigned char *)(uintptr_t)key;
 	k.size = (unsigned)algo_info(c->algo)->key_bytes;
 	for (uint64_t i = 0; i < calls; i++)
-		if (api.aead_cipher_set_key(c->aead, &k) < 0)
+		if (api.aead_cipher_set_key(c->handle, &k) < 0)
 			return -1;
 	return 0;
 }
@@ -440,9 +402,9 @@ const struct guest_backend guest_backend_gnutls = {
 	.name = "gnutls",
 	.load = gt_load,
 	.supports = gt_supports,
-	.oneshot = gt_oneshot,
 	.bulk_new = gt_bulk_new,
 	.bulk_run = gt_bulk_run,
-	.bulk_free = gt_free,
+	.aead = gt_aead,
+	.bulk_free = backend_hctx_free,
 	.rekey = gt_rekey,
 };

@@ -290,80 +290,57 @@ static int aead(gcry_cipher_hd_t h, enum guest_algo algo, int enc,
 	return c == 0 ? 0 : c == GPG_ERR_CHECKSUM ? 1 : -1;
 }
 
-static int gc_oneshot(enum guest_algo algo, enum guest_op op,
-		      const struct guest_oneshot *io)
+/* backend_hctx release: gcry_cipher_close. */
+static void gc_release(void *h)
 {
-	const struct guest_algo_info *ai = algo_info(algo);
-	gcry_cipher_hd_t h;
-	int enc = op == GUEST_OP_ENCRYPT, rc;
-
-	if (!gc_supports(algo))
-		return -1;
-	if (ai->kind == GUEST_KIND_HASH) {
-		if (op != GUEST_OP_HASH)
-			return -1;
-		api.gcry_md_hash_buffer(map[algo].algo, io->out, io->in,
-					io->len);
-		return 0;
-	}
-	if (op == GUEST_OP_HASH || !(h = open_hd(algo, io->key, io->iv)))
-		return -1;
-	if (ai->kind == GUEST_KIND_AEAD)
-		rc = aead(h, algo, enc, io->iv, io->aad, io->aad_bytes, io->in,
-			  io->out, io->len, io->tag);
-	else
-		rc = crypt(h, enc, io->out, io->in, io->len);
 	api.gcry_cipher_close(h);
-	return rc;
 }
 
-/* A timed-path context. */
-struct gc_bulk {
-	enum guest_algo algo;
-	enum guest_op op;
-	gcry_cipher_hd_t h;
-	uint8_t iv[GUEST_MAX_IV];
-};
-
+/* The timed-path context: a struct backend_hctx whose handle is an open,
+ * keyed gcry_cipher_hd_t (none for hashes). */
 static void *gc_bulk_new(enum guest_algo algo, enum guest_op op,
 			 const uint8_t *key, const uint8_t *iv)
 {
-	const struct guest_algo_info *ai = algo_info(algo);
-	struct gc_bulk *b;
+	struct backend_hctx *b;
 
 	if (!gc_supports(algo) ||
-	    (ai->kind == GUEST_KIND_HASH) != (op == GUEST_OP_HASH))
+	    !(b = backend_hctx_new(algo, op, iv, gc_release)))
 		return NULL;
-	if (!(b = calloc(1, sizeof(*b))))
-		return NULL;
-	b->algo = algo;
-	b->op = op;
-	if (ai->kind == GUEST_KIND_HASH)
+	if (op == GUEST_OP_HASH)
 		return b;
-	memcpy(b->iv, iv, ai->iv_bytes);
-	if (!(b->h = open_hd(algo, key, iv))) {
-		free(b);
+	if (!(b->handle = open_hd(algo, key, iv))) {
+		backend_hctx_free(b);
 		return NULL;
 	}
 	return b;
 }
 
+/* One AEAD message on the handle of context CTX (see backend.h). */
+static int gc_aead(void *ctx, const uint8_t *aad, size_t aad_bytes,
+		   const uint8_t *in, uint8_t *out, size_t len, uint8_t *tag)
+{
+	struct backend_hctx *b = ctx;
+
+	return aead(b->handle, b->algo, b->op == GUEST_OP_ENCRYPT, b->iv, aad,
+		    aad_bytes, in, out, len, tag);
+}
+
 static int gc_bulk_run(void *ctx, const uint8_t *in, uint8_t *out,
 		       size_t len, uint64_t calls, uint8_t *aux)
 {
-	struct gc_bulk *b = ctx;
+	struct backend_hctx *b = ctx;
 	const struct guest_algo_info *ai = algo_info(b->algo);
 	int enc = b->op == GUEST_OP_ENCRYPT;
 
 	switch (ai->kind) {
 	case GUEST_KIND_CIPHER:
 		for (uint64_t i = 0; i < calls; i++)
-			if (crypt(b->h, enc, out, in, len) < 0)
+			if (crypt(b->handle, enc, out, in, len) < 0)
 				return -1;
 		return 0;
 	case GUEST_KIND_AEAD:
 		for (uint64_t i = 0; i < calls; i++)
-			if (aead(b->h, b->algo, enc, b->iv, guest_aead_aad,
+			if (aead(b->handle, b->algo, enc, b->iv, guest_aead_aad,
 				 GUEST_AEAD_AAD_BYTES, in, out, len, aux) != 0)
 				return -1;
 		return 0;
@@ -375,28 +352,17 @@ static int gc_bulk_run(void *ctx, const uint8_t *in, uint8_t *out,
 	return 0;
 }
 
-static void gc_bulk_free(void *ctx)
-{
-	struct gc_bulk *b = ctx;
-
-	if (!b)
-		return;
-	if (b->h)
-		api.gcry_cipher_close(b->h);
-	free(b);
-}
-
 /* Key setup: gcry_cipher_setkey (and the IV / counter) on the open
  * handle. */
 static int gc_rekey(void *ctx, const uint8_t *key, const uint8_t *iv,
 		    uint64_t calls)
 {
-	struct gc_bulk *b = ctx;
+	struct backend_hctx *b = ctx;
 
-	if (!b->h)
+	if (!b->handle)
 		return -1;
 	for (uint64_t i = 0; i < calls; i++)
-		if (key_hd(b->h, b->algo, key, iv) < 0)
+		if (key_hd(b->handle, b->algo, key, iv) < 0)
 			return -1;
 	return 0;
 }
@@ -405,9 +371,9 @@ const struct guest_backend guest_backend_libgcrypt = {
 	.name = "libgcrypt",
 	.load = gc_load,
 	.supports = gc_supports,
-	.oneshot = gc_oneshot,
 	.bulk_new = gc_bulk_new,
 	.bulk_run = gc_bulk_run,
-	.bulk_free = gc_bulk_free,
+	.aead = gc_aead,
+	.bulk_free = backend_hctx_free,
 	.rekey = gc_rekey,
 };

@@ -237,7 +237,7 @@ static struct mb_ctx *mb_new(enum guest_algo algo, enum guest_op op,
 	if (!mb_supports(algo))
 		return NULL;
 	ai = algo_info(algo);
-	if ((ai->kind == GUEST_KIND_HASH) != (op == GUEST_OP_HASH))
+	if (!backend_op_fits(algo, op))
 		return NULL;
 	if (!(c = calloc(1, sizeof(*c))))
 		return NULL;
@@ -281,11 +281,13 @@ static int mb_crypt(struct mb_ctx *c, const uint8_t *in, uint8_t *out,
 	return 0;
 }
 
-/* One AEAD message on C: nonce reset, AAD, LEN bytes, then the tag made
- * (encrypt) or checked (decrypt). Returns 0, 1 (tag mismatch) or -1. */
-static int mb_aead(struct mb_ctx *c, const uint8_t *aad, size_t aad_bytes,
+/* One AEAD message on context CTX: nonce reset, AAD, LEN bytes, then the
+ * tag made (encrypt) or checked (decrypt). Returns 0, 1 (tag mismatch) or
+ * -1. */
+static int mb_aead(void *ctx, const uint8_t *aad, size_t aad_bytes,
 		   const uint8_t *in, uint8_t *out, size_t len, uint8_t *tag)
 {
+	struct mb_ctx *c = ctx;
 	const struct guest_algo_info *ai = algo_info(c->algo);
 	size_t olen = 0, flen = 0;
 	int rc;
@@ -302,28 +304,6 @@ static int mb_aead(struct mb_ctx *c, const uint8_t *aad, size_t aad_bytes,
 		       ? 0 : -1;
 	rc = api.cipher_check_tag(c->cipher, tag, ai->tag_bytes);
 	return rc == 0 ? 0 : rc == MBEDTLS_ERR_CIPHER_AUTH_FAILED ? 1 : -1;
-}
-
-static int mb_oneshot(enum guest_algo algo, enum guest_op op,
-		      const struct guest_oneshot *io)
-{
-	struct mb_ctx *c;
-	int rc;
-
-	if (op == GUEST_OP_HASH)
-		return mb_supports(algo) &&
-		       algo_info(algo)->kind == GUEST_KIND_HASH &&
-		       api.md(infos[algo], io->in, io->len, io->out) == 0
-		       ? 0 : -1;
-	if (!(c = mb_new(algo, op, io->key, io->iv)))
-		return -1;
-	if (algo_info(algo)->kind == GUEST_KIND_AEAD)
-		rc = mb_aead(c, io->aad, io->aad_bytes, io->in, io->out,
-			     io->len, io->tag);
-	else
-		rc = mb_crypt(c, io->in, io->out, io->len);
-	mb_free(c);
-	return rc;
 }
 
 static void *mb_bulk_new(enum guest_algo algo, enum guest_op op,
@@ -377,9 +357,9 @@ const struct guest_backend guest_backend_mbedtls = {
 	.name = "mbedtls",
 	.load = mb_load,
 	.supports = mb_supports,
-	.oneshot = mb_oneshot,
 	.bulk_new = mb_bulk_new,
 	.bulk_run = mb_bulk_run,
+	.aead = mb_aead,
 	.bulk_free = mb_free,
 	.rekey = mb_rekey,
 };

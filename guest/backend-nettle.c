@@ -404,8 +404,7 @@ static struct nt_ctx *nt_new(enum guest_algo algo, enum guest_op op,
 {
 	struct nt_ctx *c;
 
-	if (!nt_supports(algo) ||
-	    (algo_info(algo)->kind == GUEST_KIND_HASH) != (op == GUEST_OP_HASH))
+	if (!nt_supports(algo) || !backend_op_fits(algo, op))
 		return NULL;
 	if (!(c = calloc(1, sizeof(*c))))
 		return NULL;
@@ -464,11 +463,12 @@ static void nt_crypt(struct nt_ctx *c, const uint8_t *in, uint8_t *out,
 	}
 }
 
-/* One AEAD message on C: nonce, AAD, LEN bytes, tag made (encrypt) or
- * compared (decrypt). Returns 0, 1 (tag mismatch) or -1. */
-static int nt_aead(struct nt_ctx *c, const uint8_t *aad, size_t aad_bytes,
+/* One AEAD message on context CTX: nonce, AAD, LEN bytes, tag made
+ * (encrypt) or compared (decrypt). Returns 0, 1 (tag mismatch) or -1. */
+static int nt_aead(void *ctx, const uint8_t *aad, size_t aad_bytes,
 		   const uint8_t *in, uint8_t *out, size_t len, uint8_t *tag)
 {
+	struct nt_ctx *c = ctx;
 	const struct nettle_aead *a = algos[c->algo].aead;
 	uint8_t got[GUEST_MAX_TAG];
 
@@ -494,25 +494,6 @@ static void nt_hash(struct nt_ctx *c, const uint8_t *in, size_t len,
 	h->init(c->ctx);
 	h->update(c->ctx, len, in);
 	h->digest(c->ctx, h->digest_size, digest);
-}
-
-static int nt_oneshot(enum guest_algo algo, enum guest_op op,
-		      const struct guest_oneshot *io)
-{
-	struct nt_ctx *c = nt_new(algo, op, io->key, io->iv);
-	int rc = 0;
-
-	if (!c)
-		return -1;
-	if (op == GUEST_OP_HASH)
-		nt_hash(c, io->in, io->len, io->out);
-	else if (algos[algo].kind == NK_AEAD)
-		rc = nt_aead(c, io->aad, io->aad_bytes, io->in, io->out,
-			     io->len, io->tag);
-	else
-		nt_crypt(c, io->in, io->out, io->len);
-	nt_free(c);
-	return rc;
 }
 
 static void *nt_bulk_new(enum guest_algo algo, enum guest_op op,
@@ -557,9 +538,9 @@ const struct guest_backend guest_backend_nettle = {
 	.name = "nettle",
 	.load = nt_load,
 	.supports = nt_supports,
-	.oneshot = nt_oneshot,
 	.bulk_new = nt_bulk_new,
 	.bulk_run = nt_bulk_run,
+	.aead = nt_aead,
 	.bulk_free = nt_free,
 	.rekey = nt_rekey,
 };

@@ -262,88 +262,32 @@ static int key_ctx(EVP_CIPHER_CTX *ctx, enum guest_algo algo, int enc,
 	return 0;
 }
 
-static int ossl_oneshot(enum guest_algo algo, enum guest_op op,
-			const struct guest_oneshot *io)
+/* backend_hctx release: EVP_CIPHER_CTX_free. */
+static void ossl_release(void *ctx)
 {
-	const struct guest_algo_info *ai = algo_info(algo);
-	EVP_CIPHER_CTX *ctx;
-	int enc = op == GUEST_OP_ENCRYPT;
-	int outl = 0, finl = 0, rc = -1;
-	int (*update)(EVP_CIPHER_CTX *, unsigned char *, int *,
-		      const unsigned char *, int);
-
-	if (!ossl_supports(algo) || io->len > (size_t)(1 << 30))
-		return -1;
-	if (ai->kind == GUEST_KIND_HASH)
-		return op == GUEST_OP_HASH &&
-		       api.EVP_Digest(io->in, io->len, io->out, NULL,
-				      mds[algo], NULL) == 1 ? 0 : -1;
-	if (op == GUEST_OP_HASH || !(ctx = api.EVP_CIPHER_CTX_new()))
-		return -1;
-	update = enc ? api.EVP_EncryptUpdate : api.EVP_DecryptUpdate;
-	if (key_ctx(ctx, algo, enc, io->key, io->iv) < 0)
-		goto out;
-	if (ai->kind == GUEST_KIND_AEAD) {
-		if (!enc && api.EVP_CIPHER_CTX_ctrl(ctx, OSSL_CTRL_AEAD_SET_TAG,
-						    (int)ai->tag_bytes,
-						    io->tag) != 1)
-			goto out;
-		if (io->aad_bytes > 0 &&
-		    update(ctx, NULL, &outl, io->aad, (int)io->aad_bytes) != 1)
-			goto out;
-	}
-	if (update(ctx, io->out, &outl, io->in, (int)io->len) != 1 ||
-	    (size_t)outl > io->len)
-		goto out;
-	if (enc) {
-		if (api.EVP_EncryptFinal_ex(ctx, io->out + outl, &finl) != 1)
-			goto out;
-	} else if (api.EVP_DecryptFinal_ex(ctx, io->out + outl, &finl) != 1) {
-		/* AEAD: the tag did not match */
-		rc = ai->kind == GUEST_KIND_AEAD ? 1 : -1;
-		goto out;
-	}
-	if ((size_t)outl + (size_t)finl != io->len)
-		goto out;
-	if (ai->kind == GUEST_KIND_AEAD && enc &&
-	    api.EVP_CIPHER_CTX_ctrl(ctx, OSSL_CTRL_AEAD_GET_TAG,
-				    (int)ai->tag_bytes, io->tag) != 1)
-		goto out;
-	rc = 0;
-out:
 	api.EVP_CIPHER_CTX_free(ctx);
-	return rc;
 }
 
-/* A timed-path context. */
-struct ossl_bulk {
-	enum guest_algo algo;
-	enum guest_op op;
-	EVP_CIPHER_CTX *ctx;		/* ciphers */
-	uint8_t iv[GUEST_MAX_IV];	/* AEAD nonce reset on every call */
-};
-
+/* The timed-path context: a struct backend_hctx whose handle is a keyed
+ * EVP_CIPHER_CTX (none for hashes). */
 static void *ossl_bulk_new(enum guest_algo algo, enum guest_op op,
 			   const uint8_t *key, const uint8_t *iv)
 {
-	const struct guest_algo_info *ai = algo_info(algo);
-	struct ossl_bulk *b;
+	struct backend_hctx *b;
+	EVP_CIPHER_CTX *ctx;
 
 	if (!ossl_supports(algo) ||
-	    (ai->kind == GUEST_KIND_HASH) != (op == GUEST_OP_HASH))
+	    !(b = backend_hctx_new(algo, op, iv, ossl_release)))
 		return NULL;
-	if (!(b = calloc(1, sizeof(*b))))
-		return NULL;
-	b->algo = algo;
-	b->op = op;
-	if (ai->kind == GUEST_KIND_HASH)
+	if (op == GUEST_OP_HASH)
 		return b;
-	memcpy(b->iv, iv, ai->iv_bytes);
-	if (!(b->ctx = api.EVP_CIPHER_CTX_new()) ||
-	    key_ctx(b->ctx, algo, op == GUEST_OP_ENCRYPT, key, iv) < 0) {
-		if (b->ctx)
-			api.EVP_CIPHER_CTX_free(b->ctx);
-		free(b);
+	if (!(ctx = api.EVP_CIPHER_CTX_new())) {
+		backend_hctx_free(b);
+		return NULL;
+	}
+	b->handle = ctx;
+	if (key_ctx(ctx, algo, op == GUEST_OP_ENCRYPT, key, iv) < 0) {
+		backend_hctx_free(b);
 		return NULL;
 	}
 	return b;
@@ -351,12 +295,12 @@ static void *ossl_bulk_new(enum guest_algo algo, enum guest_op op,
 
 /* Stream CALLS updates through the keyed context (openssl speed -evp's
  * EVP_Update_loop). */
-static int run_stream(struct ossl_bulk *b, const uint8_t *in, uint8_t *out,
+static int run_stream(struct backend_hctx *b, const uint8_t *in, uint8_t *out,
 		      int len, uint64_t calls)
 {
 	int (*update)(EVP_CIPHER_CTX *, unsigned char *, int *,
 		      const unsigned char *, int);
-	EVP_CIPHER_CTX *ctx = b->ctx;
+	EVP_CIPHER_CTX *ctx = b->handle;
 	int outl;
 
 	update = b->op == GUEST_OP_ENCRYPT ? api.EVP_EncryptUpdate
@@ -367,53 +311,37 @@ static int run_stream(struct ossl_bulk *b, const uint8_t *in, uint8_t *out,
 	return 0;
 }
 
-/* CALLS complete AEAD messages with the same nonce. */
-static int run_aead(struct ossl_bulk *b, const uint8_t *in, uint8_t *out,
-		    int len, uint64_t calls, uint8_t *tag)
+/* One AEAD message on the keyed context of B: nonce reset, (decrypt: the
+ * expected tag), AAD, LEN bytes, final, (encrypt: the tag). Returns 0, 1
+ * (tag mismatch) or -1. */
+static int ossl_aead(void *ctx, const uint8_t *aad, size_t aad_bytes,
+		     const uint8_t *in, uint8_t *out, size_t len, uint8_t *tag)
 {
-	int (*init)(EVP_CIPHER_CTX *, const EVP_CIPHER *, ENGINE *,
-		    const unsigned char *, const unsigned char *, int);
-	int (*ctrl)(EVP_CIPHER_CTX *, int, int, void *);
-	EVP_CIPHER_CTX *ctx = b->ctx;
+	struct backend_hctx *b = ctx;
+	EVP_CIPHER_CTX *c = b->handle;
 	int taglen = (int)algo_info(b->algo)->tag_bytes;
+	int enc = b->op == GUEST_OP_ENCRYPT;
+	int (*update)(EVP_CIPHER_CTX *, unsigned char *, int *,
+		      const unsigned char *, int);
 	int outl, finl;
 
-	init = api.EVP_CipherInit_ex;
-	ctrl = api.EVP_CIPHER_CTX_ctrl;
-	if (b->op == GUEST_OP_ENCRYPT) {
-		int (*update)(EVP_CIPHER_CTX *, unsigned char *, int *,
-			      const unsigned char *, int) =
-			api.EVP_EncryptUpdate;
-		int (*final)(EVP_CIPHER_CTX *, unsigned char *, int *) =
-			api.EVP_EncryptFinal_ex;
-
-		for (uint64_t i = 0; i < calls; i++) {
-			if (init(ctx, NULL, NULL, NULL, b->iv, 1) != 1 ||
-			    update(ctx, NULL, &outl, guest_aead_aad,
-				   GUEST_AEAD_AAD_BYTES) != 1 ||
-			    update(ctx, out, &outl, in, len) != 1 ||
-			    final(ctx, out + outl, &finl) != 1 ||
-			    ctrl(ctx, OSSL_CTRL_AEAD_GET_TAG, taglen, tag) != 1)
-				return -1;
-		}
-	} else {
-		int (*update)(EVP_CIPHER_CTX *, unsigned char *, int *,
-			      const unsigned char *, int) =
-			api.EVP_DecryptUpdate;
-		int (*final)(EVP_CIPHER_CTX *, unsigned char *, int *) =
-			api.EVP_DecryptFinal_ex;
-
-		for (uint64_t i = 0; i < calls; i++) {
-			if (init(ctx, NULL, NULL, NULL, b->iv, 0) != 1 ||
-			    ctrl(ctx, OSSL_CTRL_AEAD_SET_TAG, taglen, tag) != 1 ||
-			    update(ctx, NULL, &outl, guest_aead_aad,
-				   GUEST_AEAD_AAD_BYTES) != 1 ||
-			    update(ctx, out, &outl, in, len) != 1 ||
-			    final(ctx, out + outl, &finl) != 1)
-				return -1;
-		}
-	}
-	return 0;
+	if (len > (size_t)(1 << 30) || aad_bytes > (size_t)(1 << 30))
+		return -1;
+	update = enc ? api.EVP_EncryptUpdate : api.EVP_DecryptUpdate;
+	if (api.EVP_CipherInit_ex(c, NULL, NULL, NULL, b->iv, enc) != 1 ||
+	    (!enc && api.EVP_CIPHER_CTX_ctrl(c, OSSL_CTRL_AEAD_SET_TAG,
+					     taglen, tag) != 1) ||
+	    (aad_bytes &&
+	     update(c, NULL, &outl, aad, (int)aad_bytes) != 1) ||
+	    update(c, out, &outl, in, (int)len) != 1 ||
+	    (size_t)outl > len)
+		return -1;
+	if (enc)
+		return api.EVP_EncryptFinal_ex(c, out + outl, &finl) != 1 ||
+		       api.EVP_CIPHER_CTX_ctrl(c, OSSL_CTRL_AEAD_GET_TAG,
+					       taglen, tag) != 1 ? -1 : 0;
+	/* the decryption's final fails exactly when the tag does not match */
+	return api.EVP_DecryptFinal_ex(c, out + outl, &finl) == 1 ? 0 : 1;
 }
 
 /* CALLS one-shot digests (openssl speed -evp's EVP_Digest_loop). */
@@ -433,7 +361,7 @@ static int run_hash(enum guest_algo algo, const uint8_t *in, size_t len,
 static int ossl_bulk_run(void *ctx, const uint8_t *in, uint8_t *out,
 			 size_t len, uint64_t calls, uint8_t *aux)
 {
-	struct ossl_bulk *b = ctx;
+	struct backend_hctx *b = ctx;
 
 	if (len > (size_t)(1 << 30))
 		return -1;
@@ -441,22 +369,15 @@ static int ossl_bulk_run(void *ctx, const uint8_t *in, uint8_t *out,
 	case GUEST_KIND_CIPHER:
 		return run_stream(b, in, out, (int)len, calls);
 	case GUEST_KIND_AEAD:
-		return run_aead(b, in, out, (int)len, calls, aux);
+		for (uint64_t i = 0; i < calls; i++)
+			if (ossl_aead(b, guest_aead_aad, GUEST_AEAD_AAD_BYTES,
+				      in, out, len, aux) != 0)
+				return -1;
+		return 0;
 	case GUEST_KIND_HASH:
 		break;
 	}
 	return run_hash(b->algo, in, len, calls, aux);
-}
-
-static void ossl_bulk_free(void *ctx)
-{
-	struct ossl_bulk *b = ctx;
-
-	if (!b)
-		return;
-	if (b->ctx)
-		api.EVP_CIPHER_CTX_free(b->ctx);
-	free(b);
 }
 
 /* Key setup: EVP_CipherInit_ex with a new key and IV on the keyed
@@ -464,16 +385,16 @@ static void ossl_bulk_free(void *ctx)
 static int ossl_rekey(void *ctx, const uint8_t *key, const uint8_t *iv,
 		      uint64_t calls)
 {
-	struct ossl_bulk *b = ctx;
+	struct backend_hctx *b = ctx;
 	int enc = b->op == GUEST_OP_ENCRYPT;
 	uint8_t ivbuf[16];
 	const uint8_t *oiv;
 
-	if (!b->ctx)
+	if (!b->handle)
 		return -1;
 	oiv = ossl_iv(b->algo, iv, ivbuf);
 	for (uint64_t i = 0; i < calls; i++)
-		if (api.EVP_CipherInit_ex(b->ctx, NULL, NULL, key, oiv, enc)
+		if (api.EVP_CipherInit_ex(b->handle, NULL, NULL, key, oiv, enc)
 		    != 1)
 			return -1;
 	return 0;
@@ -483,9 +404,9 @@ const struct guest_backend guest_backend_openssl = {
 	.name = "openssl",
 	.load = ossl_load,
 	.supports = ossl_supports,
-	.oneshot = ossl_oneshot,
 	.bulk_new = ossl_bulk_new,
 	.bulk_run = ossl_bulk_run,
-	.bulk_free = ossl_bulk_free,
+	.aead = ossl_aead,
+	.bulk_free = backend_hctx_free,
 	.rekey = ossl_rekey,
 };

@@ -313,8 +313,7 @@ static struct ws_ctx *ws_new(enum guest_algo algo, enum guest_op op,
 	struct ws_ctx *c;
 	int rc = 0;
 
-	if (!ws_supports(algo) ||
-	    (algo_info(algo)->kind == GUEST_KIND_HASH) != (op == GUEST_OP_HASH))
+	if (!ws_supports(algo) || !backend_op_fits(algo, op))
 		return NULL;
 	if (!(c = calloc(1, sizeof(*c))))
 		return NULL;
@@ -379,10 +378,11 @@ static int ws_crypt(struct ws_ctx *c, const uint8_t *in, uint8_t *out,
 	return rc == 0 ? 0 : -1;
 }
 
-/* One AEAD message on C. Returns 0, 1 (tag mismatch) or -1. */
-static int ws_aead(struct ws_ctx *c, const uint8_t *aad, size_t aad_bytes,
+/* One AEAD message on context CTX. Returns 0, 1 (tag mismatch) or -1. */
+static int ws_aead(void *ctx, const uint8_t *aad, size_t aad_bytes,
 		   const uint8_t *in, uint8_t *out, size_t len, uint8_t *tag)
 {
+	struct ws_ctx *c = ctx;
 	const struct guest_algo_info *ai = algo_info(c->algo);
 	word32 n = (word32)len, na = (word32)aad_bytes;
 	int rc;
@@ -418,25 +418,6 @@ static int ws_hash(struct ws_ctx *c, const uint8_t *in, size_t len,
 		       api.blake2b_update(c->ctx, in, (word32)len) != 0 ||
 		       api.blake2b_final(c->ctx, out, 64) != 0 ? -1 : 0;
 	return api.hash[c->algo](in, (word32)len, out) == 0 ? 0 : -1;
-}
-
-static int ws_oneshot(enum guest_algo algo, enum guest_op op,
-		      const struct guest_oneshot *io)
-{
-	struct ws_ctx *c = ws_new(algo, op, io->key, io->iv);
-	int rc;
-
-	if (!c)
-		return -1;
-	if (op == GUEST_OP_HASH)
-		rc = ws_hash(c, io->in, io->len, io->out);
-	else if (algo_info(algo)->kind == GUEST_KIND_AEAD)
-		rc = ws_aead(c, io->aad, io->aad_bytes, io->in, io->out,
-			     io->len, io->tag);
-	else
-		rc = ws_crypt(c, io->in, io->out, io->len);
-	ws_free(c);
-	return rc;
 }
 
 static void *ws_bulk_new(enum guest_algo algo, enum guest_op op,
@@ -493,9 +474,9 @@ const struct guest_backend guest_backend_wolfssl = {
 	.name = "wolfssl",
 	.load = ws_load,
 	.supports = ws_supports,
-	.oneshot = ws_oneshot,
 	.bulk_new = ws_bulk_new,
 	.bulk_run = ws_bulk_run,
+	.aead = ws_aead,
 	.bulk_free = ws_free,
 	.rekey = ws_rekey,
 };

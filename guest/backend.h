@@ -82,10 +82,13 @@ struct guest_backend {
 	 * `unsupported`, never as a failure. */
 	bool (*supports)(enum guest_algo algo);
 
-	/* One complete operation OP of ALGO with fresh state, as described by
-	 * io (see struct guest_oneshot). Returns 0 on success, 1 when an AEAD
+	/* Optional: NULL unless the library has a dedicated one-shot API that
+	 * is cheaper than its context API (the backend says why). One
+	 * complete operation OP of ALGO with fresh state, as described by io
+	 * (see struct guest_oneshot). Returns 0 on success, 1 when an AEAD
 	 * decryption is rejected because the tag does not match, -1 on any
-	 * other error. */
+	 * other error. Callers use backend_oneshot(), which falls back to the
+	 * generic one-shot built on bulk_new, bulk_run / aead and bulk_free. */
 	int (*oneshot)(enum guest_algo algo, enum guest_op op,
 		       const struct guest_oneshot *io);
 
@@ -98,13 +101,24 @@ struct guest_backend {
 
 	/* The timed path: CALLS (>= 1) calls on len-byte buffers, as described
 	 * at the top of this file. IN and OUT are len bytes and may be the same
-	 * buffer. AUX: AEAD encrypt writes the tag of the last call there,
-	 * AEAD decrypt reads the expected tag from there, hashes write the
-	 * digest of the last call there (GUEST_MAX_DIGEST bytes available).
+	 * buffer; hashes leave OUT alone (it may be NULL then). AUX: AEAD
+	 * encrypt writes the tag of the last call there, AEAD decrypt reads
+	 * the expected tag from there, hashes write the digest of the last
+	 * call there (GUEST_MAX_DIGEST bytes available); unused by ciphers.
 	 * Returns 0 when every call succeeded, -1 otherwise (including a
 	 * rejected tag). */
 	int (*bulk_run)(void *ctx, const uint8_t *in, uint8_t *out, size_t len,
 			uint64_t calls, uint8_t *aux);
+
+	/* Required when the backend supports any AEAD (NULL otherwise). One
+	 * complete AEAD message on CTX, a context from bulk_new() for an AEAD:
+	 * nonce reset to the context's IV, AAD_BYTES of AAD (may be 0 and AAD
+	 * NULL), LEN bytes IN -> OUT (may be the same buffer), then the tag
+	 * written to TAG (encrypt) or checked against TAG (decrypt), tag_bytes.
+	 * The same work as one bulk_run call, with the caller's AAD. Returns 0,
+	 * 1 when decryption rejects the tag, -1 on any other error. */
+	int (*aead)(void *ctx, const uint8_t *aad, size_t aad_bytes,
+		    const uint8_t *in, uint8_t *out, size_t len, uint8_t *tag);
 
 	/* Release a context from bulk_new(); NULL is ignored. */
 	void (*bulk_free)(void *ctx);
@@ -135,6 +149,9 @@ extern const struct guest_backend guest_backend_libsodium;
 extern const struct guest_backend guest_backend_mbedtls;
 extern const struct guest_backend guest_backend_gnutls;
 extern const struct guest_backend guest_backend_wolfssl;
+extern const struct guest_backend guest_backend_botan;
+extern const struct guest_backend guest_backend_libtomcrypt;
+extern const struct guest_backend guest_backend_libmcrypt;
 
 /* The backends compiled into this guest, in default order. Sets *count;
  * the array has static storage. */
@@ -143,7 +160,60 @@ const struct guest_backend *const *guest_backends(size_t *count);
 /* The backend named NAME, or NULL if there is none. */
 const struct guest_backend *guest_backend_by_name(const char *name);
 
+/* One complete operation OP of ALGO in B with fresh state, as described by
+ * io (struct guest_oneshot): B's own oneshot() when it has one, else the
+ * generic one-shot on B's bulk operations - bulk_new() (context, key, IV),
+ * one bulk_run() call (ciphers, hashes) or one aead() message (AEADs, with
+ * io's AAD), bulk_free() - so that a one-shot pays for everything an
+ * application pays for one message with a new key. Hashes write
+ * digest_bytes to io->out. Returns 0, 1 when an AEAD decryption rejects
+ * the tag, -1 on any other error (also: ALGO unsupported, OP not one of
+ * ALGO's operations). */
+int backend_oneshot(const struct guest_backend *b, enum guest_algo algo,
+		    enum guest_op op, const struct guest_oneshot *io);
+
 /* Helpers for backends (guest/backends.c). */
+
+/* Is OP an operation of ALGO (GUEST_OP_HASH for hashes, encrypt or decrypt
+ * for ciphers)? */
+bool backend_op_fits(enum guest_algo algo, enum guest_op op);
+
+/* The timed-path context of a library whose API hands out one opaque
+ * handle per keyed use (OpenSSL's EVP_CIPHER_CTX, libgcrypt's
+ * gcry_cipher_hd_t, GnuTLS's cipher handles, Botan's objects, libmcrypt's
+ * MCRYPT, ...): created by backend_hctx_new(), released by
+ * backend_hctx_free(), which a backend can use as its bulk_free. */
+struct backend_hctx {
+	enum guest_algo algo;
+	enum guest_op op;
+	uint8_t iv[GUEST_MAX_IV];	/* the IV it was keyed with (AEADs: the
+					 * nonce, reset per message) */
+	uint8_t key[GUEST_MAX_KEY];	/* the key, for APIs that take it per
+					 * message; set by the backend */
+	void *handle;			/* the library's handle; NULL until the
+					 * backend sets it (and for hashes
+					 * without one) */
+	void (*release)(void *handle);	/* frees handle; may be NULL */
+	uint8_t *buf;			/* scratch owned by the context
+					 * (backend_hctx_buf), or NULL */
+	size_t buf_bytes;
+};
+
+/* A zeroed context for OP of ALGO with IV (iv_bytes of algo_info(ALGO);
+ * NULL or ignored for hashes) copied in and RELEASE recorded; handle NULL.
+ * Returns NULL when OP does not fit ALGO or on out of memory. The caller
+ * owns it: backend_hctx_free(). */
+struct backend_hctx *backend_hctx_new(enum guest_algo algo, enum guest_op op,
+				      const uint8_t *iv,
+				      void (*release)(void *handle));
+
+/* Release CTX (a struct backend_hctx *; NULL is ignored): release(handle)
+ * when both are set, then its scratch buffer and the context itself. */
+void backend_hctx_free(void *ctx);
+
+/* C's scratch buffer, grown to at least BYTES bytes (contents not kept
+ * when it grows). Owned by C. Returns NULL on out of memory. */
+uint8_t *backend_hctx_buf(struct backend_hctx *c, size_t bytes);
 
 /* Resolve the file a loaded library was mapped from: dladdr() on ADDR (any
  * symbol of that library), then realpath(). Writes a NUL-terminated path of

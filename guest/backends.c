@@ -22,6 +22,9 @@ static const struct guest_backend *const table[] = {
 	&guest_backend_mbedtls,
 	&guest_backend_gnutls,
 	&guest_backend_wolfssl,
+	&guest_backend_botan,
+	&guest_backend_libtomcrypt,
+	&guest_backend_libmcrypt,
 };
 
 const struct guest_backend *const *guest_backends(size_t *count)
@@ -36,6 +39,88 @@ const struct guest_backend *guest_backend_by_name(const char *name)
 		if (strcmp(table[i]->name, name) == 0)
 			return table[i];
 	return NULL;
+}
+
+bool backend_op_fits(enum guest_algo algo, enum guest_op op)
+{
+	return algo < GUEST_ALGO_COUNT &&
+	       (algo_info(algo)->kind == GUEST_KIND_HASH) ==
+	       (op == GUEST_OP_HASH);
+}
+
+int backend_oneshot(const struct guest_backend *b, enum guest_algo algo,
+		    enum guest_op op, const struct guest_oneshot *io)
+{
+	const struct guest_algo_info *ai;
+	uint8_t aux[GUEST_MAX_DIGEST];
+	void *ctx;
+	int rc;
+
+	if (b->oneshot)
+		return b->oneshot(algo, op, io);
+	if (!backend_op_fits(algo, op) || !b->supports(algo))
+		return -1;
+	ai = algo_info(algo);
+	if (ai->kind == GUEST_KIND_AEAD && !b->aead)
+		return -1;
+	if (!(ctx = b->bulk_new(algo, op, io->key, io->iv)))
+		return -1;
+	switch (ai->kind) {
+	case GUEST_KIND_AEAD:
+		rc = b->aead(ctx, io->aad, io->aad_bytes, io->in, io->out,
+			     io->len, io->tag);
+		break;
+	case GUEST_KIND_HASH:
+		rc = b->bulk_run(ctx, io->in, NULL, io->len, 1, aux);
+		if (rc == 0)
+			memcpy(io->out, aux, ai->digest_bytes);
+		break;
+	default:
+		rc = b->bulk_run(ctx, io->in, io->out, io->len, 1, aux);
+		break;
+	}
+	b->bulk_free(ctx);
+	return rc;
+}
+
+struct backend_hctx *backend_hctx_new(enum guest_algo algo, enum guest_op op,
+				      const uint8_t *iv,
+				      void (*release)(void *handle))
+{
+	struct backend_hctx *c;
+
+	if (!backend_op_fits(algo, op) || !(c = calloc(1, sizeof(*c))))
+		return NULL;
+	c->algo = algo;
+	c->op = op;
+	c->release = release;
+	if (iv && op != GUEST_OP_HASH)
+		memcpy(c->iv, iv, algo_info(algo)->iv_bytes);
+	return c;
+}
+
+void backend_hctx_free(void *ctx)
+{
+	struct backend_hctx *c = ctx;
+
+	if (!c)
+		return;
+	if (c->handle && c->release)
+		c->release(c->handle);
+	free(c->buf);
+	free(c);
+}
+
+uint8_t *backend_hctx_buf(struct backend_hctx *c, size_t bytes)
+{
+	if (bytes > c->buf_bytes) {
+		free(c->buf);
+		c->buf_bytes = 0;
+		if (!(c->buf = malloc(bytes ? bytes : 1)))
+			return NULL;
+		c->buf_bytes = bytes;
+	}
+	return c->buf;
 }
 
 void backend_copy(char *out, size_t out_bytes, const char *src)

@@ -52,11 +52,13 @@ bool kat_check(const struct guest_backend *b, const struct kat_vector *v);
  * algo_info(ALGO)):
  *  - ciphers: one-shot encrypt PT into CT (and TAG, tag_bytes, for AEAD;
  *    the AAD is guest_aead_aad as on the timed path); one-shot decrypt of CT
- *    must restore PT; the timed path (bulk_new + one bulk_run call on fresh
- *    contexts) must encrypt PT to the same CT (and TAG) and decrypt CT back
- *    to PT.
- *  - hashes: the timed path's digest of PT must equal the one-shot digest,
- *    written to TAG (digest_bytes); CT is unused.
+ *    must restore PT; the timed path (bulk_new and one bulk_run on fresh
+ *    contexts: one call for ciphers, in place; two complete messages for
+ *    AEADs, from PT or CT to a separate buffer) must encrypt PT to the same
+ *    CT (and TAG) and decrypt CT back to PT.
+ *  - hashes: the timed path's digest of PT (two calls on one context) must
+ *    equal the one-shot digest, written to TAG (digest_bytes); CT is
+ *    unused.
  * Above KAT_ROUNDTRIP_MAX bytes only the one-shot encryption (or digest) is
  * done and checked to succeed.
  * CT and SCRATCH are caller buffers of at least LEN bytes; CT and TAG hold a

@@ -15,6 +15,8 @@ GUEST_SOURCES = \
 	guest/backend-libgcrypt.c guest/backend-nettle.c \
 	guest/backend-libsodium.c guest/backend-mbedtls.c \
 	guest/backend-gnutls.c guest/backend-wolfssl.c \
+	guest/backend-botan.c guest/backend-libtomcrypt.c \
+	guest/backend-libmcrypt.c \
 	guest/bench.c guest/bench.h \
 	guest/emit.c guest/emit.h \
 	guest/json.c guest/json.h \

@@ -375,6 +375,15 @@ static int alloc_buffers(struct buffers *bufs)
 	return 0;
 }
 
+/* Free the buffers of alloc_buffers(). */
+static void free_buffers(struct buffers *bufs)
+{
+	free(bufs->pt);
+	free(bufs->ct);
+	free(bufs->work);
+	free(bufs->scratch);
+}
+
 /* Deterministic, incompressible-looking fill (xorshift64). */
 static void fill_pattern(uint8_t *buf, size_t len)
 {
@@ -410,7 +419,7 @@ static int run_batch(void *p, uint64_t calls)
 }
 
 /* bench_batch_fn for one-shot calls: every call creates, keys, uses and
- * frees a context (the backend's oneshot()). */
+ * frees a context (backend_oneshot()). */
 static int run_oneshot_batch(void *p, uint64_t calls)
 {
 	struct batch_arg *a = p;
@@ -430,7 +439,7 @@ static int run_oneshot_batch(void *p, uint64_t calls)
 	if (algo_info(a->algo)->kind == GUEST_KIND_HASH)
 		io.out = a->aux;
 	for (uint64_t i = 0; i < calls; i++)
-		if (a->b->oneshot(a->algo, a->op, &io) != 0)
+		if (backend_oneshot(a->b, a->algo, a->op, &io) != 0)
 			return -1;
 	return 0;
 }
@@ -619,7 +628,7 @@ static void crosscheck(struct run *run, const struct guest_backend *b,
 	}
 	if (ai->kind == GUEST_KIND_HASH) {
 		io.out = tag;
-		if (b->oneshot(algo, GUEST_OP_HASH, &io) != 0) {
+		if (backend_oneshot(b, algo, GUEST_OP_HASH, &io) != 0) {
 			check_emit(emit_error(b->name, ai->name,
 					      "cross-check: hashing failed"));
 			return;
@@ -628,7 +637,7 @@ static void crosscheck(struct run *run, const struct guest_backend *b,
 		outlen = ai->digest_bytes;
 	} else {
 		io.out = run->bufs.ct;
-		if (b->oneshot(algo, GUEST_OP_ENCRYPT, &io) != 0) {
+		if (backend_oneshot(b, algo, GUEST_OP_ENCRYPT, &io) != 0) {
 			check_emit(emit_error(b->name, ai->name,
 					      "cross-check: encryption failed"));
 			return;
@@ -638,7 +647,7 @@ static void crosscheck(struct run *run, const struct guest_backend *b,
 		outlen = CROSSCHECK_BYTES + ai->tag_bytes;
 		io.in = run->bufs.ct;
 		io.out = run->bufs.scratch;
-		rt = b->oneshot(algo, GUEST_OP_DECRYPT, &io) == 0 &&
+		rt = backend_oneshot(b, algo, GUEST_OP_DECRYPT, &io) == 0 &&
 		     memcmp(run->bufs.scratch, run->bufs.pt,
 			    CROSSCHECK_BYTES) == 0;
 	}
@@ -821,19 +830,25 @@ static int pin_cpu(int cpu)
  *  - Nettle: NETTLE_FAT_OVERRIDE=none (fat builds: the generic C code);
  *  - GnuTLS: GNUTLS_CPUID_OVERRIDE=0x1 ("disable all run-time detected
  *    optimizations", GnuTLS manual, "Environment variables");
- *  - Botan: BOTAN_CLEAR_CPUID (comma-separated CPUID bits to clear);
+ *  - Botan 3: BOTAN_CLEAR_CPUID, a comma-separated list of CPU features
+ *    to treat as absent, read once when the library starts; the names are
+ *    Botan 3's (src/lib/utils/cpuid, checked against 3.13: unknown names
+ *    are ignored): AES-NI and its VAES forms, PCLMUL and its VPCLMUL forms,
+ *    every SIMD level (SSE2 .. AVX-512, GFNI), the SHA extensions and
+ *    BMI2. Botan 2 reads no such variable and has no other switch;
  *  - libgcrypt: the backend calls gcry_control(GCRYCTL_DISABLE_HWF, ...)
  *    when guest_nohw is set (see backend-libgcrypt.c).
- * Libraries without a runtime switch (libsodium, mbedTLS, wolfSSL, ...) are
- * measured as they are; PROTOCOL.md says which. */
+ * Libraries without a runtime switch (libsodium, Mbed TLS, wolfSSL,
+ * Botan 2, LibTomCrypt, libmcrypt) are measured as they are; PROTOCOL.md
+ * says which. */
 static void mask_hw(void)
 {
 	setenv("OPENSSL_ia32cap", "~0x200000200000000", 1);
 	setenv("NETTLE_FAT_OVERRIDE", "none", 1);
 	setenv("GNUTLS_CPUID_OVERRIDE", "0x1", 1);
 	setenv("BOTAN_CLEAR_CPUID",
-	       "aes_ni,clmul,ssse3,sse41,sse42,avx2,avx512f,sha,bmi2,rdrand,"
-	       "rdseed", 1);
+	       "aes_ni,avx2_aes,avx512_aes,clmul,avx2_clmul,avx512_clmul,"
+	       "sse2,ssse3,avx2,avx512,gfni,intel_sha,intel_sha512,bmi2", 1);
 	guest_nohw = true;
 }
 
@@ -886,5 +901,7 @@ int main(int argc, char **argv)
 			run_library_isolated(&run, o.libs[i]);
 	}
 	check_emit(emit_done(run.counts->results, run.counts->measure_ns));
+	free_buffers(&run.bufs);
+	munmap(run.counts, sizeof(*run.counts));
 	return 0;
 }

@@ -52,7 +52,7 @@ static const struct algorithm algorithms[] = {
  * order. Keep in step with the guest: it refuses an unknown --libs name. */
 static const char *const libraries[] = {
 	"openssl", "libgcrypt", "nettle", "libsodium", "mbedtls",
-	"gnutls", "wolfssl",
+	"gnutls", "wolfssl", "botan", "libtomcrypt", "libmcrypt",
 };
 
 const char *algorithm_name(size_t i)

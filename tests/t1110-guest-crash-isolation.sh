@@ -4,10 +4,12 @@
 # reports an abnormal end as an `error` line, then goes on. The crashing
 # "libcrypto.so.3" is built here: it exports the OpenSSL symbols the
 # backend needs, offers AES-128-CBC, and dies of SIGSEGV (or spins forever,
-# FAKE_MODE=hang) in its first EVP_EncryptUpdate. It is put first on the
+# FAKE_MODE=hang) in its first EVP_EncryptUpdate; so does a crashing
+# "libmcrypt.so.4" in its first mcrypt_generic. Both are put first on the
 # guest's library path inside the real Debian rootfs (a read-only bind
-# mount plus LD_LIBRARY_PATH); the real Nettle and libsodium of the rootfs
-# run after it. Prints TAP.
+# mount plus LD_LIBRARY_PATH); the real Nettle, libsodium and LibTomCrypt
+# of the rootfs run after them. (Not Botan: Debian's links libtspi, which
+# needs the real libcrypto.so.3 the fake one shadows.) Prints TAP.
 . "${top_srcdir:-.}/tests/lib.sh"
 guest=$top_builddir/guest/benchorch-guest
 rootfs="$TEST_STATE/images/debian-bookworm/rootfs"
@@ -54,6 +56,36 @@ int EVP_Digest(const void *d, size_t n, void *md, unsigned *s, const void *t, vo
 C
 gcc -shared -fPIC -o "$tmp/lib/libcrypto.so.3" "$tmp/fake.c" 2>"$tmp/cc.err"
 ok $? "builds the crashing libcrypto.so.3"
+cat >"$tmp/fakemc.c" <<'C'
+/* A fake libmcrypt.so.4: the generic API the guest's backend resolves,
+ * every algorithm with 16-byte blocks and IVs and any key up to 32 bytes,
+ * then a crash (or a hang) in the first mcrypt_generic. */
+#include <stdlib.h>
+#include <string.h>
+void *mcrypt_module_open(char *a, char *ad, char *m, char *md)
+{ (void)a; (void)ad; (void)m; (void)md; return calloc(1, 64); }
+int mcrypt_module_close(void *td) { free(td); return 0; }
+int mcrypt_generic_init(void *td, void *k, int n, void *iv)
+{ (void)td; (void)k; (void)n; (void)iv; return 0; }
+int mcrypt_generic_deinit(void *td) { (void)td; return 0; }
+int mcrypt_generic(void *td, void *b, int n)
+{
+	(void)td; (void)b; (void)n;
+	if (getenv("FAKE_MODE") && strcmp(getenv("FAKE_MODE"), "hang") == 0)
+		for (;;)
+			;
+	return *(volatile int *)0;	/* SIGSEGV */
+}
+int mdecrypt_generic(void *td, void *b, int n) { return mcrypt_generic(td, b, n); }
+int mcrypt_enc_get_block_size(void *td) { (void)td; return 16; }
+int mcrypt_enc_get_iv_size(void *td) { (void)td; return 16; }
+int mcrypt_enc_get_key_size(void *td) { (void)td; return 32; }
+int *mcrypt_enc_get_supported_key_sizes(void *td, int *n) { (void)td; *n = 0; return NULL; }
+void mcrypt_free(void *p) { free(p); }
+const char *mcrypt_check_version(const char *r) { (void)r; return "0.0-fake"; }
+C
+gcc -shared -fPIC -o "$tmp/lib/libmcrypt.so.4" "$tmp/fakemc.c" 2>>"$tmp/cc.err"
+ok $? "builds the crashing libmcrypt.so.4"
 
 # run MODE TIMEOUT: the guest in the rootfs with the fake library first.
 run() {
@@ -63,7 +95,8 @@ run() {
 		--bind-ro="$tmp/lib:/run/fakelib" \
 		--setenv=LD_LIBRARY_PATH=/run/fakelib --setenv=FAKE_MODE="$1" \
 		-- /run/benchorch/guest --quick --min-batch-ns 20000 \
-		--repetitions 1 --libs openssl,nettle,libsodium \
+		--repetitions 1 \
+		--libs openssl,libmcrypt,nettle,libsodium,libtomcrypt \
 		--algos aes-128-cbc,chacha20,sha-256 --lib-timeout "$2" \
 		>"$tmp/out.$1" 2>"$tmp/err.$1"
 }
@@ -80,16 +113,19 @@ def ok(cond, what):
 libs = {o["library"]: o for o in objs if o["type"] == "library"}
 ok(libs.get("openssl", {}).get("version", "").startswith("FakeSSL"),
    "the guest loaded the fake libcrypto")
-errs = [o for o in objs if o["type"] == "error" and o["library"] == "openssl"]
+ok(libs.get("libmcrypt", {}).get("version", "").endswith("0.0-fake"),
+   "the guest loaded the fake libmcrypt")
 want = ("library crashed: killed by signal 11" if mode == "crash"
         else "library hung: killed after 3 s")
-ok(len(errs) == 1 and errs[0]["message"].startswith(want)
-   and errs[0]["algorithm"] == "aes-128-cbc",
-   "one error line for openssl: %s" % [e["message"] for e in errs])
 res = [o for o in objs if o["type"] == "result"]
-ok(not [r for r in res if r["library"] == "openssl"],
-   "no result from the crashed library")
-for lib in ("nettle", "libsodium"):
+for lib in ("openssl", "libmcrypt"):
+    errs = [o for o in objs if o["type"] == "error" and o["library"] == lib]
+    ok(len(errs) == 1 and errs[0]["message"].startswith(want)
+       and errs[0]["algorithm"] == "aes-128-cbc",
+       "one error line for %s: %s" % (lib, [e["message"] for e in errs]))
+    ok(not [r for r in res if r["library"] == lib],
+       "no result from the crashed %s" % lib)
+for lib in ("nettle", "libsodium", "libtomcrypt"):
     mine = [r for r in res if r["library"] == lib]
     ok(mine and all(r["verified"] for r in mine),
        "%s, after it, still measured (%d verified results)" % (lib, len(mine)))
@@ -110,7 +146,7 @@ start=$(date +%s)
 run hang 3
 ok $? "a hanging library: the guest still exits 0"
 [ $(( $(date +%s) - start )) -lt 30 ]
-ok $? "and the hang costs about --lib-timeout, not more"
+ok $? "and each hang costs about --lib-timeout, not more (two hangs)"
 out=$(check_output hang)
 echo "$out" | grep -v '^#'
 tap_n=$(echo "$out" | sed -n 's/^# //p')

@@ -29,8 +29,8 @@ ok $? "the run is stored as done"
 n=$(q "select count(*) from results_v where library = 'openssl'")
 [ "$n" -eq 336 ]
 ok $? "336 OpenSSL results ((21 ciphers x 2 ops + 6 hashes) x (4 bulk sizes + 3 one-shot sizes)): $n"
-[ "$(q "select count(distinct library) from results_v")" -eq 7 ]
-ok $? "results from the seven libraries of protocol 2's backends"
+[ "$(q "select count(distinct library) from results_v")" -eq 10 ]
+ok $? "results from the ten libraries of protocol 2's backends"
 [ "$(q "select count(*) from results_v where mode = 'oneshot' and buffer_bytes > 16384")" -eq 0 ] &&
 [ "$(q "select count(*) from results_v where mode = 'bulk' and buffer_bytes = 1048576")" -gt 0 ]
 ok $? "bulk at every size, one-shot up to 16 KiB"
@@ -39,7 +39,7 @@ ok $? "key setup is stored, in ns per key, verified"
 [ "$(q "select count(*) from crosschecks where agrees = 0")" -eq 0 ] &&
 [ "$(q "select count(distinct algorithm) from crosschecks where agrees = 1")" -eq 32 ]
 ok $? "the cross-library check agrees for all 32 algorithms"
-[ "$(q "select count(*) from library_loads where length(build_id) = 40")" -eq 7 ]
+[ "$(q "select count(*) from library_loads where length(build_id) = 40")" -eq 10 ]
 ok $? "every loaded library's build-id is stored"
 [ "$(q "select distinct variant from results_v")" = hw ]
 ok $? "the run is stored as variant hw"
