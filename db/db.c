@@ -13,7 +13,8 @@
 
 int db_schema_version(void)
 {
-	return (int)db_migrations_count;
+	return db_migrations_count ?
+	       (int)db_migrations[db_migrations_count - 1].version : 0;
 }
 
 int db_exec(sqlite3 *db, const char *sql, bo_err *err)
@@ -63,27 +64,32 @@ static int has_tables(sqlite3 *db)
 	return n > 0;
 }
 
-/* Apply migrations above the current user_version, each in its own
- * BEGIN IMMEDIATE transaction together with the version bump. */
+/* Apply the migrations above the current user_version (db/migrations.h),
+ * all in one BEGIN IMMEDIATE transaction, each followed by its version
+ * bump. */
 static int migrate(sqlite3 *db, const char *path, bo_err *err)
 {
+	unsigned i;
 	int v;
 
 	if (db_exec(db, "BEGIN IMMEDIATE", err) < 0)
 		return -1;
 	if (user_version(db, &v, err) < 0)
 		goto fail;
-	if (v > (int)db_migrations_count) {
-		bo_err_set(err, "database '%s' has schema version %d, newer than this benchorch (%u)",
-			   path, v, db_migrations_count);
+	if (v > db_schema_version()) {
+		bo_err_set(err, "database '%s' has schema version %d, newer than this benchorch (%d)",
+			   path, v, db_schema_version());
 		goto fail;
 	}
-	for (; v < (int)db_migrations_count; v++) {
+	for (i = 0; i < db_migrations_count; i++) {
 		char bump[64];
 
-		if (db_exec(db, db_migrations[v], err) < 0)
+		if ((int)db_migrations[i].version <= v)
+			continue;
+		if (db_exec(db, db_migrations[i].sql, err) < 0)
 			goto fail;
-		snprintf(bump, sizeof(bump), "PRAGMA user_version = %d", v + 1);
+		snprintf(bump, sizeof(bump), "PRAGMA user_version = %u",
+			 db_migrations[i].version);
 		if (db_exec(db, bump, err) < 0)
 			goto fail;
 	}
@@ -164,9 +170,9 @@ int db_open_readonly(const char *path, sqlite3 **ret, bo_err *err)
 		sqlite3_close(db);
 		return -1;
 	}
-	if (v > (int)db_migrations_count) {
-		bo_err_set(err, "database '%s' has schema version %d, newer than this benchorch (%u)",
-			   path, v, db_migrations_count);
+	if (v > db_schema_version()) {
+		bo_err_set(err, "database '%s' has schema version %d, newer than this benchorch (%d)",
+			   path, v, db_schema_version());
 		sqlite3_close(db);
 		return -1;
 	}

@@ -125,7 +125,7 @@ static void protocol2_tests(const char *dir, const struct cpuinfo *ci)
 
 	/* a schema-1 database with a result is migrated, the result kept */
 	sqlite3_open(old, &db);
-	db_exec(db, db_migrations[0], &err);
+	db_exec(db, db_migrations[0].sql, &err);
 	db_exec(db, "PRAGMA user_version = 1;"
 		"INSERT INTO runs (uuid, host, pid, started_at, command_line)"
 		" VALUES ('u', 'h', 1, 't', 'c');"
