@@ -16,6 +16,8 @@ GUEST_SOURCES = \
 	guest/backend-libsodium.c guest/backend-mbedtls.c \
 	guest/backend-gnutls.c guest/backend-wolfssl.c \
 	guest/bench.c guest/bench.h \
+	guest/cpuclock.c guest/cpuclock.h \
+	guest/samples.c guest/samples.h \
 	guest/emit.c guest/emit.h \
 	guest/json.c guest/json.h \
 	guest/kat.c guest/kat.h
