@@ -10,10 +10,12 @@
 
 #include "db/db.h"
 #include "db/migrations.h"
+#include "orchestrator/curves.h"
 
 int db_schema_version(void)
 {
-	return (int)db_migrations_count;
+	return db_migrations_count ?
+	       (int)db_migrations[db_migrations_count - 1].version : 0;
 }
 
 int db_exec(sqlite3 *db, const char *sql, bo_err *err)
@@ -63,27 +65,32 @@ static int has_tables(sqlite3 *db)
 	return n > 0;
 }
 
-/* Apply migrations above the current user_version, each in its own
- * BEGIN IMMEDIATE transaction together with the version bump. */
+/* Apply the migrations above the current user_version (db/migrations.h),
+ * all in one BEGIN IMMEDIATE transaction, each followed by its version
+ * bump. */
 static int migrate(sqlite3 *db, const char *path, bo_err *err)
 {
+	unsigned i;
 	int v;
 
 	if (db_exec(db, "BEGIN IMMEDIATE", err) < 0)
 		return -1;
 	if (user_version(db, &v, err) < 0)
 		goto fail;
-	if (v > (int)db_migrations_count) {
-		bo_err_set(err, "database '%s' has schema version %d, newer than this benchorch (%u)",
-			   path, v, db_migrations_count);
+	if (v > db_schema_version()) {
+		bo_err_set(err, "database '%s' has schema version %d, newer than this benchorch (%d)",
+			   path, v, db_schema_version());
 		goto fail;
 	}
-	for (; v < (int)db_migrations_count; v++) {
+	for (i = 0; i < db_migrations_count; i++) {
 		char bump[64];
 
-		if (db_exec(db, db_migrations[v], err) < 0)
+		if ((int)db_migrations[i].version <= v)
+			continue;
+		if (db_exec(db, db_migrations[i].sql, err) < 0)
 			goto fail;
-		snprintf(bump, sizeof(bump), "PRAGMA user_version = %d", v + 1);
+		snprintf(bump, sizeof(bump), "PRAGMA user_version = %u",
+			 db_migrations[i].version);
 		if (db_exec(db, bump, err) < 0)
 			goto fail;
 	}
@@ -164,9 +171,9 @@ int db_open_readonly(const char *path, sqlite3 **ret, bo_err *err)
 		sqlite3_close(db);
 		return -1;
 	}
-	if (v > (int)db_migrations_count) {
-		bo_err_set(err, "database '%s' has schema version %d, newer than this benchorch (%u)",
-			   path, v, db_migrations_count);
+	if (v > db_schema_version()) {
+		bo_err_set(err, "database '%s' has schema version %d, newer than this benchorch (%d)",
+			   path, v, db_schema_version());
 		sqlite3_close(db);
 		return -1;
 	}
@@ -398,12 +405,83 @@ static size_t loaded_index(const struct guest_output *out, const char *name)
 	return out->nlibraries;
 }
 
+/* Bind the statistics of T to ST's parameters FIRST .. FIRST + 5: p25_ns,
+ * p75_ns, cv, reruns, noisy, tsc_cycles (NULL when 0: no TSC). */
+static void bind_timing(sqlite3_stmt *st, int first,
+			const struct guest_timing *t)
+{
+	sqlite3_bind_int64(st, first, t->p25_ns);
+	sqlite3_bind_int64(st, first + 1, t->p75_ns);
+	sqlite3_bind_double(st, first + 2, t->cv);
+	sqlite3_bind_int64(st, first + 3, t->reruns);
+	sqlite3_bind_int(st, first + 4, t->noisy ? 1 : 0);
+	if (t->tsc_cycles > 0)
+		sqlite3_bind_int64(st, first + 5, t->tsc_cycles);
+}
+
+/* Store T's samples for row ID with ST (INSERT of (id, rep, ns)). */
+static int store_samples(sqlite3 *db, sqlite3_stmt *st, int64_t id,
+			 const struct guest_timing *t, bo_err *err)
+{
+	int64_t i;
+
+	for (i = 0; i < t->repetitions; i++) {
+		sqlite3_bind_int64(st, 1, id);
+		sqlite3_bind_int64(st, 2, i);
+		sqlite3_bind_int64(st, 3, t->samples_ns[i]);
+		if (step_done(db, st, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Store the fit of every curve of OUT (orchestrator/curves.h) for
+ * invocation INV_ID; LIB_IDS are the ids of out->libraries. */
+static int store_curves(sqlite3 *db, int64_t inv_id,
+			const struct guest_output *out, const int64_t *lib_ids,
+			bo_err *err)
+{
+	struct curve_fit *f;
+	sqlite3_stmt *st;
+	size_t n = curves_fit(out, &f), i, j;
+	int rc = 0;
+
+	if (n == 0)
+		return 0;
+	if (prep(db, "INSERT INTO curves (invocation_id, library_id,"
+		 " algorithm, operation, mode, points, overhead_ns, ns_per_byte,"
+		 " cycles_per_byte) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+		 &st, err) < 0) {
+		free(f);
+		return -1;
+	}
+	for (i = 0; i < n && rc == 0; i++) {
+		j = loaded_index(out, f[i].library);
+		if (j == out->nlibraries)
+			continue;	/* cannot happen: results were checked */
+		sqlite3_bind_int64(st, 1, inv_id);
+		sqlite3_bind_int64(st, 2, lib_ids[j]);
+		bind_text(st, 3, f[i].algorithm);
+		bind_text(st, 4, f[i].operation);
+		bind_text(st, 5, f[i].mode);
+		sqlite3_bind_int64(st, 6, (sqlite3_int64)f[i].points);
+		sqlite3_bind_double(st, 7, f[i].overhead_ns);
+		sqlite3_bind_double(st, 8, f[i].ns_per_byte);
+		if (f[i].cycles_per_byte >= 0)
+			sqlite3_bind_double(st, 9, f[i].cycles_per_byte);
+		rc = step_done(db, st, err);
+	}
+	sqlite3_finalize(st);
+	free(f);
+	return rc;
+}
+
 /* Store what the guest reported for invocation INV_ID. */
 static int store_output(sqlite3 *db, int64_t inv_id,
 			const struct guest_output *out,
 			const struct image *img, bo_err *err)
 {
-	sqlite3_stmt *st = NULL;
+	sqlite3_stmt *st = NULL, *ss = NULL;
 	int64_t *lib_ids;
 	size_t i, j;
 	int rc = -1;
@@ -473,8 +551,11 @@ static int store_output(sqlite3 *db, int64_t inv_id,
 	if (prep(db, "INSERT INTO results (invocation_id, library_id,"
 		 " algorithm, operation, buffer_bytes, calls_per_batch,"
 		 " bytes_per_batch, repetitions, median_ns, min_ns, mb_per_s,"
-		 " verified, mode) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,"
-		 " ?10, ?11, ?12, ?13)", &st, err) < 0)
+		 " verified, mode, p25_ns, p75_ns, cv, reruns, noisy, tsc_cycles)"
+		 " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13,"
+		 " ?14, ?15, ?16, ?17, ?18, ?19)", &st, err) < 0 ||
+	    prep(db, "INSERT INTO samples (result_id, rep, ns) VALUES (?1, ?2,"
+		 " ?3)", &ss, err) < 0)
 		goto out;
 	for (i = 0; i < out->nresults; i++) {
 		const struct guest_result *r = &out->results[i];
@@ -492,24 +573,32 @@ static int store_output(sqlite3 *db, int64_t inv_id,
 		sqlite3_bind_int64(st, 5, r->buffer_bytes);
 		sqlite3_bind_int64(st, 6, r->calls_per_batch);
 		sqlite3_bind_int64(st, 7, r->bytes_per_batch);
-		sqlite3_bind_int64(st, 8, r->repetitions);
-		sqlite3_bind_int64(st, 9, r->median_ns);
-		sqlite3_bind_int64(st, 10, r->min_ns);
+		sqlite3_bind_int64(st, 8, r->t.repetitions);
+		sqlite3_bind_int64(st, 9, r->t.median_ns);
+		sqlite3_bind_int64(st, 10, r->t.min_ns);
 		sqlite3_bind_double(st, 11, r->mb_per_s);
 		sqlite3_bind_int(st, 12, r->verified &&
 				 kat_passed(out, r->library, r->algorithm) &&
 				 guest_output_crosscheck_ok(out, r->library,
 							    r->algorithm));
 		bind_text(st, 13, r->mode);
-		if (step_done(db, st, err) < 0)
+		bind_timing(st, 14, &r->t);
+		if (step_done(db, st, err) < 0 ||
+		    store_samples(db, ss, sqlite3_last_insert_rowid(db), &r->t,
+				  err) < 0)
 			goto out;
 	}
 	sqlite3_finalize(st);
+	sqlite3_finalize(ss);
+	ss = NULL;
 
 	if (prep(db, "INSERT INTO keysetups (invocation_id, library_id,"
 		 " algorithm, operation, calls_per_batch, repetitions,"
-		 " median_ns, min_ns, ns_per_key, verified) VALUES (?1, ?2, ?3,"
-		 " ?4, ?5, ?6, ?7, ?8, ?9, ?10)", &st, err) < 0)
+		 " median_ns, min_ns, ns_per_key, verified, p25_ns, p75_ns, cv,"
+		 " reruns, noisy, tsc_cycles) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7,"
+		 " ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)", &st, err) < 0 ||
+	    prep(db, "INSERT INTO keysetup_samples (keysetup_id, rep, ns)"
+		 " VALUES (?1, ?2, ?3)", &ss, err) < 0)
 		goto out;
 	for (i = 0; i < out->nkeysetups; i++) {
 		const struct guest_keysetup *k = &out->keysetups[i];
@@ -525,18 +614,26 @@ static int store_output(sqlite3 *db, int64_t inv_id,
 		bind_text(st, 3, k->algorithm);
 		bind_text(st, 4, k->operation);
 		sqlite3_bind_int64(st, 5, k->calls_per_batch);
-		sqlite3_bind_int64(st, 6, k->repetitions);
-		sqlite3_bind_int64(st, 7, k->median_ns);
-		sqlite3_bind_int64(st, 8, k->min_ns);
+		sqlite3_bind_int64(st, 6, k->t.repetitions);
+		sqlite3_bind_int64(st, 7, k->t.median_ns);
+		sqlite3_bind_int64(st, 8, k->t.min_ns);
 		sqlite3_bind_double(st, 9, k->ns_per_call);
 		sqlite3_bind_int(st, 10, k->verified &&
 				 kat_passed(out, k->library, k->algorithm) &&
 				 guest_output_crosscheck_ok(out, k->library,
 							    k->algorithm));
-		if (step_done(db, st, err) < 0)
+		bind_timing(st, 11, &k->t);
+		if (step_done(db, st, err) < 0 ||
+		    store_samples(db, ss, sqlite3_last_insert_rowid(db), &k->t,
+				  err) < 0)
 			goto out;
 	}
 	sqlite3_finalize(st);
+	sqlite3_finalize(ss);
+	ss = NULL;
+	st = NULL;
+	if (store_curves(db, inv_id, out, lib_ids, err) < 0)
+		goto out;
 
 	if (prep(db, "INSERT INTO crosschecks (invocation_id, library,"
 		 " algorithm, input_bytes, output_bytes, digest, roundtrip,"
@@ -561,6 +658,7 @@ static int store_output(sqlite3 *db, int64_t inv_id,
 	rc = 0;
 out:
 	sqlite3_finalize(st);
+	sqlite3_finalize(ss);
 	free(lib_ids);
 	return rc;
 }
@@ -577,8 +675,10 @@ static int store_invocation(sqlite3 *db, int64_t run_id,
 		return -1;
 	if (prep(db, "INSERT INTO invocations (run_id, image_id, spec, runner,"
 		 " guest_version, libc, cpu, started_at, wall_ns, measure_ns,"
-		 " status, error, variant) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7,"
-		 " ?8, ?9, ?10, ?11, ?12, ?13)", &st, err) < 0)
+		 " status, error, variant, clock_start_hz, clock_end_hz, tsc_hz,"
+		 " guest_elapsed_ns, host_elapsed_ns) VALUES (?1, ?2, ?3, ?4, ?5,"
+		 " ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
+		 &st, err) < 0)
 		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
 	if (inv->image)
@@ -596,6 +696,15 @@ static int store_invocation(sqlite3 *db, int64_t run_id,
 		bind_text(st, 12, inv->error);
 	bind_text(st, 13, out && out->variant ? out->variant :
 		  inv->variant ? inv->variant : "hw");
+	if (out) {
+		sqlite3_bind_int64(st, 14, out->clock_start_hz);
+		sqlite3_bind_int64(st, 15, out->clock_end_hz);
+		if (out->tsc_hz > 0)
+			sqlite3_bind_int64(st, 16, out->tsc_hz);
+		sqlite3_bind_int64(st, 17, out->elapsed_ns);
+		if (out->host_elapsed_ns > 0)
+			sqlite3_bind_int64(st, 18, out->host_elapsed_ns);
+	}
 	rc = step_done(db, st, err);
 	sqlite3_finalize(st);
 	if (rc < 0)

@@ -1,14 +1,20 @@
-/* guest/bench.c - timing batches of calls with CLOCK_MONOTONIC. */
+/* guest/bench.c - timing batches of calls with CLOCK_MONOTONIC (see
+ * bench.h). */
 #include "compat.h"
 
 #include <string.h>
 #include <time.h>
 
 #include "bench.h"
+#include "cpuclock.h"
+#include "samples.h"
 
 /* Never let a batch grow past this many calls (a 16-byte call takes
  * nanoseconds; 2^40 of them would take hours). */
 #define BENCH_MAX_CALLS (UINT64_C(1) << 40)
+/* Calibration aims this far past min_batch_ns, so that a batch of the
+ * chosen size does not fall short of it by a hair. */
+#define BENCH_AIM 1.05
 
 uint64_t bench_now_ns(void)
 {
@@ -19,17 +25,33 @@ uint64_t bench_now_ns(void)
 	       (uint64_t)ts.tv_nsec;
 }
 
-/* Time one batch of CALLS into *ns (>= 1). Returns FN's result. */
+/* Time one batch of CALLS into *ns (>= 1) and, when TSC is set, its TSC
+ * ticks into *ticks; add the time to *spent. Returns FN's result. */
 static int timed_batch(bench_batch_fn fn, void *arg, uint64_t calls,
-		       uint64_t *ns, uint64_t *spent)
+		       bool tsc, uint64_t *ns, uint64_t *ticks,
+		       uint64_t *spent)
 {
+	uint64_t c0 = tsc ? cpuclock_tsc() : 0;
 	uint64_t t0 = bench_now_ns();
 	int rc = fn(arg, calls);
 	uint64_t t = bench_now_ns() - t0;
+	uint64_t c = tsc ? cpuclock_tsc() - c0 : 0;
 
 	*spent += t;
 	*ns = t > 0 ? t : 1;
+	if (ticks)
+		*ticks = c;
 	return rc;
+}
+
+/* Clamp a wanted call count to 1 .. BENCH_MAX_CALLS. */
+static uint64_t clamp_calls(double want)
+{
+	if (want >= (double)BENCH_MAX_CALLS)
+		return BENCH_MAX_CALLS;
+	if (want < 1)
+		return 1;
+	return (uint64_t)want;
 }
 
 /* Next call count after a batch of CALLS took NS < TARGET ns: aim 5 % past
@@ -41,71 +63,143 @@ static uint64_t next_calls(uint64_t calls, uint64_t ns, uint64_t target)
 
 	if (ns < 1000)		/* too short to extrapolate from */
 		return calls * 16;
-	want = (double)calls * (double)target * 1.05 / (double)ns;
+	want = (double)calls * (double)target * BENCH_AIM / (double)ns;
 	if (want > (double)calls * 64.0)
 		want = (double)calls * 64.0;
 	next = (uint64_t)want;
 	return next > calls ? next : calls + 1;
 }
 
-/* Sort N values ascending (N is small: insertion sort). */
-static void sort_u64(uint64_t *v, unsigned n)
+/* The call count predicted from HINT for BYTES-byte calls and a TARGET-ns
+ * batch, assuming the throughput (bytes per ns) of the hint's point; 0
+ * when HINT has nothing to predict from. A larger buffer has the same or a
+ * higher throughput in practice (the per-call overhead is amortised), so
+ * the batch lasts between about half and BENCH_AIM times TARGET when the
+ * size doubles. */
+static uint64_t predicted_calls(const struct bench_hint *hint, size_t bytes,
+				uint64_t target)
 {
-	for (unsigned i = 1; i < n; i++) {
-		uint64_t x = v[i];
-		unsigned j = i;
+	double ns_per_call;
 
-		for (; j > 0 && v[j - 1] > x; j--)
-			v[j] = v[j - 1];
-		v[j] = x;
+	if (!hint || hint->bytes_per_call == 0 || hint->ns_per_call <= 0 ||
+	    bytes == 0)
+		return 0;
+	ns_per_call = hint->ns_per_call * (double)bytes /
+		      (double)hint->bytes_per_call;
+	return clamp_calls((double)target * BENCH_AIM / ns_per_call);
+}
+
+int bench_calibrate(bench_batch_fn fn, void *arg, size_t bytes,
+		    const struct bench_params *p,
+		    const struct bench_hint *hint, uint64_t *calls,
+		    struct bench_result *r)
+{
+	uint64_t target = p->min_batch_ns, n, ns;
+	bool predicted;
+	unsigned steps;
+
+	n = predicted_calls(hint, bytes, target);
+	predicted = n > 0;
+	if (!predicted)
+		n = 1;
+	for (steps = 1;; steps++) {
+		r->calibration_batches++;
+		if (timed_batch(fn, arg, n, false, &ns, NULL, &r->spent_ns) != 0)
+			return -1;
+		if (ns >= target || n >= BENCH_MAX_CALLS)
+			break;
+		/* a predicted batch of at least half the target is long
+		 * enough to scale from */
+		if (predicted && steps == 1 && ns >= target / 2)
+			break;
+		n = next_calls(n, ns, target);
+		if (n > BENCH_MAX_CALLS)
+			n = BENCH_MAX_CALLS;
 	}
+	if (predicted && steps == 1) {
+		/* the predicted batch ran at this size and was the warm-up:
+		 * scale its call count to the target (time is proportional
+		 * to calls at a fixed size) */
+		n = clamp_calls((double)n * (double)target * BENCH_AIM /
+				(double)ns);
+	} else if (!predicted && steps == 1 && ns < 4 * target) {
+		/* one call already lasted a batch: warm up once more */
+		r->calibration_batches++;
+		if (timed_batch(fn, arg, n, false, &ns, NULL, &r->spent_ns) != 0)
+			return -1;
+	}
+	*calls = n;
+	return 0;
+}
+
+int bench_sample(bench_batch_fn fn, void *arg, size_t bytes_per_call,
+		 uint64_t calls, const struct bench_params *p,
+		 struct bench_result *r)
+{
+	uint64_t set[BENCH_MAX_REPETITIONS], ticks[BENCH_MAX_REPETITIONS];
+	uint64_t best_ticks[BENCH_MAX_REPETITIONS];
+	unsigned reps = p->repetitions;
+	struct samples_summary s;
+	double best_cv = 0;
+
+	if (calls < 1 || reps < 1 || reps > BENCH_MAX_REPETITIONS ||
+	    !(p->max_cv >= 0))
+		return -1;
+	/* steps 3 and 4: sets of samples, the quietest kept */
+	for (unsigned sets = 0;; sets++) {
+		double cv;
+
+		for (unsigned i = 0; i < reps; i++)
+			if (timed_batch(fn, arg, calls, p->tsc, &set[i],
+					&ticks[i], &r->spent_ns) != 0)
+				return -1;
+		cv = samples_cv(set, reps);
+		if (sets == 0 || cv < best_cv) {
+			best_cv = cv;
+			memcpy(r->samples_ns, set, reps * sizeof(set[0]));
+			memcpy(best_ticks, ticks, reps * sizeof(ticks[0]));
+		}
+		r->reruns = sets;
+		if (!samples_rerun_wanted(best_cv, p->max_cv, sets,
+					  p->max_reruns))
+			break;
+	}
+
+	samples_summarise(r->samples_ns, reps, &s);
+	r->calls_per_batch = calls;
+	r->repetitions = reps;
+	r->min_ns = s.min_ns;
+	r->p25_ns = s.p25_ns;
+	r->median_ns = s.median_ns;
+	r->p75_ns = s.p75_ns;
+	r->cv = s.cv;
+	r->noisy = s.cv > p->max_cv;
+	r->tsc_cycles = 0;
+	if (p->tsc) {
+		samples_sort(best_ticks, reps);
+		r->tsc_cycles = samples_quartile(best_ticks, reps, 2);
+	}
+	r->mb_per_s = (double)bytes_per_call * (double)calls /
+		      (double)r->median_ns * 1000.0;
+	return 0;
 }
 
 int bench_measure(bench_batch_fn fn, void *arg, size_t bytes_per_call,
-		  uint64_t min_batch_ns, unsigned repetitions,
+		  const struct bench_params *p, struct bench_hint *hint,
 		  struct bench_result *r)
 {
-	uint64_t samples[BENCH_MAX_REPETITIONS];
-	uint64_t calls = 1, ns;
-	unsigned steps;
+	uint64_t calls;
 
 	memset(r, 0, sizeof(*r));
-	if (min_batch_ns < 1 || repetitions < 1 ||
-	    repetitions > BENCH_MAX_REPETITIONS)
+	if (p->min_batch_ns < 1 || p->repetitions < 1 ||
+	    p->repetitions > BENCH_MAX_REPETITIONS || !(p->max_cv >= 0))
 		return -1;
-
-	/* 1. calibration (and warm-up) */
-	for (steps = 1;; steps++) {
-		if (timed_batch(fn, arg, calls, &ns, &r->spent_ns) != 0)
-			return -1;
-		if (ns >= min_batch_ns || calls >= BENCH_MAX_CALLS)
-			break;
-		calls = next_calls(calls, ns, min_batch_ns);
-		if (calls > BENCH_MAX_CALLS)
-			calls = BENCH_MAX_CALLS;
+	if (bench_calibrate(fn, arg, bytes_per_call, p, hint, &calls, r) < 0 ||
+	    bench_sample(fn, arg, bytes_per_call, calls, p, r) < 0)
+		return -1;
+	if (hint) {
+		hint->bytes_per_call = bytes_per_call;
+		hint->ns_per_call = (double)r->median_ns / (double)calls;
 	}
-	/* 2. one more warm-up batch at the final size, unless the last
-	 * calibration batch already ran at that size after smaller ones (it
-	 * then was the warm-up), or a single call lasted 4 batches' time (a
-	 * cold start is then lost in it) */
-	if (steps == 1 && ns < 4 * min_batch_ns &&
-	    timed_batch(fn, arg, calls, &ns, &r->spent_ns) != 0)
-		return -1;
-	/* 3. the timed repetitions */
-	for (unsigned i = 0; i < repetitions; i++)
-		if (timed_batch(fn, arg, calls, &samples[i], &r->spent_ns) != 0)
-			return -1;
-
-	sort_u64(samples, repetitions);
-	r->calls_per_batch = calls;
-	r->repetitions = repetitions;
-	r->min_ns = samples[0];
-	if (repetitions % 2)
-		r->median_ns = samples[repetitions / 2];
-	else
-		r->median_ns = (samples[repetitions / 2 - 1] +
-				samples[repetitions / 2] + 1) / 2;
-	r->mb_per_s = (double)bytes_per_call * (double)calls /
-		      (double)r->median_ns * 1000.0;
 	return 0;
 }

@@ -2,51 +2,126 @@
  *
  * Method (DESIGN.md, "Where the numbers come from"): time batches, not
  * single calls; calibrate the batch so it lasts at least min_batch_ns; warm
- * up; repeat; report median and minimum per batch.
+ * up; repeat and keep every raw sample; report median, quartiles and
+ * minimum per batch; re-run noisy points.
  *
- *  1. calibration: batches of 1, then growing call counts, until one batch
- *     lasts >= min_batch_ns (this also warms caches, branch predictors and
- *     the CPU clock);
+ *  1. calibration: find the call count that makes one batch last at least
+ *     min_batch_ns. Without a hint: batches of 1, then growing call
+ *     counts, until one batch lasts >= min_batch_ns (this also warms
+ *     caches, branch predictors and the CPU clock). With a hint (the
+ *     previous point of the same curve, struct bench_hint): the call count
+ *     is predicted from that point's throughput; since a larger buffer
+ *     has the same or a higher throughput, that first batch lasts between
+ *     about half and 1.05 times min_batch_ns when the size doubles. If it
+ *     lasts at least half of min_batch_ns, the call count is scaled from
+ *     it (time is proportional to calls at a fixed size) and it was the
+ *     warm-up; otherwise the count grows as without a hint. So across a
+ *     sweep of sizes the calibration costs one batch per point;
  *  2. one more warm-up batch of the calibrated size, discarded - only when
- *     the very first batch (one call) already lasted min_batch_ns but less
- *     than 4 x min_batch_ns: otherwise the last calibration batch ran at
- *     the final size after smaller ones and was the warm-up, or one call
- *     is so long that a cold start is lost in it;
- *  3. `repetitions` timed batches of that size.
+ *     no hint was used and the very first batch (one call) already lasted
+ *     min_batch_ns but less than 4 x min_batch_ns: otherwise the last
+ *     calibration batch ran at the final size (after smaller ones, or
+ *     predicted) and was the warm-up, or one call is so long that a cold
+ *     start is lost in it;
+ *  3. a set of `repetitions` timed batches of that size (the samples);
+ *  4. while the lowest coefficient of variation (CV) of the sets so far
+ *     exceeds max_cv and fewer than max_reruns re-runs were made, another
+ *     set of the same size (guest/samples.h: samples_rerun_wanted). The
+ *     set with the lowest CV is reported (the quietest stretch of time:
+ *     interference only ever adds time); the point is `noisy` when even
+ *     that set's CV exceeds max_cv.
+ *
+ * Where the CPU has an invariant TSC (guest/cpuclock.h) it is also read
+ * around every batch, and the median of the TSC ticks per batch of the
+ * reported set is kept (reference cycles at the TSC rate, not core
+ * cycles).
  */
 #ifndef GUEST_BENCH_H
 #define GUEST_BENCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-/* Upper bound accepted for repetitions. */
-#define BENCH_MAX_REPETITIONS 1000
+/* Upper bound for repetitions (samples per set). A protocol line must fit
+ * in 4096 bytes with every sample written out: 150 samples of at most 20
+ * digits and a comma take 3150 bytes, the other members of a result line
+ * fewer than 900 (guest/PROTOCOL.md). */
+#define BENCH_MAX_REPETITIONS 150
 
 /* Run CALLS (>= 1) calls of the measured operation on ARG. Returns 0, or -1
  * if a call failed (the measurement is then abandoned). */
 typedef int (*bench_batch_fn)(void *arg, uint64_t calls);
 
+/* How to measure. */
+struct bench_params {
+	uint64_t min_batch_ns;	/* shortest timed batch, ns, >= 1 */
+	unsigned repetitions;	/* samples per set, 1 .. BENCH_MAX_REPETITIONS */
+	double max_cv;		/* re-run a set whose CV exceeds this
+				 * fraction (0.02 = 2 %), >= 0 */
+	unsigned max_reruns;	/* at most this many re-runs per point */
+	bool tsc;		/* read the invariant TSC around each batch */
+};
+
+/* The previous point of the same curve (same library, algorithm,
+ * operation and mode), from which the call count of the next buffer size
+ * is predicted. bytes_per_call 0 = nothing measured yet. */
+struct bench_hint {
+	size_t bytes_per_call;	/* bytes per call of that point */
+	double ns_per_call;	/* its median ns per call */
+};
+
 struct bench_result {
 	uint64_t calls_per_batch;	/* calls in each timed batch, >= 1 */
-	unsigned repetitions;		/* timed batches */
+	unsigned repetitions;		/* samples in the reported set */
+	uint64_t samples_ns[BENCH_MAX_REPETITIONS];	/* the reported set,
+					 * ns per batch, in the order measured */
 	uint64_t median_ns;		/* ns per batch, >= 1 */
-	uint64_t min_ns;		/* ns per batch, >= 1, <= median_ns */
+	uint64_t min_ns;		/* ns per batch, >= 1, <= p25_ns */
+	uint64_t p25_ns, p75_ns;	/* quartiles, ns per batch */
+	double cv;			/* coefficient of variation of the
+					 * reported set, a fraction */
+	unsigned reruns;		/* sets measured after the first */
+	bool noisy;			/* cv > max_cv after every re-run */
+	uint64_t tsc_cycles;		/* median TSC ticks per batch of the
+					 * reported set; 0 = TSC not read */
 	double mb_per_s;		/* 10^6 bytes/s at the median:
 					 * bytes_per_batch / median_ns * 1000 */
 	uint64_t spent_ns;		/* ns spent in every batch run here,
-					 * calibration and warm-up included */
+					 * calibration, warm-up and re-runs
+					 * included */
+	unsigned calibration_batches;	/* batches run before the first set,
+					 * warm-up included */
 };
 
 /* Current CLOCK_MONOTONIC time in ns. */
 uint64_t bench_now_ns(void);
 
-/* Measure FN(ARG, calls), each call processing BYTES_PER_CALL bytes, with
- * batches of at least MIN_BATCH_NS ns (>= 1) and REPETITIONS (1 ..
- * BENCH_MAX_REPETITIONS) timed batches. Fills *r. Returns 0, or -1 if FN
- * failed or the arguments are out of range (r->spent_ns is set even then). */
+/* Steps 1 and 2 above: the call count per batch for FN(ARG, calls), each
+ * call processing BYTES_PER_CALL bytes, into *CALLS, predicted from HINT
+ * when it is not NULL and has a point. Adds to r->spent_ns and
+ * r->calibration_batches (nothing else of *r is touched). Returns 0, or -1
+ * if FN failed. */
+int bench_calibrate(bench_batch_fn fn, void *arg, size_t bytes_per_call,
+		    const struct bench_params *p,
+		    const struct bench_hint *hint, uint64_t *calls,
+		    struct bench_result *r);
+
+/* Steps 3 and 4 above with CALLS (>= 1) calls per batch: sets of
+ * p->repetitions samples, re-run while noisy; fills every member of *r
+ * but calibration_batches, and adds to r->spent_ns. Returns 0, or -1 if
+ * FN failed or P is out of range. */
+int bench_sample(bench_batch_fn fn, void *arg, size_t bytes_per_call,
+		 uint64_t calls, const struct bench_params *p,
+		 struct bench_result *r);
+
+/* Measure FN(ARG, calls), each call processing BYTES_PER_CALL bytes, as
+ * P says (steps 1-4 above: bench_calibrate, then bench_sample). HINT may be NULL (no prediction); when given
+ * it is used for the call count and, on success, replaced by this point
+ * (BYTES_PER_CALL and the median ns per call). Fills *r. Returns 0, or -1
+ * if FN failed or P is out of range (r->spent_ns is set even then). */
 int bench_measure(bench_batch_fn fn, void *arg, size_t bytes_per_call,
-		  uint64_t min_batch_ns, unsigned repetitions,
+		  const struct bench_params *p, struct bench_hint *hint,
 		  struct bench_result *r);
 
 #endif /* GUEST_BENCH_H */

@@ -47,7 +47,7 @@ static void begin(struct json_line *j, const char *type)
 }
 
 int emit_hello(const char *guest_version, const char *libc, int cpu,
-	       const char *variant)
+	       const char *variant, uint64_t clock_hz)
 {
 	struct json_line j;
 
@@ -57,6 +57,7 @@ int emit_hello(const char *guest_version, const char *libc, int cpu,
 	json_add_str_max(&j, "libc", libc, MAX_NAME);
 	json_add_int(&j, "cpu", cpu);
 	json_add_str(&j, "variant", variant);
+	json_add_uint(&j, "clock_hz", clock_hz);
 	return flush(&j);
 }
 
@@ -117,27 +118,67 @@ int emit_error(const char *library, const char *algorithm, const char *fmt,
 	return flush(&j);
 }
 
+/* The members every measurement (result or keysetup) shares, after
+ * calls_per_batch: repetitions, median_ns, min_ns, p25_ns, p75_ns, cv,
+ * reruns, noisy, tsc_cycles. */
+static void add_timing(struct json_line *j, const struct bench_result *r)
+{
+	json_add_uint(j, "repetitions", r->repetitions);
+	json_add_uint(j, "median_ns", r->median_ns);
+	json_add_uint(j, "min_ns", r->min_ns);
+	json_add_uint(j, "p25_ns", r->p25_ns);
+	json_add_uint(j, "p75_ns", r->p75_ns);
+	json_add_double(j, "cv", r->cv);
+	json_add_uint(j, "reruns", r->reruns);
+	json_add_bool(j, "noisy", r->noisy);
+	json_add_uint(j, "tsc_cycles", r->tsc_cycles);
+}
+
+void emit_format_result(struct json_line *j, const char *library,
+			const char *algorithm, const char *operation,
+			const char *mode, size_t buffer_bytes,
+			const struct bench_result *r, bool verified)
+{
+	begin(j, "result");
+	json_add_str_max(j, "library", library, MAX_NAME);
+	json_add_str_max(j, "algorithm", algorithm, MAX_NAME);
+	json_add_str(j, "operation", operation);
+	json_add_str(j, "mode", mode);
+	json_add_uint(j, "buffer_bytes", buffer_bytes);
+	json_add_uint(j, "calls_per_batch", r->calls_per_batch);
+	json_add_uint(j, "bytes_per_batch",
+		      (unsigned long long)buffer_bytes * r->calls_per_batch);
+	add_timing(j, r);
+	json_add_double(j, "mb_per_s", r->mb_per_s);
+	json_add_bool(j, "verified", verified);
+	json_add_uint_array(j, "samples_ns", r->samples_ns, r->repetitions);
+}
+
 int emit_result(const char *library, const char *algorithm,
 		const char *operation, const char *mode, size_t buffer_bytes,
 		const struct bench_result *r, bool verified)
 {
 	struct json_line j;
 
-	begin(&j, "result");
-	json_add_str_max(&j, "library", library, MAX_NAME);
-	json_add_str_max(&j, "algorithm", algorithm, MAX_NAME);
-	json_add_str(&j, "operation", operation);
-	json_add_str(&j, "mode", mode);
-	json_add_uint(&j, "buffer_bytes", buffer_bytes);
-	json_add_uint(&j, "calls_per_batch", r->calls_per_batch);
-	json_add_uint(&j, "bytes_per_batch",
-		      (unsigned long long)buffer_bytes * r->calls_per_batch);
-	json_add_uint(&j, "repetitions", r->repetitions);
-	json_add_uint(&j, "median_ns", r->median_ns);
-	json_add_uint(&j, "min_ns", r->min_ns);
-	json_add_double(&j, "mb_per_s", r->mb_per_s);
-	json_add_bool(&j, "verified", verified);
+	emit_format_result(&j, library, algorithm, operation, mode,
+			   buffer_bytes, r, verified);
 	return flush(&j);
+}
+
+void emit_format_keysetup(struct json_line *j, const char *library,
+			  const char *algorithm, const char *operation,
+			  const struct bench_result *r, bool verified)
+{
+	begin(j, "keysetup");
+	json_add_str_max(j, "library", library, MAX_NAME);
+	json_add_str_max(j, "algorithm", algorithm, MAX_NAME);
+	json_add_str(j, "operation", operation);
+	json_add_uint(j, "calls_per_batch", r->calls_per_batch);
+	add_timing(j, r);
+	json_add_double(j, "ns_per_call",
+			(double)r->median_ns / (double)r->calls_per_batch);
+	json_add_bool(j, "verified", verified);
+	json_add_uint_array(j, "samples_ns", r->samples_ns, r->repetitions);
 }
 
 int emit_keysetup(const char *library, const char *algorithm,
@@ -146,17 +187,7 @@ int emit_keysetup(const char *library, const char *algorithm,
 {
 	struct json_line j;
 
-	begin(&j, "keysetup");
-	json_add_str_max(&j, "library", library, MAX_NAME);
-	json_add_str_max(&j, "algorithm", algorithm, MAX_NAME);
-	json_add_str(&j, "operation", operation);
-	json_add_uint(&j, "calls_per_batch", r->calls_per_batch);
-	json_add_uint(&j, "repetitions", r->repetitions);
-	json_add_uint(&j, "median_ns", r->median_ns);
-	json_add_uint(&j, "min_ns", r->min_ns);
-	json_add_double(&j, "ns_per_call",
-			(double)r->median_ns / (double)r->calls_per_batch);
-	json_add_bool(&j, "verified", verified);
+	emit_format_keysetup(&j, library, algorithm, operation, r, verified);
 	return flush(&j);
 }
 
@@ -178,12 +209,16 @@ int emit_crosscheck(const char *library, const char *algorithm,
 	return flush(&j);
 }
 
-int emit_done(uint64_t results, uint64_t measure_ns)
+int emit_done(uint64_t results, uint64_t measure_ns, uint64_t elapsed_ns,
+	      uint64_t clock_hz, uint64_t tsc_hz)
 {
 	struct json_line j;
 
 	begin(&j, "done");
 	json_add_uint(&j, "results", results);
 	json_add_uint(&j, "measure_ns", measure_ns);
+	json_add_uint(&j, "elapsed_ns", elapsed_ns);
+	json_add_uint(&j, "clock_hz", clock_hz);
+	json_add_uint(&j, "tsc_hz", tsc_hz);
 	return flush(&j);
 }

@@ -18,14 +18,16 @@
 
 #include "backend.h"
 #include "bench.h"
+#include "json.h"
 
 /* Protocol version implemented. */
-#define GUEST_PROTOCOL 2
+#define GUEST_PROTOCOL 3
 
 /* hello: CPU is the CPU the guest is pinned to, or -1; VARIANT is "hw"
- * or "nohw" (hardware acceleration masked, --nohw). */
+ * or "nohw" (hardware acceleration masked, --nohw); CLOCK_HZ the core
+ * clock measured at start (guest/cpuclock.h), in Hz. */
 int emit_hello(const char *guest_version, const char *libc, int cpu,
-	       const char *variant);
+	       const char *variant, uint64_t clock_hz);
 
 /* library: INFO describes the loaded library (build_id included), or is
  * NULL for `absent`. */
@@ -50,11 +52,24 @@ int emit_result(const char *library, const char *algorithm,
 		const char *operation, const char *mode, size_t buffer_bytes,
 		const struct bench_result *r, bool verified);
 
+/* The result line emit_result writes, built into *J (json_end not yet
+ * called) - for tests of its length. */
+void emit_format_result(struct json_line *j, const char *library,
+			const char *algorithm, const char *operation,
+			const char *mode, size_t buffer_bytes,
+			const struct bench_result *r, bool verified);
+
 /* keysetup: one measurement of key setup alone (bench.h; a call = one key
  * setup) for OPERATION ("encrypt" or "decrypt"). */
 int emit_keysetup(const char *library, const char *algorithm,
 		  const char *operation, const struct bench_result *r,
 		  bool verified);
+
+/* The keysetup line emit_keysetup writes, built into *J (json_end not yet
+ * called) - for tests of its length. */
+void emit_format_keysetup(struct json_line *j, const char *library,
+			  const char *algorithm, const char *operation,
+			  const struct bench_result *r, bool verified);
 
 /* crosscheck: LIBRARY's one-shot output for ALGORITHM on the shared
  * INPUT_BYTES-byte pattern: OUTPUT_BYTES bytes (ciphertext then tag, or the
@@ -65,7 +80,12 @@ int emit_crosscheck(const char *library, const char *algorithm,
 		    bool roundtrip);
 
 /* done: RESULTS result lines were printed; MEASURE_NS ns were spent in
- * timed batches, calibration and warm-up included. */
-int emit_done(uint64_t results, uint64_t measure_ns);
+ * timed batches, calibration and warm-up included; ELAPSED_NS ns passed
+ * between writing hello and now (CLOCK_MONOTONIC); CLOCK_HZ is the core
+ * clock measured at the end, in Hz; TSC_HZ the invariant TSC's rate
+ * measured over those ELAPSED_NS, in ticks per second (0 = no invariant
+ * TSC). */
+int emit_done(uint64_t results, uint64_t measure_ns, uint64_t elapsed_ns,
+	      uint64_t clock_hz, uint64_t tsc_hz);
 
 #endif /* GUEST_EMIT_H */

@@ -192,6 +192,23 @@ void json_add_uint(struct json_line *j, const char *key,
 		   sizeof(num));
 }
 
+void json_add_uint_array(struct json_line *j, const char *key,
+			 const uint64_t *values, size_t n)
+{
+	char num[32];
+
+	put_key(j, key);
+	put(j, "[", 1);
+	for (size_t i = 0; i < n; i++) {
+		if (i > 0)
+			put(j, ",", 1);
+		put_number(j, num, snprintf(num, sizeof(num), "%llu",
+					    (unsigned long long)values[i]),
+			   sizeof(num));
+	}
+	put(j, "]", 1);
+}
+
 void json_add_double(struct json_line *j, const char *key, double value)
 {
 	char num[48];

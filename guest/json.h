@@ -1,8 +1,9 @@
 /* guest/json.h - a tiny writer for one-line JSON objects.
  *
- * Builds one object of string / integer / double / boolean members into a
- * fixed buffer of JSON_LINE_MAX bytes (newline included), as the guest
- * protocol requires (guest/PROTOCOL.md: lines are at most 4096 bytes).
+ * Builds one object of string / integer / double / boolean / integer
+ * array members into a fixed buffer of JSON_LINE_MAX bytes (newline
+ * included), as the guest protocol requires (guest/PROTOCOL.md: lines are
+ * at most 4096 bytes).
  * No allocation; a struct json_line lives on the caller's stack or wherever
  * the caller likes.
  *
@@ -20,6 +21,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Longest line the writer produces, in bytes, including the final '\n'. */
 #define JSON_LINE_MAX 4096
@@ -51,6 +53,11 @@ void json_add_int(struct json_line *j, const char *key, long long value);
 /* Add member KEY with an unsigned integer value. */
 void json_add_uint(struct json_line *j, const char *key,
 		   unsigned long long value);
+
+/* Add member KEY with an array of the N unsigned integers of VALUES ([]
+ * when N is 0). Fails the line if it does not fit. */
+void json_add_uint_array(struct json_line *j, const char *key,
+			 const uint64_t *values, size_t n);
 
 /* Add member KEY with a number that is always written with a fraction or
  * exponent (so JSON parsers read it as a real), 10 significant digits.

@@ -25,6 +25,7 @@
 #include "algo.h"
 #include "backend.h"
 #include "bench.h"
+#include "cpuclock.h"
 #include "emit.h"
 #include "kat.h"
 
@@ -44,6 +45,13 @@
 #define QUICK_MIN_BATCH_NS UINT64_C(500000)	/* 0.5 ms */
 #define DEFAULT_REPETITIONS 5
 #define QUICK_REPETITIONS 3
+/* Re-run a point whose samples' coefficient of variation exceeds this
+ * fraction (--max-cv), at most DEFAULT_MAX_RERUNS times (--max-reruns);
+ * see guest/bench.h. */
+#define DEFAULT_MAX_CV 0.02
+#define DEFAULT_MAX_RERUNS 2
+/* Largest --max-reruns accepted. */
+#define MAX_MAX_RERUNS 100
 /* One-shot timing (context + key + one buffer + free per call) is done for
  * buffers up to this size: above it the per-message cost is lost in the
  * bulk cost, which the bulk mode measures. */
@@ -77,19 +85,27 @@ struct options {
 	bool oneshot_set;		/* --oneshot-max given */
 	uint64_t oneshot_max;		/* largest one-shot buffer, bytes */
 	uint64_t lib_timeout_s;		/* per library child, seconds */
+	bool max_cv_set;		/* --max-cv given */
+	double max_cv;			/* re-run above this CV (fraction) */
+	bool max_reruns_set;		/* --max-reruns given */
+	unsigned max_reruns;		/* re-runs per point */
 };
 
 static const char usage_text[] =
 	"usage: benchorch-guest [--quick] [--min-batch-ns N] [--repetitions N]\n"
+	"                       [--max-cv F] [--max-reruns N]\n"
 	"                       [--libs a,b] [--algos x,y] [--cpu N] [--nohw]\n"
 	"                       [--oneshot-max BYTES] [--lib-timeout S]\n"
 	"                       [--no-fork] [--help] [--version]\n"
 	"Benchmark the crypto libraries found in this root filesystem and\n"
-	"print one JSON object per line (benchorch guest protocol 2).\n"
+	"print one JSON object per line (benchorch guest protocol 3).\n"
 	"  --quick            sizes 16, 1024, 16384, 1048576 B; 0.5 ms batches,\n"
 	"                     3 repetitions (default: 16 B .. 1 MiB, 1 ms, 5)\n"
-	"  --min-batch-ns N   shortest timed batch, in ns\n"
-	"  --repetitions N    timed batches per measurement (1..1000)\n"
+	"  --min-batch-ns N   shortest timed batch (one sample), in ns\n"
+	"  --repetitions N    timed batches (samples) per measurement (1..150)\n"
+	"  --max-cv F         re-run a measurement whose samples' coefficient\n"
+	"                     of variation exceeds the fraction F (0.02)\n"
+	"  --max-reruns N     at most N re-runs per measurement (2)\n"
 	"  --libs a,b         libraries to try, in order (default: all)\n"
 	"  --algos x,y        algorithms (default: all)\n"
 	"  --cpu N            pin to CPU N first\n"
@@ -151,6 +167,37 @@ static int parse_u64(const char *s, uint64_t max, uint64_t *v)
 			return -1;
 		x = x * 10 + (uint64_t)(*s - '0');
 	}
+	*v = x;
+	return 0;
+}
+
+/* Parse S, a decimal fraction 0 .. 1 written as digits with at most one
+ * '.' ("0.02", ".5", "1"), into *V. Returns 0, or -1 if S is anything
+ * else. (Parsed by hand: strtod would depend on the locale.) */
+static int parse_fraction(const char *s, double *v)
+{
+	double x = 0, scale = 1;
+	bool dot = false, digits = false;
+
+	for (; *s; s++) {
+		if (*s == '.' && !dot) {
+			dot = true;
+		} else if (*s >= '0' && *s <= '9') {
+			digits = true;
+			if (dot) {
+				scale /= 10;
+				x += (*s - '0') * scale;
+			} else {
+				x = x * 10 + (*s - '0');
+			}
+			if (x > 1)
+				return -1;
+		} else {
+			return -1;
+		}
+	}
+	if (!digits)
+		return -1;
 	*v = x;
 	return 0;
 }
@@ -234,7 +281,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		}
 		if (strcmp(arg, "--version") == 0) {
 			put_fd(1, "benchorch-guest " GUEST_VERSION
-				  " (protocol 2)\n");
+				  " (protocol 3)\n");
 			return 1;
 		}
 		if (strcmp(arg, "--quick") == 0) {
@@ -261,7 +308,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 		if (strcmp(name, "--min-batch-ns") && strcmp(name, "--repetitions")
 		    && strcmp(name, "--libs") && strcmp(name, "--algos")
 		    && strcmp(name, "--cpu") && strcmp(name, "--oneshot-max")
-		    && strcmp(name, "--lib-timeout")) {
+		    && strcmp(name, "--lib-timeout") && strcmp(name, "--max-cv")
+		    && strcmp(name, "--max-reruns")) {
 			complain("unknown option '%s'", name);
 			return 2;
 		}
@@ -311,6 +359,21 @@ static int parse_args(int argc, char **argv, struct options *o)
 				return 2;
 			}
 			o->lib_timeout_s = v;
+		} else if (strcmp(name, "--max-cv") == 0) {
+			if (parse_fraction(val, &o->max_cv) < 0) {
+				complain("--max-cv: want a fraction 0..1 such as 0.02, got '%s'",
+					 val);
+				return 2;
+			}
+			o->max_cv_set = true;
+		} else if (strcmp(name, "--max-reruns") == 0) {
+			if (parse_u64(val, MAX_MAX_RERUNS, &v) < 0) {
+				complain("--max-reruns: want 0..%d, got '%s'",
+					 MAX_MAX_RERUNS, val);
+				return 2;
+			}
+			o->max_reruns = (unsigned)v;
+			o->max_reruns_set = true;
 		} else if (strcmp(name, "--libs") == 0) {
 			if (each_item(val, o, add_lib) < 0)
 				return 2;
@@ -326,6 +389,10 @@ static int parse_args(int argc, char **argv, struct options *o)
 					  : DEFAULT_REPETITIONS;
 	if (!o->oneshot_set)
 		o->oneshot_max = DEFAULT_ONESHOT_MAX;
+	if (!o->max_cv_set)
+		o->max_cv = DEFAULT_MAX_CV;
+	if (!o->max_reruns_set)
+		o->max_reruns = DEFAULT_MAX_RERUNS;
 	if (o->lib_timeout_s == 0)
 		o->lib_timeout_s = DEFAULT_LIB_TIMEOUT_S;
 	if (o->nlibs == 0) {
@@ -464,16 +531,19 @@ struct shared_counts {
 /* Run state shared by the loops below. */
 struct run {
 	const struct options *o;
+	struct bench_params params;	/* from o, and whether to read the TSC */
 	struct buffers bufs;
 	uint8_t key[GUEST_MAX_KEY], iv[GUEST_MAX_IV];
 	struct shared_counts *counts;
 };
 
 /* Time OP of ALGO on LEN-byte buffers (pt/ct/tag prepared by the caller)
- * in MODE ("bulk" or "oneshot") and print the result (or an error line). */
+ * in MODE ("bulk" or "oneshot") and print the result (or an error line).
+ * HINT is the previous point of the same curve (bench.h), updated here. */
 static void measure_op(struct run *run, const struct guest_backend *b,
 		       enum guest_algo algo, enum guest_op op, size_t len,
-		       const uint8_t *tag, bool verified, bool oneshot)
+		       const uint8_t *tag, bool verified, bool oneshot,
+		       struct bench_hint *hint)
 {
 	const struct guest_algo_info *ai = algo_info(algo);
 	const char *aname = ai->name;
@@ -513,9 +583,8 @@ static void measure_op(struct run *run, const struct guest_backend *b,
 		/* a one-shot decryption must see a valid message every call */
 		if (ai->kind == GUEST_KIND_CIPHER && op == GUEST_OP_DECRYPT)
 			arg.in = run->bufs.ct;
-		rc = bench_measure(run_oneshot_batch, &arg, len,
-				   run->o->min_batch_ns, run->o->repetitions,
-				   &r);
+		rc = bench_measure(run_oneshot_batch, &arg, len, &run->params,
+				   hint, &r);
 	} else {
 		arg.ctx = b->bulk_new(algo, op, run->key, run->iv);
 		if (!arg.ctx) {
@@ -524,8 +593,8 @@ static void measure_op(struct run *run, const struct guest_backend *b,
 					      op_name(op), len));
 			return;
 		}
-		rc = bench_measure(run_batch, &arg, len, run->o->min_batch_ns,
-				   run->o->repetitions, &r);
+		rc = bench_measure(run_batch, &arg, len, &run->params, hint,
+				   &r);
 		b->bulk_free(arg.ctx);
 	}
 	run->counts->measure_ns += r.spent_ns;
@@ -571,8 +640,7 @@ static void measure_keysetup(struct run *run, const struct guest_backend *b,
 		b->bulk_free(arg.ctx);	/* no separate key setup */
 		return;
 	}
-	rc = bench_measure(run_rekey_batch, &arg, 1, run->o->min_batch_ns,
-			   run->o->repetitions, &r);
+	rc = bench_measure(run_rekey_batch, &arg, 1, &run->params, NULL, &r);
 	b->bulk_free(arg.ctx);
 	run->counts->measure_ns += r.spent_ns;
 	if (rc < 0) {
@@ -665,6 +733,8 @@ static void run_algo(struct run *run, const struct guest_backend *b,
 	size_t nv, nsizes;
 	bool kat_ok = true;
 	uint8_t tag[GUEST_MAX_DIGEST];
+	/* per curve, the previous size's point: [operation][one-shot] */
+	struct bench_hint hints[2][2];
 
 	if (!b->supports(algo)) {
 		check_emit(emit_unsupported(b->name, ai->name));
@@ -686,6 +756,7 @@ static void run_algo(struct run *run, const struct guest_backend *b,
 		measure_keysetup(run, b, algo, GUEST_OP_DECRYPT, kat_ok);
 	}
 
+	memset(hints, 0, sizeof(hints));
 	nsizes = run->o->quick ? sizeof(quick_sizes) / sizeof(quick_sizes[0])
 			       : FULL_SIZES;
 	for (size_t s = 0; s < nsizes; s++) {
@@ -703,19 +774,21 @@ static void run_algo(struct run *run, const struct guest_backend *b,
 		ok = kat_ok && rt;
 		if (ai->kind == GUEST_KIND_HASH) {
 			measure_op(run, b, algo, GUEST_OP_HASH, len, tag, ok,
-				   false);
+				   false, &hints[0][0]);
 			if (one)
 				measure_op(run, b, algo, GUEST_OP_HASH, len,
-					   tag, ok, true);
+					   tag, ok, true, &hints[0][1]);
 			continue;
 		}
-		measure_op(run, b, algo, GUEST_OP_ENCRYPT, len, tag, ok, false);
-		measure_op(run, b, algo, GUEST_OP_DECRYPT, len, tag, ok, false);
+		measure_op(run, b, algo, GUEST_OP_ENCRYPT, len, tag, ok, false,
+			   &hints[0][0]);
+		measure_op(run, b, algo, GUEST_OP_DECRYPT, len, tag, ok, false,
+			   &hints[1][0]);
 		if (one) {
 			measure_op(run, b, algo, GUEST_OP_ENCRYPT, len, tag, ok,
-				   true);
+				   true, &hints[0][1]);
 			measure_op(run, b, algo, GUEST_OP_DECRYPT, len, tag, ok,
-				   true);
+				   true, &hints[1][1]);
 		}
 	}
 }
@@ -857,6 +930,7 @@ int main(int argc, char **argv)
 	struct options o;
 	struct run run;
 	char libc[64];
+	uint64_t clock_hz, hello_ns, hello_tsc, elapsed_ns, tsc_hz = 0;
 	int rc;
 
 	/* A closed stdout must end the run with status 1, not SIGPIPE. */
@@ -881,6 +955,11 @@ int main(int argc, char **argv)
 #endif
 	memset(&run, 0, sizeof(run));
 	run.o = &o;
+	run.params.min_batch_ns = o.min_batch_ns;
+	run.params.repetitions = o.repetitions;
+	run.params.max_cv = o.max_cv;
+	run.params.max_reruns = o.max_reruns;
+	run.params.tsc = cpuclock_have_tsc();
 	for (size_t i = 0; i < sizeof(run.key); i++)
 		run.key[i] = (uint8_t)(0x10 + i);
 	for (size_t i = 0; i < sizeof(run.iv); i++)
@@ -892,15 +971,25 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	memset(run.counts, 0, sizeof(*run.counts));
+	/* the clock on the pinned CPU, before anything else runs */
+	clock_hz = cpuclock_core_hz();
 	check_emit(emit_hello(GUEST_VERSION, libc, o.cpu,
-			      o.nohw ? "nohw" : "hw"));
+			      o.nohw ? "nohw" : "hw", clock_hz));
+	hello_ns = bench_now_ns();
+	hello_tsc = run.params.tsc ? cpuclock_tsc() : 0;
 	for (size_t i = 0; i < o.nlibs; i++) {
 		if (o.no_fork)
 			run_library(&run, o.libs[i]);
 		else
 			run_library_isolated(&run, o.libs[i]);
 	}
-	check_emit(emit_done(run.counts->results, run.counts->measure_ns));
+	clock_hz = cpuclock_core_hz();
+	elapsed_ns = bench_now_ns() - hello_ns;
+	if (run.params.tsc && elapsed_ns > 0)
+		tsc_hz = (uint64_t)((double)(cpuclock_tsc() - hello_tsc) * 1e9 /
+				    (double)elapsed_ns + 0.5);
+	check_emit(emit_done(run.counts->results, run.counts->measure_ns,
+			     elapsed_ns, clock_hz, tsc_hz));
 	free_buffers(&run.bufs);
 	munmap(run.counts, sizeof(*run.counts));
 	return 0;

@@ -22,6 +22,12 @@ static const char usage[] =
 "stored columns (buffer_bytes, mb_per_s, median_ns per batch) for machines.\n"
 "mode is bulk (one keyed context reused) or oneshot (set up per buffer);\n"
 "variant is hw, or nohw when hardware acceleration was masked.\n"
+"cyc/B (cycles_per_byte) is the curve's fitted cost per byte at the core\n"
+"clock the guest measured; CV% (cv, a fraction) the spread of the point's\n"
+"raw samples; a throughput marked ~ (noisy = 1) stayed above the guest's\n"
+"CV limit after re-runs. csv and json also give the quartiles p25_ns and\n"
+"p75_ns (ns per batch). Runs stored before the guest reported samples\n"
+"leave these empty.\n"
 "\n"
 "Options:\n"
 "      --db PATH          database (default: $BENCHORCH_DB, or\n"
@@ -80,16 +86,44 @@ struct filters {
 	int64_t size;		/* 0 = any */
 };
 
-/* The query for F (columns COLS), with positional parameters bound in
- * order by bind_filters. Caller frees. */
-/* BASE columns, then mode and variant (appended, so the names before them stay
- * stable), from results_v filtered by F. */
-static char *build_sql(const char *base, const char *mode,
-		       const char *variant, const struct filters *f)
+/* The per-point statistics and the curve's cycles per byte (schema 5),
+ * joined to results_v on result_id, with names that results_v does not
+ * use, so that its columns stay unambiguous. */
+static const char stats_join[] =
+	" LEFT JOIN (SELECT r.id AS stat_id, r.p25_ns, r.p75_ns, r.cv, r.noisy,"
+	"  c.cycles_per_byte FROM results r LEFT JOIN curves c"
+	"  ON c.invocation_id = r.invocation_id AND c.library_id = r.library_id"
+	"  AND c.algorithm = r.algorithm AND c.operation = r.operation"
+	"  AND c.mode = r.mode) ON stat_id = result_id";
+
+/* 1 when DB has the statistics of schema 5 (a database of an older
+ * schema opened read-only has not). */
+static int has_stats(sqlite3 *db)
 {
-	char *cols = xasprintf("%s, %s AS mode, %s AS variant", base, mode,
-			       variant);
-	char *sql = xasprintf("%s FROM results_v WHERE 1", cols), *t;
+	sqlite3_stmt *st;
+	int ok = sqlite3_prepare_v2(db, "SELECT p25_ns FROM results, curves LIMIT 0",
+				    -1, &st, NULL) == SQLITE_OK;
+
+	sqlite3_finalize(st);
+	return ok;
+}
+
+/* The query for F: BASE columns, then mode and variant, then the
+ * statistics p25_ns, p75_ns, cv, noisy and cycles_per_byte (appended, so
+ * the names before them stay stable; NULL on an older schema), from
+ * results_v filtered by F, with positional parameters bound in order by
+ * bind_filters. Caller frees. */
+static char *build_sql(const char *base, const char *mode,
+		       const char *variant, int stats, const struct filters *f)
+{
+	char *cols = xasprintf("%s, %s AS mode, %s AS variant, %s", base, mode,
+			       variant, stats ?
+			       "p25_ns, p75_ns, round(cv, 6) AS cv, noisy,"
+			       " round(cycles_per_byte, 3) AS cycles_per_byte" :
+			       "NULL AS p25_ns, NULL AS p75_ns, NULL AS cv,"
+			       " NULL AS noisy, NULL AS cycles_per_byte");
+	char *sql = xasprintf("%s FROM results_v%s WHERE 1", cols,
+			      stats ? stats_join : ""), *t;
 	size_t i;
 
 	free(cols);
@@ -143,21 +177,24 @@ static void bind_filters(sqlite3_stmt *st, const struct filters *f)
 		sqlite3_bind_text(st, k++, f->op, -1, SQLITE_STATIC);
 }
 
-/* Print the human table; returns rows printed or -1 with err set. */
-static long print_human(FILE *out, sqlite3_stmt *st, bo_err *err)
+/* Print the human table; returns rows printed or -1 with err set. A
+ * throughput of a noisy point gets a '~'; *ret_noisy counts them. */
+static long print_human(FILE *out, sqlite3_stmt *st, long *ret_noisy,
+			bo_err *err)
 {
 	static const char *const hdr[] = { "run", "distro", "library",
 		"version", "package", "algorithm", "op", "size", "MB/s",
-		"ns/call", "verified", "mode", "variant" };
-	static const int right[] = { 1, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0 };
+		"ns/call", "verified", "mode", "variant", "cyc/B", "CV%" };
+	static const int right[] = { 1, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1,
+				     1 };
 	struct tbl t;
-	long n = 0;
+	long n = 0, noisy = 0;
 	int rc;
 
-	tbl_init(&t, 13, hdr, right);
+	tbl_init(&t, 15, hdr, right);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		char run[32], size[32], mbps[32], ns[32];
-		const char *row[13];
+		char run[32], size[32], mbps[40], ns[32], cyc[32], cv[32];
+		const char *row[15];
 		int i;
 
 		snprintf(run, sizeof(run), "%lld",
@@ -167,11 +204,25 @@ static long print_human(FILE *out, sqlite3_stmt *st, bo_err *err)
 		for (i = 1; i <= 6; i++)
 			row[i] = (const char *)sqlite3_column_text(st, i);
 		row[7] = fmt_size(sqlite3_column_int64(st, 7), size, sizeof(size));
-		row[8] = fmt_mbps(sqlite3_column_double(st, 8), mbps, sizeof(mbps));
+		row[8] = fmt_mbps(sqlite3_column_double(st, 8), mbps,
+				  sizeof(mbps) - 1);
+		if (sqlite3_column_int(st, 16) == 1) {
+			strcat(mbps, "~");
+			noisy++;
+		}
 		row[9] = ns;
 		row[10] = sqlite3_column_int(st, 10) ? "yes" : "NO";
 		row[11] = (const char *)sqlite3_column_text(st, 11);
 		row[12] = (const char *)sqlite3_column_text(st, 12);
+		cyc[0] = cv[0] = '\0';
+		if (sqlite3_column_type(st, 17) != SQLITE_NULL)
+			snprintf(cyc, sizeof(cyc), "%.2f",
+				 sqlite3_column_double(st, 17));
+		if (sqlite3_column_type(st, 15) != SQLITE_NULL)
+			snprintf(cv, sizeof(cv), "%.1f",
+				 100 * sqlite3_column_double(st, 15));
+		row[13] = cyc;
+		row[14] = cv;
 		tbl_add(&t, row);
 		n++;
 	}
@@ -183,6 +234,7 @@ static long print_human(FILE *out, sqlite3_stmt *st, bo_err *err)
 	if (n)
 		tbl_print(&t, out);
 	tbl_free(&t);
+	*ret_noisy = noisy;
 	return n;
 }
 
@@ -196,7 +248,7 @@ static int cmd_results(int argc, char **argv)
 	sqlite3_stmt *st;
 	char *path, *sql;
 	bo_err err;
-	long n;
+	long n, noisy = 0;
 
 	optind = 1;
 	opterr = 0;
@@ -282,7 +334,8 @@ static int cmd_results(int argc, char **argv)
 		return EXIT_ENV;
 	}
 	sql = build_sql(fmt == FORMAT_TABLE ? human_cols : machine_cols,
-			results_mode_expr(db), results_variant_expr(db), &f);
+			results_mode_expr(db), results_variant_expr(db),
+			has_stats(db), &f);
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
 		cli_error("database error in '%s': %s", path, sqlite3_errmsg(db));
 		sqlite3_close(db);
@@ -294,7 +347,7 @@ static int cmd_results(int argc, char **argv)
 	free(sql);
 	bind_filters(st, &f);
 	if (fmt == FORMAT_TABLE)
-		n = print_human(stdout, st, &err);
+		n = print_human(stdout, st, &noisy, &err);
 	else
 		n = format_stmt(stdout, st, fmt, &err);
 	if (n < 0) {
@@ -303,6 +356,10 @@ static int cmd_results(int argc, char **argv)
 	} else if (n == 0) {
 		cli_error("no matching results in '%s'", path);
 		rc = EXIT_FAILED;
+	} else if (noisy > 0) {
+		cli_warn("%ld of these %ld points are noisy (MB/s marked ~): their"
+			 " coefficient of variation stayed above the guest's limit"
+			 " after re-runs", noisy, n);
 	}
 	sqlite3_finalize(st);
 	sqlite3_close(db);

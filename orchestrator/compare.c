@@ -20,7 +20,8 @@ static const char points_fmt[] =
 	" b.buffer_bytes, b.package, b.package_version,"
 	" n.package_version,"
 	" b.mb_per_s, b.mb_per_s * b.median_ns / max(b.min_ns, 1),"
-	" n.mb_per_s, n.mb_per_s * n.median_ns / max(n.min_ns, 1)"
+	" n.mb_per_s, n.mb_per_s * n.median_ns / max(n.min_ns, 1),"
+	" b.result_id, n.result_id"
 	" FROM results_v b JOIN results_v n ON n.run_id = ?2"
 	"  AND n.distro IS b.distro AND n.release IS b.release"
 	"  AND n.library = b.library AND n.algorithm = b.algorithm"
@@ -56,6 +57,47 @@ static char *col_dup(sqlite3_stmt *st, int i)
 	const unsigned char *s = sqlite3_column_text(st, i);
 
 	return s ? xstrdup((const char *)s) : NULL;
+}
+
+/* The raw samples of result RESULT_ID as throughputs (MB/s = bytes per
+ * batch / ns per batch x 1000), in measurement order, with ST (the query
+ * of load_samples, or NULL when the schema has no samples). Returns the
+ * count and *ret (caller frees; NULL when none). */
+static size_t result_samples(sqlite3_stmt *st, int64_t result_id, double **ret)
+{
+	double *v = NULL;
+	size_t n = 0;
+
+	*ret = NULL;
+	if (!st)
+		return 0;
+	sqlite3_reset(st);
+	sqlite3_bind_int64(st, 1, result_id);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		double ns = sqlite3_column_double(st, 0);
+
+		if (ns <= 0)
+			continue;
+		v = xrealloc(v, (n + 1) * sizeof(*v));
+		v[n++] = sqlite3_column_double(st, 1) * 1e3 / ns;
+	}
+	sqlite3_reset(st);
+	*ret = v;
+	return n;
+}
+
+/* The query for result_samples, or NULL on a schema without samples (a
+ * database before schema 5 opened read-only). */
+static sqlite3_stmt *samples_query(sqlite3 *db)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(db, "SELECT s.ns, r.bytes_per_batch FROM samples s"
+			       " JOIN results r ON r.id = s.result_id"
+			       " WHERE s.result_id = ?1 ORDER BY s.rep", -1, &st,
+			       NULL) != SQLITE_OK)
+		return NULL;
+	return st;
 }
 
 static int run_exists(sqlite3 *db, int64_t id, bo_err *err)
@@ -120,7 +162,7 @@ int compare_runs(sqlite3 *db, int64_t base_run, int64_t new_run,
 {
 	struct compare_result r = { .base_run = base_run, .new_run = new_run,
 				    .threshold = threshold };
-	sqlite3_stmt *st;
+	sqlite3_stmt *st, *ss;
 	int rc;
 
 	if (run_exists(db, base_run, err) < 0 || run_exists(db, new_run, err) < 0)
@@ -139,6 +181,7 @@ int compare_runs(sqlite3 *db, int64_t base_run, int64_t new_run,
 	}
 	sqlite3_bind_int64(st, 1, base_run);
 	sqlite3_bind_int64(st, 2, new_run);
+	ss = samples_query(db);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct compare_point *p;
 
@@ -157,7 +200,15 @@ int compare_runs(sqlite3 *db, int64_t base_run, int64_t new_run,
 		p->base.best = sqlite3_column_double(st, 9);
 		p->new.median = sqlite3_column_double(st, 10);
 		p->new.best = sqlite3_column_double(st, 11);
+		p->base.nsamples = result_samples(ss, sqlite3_column_int64(st, 12),
+						  &p->base_samples);
+		p->base.samples = p->base_samples;
+		p->new.nsamples = result_samples(ss, sqlite3_column_int64(st, 13),
+						 &p->new_samples);
+		p->new.samples = p->new_samples;
 		p->v = stats_compare(&p->base, &p->new, threshold);
+		if (p->v.method == STATS_MANN_WHITNEY)
+			r.nranked++;
 		if (p->v.significant) {
 			p->kind = p->v.change < 0 ? -1 : 1;
 			if (p->kind < 0)
@@ -166,6 +217,7 @@ int compare_runs(sqlite3 *db, int64_t base_run, int64_t new_run,
 				r.nimprovements++;
 		}
 	}
+	sqlite3_finalize(ss);
 	if (rc != SQLITE_DONE) {
 		bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
 		sqlite3_finalize(st);
@@ -195,6 +247,8 @@ void compare_result_free(struct compare_result *r)
 		free(p->package);
 		free(p->base_version);
 		free(p->new_version);
+		free(p->base_samples);
+		free(p->new_samples);
 	}
 	for (i = 0; i < r->nchanges; i++) {
 		free(r->changes[i].distro);
@@ -245,7 +299,7 @@ static const char *kind_name(int kind)
 static json_t *point_json(const struct compare_point *p)
 {
 	return json_pack("{s:s, s:s, s:s, s:s, s:I, s:f, s:f, s:f, s:f, s:f,"
-			 " s:b, s:s, s:s, s:s?, s:s?, s:s?}",
+			 " s:b, s:s, s:o, s:s, s:s?, s:s?, s:s?}",
 			 "distro", p->distro, "library", p->library,
 			 "algorithm", p->algorithm, "operation", p->operation,
 			 "buffer_bytes", (json_int_t)p->bytes,
@@ -255,6 +309,7 @@ static json_t *point_json(const struct compare_point *p)
 			 "new_best_mb_per_s", p->new.best,
 			 "change", p->v.change, "significant", p->v.significant,
 			 "method", method_name(p->v.method),
+			 "p", p->v.p >= 0 ? json_real(p->v.p) : json_null(),
 			 "kind", kind_name(p->kind), "package", p->package,
 			 "base_package_version", p->base_version,
 			 "new_package_version", p->new_version);
@@ -368,10 +423,12 @@ void compare_print(FILE *f, const struct compare_result *r,
 		return;
 	}
 	fprintf(f, "Run %lld (base) against run %lld (new): %zu points in both.\n"
-		"Significant: |change| > %.1f %% and the [median, best] throughput"
-		" ranges of the two runs do not overlap.\n\n",
+		"Significant: |change| > %.1f %% and, where both runs stored at"
+		" least 5 raw samples (%zu points), a Mann-Whitney rank test on"
+		" them gives p < 0.05; elsewhere (%zu points) the [median, best]"
+		" throughput ranges of the two runs do not overlap.\n\n",
 		(long long)r->base_run, (long long)r->new_run, r->npoints,
-		100 * r->threshold);
+		100 * r->threshold, r->nranked, r->npoints - r->nranked);
 	tbl_init(&t, 9, hdr, right);
 	for (i = 0; i < r->npoints; i++) {
 		const struct compare_point *p = &r->points[i];

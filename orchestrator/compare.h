@@ -22,7 +22,9 @@ struct compare_point {
 	char *package;		/* package shipping the library, or "" */
 	char *base_version, *new_version;	/* its package versions */
 	int64_t bytes;		/* buffer size */
-	struct stats_point base, new;	/* median and best MB/s */
+	struct stats_point base, new;	/* median and best MB/s, and the raw
+					 * samples in MB/s when stored */
+	double *base_samples, *new_samples;	/* owned; NULL when none */
 	struct stats_verdict v;
 	int kind;		/* -1 regression, +1 improvement, 0 neither */
 };
@@ -38,6 +40,7 @@ struct compare_result {
 	int64_t base_run, new_run;
 	double threshold;	/* fraction */
 	size_t npoints, nchanges, nregressions, nimprovements;
+	size_t nranked;		/* points judged by the rank test */
 	struct compare_point *points;	/* sorted by distro, library, ... */
 	struct compare_change *changes;	/* sorted by distro, package */
 };
@@ -45,8 +48,9 @@ struct compare_result {
 /* Compare run NEW_RUN against BASE_RUN in DB: every point present in both
  * (matched on distro, release, library, algorithm, operation and buffer
  * size; points in only one run are ignored), judged by stats_compare with
- * THRESHOLD (a fraction), plus every image package whose version changed
- * per distro. Returns 0 with *ret filled (free with compare_result_free),
+ * THRESHOLD (a fraction) - on the raw samples of both points (table
+ * samples, as MB/s) where stored, so that the rank test decides - plus
+ * every image package whose version changed per distro. Returns 0 with *ret filled (free with compare_result_free),
  * or -1 with err set (a run id that does not exist, database error). */
 int compare_runs(sqlite3 *db, int64_t base_run, int64_t new_run,
 		 double threshold, struct compare_result *ret, bo_err *err);

@@ -21,15 +21,18 @@ int format_parse(const char *s, enum format *ret, bo_err *err)
 	return 0;
 }
 
-/* Text of column I of the current row, as printed in table and CSV
- * output. Caller frees. */
-static char *cell_text(sqlite3_stmt *st, int i)
+/* Text of column I of the current row, as printed in table output (REAL
+ * with one decimal) or, with EXACT, in CSV (REAL with up to 15
+ * significant digits, so that a small value such as a coefficient of
+ * variation keeps its digits). Caller frees. */
+static char *cell_text(sqlite3_stmt *st, int i, int exact)
 {
 	switch (sqlite3_column_type(st, i)) {
 	case SQLITE_NULL:
 		return xstrdup("");
 	case SQLITE_FLOAT:
-		return xasprintf("%.1f", sqlite3_column_double(st, i));
+		return xasprintf(exact ? "%.15g" : "%.1f",
+				 sqlite3_column_double(st, i));
 	default:
 		return xstrdup((const char *)sqlite3_column_text(st, i));
 	}
@@ -108,7 +111,7 @@ long format_stmt(FILE *f, sqlite3_stmt *st, enum format fmt, bo_err *err)
 			json_array_append_new(arr, o);
 		} else if (fmt == FORMAT_CSV) {
 			for (i = 0; i < ncol; i++) {
-				char *c = cell_text(st, i);
+				char *c = cell_text(st, i, 1);
 
 				if (i)
 					fputc(',', f);
@@ -126,7 +129,7 @@ long format_stmt(FILE *f, sqlite3_stmt *st, enum format fmt, bo_err *err)
 			cells = xrealloc(cells, (size_t)(nrows + 1) *
 					 (size_t)ncol * sizeof(*cells));
 			for (i = 0; i < ncol; i++) {
-				char *c = cell_text(st, i);
+				char *c = cell_text(st, i, 0);
 
 				if (strlen(c) > width[i])
 					width[i] = strlen(c);

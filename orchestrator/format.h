@@ -14,7 +14,8 @@ int format_parse(const char *s, enum format *ret, bo_err *err);
 
 /* Step the prepared statement ST to the end and print every row to F:
  * FORMAT_TABLE: a header of column names and columns aligned with spaces
- * (REAL values with one decimal); FORMAT_CSV: RFC 4180, header line first;
+ * (REAL values with one decimal); FORMAT_CSV: RFC 4180, header line first,
+ * REAL values with up to 15 significant digits;
  * FORMAT_JSON: one array of objects, keys = column names, SQL types kept.
  * Returns the number of rows, or -1 with err set on a database error. */
 long format_stmt(FILE *f, sqlite3_stmt *st, enum format fmt, bo_err *err);

@@ -7,11 +7,22 @@
 #include "orchestrator/util.h"
 
 /* Protocol version this orchestrator speaks (guest/PROTOCOL.md). */
-#define GUEST_PROTOCOL 2
+#define GUEST_PROTOCOL 3
 /* Longest line accepted from the guest, in bytes. */
 #define GUEST_MAX_LINE 4096
 /* Largest buffer the guest may report, in bytes (1 MiB). */
 #define GUEST_MAX_BUFFER (1024 * 1024)
+/* Most samples (repetitions) per result or keysetup line (guest/PROTOCOL.md:
+ * 150 samples of up to 20 digits keep a line under 4096 bytes). */
+#define GUEST_MAX_REPETITIONS 150
+/* Most re-runs of a point the protocol allows. */
+#define GUEST_MAX_RERUNS 100
+/* The host/guest clock cross-check (guest_output_check_clock): the
+ * guest's hello-to-done time may differ from the host's by this fraction
+ * of the host's, plus GUEST_CLOCK_SLACK_NS for pipe latency and
+ * scheduling (writing, reading and parsing one line each end). */
+#define GUEST_CLOCK_TOLERANCE 0.05
+#define GUEST_CLOCK_SLACK_NS INT64_C(20000000)	/* 20 ms */
 
 struct guest_library {
 	char *name;
@@ -34,23 +45,36 @@ struct guest_error {
 	char *library, *algorithm, *message;
 };
 
+/* The timing of one measured point (protocol 3), shared by `result` and
+ * `keysetup`: checked against its own samples by the validator. */
+struct guest_timing {
+	int64_t repetitions;		/* samples, 1 .. GUEST_MAX_REPETITIONS */
+	int64_t median_ns, min_ns;	/* ns per batch */
+	int64_t p25_ns, p75_ns;		/* quartiles, ns per batch */
+	double cv;			/* coefficient of variation, fraction */
+	int64_t reruns;			/* sets measured after the first */
+	int noisy;			/* cv stayed above the guest's --max-cv */
+	int64_t tsc_cycles;		/* median TSC ticks per batch, 0 = none */
+	int64_t *samples_ns;		/* repetitions values, ns per batch, in
+					 * the order measured; owned */
+};
+
 struct guest_result {
 	char *library, *algorithm, *operation;
 	char *mode;			/* "bulk" or "oneshot" */
 	int64_t buffer_bytes;		/* bytes per call */
 	int64_t calls_per_batch;
 	int64_t bytes_per_batch;	/* bytes */
-	int64_t repetitions;
-	int64_t median_ns, min_ns;	/* ns per batch */
+	struct guest_timing t;
 	double mb_per_s;		/* 10^6 B/s at the median */
 	int verified;
 };
 
-/* Key setup alone (protocol 2 `keysetup`). */
+/* Key setup alone (`keysetup`). */
 struct guest_keysetup {
 	char *library, *algorithm, *operation;	/* encrypt or decrypt */
-	int64_t calls_per_batch, repetitions;
-	int64_t median_ns, min_ns;	/* ns per batch */
+	int64_t calls_per_batch;
+	struct guest_timing t;
 	double ns_per_call;		/* median_ns / calls_per_batch */
 	int verified;
 };
@@ -85,6 +109,12 @@ struct guest_output {
 	struct guest_result *results;
 	int64_t done_results;
 	int64_t measure_ns;	/* guest's total timed ns */
+	int64_t clock_start_hz;	/* core clock measured at hello, Hz */
+	int64_t clock_end_hz;	/* and at done */
+	int64_t tsc_hz;		/* invariant TSC rate, Hz; 0 = none */
+	int64_t elapsed_ns;	/* guest's own hello-to-done time */
+	int64_t host_elapsed_ns;	/* the host's, between receiving hello
+				 * and done; 0 = not measured */
 	size_t lines;		/* lines accepted so far */
 };
 
@@ -104,8 +134,19 @@ int guest_output_add_line(struct guest_output *out, const char *line,
 			  size_t len, size_t lineno, bo_err *err);
 
 /* Check the invocation is complete (hello and done seen, done's result count
- * matches). Returns 0, or -1 with err set. */
+ * matches, TSC ticks only where done reports a TSC rate). Returns 0, or -1
+ * with err set. */
 int guest_output_finish(const struct guest_output *out, bo_err *err);
+
+/* The host/guest clock cross-check: HOST_ELAPSED_NS (the host's
+ * CLOCK_MONOTONIC between receiving the hello and the done line) against
+ * the guest's own elapsed_ns from done. They must agree within
+ * GUEST_CLOCK_TOLERANCE of the host's time plus GUEST_CLOCK_SLACK_NS;
+ * otherwise one of the two clocks cannot be trusted and neither can any
+ * time the guest reported. Stores HOST_ELAPSED_NS in out. Returns 0, or -1
+ * with err set ("guest clock disagrees with the host: ..."). */
+int guest_output_check_clock(struct guest_output *out,
+			     int64_t host_elapsed_ns, bo_err *err);
 
 /* Find the result for (library, algorithm, operation, mode, buffer_bytes),
  * or NULL. */

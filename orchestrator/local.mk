@@ -23,6 +23,7 @@ liborch_a_SOURCES += \
 liborch_a_SOURCES += \
 	orchestrator/report-fmt.c orchestrator/report-fmt.h \
 	orchestrator/stats.c orchestrator/stats.h \
+	orchestrator/curves.c orchestrator/curves.h \
 	orchestrator/compare.c orchestrator/compare.h \
 	orchestrator/cmd-compare.c \
 	orchestrator/svg.c orchestrator/svg.h \

@@ -72,6 +72,8 @@ static int copy_lists(sqlite3 *db, const char *table, const char *const *skip,
 		{ "library_id", "(SELECT new FROM temp.map_lib WHERE old = s.library_id)" },
 		{ "cpu_id", "(SELECT new FROM temp.map_cpu WHERE old = s.cpu_id)" },
 		{ "invocation_id", "(SELECT new FROM temp.map_inv WHERE old = s.invocation_id)" },
+		{ "result_id", "(SELECT new FROM temp.map_result WHERE old = s.result_id)" },
+		{ "keysetup_id", "(SELECT new FROM temp.map_keysetup WHERE old = s.keysetup_id)" },
 	};
 	char *list = common_cols(db, table, skip, NULL, err), *p, *save = NULL;
 	char *out = xstrdup(""), *t;
@@ -166,6 +168,56 @@ static int make_map(sqlite3 *db, const char *map, const char *table,
 	return rc;
 }
 
+/* 1 when TABLE exists in both main and src. */
+static int in_both(sqlite3 *db, const char *table)
+{
+	sqlite3_stmt *st;
+	int n = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT (SELECT count(*) FROM main.sqlite_master"
+			       " WHERE type = 'table' AND name = ?1) + (SELECT count(*)"
+			       " FROM src.sqlite_master WHERE type = 'table' AND name = ?1)",
+			       -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return n == 2;
+}
+
+/* Copy the rows of src.TABLE (an invocation's child with an INTEGER
+ * PRIMARY KEY id) of the selected invocations into main with ids
+ * allocated in advance after main's highest, recorded in temp.MAP (old,
+ * new), so that tables referring to them can be mapped too. */
+static int copy_keeping_ids(sqlite3 *db, const char *table, const char *map,
+			    bo_err *err)
+{
+	static const char *const skip_id[] = { "id", NULL };
+	char *cols = NULL, *sel = NULL, *sql;
+	int rc;
+
+	sql = xasprintf("DROP TABLE IF EXISTS temp.%s;"
+			" CREATE TEMP TABLE %s AS SELECT id AS old,"
+			" (SELECT coalesce(max(id), 0) FROM main.\"%s\")"
+			"  + row_number() OVER (ORDER BY id) AS new"
+			" FROM src.\"%s\" WHERE invocation_id IN"
+			" (SELECT id FROM temp.sel_inv)", map, map, table, table);
+	rc = exec(db, sql, err);
+	free(sql);
+	if (rc < 0 || copy_lists(db, table, skip_id, &cols, &sel, err) < 0)
+		return -1;
+	sql = xasprintf("INSERT INTO main.\"%s\" (id, %s) SELECT"
+			" (SELECT new FROM temp.%s WHERE old = s.id), %s"
+			" FROM src.\"%s\" s WHERE s.id IN (SELECT old FROM temp.%s)",
+			table, cols, map, sel, table, map);
+	rc = exec(db, sql, err);
+	free(sql);
+	free(cols);
+	free(sel);
+	return rc;
+}
+
 static long scalar(sqlite3 *db, const char *sql)
 {
 	sqlite3_stmt *st;
@@ -230,7 +282,9 @@ static int do_merge(sqlite3 *db, const int64_t *runs, size_t nruns,
 		 "  IS NOT NULL AND invocation_id IN (SELECT id FROM temp.sel_inv);"
 		 " DROP TABLE IF EXISTS temp.map_cpu; DROP TABLE IF EXISTS temp.map_image;"
 		 " DROP TABLE IF EXISTS temp.map_lib; DROP TABLE IF EXISTS temp.map_run;"
-		 " DROP TABLE IF EXISTS temp.map_inv;", err) < 0)
+		 " DROP TABLE IF EXISTS temp.map_inv;"
+		 " DROP TABLE IF EXISTS temp.map_result;"
+		 " DROP TABLE IF EXISTS temp.map_keysetup;", err) < 0)
 		return -1;
 	/* libraries referenced by other invocation children (key setups) */
 	if (scalar(db, "SELECT count(*) FROM src.sqlite_master WHERE name = 'keysetups'") > 0 &&
@@ -280,10 +334,25 @@ static int do_merge(sqlite3 *db, const int64_t *runs, size_t nruns,
 		if (rc < 0)
 			return -1;
 	}
-	/* every table hanging off invocations, found in the schema */
+	/* results and key setups keep ids allocated in advance: their raw
+	 * samples refer to them (schema 5) */
+	if (copy_keeping_ids(db, "results", "map_result", err) < 0 ||
+	    (in_both(db, "keysetups") &&
+	     copy_keeping_ids(db, "keysetups", "map_keysetup", err) < 0))
+		return -1;
+	if (in_both(db, "samples") &&
+	    copy_table(db, "samples", NULL, 0,
+		       "result_id IN (SELECT old FROM temp.map_result)", err) < 0)
+		return -1;
+	if (in_both(db, "keysetup_samples") &&
+	    copy_table(db, "keysetup_samples", NULL, 0,
+		       "keysetup_id IN (SELECT old FROM temp.map_keysetup)", err) < 0)
+		return -1;
+	/* every other table hanging off invocations, found in the schema */
 	if (sqlite3_prepare_v2(db,
 			       "SELECT m.name FROM main.sqlite_master m WHERE m.type = 'table'"
-			       " AND m.name <> 'invocations' AND EXISTS (SELECT 1 FROM"
+			       " AND m.name NOT IN ('invocations', 'results', 'keysetups')"
+			       " AND EXISTS (SELECT 1 FROM"
 			       " pragma_table_info(m.name, 'main') WHERE name = 'invocation_id')"
 			       " AND EXISTS (SELECT 1 FROM src.sqlite_master s"
 			       " WHERE s.type = 'table' AND s.name = m.name) ORDER BY m.name",
@@ -345,7 +414,8 @@ int merge_from(sqlite3 *dst, const char *src_path, const int64_t *runs,
 		     " DROP TABLE IF EXISTS temp.sel_inv; DROP TABLE IF EXISTS temp.sel_lib;"
 		     " DROP TABLE IF EXISTS temp.map_cpu; DROP TABLE IF EXISTS temp.map_image;"
 		     " DROP TABLE IF EXISTS temp.map_lib; DROP TABLE IF EXISTS temp.map_run;"
-		     " DROP TABLE IF EXISTS temp.map_inv", NULL, NULL, NULL);
+		     " DROP TABLE IF EXISTS temp.map_inv; DROP TABLE IF EXISTS temp.map_result;"
+		     " DROP TABLE IF EXISTS temp.map_keysetup", NULL, NULL, NULL);
 	sqlite3_exec(dst, "DETACH src", NULL, NULL, NULL);
 	return rc < 0 ? -1 : 0;
 }

@@ -25,7 +25,9 @@ struct merge_stats {
  * library loads, key setups, cross-checks, errors, ...: every table with
  * an invocation_id column, found in the schema), the images and their
  * package lists, libraries and CPUs, which are shared with DST's rows when
- * equal (same natural key) and added otherwise; row ids are renumbered.
+ * equal (same natural key) and added otherwise; row ids are renumbered,
+ * and the raw samples of results and key setups (samples,
+ * keysetup_samples) follow their renumbered rows.
  * Columns are those both schemas have, so a source at an older schema
  * version merges (the destination's defaults fill the rest). SRC_PATH is
  * only read. Returns 0 with *stats filled, or -1 with err set (not a

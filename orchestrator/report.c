@@ -32,7 +32,9 @@ struct data {
 	size_t ncurves;
 	int64_t *runs;
 	size_t nruns;
-	double ghz;		/* nominal clock of the (first) run's CPU */
+	double ghz;		/* nominal clock of the (first) run's CPU: the
+				 * fallback for runs without a measured one */
+	int nominal_used;	/* some curve's cycles/byte used ghz */
 };
 
 static char *col_dup(sqlite3_stmt *st, int i)
@@ -370,12 +372,42 @@ static double keysetup_ns(sqlite3_stmt *ks, const struct data *d,
 	return v;
 }
 
-static void write_fits(FILE *f, sqlite3 *db, const struct data *d,
+/* The stored fit of curve CV (table curves, schema 5) into *o (ns per
+ * call), *s (ns per byte) and *cyc (cycles per byte at the measured clock,
+ * -1 when none was measured). Returns 1 when the run has one, 0 when not
+ * (an older run, or a schema without curves: FIT is NULL). */
+static int stored_fit(sqlite3_stmt *fit, const struct data *d,
+		      const struct curve *cv, double *o, double *s,
+		      double *cyc)
+{
+	const struct row *r = &d->rows[cv->first];
+	int found = 0;
+
+	if (!fit)
+		return 0;
+	sqlite3_reset(fit);
+	sqlite3_bind_int64(fit, 1, r->run);
+	sqlite3_bind_text(fit, 2, r->distro, -1, SQLITE_STATIC);
+	sqlite3_bind_text(fit, 3, r->library, -1, SQLITE_STATIC);
+	sqlite3_bind_text(fit, 4, r->algorithm, -1, SQLITE_STATIC);
+	sqlite3_bind_text(fit, 5, r->operation, -1, SQLITE_STATIC);
+	if (sqlite3_step(fit) == SQLITE_ROW) {
+		*o = sqlite3_column_double(fit, 0);
+		*s = sqlite3_column_double(fit, 1);
+		*cyc = sqlite3_column_type(fit, 2) == SQLITE_NULL ? -1 :
+		       sqlite3_column_double(fit, 2);
+		found = 1;
+	}
+	sqlite3_reset(fit);
+	return found;
+}
+
+static void write_fits(FILE *f, sqlite3 *db, struct data *d,
 		       size_t first, size_t end)
 {
 	size_t i, k;
 	char a[64], b[64], c[64], pk[32], key[64];
-	sqlite3_stmt *ks = NULL;
+	sqlite3_stmt *ks = NULL, *fit = NULL;
 
 	if (sqlite3_prepare_v2(db, "SELECT min(ns_per_key) FROM keysetups_v"
 			       " WHERE run_id = ?1 AND distro || coalesce(':' ||"
@@ -383,6 +415,16 @@ static void write_fits(FILE *f, sqlite3 *db, const struct data *d,
 			       " AND operation = ?5 AND variant = 'hw'", -1, &ks,
 			       NULL) != SQLITE_OK)
 		ks = NULL;	/* a schema without key setups */
+	if (sqlite3_prepare_v2(db, "SELECT c.overhead_ns, c.ns_per_byte,"
+			       " c.cycles_per_byte FROM curves c JOIN invocations inv"
+			       " ON inv.id = c.invocation_id LEFT JOIN images im ON"
+			       " im.id = inv.image_id JOIN libraries l ON"
+			       " l.id = c.library_id WHERE inv.run_id = ?1 AND"
+			       " im.distro || coalesce(':' || im.release, '') = ?2"
+			       " AND l.name = ?3 AND c.algorithm = ?4 AND"
+			       " c.operation = ?5 AND c.mode = 'bulk' AND"
+			       " inv.variant = 'hw'", -1, &fit, NULL) != SQLITE_OK)
+		fit = NULL;	/* a schema without curves */
 
 	fputs("<table class=\"fit\"><caption>Per curve: time per call = start-up"
 	      " overhead + bytes &times; cost per byte (least squares, relative"
@@ -391,20 +433,31 @@ static void write_fits(FILE *f, sqlite3 *db, const struct data *d,
 	      "<th>key setup (ns/key)</th></tr>\n", f);
 	for (i = first; i < end; i++) {
 		const struct curve *cv = &d->curves[i];
-		double *t = xcalloc(cv->n, sizeof(double)), o, s, peak = 0;
+		double *t = xcalloc(cv->n, sizeof(double)), o, s, cyc, peak = 0;
 
 		for (k = 0; k < cv->n; k++) {
 			t[k] = d->rows[cv->first + k].ns_call;
 			if (cv->y[k] > peak)
 				peak = cv->y[k];
 		}
-		if (stats_fit_linear(cv->x, t, cv->n, &o, &s) == 0) {
+		if (stored_fit(fit, d, cv, &o, &s, &cyc)) {
+			/* fitted when stored, at the clock the guest measured */
 			snprintf(a, sizeof(a), "%.0f", o);
 			snprintf(b, sizeof(b), "%.3f", s);
-			if (d->ghz > 0)
-				snprintf(c, sizeof(c), "%.2f", s * d->ghz);
+			if (cyc >= 0)
+				snprintf(c, sizeof(c), "%.2f", cyc);
 			else
 				snprintf(c, sizeof(c), "\xe2\x80\x94");
+		} else if (stats_fit_linear(cv->x, t, cv->n, &o, &s) == 0) {
+			/* an older run: fitted here, at the nominal clock */
+			snprintf(a, sizeof(a), "%.0f", o);
+			snprintf(b, sizeof(b), "%.3f", s);
+			if (d->ghz > 0) {
+				snprintf(c, sizeof(c), "%.2f*", s * d->ghz);
+				d->nominal_used = 1;
+			} else {
+				snprintf(c, sizeof(c), "\xe2\x80\x94");
+			}
 		} else {
 			snprintf(a, sizeof(a), "\xe2\x80\x94");
 			snprintf(b, sizeof(b), "\xe2\x80\x94");
@@ -427,6 +480,7 @@ static void write_fits(FILE *f, sqlite3 *db, const struct data *d,
 	}
 	fputs("</table>\n", f);
 	sqlite3_finalize(ks);
+	sqlite3_finalize(fit);
 }
 
 /* Print the rows of SQL (first parameter bound to each run) as table
@@ -456,6 +510,28 @@ static void write_rows(FILE *f, sqlite3 *db, const char *sql,
 	sqlite3_finalize(st);
 }
 
+/* How many of the selected runs have an invocation with a measured clock
+ * (schema 5); 0 on an older schema. */
+static long runs_with_clock(sqlite3 *db, const struct data *d)
+{
+	sqlite3_stmt *st;
+	long n = 0;
+	size_t i;
+
+	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM invocations WHERE"
+			       " run_id = ?1 AND clock_start_hz IS NOT NULL", -1,
+			       &st, NULL) != SQLITE_OK)
+		return 0;
+	for (i = 0; i < d->nruns; i++) {
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, d->runs[i]);
+		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) > 0)
+			n++;
+	}
+	sqlite3_finalize(st);
+	return n;
+}
+
 static const char style[] =
 	"body{font-family:sans-serif;margin:1.5em;color:#222;max-width:72em}"
 	"table{border-collapse:collapse;margin:.6em 0 1.2em}"
@@ -472,6 +548,7 @@ int report_write_html(sqlite3 *db, const struct report_opts *o, FILE *f,
 	size_t i, end, ncharts = 0;
 	int64_t bytes = o->table_bytes ? o->table_bytes : 16384;
 	char now[32], sz[32];
+	long nclock;
 
 	if (load(db, o, &d, err) < 0) {
 		data_free(&d);
@@ -494,13 +571,49 @@ int report_write_html(sqlite3 *db, const struct report_opts *o, FILE *f,
 		   " coalesce(c.model_name, ''), coalesce(c.microcode, ''), r.kernel"
 		   " FROM runs r LEFT JOIN cpus c ON c.id = r.cpu_id WHERE r.id = ?1", &d);
 	fputs("</table>\n", f);
-	if (d.ghz > 0)
-		fprintf(f, "<p>Cycles per byte use the nominal clock stated in the CPU"
-			" model name (%.2f GHz); turbo and power states make the real"
-			" clock differ.</p>\n", d.ghz);
+	nclock = runs_with_clock(db, &d);
+	if (nclock > 0) {
+		fputs("<table class=\"clocks\"><caption>Per guest invocation: the core"
+		      " clock the guest measured on its CPU at start and end, the"
+		      " invariant TSC's rate, the time from hello to done by the"
+		      " guest's clock and by the host's, and the points whose"
+		      " spread stayed above the guest's limit after re-runs"
+		      "</caption>\n<tr><th>run</th><th>distro</th><th>clock at start"
+		      " (GHz)</th><th>clock at end (GHz)</th><th>TSC (GHz)</th>"
+		      "<th>guest (s)</th><th>host (s)</th><th>noisy points</th></tr>\n",
+		      f);
+		write_rows(f, db, "SELECT inv.run_id, coalesce(im.distro || ':' ||"
+			   " im.release, inv.spec), printf('%.3f', inv.clock_start_hz / 1e9),"
+			   " printf('%.3f', inv.clock_end_hz / 1e9), CASE WHEN inv.tsc_hz"
+			   " IS NULL THEN 'none' ELSE printf('%.3f', inv.tsc_hz / 1e9) END,"
+			   " printf('%.3f', inv.guest_elapsed_ns / 1e9), CASE WHEN"
+			   " inv.host_elapsed_ns IS NULL THEN '' ELSE printf('%.3f',"
+			   " inv.host_elapsed_ns / 1e9) END,"
+			   " (SELECT count(*) FROM results r WHERE r.invocation_id = inv.id"
+			   "  AND r.noisy = 1) || ' of ' || (SELECT count(*) FROM results r"
+			   "  WHERE r.invocation_id = inv.id)"
+			   " FROM invocations inv LEFT JOIN images im ON im.id = inv.image_id"
+			   " WHERE inv.run_id = ?1 AND inv.clock_start_hz IS NOT NULL"
+			   " ORDER BY 2", &d);
+		fputs("</table>\n", f);
+		fputs("<p>Cycles per byte: the fitted cost per byte times the core clock"
+		      " the guest measured on its CPU (the mean of its start and end"
+		      " measurements above).", f);
+	} else {
+		fputs("<p>Cycles per byte:", f);
+	}
+	if (nclock < (long)d.nruns && d.ghz > 0)
+		fprintf(f, " %s runs stored before the guest measured its clock"
+			" use the nominal clock stated in the CPU model name"
+			" (%.2f GHz) instead, marked *; turbo and power states make"
+			" the real clock differ from it.</p>\n",
+			nclock > 0 ? "The" : "these", d.ghz);
+	else if (nclock < (long)d.nruns)
+		fprintf(f, " %s runs stored before the guest measured its clock"
+			" have none, and the CPU model name states no clock either:"
+			" not shown for them.</p>\n", nclock > 0 ? "The" : "these");
 	else
-		fputs("<p>The CPU model name states no clock: cycles per byte are not"
-		      " shown.</p>\n", f);
+		fputs("</p>\n", f);
 	fputs("</section>\n", f);
 	for (i = 0; i < d.ncurves; i = end) {
 		const struct row *r = &d.rows[d.curves[i].first];

@@ -21,10 +21,14 @@ struct report_opts {
  * operation, a chart of throughput (MB/s) against buffer size (log scale,
  * 16 B to 1 MiB) with one line per library x distro (x run when several);
  * a distro x library table at O->table_bytes; per curve the start-up
- * overhead (ns per call) and the per-byte cost (ns/B, and cycles/B at the
- * CPU's nominal clock when its model name states one) fitted by
- * stats_fit_linear, and the key setup time where keysetups_v has it; the
- * runs' CPU, kernel, library and package versions.
+ * overhead (ns per call) and the per-byte cost (ns/B, and cycles/B) as
+ * stored in table curves when the run was stored (cycles/B at the core
+ * clock the guest measured), and the key setup time where keysetups_v has
+ * it; per guest invocation its measured clocks and noisy points; the
+ * runs' CPU, kernel, library and package versions. For runs stored before
+ * schema 5 (no curves, no measured clock) the fit is made here with
+ * stats_fit_linear and cycles/B use the CPU's nominal clock when its
+ * model name states one, marked with '*' and said so on the page.
  * Returns the number of charts (>= 1), or -1 with err set (no results for
  * the runs, database error). */
 int report_write_html(sqlite3 *db, const struct report_opts *o, FILE *f,

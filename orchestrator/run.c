@@ -329,12 +329,16 @@ int run_execute(const struct run_config *c)
 		/* the database could not be written: an environment error */
 		rc = EXIT_ENV;
 	} else if (ndone > nfailed && !bo_interrupted) {
-		long unverified;
+		long unverified, noisy, measured;
 
 		if (!c->no_summary && summary_print(stdout, db, run_id, c->format, &err) < 0) {
 			cli_error("%s", err.msg);
 			rc = EXIT_FAILED;
 		}
+		noisy = summary_noisy(db, run_id, &measured);
+		if (noisy >= 0)
+			fprintf(stderr, "benchorch: run %lld: %ld of %ld measurements stayed noisy (the coefficient of variation of their samples above the guest's limit after re-runs)\n",
+				(long long)run_id, noisy, measured);
 		unverified = summary_unverified(db, run_id);
 		if (unverified > 0)
 			cli_warn("%ld results of run %lld are NOT verified: a library failed its known-answer test or disagreed",

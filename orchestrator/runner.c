@@ -67,6 +67,8 @@ struct line_ctx {
 	size_t lineno;
 	bo_err err;
 	int failed;
+	uint64_t hello_ns, done_ns;	/* when hello and done arrived
+					 * (CLOCK_MONOTONIC); 0 = not yet */
 };
 
 static int on_line(void *vctx, const char *line, size_t len, int truncated)
@@ -84,6 +86,10 @@ static int on_line(void *vctx, const char *line, size_t len, int truncated)
 		c->failed = 1;
 		return -1;
 	}
+	if (c->out->have_hello && !c->hello_ns)
+		c->hello_ns = bo_now_ns();
+	if (c->out->have_done && !c->done_ns)
+		c->done_ns = bo_now_ns();
 	return 0;
 }
 
@@ -251,7 +257,12 @@ static int run_once(const struct runner_opts *o, enum runner_kind kind,
 					  how, out->lines);
 		return bo_err_set(err, "guest %s", how);
 	}
-	return guest_output_finish(out, err);
+	if (guest_output_finish(out, err) < 0)
+		return -1;
+	/* the guest's clock against ours: its times are only as good as
+	 * its clock */
+	return guest_output_check_clock(out, (int64_t)(lc.done_ns - lc.hello_ns),
+					err);
 }
 
 int runner_run(const struct runner_opts *o, struct guest_output *out,

@@ -32,9 +32,11 @@ int runner_kind_parse(const char *s, enum runner_kind *ret, bo_err *err);
 /* Run the guest and validate every line it prints into *out (initialised by
  * the caller with guest_output_init). *ret_used gets the runner that ran
  * ("nspawn" or "chroot", static string). *ret_res gets how the child ended.
- * Returns 0 when the guest ran to completion and its output is complete
- * and valid; -1 with err set otherwise (bad line, crash, timeout,
- * interruption - check bo_interrupted). Nothing stays mounted either way:
+ * Returns 0 when the guest ran to completion, its output is complete and
+ * valid and its clock agrees with the host's (guest_output_check_clock on
+ * the time between receiving hello and done); -1 with err set otherwise
+ * (bad line, crash, timeout, clocks that disagree, interruption - check
+ * bo_interrupted). Nothing stays mounted either way:
  * every mount lives in a mount namespace that dies with the child. */
 int runner_run(const struct runner_opts *o, struct guest_output *out,
 	       const char **ret_used, struct spawn_result *ret_res,

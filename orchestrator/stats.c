@@ -114,6 +114,38 @@ int stats_fit_linear(const double *x, const double *t, size_t n,
 	return 0;
 }
 
+int64_t stats_quartile(const int64_t *sorted, size_t n, unsigned k)
+{
+	uint64_t pos, lo, rem, d;
+
+	if (n == 0 || k > 4)
+		return -1;
+	pos = (uint64_t)k * (n - 1);	/* k (n - 1) / 4 = lo + rem / 4 */
+	lo = pos / 4;
+	rem = pos % 4;
+	if (rem == 0)
+		return sorted[lo];
+	d = (uint64_t)(sorted[lo + 1] - sorted[lo]);
+	return sorted[lo] + (int64_t)((d / 4) * rem + ((d % 4) * rem + 2) / 4);
+}
+
+double stats_cv(const int64_t *v, size_t n)
+{
+	double mean = 0, ss = 0;
+	size_t i;
+
+	if (n < 2)
+		return 0;
+	for (i = 0; i < n; i++)
+		mean += (double)v[i];
+	mean /= (double)n;
+	if (mean <= 0)
+		return 0;
+	for (i = 0; i < n; i++)
+		ss += ((double)v[i] - mean) * ((double)v[i] - mean);
+	return sqrt(ss / (double)(n - 1)) / mean;
+}
+
 double stats_nominal_ghz(const char *model_name)
 {
 	const char *at = model_name ? strrchr(model_name, '@') : NULL;

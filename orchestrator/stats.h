@@ -4,6 +4,7 @@
 #define BENCHORCH_STATS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* What is known about one measured point, as throughputs in MB/s. Today
  * the database keeps only the median and the best (minimum-time)
@@ -54,6 +55,21 @@ double stats_mann_whitney(const double *a, size_t na, const double *b,
  * fit. Returns 0, or -1 when fewer than two distinct sizes are given. */
 int stats_fit_linear(const double *x, const double *t, size_t n,
 		     double *overhead_ns, double *ns_per_byte);
+
+/* Quartile K (0 = minimum, 1, 2 = median, 3, 4 = maximum) of the N >= 1
+ * values of SORTED (ascending, each >= 0): the linear interpolation
+ * between order statistics that Hyndman and Fan call type 7 ("Sample
+ * quantiles in statistical packages", The American Statistician 50(4),
+ * 1996; R's and NumPy's default): with j + f = K * (N - 1) / 4, the value
+ * SORTED[j] + f * (SORTED[j+1] - SORTED[j]), computed in integers and
+ * rounded half up - the guest's definition (guest/PROTOCOL.md). Returns
+ * -1 when N is 0 or K > 4. */
+int64_t stats_quartile(const int64_t *sorted, size_t n, unsigned k);
+
+/* Coefficient of variation of the N values of V: sample standard
+ * deviation (N - 1 in the denominator) over the mean, as a fraction.
+ * Returns 0 when N < 2 or the mean is not positive. */
+double stats_cv(const int64_t *v, size_t n);
 
 /* Nominal clock in GHz read from a CPU model name ("... @ 2.20GHz"), or 0
  * when the name has none. */

@@ -18,4 +18,10 @@ long summary_print(FILE *f, sqlite3 *db, int64_t run_id, enum format fmt,
 /* Number of results of RUN_ID stored with verified = 0 (-1 on error). */
 long summary_unverified(sqlite3 *db, int64_t run_id);
 
+/* Measurements (results and key setups) of RUN_ID that stayed noisy: their
+ * samples' coefficient of variation exceeded the guest's limit after every
+ * re-run (noisy = 1). Returns the count and the number of measurements in
+ * *ret_total, or -1 on a database error. */
+long summary_noisy(sqlite3 *db, int64_t run_id, long *ret_total);
+
 #endif

@@ -10,9 +10,15 @@
 
 #include "orchestrator/algorithms.h"
 #include "orchestrator/guest_output.h"
+#include "orchestrator/stats.h"
 
 /* Longest string member accepted (bytes): names, versions, paths. */
 #define MAX_STR 1024
+/* Largest ns per batch accepted (2^50 ns: 13 days). */
+#define MAX_BATCH_NS (INT64_C(1) << 50)
+/* Measured clocks accepted, Hz: 1 MHz .. 100 GHz. */
+#define MIN_CLOCK_HZ INT64_C(1000000)
+#define MAX_CLOCK_HZ INT64_C(100000000000)
 
 void guest_output_init(struct guest_output *out)
 {
@@ -53,6 +59,7 @@ void guest_output_release(struct guest_output *out)
 	}
 	free(out->errors);
 	for (i = 0; i < out->nresults; i++) {
+		free(out->results[i].t.samples_ns);
 		free(out->results[i].library);
 		free(out->results[i].algorithm);
 		free(out->results[i].operation);
@@ -60,6 +67,7 @@ void guest_output_release(struct guest_output *out)
 	}
 	free(out->results);
 	for (i = 0; i < out->nkeysetups; i++) {
+		free(out->keysetups[i].t.samples_ns);
 		free(out->keysetups[i].library);
 		free(out->keysetups[i].algorithm);
 		free(out->keysetups[i].operation);
@@ -196,7 +204,7 @@ static int add_hello(struct guest_output *out, json_t *o, size_t lineno,
 		     bo_err *err)
 {
 	const char *ver, *libc, *variant;
-	int64_t proto, cpu;
+	int64_t proto, cpu, clock_hz;
 
 	if (get_int(o, "protocol", 0, 1000, lineno, &proto, err) < 0)
 		return -1;
@@ -206,7 +214,9 @@ static int add_hello(struct guest_output *out, json_t *o, size_t lineno,
 	if (get_str(o, "guest_version", 0, lineno, &ver, err) < 0 ||
 	    get_str(o, "libc", 0, lineno, &libc, err) < 0 ||
 	    get_int(o, "cpu", -1, 4095, lineno, &cpu, err) < 0 ||
-	    get_str(o, "variant", 0, lineno, &variant, err) < 0)
+	    get_str(o, "variant", 0, lineno, &variant, err) < 0 ||
+	    get_int(o, "clock_hz", MIN_CLOCK_HZ, MAX_CLOCK_HZ, lineno,
+		    &clock_hz, err) < 0)
 		return -1;
 	if (strcmp(variant, "hw") != 0 && strcmp(variant, "nohw") != 0)
 		return bo_err_set(err, "guest output line %zu: 'variant' must be hw or nohw",
@@ -215,6 +225,7 @@ static int add_hello(struct guest_output *out, json_t *o, size_t lineno,
 	out->guest_version = xstrdup(ver);
 	out->libc = xstrdup(libc);
 	out->cpu = (int)cpu;
+	out->clock_start_hz = clock_hz;
 	out->have_hello = 1;
 	return 0;
 }
@@ -319,6 +330,117 @@ static int add_error(struct guest_output *out, json_t *o, size_t lineno,
 	return 0;
 }
 
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The samples_ns array of O: exactly T->repetitions integers 1 ..
+ * MAX_BATCH_NS, into a new array in t->samples_ns. */
+static int get_samples(json_t *o, size_t lineno, struct guest_timing *t,
+		       bo_err *err)
+{
+	json_t *a = json_object_get(o, "samples_ns"), *v;
+	size_t i, n;
+
+	if (!a || !json_is_array(a))
+		return bo_err_set(err, "guest output line %zu: 'samples_ns' must be an array of integers",
+				  lineno);
+	n = json_array_size(a);
+	if ((int64_t)n != t->repetitions)
+		return bo_err_set(err, "guest output line %zu: 'samples_ns' has %zu samples, 'repetitions' says %lld",
+				  lineno, n, (long long)t->repetitions);
+	t->samples_ns = xcalloc(n, sizeof(*t->samples_ns));
+	json_array_foreach(a, i, v) {
+		if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+		    json_integer_value(v) > MAX_BATCH_NS) {
+			free(t->samples_ns);
+			t->samples_ns = NULL;
+			return bo_err_set(err, "guest output line %zu: 'samples_ns' must hold integers 1 .. 2^50 (ns per batch)",
+					  lineno);
+		}
+		t->samples_ns[i] = (int64_t)json_integer_value(v);
+	}
+	return 0;
+}
+
+/* The timing members of a result or keysetup line into *t (samples
+ * allocated; the caller owns them on success), each checked against the
+ * samples: min_ns, p25_ns, median_ns and p75_ns must be the samples'
+ * quartiles as PROTOCOL.md defines them (stats_quartile), cv their
+ * coefficient of variation (to 10^-6). */
+static int get_timing(json_t *o, size_t lineno, struct guest_timing *t,
+		      bo_err *err)
+{
+	static const char *const names[] = { "min_ns", "p25_ns", "median_ns",
+					     "p75_ns" };
+	int64_t *sorted, want[4];
+	json_t *v;
+	double cv;
+	unsigned k;
+
+	memset(t, 0, sizeof(*t));
+	if (get_int(o, "repetitions", 1, GUEST_MAX_REPETITIONS, lineno,
+		    &t->repetitions, err) < 0 ||
+	    get_int(o, "median_ns", 1, MAX_BATCH_NS, lineno, &t->median_ns,
+		    err) < 0 ||
+	    get_int(o, "min_ns", 1, MAX_BATCH_NS, lineno, &t->min_ns, err) < 0 ||
+	    get_int(o, "p25_ns", 1, MAX_BATCH_NS, lineno, &t->p25_ns, err) < 0 ||
+	    get_int(o, "p75_ns", 1, MAX_BATCH_NS, lineno, &t->p75_ns, err) < 0 ||
+	    get_int(o, "reruns", 0, GUEST_MAX_RERUNS, lineno, &t->reruns,
+		    err) < 0 ||
+	    get_bool(o, "noisy", lineno, &t->noisy, err) < 0 ||
+	    get_int(o, "tsc_cycles", 0, INT64_C(1) << 62, lineno,
+		    &t->tsc_cycles, err) < 0)
+		return -1;
+	if (t->min_ns > t->median_ns)
+		return bo_err_set(err, "guest output line %zu: 'min_ns' exceeds 'median_ns'",
+				  lineno);
+	if (t->p25_ns < t->min_ns || t->p25_ns > t->median_ns ||
+	    t->p75_ns < t->median_ns)
+		return bo_err_set(err, "guest output line %zu: quartiles out of order (min_ns <= p25_ns <= median_ns <= p75_ns)",
+				  lineno);
+	v = json_object_get(o, "cv");
+	if (!v || !json_is_number(v) || !isfinite(json_number_value(v)) ||
+	    json_number_value(v) < 0)
+		return bo_err_set(err, "guest output line %zu: 'cv' must be a number >= 0",
+				  lineno);
+	t->cv = json_number_value(v);
+	if (get_samples(o, lineno, t, err) < 0)
+		return -1;
+	sorted = xcalloc((size_t)t->repetitions, sizeof(*sorted));
+	memcpy(sorted, t->samples_ns, (size_t)t->repetitions * sizeof(*sorted));
+	qsort(sorted, (size_t)t->repetitions, sizeof(*sorted), cmp_i64);
+	for (k = 0; k < 4; k++)
+		want[k] = stats_quartile(sorted, (size_t)t->repetitions, k);
+	free(sorted);
+	cv = stats_cv(t->samples_ns, (size_t)t->repetitions);
+	if (want[0] != t->min_ns || want[1] != t->p25_ns ||
+	    want[2] != t->median_ns || want[3] != t->p75_ns) {
+		int64_t got[4] = { t->min_ns, t->p25_ns, t->median_ns,
+				   t->p75_ns };
+
+		for (k = 0; k < 4 && want[k] == got[k]; k++)
+			;
+		bo_err_set(err, "guest output line %zu: '%s' is %lld, its samples give %lld",
+			   lineno, names[k], (long long)got[k],
+			   (long long)want[k]);
+		goto fail;
+	}
+	if (fabs(t->cv - cv) > 1e-6 * cv + 1e-9) {
+		bo_err_set(err, "guest output line %zu: 'cv' is %g, its samples give %g",
+			   lineno, t->cv, cv);
+		goto fail;
+	}
+	return 0;
+fail:
+	free(t->samples_ns);
+	t->samples_ns = NULL;
+	return -1;
+}
+
 static int add_result(struct guest_output *out, json_t *o, size_t lineno,
 		      bo_err *err)
 {
@@ -345,19 +467,10 @@ static int add_result(struct guest_output *out, json_t *o, size_t lineno,
 		    &r.calls_per_batch, err) < 0 ||
 	    get_int(o, "bytes_per_batch", 1, INT64_C(1) << 60, lineno,
 		    &r.bytes_per_batch, err) < 0 ||
-	    get_int(o, "repetitions", 1, 1000000, lineno, &r.repetitions,
-		    err) < 0 ||
-	    get_int(o, "median_ns", 1, INT64_C(1) << 50, lineno,
-		    &r.median_ns, err) < 0 ||
-	    get_int(o, "min_ns", 1, INT64_C(1) << 50, lineno, &r.min_ns,
-		    err) < 0 ||
 	    get_bool(o, "verified", lineno, &r.verified, err) < 0)
 		return -1;
 	if (r.bytes_per_batch != r.buffer_bytes * r.calls_per_batch)
 		return bo_err_set(err, "guest output line %zu: 'bytes_per_batch' is not buffer_bytes x calls_per_batch",
-				  lineno);
-	if (r.min_ns > r.median_ns)
-		return bo_err_set(err, "guest output line %zu: 'min_ns' exceeds 'median_ns'",
 				  lineno);
 	mb = json_object_get(o, "mb_per_s");
 	if (!mb || !json_is_number(mb) || !isfinite(json_number_value(mb)) ||
@@ -365,19 +478,23 @@ static int add_result(struct guest_output *out, json_t *o, size_t lineno,
 		return bo_err_set(err, "guest output line %zu: 'mb_per_s' must be a positive number",
 				  lineno);
 	r.mb_per_s = json_number_value(mb);
-	/* mb_per_s must follow from bytes and median (1 % slack for rounding). */
-	{
-		double expect = (double)r.bytes_per_batch * 1e3 /
-				(double)r.median_ns;
-
-		if (fabs(r.mb_per_s - expect) > 0.01 * expect + 1e-6)
-			return bo_err_set(err, "guest output line %zu: 'mb_per_s' does not match bytes_per_batch / median_ns",
-					  lineno);
-	}
 	if (guest_output_find(out, lib, alg, op, mode, r.buffer_bytes))
 		return bo_err_set(err, "guest output line %zu: duplicate result for %s %s %s %s %lld",
 				  lineno, lib, alg, op, mode,
 				  (long long)r.buffer_bytes);
+	if (get_timing(o, lineno, &r.t, err) < 0)
+		return -1;
+	/* mb_per_s must follow from bytes and median (1 % slack for rounding). */
+	{
+		double expect = (double)r.bytes_per_batch * 1e3 /
+				(double)r.t.median_ns;
+
+		if (fabs(r.mb_per_s - expect) > 0.01 * expect + 1e-6) {
+			free(r.t.samples_ns);
+			return bo_err_set(err, "guest output line %zu: 'mb_per_s' does not match bytes_per_batch / median_ns",
+					  lineno);
+		}
+	}
 	out->results = xrealloc(out->results,
 				(out->nresults + 1) * sizeof(*p));
 	p = &out->results[out->nresults++];
@@ -408,36 +525,32 @@ static int add_keysetup(struct guest_output *out, json_t *o, size_t lineno,
 				  lineno, op, alg);
 	if (get_int(o, "calls_per_batch", 1, INT64_C(1) << 40, lineno,
 		    &k.calls_per_batch, err) < 0 ||
-	    get_int(o, "repetitions", 1, 1000000, lineno, &k.repetitions,
-		    err) < 0 ||
-	    get_int(o, "median_ns", 1, INT64_C(1) << 50, lineno, &k.median_ns,
-		    err) < 0 ||
-	    get_int(o, "min_ns", 1, INT64_C(1) << 50, lineno, &k.min_ns,
-		    err) < 0 ||
 	    get_bool(o, "verified", lineno, &k.verified, err) < 0)
 		return -1;
-	if (k.min_ns > k.median_ns)
-		return bo_err_set(err, "guest output line %zu: 'min_ns' exceeds 'median_ns'",
-				  lineno);
 	v = json_object_get(o, "ns_per_call");
 	if (!v || !json_is_number(v) || !isfinite(json_number_value(v)) ||
 	    json_number_value(v) <= 0)
 		return bo_err_set(err, "guest output line %zu: 'ns_per_call' must be a positive number",
 				  lineno);
 	k.ns_per_call = json_number_value(v);
-	{
-		double expect = (double)k.median_ns / (double)k.calls_per_batch;
-
-		if (fabs(k.ns_per_call - expect) > 0.01 * expect + 1e-6)
-			return bo_err_set(err, "guest output line %zu: 'ns_per_call' is not median_ns / calls_per_batch",
-					  lineno);
-	}
 	for (i = 0; i < out->nkeysetups; i++)
 		if (strcmp(out->keysetups[i].library, lib) == 0 &&
 		    strcmp(out->keysetups[i].algorithm, alg) == 0 &&
 		    strcmp(out->keysetups[i].operation, op) == 0)
 			return bo_err_set(err, "guest output line %zu: duplicate keysetup for %s %s %s",
 					  lineno, lib, alg, op);
+	if (get_timing(o, lineno, &k.t, err) < 0)
+		return -1;
+	{
+		double expect = (double)k.t.median_ns /
+				(double)k.calls_per_batch;
+
+		if (fabs(k.ns_per_call - expect) > 0.01 * expect + 1e-6) {
+			free(k.t.samples_ns);
+			return bo_err_set(err, "guest output line %zu: 'ns_per_call' is not median_ns / calls_per_batch",
+					  lineno);
+		}
+	}
 	out->keysetups = xrealloc(out->keysetups,
 				  (out->nkeysetups + 1) * sizeof(*p));
 	p = &out->keysetups[out->nkeysetups++];
@@ -553,8 +666,17 @@ static int add_done(struct guest_output *out, json_t *o, size_t lineno,
 	if (get_int(o, "results", 0, INT64_C(1) << 40, lineno,
 		    &out->done_results, err) < 0 ||
 	    get_int(o, "measure_ns", 0, INT64_C(1) << 62, lineno,
-		    &out->measure_ns, err) < 0)
+		    &out->measure_ns, err) < 0 ||
+	    get_int(o, "elapsed_ns", 0, INT64_C(1) << 62, lineno,
+		    &out->elapsed_ns, err) < 0 ||
+	    get_int(o, "clock_hz", MIN_CLOCK_HZ, MAX_CLOCK_HZ, lineno,
+		    &out->clock_end_hz, err) < 0 ||
+	    get_int(o, "tsc_hz", 0, MAX_CLOCK_HZ, lineno, &out->tsc_hz,
+		    err) < 0)
 		return -1;
+	if (out->tsc_hz != 0 && out->tsc_hz < MIN_CLOCK_HZ)
+		return bo_err_set(err, "guest output line %zu: 'tsc_hz' out of range (%lld)",
+				  lineno, (long long)out->tsc_hz);
 	out->have_done = 1;
 	return 0;
 }
@@ -634,7 +756,34 @@ int guest_output_finish(const struct guest_output *out, bo_err *err)
 	if ((size_t)out->done_results != out->nresults)
 		return bo_err_set(err, "guest reported %lld results in 'done' but printed %zu",
 				  (long long)out->done_results, out->nresults);
+	if (out->tsc_hz == 0) {
+		size_t i;
+
+		for (i = 0; i < out->nresults; i++)
+			if (out->results[i].t.tsc_cycles != 0)
+				return bo_err_set(err, "guest reported TSC cycles but no TSC rate in 'done'");
+		for (i = 0; i < out->nkeysetups; i++)
+			if (out->keysetups[i].t.tsc_cycles != 0)
+				return bo_err_set(err, "guest reported TSC cycles but no TSC rate in 'done'");
+	}
 	return 0;
+}
+
+int guest_output_check_clock(struct guest_output *out,
+			     int64_t host_elapsed_ns, bo_err *err)
+{
+	double allowed = GUEST_CLOCK_TOLERANCE * (double)host_elapsed_ns +
+			 (double)GUEST_CLOCK_SLACK_NS;
+	double diff = (double)out->elapsed_ns - (double)host_elapsed_ns;
+
+	out->host_elapsed_ns = host_elapsed_ns;
+	if (fabs(diff) <= allowed)
+		return 0;
+	return bo_err_set(err, "guest clock disagrees with the host: the guest timed %.3f s from 'hello' to 'done', the host %.3f s (allowed: %.0f %% + %.0f ms)",
+			  (double)out->elapsed_ns / 1e9,
+			  (double)host_elapsed_ns / 1e9,
+			  100 * GUEST_CLOCK_TOLERANCE,
+			  (double)GUEST_CLOCK_SLACK_NS / 1e6);
 }
 
 const struct guest_result *guest_output_find(const struct guest_output *out,

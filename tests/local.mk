@@ -33,7 +33,8 @@ TESTS += tests/t3100-run-debian.sh tests/t3110-run-interrupt.sh \
 EXTRA_DIST += tests/t3100-run-debian.sh tests/t3110-run-interrupt.sh \
 	tests/t3120-run-bad-guest.sh tests/fixtures/guest-garbage.sh \
 	tests/fixtures/guest-crash.sh tests/fixtures/guest-hang.sh \
-	tests/fixtures/guest-bad-late.sh
+	tests/fixtures/guest-bad-late.sh tests/fixtures/guest-clock-lie.sh \
+	tests/fixtures/guest-clock-true.sh
 # Results, compare, report, export/merge (issue #7): a fixture database
 # built through the real migrations and run API.
 check_PROGRAMS += tests/fixtures/results-mkdb tests/t7010-stats
@@ -64,6 +65,16 @@ TESTS += tests/t6000-daemon-config tests/t6100-daemon-run.sh \
 EXTRA_DIST += tests/t6100-daemon-run.sh tests/t6110-daemon-signal.sh
 TESTS += tests/t6010-daemon-cli.sh
 EXTRA_DIST += tests/t6010-daemon-cli.sh
+# The guest's timing statistics: quartiles, CV, re-runs, calibration, the
+# longest protocol line (built from the guest's own sources, like t1000).
+check_PROGRAMS += tests/t1040-guest-stats
+tests_t1040_guest_stats_SOURCES = tests/t1040-guest-stats.c tests/tap.h \
+	guest/samples.c guest/samples.h guest/bench.c guest/bench.h \
+	guest/cpuclock.c guest/cpuclock.h guest/emit.c guest/emit.h \
+	guest/json.c guest/json.h guest/compat.h
+tests_t1040_guest_stats_CFLAGS = $(GUEST_CFLAGS)
+tests_t1040_guest_stats_LDADD = -lm
+TESTS += tests/t1040-guest-stats
 # The musl guest and the choice of guest flavour per rootfs (issue #3).
 check_PROGRAMS += tests/t1210-guest-flavour
 tests_t1210_guest_flavour_SOURCES = tests/t1210-guest-flavour.c tests/tap.h

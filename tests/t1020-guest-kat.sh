@@ -1,9 +1,11 @@
 #!/bin/sh
 # tests/t1020-guest-kat.sh - run the guest on this host (against the host's
-# libcrypto) with --quick and check its output (protocol 2): every line is
+# libcrypto) with --quick and check its output (protocol 3): every line is
 # a JSON object of at most 4096 bytes in protocol order, every known-answer
 # test passed, every result is verified and complete, bulk and one-shot,
-# key setup and the cross-check line are there. Prints TAP. (Every backend
+# key setup and the cross-check line are there, every measurement carries
+# its raw samples and statistics that follow from them, the clocks are
+# reported. Prints TAP. (Every backend
 # in a real Debian rootfs: tests/t1100-guest-libraries.sh.)
 
 guest=${top_builddir:-.}/guest/benchorch-guest
@@ -21,7 +23,7 @@ fi
 tmp=${TMPDIR:-/tmp}/t1020.$$
 trap 'rm -f "$tmp".*' EXIT INT TERM
 # Short batches: this checks correctness and the protocol, not speed.
-"$guest" --quick --min-batch-ns 200000 --repetitions 1 --libs openssl \
+"$guest" --quick --min-batch-ns 200000 --repetitions 3 --libs openssl \
 	--algos "$algos" >"$tmp.out" 2>"$tmp.err"
 status=$?
 if grep -q '"status":"absent"' "$tmp.out"; then
@@ -58,9 +60,10 @@ for l in lines:
 check(bad is None, "every line is a JSON object with a type" +
       ("" if bad is None else " (" + bad + ")"))
 types = [o["type"] for o in objs]
-check(types[:1] == ["hello"] and objs[0].get("protocol") == 2
-      and objs[0].get("variant") == "hw",
-      "first line is hello, protocol 2, variant hw")
+check(types[:1] == ["hello"] and objs[0].get("protocol") == 3
+      and objs[0].get("variant") == "hw"
+      and 10**6 <= objs[0].get("clock_hz", 0) <= 10**11,
+      "first line is hello, protocol 3, variant hw, a measured clock")
 check(types[-1:] == ["done"] and types.count("hello") == 1
       and types.count("done") == 1, "exactly one done, last")
 libs = [o for o in objs if o["type"] == "library"]
@@ -107,16 +110,49 @@ check({(k["algorithm"], k["operation"]) for k in ks}
 def sane(r):
     return (r["calls_per_batch"] >= 1
             and r["bytes_per_batch"] == r["buffer_bytes"] * r["calls_per_batch"]
-            and r["repetitions"] == 1
-            and 1 <= r["min_ns"] <= r["median_ns"]
+            and r["repetitions"] == 3
+            and 1 <= r["min_ns"] <= r["p25_ns"] <= r["median_ns"] <= r["p75_ns"]
             and isinstance(r["mb_per_s"], float)
             and abs(r["mb_per_s"] - r["bytes_per_batch"] / r["median_ns"] * 1000)
                 <= 1e-6 * r["mb_per_s"])
 check(all(sane(r) for r in results),
-      "result members consistent (bytes, ns, MB/s)")
+      "result members consistent (bytes, ns, MB/s, quartiles in order)")
+def quartile(v, k):
+    v = sorted(v)
+    pos = k * (len(v) - 1)
+    lo, rem = pos // 4, pos % 4
+    if rem == 0:
+        return v[lo]
+    d = v[lo + 1] - v[lo]
+    return v[lo] + (d // 4) * rem + ((d % 4) * rem + 2) // 4
+def stats_follow(m):
+    s = m.get("samples_ns")
+    if not (isinstance(s, list) and len(s) == m["repetitions"]
+            and all(isinstance(x, int) and x >= 1 for x in s)):
+        return False
+    mean = sum(s) / len(s)
+    sd = (sum((x - mean) ** 2 for x in s) / (len(s) - 1)) ** 0.5
+    return ([m["min_ns"], m["p25_ns"], m["median_ns"], m["p75_ns"]]
+            == [quartile(s, k) for k in range(4)]
+            and abs(m["cv"] - sd / mean) <= 1e-6 * sd / mean + 1e-9
+            and m["noisy"] == (m["cv"] > 0.02)
+            and 0 <= m["reruns"] <= 2
+            and (m["reruns"] == 2 or not m["noisy"]))
+check(all(stats_follow(m) for m in results + ks),
+      "every result and key setup has its samples; quartiles, cv, noisy"
+      " and re-runs follow from them")
 done = objs[-1] if objs else {}
 check(done.get("results") == len(results) and done.get("measure_ns", 0) > 0,
       "done counts the results and the time spent")
+check(0 < done.get("measure_ns", 0) <= done.get("elapsed_ns", 0)
+      and 10**6 <= done.get("clock_hz", 0) <= 10**11,
+      "done has the elapsed time (>= the time measured) and the end clock")
+tsc = done.get("tsc_hz", 0)
+check((tsc == 0 and all(m["tsc_cycles"] == 0 for m in results + ks))
+      or (tsc > 0 and all(0.5 < m["tsc_cycles"] * 1e9 / tsc / m["median_ns"] < 2
+                          for m in results + ks)),
+      "TSC ticks per batch agree with the ns per batch at the TSC rate"
+      " (or no TSC: none reported)")
 
 print("1..%d" % len(tests))
 for i, (ok, what) in enumerate(tests, 1):

@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/t1030-guest-usage.sh - the guest's command line: usage errors exit
-# with status 2 and print nothing on stdout; a run starts with a protocol 2
+# with status 2 and print nothing on stdout; a run starts with a protocol 3
 # hello and ends with done. Prints TAP.
 
 guest=${top_builddir:-.}/guest/benchorch-guest
@@ -10,7 +10,7 @@ if [ ! -x "$guest" ]; then
 	exit 0
 fi
 
-echo "1..13"
+echo "1..18"
 n=0
 fails=0
 check() {	# check STATUS DESCRIPTION
@@ -43,13 +43,18 @@ usage_error "--repetitions 0" --repetitions 0
 usage_error "--min-batch-ns abc" --min-batch-ns abc
 usage_error "--cpu without a value" --cpu
 usage_error "unknown option" --frobnicate
+usage_error "--repetitions 151 (more samples than a line holds)" --repetitions 151
+usage_error "--max-cv 2" --max-cv 2
+usage_error "--max-cv -0.1" --max-cv -0.1
+usage_error "--max-cv 1e-2" --max-cv 1e-2
+usage_error "--max-reruns x" --max-reruns x
 
 "$guest" --help >"$tmp.out" 2>&1
 [ $? -eq 0 ] && grep -q '^usage: benchorch-guest' "$tmp.out"
 check $? "--help prints usage, exit 0"
 
 "$guest" --version >"$tmp.out" 2>&1
-[ $? -eq 0 ] && grep -q 'protocol 2' "$tmp.out"
+[ $? -eq 0 ] && grep -q 'protocol 3' "$tmp.out"
 check $? "--version, exit 0"
 
 # A real (short) run: hello first, done last, exit 0.
@@ -58,9 +63,9 @@ check $? "--version, exit 0"
 status=$?
 [ $status -eq 0 ]
 check $? "a --quick sha-256 run exits 0 (got $status)"
-head -n 1 "$tmp.out" | grep -q '^{"type":"hello","protocol":2,"guest_version":"[^"]*","libc":"[^"]*","cpu":-1,"variant":"hw"}$'
-check $? "first line is hello with protocol 2, cpu -1 and variant hw"
-tail -n 1 "$tmp.out" | grep -q '^{"type":"done","results":[0-9]*,"measure_ns":[0-9]*}$'
+head -n 1 "$tmp.out" | grep -q '^{"type":"hello","protocol":3,"guest_version":"[^"]*","libc":"[^"]*","cpu":-1,"variant":"hw","clock_hz":[1-9][0-9]*}$'
+check $? "first line is hello with protocol 3, cpu -1, variant hw and the clock"
+tail -n 1 "$tmp.out" | grep -q '^{"type":"done","results":[0-9]*,"measure_ns":[0-9]*,"elapsed_ns":[0-9]*,"clock_hz":[1-9][0-9]*,"tsc_hz":[0-9]*}$'
 check $? "last line is done"
 
 exit $((fails > 0))

@@ -8,14 +8,14 @@
 #include "tests/tap.h"
 
 static const char *good[] = {
-	"{\"type\":\"hello\",\"protocol\":2,\"guest_version\":\"0.1.0\",\"libc\":\"glibc 2.36\",\"cpu\":1,\"variant\":\"hw\"}",
+	"{\"type\":\"hello\",\"protocol\":3,\"guest_version\":\"0.1.0\",\"libc\":\"glibc 2.36\",\"cpu\":1,\"variant\":\"hw\",\"clock_hz\":3000000000}",
 	"{\"type\":\"library\",\"library\":\"openssl\",\"status\":\"loaded\",\"soname\":\"libcrypto.so.3\",\"path\":\"/usr/lib/x86_64-linux-gnu/libcrypto.so.3\",\"version\":\"OpenSSL 3.0.11\",\"build_id\":\"4ca7b79d\"}",
 	"{\"type\":\"library\",\"library\":\"nettle\",\"status\":\"absent\"}",
 	"{\"type\":\"kat\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"ok\":true,\"source\":\"NIST SP 800-38A F.2.1\"}",
 	"{\"type\":\"unsupported\",\"library\":\"openssl\",\"algorithm\":\"chacha20-poly1305\"}",
-	"{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"mb_per_s\":1000.0,\"verified\":true}",
+	"{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"p25_ns\":15500,\"p75_ns\":16500,\"cv\":0.04941058844,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0,\"mb_per_s\":1000.0,\"verified\":true,\"samples_ns\":[16000,15000,17000,15500,16500]}",
 	"{\"type\":\"error\",\"library\":\"\",\"algorithm\":\"\",\"message\":\"something odd\"}",
-	"{\"type\":\"done\",\"results\":1,\"measure_ns\":123456}",
+	"{\"type\":\"done\",\"results\":1,\"measure_ns\":123456,\"elapsed_ns\":1000000,\"clock_hz\":3000000000,\"tsc_hz\":0}",
 };
 
 /* Feed the good lines, replacing line REPLACE (0-based) with BAD (or
@@ -83,15 +83,15 @@ static void keysetup_and_crosscheck(void)
 {
 	static const char *ks[] = {
 		LIB("openssl"),
-		"{\"type\":\"keysetup\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"decrypt\",\"calls_per_batch\":1000,\"repetitions\":5,\"median_ns\":200000,\"min_ns\":190000,\"ns_per_call\":200.0,\"verified\":true}",
+		"{\"type\":\"keysetup\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"decrypt\",\"calls_per_batch\":1000,\"repetitions\":5,\"median_ns\":200000,\"min_ns\":190000,\"p25_ns\":195000,\"p75_ns\":205000,\"cv\":0.03952847075,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0,\"ns_per_call\":200.0,\"verified\":true,\"samples_ns\":[200000,190000,210000,195000,205000]}",
 	};
 	static const char *ks_hash[] = {
 		LIB("openssl"),
-		"{\"type\":\"keysetup\",\"library\":\"openssl\",\"algorithm\":\"sha-256\",\"operation\":\"encrypt\",\"calls_per_batch\":1000,\"repetitions\":5,\"median_ns\":200000,\"min_ns\":190000,\"ns_per_call\":200.0,\"verified\":true}",
+		"{\"type\":\"keysetup\",\"library\":\"openssl\",\"algorithm\":\"sha-256\",\"operation\":\"encrypt\",\"calls_per_batch\":1000,\"repetitions\":5,\"median_ns\":200000,\"min_ns\":190000,\"p25_ns\":195000,\"p75_ns\":205000,\"cv\":0.03952847075,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0,\"ns_per_call\":200.0,\"verified\":true,\"samples_ns\":[200000,190000,210000,195000,205000]}",
 	};
 	static const char *ks_bad[] = {
 		LIB("openssl"),
-		"{\"type\":\"keysetup\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"decrypt\",\"calls_per_batch\":1000,\"repetitions\":5,\"median_ns\":200000,\"min_ns\":190000,\"ns_per_call\":2.0,\"verified\":true}",
+		"{\"type\":\"keysetup\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"decrypt\",\"calls_per_batch\":1000,\"repetitions\":5,\"median_ns\":200000,\"min_ns\":190000,\"p25_ns\":195000,\"p75_ns\":205000,\"cv\":0.03952847075,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0,\"ns_per_call\":2.0,\"verified\":true,\"samples_ns\":[200000,190000,210000,195000,205000]}",
 	};
 	/* three libraries, one odd; two that differ; one alone; one whose
 	 * decryption failed next to one that worked */
@@ -161,6 +161,93 @@ static void keysetup_and_crosscheck(void)
 	guest_output_release(&out);
 }
 
+/* A result line (line 6 of good[]) with TIMING (the members from
+ * repetitions to tsc_cycles) and SAMPLES (the samples_ns value). */
+static const char *result_with(const char *timing, const char *samples)
+{
+	static char line[GUEST_MAX_LINE * 2];
+
+	snprintf(line, sizeof(line),
+		 "{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,%s,\"mb_per_s\":1000.0,\"verified\":true,\"samples_ns\":%s}",
+		 timing, samples);
+	return line;
+}
+
+#define T5 "\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"p25_ns\":15500,\"p75_ns\":16500,\"cv\":0.04941058844,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0"
+#define S5 "[16000,15000,17000,15500,16500]"
+
+static void samples_and_clock(void)
+{
+	struct guest_output out;
+	char big[GUEST_MAX_LINE + 64];
+	size_t line, i, n;
+	bo_err err = { "" };
+
+	expect_bad(5, result_with(T5, "[16000,15000,17000,15500]"),
+		   "line 6: 'samples_ns' has 4 samples, 'repetitions' says 5",
+		   "a sample count other than repetitions");
+	expect_bad(5, result_with(T5, "[16000,15000,17000.5,15500,16500]"),
+		   "line 6: 'samples_ns' must hold integers",
+		   "a sample that is not an integer");
+	expect_bad(5, result_with(T5, "[16000,15000,\"17000\",15500,16500]"),
+		   "line 6: 'samples_ns' must hold integers",
+		   "a sample that is a string");
+	expect_bad(5, result_with(T5, "[16000,0,17000,15500,16500]"),
+		   "line 6: 'samples_ns' must hold integers 1 .. 2^50",
+		   "a zero sample");
+	expect_bad(5, result_with(T5, "16000"),
+		   "line 6: 'samples_ns' must be an array of integers",
+		   "samples that are not an array");
+	expect_bad(5, result_with("\"repetitions\":5,\"median_ns\":16000,\"min_ns\":17000,\"p25_ns\":15500,\"p75_ns\":16500,\"cv\":0.04941058844,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0", S5),
+		   "line 6: 'min_ns' exceeds 'median_ns'", "min above median (with samples)");
+	expect_bad(5, result_with("\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"p25_ns\":16200,\"p75_ns\":16500,\"cv\":0.04941058844,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0", S5),
+		   "line 6: quartiles out of order", "p25 above the median");
+	expect_bad(5, result_with("\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"p25_ns\":15400,\"p75_ns\":16500,\"cv\":0.04941058844,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0", S5),
+		   "line 6: 'p25_ns' is 15400, its samples give 15500",
+		   "a p25 its samples do not give");
+	expect_bad(5, result_with(T5, "[16100,15000,17000,15500,16500]"),
+		   "line 6: 'median_ns' is 16000, its samples give 16100",
+		   "a median its samples do not give");
+	expect_bad(5, result_with("\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"p25_ns\":15500,\"p75_ns\":16500,\"cv\":0.05,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0", S5),
+		   "line 6: 'cv' is 0.05, its samples give 0.0494106",
+		   "a coefficient of variation its samples do not give");
+	expect_bad(5, result_with("\"repetitions\":151,\"median_ns\":16000,\"min_ns\":15000,\"p25_ns\":15500,\"p75_ns\":16500,\"cv\":0.05,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0", S5),
+		   "line 6: 'repetitions' out of range (151)",
+		   "more repetitions than a line can hold");
+	expect_bad(5, result_with("\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"p25_ns\":15500,\"p75_ns\":16500,\"cv\":0.04941058844,\"reruns\":0,\"noisy\":\"no\",\"tsc_cycles\":0", S5),
+		   "line 6: 'noisy' must be true or false", "a noisy flag that is not a boolean");
+	expect_bad(5, result_with("\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"p25_ns\":15500,\"p75_ns\":16500,\"cv\":0.04941058844,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":33600", S5),
+		   "TSC cycles but no TSC rate", "TSC cycles without a TSC rate in done");
+	/* 150 samples of 26 characters each: more than a line may hold */
+	n = (size_t)snprintf(big, sizeof(big), "[");
+	for (i = 0; i < 150 && n < sizeof(big) - 32; i++)
+		n += (size_t)snprintf(big + n, sizeof(big) - n, "%s1000000000000000000000000",
+				      i ? "," : "");
+	snprintf(big + n, sizeof(big) - n, "]");
+	expect_bad(5, result_with(T5, big), "line 6: longer than 4096 bytes",
+		   "a line too long for its samples");
+	tap_ok(feed((size_t)-1, NULL, &line)[0] == '\0',
+	       "(the same invocation with good samples is accepted)");
+
+	/* the clock cross-check: 5 % of the host's time + 20 ms */
+	guest_output_init(&out);
+	out.elapsed_ns = 1000000000;	/* the guest says 1 s */
+	tap_ok(guest_output_check_clock(&out, 1000000000, &err) == 0 &&
+	       out.host_elapsed_ns == 1000000000,
+	       "clocks that agree pass, the host's time is kept");
+	tap_ok(guest_output_check_clock(&out, 1060000000, &err) == 0,
+	       "1 s against 1.06 s: 60 ms is within 53 ms + 20 ms");
+	tap_ok(guest_output_check_clock(&out, 1100000000, &err) < 0 &&
+	       strstr(err.msg, "guest clock disagrees with the host: the guest timed 1.000 s from 'hello' to 'done', the host 1.100 s (allowed: 5 % + 20 ms)"),
+	       "1 s against 1.1 s is rejected, naming both (%s)", err.msg);
+	tap_ok(guest_output_check_clock(&out, 900000000, &err) < 0,
+	       "a guest clock running fast is rejected too");
+	out.elapsed_ns = 1000;
+	tap_ok(guest_output_check_clock(&out, 15000000, &err) == 0,
+	       "a short run is held to the 20 ms allowance only");
+	guest_output_release(&out);
+}
+
 int main(void)
 {
 	struct guest_output out;
@@ -177,7 +264,13 @@ int main(void)
 	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++)
 		guest_output_add_line(&out, good[i], strlen(good[i]), i + 1, &err);
 	tap_ok(out.nresults == 1 && out.results[0].buffer_bytes == 16 &&
-	       out.results[0].median_ns == 16000 && out.nlibraries == 2 &&
+	       out.results[0].t.median_ns == 16000 && out.nlibraries == 2 &&
+	       out.results[0].t.p25_ns == 15500 &&
+	       out.results[0].t.p75_ns == 16500 &&
+	       out.results[0].t.repetitions == 5 &&
+	       out.results[0].t.samples_ns[2] == 17000 &&
+	       out.clock_start_hz == 3000000000 &&
+	       out.clock_end_hz == 3000000000 && out.elapsed_ns == 1000000 &&
 	       out.libraries[1].loaded == 0 && out.cpu == 1 &&
 	       out.measure_ns == 123456 && out.nkats == 1 &&
 	       out.nunsupported == 1 && out.nerrors == 1,
@@ -189,12 +282,16 @@ int main(void)
 	guest_output_release(&out);
 
 	expect_bad(0, "{\"type\":\"hello\",\"protocol\":1,\"guest_version\":\"x\",\"libc\":\"y\",\"cpu\":0}",
-		   "line 1: protocol 1, expected 2", "protocol 1 (only 2 is spoken)");
-	expect_bad(0, "{\"type\":\"hello\",\"protocol\":2,\"guest_version\":\"x\",\"libc\":\"y\",\"cpu\":0,\"variant\":\"fast\"}",
+		   "line 1: protocol 1, expected 3", "protocol 1 (only 3 is spoken)");
+	expect_bad(0, "{\"type\":\"hello\",\"protocol\":2,\"guest_version\":\"x\",\"libc\":\"y\",\"cpu\":0,\"variant\":\"hw\"}",
+		   "line 1: protocol 2, expected 3", "protocol 2 (only 3 is spoken)");
+	expect_bad(0, "{\"type\":\"hello\",\"protocol\":3,\"guest_version\":\"x\",\"libc\":\"y\",\"cpu\":0,\"variant\":\"hw\",\"clock_hz\":12}",
+		   "line 1: 'clock_hz' out of range", "a measured clock of 12 Hz");
+	expect_bad(0, "{\"type\":\"hello\",\"protocol\":3,\"guest_version\":\"x\",\"libc\":\"y\",\"cpu\":0,\"variant\":\"fast\",\"clock_hz\":3000000000}",
 		   "line 1: 'variant' must be hw or nohw", "an unknown variant");
 	expect_bad(1, "{\"type\":\"library\",\"library\":\"openssl\",\"status\":\"loaded\",\"soname\":\"a\",\"path\":\"b\",\"version\":\"c\",\"build_id\":\"XYZ\"}",
 		   "line 2: 'build_id' must be lowercase hex", "a build-id that is not hex");
-	expect_bad(5, "{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"twice\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"mb_per_s\":1000.0,\"verified\":true}",
+	expect_bad(5, "{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"twice\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"p25_ns\":15500,\"p75_ns\":16500,\"cv\":0.04941058844,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0,\"mb_per_s\":1000.0,\"verified\":true,\"samples_ns\":[16000,15000,17000,15500,16500]}",
 		   "line 6: 'mode' must be bulk or oneshot", "an unknown timing mode");
 	expect_bad(0, NULL, "line 1: expected 'hello' first", "a missing hello");
 	expect_bad(1, "this is not json", "line 2: not JSON", "garbage");
@@ -215,28 +312,31 @@ int main(void)
 		   "a KAT of an absent library");
 	expect_bad(3, "{\"type\":\"kat\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"ok\":1,\"source\":\"x\"}",
 		   "line 4: 'ok' must be true or false", "a number for a boolean");
-	expect_bad(5, "{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"sha-256\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"mb_per_s\":1000.0,\"verified\":true}",
+	expect_bad(5, "{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"sha-256\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"p25_ns\":15500,\"p75_ns\":16500,\"cv\":0.04941058844,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0,\"mb_per_s\":1000.0,\"verified\":true,\"samples_ns\":[16000,15000,17000,15500,16500]}",
 		   "line 6: operation 'encrypt' does not apply to 'sha-256'",
 		   "an operation a hash does not have");
-	expect_bad(5, "{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":2097152,\"calls_per_batch\":1,\"bytes_per_batch\":2097152,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"mb_per_s\":131072.0,\"verified\":true}",
+	expect_bad(5, "{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":2097152,\"calls_per_batch\":1,\"bytes_per_batch\":2097152,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"p25_ns\":15500,\"p75_ns\":16500,\"cv\":0.04941058844,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0,\"mb_per_s\":131072.0,\"verified\":true,\"samples_ns\":[16000,15000,17000,15500,16500]}",
 		   "line 6: 'buffer_bytes' out of range", "a buffer above 1 MiB");
-	expect_bad(5, "{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16001,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"mb_per_s\":1000.0,\"verified\":true}",
+	expect_bad(5, "{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16001,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"p25_ns\":15500,\"p75_ns\":16500,\"cv\":0.04941058844,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0,\"mb_per_s\":1000.0,\"verified\":true,\"samples_ns\":[16000,15000,17000,15500,16500]}",
 		   "line 6: 'bytes_per_batch' is not", "inconsistent batch bytes");
-	expect_bad(5, "{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":17000,\"mb_per_s\":1000.0,\"verified\":true}",
+	expect_bad(5, "{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":17000,\"p25_ns\":16000,\"p75_ns\":16000,\"cv\":0.0,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0,\"mb_per_s\":1000.0,\"verified\":true,\"samples_ns\":[16000,16000,16000,16000,16000]}",
 		   "line 6: 'min_ns' exceeds 'median_ns'", "min above median");
-	expect_bad(5, "{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"mb_per_s\":2000.0,\"verified\":true}",
+	expect_bad(5, "{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"p25_ns\":15500,\"p75_ns\":16500,\"cv\":0.04941058844,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0,\"mb_per_s\":2000.0,\"verified\":true,\"samples_ns\":[16000,15000,17000,15500,16500]}",
 		   "line 6: 'mb_per_s' does not match", "a throughput that does not follow from the timing");
-	expect_bad(5, "{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":0,\"min_ns\":0,\"mb_per_s\":1000.0,\"verified\":true}",
+	expect_bad(5, "{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":0,\"min_ns\":0,\"p25_ns\":0,\"p75_ns\":0,\"cv\":0.0,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0,\"mb_per_s\":1000.0,\"verified\":true,\"samples_ns\":[0,0,0,0,0]}",
 		   "line 6: 'median_ns' out of range", "a zero time");
-	expect_bad(5, "{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"mb_per_s\":\"fast\",\"verified\":true}",
+	expect_bad(5, "{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"p25_ns\":15500,\"p75_ns\":16500,\"cv\":0.04941058844,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0,\"mb_per_s\":\"fast\",\"verified\":true,\"samples_ns\":[16000,15000,17000,15500,16500]}",
 		   "line 6: 'mb_per_s' must be a positive number", "a string for a number");
-	expect_bad(7, "{\"type\":\"done\",\"results\":2,\"measure_ns\":1}",
+	expect_bad(7, "{\"type\":\"done\",\"results\":2,\"measure_ns\":1,\"elapsed_ns\":1000000,\"clock_hz\":3000000000,\"tsc_hz\":0}",
 		   "reported 2 results in 'done' but printed 1",
 		   "a result count that does not match");
 	expect_bad(7, NULL, "ended before 'done'", "a missing done");
 
 	/* protocol 2's keysetup and crosscheck lines */
 	keysetup_and_crosscheck();
+
+	/* protocol 3's samples, and the clock cross-check */
+	samples_and_clock();
 
 	/* a line after done, and an over-long line */
 	guest_output_init(&out);

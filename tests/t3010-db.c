@@ -39,18 +39,18 @@ static const char *text(sqlite3 *db, const char *sql)
 }
 
 static const char *lines[] = {
-	"{\"type\":\"hello\",\"protocol\":2,\"guest_version\":\"0.1.0\",\"libc\":\"glibc 2.36\",\"cpu\":1,\"variant\":\"hw\"}",
+	"{\"type\":\"hello\",\"protocol\":3,\"guest_version\":\"0.1.0\",\"libc\":\"glibc 2.36\",\"cpu\":1,\"variant\":\"hw\",\"clock_hz\":3000000000}",
 	"{\"type\":\"library\",\"library\":\"openssl\",\"status\":\"loaded\",\"soname\":\"libcrypto.so.3\",\"path\":\"/usr/lib/x86_64-linux-gnu/libcrypto.so.3\",\"version\":\"OpenSSL 3.0.11\",\"build_id\":\"4ca7b79d\"}",
 	"{\"type\":\"kat\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"ok\":true,\"source\":\"NIST SP 800-38A F.2.1\"}",
 	"{\"type\":\"kat\",\"library\":\"openssl\",\"algorithm\":\"sha-256\",\"ok\":false,\"source\":\"FIPS 180-4 one-block\"}",
 	"{\"type\":\"kat\",\"library\":\"openssl\",\"algorithm\":\"sha-256\",\"ok\":true,\"source\":\"FIPS 180-4 two-block\"}",
-	"{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"mb_per_s\":1000.0,\"verified\":true}",
-	"{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-ctr\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"mb_per_s\":1000.0,\"verified\":true}",
-	"{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"sha-256\",\"operation\":\"hash\",\"mode\":\"bulk\",\"buffer_bytes\":1024,\"calls_per_batch\":10,\"bytes_per_batch\":10240,\"repetitions\":5,\"median_ns\":10240,\"min_ns\":10000,\"mb_per_s\":1000.0,\"verified\":true}",
-	"{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"oneshot\",\"buffer_bytes\":16,\"calls_per_batch\":100,\"bytes_per_batch\":1600,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"mb_per_s\":100.0,\"verified\":true}",
-	"{\"type\":\"keysetup\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"calls_per_batch\":1000,\"repetitions\":5,\"median_ns\":200000,\"min_ns\":190000,\"ns_per_call\":200.0,\"verified\":true}",
+	"{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"p25_ns\":15500,\"p75_ns\":16500,\"cv\":0.04941058844,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0,\"mb_per_s\":1000.0,\"verified\":true,\"samples_ns\":[16000,15000,17000,15500,16500]}",
+	"{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-ctr\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"p25_ns\":15500,\"p75_ns\":16500,\"cv\":0.04941058844,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0,\"mb_per_s\":1000.0,\"verified\":true,\"samples_ns\":[16000,15000,17000,15500,16500]}",
+	"{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"sha-256\",\"operation\":\"hash\",\"mode\":\"bulk\",\"buffer_bytes\":1024,\"calls_per_batch\":10,\"bytes_per_batch\":10240,\"repetitions\":5,\"median_ns\":10240,\"min_ns\":10000,\"p25_ns\":10120,\"p75_ns\":10360,\"cv\":0.01852897067,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0,\"mb_per_s\":1000.0,\"verified\":true,\"samples_ns\":[10240,10000,10480,10120,10360]}",
+	"{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"oneshot\",\"buffer_bytes\":16,\"calls_per_batch\":100,\"bytes_per_batch\":1600,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"p25_ns\":15500,\"p75_ns\":16500,\"cv\":0.04941058844,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0,\"mb_per_s\":100.0,\"verified\":true,\"samples_ns\":[16000,15000,17000,15500,16500]}",
+	"{\"type\":\"keysetup\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"calls_per_batch\":1000,\"repetitions\":5,\"median_ns\":200000,\"min_ns\":190000,\"p25_ns\":195000,\"p75_ns\":205000,\"cv\":0.03952847075,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0,\"ns_per_call\":200.0,\"verified\":true,\"samples_ns\":[200000,190000,210000,195000,205000]}",
 	"{\"type\":\"crosscheck\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"input_bytes\":131072,\"output_bytes\":131072,\"digest\":\"0123456789abcdef\",\"roundtrip\":true}",
-	"{\"type\":\"done\",\"results\":4,\"measure_ns\":999}",
+	"{\"type\":\"done\",\"results\":4,\"measure_ns\":999,\"elapsed_ns\":1000000,\"clock_hz\":3000000000,\"tsc_hz\":0}",
 };
 
 /* Protocol 2 data in the database: timing modes, key setup, the
@@ -63,17 +63,17 @@ static void protocol2_tests(const char *dir, const struct cpuinfo *ci)
 	static const char *lib3 =
 		"{\"type\":\"library\",\"library\":\"libgcrypt\",\"status\":\"loaded\",\"soname\":\"libgcrypt.so.20\",\"path\":\"/g\",\"version\":\"1.10.1\",\"build_id\":\"ab\"}";
 	const char *more[] = {
-		"{\"type\":\"hello\",\"protocol\":2,\"guest_version\":\"0.1.0\",\"libc\":\"glibc 2.36\",\"cpu\":1,\"variant\":\"nohw\"}",
+		"{\"type\":\"hello\",\"protocol\":3,\"guest_version\":\"0.1.0\",\"libc\":\"glibc 2.36\",\"cpu\":1,\"variant\":\"nohw\",\"clock_hz\":3000000000}",
 		lines[1], lib2, lib3, lines[2],
 		"{\"type\":\"kat\",\"library\":\"nettle\",\"algorithm\":\"aes-128-cbc\",\"ok\":true,\"source\":\"x\"}",
 		"{\"type\":\"kat\",\"library\":\"libgcrypt\",\"algorithm\":\"aes-128-cbc\",\"ok\":true,\"source\":\"x\"}",
 		lines[5],
-		"{\"type\":\"result\",\"library\":\"nettle\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"mb_per_s\":1000.0,\"verified\":true}",
-		"{\"type\":\"result\",\"library\":\"libgcrypt\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"mb_per_s\":1000.0,\"verified\":true}",
+		"{\"type\":\"result\",\"library\":\"nettle\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"p25_ns\":15500,\"p75_ns\":16500,\"cv\":0.04941058844,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0,\"mb_per_s\":1000.0,\"verified\":true,\"samples_ns\":[16000,15000,17000,15500,16500]}",
+		"{\"type\":\"result\",\"library\":\"libgcrypt\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"p25_ns\":15500,\"p75_ns\":16500,\"cv\":0.04941058844,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0,\"mb_per_s\":1000.0,\"verified\":true,\"samples_ns\":[16000,15000,17000,15500,16500]}",
 		lines[10],
 		"{\"type\":\"crosscheck\",\"library\":\"nettle\",\"algorithm\":\"aes-128-cbc\",\"input_bytes\":131072,\"output_bytes\":131072,\"digest\":\"0123456789abcdef\",\"roundtrip\":true}",
 		"{\"type\":\"crosscheck\",\"library\":\"libgcrypt\",\"algorithm\":\"aes-128-cbc\",\"input_bytes\":131072,\"output_bytes\":131072,\"digest\":\"fedcba9876543210\",\"roundtrip\":true}",
-		"{\"type\":\"done\",\"results\":3,\"measure_ns\":999}",
+		"{\"type\":\"done\",\"results\":3,\"measure_ns\":999,\"elapsed_ns\":1000000,\"clock_hz\":3000000000,\"tsc_hz\":0}",
 	};
 	struct db_run run = { .uuid = "55555555-2222-3333-4444-555555555555",
 			      .host = "testhost", .pid = (long)getpid(),
@@ -125,7 +125,7 @@ static void protocol2_tests(const char *dir, const struct cpuinfo *ci)
 
 	/* a schema-1 database with a result is migrated, the result kept */
 	sqlite3_open(old, &db);
-	db_exec(db, db_migrations[0], &err);
+	db_exec(db, db_migrations[0].sql, &err);
 	db_exec(db, "PRAGMA user_version = 1;"
 		"INSERT INTO runs (uuid, host, pid, started_at, command_line)"
 		" VALUES ('u', 'h', 1, 't', 'c');"
@@ -146,9 +146,105 @@ static void protocol2_tests(const char *dir, const struct cpuinfo *ci)
 	tap_ok(strcmp(text(db, "PRAGMA foreign_key_check"), "") == 0 &&
 	       strcmp(text(db, "PRAGMA integrity_check"), "ok") == 0,
 	       "and the migrated database is consistent");
+	tap_ok(scalar(db, "SELECT count(*) FROM samples") == 0 &&
+	       scalar(db, "SELECT count(*) FROM results WHERE p25_ns IS NULL"
+		      " AND cv IS NULL AND noisy IS NULL") == 1,
+	       "migration 5 (after the gap from 2) adds samples; old rows have NULL statistics");
 	sqlite3_close(db);
 	free(path);
 	free(old);
+}
+
+/* Protocol 3 in the database: raw samples in measurement order, the
+ * statistics per result and key setup, the measured clocks, the curve
+ * fits with cycles per byte at the measured clock. */
+static void protocol3_tests(const char *dir, const struct cpuinfo *ci)
+{
+	/* sha-256 bulk: 100 ns + 0.5 ns/B per call, 1000 calls per batch,
+	 * at 16 B, 1 KiB and 16 KiB; one-shot at 16 B only (no curve) */
+	static const char *l3[] = {
+		"{\"type\":\"hello\",\"protocol\":3,\"guest_version\":\"0.1.0\",\"libc\":\"glibc 2.36\",\"cpu\":1,\"variant\":\"hw\",\"clock_hz\":3000000000}",
+		"{\"type\":\"library\",\"library\":\"openssl\",\"status\":\"loaded\",\"soname\":\"libcrypto.so.3\",\"path\":\"/l\",\"version\":\"OpenSSL 3.0.11\",\"build_id\":\"\"}",
+		"{\"type\":\"kat\",\"library\":\"openssl\",\"algorithm\":\"sha-256\",\"ok\":true,\"source\":\"x\"}",
+		"{\"type\":\"kat\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"ok\":true,\"source\":\"x\"}",
+		"{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"sha-256\",\"operation\":\"hash\",\"mode\":\"bulk\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":3,\"median_ns\":108000,\"min_ns\":107000,\"p25_ns\":107500,\"p75_ns\":109500,\"cv\":0.01915643558,\"reruns\":1,\"noisy\":false,\"tsc_cycles\":226800,\"mb_per_s\":148.1481481,\"verified\":true,\"samples_ns\":[111000,107000,108000]}",
+		"{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"sha-256\",\"operation\":\"hash\",\"mode\":\"bulk\",\"buffer_bytes\":1024,\"calls_per_batch\":1000,\"bytes_per_batch\":1024000,\"repetitions\":3,\"median_ns\":612000,\"min_ns\":612000,\"p25_ns\":612000,\"p75_ns\":612000,\"cv\":0.0,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":1285200,\"mb_per_s\":1673.202614,\"verified\":true,\"samples_ns\":[612000,612000,612000]}",
+		"{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"sha-256\",\"operation\":\"hash\",\"mode\":\"bulk\",\"buffer_bytes\":16384,\"calls_per_batch\":1000,\"bytes_per_batch\":16384000,\"repetitions\":3,\"median_ns\":8292000,\"min_ns\":8292000,\"p25_ns\":8292000,\"p75_ns\":9292000,\"cv\":0.1288920083,\"reruns\":2,\"noisy\":true,\"tsc_cycles\":17413200,\"mb_per_s\":1975.880367,\"verified\":true,\"samples_ns\":[8292000,10292000,8292000]}",
+		"{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"sha-256\",\"operation\":\"hash\",\"mode\":\"oneshot\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":1,\"median_ns\":200000,\"min_ns\":200000,\"p25_ns\":200000,\"p75_ns\":200000,\"cv\":0.0,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":420000,\"mb_per_s\":80.0,\"verified\":true,\"samples_ns\":[200000]}",
+		"{\"type\":\"keysetup\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"calls_per_batch\":1000,\"repetitions\":2,\"median_ns\":150000,\"min_ns\":140000,\"p25_ns\":145000,\"p75_ns\":155000,\"cv\":0.09428090416,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":315000,\"ns_per_call\":150.0,\"verified\":true,\"samples_ns\":[160000,140000]}",
+		"{\"type\":\"done\",\"results\":4,\"measure_ns\":999,\"elapsed_ns\":2000000000,\"clock_hz\":2800000000,\"tsc_hz\":2100000000}",
+	};
+	struct db_run run = { .uuid = "66666666-2222-3333-4444-555555555555",
+			      .host = "testhost", .pid = (long)getpid(),
+			      .started_at = "2026-01-01T00:00:00Z",
+			      .command_line = "benchorch run", .cpu = ci };
+	struct guest_output out;
+	struct db_invocation inv;
+	bo_err err = { "" };
+	char *path = xasprintf("%s/p3.db", dir);
+	sqlite3 *db;
+	int64_t run_id;
+	size_t i;
+	int bad = 0;
+
+	guest_output_init(&out);
+	for (i = 0; i < sizeof(l3) / sizeof(l3[0]); i++)
+		if (guest_output_add_line(&out, l3[i], strlen(l3[i]), i + 1,
+					  &err) < 0) {
+			tap_diag("%s", err.msg);
+			bad = 1;
+		}
+	tap_ok(!bad && guest_output_finish(&out, &err) == 0 &&
+	       guest_output_check_clock(&out, 2010000000, &err) == 0,
+	       "a protocol 3 invocation validates, its clock agrees (%s)",
+	       err.msg);
+	db_open(path, &db, &err);
+	db_run_begin(db, &run, &run_id, &err);
+	inv = (struct db_invocation){ .spec = "debian", .runner = "chroot",
+		.started_at = "2026-01-01T00:00:01Z", .out = &out };
+	tap_ok(db_run_finish(db, run_id, "done", NULL, &inv, 1, &err) == 0,
+	       "stores it (%s)", err.msg);
+	tap_ok(scalar(db, "SELECT count(*) FROM samples") == 10 &&
+	       scalar(db, "SELECT count(*) FROM results r WHERE repetitions ="
+		      " (SELECT count(*) FROM samples s WHERE s.result_id = r.id)") == 4,
+	       "every sample is stored: as many per result as repetitions");
+	tap_ok(strcmp(text(db, "SELECT group_concat(ns, ' ') FROM (SELECT ns FROM"
+			   " samples s JOIN results r ON r.id = s.result_id WHERE"
+			   " r.buffer_bytes = 16 AND r.mode = 'bulk' ORDER BY rep)"),
+		      "111000 107000 108000") == 0,
+	       "in the order measured");
+	tap_ok(strcmp(text(db, "SELECT group_concat(ns, ' ') FROM (SELECT ns FROM"
+			   " keysetup_samples ORDER BY rep)"), "160000 140000") == 0 &&
+	       scalar(db, "SELECT p25_ns + p75_ns FROM keysetups") == 300000,
+	       "key setups keep their samples and quartiles too");
+	tap_ok(strcmp(text(db, "SELECT p25_ns || ' ' || p75_ns || ' ' || round(cv, 4)"
+			   " || ' ' || reruns || ' ' || noisy || ' ' || tsc_cycles FROM"
+			   " results WHERE buffer_bytes = 16 AND mode = 'bulk'"),
+		      "107500 109500 0.0192 1 0 226800") == 0 &&
+	       scalar(db, "SELECT count(*) FROM results WHERE noisy = 1") == 1,
+	       "quartiles, cv, re-runs, noisy flag and TSC cycles per result");
+	tap_ok(strcmp(text(db, "SELECT clock_start_hz || ' ' || clock_end_hz || ' '"
+			   " || tsc_hz || ' ' || guest_elapsed_ns || ' ' ||"
+			   " host_elapsed_ns FROM invocations"),
+		      "3000000000 2800000000 2100000000 2000000000 2010000000") == 0,
+	       "the measured clocks and both elapsed times per invocation");
+	tap_ok(scalar(db, "SELECT count(*) FROM curves") == 1 &&
+	       strcmp(text(db, "SELECT algorithm || ' ' || operation || ' ' || mode"
+			   " || ' ' || points || ' ' || round(overhead_ns, 3) || ' '"
+			   " || round(ns_per_byte, 6) || ' ' || round(cycles_per_byte, 6)"
+			   " FROM curves"), "sha-256 hash bulk 3 100.0 0.5 1.45") == 0,
+	       "one curve fitted (one-shot has a single size): 100 ns + 0.5 ns/B, 1.45 cycles/B at 2.9 GHz (%s)",
+	       text(db, "SELECT overhead_ns || ' ' || ns_per_byte || ' ' || cycles_per_byte FROM curves"));
+	tap_ok(strcmp(text(db, "PRAGMA foreign_key_check"), "") == 0,
+	       "foreign keys hold");
+	tap_ok(db_exec(db, "DELETE FROM runs", &err) == 0 &&
+	       scalar(db, "SELECT count(*) FROM samples") +
+	       scalar(db, "SELECT count(*) FROM keysetup_samples") +
+	       scalar(db, "SELECT count(*) FROM curves") == 0,
+	       "deleting a run deletes its samples and curves");
+	sqlite3_close(db);
+	guest_output_release(&out);
+	free(path);
 }
 
 int main(void)
@@ -305,6 +401,7 @@ int main(void)
 	}
 	guest_output_release(&out);
 	protocol2_tests(dir, &ci);
+	protocol3_tests(dir, &ci);
 	{
 		char *cmd = xasprintf("rm -rf '%s'", dir);
 

@@ -30,7 +30,7 @@ n=$(q "select count(*) from results_v where library = 'openssl'")
 [ "$n" -eq 336 ]
 ok $? "336 OpenSSL results ((21 ciphers x 2 ops + 6 hashes) x (4 bulk sizes + 3 one-shot sizes)): $n"
 [ "$(q "select count(distinct library) from results_v")" -eq 10 ]
-ok $? "results from the ten libraries of protocol 2's backends"
+ok $? "results from the ten libraries of the guest's backends"
 [ "$(q "select count(*) from results_v where mode = 'oneshot' and buffer_bytes > 16384")" -eq 0 ] &&
 [ "$(q "select count(*) from results_v where mode = 'bulk' and buffer_bytes = 1048576")" -gt 0 ]
 ok $? "bulk at every size, one-shot up to 16 KiB"
@@ -45,6 +45,21 @@ ok $? "every loaded library's build-id is stored"
 ok $? "the run is stored as variant hw"
 [ "$(q "select count(*) from results_v where verified = 0")" -eq 0 ]
 ok $? "every result is verified"
+[ "$(q "select count(*) from results r where repetitions <> 3 or repetitions <> (select count(*) from samples s where s.result_id = r.id)")" -eq 0 ] &&
+[ "$(q "select count(*) from keysetups k where repetitions <> (select count(*) from keysetup_samples s where s.keysetup_id = k.id)")" -eq 0 ] &&
+[ "$(q "select count(*) from samples")" -eq "$((3 * $(q "select count(*) from results")))" ]
+ok $? "every result and key setup has its raw samples, as many as its repetitions (3 with --quick)"
+[ "$(q "select count(*) from results where not (min_ns <= p25_ns and p25_ns <= median_ns and median_ns <= p75_ns and cv >= 0 and noisy in (0, 1) and reruns between 0 and 2 and (noisy = 0 or reruns = 2))")" -eq 0 ]
+ok $? "quartiles in order, cv, noisy only after the re-runs"
+[ "$(q "select count(*) from curves where points >= 3 and cycles_per_byte > 0")" -eq "$(q "select count(*) from (select distinct invocation_id, library_id, algorithm, operation, mode from results)")" ]
+ok $? "every curve is fitted and has cycles per byte: $(q "select count(*) from curves")"
+q "select clock_start_hz, clock_end_hz, guest_elapsed_ns, host_elapsed_ns from invocations" | {
+	IFS='|' read -r cs ce ge he
+	[ "$cs" -ge 100000000 ] && [ "$cs" -le 100000000000 ] && [ "$ce" -ge 100000000 ] &&
+	[ "$ge" -gt 0 ] && [ "$he" -gt 0 ] &&
+	[ $(( (he > ge ? he - ge : ge - he) * 20 )) -le $((he + 400000000)) ]
+}
+ok $? "the measured clocks and both elapsed times are stored, and agree: $(q "select clock_start_hz || ' ' || clock_end_hz || ' ' || coalesce(tsc_hz, '-') || ' ' || guest_elapsed_ns || ' ' || host_elapsed_ns from invocations")"
 [ "$(q "select count(distinct algorithm) from kats where ok = 1")" -eq 32 ] &&
 [ "$(q "select count(*) from kats where ok = 0")" -eq 0 ]
 ok $? "all 32 algorithms passed their known-answer tests, none failed"

@@ -1,7 +1,8 @@
 #!/bin/sh
-# t3120-run-bad-guest - a guest that prints garbage, crashes, hangs or lies
-# late in its output: one clear line, a non-zero exit, nothing of that
-# invocation stored, the database consistent, nothing left behind.
+# t3120-run-bad-guest - a guest that prints garbage, crashes, hangs, lies
+# late in its output or whose clock disagrees with the host's: one clear
+# line, a non-zero exit, nothing of that invocation stored, the database
+# consistent, nothing left behind. A guest whose clock agrees passes.
 . "${top_srcdir:-.}/tests/lib.sh"
 require_root_tools
 command -v systemd-nspawn >/dev/null 2>&1 || skip_all "needs systemd-nspawn"
@@ -43,5 +44,19 @@ try crash "guest killed by signal 11 (Segmentation fault) after 2 lines" --runne
 try crash "guest exited with status 255 after 2 lines of output" --runner nspawn
 try hang "guest timed out after 3 s" --timeout 3
 try bad-late "guest output line 5: 'mb_per_s' must be a positive number"
+# It waits 1 s between hello and done but says 1 us passed.
+try clock-lie "^benchorch: debian: guest clock disagrees with the host: the guest timed 0.000 s from 'hello' to 'done', the host 1\.[0-9]* s (allowed: 5 % + 20 ms)"
+
+# The same second, truthfully reported: the invocation is valid.
+BENCHORCH_GUEST="$top_srcdir/tests/fixtures/guest-clock-true.sh" \
+	"$BENCHORCH" run --distros debian --quick --state-dir "$TEST_STATE" \
+	--db "$db" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+ok $rc "a guest whose clock agrees: exit 0 (got $rc)"
+[ $rc -eq 0 ] || sed 's/^/# /' "$tmp/err"
+run=$(q "select max(id) from runs")
+[ "$(q "select status from invocations where run_id = $run")" = ok ] &&
+[ "$(q "select guest_elapsed_ns > 900000000 and host_elapsed_ns >= 1000000000 and abs(host_elapsed_ns - guest_elapsed_ns) <= 0.05 * host_elapsed_ns + 20000000 from invocations where run_id = $run")" = 1 ]
+ok $? "both elapsed times are stored, a second apart from hello to done: $(q "select guest_elapsed_ns || ' ' || host_elapsed_ns from invocations where run_id = $run")"
 
 done_testing

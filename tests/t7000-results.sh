@@ -11,8 +11,15 @@ ok $? "fixture database with three runs"
 
 "$BENCHORCH" results --db "$db" >"$tmp/out" 2>"$tmp/err"
 ok $? "results exits 0"
-head -1 "$tmp/out" | grep -Eq '^run +distro +library +version +package +algorithm +op +size +MB/s +ns/call +verified +mode +variant$'
-ok $? "table header names the units (size, MB/s, ns/call)"
+grep -q "2 of these 166 points are noisy (MB/s marked ~)" "$tmp/err"
+ok $? "says on stderr how many points are noisy"
+head -1 "$tmp/out" | grep -Eq '^run +distro +library +version +package +algorithm +op +size +MB/s +ns/call +verified +mode +variant +cyc/B +CV%$'
+ok $? "table header names the units (size, MB/s, ns/call, cycles per byte, CV in %)"
+grep -Eq '^ *3 +debian:bookworm +openssl .* aes-256-gcm +encrypt +1 KiB +[0-9]+ +[0-9]+ +yes +bulk +hw +0\.75 +1\.6$' "$tmp/out"
+ok $? "cycles per byte from the curve's fit at the measured clock (0.75), the CV of the samples (1.6 %)"
+[ "$(grep -c '~ ' "$tmp/out")" -eq 2 ] &&
+	grep -Eq '^ *3 +debian:bookworm +nettle .* sha-256 +hash +1 MiB +[0-9.]+~ ' "$tmp/out"
+ok $? "noisy points' throughput is marked ~"
 [ "$(awk 'NR > 1 { print $1 }' "$tmp/out" | sort -u)" = 3 ]
 ok $? "the latest run (3) by default"
 grep -Eq '^ *3 +debian:bookworm +openssl .* aes-256-gcm +encrypt +16 B +[0-9.]+ ' "$tmp/out"
@@ -32,15 +39,23 @@ ok $? "and selects exactly one row"
 ok $? "--run twice, --distro NAME:RELEASE, --format csv"
 [ "$(wc -l <"$tmp/csv")" -eq 19 ]
 ok $? "2 runs x 3 libraries x 3 (algorithm, op) rows at 1 MiB: $(($(wc -l <"$tmp/csv") - 1))"
-head -1 "$tmp/csv" | tr -d '\r' | grep -qx 'run_id,distro,release,library,library_version,package_version,algorithm,operation,buffer_bytes,mb_per_s,median_ns,verified,mode,variant'
-ok $? "csv columns unchanged, mode and variant appended"
+head -1 "$tmp/csv" | tr -d '\r' | grep -qx 'run_id,distro,release,library,library_version,package_version,algorithm,operation,buffer_bytes,mb_per_s,median_ns,verified,mode,variant,p25_ns,p75_ns,cv,noisy,cycles_per_byte'
+ok $? "csv columns unchanged; mode, variant and the statistics appended"
+tr -d '\r' <"$tmp/csv" >"$tmp/csv2"
+grep -q '^2,ubuntu,noble,nettle,3.8.1,3.9.1-2.2build1,sha-256,hash,1048576,[0-9.]*,[0-9]*,1,bulk,hw,9227666,9414083,0.0158[0-9]*,1,6.667$' "$tmp/csv2" &&
+	grep -q '^1,ubuntu,noble,nettle,3.8.1,3.9.1-2.2build1,sha-256,hash,1048576,[0-9.]*,[0-9]*,1,bulk,hw,9227666,9414083,0.0158[0-9]*,1,$' "$tmp/csv2" &&
+	[ "$(grep -c ',0,[0-9.]*$' "$tmp/csv2")" -eq 16 ]
+ok $? "csv: quartiles, cv, the noisy flag and cycles per byte per point"
+"$BENCHORCH" results --db "$db" --run 1 --format json --lib openssl --size 16 >"$tmp/json"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d and all(r["cycles_per_byte"] is None and r["p25_ns"] <= r["median_ns"] <= r["p75_ns"] and 0 < r["cv"] < 0.02 and r["noisy"] == 0 for r in d)' "$tmp/json"
+ok $? "json: a run without a measured clock has no cycles per byte, its statistics all the same"
 "$BENCHORCH" results --db "$db" --all --lib openssl --format json >"$tmp/json"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d) == 3*2*(3*9+2) and all(r["library"] == "openssl" and isinstance(r["buffer_bytes"], int) for r in d)' "$tmp/json"
 ok $? "json: --all with --lib keeps machine types"
 
 "$BENCHORCH" results --db "$db" --lib openssl --algo aes-256-gcm --op encrypt \
 	--size 16 --distro debian >"$tmp/out"
-[ "$(wc -l <"$tmp/out")" -eq 3 ] && grep -Eq ' bulk +hw$' "$tmp/out" && grep -Eq ' oneshot +hw$' "$tmp/out"
+[ "$(wc -l <"$tmp/out")" -eq 3 ] && grep -Eq ' bulk +hw +[0-9.]+ +[0-9.]+$' "$tmp/out" && grep -Eq ' oneshot +hw +[0-9.]+ +[0-9.]+$' "$tmp/out"
 ok $? "bulk and one-shot rows are told apart by the mode column"
 "$BENCHORCH" results --db "$db" --lib nosuchlib >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 1 ] && grep -q "no matching results in '$db'" "$tmp/err"
@@ -51,5 +66,37 @@ ok $? "a bad size is a usage error"
 "$BENCHORCH" results --db "$db" --all --run 1 >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 2 ]
 ok $? "--all with --run is a usage error"
+
+# A database an older benchorch left (schema 2: no samples, no
+# statistics, no curves), read as it is: the new columns stay empty, and
+# compare falls back to the [median, best] ranges.
+old="$tmp/old.db"
+cat "$top_srcdir/db/migrations/0001-initial.sql" \
+	"$top_srcdir/db/migrations/0002-protocol2.sql" | sqlite3 "$old" &&
+sqlite3 "$old" "pragma user_version = 2;
+insert into runs (uuid, host, pid, started_at, status, command_line) values
+ ('u1', 'h', 1, '2025-01-01T00:00:00Z', 'done', 'benchorch run'),
+ ('u2', 'h', 1, '2025-01-02T00:00:00Z', 'done', 'benchorch run');
+insert into images (distro, release, digest) values ('debian', 'bookworm', 'sha256:0');
+insert into invocations (run_id, image_id, spec, started_at, status) values
+ (1, 1, 'debian', 't', 'ok'), (2, 1, 'debian', 't', 'ok');
+insert into libraries (name, version) values ('openssl', '3');
+insert into results (invocation_id, library_id, algorithm, operation,
+ buffer_bytes, calls_per_batch, bytes_per_batch, repetitions, median_ns,
+ min_ns, mb_per_s, verified) values
+ (1, 1, 'sha-256', 'hash', 16, 1000, 16000, 5, 16000, 15900, 1000.0, 1),
+ (2, 1, 'sha-256', 'hash', 16, 1000, 16000, 5, 32000, 31800, 500.0, 1);"
+ok $? "a schema-2 database"
+"$BENCHORCH" results --db "$old" --all --format csv >"$tmp/old.csv" 2>"$tmp/err" &&
+	tail -1 "$tmp/old.csv" | tr -d '\r' | grep -qx '2,debian,bookworm,openssl,3,,sha-256,hash,16,500,32000,1,bulk,hw,,,,,'
+ok $? "results reads it, the statistics empty"
+"$BENCHORCH" results --db "$old" --all >"$tmp/out" 2>"$tmp/err" &&
+	grep -Eq '^ *2 +debian:bookworm +openssl .* hash +16 B +500 +32 +yes +bulk +hw *$' "$tmp/out"
+ok $? "the table too, without cycles per byte or CV"
+"$BENCHORCH" compare --db "$old" --format json 1 2 >"$tmp/old.json" 2>"$tmp/err" &&
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); p=d["points"]; assert len(p) == 1 and p[0]["method"] == "ranges" and p[0]["p"] is None and p[0]["kind"] == "regression"' "$tmp/old.json"
+ok $? "compare judges it by the ranges: a regression"
+[ "$(sqlite3 "$old" "pragma user_version")" = 2 ]
+ok $? "and nothing was migrated: reading does not write"
 
 done_testing

@@ -24,8 +24,16 @@ grep -q '<caption>MB/s at 16 KiB</caption>' "$tmp/report.html"
 ok $? "a distro x library table at 16 KiB"
 grep -q '<th>overhead (ns/call)</th><th>ns/byte</th><th>cycles/byte</th>' "$tmp/report.html"
 ok $? "start-up overhead and cycles per byte per curve"
-grep -q '<td>openssl, debian:bookworm</td><td class="num">100</td><td class="num">0.250</td><td class="num">0.55</td>' "$tmp/report.html"
-ok $? "the fit recovers the fixture's 100 ns + 0.25 ns/B (0.55 cycles/B at 2.2 GHz)"
+grep -q '<td>openssl, debian:bookworm</td><td class="num">100</td><td class="num">0.250</td><td class="num">0.75</td>' "$tmp/report.html"
+ok $? "the stored fit: the fixture's 100 ns + 0.25 ns/B, 0.75 cycles/B at the measured 3.0 GHz"
+grep -q 'times the core clock the guest measured' "$tmp/report.html" &&
+	! grep -q 'nominal clock' "$tmp/report.html" &&
+	grep -q '<tr><td>3</td><td>debian:bookworm</td><td>3.100</td><td>2.900</td><td>none</td><td>1.000</td><td>1.001</td><td>1 of 83</td></tr>' "$tmp/report.html"
+ok $? "the page says so, with each invocation's clocks, elapsed times and noisy points"
+"$BENCHORCH" report --db "$db" --run 1 -o "$tmp/old.html" 2>"$tmp/err"
+grep -q '<td>openssl, debian:bookworm</td><td class="num">100</td><td class="num">0.250</td><td class="num">0.55\*</td>' "$tmp/old.html" &&
+	grep -q 'stored before the guest measured its clock use the nominal clock stated in the CPU model name (2.20 GHz)' "$tmp/old.html"
+ok $? "a run without a measured clock falls back to the nominal 2.2 GHz (0.55*), and says so"
 grep -Eq '<td>openssl, debian:bookworm</td>(<td class="num">[^<]*</td>){4}<td class="num">150</td>' "$tmp/report.html" &&
 	grep -Eq '<td>nettle, debian:bookworm</td>(<td class="num">[^<]*</td>){4}<td class="num">—</td>' "$tmp/report.html"
 ok $? "the measured key setup (150 ns/key) where there is one, a dash elsewhere"

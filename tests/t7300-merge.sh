@@ -32,6 +32,14 @@ q "$tmp/a.db" "$sql" >"$tmp/a.rows"
 q "$tmp/all.db" "$sql" >"$tmp/all.rows"
 [ "$(grep -cFf "$tmp/a.rows" "$tmp/all.rows")" -eq 498 ]
 ok $? "a.db's results are in the merge unchanged"
+sql="select uuid, distro, library, algorithm, operation, mode, buffer_bytes, (select group_concat(ns, ' ') from (select ns from samples s where s.result_id = v.result_id order by rep)) from results_v v join runs r on r.id = run_id order by 1,2,3,4,5,6,7"
+q "$tmp/a.db" "$sql" >"$tmp/a.samples"
+q "$tmp/all.db" "$sql" >"$tmp/all.samples"
+[ "$(q "$tmp/all.db" "select count(*) from samples")" -eq $((2 * $(q "$tmp/a.db" "select count(*) from samples"))) ] &&
+	[ "$(grep -cFxf "$tmp/a.samples" "$tmp/all.samples")" -eq 498 ] &&
+	[ "$(q "$tmp/all.db" "select count(*) from keysetup_samples")" -eq 60 ] &&
+	[ "$(q "$tmp/all.db" "select count(*) from curves")" -eq 80 ]
+ok $? "raw samples follow their results (and key setups), curve fits come along"
 [ "$(q "$tmp/all.db" "pragma foreign_key_check")" = "" ] &&
 	[ "$(q "$tmp/all.db" "pragma integrity_check")" = ok ]
 ok $? "foreign keys and integrity hold"

@@ -3,7 +3,11 @@
 # `benchorch run` on one Debian release (the cached test image), and count
 # what they measured. Targets (issue #3): a full run (every library x
 # algorithm x 17 sizes x both directions, bulk and one-shot, key setup)
-# in <= 300 s on a 2-core machine; --quick in <= 30 s.
+# in <= 300 s on a 2-core machine; --quick in <= 30 s. The target is
+# checked against the guest's own run time (invocations.wall_ns, from
+# starting the container to reaping it): the total also counts waiting
+# for another benchorch run on the machine (the run lock) and checking
+# the cached image.
 #
 # Usage (as root, from a build directory):
 #   BENCHORCH=./benchorch sh tests/bench/full-run.sh [DISTRO]
@@ -30,17 +34,19 @@ one() {
 	end=$(date +%s.%N)
 	secs=$(echo "$end - $start" | bc)
 	q() { sqlite3 -batch -noheader "$tmp/$name.db" "$1"; }
+	guest=$(q "select coalesce(sum(wall_ns), 0) / 1e9 from invocations")
+	noisy=$(q "select coalesce(sum(noisy), 0) || ' noisy, ' || coalesce(sum(reruns), 0) || ' re-runs' from results" 2>/dev/null)
 	pairs=$(q "select count(*) from (select distinct library, algorithm from results_v)")
 	verified=$(q "select count(*) from (select library, algorithm from results_v group by 1, 2 having min(verified) = 1)")
 	results=$(q "select count(*) from results_v")
 	keys=$(q "select count(*) from keysetups")
 	unsup=$(q "select count(*) from unsupported")
 	libs=$(q "select count(*) from library_loads where status = 'loaded'")
-	printf '%s: exit %d, %.1f s (target <= %d s); %d libraries loaded; %d (library, algorithm) pairs measured, %d verified; %d unsupported; %d results, %d key setups\n' \
-		"$name" "$rc" "$secs" "$limit" "$libs" "$pairs" "$verified" \
-		"$unsup" "$results" "$keys"
+	printf '%s: exit %d, guest %.1f s (target <= %d s), %.1f s in all; %d libraries loaded; %d (library, algorithm) pairs measured, %d verified; %d unsupported; %d results (%s), %d key setups\n' \
+		"$name" "$rc" "$guest" "$limit" "$secs" "$libs" "$pairs" \
+		"$verified" "$unsup" "$results" "${noisy:-no statistics}" "$keys"
 	[ "$rc" -eq 0 ] || { sed 's/^/  /' "$tmp/$name.err" | tail -5; status=1; }
-	[ "$(echo "$secs <= $limit" | bc)" -eq 1 ] || status=1
+	[ "$(echo "$guest > 0 && $guest <= $limit" | bc)" -eq 1 ] || status=1
 }
 
 one quick 30 --quick
