@@ -155,13 +155,12 @@ static int parse_args(int argc, char **argv, struct run_config *c)
 			c->refresh = 1;
 			break;
 		case OPT_TIMEOUT: {
-			char *end;
-			long v = strtol(optarg, &end, 10);
+			long long v;
 
-			if (*optarg == '\0' || *end || v <= 0 || v > 86400 * 7)
-				return cli_usage_error("run", "--timeout takes seconds from 1 to 604800, not '%s'",
-						       optarg);
-			c->timeout_s = v;
+			if (cli_parse_ll(optarg, 1, 86400 * 7, &v, &err) < 0)
+				return cli_usage_error("run", "--timeout takes seconds: %s",
+						       err.msg);
+			c->timeout_s = (long)v;
 			break;
 		}
 		case OPT_FORMAT:
