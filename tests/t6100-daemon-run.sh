@@ -3,8 +3,9 @@
 # due a few seconds ahead runs and `status` reports it; a second daemon
 # refuses to start; malformed control messages get an error and the daemon
 # keeps serving; `submit` queues a run while the CLI reads the database
-# without "database is locked"; a schedule missed while the daemon was down
-# runs once at start-up.
+# without "database is locked" and records the package version that changed
+# since the previous run, which status shows; a schedule missed while the
+# daemon was down runs once at start-up.
 . "${top_srcdir:-.}/tests/lib.sh"
 command -v python3 >/dev/null 2>&1 || skip_all "needs python3"
 daemon_setup
@@ -97,6 +98,14 @@ ok $? "the daemon is still running"
 grep -q "refused a message" "$tmp/daemon.log"
 ok $? "and logged the refusals"
 
+# Package changes: make run 1's image look like an older build (another
+# digest, an older libssl3), as if the image had been rebuilt with an
+# update since; the next run records the update and status shows it.
+ssl=$(daemon_sql "select version from image_packages where package = 'libssl3'")
+[ -n "$ssl" ] && daemon_sql "update images set digest = 'sha256:t6100-older';
+	update image_packages set version = '0.9-t6100' where package = 'libssl3'"
+ok $? "run 1's image made to look older: libssl3 0.9-t6100 instead of $ssl"
+
 # submit: a full run, while the CLI reads the database over and over.
 "$BENCHORCH" submit --socket "$sock" --distros debian >"$tmp/sub"
 ok $? "submit queues a run: $(cat "$tmp/sub")"
@@ -126,6 +135,23 @@ done
 ok $? "$n reads during the run: no 'database is locked'"
 [ "$(daemon_sql "select status from runs where id = 2")" = done ]
 ok $? "the submitted run is stored as done"
+[ "$(daemon_sql "select package || ' ' || old_version || ' ' || new_version ||
+	' ' || previous_run_id from package_changes_v where run_id = 2")" = "libssl3 0.9-t6100 $ssl 1" ]
+ok $? "it records the one package that changed since run 1: libssl3 0.9-t6100 -> $ssl"
+wait_for 10 'daemon_status | grep -q "run 2, finished"'
+daemon_status >"$tmp/st2"
+grep -q "done (exit 0), run 2, finished .*, 1 package change$" "$tmp/st2" &&
+	grep -q "^           debian:bookworm libssl3 0.9-t6100 -> $ssl$" "$tmp/st2"
+ok $? "status shows the last run's package change"
+daemon_status --json | python3 -c '
+import json, sys
+last = json.load(sys.stdin)["last"]
+assert last["package_changes"] == 1, last
+assert last["changed_packages"] == [{"spec": "debian:bookworm",
+    "package": "libssl3", "old_version": "0.9-t6100",
+    "new_version": sys.argv[1]}], last
+' "$ssl"
+ok $? "and status --json lists it"
 wait $mpid
 rc=$?
 [ $rc -eq 0 ] && grep -q "another run holds '/run/lock/benchorch-run.lock'; waiting" "$tmp/manual"
@@ -152,6 +178,8 @@ sleep 2
 ok $? "once"
 grep -q "schedule 't6100-missed' was missed" "$tmp/daemon.log"
 ok $? "and the log says it was missed"
+[ "$(daemon_sql "select count(*) from package_changes_v where run_id = 3")" -eq 0 ]
+ok $? "the same image as run 2: no package change recorded"
 last=$(sed -n 's/^t6100-missed //p' "$TEST_STATE/schedules")
 [ -n "$last" ] && [ "$last" -gt $(($(date +%s) - 600)) ]
 ok $? "its last-run time is persisted"
