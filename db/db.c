@@ -11,6 +11,7 @@
 #include "db/db.h"
 #include "db/migrations.h"
 #include "orchestrator/curves.h"
+#include "db/package-changes.h"
 
 int db_schema_version(void)
 {
@@ -726,6 +727,8 @@ int db_run_finish(sqlite3 *db, int64_t run_id, const char *status,
 	for (i = 0; i < ninvs; i++)
 		if (store_invocation(db, run_id, &invs[i], err) < 0)
 			goto fail;
+	if (ninvs && db_package_changes_record(db, run_id, err) < 0)
+		goto fail;
 	if (prep(db, "UPDATE runs SET status = ?1, finished_at = ?2, error = ?3"
 		 " WHERE id = ?4", &st, err) < 0)
 		goto fail;

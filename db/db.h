@@ -61,7 +61,9 @@ int db_run_begin(sqlite3 *db, const struct db_run *run, int64_t *ret_id,
 /* In one BEGIN IMMEDIATE transaction: store every invocation (images and
  * their packages, libraries, KATs, results and key setups with their raw
  * samples, the measured clocks, and the fit of every curve by
- * curves_fit) and set the run's status
+ * curves_fit), record which package versions changed since the previous
+ * run of each distribution (db_package_changes_record) and set the run's
+ * status
  * ("done", "failed" or "aborted"), finish time and error (may be NULL).
  * A result (or key setup) is stored verified only if the guest said so,
  * the library's known-answer tests for that algorithm passed, and the

@@ -1,6 +1,7 @@
 # db/: schema, migrations and the store of runs and results.
 DB_MIGRATIONS = db/migrations/0001-initial.sql \
 	db/migrations/0002-protocol2.sql \
+	db/migrations/0003-package-changes.sql \
 	db/migrations/0005-samples.sql
 EXTRA_DIST += $(DB_MIGRATIONS) db/sql2c.sh
 BUILT_SOURCES += db/migrations-sql.c
@@ -10,5 +11,6 @@ db/migrations-sql.c: $(DB_MIGRATIONS) $(top_srcdir)/db/sql2c.sh
 
 liborch_a_SOURCES += \
 	db/db.c db/db.h \
+	db/package-changes.c db/package-changes.h \
 	db/migrations.h
 nodist_liborch_a_SOURCES = db/migrations-sql.c

@@ -1,8 +1,12 @@
 /* cli.c - messages and exit statuses shared by every command. */
 #include "config.h"
 
+#include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "orchestrator/cli.h"
@@ -63,4 +67,53 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\nTry 'benchorch %s --help'.\n", cmd);
 	return EXIT_USAGE;
+}
+
+int cli_parse_ll(const char *s, long long min, long long max,
+		 long long *ret, bo_err *err)
+{
+	const char *digits = *s == '-' ? s + 1 : s;
+	long long v;
+	char *end;
+
+	if (*digits == '\0' || strspn(digits, "0123456789") != strlen(digits))
+		return bo_err_set(err, "'%s' is not a whole number", s);
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno == ERANGE || v < min || v > max)
+		return bo_err_set(err, "'%s' is out of range (%lld to %lld)", s,
+				  min, max);
+	*ret = v;
+	return 0;
+}
+
+int cli_parse_double(const char *s, double min, double max, double *ret,
+		     bo_err *err)
+{
+	double v;
+	char *end;
+
+	/* strtod also takes leading space, "inf", "nan" and hexadecimal */
+	if (*s == '\0' || !strchr("-.0123456789", *s) ||
+	    strspn(s, "-+.0123456789eE") != strlen(s))
+		return bo_err_set(err, "'%s' is not a number", s);
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || *end != '\0')
+		return bo_err_set(err, "'%s' is not a number", s);
+	if (errno == ERANGE || !isfinite(v) || v < min || v > max)
+		return bo_err_set(err, "'%s' is out of range (%g to %g)", s,
+				  min, max);
+	*ret = v;
+	return 0;
+}
+
+int cli_parse_run_id(const char *s, int64_t *ret, bo_err *err)
+{
+	long long v;
+
+	if (cli_parse_ll(s, 1, CLI_RUN_ID_MAX, &v, err) < 0)
+		return -1;
+	*ret = (int64_t)v;
+	return 0;
 }

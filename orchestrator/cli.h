@@ -2,7 +2,10 @@
 #ifndef BENCHORCH_CLI_H
 #define BENCHORCH_CLI_H
 
+#include <stdint.h>
 #include <stdio.h>
+
+#include "orchestrator/util.h"
 
 /* Exit statuses (documented in benchorch(1)). */
 enum {
@@ -53,6 +56,29 @@ int cli_progress_enabled(void);
 
 /* Exit status for an interruption by signal SIG (128 + SIG). */
 int cli_interrupted_status(int sig);
+
+/* Parse the option value S as a whole decimal number (an optional '-',
+ * then digits only: no space, '+', fraction or suffix) from MIN to MAX.
+ * Returns 0 with the number in *ret, or -1 with err set ("'S' is not a
+ * whole number", "'S' is out of range (MIN to MAX)"); numbers beyond
+ * long long are out of range, never clamped. */
+int cli_parse_ll(const char *s, long long min, long long max,
+		 long long *ret, bo_err *err);
+
+/* The same for a decimal number with an optional fraction and exponent
+ * ("3", "2.5", "1e-1"; not "inf", "nan" or hexadecimal): finite, from MIN
+ * to MAX. Returns 0, or -1 with err set ("'S' is not a number", "'S' is
+ * out of range (MIN to MAX)"). */
+int cli_parse_double(const char *s, double min, double max, double *ret,
+		     bo_err *err);
+
+/* The largest run id: a run id is an SQLite rowid (a signed 64-bit
+ * integer), and benchorch's start at 1. */
+#define CLI_RUN_ID_MAX INT64_MAX
+
+/* Parse S as a run id, 1 to CLI_RUN_ID_MAX, with cli_parse_ll. Returns 0,
+ * or -1 with err set. */
+int cli_parse_run_id(const char *s, int64_t *ret, bo_err *err);
 
 /* Print a usage error for command CMD and return EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)

@@ -63,14 +63,28 @@ static const struct option options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int parse_run(const char *s, int64_t *ret)
-{
-	char *end;
-	long long v = strtoll(s, &end, 10);
+/* The largest --threshold, in %: far beyond any change worth reporting;
+ * a bound only so that a typo is caught. */
+#define THRESHOLD_MAX_PCT 10000.0
 
-	if (*s == '\0' || *end || v <= 0)
-		return -1;
-	*ret = v;
+/* Parse --threshold PCT ("5", "2.5", "5%": a number from 0 to
+ * THRESHOLD_MAX_PCT, one '%' allowed after it) into a fraction (0.05) in
+ * *ret. Returns 0, or -1 with err set ("'x' is not a percentage ..."). */
+static int parse_threshold(const char *s, double *ret, bo_err *err)
+{
+	size_t len = strlen(s);
+	char *num = xstrdup(s);
+	double pct;
+	int rc;
+
+	if (len && num[len - 1] == '%')
+		num[len - 1] = '\0';
+	rc = cli_parse_double(num, 0, THRESHOLD_MAX_PCT, &pct, err);
+	free(num);
+	if (rc < 0)
+		return bo_err_set(err, "'%s' is not a percentage from 0 to %g",
+				  s, THRESHOLD_MAX_PCT);
+	*ret = pct / 100.0;
 	return 0;
 }
 
@@ -83,7 +97,7 @@ static int cmd_compare(int argc, char **argv)
 	int64_t base = 0, new = 0;
 	struct compare_result r;
 	sqlite3 *db;
-	char *path, *end;
+	char *path;
 	bo_err err;
 
 	optind = 1;
@@ -103,11 +117,9 @@ static int cmd_compare(int argc, char **argv)
 			latest = 1;
 			break;
 		case OPT_THRESHOLD:
-			threshold = strtod(optarg, &end) / 100.0;
-			if (*optarg == '\0' || (*end && strcmp(end, "%") != 0) ||
-			    !(threshold >= 0 && threshold < 100))
-				return cli_usage_error("compare", "--threshold takes a percentage, not '%s'",
-						       optarg);
+			if (parse_threshold(optarg, &threshold, &err) < 0)
+				return cli_usage_error("compare", "--threshold: %s",
+						       err.msg);
 			break;
 		case OPT_ALL:
 			all = 1;
@@ -135,11 +147,9 @@ static int cmd_compare(int argc, char **argv)
 	if (!latest) {
 		if (argc - optind != 2)
 			return cli_usage_error("compare", "needs two run ids, BASE and NEW (or --latest 2)");
-		if (parse_run(argv[optind], &base) < 0)
-			return cli_usage_error("compare", "invalid run id '%s'", argv[optind]);
-		if (parse_run(argv[optind + 1], &new) < 0)
-			return cli_usage_error("compare", "invalid run id '%s'",
-					       argv[optind + 1]);
+		if (cli_parse_run_id(argv[optind], &base, &err) < 0 ||
+		    cli_parse_run_id(argv[optind + 1], &new, &err) < 0)
+			return cli_usage_error("compare", "invalid run id: %s", err.msg);
 	}
 	path = paths_db(db_opt, state_opt);
 	if (db_open_readonly(path, &db, &err) < 0) {

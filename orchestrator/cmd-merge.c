@@ -74,6 +74,7 @@ struct args {
 static int parse(const char *cmd, const char *usage, int argc, char **argv,
 		 struct args *a)
 {
+	bo_err err;
 	int opt;
 
 	optind = 1;
@@ -90,12 +91,11 @@ static int parse(const char *cmd, const char *usage, int argc, char **argv,
 			a->state = optarg;
 			break;
 		case OPT_RUN: {
-			char *end;
-			long long v = strtoll(optarg, &end, 10);
+			int64_t v;
 
-			if (*optarg == '\0' || *end || v <= 0)
-				return cli_usage_error(cmd, "--run takes a run id, not '%s'",
-						       optarg);
+			if (cli_parse_run_id(optarg, &v, &err) < 0)
+				return cli_usage_error(cmd, "--run takes a run id: %s",
+						       err.msg);
 			a->runs = xrealloc(a->runs, (a->nruns + 1) * sizeof(*a->runs));
 			a->runs[a->nruns++] = v;
 			break;

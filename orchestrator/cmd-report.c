@@ -84,13 +84,12 @@ static int cmd_report(int argc, char **argv)
 			state_opt = optarg;
 			break;
 		case OPT_RUN: {
-			char *end;
-			long long v = strtoll(optarg, &end, 10);
+			int64_t v;
 
-			if (*optarg == '\0' || *end || v <= 0) {
+			if (cli_parse_run_id(optarg, &v, &err) < 0) {
 				free(runs);
-				return cli_usage_error("report", "--run takes a run id, not '%s'",
-						       optarg);
+				return cli_usage_error("report", "--run takes a run id: %s",
+						       err.msg);
 			}
 			runs = xrealloc(runs, (o.nruns + 1) * sizeof(*runs));
 			runs[o.nruns++] = v;

@@ -44,6 +44,10 @@ static const char usage[] =
 "      --format FORMAT    table, csv or json (default: table)\n"
 "  -h, --help             show this help\n"
 "\n"
+"--run, --latest and --all exclude each other; each other filter takes one\n"
+"value. With no matching row the table is empty, csv prints its header\n"
+"line and json [].\n"
+"\n"
 "Exit status: 0 rows printed; 1 no matching results; 2 usage error;\n"
 "3 the database cannot be read.\n";
 
@@ -80,7 +84,7 @@ static const char human_cols[] =
 
 struct filters {
 	int all, latest;
-	long long *runs;
+	int64_t *runs;
 	size_t nruns;
 	const char *distro, *lib, *algo, *op;
 	int64_t size;		/* 0 = any */
@@ -177,6 +181,19 @@ static void bind_filters(sqlite3_stmt *st, const struct filters *f)
 		sqlite3_bind_text(st, k++, f->op, -1, SQLITE_STATIC);
 }
 
+/* Set the filter *SLOT of option OPT to VALUE. A filter holds one value:
+ * given again with another value it contradicts itself (no row can match
+ * both), which is a usage error, not a silent override. Returns 0, or
+ * EXIT_USAGE after printing why. */
+static int set_filter(const char **slot, const char *opt, const char *value)
+{
+	if (*slot && strcmp(*slot, value) != 0)
+		return cli_usage_error("results", "%s '%s' and %s '%s' exclude each other",
+				       opt, *slot, opt, value);
+	*slot = value;
+	return 0;
+}
+
 /* Print the human table; returns rows printed or -1 with err set. A
  * throughput of a noisy point gets a '~'; *ret_noisy counts them. */
 static long print_human(FILE *out, sqlite3_stmt *st, long *ret_noisy,
@@ -240,7 +257,7 @@ static long print_human(FILE *out, sqlite3_stmt *st, long *ret_noisy,
 
 static int cmd_results(int argc, char **argv)
 {
-	const char *db_opt = NULL, *state_opt = NULL;
+	const char *db_opt = NULL, *state_opt = NULL, *size_arg = NULL;
 	enum format fmt = FORMAT_TABLE;
 	struct filters f = { 0 };
 	int opt, rc = EXIT_OK;
@@ -261,13 +278,12 @@ static int cmd_results(int argc, char **argv)
 			state_opt = optarg;
 			break;
 		case OPT_RUN: {
-			char *end;
-			long long run = strtoll(optarg, &end, 10);
+			int64_t run;
 
-			if (*optarg == '\0' || *end || run <= 0) {
+			if (cli_parse_run_id(optarg, &run, &err) < 0) {
 				free(f.runs);
-				return cli_usage_error("results", "--run takes a run id, not '%s'",
-						       optarg);
+				return cli_usage_error("results", "--run takes a run id: %s",
+						       err.msg);
 			}
 			f.runs = xrealloc(f.runs, (f.nruns + 1) * sizeof(*f.runs));
 			f.runs[f.nruns++] = run;
@@ -280,23 +296,31 @@ static int cmd_results(int argc, char **argv)
 			f.latest = 1;
 			break;
 		case OPT_DISTRO:
-			f.distro = optarg;
+			rc = set_filter(&f.distro, "--distro", optarg);
 			break;
 		case OPT_LIB:
-			f.lib = optarg;
+			rc = set_filter(&f.lib, "--lib", optarg);
 			break;
 		case OPT_ALGO:
-			f.algo = optarg;
+			rc = set_filter(&f.algo, "--algo", optarg);
 			break;
 		case OPT_OP:
-			f.op = optarg;
+			rc = set_filter(&f.op, "--op", optarg);
 			break;
-		case OPT_SIZE:
-			if (parse_size(optarg, &f.size, &err) < 0) {
+		case OPT_SIZE: {
+			int64_t size;
+
+			if (parse_size(optarg, &size, &err) < 0) {
 				free(f.runs);
 				return cli_usage_error("results", "%s", err.msg);
 			}
+			if (f.size && f.size != size)
+				rc = cli_usage_error("results", "--size '%s' and --size '%s' exclude each other",
+						     size_arg, optarg);
+			f.size = size;
+			size_arg = optarg;
 			break;
+		}
 		case OPT_FORMAT:
 			if (format_parse(optarg, &fmt, &err) < 0) {
 				free(f.runs);
@@ -315,6 +339,10 @@ static int cmd_results(int argc, char **argv)
 			free(f.runs);
 			return cli_usage_error("results", "unknown option '%s'",
 					       argv[optind - 1]);
+		}
+		if (rc != EXIT_OK) {
+			free(f.runs);
+			return rc;
 		}
 	}
 	if (optind < argc) {

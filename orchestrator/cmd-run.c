@@ -32,6 +32,8 @@ static const char usage[] =
 "summary on stdout; stderr says how many measurements stayed noisy. A\n"
 "guest whose clock disagrees with the host's (more than 5 % + 20 ms from\n"
 "its first line to its last) fails, nothing of it stored.\n"
+"The package versions that changed since the previous run of each\n"
+"distribution are stored with the run and listed on stderr.\n"
 "\n"
 "Options:\n"
 "  -d, --distros LIST     comma-separated NAME[:RELEASE] (default: debian)\n"
@@ -158,13 +160,12 @@ static int parse_args(int argc, char **argv, struct run_config *c)
 			c->refresh = 1;
 			break;
 		case OPT_TIMEOUT: {
-			char *end;
-			long v = strtol(optarg, &end, 10);
+			long long v;
 
-			if (*optarg == '\0' || *end || v <= 0 || v > 86400 * 7)
-				return cli_usage_error("run", "--timeout takes seconds from 1 to 604800, not '%s'",
-						       optarg);
-			c->timeout_s = v;
+			if (cli_parse_ll(optarg, 1, 86400 * 7, &v, &err) < 0)
+				return cli_usage_error("run", "--timeout takes seconds: %s",
+						       err.msg);
+			c->timeout_s = (long)v;
 			break;
 		}
 		case OPT_FORMAT:

@@ -13,7 +13,9 @@ static const char usage[] =
 "                        --state-dir DIR]\n"
 "\n"
 "Show what the daemon is doing: the current run and its progress, the\n"
-"queue, when each schedule runs next and how the last run ended.\n"
+"queue, when each schedule runs next and how the last run ended, with\n"
+"the package versions that changed since the previous run (the first few;\n"
+"the database's package_changes_v view has them all).\n"
 "\n"
 "Options:\n"
 "      --json             print the daemon's reply as JSON\n"
@@ -49,6 +51,32 @@ static void print_job(const char *label, json_t *j)
 	       json_is_true(json_object_get(j, "quick")) ? ", quick" : "");
 }
 
+/* The string member KEY of O, or NONE when it is null or missing (a
+ * package new or gone: "(none)", "(removed)"). */
+static const char *ver(json_t *o, const char *key, const char *none)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	return s ? s : none;
+}
+
+/* The changed packages the daemon kept of the last run (the first few),
+ * one per line, and how many more there are. */
+static void print_changes(json_t *last)
+{
+	json_t *a = json_object_get(last, "changed_packages"), *c;
+	long long total = num(last, "package_changes");
+	size_t i;
+
+	json_array_foreach(a, i, c)
+		printf("           %s %s %s -> %s\n", str(c, "spec"),
+		       str(c, "package"), ver(c, "old_version", "(none)"),
+		       ver(c, "new_version", "(removed)"));
+	if (total > (long long)json_array_size(a))
+		printf("           and %lld more (package_changes_v of run %lld in the database)\n",
+		       total - (long long)json_array_size(a), num(last, "run_id"));
+}
+
 static void print_status(json_t *r)
 {
 	json_t *j, *v;
@@ -77,9 +105,10 @@ static void print_status(json_t *r)
 		       str(j, "status"), num(j, "exit"), num(j, "run_id"),
 		       str(j, "finished_at"));
 		if (num(j, "package_changes") >= 0)
-			printf(", %lld package changes",
-			       num(j, "package_changes"));
+			printf(", %lld package change%s", num(j, "package_changes"),
+			       num(j, "package_changes") == 1 ? "" : "s");
 		putchar('\n');
+		print_changes(j);
 	}
 }
 

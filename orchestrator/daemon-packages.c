@@ -1,85 +1,114 @@
-/* daemon-packages.c - which package versions changed between the image a
- * run used and the one the previous run of that distribution used. */
+/* daemon-packages.c - the package changes of the daemon's last run: sent
+ * by the job's child down its progress pipe, kept by the daemon, shown in
+ * the status reply. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "orchestrator/daemon.h"
 
-void pkg_changes_free(struct pkg_change *c, size_t n)
+/* Longest field of a "c" line, in bytes: package names and versions are
+ * far shorter; a longer one is cut rather than overflow the daemon's
+ * 2048-byte line buffer. */
+#define FIELD_MAX 100
+
+int daemon_changes_send(int fd, const struct pkg_change *v, size_t n,
+			bo_err *err)
 {
+	char line[8 + 4 * (FIELD_MAX + 1)];
+	size_t i;
+	int len;
+
+	len = snprintf(line, sizeof(line), "C %zu\n", n);
+	if (write(fd, line, (size_t)len) != len)
+		return bo_err_set(err, "cannot report package changes to the daemon");
+	for (i = 0; i < n && i < DAEMON_STATUS_CHANGES; i++) {
+		len = snprintf(line, sizeof(line), "c\t%.*s\t%.*s\t%.*s\t%.*s\n",
+			       FIELD_MAX, v[i].spec, FIELD_MAX, v[i].package,
+			       FIELD_MAX, v[i].old_version ? v[i].old_version : "",
+			       FIELD_MAX, v[i].new_version ? v[i].new_version : "");
+		if (len < 0 || (size_t)len >= sizeof(line) ||
+		    write(fd, line, (size_t)len) != len)
+			return bo_err_set(err, "cannot report package changes to the daemon");
+	}
+	return 0;
+}
+
+/* The next tab-separated field of *S (advanced past it), newly allocated;
+ * NULL for an empty field when EMPTY_NULL. */
+static char *field(const char **s, int empty_null)
+{
+	size_t len = strcspn(*s, "\t");
+	char *f = NULL;
+
+	if (len || !empty_null) {
+		f = xmalloc(len + 1);
+		memcpy(f, *s, len);
+		f[len] = '\0';
+	}
+	*s += len + ((*s)[len] == '\t');
+	return f;
+}
+
+int daemon_changes_parse(struct daemon_changes *dc, const char *line)
+{
+	struct pkg_change *c;
+	long n;
+	char end;
+
+	if (sscanf(line, "C %ld%c", &n, &end) == 1) {
+		daemon_changes_reset(dc);
+		dc->total = n;
+		return 1;
+	}
+	if (strncmp(line, "c\t", 2) != 0)
+		return 0;
+	if (dc->nshown == DAEMON_STATUS_CHANGES)
+		return 1;
+	line += 2;
+	dc->shown = xrealloc(dc->shown, (dc->nshown + 1) * sizeof(*dc->shown));
+	c = &dc->shown[dc->nshown++];
+	memset(c, 0, sizeof(*c));
+	c->spec = field(&line, 0);
+	c->package = field(&line, 0);
+	c->old_version = field(&line, 1);
+	c->new_version = field(&line, 1);
+	return 1;
+}
+
+/* S as a JSON string; null when S is NULL or not UTF-8. */
+static json_t *str_or_null(const char *s)
+{
+	json_t *j = s ? json_string(s) : NULL;
+
+	return j ? j : json_null();
+}
+
+void daemon_changes_json(const struct daemon_changes *dc, json_t *o)
+{
+	json_t *a = json_array();
 	size_t i;
 
-	for (i = 0; i < n; i++) {
-		free(c[i].spec);
-		free(c[i].package);
-		free(c[i].old_version);
-		free(c[i].new_version);
+	for (i = 0; i < dc->nshown; i++) {
+		const struct pkg_change *c = &dc->shown[i];
+
+		json_array_append_new(a, json_pack("{s:o, s:o, s:o, s:o}",
+			"spec", str_or_null(c->spec),
+			"package", str_or_null(c->package),
+			"old_version", str_or_null(c->old_version),
+			"new_version", str_or_null(c->new_version)));
 	}
-	free(c);
+	json_object_set_new(o, "package_changes", json_integer(dc->total));
+	json_object_set_new(o, "changed_packages", a);
 }
 
-static char *col(sqlite3_stmt *st, int i)
+void daemon_changes_reset(struct daemon_changes *dc)
 {
-	const unsigned char *s = sqlite3_column_text(st, i);
-
-	return s ? xstrdup((const char *)s) : NULL;
-}
-
-/* ?1 = run id. One row per changed package: spec, package, old, new. */
-static const char changes_sql[] =
-"WITH cur AS ("
-"  SELECT im.id AS new_id, im.distro, im.release,"
-"    (SELECT inv2.image_id FROM invocations inv2"
-"      JOIN images im2 ON im2.id = inv2.image_id"
-"      WHERE im2.distro = im.distro AND im2.release = im.release"
-"        AND inv2.run_id < ?1"
-"      ORDER BY inv2.run_id DESC, inv2.id DESC LIMIT 1) AS old_id"
-"  FROM invocations inv JOIN images im ON im.id = inv.image_id"
-"  WHERE inv.run_id = ?1),"
-" pairs AS (SELECT DISTINCT * FROM cur"
-"  WHERE old_id IS NOT NULL AND old_id <> new_id)"
-" SELECT p.distro || ':' || p.release, o.package, o.version, n.version"
-"  FROM pairs p JOIN image_packages o ON o.image_id = p.old_id"
-"  LEFT JOIN image_packages n ON n.image_id = p.new_id"
-"    AND n.package = o.package"
-"  WHERE n.version IS NULL OR n.version <> o.version"
-" UNION ALL"
-" SELECT p.distro || ':' || p.release, n.package, NULL, n.version"
-"  FROM pairs p JOIN image_packages n ON n.image_id = p.new_id"
-"  WHERE NOT EXISTS (SELECT 1 FROM image_packages o"
-"    WHERE o.image_id = p.old_id AND o.package = n.package)"
-" ORDER BY 1, 2";
-
-int pkg_changes_since_previous(sqlite3 *db, int64_t run_id,
-			       struct pkg_change **ret, size_t *ret_n,
-			       bo_err *err)
-{
-	struct pkg_change *v = NULL;
-	sqlite3_stmt *st;
-	size_t n = 0;
-	int rc;
-
-	if (sqlite3_prepare_v2(db, changes_sql, -1, &st, NULL) != SQLITE_OK)
-		return bo_err_set(err, "database error: %s",
-				  sqlite3_errmsg(db));
-	sqlite3_bind_int64(st, 1, run_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		v = xrealloc(v, (n + 1) * sizeof(*v));
-		v[n].spec = col(st, 0);
-		v[n].package = col(st, 1);
-		v[n].old_version = col(st, 2);
-		v[n].new_version = col(st, 3);
-		n++;
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		pkg_changes_free(v, n);
-		return bo_err_set(err, "database error: %s",
-				  sqlite3_errmsg(db));
-	}
-	*ret = v;
-	*ret_n = n;
-	return 0;
+	pkg_changes_free(dc->shown, dc->nshown);
+	dc->shown = NULL;
+	dc->nshown = 0;
+	dc->total = -1;
 }

@@ -95,14 +95,14 @@ struct daemon {
 	int64_t run_id;
 	char uuid[64], spec[128];
 	size_t done, total;
-	long changes;		/* package changes reported, -1 = none */
+	struct daemon_changes changes;	/* reported by the child */
 	int cancelled, waiting_lock;
 	/* the last finished job */
 	struct job last;
 	int last_exit;
 	int64_t last_run_id;
 	time_t last_finished;
-	long last_changes;
+	struct daemon_changes last_changes;
 	/* schedules */
 	struct sched_times times;
 	char *times_path;
@@ -265,8 +265,8 @@ static int child_lock(int pfd, bo_err *err)
 	return bo_lock_wait(BENCHORCH_RUN_LOCK, child_lock_wait, &pfd, err);
 }
 
-/* Write the changes to STATE/logs/UUID-packages.log and the daemon log,
- * and tell the parent how many there were. */
+/* Log the package changes recorded for run RUN_ID, write them to
+ * STATE/logs/UUID-packages.log and tell the parent (for status). */
 static void child_changes(const struct run_config *c, int64_t run_id,
 			  const char *uuid, int pfd)
 {
@@ -274,15 +274,14 @@ static void child_changes(const struct run_config *c, int64_t run_id,
 	size_t n, i;
 	sqlite3 *db;
 	bo_err err;
-	char *path, line[64];
+	char *path;
 	FILE *f;
-	int len;
 
-	if (db_open(c->db_path, &db, &err) < 0) {
+	if (db_open_readonly(c->db_path, &db, &err) < 0) {
 		dlog(L_WARNING, "package changes: %s", err.msg);
 		return;
 	}
-	if (pkg_changes_since_previous(db, run_id, &v, &n, &err) < 0) {
+	if (db_package_changes(db, run_id, &v, &n, &err) < 0) {
 		dlog(L_WARNING, "package changes of run %lld: %s",
 		     (long long)run_id, err.msg);
 		sqlite3_close(db);
@@ -304,12 +303,11 @@ static void child_changes(const struct run_config *c, int64_t run_id,
 	if (f && fclose(f) != 0)
 		dlog(L_WARNING, "cannot write '%s'", path);
 	else if (n)
-		dlog(L_NOTICE, "run %lld: %zu package changes since the previous run, in '%s'",
-		     (long long)run_id, n, path);
+		dlog(L_NOTICE, "run %lld: %zu package change%s since the previous run, in '%s'",
+		     (long long)run_id, n, n == 1 ? "" : "s", path);
 	free(path);
-	len = snprintf(line, sizeof(line), "C %zu\n", n);
-	if (write(pfd, line, (size_t)len) < 0)
-		dlog(L_WARNING, "cannot report package changes");
+	if (daemon_changes_send(pfd, v, n, &err) < 0)
+		dlog(L_WARNING, "%s", err.msg);
 	pkg_changes_free(v, n);
 }
 
@@ -441,7 +439,7 @@ static void start_job(struct daemon *d)
 	d->uuid[0] = d->spec[0] = '\0';
 	d->done = 0;
 	d->total = 0;
-	d->changes = -1;
+	daemon_changes_reset(&d->changes);
 	d->cancelled = 0;
 	d->waiting_lock = 0;
 	dlog(L_NOTICE, "job %u started (%s%s, distros %s, pid %ld)", d->cur.id,
@@ -454,9 +452,10 @@ static void progress_line(struct daemon *d, char *line)
 	long long run_id;
 	size_t done, total;
 	char uuid[64], spec[128];
-	long n;
 
-	if (strcmp(line, "W") == 0) {
+	if (daemon_changes_parse(&d->changes, line)) {
+		/* package changes, for status */
+	} else if (strcmp(line, "W") == 0) {
 		d->waiting_lock = 1;
 	} else if (strcmp(line, "R") == 0) {
 		d->waiting_lock = 0;
@@ -468,8 +467,6 @@ static void progress_line(struct daemon *d, char *line)
 		snprintf(d->uuid, sizeof(d->uuid), "%s", uuid);
 		snprintf(d->spec, sizeof(d->spec), "%s",
 			 strcmp(spec, "-") ? spec : "");
-	} else if (sscanf(line, "C %ld", &n) == 1) {
-		d->changes = n;
 	}
 }
 
@@ -535,7 +532,10 @@ static void finish_job(struct daemon *d, int ws)
 	d->last_exit = d->cancelled && rc >= 128 ? -1 : rc;
 	d->last_run_id = d->run_id;
 	d->last_finished = time(NULL);
+	daemon_changes_reset(&d->last_changes);
 	d->last_changes = d->changes;
+	memset(&d->changes, 0, sizeof(d->changes));
+	d->changes.total = -1;
 	d->child = 0;
 }
 
@@ -660,8 +660,7 @@ static json_t *status_json(const struct daemon *d)
 		json_object_set_new(j, "run_id", json_integer(d->last_run_id));
 		json_object_set_new(j, "finished_at", json_string(
 			iso(d->last_finished, b, sizeof(b))));
-		json_object_set_new(j, "package_changes",
-				    json_integer(d->last_changes));
+		daemon_changes_json(&d->last_changes, j);
 		json_object_set_new(r, "last", j);
 	}
 	return r;
@@ -940,7 +939,7 @@ int daemon_main(const struct daemon_opts *o)
 	memset(&d, 0, sizeof(d));
 	d.opts = o;
 	d.lock_fd = d.listen_fd = d.pipe_fd = -1;
-	d.last_changes = -1;
+	d.changes.total = d.last_changes.total = -1;
 	d.data_dir = paths_data_dir();
 	d.guest = paths_guest(GUEST_FLAVOUR_GLIBC);
 	if (o->config_path) {
@@ -1007,6 +1006,8 @@ out:
 	for (i = 0; i < d.nqueue; i++)
 		job_release(&d.queue[i]);
 	job_release(&d.last);
+	daemon_changes_reset(&d.changes);
+	daemon_changes_reset(&d.last_changes);
 	if (d.listen_fd >= 0)
 		close(d.listen_fd);
 	if (d.lock_fd >= 0)

@@ -5,8 +5,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <sqlite3.h>
+#include <jansson.h>
 
+#include "db/package-changes.h"
 #include "orchestrator/util.h"
 
 struct daemon_opts {
@@ -23,25 +24,37 @@ struct daemon_opts {
  * configuration, EXIT_ENV when it cannot start. */
 int daemon_main(const struct daemon_opts *o);
 
-/* One package whose version differs between two images of one
- * distribution/release. */
-struct pkg_change {
-	char *spec;		/* "debian:bookworm" */
-	char *package;
-	char *old_version;	/* NULL: new package */
-	char *new_version;	/* NULL: removed */
+/* How many changed packages the daemon keeps of its last run to show in
+ * `benchorch status` (the count covers all): a few lines, "briefly"; the
+ * database's package_changes_v has every one. */
+#define DAEMON_STATUS_CHANGES 5
+
+/* The package changes of a run as the daemon reports them. */
+struct daemon_changes {
+	long total;		/* changes recorded; -1 = not reported */
+	struct pkg_change *shown;	/* the first DAEMON_STATUS_CHANGES */
+	size_t nshown;
 };
 
-/* For every invocation of run RUN_ID, compare the packages of its image
- * with those of the image the latest earlier run of the same
- * distribution/release used (nothing when there is none, or when it is the
- * same image). Returns 0 and a new array in *ret, *ret_n (free with
- * pkg_changes_free), or -1 with err set. */
-int pkg_changes_since_previous(sqlite3 *db, int64_t run_id,
-			       struct pkg_change **ret, size_t *ret_n,
-			       bo_err *err);
+/* Child side: send TOTAL and the first DAEMON_STATUS_CHANGES of the N
+ * changes at V down the pipe FD to the daemon, one line each ("C TOTAL",
+ * then "c\tSPEC\tPACKAGE\tOLD\tNEW", an empty field for a NULL
+ * version, each field cut at 100 bytes). Returns 0, or -1 with err set
+ * when the pipe cannot be written. */
+int daemon_changes_send(int fd, const struct pkg_change *v, size_t n,
+			bo_err *err);
 
-/* Free the N changes at C and the array; C may be NULL. */
-void pkg_changes_free(struct pkg_change *c, size_t n);
+/* Parent side: take one line LINE (without its newline) of what
+ * daemon_changes_send wrote into DC. Returns 1 when LINE was such a line,
+ * 0 when it is not one (DC untouched). */
+int daemon_changes_parse(struct daemon_changes *dc, const char *line);
+
+/* Add to the status object O "package_changes" (the total, -1 = not
+ * reported) and "changed_packages" (an array of objects with spec,
+ * package, old_version and new_version, null for none). */
+void daemon_changes_json(const struct daemon_changes *dc, json_t *o);
+
+/* Free what DC holds and set it to "not reported". */
+void daemon_changes_reset(struct daemon_changes *dc);
 
 #endif

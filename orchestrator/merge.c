@@ -218,15 +218,16 @@ static int copy_keeping_ids(sqlite3 *db, const char *table, const char *map,
 	return rc;
 }
 
-static long scalar(sqlite3 *db, const char *sql)
+/* The first column of the first row of SQL (0 for NULL), -1 on error. */
+static long long scalar(sqlite3 *db, const char *sql)
 {
 	sqlite3_stmt *st;
-	long v = -1;
+	long long v = -1;
 
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	if (sqlite3_step(st) == SQLITE_ROW)
-		v = (long)sqlite3_column_int64(st, 0);
+		v = (long long)sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	return v;
 }
@@ -240,6 +241,7 @@ static int do_merge(sqlite3 *db, const int64_t *runs, size_t nruns,
 		"package", "package_version", NULL };
 	static const char *const inv_children_skip[] = { "id", NULL };
 	sqlite3_stmt *st;
+	long long missing;
 	size_t i;
 	int rc;
 
@@ -256,16 +258,17 @@ static int do_merge(sqlite3 *db, const int64_t *runs, size_t nruns,
 			sqlite3_step(st);
 		}
 		sqlite3_finalize(st);
-		rc = (int)scalar(db, "SELECT min(id) FROM temp.want WHERE id NOT IN"
+		missing = scalar(db, "SELECT min(id) FROM temp.want WHERE id NOT IN"
 				 " (SELECT id FROM src.runs)");
-		if (rc > 0)
-			return bo_err_set(err, "no run '%d' in the source database", rc);
+		if (missing > 0)
+			return bo_err_set(err, "no run '%lld' in the source database",
+					  missing);
 	} else if (exec(db, "INSERT INTO temp.want SELECT id FROM src.runs", err) < 0) {
 		return -1;
 	}
-	stats->runs_present = scalar(db, "SELECT count(*) FROM src.runs WHERE id IN"
+	stats->runs_present = (long)scalar(db, "SELECT count(*) FROM src.runs WHERE id IN"
 				     " temp.want AND uuid IN (SELECT uuid FROM main.runs)");
-	stats->runs_running = scalar(db, "SELECT count(*) FROM src.runs WHERE id IN"
+	stats->runs_running = (long)scalar(db, "SELECT count(*) FROM src.runs WHERE id IN"
 				     " temp.want AND status = 'running' AND uuid NOT IN"
 				     " (SELECT uuid FROM main.runs)");
 	if (exec(db,
@@ -372,8 +375,8 @@ static int do_merge(sqlite3 *db, const int64_t *runs, size_t nruns,
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
 		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
-	stats->runs_added = scalar(db, "SELECT count(*) FROM temp.map_run");
-	stats->results_added = scalar(db, "SELECT count(*) FROM main.results WHERE"
+	stats->runs_added = (long)scalar(db, "SELECT count(*) FROM temp.map_run");
+	stats->results_added = (long)scalar(db, "SELECT count(*) FROM main.results WHERE"
 				      " invocation_id IN (SELECT new FROM temp.map_inv)");
 	return 0;
 }

@@ -241,7 +241,7 @@ int run_execute(const struct run_config *c)
 	int64_t run_id;
 	size_t i, ndone = 0, nfailed = 0;
 	bo_err err;
-	int rc = EXIT_OK;
+	int rc = EXIT_OK, stored;
 
 	if (cpuinfo_read("/proc/cpuinfo", &ci, &err) < 0) {
 		cli_error("%s", err.msg);
@@ -318,7 +318,8 @@ int run_execute(const struct run_config *c)
 	else if (nfailed)
 		why = xasprintf("%zu of %zu distributions failed", nfailed,
 				c->nspecs);
-	if (db_run_finish(db, run_id, status, why, invs, ndone, &err) < 0) {
+	stored = db_run_finish(db, run_id, status, why, invs, ndone, &err) == 0;
+	if (!stored) {
 		bo_err e2;
 
 		cli_error("cannot store run %lld in '%s': %s",
@@ -348,6 +349,11 @@ int run_execute(const struct run_config *c)
 			db_crosscheck_failures(db, run_id, stderr);
 		}
 	}
+	/* the daemon logs the changes itself */
+	if (stored && !bo_interrupted && !c->no_summary &&
+	    summary_package_changes(stderr, db, run_id, &err) < 0)
+		cli_warn("cannot list the package changes of run %lld: %s",
+			 (long long)run_id, err.msg);
 	report_progress(c, run_id, uuid, ndone, NULL);
 	for (i = 0; i < c->nspecs; i++) {
 		image_free(st[i].image);

@@ -37,7 +37,8 @@ struct run_config {
 	enum format format;	/* of the summary on stdout */
 	int argc;		/* command line, recorded with the run */
 	char **argv;
-	int no_summary;		/* 1: print no summary on stdout (daemon) */
+	int no_summary;		/* 1: print no summary on stdout and no
+				 * package changes on stderr (daemon) */
 	void (*on_progress)(void *ctx, const struct run_progress *p);
 	void *progress_ctx;	/* NULL on_progress = no callback */
 };
@@ -46,9 +47,10 @@ struct run_config {
 void run_config_release(struct run_config *c);
 
 /* Do the run: open the database, record the run, for each spec ensure the
- * image and run the guest, store everything in one transaction, print the
- * summary on stdout (unless c->no_summary), calling c->on_progress as it
- * goes. Per-distro failures are reported on stderr and the
+ * image and run the guest, store everything in one transaction (with the
+ * package versions that changed since the previous run of each
+ * distribution), print the summary on stdout and those changes on stderr
+ * (unless c->no_summary), calling c->on_progress as it goes. Per-distro failures are reported on stderr and the
  * others go on. Returns an exit status: EXIT_OK, EXIT_FAILED (some distro
  * failed), EXIT_ENV (database unusable) or 128+signal when interrupted (the
  * run is then stored as 'aborted'). */

@@ -1,6 +1,8 @@
-/* summary.c - the end-of-run summary, one pivot query over results_v. */
+/* summary.c - the end-of-run summary: one pivot query over results_v, the
+ * package versions that changed since the previous run. */
 #include "config.h"
 
+#include "db/package-changes.h"
 #include "orchestrator/summary.h"
 
 static const char summary_sql[] =
@@ -72,4 +74,31 @@ long summary_noisy(sqlite3 *db, int64_t run_id, long *ret_total)
 	}
 	sqlite3_finalize(st);
 	return n;
+}
+
+long summary_package_changes(FILE *f, sqlite3 *db, int64_t run_id,
+			     bo_err *err)
+{
+	struct pkg_change *v;
+	size_t n, i;
+
+	if (db_package_changes(db, run_id, &v, &n, err) < 0)
+		return -1;
+	if (n)
+		fprintf(f, "benchorch: %zu package version%s changed since the previous run of the same distribution:\n",
+			n, n == 1 ? "" : "s");
+	for (i = 0; i < n && i < SUMMARY_MAX_CHANGES; i++) {
+		fprintf(f, "  %s %s %s -> %s", v[i].spec, v[i].package,
+			v[i].old_version ? v[i].old_version : "(none)",
+			v[i].new_version ? v[i].new_version : "(removed)");
+		if (v[i].previous_run > 0)
+			fprintf(f, " (since run %lld)",
+				(long long)v[i].previous_run);
+		fputc('\n', f);
+	}
+	if (n > SUMMARY_MAX_CHANGES)
+		fprintf(f, "  and %zu more: select * from package_changes_v where run_id = %lld\n",
+			n - SUMMARY_MAX_CHANGES, (long long)run_id);
+	pkg_changes_free(v, n);
+	return (long)n;
 }

@@ -93,3 +93,111 @@ running_guests() {
 	done
 	return 0
 }
+
+# wait_for SECONDS SHELL-CONDITION: poll CONDITION (eval'ed) every 0.1 s
+# until it holds (status 0) or SECONDS have passed (status 1).
+wait_for() {
+	wait_i=0
+	while [ $wait_i -lt $(($1 * 10)) ]; do
+		eval "$2" && return 0
+		sleep 0.1
+		wait_i=$((wait_i + 1))
+	done
+	return 1
+}
+
+# descendants PID: the pids of PID's children, grandchildren, ... (for a
+# daemon: its jobs and their guests; other users of the test state
+# directory are not counted).
+descendants() {
+	for c in $(cat /proc/[0-9]*/stat 2>/dev/null |
+		   awk -v p="$1" '$4 == p { print $1 }'); do
+		echo "$c"
+		descendants "$c"
+	done
+}
+
+# --- Tests of a real daemon on the cached Debian image ------------------
+#
+# daemon_setup: skip unless root with the tools, systemd-nspawn and the
+# cached image $TEST_STATE/images/debian-bookworm; then wait for the
+# daemon tests' turn (one daemon per state directory) and set $tmp (a new
+# directory, removed at exit after the daemon is stopped), $db and $sock
+# (the daemon's database and control socket in $tmp) and $dpid (the
+# daemon's pid once daemon_start started it, else empty).
+daemon_setup() {
+	require_root_tools
+	command -v systemd-nspawn >/dev/null 2>&1 || skip_all "needs systemd-nspawn"
+	[ -d "$TEST_STATE/images/debian-bookworm/rootfs" ] ||
+		skip_all "needs the cached image $TEST_STATE/images/debian-bookworm (run t3100 first)"
+	tmp=$(mktemp -d)
+	dpid=
+	trap daemon_cleanup EXIT
+	exec 9>"$TEST_STATE/t6-daemon.lock"
+	flock 9
+	db="$tmp/results.db"
+	sock="$tmp/control.sock"
+}
+
+# daemon_cleanup: stop the daemon if it runs, remove $tmp (the EXIT trap).
+daemon_cleanup() {
+	[ -n "$dpid" ] && kill "$dpid" 2>/dev/null && wait "$dpid"
+	rm -rf "$tmp"
+}
+
+# daemon_sql SQL: run SQL on the daemon's database, rows on stdout.
+daemon_sql() {
+	sqlite3 -batch -noheader "$db" "$1"
+}
+
+# daemon_status [ARGS...]: `benchorch status` against the daemon's socket.
+daemon_status() {
+	"$BENCHORCH" status --socket "$sock" "$@"
+}
+
+# daemon_write_conf [EXTRA LINES...]: $tmp/benchorch.conf on the test
+# state directory, $db and $sock, runner nspawn, and the lines given.
+daemon_write_conf() {
+	{
+		echo "state-dir $TEST_STATE"
+		echo "database $db"
+		echo "socket $sock"
+		echo "runner nspawn"
+		for l in "$@"; do echo "$l"; done
+	} >"$tmp/benchorch.conf"
+}
+
+# daemon_start: start the daemon in the foreground on $tmp/benchorch.conf
+# (stdout appended to $tmp/daemon.out, its log to $tmp/daemon.log), set
+# $dpid and wait up to 10 s for it to answer status.
+daemon_start() {
+	TZ=UTC "$BENCHORCH" daemon --foreground --config "$tmp/benchorch.conf" \
+		>>"$tmp/daemon.out" 2>>"$tmp/daemon.log" &
+	dpid=$!
+	wait_for 10 'daemon_status >/dev/null 2>&1'
+}
+
+# daemon_stop: SIGTERM the daemon and return its exit status.
+daemon_stop() {
+	kill -TERM "$dpid"
+	wait "$dpid"
+	stop_rc=$?
+	dpid=
+	return $stop_rc
+}
+
+# daemon_clean_after_job: no job or guest process left under the daemon,
+# and nothing mounted on the image (allowing 10 s to tear down).
+daemon_clean_after_job() {
+	wait_for 10 '[ -z "$(descendants "$dpid")" ] && [ -z "$(mounts_under "$TEST_STATE/images/debian-bookworm")" ]' && return 0
+	diag "left behind: pids $(descendants "$dpid"); mounts $(mounts_under "$TEST_STATE/images/debian-bookworm")"
+	return 1
+}
+
+# daemon_wait_guest: wait up to 60 s for the daemon's job to start its
+# guest (a systemd-nspawn below the daemon).
+daemon_wait_guest() {
+	wait_for 60 'descendants "$dpid" | while read p; do
+		tr "\0" " " </proc/$p/cmdline 2>/dev/null; echo; done |
+		grep -q "^systemd-nspawn "'
+}

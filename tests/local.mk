@@ -25,6 +25,12 @@ tests_t3015_db_open_SOURCES = tests/t3015-db-open.c tests/tap.h
 tests_t3015_db_open_CFLAGS = $(ORCH_TEST_CFLAGS)
 tests_t3015_db_open_LDADD = $(ORCH_TEST_LDADD)
 TESTS += tests/t3015-db-open
+# Package versions changed since the previous run (migration 3).
+check_PROGRAMS += tests/t3012-db-package-changes
+tests_t3012_db_package_changes_SOURCES = tests/t3012-db-package-changes.c tests/tap.h
+tests_t3012_db_package_changes_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t3012_db_package_changes_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t3012-db-package-changes
 TESTS += tests/t3030-cli.sh
 EXTRA_DIST += tests/lib.sh tests/t3030-cli.sh
 # Integration tests: real debootstrap, real systemd-nspawn, real SQLite.

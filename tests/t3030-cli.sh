@@ -36,6 +36,13 @@ ok $([ $? -eq 2 ]; echo $?) "results --format xml is a usage error"
 grep -q "unknown format 'xml'" "$tmp/err"
 ok $? "naming the format"
 
+"$BENCHORCH" results --db "$tmp/none.db" --run 99999999999999999999 >"$tmp/out" 2>"$tmp/err"
+ok $([ $? -eq 2 ]; echo $?) "results --run 99999999999999999999 is a usage error"
+grep -q "'99999999999999999999' is out of range" "$tmp/err" && [ ! -s "$tmp/out" ]
+ok $? "saying it is out of range, not clamping it"
+"$BENCHORCH" results --db "$tmp/none.db" --run 1 --all >"$tmp/out" 2>"$tmp/err"
+ok $([ $? -eq 2 ]; echo $?) "results --run with --all is a usage error"
+
 "$BENCHORCH" results --db "$tmp/none.db" >"$tmp/out" 2>"$tmp/err"
 ok $([ $? -eq 3 ]; echo $?) "results on a missing database exits 3"
 grep -q "cannot open database '$tmp/none.db'" "$tmp/err" && [ ! -s "$tmp/out" ]
@@ -61,6 +68,9 @@ if [ "$(id -u)" -eq 0 ]; then
 
 	"$BENCHORCH" run --timeout 0 >"$tmp/out" 2>"$tmp/err"
 	ok $([ $? -eq 2 ]; echo $?) "--timeout 0 exits 2"
+	"$BENCHORCH" run --timeout 99999999999999999999 >"$tmp/out" 2>"$tmp/err"
+	ok $([ $? -eq 2 ] && grep -q "out of range (1 to 604800)" "$tmp/err"; echo $?) \
+		"--timeout 99999999999999999999 exits 2, out of range"
 
 	mkdir -p "$tmp/ro"
 	"$BENCHORCH" run --distros debian --state-dir "$tmp/state" \

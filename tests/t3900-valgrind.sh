@@ -12,8 +12,9 @@ vg() {
 		--child-silent-after-fork=yes "$@"
 }
 
-for t in t3000-validate t3010-db t3015-db-open t3020-spawn t2000-images-dpkg \
-	 t2010-images-spec t2020-images-rootfs t2030-images-digest; do
+for t in t3000-validate t3010-db t3012-db-package-changes t3015-db-open \
+	 t3020-spawn t2000-images-dpkg t2010-images-spec t2020-images-rootfs \
+	 t2030-images-digest t6000-daemon-config; do
 	bin="$top_builddir/tests/$t"
 	[ -x "$bin" ] || continue
 	vg "$bin" >"$tmp/out" 2>"$tmp/err"

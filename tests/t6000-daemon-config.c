@@ -11,7 +11,6 @@
 #include "orchestrator/config-file.h"
 #include "orchestrator/control.h"
 #include "orchestrator/daemon.h"
-#include "db/db.h"
 #include "orchestrator/schedule.h"
 #include "tests/tap.h"
 
@@ -246,73 +245,72 @@ static void test_control(void)
 	json_decref(m);
 }
 
-/* Three runs of debian:bookworm: run 1 on image 1, run 2 on image 2
- * (libssl3 updated, libfoo removed, libbar added), run 3 on image 2 again;
- * and one of alpine with no earlier run. */
-static const char fixture_sql[] =
-"INSERT INTO runs (id, uuid, host, pid, started_at, command_line, status) VALUES"
-" (1, 'u1', 'h', 1, '2026-11-27T03:00:00Z', 'x', 'done'),"
-" (2, 'u2', 'h', 1, '2026-11-28T03:00:00Z', 'x', 'done'),"
-" (3, 'u3', 'h', 1, '2026-11-29T03:00:00Z', 'x', 'done');"
-"INSERT INTO images (id, distro, release, digest) VALUES"
-" (1, 'debian', 'bookworm', 'sha256:1'), (2, 'debian', 'bookworm', 'sha256:2'),"
-" (3, 'alpine', '3.20', 'sha256:3');"
-"INSERT INTO image_packages VALUES"
-" (1, 'libc6', '2.36-9'), (1, 'libssl3', '3.0.11-1'), (1, 'libfoo', '1'),"
-" (2, 'libc6', '2.36-9'), (2, 'libssl3', '3.0.13-1'), (2, 'libbar', '2'),"
-" (3, 'musl', '1.2.5');"
-"INSERT INTO invocations (run_id, image_id, spec, started_at, status) VALUES"
-" (1, 1, 'debian', 'x', 'ok'), (2, 2, 'debian', 'x', 'ok'),"
-" (2, 3, 'alpine', 'x', 'ok'), (3, 2, 'debian', 'x', 'ok');";
-
-static void test_pkg_changes(void)
+/* The package changes the job's child reports down its pipe: the total,
+ * the first DAEMON_STATUS_CHANGES, NULL versions kept, and the status
+ * reply built from them. */
+static void test_changes_pipe(void)
 {
-	char dir[] = "/tmp/t6000-db-XXXXXX", *path;
-	struct pkg_change *v = NULL;
-	sqlite3 *db;
-	size_t n = 0;
+	struct pkg_change v[7];
+	struct daemon_changes dc = { .total = -1 };
+	char buf[4096], *line, *save = NULL, names[7][16];
+	json_t *o = json_object(), *a;
+	size_t i, lines = 0;
+	ssize_t got;
 	bo_err err;
-	int rc;
+	int p[2];
 
-	if (!mkdtemp(dir)) {
-		tap_skip(4, "no temporary directory");
+	for (i = 0; i < 7; i++) {
+		snprintf(names[i], sizeof(names[i]), "pkg%zu", i);
+		v[i] = (struct pkg_change){ .spec = "debian:bookworm",
+			.package = names[i], .old_version = "1.0",
+			.new_version = "1.1" };
+	}
+	v[0].old_version = NULL;
+	v[1].new_version = NULL;
+	if (pipe(p) < 0) {
+		tap_skip(4, "no pipe");
+		json_decref(o);
 		return;
 	}
-	path = xasprintf("%s/results.db", dir);
-	if (db_open(path, &db, &err) < 0 || db_exec(db, fixture_sql, &err) < 0) {
-		tap_ok(0, "fixture database: %s", err.msg);
-		free(path);
-		return;
-	}
-	tap_ok(pkg_changes_since_previous(db, 1, &v, &n, &err) == 0 && n == 0,
-	       "the first run of a distribution has nothing to compare");
-	pkg_changes_free(v, n);
-	rc = pkg_changes_since_previous(db, 2, &v, &n, &err);
-	tap_ok(rc == 0 && n == 3 &&
-	       strcmp(v[0].spec, "debian:bookworm") == 0 &&
-	       strcmp(v[0].package, "libbar") == 0 && !v[0].old_version &&
-	       strcmp(v[0].new_version, "2") == 0 &&
-	       strcmp(v[1].package, "libfoo") == 0 && !v[1].new_version &&
-	       strcmp(v[2].package, "libssl3") == 0 &&
-	       strcmp(v[2].old_version, "3.0.11-1") == 0 &&
-	       strcmp(v[2].new_version, "3.0.13-1") == 0,
-	       "a new image: one update, one added, one removed (%zu changes)", n);
-	pkg_changes_free(v, n);
-	tap_ok(pkg_changes_since_previous(db, 3, &v, &n, &err) == 0 && n == 0,
-	       "the same image as last time: no change");
-	pkg_changes_free(v, n);
-	tap_ok(pkg_changes_since_previous(db, 99, &v, &n, &err) == 0 && n == 0,
-	       "an unknown run: no change");
-	pkg_changes_free(v, n);
-	sqlite3_close(db);
-	bo_err_set(&err, "x");
-	bo_rm_rf(dir, &err);
-	free(path);
+	tap_ok(daemon_changes_send(p[1], v, 7, &err) == 0,
+	       "the child sends 7 changes");
+	close(p[1]);
+	got = read(p[0], buf, sizeof(buf) - 1);
+	close(p[0]);
+	buf[got > 0 ? got : 0] = '\0';
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		lines += (size_t)daemon_changes_parse(&dc, line);
+	tap_ok(lines == 1 + DAEMON_STATUS_CHANGES && dc.total == 7 &&
+	       dc.nshown == DAEMON_STATUS_CHANGES,
+	       "the daemon keeps the total (%ld) and the first %d of them",
+	       dc.total, DAEMON_STATUS_CHANGES);
+	tap_ok(dc.nshown > 2 && !dc.shown[0].old_version &&
+	       strcmp(dc.shown[0].new_version, "1.1") == 0 &&
+	       !dc.shown[1].new_version &&
+	       strcmp(dc.shown[2].spec, "debian:bookworm") == 0 &&
+	       strcmp(dc.shown[2].package, "pkg2") == 0,
+	       "a new package and a removed one keep their missing version");
+	tap_ok(daemon_changes_parse(&dc, "P 1 0 1 u -") == 0 &&
+	       daemon_changes_parse(&dc, "C 7x") == 0,
+	       "other lines are left to the progress parser");
+	daemon_changes_json(&dc, o);
+	a = json_object_get(o, "changed_packages");
+	tap_ok(json_integer_value(json_object_get(o, "package_changes")) == 7 &&
+	       json_array_size(a) == DAEMON_STATUS_CHANGES &&
+	       json_is_null(json_object_get(json_array_get(a, 0), "old_version")) &&
+	       strcmp(json_string_value(json_object_get(json_array_get(a, 2),
+							"package")), "pkg2") == 0,
+	       "the status reply: the total and the changes kept");
+	json_decref(o);
+	daemon_changes_reset(&dc);
+	tap_ok(dc.total == -1 && dc.nshown == 0 && !dc.shown,
+	       "reset: nothing reported");
 }
 
 int main(void)
 {
-	test_pkg_changes();
+	test_changes_pipe();
 	test_conf();
 	test_schedule();
 	test_control();

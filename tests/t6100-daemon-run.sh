@@ -3,104 +3,23 @@
 # due a few seconds ahead runs and `status` reports it; a second daemon
 # refuses to start; malformed control messages get an error and the daemon
 # keeps serving; `submit` queues a run while the CLI reads the database
-# without "database is locked"; a schedule missed while the daemon was down
-# runs once at start-up.
+# without "database is locked" and records the package version that changed
+# since the previous run, which status shows; a schedule missed while the
+# daemon was down runs once at start-up.
 . "${top_srcdir:-.}/tests/lib.sh"
-require_root_tools
-command -v systemd-nspawn >/dev/null 2>&1 || skip_all "needs systemd-nspawn"
 command -v python3 >/dev/null 2>&1 || skip_all "needs python3"
-[ -d "$TEST_STATE/images/debian-bookworm/rootfs" ] ||
-	skip_all "needs the cached image $TEST_STATE/images/debian-bookworm (run t3100 first)"
-
-tmp=$(mktemp -d)
-dpid=
-cleanup() {
-	[ -n "$dpid" ] && kill "$dpid" 2>/dev/null && wait "$dpid"
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-# One daemon per state directory: daemon tests take turns.
-exec 9>"$TEST_STATE/t6-daemon.lock"
-flock 9
-
-db="$tmp/results.db"
-sock="$tmp/control.sock"
-q() { sqlite3 -batch -noheader "$db" "$1"; }
-st() { "$BENCHORCH" status --socket "$sock" "$@"; }
-
-# write_conf [EXTRA LINES...]: a configuration on the test state directory.
-write_conf() {
-	{
-		echo "state-dir $TEST_STATE"
-		echo "database $db"
-		echo "socket $sock"
-		echo "runner nspawn"
-		for l in "$@"; do echo "$l"; done
-	} >"$tmp/benchorch.conf"
-}
-
-# descendants PID: the pids of PID's children, grandchildren, ... (the
-# daemon's jobs and their guests; other users of the test state directory
-# are not counted).
-descendants() {
-	for c in $(cat /proc/[0-9]*/stat 2>/dev/null |
-		   awk -v p="$1" '$4 == p { print $1 }'); do
-		echo "$c"
-		descendants "$c"
-	done
-}
-
-# clean_after_job: no job or guest process left under the daemon, and
-# nothing mounted on the image (allowing a few seconds to tear down).
-clean_after_job() {
-	wait_for 10 '[ -z "$(descendants "$dpid")" ] && [ -z "$(mounts_under "$TEST_STATE/images/debian-bookworm")" ]' && return 0
-	diag "left behind: pids $(descendants "$dpid"); mounts $(mounts_under "$TEST_STATE/images/debian-bookworm")"
-	return 1
-}
-
-# start_daemon: start it in the foreground and wait for its socket.
-start_daemon() {
-	TZ=UTC "$BENCHORCH" daemon --foreground --config "$tmp/benchorch.conf" \
-		>>"$tmp/daemon.out" 2>>"$tmp/daemon.log" &
-	dpid=$!
-	i=0
-	while [ $i -lt 100 ]; do
-		st >/dev/null 2>&1 && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
-
-# wait_for SECONDS SHELL-CONDITION
-wait_for() {
-	i=0
-	while [ $i -lt $(($1 * 10)) ]; do
-		eval "$2" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
-
-stop_daemon() {
-	kill -TERM "$dpid"
-	wait "$dpid"
-	rc=$?
-	dpid=
-	return $rc
-}
+daemon_setup
 
 at=$(TZ=UTC date -d '+6 sec' +%H:%M:%S)
-write_conf "schedule t6100-soon every day at $at distros debian quick no-refresh"
+daemon_write_conf "schedule t6100-soon every day at $at distros debian quick no-refresh"
 "$BENCHORCH" daemon --check --config "$tmp/benchorch.conf" >"$tmp/check"
 ok $? "daemon --check accepts the configuration"
 grep -q "^schedule t6100-soon every day at $at distros debian libs all quick no-refresh$" "$tmp/check"
 ok $? "and prints it normalised"
 
-start_daemon
+daemon_start
 ok $? "the daemon starts and answers status"
-st >"$tmp/st0"
+daemon_status >"$tmp/st0"
 grep -q "^daemon: .*, idle," "$tmp/st0" && grep -q "schedule:  t6100-soon next .*T$at" "$tmp/st0"
 ok $? "status shows the schedule's next run at $at"
 
@@ -110,21 +29,21 @@ TZ=UTC "$BENCHORCH" daemon --foreground --config "$tmp/benchorch.conf" \
 rc=$?
 [ $rc -eq 3 ] && grep -q "another daemon holds '$TEST_STATE/daemon.lock'" "$tmp/second"
 ok $? "a second daemon refuses to start (exit $rc: $(cat "$tmp/second"))"
-st >/dev/null
+daemon_status >/dev/null
 ok $? "and the first still answers"
 
-wait_for 120 '[ "$(q "select count(*) from runs where status <> '"'running'"'" 2>/dev/null)" = 1 ]'
+wait_for 120 '[ "$(daemon_sql "select count(*) from runs where status <> '"'running'"'" 2>/dev/null)" = 1 ]'
 ok $? "the scheduled run happens and finishes"
-[ "$(q "select status from runs")" = done ]
+[ "$(daemon_sql "select status from runs")" = done ]
 ok $? "and is stored as done"
-q "select command_line from runs" | grep -q "daemon --schedule t6100-soon --distros debian --quick"
+daemon_sql "select command_line from runs" | grep -q "daemon --schedule t6100-soon --distros debian --quick"
 ok $? "with the schedule in its command line"
-wait_for 10 'st --json | grep -q "\"state\": \"idle\""'
-st >"$tmp/st1"
+wait_for 10 'daemon_status --json | grep -q "\"state\": \"idle\""'
+daemon_status >"$tmp/st1"
 grep -q "^last: .*schedule t6100-soon, distros debian" "$tmp/st1" &&
 	grep -q "done (exit 0), run 1" "$tmp/st1"
 ok $? "status reports the last run: done, run 1"
-clean_after_job
+daemon_clean_after_job
 ok $? "nothing stays mounted, no job or guest process left"
 
 # Malformed control messages: each gets an error reply, none a crash.
@@ -179,6 +98,14 @@ ok $? "the daemon is still running"
 grep -q "refused a message" "$tmp/daemon.log"
 ok $? "and logged the refusals"
 
+# Package changes: make run 1's image look like an older build (another
+# digest, an older libssl3), as if the image had been rebuilt with an
+# update since; the next run records the update and status shows it.
+ssl=$(daemon_sql "select version from image_packages where package = 'libssl3'")
+[ -n "$ssl" ] && daemon_sql "update images set digest = 'sha256:t6100-older';
+	update image_packages set version = '0.9-t6100' where package = 'libssl3'"
+ok $? "run 1's image made to look older: libssl3 0.9-t6100 instead of $ssl"
+
 # submit: a full run, while the CLI reads the database over and over.
 "$BENCHORCH" submit --socket "$sock" --distros debian >"$tmp/sub"
 ok $? "submit queues a run: $(cat "$tmp/sub")"
@@ -186,16 +113,16 @@ ok $? "submit queues a run: $(cat "$tmp/sub")"
 rc=$?
 [ $rc -eq 1 ] && grep -q "unknown distro 'nosuch'" "$tmp/sub2"
 ok $? "submit of an unknown distro is refused by the daemon (exit $rc)"
-wait_for 30 'st | grep -q "^current:"'
+wait_for 30 'daemon_status | grep -q "^current:"'
 ok $? "status shows the submitted run as current"
 # A manual run meanwhile waits for the daemon's run, and says so.
-wait_for 30 'st --json | grep -q "\"state\": \"running\""'
+wait_for 30 'daemon_status --json | grep -q "\"state\": \"running\""'
 "$BENCHORCH" run --distros debian --quick --runner nspawn \
 	--state-dir "$TEST_STATE" --db "$tmp/manual.db" >/dev/null 2>"$tmp/manual" &
 mpid=$!
 : >"$tmp/reads"
 n=0
-while st --json 2>/dev/null | grep -q '"state": "\(running\|waiting\)"'; do
+while daemon_status --json 2>/dev/null | grep -q '"state": "\(running\|waiting\)"'; do
 	"$BENCHORCH" results --db "$db" --all --format csv >/dev/null 2>>"$tmp/reads"
 	# sqlite3 waits for no lock unless told to: a WAL reset by the
 	# writer can make an untimed reader fail at once (benchorch's own
@@ -206,8 +133,25 @@ while st --json 2>/dev/null | grep -q '"state": "\(running\|waiting\)"'; do
 done
 ! grep -qi "locked\|busy" "$tmp/reads"
 ok $? "$n reads during the run: no 'database is locked'"
-[ "$(q "select status from runs where id = 2")" = done ]
+[ "$(daemon_sql "select status from runs where id = 2")" = done ]
 ok $? "the submitted run is stored as done"
+[ "$(daemon_sql "select package || ' ' || old_version || ' ' || new_version ||
+	' ' || previous_run_id from package_changes_v where run_id = 2")" = "libssl3 0.9-t6100 $ssl 1" ]
+ok $? "it records the one package that changed since run 1: libssl3 0.9-t6100 -> $ssl"
+wait_for 10 'daemon_status | grep -q "run 2, finished"'
+daemon_status >"$tmp/st2"
+grep -q "done (exit 0), run 2, finished .*, 1 package change$" "$tmp/st2" &&
+	grep -q "^           debian:bookworm libssl3 0.9-t6100 -> $ssl$" "$tmp/st2"
+ok $? "status shows the last run's package change"
+daemon_status --json | python3 -c '
+import json, sys
+last = json.load(sys.stdin)["last"]
+assert last["package_changes"] == 1, last
+assert last["changed_packages"] == [{"spec": "debian:bookworm",
+    "package": "libssl3", "old_version": "0.9-t6100",
+    "new_version": sys.argv[1]}], last
+' "$ssl"
+ok $? "and status --json lists it"
 wait $mpid
 rc=$?
 [ $rc -eq 0 ] && grep -q "another run holds '/run/lock/benchorch-run.lock'; waiting" "$tmp/manual"
@@ -216,30 +160,32 @@ ok $? "a manual run waited for the daemon's run, then ran (exit $rc)"
 [ $? -eq 1 ] && grep -q "no run in progress" "$tmp/cancel"
 ok $? "cancel with nothing running says so"
 
-stop_daemon
+daemon_stop
 ok $? "SIGTERM stops the idle daemon with status 0"
 [ ! -e "$sock" ]
 ok $? "and removes its socket"
 
 # A schedule missed while the daemon was down runs once at start-up.
-write_conf "schedule t6100-missed every day at 00:00:01 distros debian quick no-refresh"
+daemon_write_conf "schedule t6100-missed every day at 00:00:01 distros debian quick no-refresh"
 sed -i '/^t6100-missed /d' "$TEST_STATE/schedules" 2>/dev/null
 echo "t6100-missed $(($(date +%s) - 3 * 86400))" >>"$TEST_STATE/schedules"
-start_daemon
+daemon_start
 ok $? "the daemon starts again"
-wait_for 120 '[ "$(q "select count(*) from runs where command_line like '"'%t6100-missed%'"' and status = '"'done'"'")" = 1 ]'
+wait_for 120 '[ "$(daemon_sql "select count(*) from runs where command_line like '"'%t6100-missed%'"' and status = '"'done'"'")" = 1 ]'
 ok $? "the schedule missed three days ago runs at start-up"
 sleep 2
-[ "$(q "select count(*) from runs where command_line like '%t6100-missed%'")" -eq 1 ]
+[ "$(daemon_sql "select count(*) from runs where command_line like '%t6100-missed%'")" -eq 1 ]
 ok $? "once"
 grep -q "schedule 't6100-missed' was missed" "$tmp/daemon.log"
 ok $? "and the log says it was missed"
+[ "$(daemon_sql "select count(*) from package_changes_v where run_id = 3")" -eq 0 ]
+ok $? "the same image as run 2: no package change recorded"
 last=$(sed -n 's/^t6100-missed //p' "$TEST_STATE/schedules")
 [ -n "$last" ] && [ "$last" -gt $(($(date +%s) - 600)) ]
 ok $? "its last-run time is persisted"
-stop_daemon
+daemon_stop
 ok $? "the daemon stops with status 0"
-[ "$(q "pragma integrity_check")" = ok ]
+[ "$(daemon_sql "pragma integrity_check")" = ok ]
 ok $? "database consistent"
 sed -i '/^t6100-/d' "$TEST_STATE/schedules"
 sed 's/^/# /' "$tmp/daemon.log"

@@ -63,9 +63,68 @@ ok $? "no match exits 1 and says so"
 "$BENCHORCH" results --db "$db" --size 1parsec >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "invalid size '1parsec'" "$tmp/err"
 ok $? "a bad size is a usage error"
-"$BENCHORCH" results --db "$db" --all --run 1 >"$tmp/out" 2>"$tmp/err"
-[ $? -eq 2 ]
-ok $? "--all with --run is a usage error"
+
+# Contradictory selections are usage errors, never a silent winner.
+# usage_error DESCRIPTION MESSAGE ARGS...: exit 2, nothing on stdout, and
+# one error line naming MESSAGE (then the --help hint).
+usage_error() {
+	desc=$1
+	msg=$2
+	shift 2
+	"$BENCHORCH" results --db "$db" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 2 ] && [ ! -s "$tmp/out" ] &&
+		[ "$(grep -c "^benchorch results: .*$msg" "$tmp/err")" -eq 1 ] &&
+		[ "$(grep -vc "^Try 'benchorch results --help'.$" "$tmp/err")" -eq 1 ]
+	ok $? "$desc (exit $rc: $(head -1 "$tmp/err"))"
+}
+usage_error "--all with --run is a usage error" "exclude each other" --all --run 1
+usage_error "--run with --all, in that order, too" "exclude each other" --run 1 --all
+usage_error "--latest with --run" "exclude each other" --latest --run 2
+usage_error "--latest with --all" "exclude each other" --all --latest
+usage_error "two different --lib filters" "--lib 'openssl' and --lib 'nettle' exclude each other" \
+	--lib openssl --lib nettle
+usage_error "two different --size filters" "--size '16' and --size '1KiB' exclude each other" \
+	--size 16 --size 1KiB
+usage_error "two different --distro filters" "exclude each other" \
+	--distro debian --distro ubuntu
+"$BENCHORCH" results --db "$db" --lib openssl --lib openssl --size 16 --size 16B >"$tmp/out" 2>"$tmp/err"
+ok $? "the same filter value twice is no contradiction"
+
+# Numbers out of range are refused, not clamped.
+usage_error "--run 99999999999999999999 is out of range" \
+	"'99999999999999999999' is out of range (1 to 9223372036854775807)" \
+	--run 99999999999999999999
+usage_error "--run -1" "'-1' is out of range" --run -1
+usage_error "--run 0" "'0' is out of range" --run 0
+usage_error "--run 1x" "'1x' is not a whole number" --run 1x
+usage_error "--run ' 1' (a leading space)" "' 1' is not a whole number" --run ' 1'
+usage_error "--run +1" "'+1' is not a whole number" --run +1
+usage_error "--run ''" "'' is not a whole number" --run ''
+usage_error "a second --run out of range" "out of range" --run 1 --run 99999999999999999999
+usage_error "--size 99999999999999999999" "invalid size '99999999999999999999'" \
+	--size 99999999999999999999
+usage_error "--size 9000000000000MiB overflows" "invalid size '9000000000000MiB': too large" \
+	--size 9000000000000MiB
+"$BENCHORCH" results --db "$db" --run 9223372036854775807 >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q "no matching results" "$tmp/err"
+ok $? "the largest run id is valid: no such run, exit 1"
+
+# No matching row: exit 1 in every format; table prints nothing, csv its
+# header line, json an empty array.
+"$BENCHORCH" results --db "$db" --lib nosuchlib --format table >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 1 ] && [ ! -s "$tmp/out" ] && grep -q "no matching results" "$tmp/err"
+ok $? "no match, table: nothing on stdout, exit 1"
+"$BENCHORCH" results --db "$db" --lib nosuchlib --format csv >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 1 ] && [ "$(wc -l <"$tmp/out")" -eq 1 ] &&
+	tr -d '\r' <"$tmp/out" | grep -qx "$(head -1 "$tmp/csv" | tr -d '\r')" &&
+	grep -q "no matching results" "$tmp/err"
+ok $? "no match, csv: the header line alone, exit 1"
+"$BENCHORCH" results --db "$db" --run 99 --format json >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 1 ] && python3 -c 'import json,sys; assert json.load(open(sys.argv[1])) == []' "$tmp/out" &&
+	grep -q "no matching results" "$tmp/err"
+ok $? "no match, json: an empty array [], exit 1 ($rc)"
 
 # A database an older benchorch left (schema 2: no samples, no
 # statistics, no curves), read as it is: the new columns stay empty, and

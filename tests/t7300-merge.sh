@@ -27,6 +27,12 @@ ok $? "equal images, libraries and CPUs are shared, not duplicated"
 [ "$(q "$tmp/all.db" "select count(*) from image_packages")" -eq 12 ] &&
 	[ "$(q "$tmp/all.db" "select count(*) from kats")" -eq "$(( 2 * $(q "$tmp/a.db" "select count(*) from kats") ))" ]
 ok $? "image packages and KATs came along"
+# each host's run 2 updated libgcrypt20 since that host's run 1
+[ "$(q "$tmp/all.db" "select group_concat(host || ':' || package || ':' ||
+	previous_run_uuid || ':' || previous_run_id, ' ') from (select * from
+	package_changes_v order by run_id)")" = \
+  "host-a:libgcrypt20:$(q "$tmp/a.db" "select uuid from runs where id = 1"):1 host-b:libgcrypt20:$(q "$tmp/b.db" "select uuid from runs where id = 1"):4" ]
+ok $? "package changes came along, each against its own host's previous run"
 sql="select uuid, distro, library, algorithm, operation, mode, buffer_bytes, median_ns, min_ns, package_version from results_v join runs r on r.id = run_id order by 1,2,3,4,5,6,7"
 q "$tmp/a.db" "$sql" >"$tmp/a.rows"
 q "$tmp/all.db" "$sql" >"$tmp/all.rows"
@@ -66,6 +72,9 @@ ok $? "export --run 2 --run 5 exits 0"
 	[ "$(q "$tmp/some.db" "select group_concat(uuid) from (select uuid from runs order by uuid)")" = \
 	  "$(q "$tmp/all.db" "select group_concat(uuid) from (select uuid from runs where id in (2, 5) order by uuid)")" ]
 ok $? "only those two runs and their results"
+[ "$(q "$tmp/some.db" "select count(*) from package_changes_v where
+	package = 'libgcrypt20' and previous_run_id is null")" -eq 2 ]
+ok $? "with their package changes, the runs compared with not exported"
 [ "$(q "$tmp/some.db" "select count(*) from images")" -eq 2 ]
 ok $? "and only the images they used"
 "$BENCHORCH" compare --db "$tmp/some.db" 1 2 >/dev/null

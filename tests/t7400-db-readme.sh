@@ -1,8 +1,9 @@
 #!/bin/sh
 # t7400-db-readme - every example query of db/README returns rows, run with
 # sqlite3 against a database written by benchorch: the fixture database
-# (through the real migrations and run API) always, and a real quick run
-# on the cached Debian image when root with the image at hand.
+# (through the real migrations and run API) always, and two real quick runs
+# on the cached Debian image when root with the image at hand (the second
+# on an image with libssl3 updated, which it lists on stderr).
 . "${top_srcdir:-.}/tests/lib.sh"
 command -v sqlite3 >/dev/null 2>&1 || skip_all "needs sqlite3"
 
@@ -17,8 +18,8 @@ awk -v dir="$tmp" '
 	inq { print >>f }
 ' "$readme"
 n=$(ls "$tmp"/q.* 2>/dev/null | wc -l)
-[ "$n" -eq 8 ]
-ok $? "db/README has eight example queries ($n)"
+[ "$n" -eq 9 ]
+ok $? "db/README has nine example queries ($n)"
 
 # run_examples DB LABEL: each query gives at least one row, no error.
 run_examples() {
@@ -42,6 +43,9 @@ tail -n +2 "$tmp/q.2" | sqlite3 -batch -noheader "$tmp/f12.db" | head -1 | grep 
 ok $? "fixture without run 3: the libgcrypt20 update comes first in the package example"
 tail -n +2 "$tmp/q.3" | sqlite3 -batch -noheader "$tmp/fixture.db" | head -1 | grep -q '|0.0$'
 ok $? "fixture: the last two runs are identical, the change example shows 0.0 %"
+tail -n +2 "$tmp/q.6" | sqlite3 -batch -noheader "$tmp/fixture.db" >"$tmp/out"
+[ "$(cat "$tmp/out")" = "2|2026-01-02T00:00:00Z|debian|bookworm|libgcrypt20|1.10.1-3|1.10.1-3+b1|1" ]
+ok $? "fixture: the package example names run 2's libgcrypt20 update since run 1: $(cat "$tmp/out")"
 
 if [ "$(id -u)" -eq 0 ] && [ -f "$TEST_STATE/images/debian-bookworm/image.json" ] &&
    command -v systemd-nspawn >/dev/null 2>&1; then
@@ -49,12 +53,27 @@ if [ "$(id -u)" -eq 0 ] && [ -f "$TEST_STATE/images/debian-bookworm/image.json" 
 		--state-dir "$TEST_STATE" --db "$tmp/real.db" >/dev/null 2>"$tmp/run.err"
 	ok $? "a real quick run on the cached Debian image"
 	[ -s "$tmp/run.err" ] && sed 's/^/# /' "$tmp/run.err" | head -5
-	# a second run with the same numbers, as another host would send it
+	# the same run with the same numbers, as another host would send it
 	cp "$tmp/real.db" "$tmp/other.db"
 	sqlite3 "$tmp/other.db" "update runs set uuid = 'ffffffff-' || substr(uuid, 10),
-		host = 'other-host', started_at = '2999-01-01T00:00:00Z'" &&
+		host = 'other-host', started_at = '2999-01-01T00:00:00Z'"
+	# a second real run, after making the first one's image look like an
+	# older build (another digest, an older libssl3): the run records
+	# the update and says so on stderr
+	ssl=$(sqlite3 "$tmp/real.db" "select version from image_packages where package = 'libssl3'")
+	sqlite3 "$tmp/real.db" "update images set digest = 'sha256:t7400-older';
+		update image_packages set version = '0.9-t7400' where package = 'libssl3'"
+	timeout 900 "$BENCHORCH" run --distros debian --quick --libs openssl \
+		--algos sha-256,aes-256-gcm --state-dir "$TEST_STATE" \
+		--db "$tmp/real.db" >/dev/null 2>"$tmp/run2.err"
+	ok $? "a second real quick run (openssl alone)"
+	grep -q "^benchorch: 1 package version changed since the previous run" "$tmp/run2.err" &&
+		grep -q "^  debian:bookworm libssl3 0.9-t7400 -> $ssl (since run 1)$" "$tmp/run2.err"
+	ok $? "it lists on stderr the libssl3 update since run 1 ($ssl)"
+	[ "$(sqlite3 "$tmp/real.db" "select count(*) from package_changes_v where run_id = 2")" -eq 1 ]
+	ok $? "and records just that one change"
 	"$BENCHORCH" merge --db "$tmp/real.db" "$tmp/other.db" >/dev/null
-	ok $? "and the same run merged in as another host's (two runs)"
+	ok $? "and the first run merged in again as another host's (three runs)"
 	run_examples "$tmp/real.db" "real run"
 else
 	echo "ok $((tap_n + 1)) # SKIP real quick run: needs root, systemd-nspawn and the cached Debian image"

@@ -47,10 +47,48 @@ ok $? "merge without a database to merge is a usage error"
 [ $? -eq 2 ] && grep -q "needs -o OUT.db" "$tmp/err"
 ok $? "export without -o is a usage error"
 
+# Numbers: malformed or out of range is a usage error (exit 2, one error
+# line naming the value), never clamped.
+# numeric CMD DESCRIPTION MESSAGE ARGS...
+numeric() {
+	cmd=$1
+	desc=$2
+	msg=$3
+	shift 3
+	"$BENCHORCH" "$cmd" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 2 ] && [ ! -s "$tmp/out" ] &&
+		[ "$(grep -c "^benchorch $cmd: .*$msg" "$tmp/err")" -eq 1 ] &&
+		[ "$(grep -vc "^Try 'benchorch $cmd --help'.$" "$tmp/err")" -eq 1 ]
+	ok $? "$cmd $desc (exit $rc: $(head -1 "$tmp/err"))"
+}
+big=99999999999999999999
+numeric compare "with a run id out of range" "'$big' is out of range (1 to 9223372036854775807)" 1 $big
+numeric compare "with a run id 0" "'0' is out of range" 0 1
+numeric compare "with a run id 1.5" "'1.5' is not a whole number" 1.5 2
+for t in 1e999 inf nan 0x10 -1 10001 5%% '' ' 5'; do
+	numeric compare "--threshold '$t'" "--threshold: '$t' is not a percentage from 0 to 10000" \
+		--threshold "$t" 1 2
+done
+numeric report "--run out of range" "'$big' is out of range" --run $big -o "$tmp/r.html"
+numeric report "--run -3" "'-3' is out of range" --run -3 -o "$tmp/r.html"
+numeric report "--size out of range" "invalid size '$big'" --size $big -o "$tmp/r.html"
+numeric export "--run out of range" "'$big' is out of range" --run $big -o "$tmp/x.db"
+numeric export "--run 2x" "'2x' is not a whole number" --run 2x -o "$tmp/x.db"
+[ ! -e "$tmp/r.html" ] && [ ! -e "$tmp/x.db" ]
+ok $? "and nothing is written"
+
 "$top_builddir/tests/fixtures/results-mkdb" "$tmp/one.db" &&
 	sqlite3 "$tmp/one.db" "pragma foreign_keys = on; delete from runs where id > 1" 2>/dev/null
 "$BENCHORCH" compare --db "$tmp/one.db" --latest 2 >/dev/null 2>"$tmp/err"
 [ $? -eq 3 ] && grep -q "needs two runs with results, the database has 1" "$tmp/err"
 ok $? "compare --latest 2 with one run says so"
+"$BENCHORCH" compare --db "$tmp/one.db" --threshold 5% --all 1 1 >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && grep -q "above 5.0 %" "$tmp/out"
+ok $? "compare --threshold 5% (with its percent sign) still works"
+"$BENCHORCH" export --db "$tmp/one.db" --run 4294967297 -o "$tmp/x.db" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 3 ] && grep -q "no run '4294967297' in the source database" "$tmp/err" &&
+	[ ! -e "$tmp/x.db" ]
+ok $? "export --run of a large missing run id names it, writes nothing"
 
 done_testing
