@@ -204,8 +204,8 @@ static void migration_backfill(const char *dir)
 	int rc;
 
 	if (sqlite3_open(path, &db) != SQLITE_OK ||
-	    db_exec(db, db_migrations[0], &err) < 0 ||
-	    db_exec(db, db_migrations[1], &err) < 0 ||
+	    db_exec(db, db_migrations[0].sql, &err) < 0 ||
+	    db_exec(db, db_migrations[1].sql, &err) < 0 ||
 	    db_exec(db, "PRAGMA user_version = 2", &err) < 0 ||
 	    db_exec(db, schema2_sql, &err) < 0) {
 		tap_ok(0, "a schema-2 database: %s", err.msg);

@@ -43,7 +43,7 @@ tail -n +2 "$tmp/q.2" | sqlite3 -batch -noheader "$tmp/f12.db" | head -1 | grep 
 ok $? "fixture without run 3: the libgcrypt20 update comes first in the package example"
 tail -n +2 "$tmp/q.3" | sqlite3 -batch -noheader "$tmp/fixture.db" | head -1 | grep -q '|0.0$'
 ok $? "fixture: the last two runs are identical, the change example shows 0.0 %"
-tail -n +2 "$tmp/q.6" | sqlite3 -batch -noheader "$tmp/fixture.db" >"$tmp/out"
+tail -n +2 "$tmp/q.9" | sqlite3 -batch -noheader "$tmp/fixture.db" >"$tmp/out"
 [ "$(cat "$tmp/out")" = "2|2026-01-02T00:00:00Z|debian|bookworm|libgcrypt20|1.10.1-3|1.10.1-3+b1|1" ]
 ok $? "fixture: the package example names run 2's libgcrypt20 update since run 1: $(cat "$tmp/out")"
 
