@@ -677,6 +677,10 @@ static int add_done(struct guest_output *out, json_t *o, size_t lineno,
 	if (out->tsc_hz != 0 && out->tsc_hz < MIN_CLOCK_HZ)
 		return bo_err_set(err, "guest output line %zu: 'tsc_hz' out of range (%lld)",
 				  lineno, (long long)out->tsc_hz);
+	/* every timed batch ran between hello and done */
+	if (out->measure_ns > out->elapsed_ns)
+		return bo_err_set(err, "guest output line %zu: 'measure_ns' exceeds 'elapsed_ns'",
+				  lineno);
 	out->have_done = 1;
 	return 0;
 }
