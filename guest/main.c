@@ -36,11 +36,14 @@
 /* Defaults (full run / --quick). A full run measures ~10^4 points (10
  * libraries x 32 algorithms x 17 sizes x 2 directions x 2 modes, fewer for
  * what a library lacks) and must fit in 5 minutes on 2 cores: ~25 ms per
- * point all in. With 1 ms batches a point costs ~8 ms (calibration, 5
- * timed batches), which leaves room for the large buffers of slow ciphers
- * (one 1 MiB 3DES call alone is ~40 ms) and for a busy machine. Measured
- * with 4 libraries on a loaded 2-core machine, 2 ms batches cost ~30 ms
- * per point. */
+ * point all in. With 1 ms batches a point costs ~6 ms (one calibration
+ * batch, 5 timed batches) and up to ~16 ms when re-run twice, which
+ * leaves room for the large buffers of slow ciphers (one 1 MiB 3DES call
+ * alone is ~40 ms). Measured with tests/bench/full-run.sh, 7 libraries
+ * (7868 results) on a busy 2-core machine, guest time: 126 s with 1 ms
+ * batches (~60 s of it re-runs: most points exceeded a 2 % CV there), and
+ * 1377 s with 10 ms batches (~540 s even without a re-run) - 10 ms does
+ * not fit. */
 #define DEFAULT_MIN_BATCH_NS UINT64_C(1000000)	/* 1 ms */
 #define QUICK_MIN_BATCH_NS UINT64_C(500000)	/* 0.5 ms */
 #define DEFAULT_REPETITIONS 5
