@@ -330,6 +330,7 @@ static int add_error(struct guest_output *out, json_t *o, size_t lineno,
 	return 0;
 }
 
+/* qsort order of int64_t values, ascending. */
 static int cmp_i64(const void *a, const void *b)
 {
 	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
