@@ -36,20 +36,28 @@
 /* Defaults (full run / --quick). A full run measures ~10^4 points (10
  * libraries x 32 algorithms x 17 sizes x 2 directions x 2 modes, fewer for
  * what a library lacks) and must fit in 5 minutes on 2 cores: ~25 ms per
- * point all in. With 1 ms batches a point costs ~8 ms (calibration, 5
- * timed batches), which leaves room for the large buffers of slow ciphers
- * (one 1 MiB 3DES call alone is ~40 ms) and for a busy machine. Measured
- * with 4 libraries on a loaded 2-core machine, 2 ms batches cost ~30 ms
- * per point. */
+ * point all in. With 1 ms batches a point costs ~6 ms (one calibration
+ * batch, 5 timed batches) and up to ~16 ms when re-run twice, which
+ * leaves room for the large buffers of slow ciphers (one 1 MiB 3DES call
+ * alone is ~40 ms). Measured with tests/bench/full-run.sh, 7 libraries
+ * (7868 results) on a busy 2-core machine, guest time: 126 s with 1 ms
+ * batches (~60 s of it re-runs: most points exceeded a 2 % CV there), and
+ * 1377 s with 10 ms batches (~540 s even without a re-run) - 10 ms does
+ * not fit. */
 #define DEFAULT_MIN_BATCH_NS UINT64_C(1000000)	/* 1 ms */
 #define QUICK_MIN_BATCH_NS UINT64_C(500000)	/* 0.5 ms */
 #define DEFAULT_REPETITIONS 5
 #define QUICK_REPETITIONS 3
 /* Re-run a point whose samples' coefficient of variation exceeds this
  * fraction (--max-cv), at most DEFAULT_MAX_RERUNS times (--max-reruns);
- * see guest/bench.h. */
+ * see guest/bench.h. --quick, a smoke test whose 3 samples of 0.5 ms are
+ * too few and too short to be quiet on a shared machine, does not re-run
+ * (it still flags noisy points): measured on a busy 2-core machine, most
+ * of its points exceeded 2 % and re-running them made a quick run of 7
+ * libraries take 39 s instead of 28 s. */
 #define DEFAULT_MAX_CV 0.02
 #define DEFAULT_MAX_RERUNS 2
+#define QUICK_MAX_RERUNS 0
 /* Largest --max-reruns accepted. */
 #define MAX_MAX_RERUNS 100
 /* One-shot timing (context + key + one buffer + free per call) is done for
@@ -100,12 +108,13 @@ static const char usage_text[] =
 	"Benchmark the crypto libraries found in this root filesystem and\n"
 	"print one JSON object per line (benchorch guest protocol 3).\n"
 	"  --quick            sizes 16, 1024, 16384, 1048576 B; 0.5 ms batches,\n"
-	"                     3 repetitions (default: 16 B .. 1 MiB, 1 ms, 5)\n"
+	"                     3 repetitions, no re-runs (default: 16 B .. 1 MiB,\n"
+	"                     1 ms, 5, up to 2 re-runs)\n"
 	"  --min-batch-ns N   shortest timed batch (one sample), in ns\n"
 	"  --repetitions N    timed batches (samples) per measurement (1..150)\n"
 	"  --max-cv F         re-run a measurement whose samples' coefficient\n"
 	"                     of variation exceeds the fraction F (0.02)\n"
-	"  --max-reruns N     at most N re-runs per measurement (2)\n"
+	"  --max-reruns N     at most N re-runs per measurement (2; --quick: 0)\n"
 	"  --libs a,b         libraries to try, in order (default: all)\n"
 	"  --algos x,y        algorithms (default: all)\n"
 	"  --cpu N            pin to CPU N first\n"
@@ -392,7 +401,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 	if (!o->max_cv_set)
 		o->max_cv = DEFAULT_MAX_CV;
 	if (!o->max_reruns_set)
-		o->max_reruns = DEFAULT_MAX_RERUNS;
+		o->max_reruns = o->quick ? QUICK_MAX_RERUNS : DEFAULT_MAX_RERUNS;
 	if (o->lib_timeout_s == 0)
 		o->lib_timeout_s = DEFAULT_LIB_TIMEOUT_S;
 	if (o->nlibs == 0) {

@@ -34,7 +34,6 @@ struct data {
 	size_t nruns;
 	double ghz;		/* nominal clock of the (first) run's CPU: the
 				 * fallback for runs without a measured one */
-	int nominal_used;	/* some curve's cycles/byte used ghz */
 };
 
 static char *col_dup(sqlite3_stmt *st, int i)
@@ -402,7 +401,7 @@ static int stored_fit(sqlite3_stmt *fit, const struct data *d,
 	return found;
 }
 
-static void write_fits(FILE *f, sqlite3 *db, struct data *d,
+static void write_fits(FILE *f, sqlite3 *db, const struct data *d,
 		       size_t first, size_t end)
 {
 	size_t i, k;
@@ -452,12 +451,10 @@ static void write_fits(FILE *f, sqlite3 *db, struct data *d,
 			/* an older run: fitted here, at the nominal clock */
 			snprintf(a, sizeof(a), "%.0f", o);
 			snprintf(b, sizeof(b), "%.3f", s);
-			if (d->ghz > 0) {
+			if (d->ghz > 0)
 				snprintf(c, sizeof(c), "%.2f*", s * d->ghz);
-				d->nominal_used = 1;
-			} else {
+			else
 				snprintf(c, sizeof(c), "\xe2\x80\x94");
-			}
 		} else {
 			snprintf(a, sizeof(a), "\xe2\x80\x94");
 			snprintf(b, sizeof(b), "\xe2\x80\x94");

@@ -330,6 +330,7 @@ static int add_error(struct guest_output *out, json_t *o, size_t lineno,
 	return 0;
 }
 
+/* qsort order of int64_t values, ascending. */
 static int cmp_i64(const void *a, const void *b)
 {
 	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
@@ -677,6 +678,10 @@ static int add_done(struct guest_output *out, json_t *o, size_t lineno,
 	if (out->tsc_hz != 0 && out->tsc_hz < MIN_CLOCK_HZ)
 		return bo_err_set(err, "guest output line %zu: 'tsc_hz' out of range (%lld)",
 				  lineno, (long long)out->tsc_hz);
+	/* every timed batch ran between hello and done */
+	if (out->measure_ns > out->elapsed_ns)
+		return bo_err_set(err, "guest output line %zu: 'measure_ns' exceeds 'elapsed_ns'",
+				  lineno);
 	out->have_done = 1;
 	return 0;
 }

@@ -62,7 +62,7 @@ int main(void)
 	struct json_line j;
 	char big[8192];
 
-	printf("1..23\n");
+	printf("1..26\n");
 
 	json_begin(&j);
 	ok(is_line(&j, "{}\n"), "empty object");
@@ -97,6 +97,26 @@ int main(void)
 	   "code point above U+10FFFF rejected");
 	ok(str_is("\xe2\x82", "\"\\ufffd\\ufffd\""),
 	   "sequence truncated by the end of the string");
+
+	{
+		static const uint64_t v[] = { 1, 20, 18446744073709551615ULL };
+		uint64_t many[600];
+
+		json_begin(&j);
+		json_add_uint_array(&j, "a", v, 3);
+		json_add_uint_array(&j, "e", v, 0);
+		ok(is_line(&j, "{\"a\":[1,20,18446744073709551615],\"e\":[]}\n"),
+		   "integer arrays, and an empty one");
+		for (size_t i = 0; i < 600; i++)
+			many[i] = 1000000000;	/* 11 bytes each with the comma */
+		json_begin(&j);
+		json_add_uint_array(&j, "a", many, 300);
+		ok(json_end(&j) == 0 && j.len == 7 + 300 * 11 - 1 + 2,
+		   "an array of 300 ten-digit numbers fits");
+		json_begin(&j);
+		json_add_uint_array(&j, "a", many, 600);
+		ok(json_end(&j) == -1, "an array too long for a line fails it");
+	}
 
 	ok(double_is(734.515562, "734.515562"), "double with a fraction");
 	ok(double_is(100.0, "100.0"), "integral double keeps a fraction");

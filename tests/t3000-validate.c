@@ -331,6 +331,9 @@ int main(void)
 		   "reported 2 results in 'done' but printed 1",
 		   "a result count that does not match");
 	expect_bad(7, NULL, "ended before 'done'", "a missing done");
+	expect_bad(7, "{\"type\":\"done\",\"results\":1,\"measure_ns\":2000000,\"elapsed_ns\":1000000,\"clock_hz\":3000000000,\"tsc_hz\":0}",
+		   "line 8: 'measure_ns' exceeds 'elapsed_ns'",
+		   "more time in timed batches than from hello to done");
 
 	/* protocol 2's keysetup and crosscheck lines */
 	keysetup_and_crosscheck();

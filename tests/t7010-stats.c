@@ -75,6 +75,31 @@ int main(void)
 	       fabs(s - 0.25) < 1e-9, "fit recovers 200 ns + 0.25 ns/B (%.3f, %.5f)",
 	       o, s);
 	tap_ok(stats_fit_linear(x, t, 1, &o, &s) < 0, "one point cannot be fitted");
+	{
+		/* quartiles (type 7, rounded half up) and the coefficient of
+		 * variation, hand-computed: R's quantile() gives 1.75, 2.5 and
+		 * 3.25 for 1..4; sd(c(2,4,4,4,5,5,7,9)) / 5 = sqrt(32/7) / 5 */
+		static const int64_t five[] = { 10, 20, 30, 40, 50 };
+		static const int64_t four[] = { 1, 2, 3, 4 };
+		static const int64_t halves[] = { 0, 1 };
+		static const int64_t spread[] = { 2, 4, 4, 4, 5, 5, 7, 9 };
+		static const int64_t same[] = { 7, 7, 7 };
+
+		tap_ok(stats_quartile(five, 5, 0) == 10 && stats_quartile(five, 5, 1) == 20 &&
+		       stats_quartile(five, 5, 2) == 30 && stats_quartile(five, 5, 3) == 40 &&
+		       stats_quartile(five, 5, 4) == 50, "quartiles of 10..50");
+		tap_ok(stats_quartile(four, 4, 1) == 2 && stats_quartile(four, 4, 2) == 3 &&
+		       stats_quartile(four, 4, 3) == 3,
+		       "quartiles of 1..4: 1.75 -> 2, 2.5 -> 3, 3.25 -> 3");
+		tap_ok(stats_quartile(halves, 2, 1) == 0 && stats_quartile(halves, 2, 2) == 1 &&
+		       stats_quartile(halves, 2, 3) == 1, "rounded half up");
+		tap_ok(stats_quartile(five, 0, 2) == -1 && stats_quartile(five, 5, 5) == -1,
+		       "no values, or k > 4: -1");
+		tap_ok(fabs(stats_cv(spread, 8) - sqrt(32.0 / 7.0) / 5.0) < 1e-12 &&
+		       stats_cv(same, 3) == 0 && stats_cv(five, 1) == 0,
+		       "cv: sample standard deviation over mean (%.5f); 0 for equal values or one",
+		       stats_cv(spread, 8));
+	}
 	tap_ok(fabs(stats_nominal_ghz("Intel(R) Xeon(R) CPU @ 2.20GHz") - 2.2) < 1e-9 &&
 	       stats_nominal_ghz("AMD EPYC 7B13") == 0,
 	       "nominal GHz from the model name, 0 when absent");
