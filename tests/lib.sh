@@ -75,7 +75,11 @@ stray_guests() {
 		[ "$pid" = $$ ] && continue
 		root=$(readlink "$d/root" 2>/dev/null) || continue
 		case $root in "$TEST_STATE"/*) echo "$pid"; continue ;; esac
-		tr '\0' ' ' 2>/dev/null <"$d/cmdline" | grep -qF -- "$TEST_STATE" &&
+		# "$TEST_STATE/" or "$TEST_STATE " (NULs made spaces): another
+		# state directory that merely starts with the same name (a
+		# neighbour's "$TEST_STATE-x") is not ours
+		tr '\0' ' ' 2>/dev/null <"$d/cmdline" |
+			grep -qF -e "$TEST_STATE/" -e "$TEST_STATE " &&
 			echo "$pid"
 	done
 	return 0
