@@ -8,7 +8,7 @@
  *    GUEST_GLIBC_COMPAT=1, i.e. the glibc flavour): every libc function the
  *    guest calls is bound to its oldest x86_64 version, so that the binary
  *    needs nothing newer than GLIBC_2.17 and runs on every glibc
- *    distribution of the last decade (see /work/shared/DESIGN.md, "the guest
+ *    distribution of the last decade (see the design notes, "the guest
  *    is a portable binary"). tests/t1010-guest-symver.sh checks the result.
  *    A function missing from the list below binds to the build host's
  *    default version and that test fails: add it here.
