@@ -64,7 +64,9 @@ static int has_tables(sqlite3 *db)
 }
 
 /* Apply migrations above the current user_version, each in its own
- * BEGIN IMMEDIATE transaction together with the version bump. */
+ * BEGIN IMMEDIATE transaction together with the version bump. A number
+ * without a migration (a NULL element, see db/migrations.h) only moves the
+ * version on. */
 static int migrate(sqlite3 *db, const char *path, bo_err *err)
 {
 	int v;
@@ -81,7 +83,7 @@ static int migrate(sqlite3 *db, const char *path, bo_err *err)
 	for (; v < (int)db_migrations_count; v++) {
 		char bump[64];
 
-		if (db_exec(db, db_migrations[v], err) < 0)
+		if (db_migrations[v] && db_exec(db, db_migrations[v], err) < 0)
 			goto fail;
 		snprintf(bump, sizeof(bump), "PRAGMA user_version = %d", v + 1);
 		if (db_exec(db, bump, err) < 0)
