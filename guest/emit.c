@@ -47,7 +47,7 @@ static void begin(struct json_line *j, const char *type)
 }
 
 int emit_hello(const char *guest_version, const char *libc, int cpu,
-	       const char *variant)
+	       const char *variant, int64_t seed)
 {
 	struct json_line j;
 
@@ -57,6 +57,8 @@ int emit_hello(const char *guest_version, const char *libc, int cpu,
 	json_add_str_max(&j, "libc", libc, MAX_NAME);
 	json_add_int(&j, "cpu", cpu);
 	json_add_str(&j, "variant", variant);
+	if (seed >= 0)
+		json_add_int(&j, "seed", (long long)seed);
 	return flush(&j);
 }
 

@@ -23,9 +23,10 @@
 #define GUEST_PROTOCOL 2
 
 /* hello: CPU is the CPU the guest is pinned to, or -1; VARIANT is "hw"
- * or "nohw" (hardware acceleration masked, --nohw). */
+ * or "nohw" (hardware acceleration masked, --nohw); SEED the --seed that
+ * ordered the libraries and algorithms, or -1 for none (no member). */
 int emit_hello(const char *guest_version, const char *libc, int cpu,
-	       const char *variant);
+	       const char *variant, int64_t seed);
 
 /* library: INFO describes the loaded library (build_id included), or is
  * NULL for `absent`. */

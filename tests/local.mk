@@ -71,6 +71,11 @@ tests_t1210_guest_flavour_CFLAGS = $(ORCH_TEST_CFLAGS)
 tests_t1210_guest_flavour_LDADD = $(ORCH_TEST_LDADD)
 TESTS += tests/t1200-guest-musl.sh tests/t1210-guest-flavour
 EXTRA_DIST += tests/t1200-guest-musl.sh
+# The seeded order of a run: the guest's generator and permutations.
+check_PROGRAMS += tests/t1040-guest-shuffle
+tests_t1040_guest_shuffle_SOURCES = tests/t1040-guest-shuffle.c tests/tap.h \
+	guest/shuffle.c guest/shuffle.h guest/compat.h
+TESTS += tests/t1040-guest-shuffle
 # Last: memcheck over the unit tests.
 TESTS += tests/t3900-valgrind.sh
 EXTRA_DIST += tests/t3900-valgrind.sh tests/bench/overhead.sh

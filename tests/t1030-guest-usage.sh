@@ -1,7 +1,8 @@
 #!/bin/sh
 # tests/t1030-guest-usage.sh - the guest's command line: usage errors exit
 # with status 2 and print nothing on stdout; a run starts with a protocol 2
-# hello and ends with done. Prints TAP.
+# hello and ends with done; --seed shuffles the libraries reproducibly and
+# says so in hello. Prints TAP.
 
 guest=${top_builddir:-.}/guest/benchorch-guest
 
@@ -10,7 +11,7 @@ if [ ! -x "$guest" ]; then
 	exit 0
 fi
 
-echo "1..13"
+echo "1..20"
 n=0
 fails=0
 check() {	# check STATUS DESCRIPTION
@@ -43,6 +44,9 @@ usage_error "--repetitions 0" --repetitions 0
 usage_error "--min-batch-ns abc" --min-batch-ns abc
 usage_error "--cpu without a value" --cpu
 usage_error "unknown option" --frobnicate
+usage_error "--seed -1" --seed -1
+usage_error "--seed 2^32" --seed 4294967296
+usage_error "--seed abc" --seed abc
 
 "$guest" --help >"$tmp.out" 2>&1
 [ $? -eq 0 ] && grep -q '^usage: benchorch-guest' "$tmp.out"
@@ -62,5 +66,28 @@ head -n 1 "$tmp.out" | grep -q '^{"type":"hello","protocol":2,"guest_version":"[
 check $? "first line is hello with protocol 2, cpu -1 and variant hw"
 tail -n 1 "$tmp.out" | grep -q '^{"type":"done","results":[0-9]*,"measure_ns":[0-9]*}$'
 check $? "last line is done"
+
+# --seed: the order of the library lines (absent ones too) is drawn from
+# the seed. lib_order [--seed N]: print the libraries on one line, in the
+# order they ran; the output stays in $tmp.seed.
+lib_order() {
+	"$guest" --algos sha-256 "$@" --quick --min-batch-ns 10000 \
+		--repetitions 1 --oneshot-max 0 >"$tmp.seed" 2>/dev/null &&
+	sed -n 's/^{"type":"library","library":"\([a-z0-9]*\)".*/\1/p' "$tmp.seed" |
+		tr '\n' ' '
+}
+plain=$(lib_order)
+c=$(lib_order --seed 6)
+b=$(lib_order --seed 5)
+a=$(lib_order --seed 5)
+[ -n "$a" ] && [ "$a" = "$b" ]
+check $? "the same seed gives the same library order ($a)"
+[ "$a" != "$c" ] && [ "$a" != "$plain" ]
+check $? "another seed, and no seed, give other orders ($c / $plain)"
+[ "$(echo $a | tr ' ' '\n' | sort)" = "$(echo $plain | tr ' ' '\n' | sort)" ] &&
+[ "$(echo $a | wc -w)" -eq "$(echo $a | tr ' ' '\n' | sort -u | wc -w)" ]
+check $? "every library runs exactly once"
+head -n 1 "$tmp.seed" | grep -q '^{"type":"hello",.*,"variant":"hw","seed":5}$'
+check $? "hello states the seed"
 
 exit $((fails > 0))
