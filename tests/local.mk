@@ -76,6 +76,14 @@ check_PROGRAMS += tests/t1040-guest-shuffle
 tests_t1040_guest_shuffle_SOURCES = tests/t1040-guest-shuffle.c tests/tap.h \
 	guest/shuffle.c guest/shuffle.h guest/compat.h
 TESTS += tests/t1040-guest-shuffle
+# The CPU state recorded with every run, on fixture sysfs trees.
+check_PROGRAMS += tests/t3040-cpustate
+tests_t3040_cpustate_SOURCES = tests/t3040-cpustate.c tests/tap.h
+tests_t3040_cpustate_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t3040_cpustate_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t3040-cpustate
+EXTRA_DIST += tests/fixtures/sysfs-intel tests/fixtures/sysfs-acpi \
+	tests/fixtures/sysfs-none
 # Last: memcheck over the unit tests.
 TESTS += tests/t3900-valgrind.sh
 EXTRA_DIST += tests/t3900-valgrind.sh tests/bench/overhead.sh
