@@ -1,6 +1,7 @@
 # db/: schema, migrations and the store of runs and results.
 DB_MIGRATIONS = db/migrations/0001-initial.sql \
-	db/migrations/0002-protocol2.sql
+	db/migrations/0002-protocol2.sql \
+	db/migrations/0004-cpu-state.sql
 EXTRA_DIST += $(DB_MIGRATIONS) db/sql2c.sh
 BUILT_SOURCES += db/migrations-sql.c
 CLEANFILES += db/migrations-sql.c

@@ -17,8 +17,8 @@ awk -v dir="$tmp" '
 	inq { print >>f }
 ' "$readme"
 n=$(ls "$tmp"/q.* 2>/dev/null | wc -l)
-[ "$n" -eq 5 ]
-ok $? "db/README has five example queries ($n)"
+[ "$n" -eq 7 ]
+ok $? "db/README has seven example queries ($n)"
 
 # run_examples DB LABEL: each query gives at least one row, no error.
 run_examples() {
