@@ -15,6 +15,8 @@ liborch_a_SOURCES += \
 	orchestrator/flavour.c orchestrator/flavour.h \
 	orchestrator/format.c orchestrator/format.h \
 	orchestrator/summary.c orchestrator/summary.h \
+	orchestrator/plan.c orchestrator/plan.h \
+	guest/shuffle.c guest/shuffle.h \
 	orchestrator/run.c orchestrator/run.h \
 	orchestrator/cli.c orchestrator/cli.h \
 	orchestrator/cmd-run.c \

@@ -84,6 +84,12 @@ tests_t3040_cpustate_LDADD = $(ORCH_TEST_LDADD)
 TESTS += tests/t3040-cpustate
 EXTRA_DIST += tests/fixtures/sysfs-intel tests/fixtures/sysfs-acpi \
 	tests/fixtures/sysfs-none
+# The order of a run: rounds, distributions, guest seeds.
+check_PROGRAMS += tests/t3050-plan
+tests_t3050_plan_SOURCES = tests/t3050-plan.c tests/tap.h
+tests_t3050_plan_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t3050_plan_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t3050-plan
 # Last: memcheck over the unit tests.
 TESTS += tests/t3900-valgrind.sh
 EXTRA_DIST += tests/t3900-valgrind.sh tests/bench/overhead.sh

@@ -12,7 +12,7 @@ vg() {
 		--child-silent-after-fork=yes "$@"
 }
 
-for t in t3000-validate t3010-db t3015-db-open t3020-spawn t3040-cpustate t2000-images-dpkg \
+for t in t3000-validate t3010-db t3015-db-open t3020-spawn t3040-cpustate t3050-plan t2000-images-dpkg \
 	 t2010-images-spec t2020-images-rootfs t2030-images-digest; do
 	bin="$top_builddir/tests/$t"
 	[ -x "$bin" ] || continue
