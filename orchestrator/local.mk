@@ -7,7 +7,8 @@ liborch_a_SOURCES += \
 	orchestrator/algorithms.c orchestrator/algorithms.h \
 	orchestrator/validate.c orchestrator/guest_output.h \
 	orchestrator/cpuinfo.c orchestrator/cpuinfo.h \
-	orchestrator/cpustate.c orchestrator/cpustate.h
+	orchestrator/cpustate.c orchestrator/cpustate.h \
+	orchestrator/runstate.c orchestrator/runstate.h
 liborch_a_SOURCES += \
 	orchestrator/runner.c orchestrator/runner.h
 liborch_a_SOURCES += \
