@@ -258,6 +258,25 @@ static int cpu_id(sqlite3 *db, const struct cpuinfo *ci, int64_t *ret,
 	return rc == 1 ? 0 : bo_err_set(err, "database error: cpu row missing");
 }
 
+/* Bind the CPU state S (may be NULL) to parameters FIRST .. FIRST + 4:
+ * governor, boost, freq_before_khz, virtualized, hypervisor; unknown
+ * values stay NULL. */
+static void bind_state(sqlite3_stmt *st, int first, const struct cpustate *s)
+{
+	if (!s)
+		return;
+	if (s->governor)
+		bind_text(st, first, s->governor);
+	if (s->boost >= 0)
+		sqlite3_bind_int(st, first + 1, s->boost);
+	if (s->freq_khz > 0)
+		sqlite3_bind_int64(st, first + 2, s->freq_khz);
+	if (s->virtualized >= 0)
+		sqlite3_bind_int(st, first + 3, s->virtualized);
+	if (s->hypervisor)
+		bind_text(st, first + 4, s->hypervisor);
+}
+
 int db_run_begin(sqlite3 *db, const struct db_run *run, int64_t *ret_id,
 		 bo_err *err)
 {
@@ -269,8 +288,10 @@ int db_run_begin(sqlite3 *db, const struct db_run *run, int64_t *ret_id,
 	if (cpu_id(db, run->cpu, &cid, err) < 0)
 		goto fail;
 	if (prep(db, "INSERT INTO runs (uuid, host, pid, started_at, status,"
-		 " command_line, cpu_id, kernel, quick) VALUES"
-		 " (?1, ?2, ?3, ?4, 'running', ?5, ?6, ?7, ?8)", &st, err) < 0)
+		 " command_line, cpu_id, kernel, quick, seed, pinned_cpu,"
+		 " governor, boost, freq_before_khz, virtualized, hypervisor)"
+		 " VALUES (?1, ?2, ?3, ?4, 'running', ?5, ?6, ?7, ?8, ?9, ?10,"
+		 " ?11, ?12, ?13, ?14, ?15)", &st, err) < 0)
 		goto fail;
 	bind_text(st, 1, run->uuid);
 	bind_text(st, 2, run->host);
@@ -280,6 +301,11 @@ int db_run_begin(sqlite3 *db, const struct db_run *run, int64_t *ret_id,
 	sqlite3_bind_int64(st, 6, cid);
 	bind_text(st, 7, run->cpu->kernel);
 	sqlite3_bind_int(st, 8, run->quick ? 1 : 0);
+	if (run->seeded)
+		sqlite3_bind_int64(st, 9, (sqlite3_int64)run->seed);
+	if (run->state && run->state->cpu >= 0)
+		sqlite3_bind_int(st, 10, run->state->cpu);
+	bind_state(st, 11, run->state);
 	if (step_done(db, st, err) < 0) {
 		sqlite3_finalize(st);
 		goto fail;
@@ -489,8 +515,8 @@ static int store_output(sqlite3 *db, int64_t inv_id,
 
 	lib_ids = xcalloc(out->nlibraries + 1, sizeof(*lib_ids));
 	if (prep(db, "INSERT INTO library_loads (invocation_id, name, status,"
-		 " library_id, build_id) VALUES (?1, ?2, ?3, ?4, ?5)", &st,
-		 err) < 0)
+		 " library_id, build_id, position) VALUES (?1, ?2, ?3, ?4, ?5,"
+		 " ?6)", &st, err) < 0)
 		goto out;
 	for (i = 0; i < out->nlibraries; i++) {
 		const struct guest_library *l = &out->libraries[i];
@@ -503,6 +529,7 @@ static int store_output(sqlite3 *db, int64_t inv_id,
 		if (l->loaded)
 			sqlite3_bind_int64(st, 4, lib_ids[i]);
 		bind_text(st, 5, l->build_id);
+		sqlite3_bind_int64(st, 6, (sqlite3_int64)i);
 		if (step_done(db, st, err) < 0)
 			goto out;
 	}
@@ -677,9 +704,9 @@ static int store_invocation(sqlite3 *db, int64_t run_id,
 	if (prep(db, "INSERT INTO invocations (run_id, image_id, spec, runner,"
 		 " guest_version, libc, cpu, started_at, wall_ns, measure_ns,"
 		 " status, error, variant, clock_start_hz, clock_end_hz, tsc_hz,"
-		 " guest_elapsed_ns, host_elapsed_ns) VALUES (?1, ?2, ?3, ?4, ?5,"
-		 " ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
-		 &st, err) < 0)
+		 " guest_elapsed_ns, host_elapsed_ns, round, algorithms, seed)"
+		 " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13,"
+		 " ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)", &st, err) < 0)
 		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
 	if (inv->image)
@@ -706,6 +733,12 @@ static int store_invocation(sqlite3 *db, int64_t run_id,
 		if (out->host_elapsed_ns > 0)
 			sqlite3_bind_int64(st, 18, out->host_elapsed_ns);
 	}
+	if (inv->round > 0)
+		sqlite3_bind_int(st, 19, inv->round);
+	if (inv->algorithms)
+		bind_text(st, 20, inv->algorithms);
+	if (out && out->seed >= 0)
+		sqlite3_bind_int64(st, 21, out->seed);
 	rc = step_done(db, st, err);
 	sqlite3_finalize(st);
 	if (rc < 0)
@@ -746,6 +779,25 @@ int db_run_finish(sqlite3 *db, int64_t run_id, const char *status,
 fail:
 	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 	return -1;
+}
+
+int db_run_cpu_after(sqlite3 *db, int64_t run_id, int64_t freq_after_khz,
+		     const char *warnings, bo_err *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (prep(db, "UPDATE runs SET freq_after_khz = ?1, cpu_warnings = ?2"
+		 " WHERE id = ?3", &st, err) < 0)
+		return -1;
+	if (freq_after_khz > 0)
+		sqlite3_bind_int64(st, 1, freq_after_khz);
+	if (warnings)
+		bind_text(st, 2, warnings);
+	sqlite3_bind_int64(st, 3, run_id);
+	rc = step_done(db, st, err);
+	sqlite3_finalize(st);
+	return rc;
 }
 
 int db_reap_stale_runs(sqlite3 *db, const char *host, bo_err *err)

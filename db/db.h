@@ -9,6 +9,7 @@
 
 #include "images/image.h"
 #include "orchestrator/cpuinfo.h"
+#include "orchestrator/cpustate.h"
 #include "orchestrator/guest_output.h"
 #include "orchestrator/util.h"
 
@@ -37,6 +38,11 @@ struct db_run {
 	const char *command_line;
 	const struct cpuinfo *cpu;
 	int quick;
+	int seeded;			/* 1: seed below is recorded */
+	uint64_t seed;			/* the run's order, 0 .. 2^32 - 1 */
+	const struct cpustate *state;	/* the CPU every guest is pinned to
+					 * (state->cpu) and its state before
+					 * the run; NULL = not recorded */
 };
 
 /* One guest invocation (one distro) of a run. */
@@ -51,10 +57,15 @@ struct db_invocation {
 	const struct guest_output *out;	/* NULL or unused when error set */
 	const char *error;		/* NULL = ok; else stored as failed,
 					 * and none of out is stored */
+	int round;			/* 1-based round of the run; 0 = none
+					 * (stored NULL: no guest ran) */
+	const char *algorithms;		/* the guest's --algos list, or NULL */
 };
 
 /* Insert the run with status 'running' and commit, so that a run killed
- * hard stays visible. Returns 0 and its id in *ret_id, or -1 with err set. */
+ * hard stays visible; with it its seed and the state of its CPU before
+ * it starts (unknown values stored NULL). Returns 0 and its id in *ret_id,
+ * or -1 with err set. */
 int db_run_begin(sqlite3 *db, const struct db_run *run, int64_t *ret_id,
 		 bo_err *err);
 
@@ -73,6 +84,13 @@ int db_run_begin(sqlite3 *db, const struct db_run *run, int64_t *ret_id,
 int db_run_finish(sqlite3 *db, int64_t run_id, const char *status,
 		  const char *error, const struct db_invocation *invs,
 		  size_t ninvs, bo_err *err);
+
+/* Record the state of run RUN_ID's CPU after its last invocation: the
+ * scaling frequency FREQ_AFTER_KHZ (kHz; <= 0 = unknown, stored NULL) and
+ * WARNINGS (one per line, NULL = none: the numbers are not suspect).
+ * Returns 0, or -1 with err set. */
+int db_run_cpu_after(sqlite3 *db, int64_t run_id, int64_t freq_after_khz,
+		     const char *warnings, bo_err *err);
 
 /* Mark as 'aborted' every run of HOST still 'running' whose process is gone
  * (killed without a chance to clean up). Returns the count, or -1 with err

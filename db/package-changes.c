@@ -9,7 +9,9 @@
 /* ?1 = run id. The same comparison migration 3 applied to the runs stored
  * before it: per invocation with an image, the image of the latest
  * earlier invocation of the same distro and release; a package is changed
- * when its version differs, or it is in only one of the two images. */
+ * when its version differs, or it is in only one of the two images. A spec
+ * invoked several times in a run (its rounds) records its changes once, on
+ * its first invocation. */
 static const char record_sql[] =
 "WITH cur AS ("
 "  SELECT inv.id AS inv_id, inv.image_id AS new_id,"
@@ -19,7 +21,9 @@ static const char record_sql[] =
 "       AND p.run_id < inv.run_id"
 "     ORDER BY p.run_id DESC, p.id DESC LIMIT 1) AS prev_inv"
 "  FROM invocations inv JOIN images im ON im.id = inv.image_id"
-"  WHERE inv.run_id = ?1),"
+"  WHERE inv.run_id = ?1 AND inv.id = (SELECT min(f.id) FROM invocations f"
+"    WHERE f.run_id = inv.run_id AND f.spec = inv.spec"
+"      AND f.image_id = inv.image_id)),"
 " pairs AS ("
 "  SELECT c.inv_id, c.new_id, p.image_id AS old_id, r.uuid AS prev_uuid"
 "  FROM cur c JOIN invocations p ON p.id = c.prev_inv"

@@ -47,7 +47,7 @@ static void begin(struct json_line *j, const char *type)
 }
 
 int emit_hello(const char *guest_version, const char *libc, int cpu,
-	       const char *variant, uint64_t clock_hz)
+	       const char *variant, uint64_t clock_hz, int64_t seed)
 {
 	struct json_line j;
 
@@ -58,6 +58,8 @@ int emit_hello(const char *guest_version, const char *libc, int cpu,
 	json_add_int(&j, "cpu", cpu);
 	json_add_str(&j, "variant", variant);
 	json_add_uint(&j, "clock_hz", clock_hz);
+	if (seed >= 0)
+		json_add_int(&j, "seed", (long long)seed);
 	return flush(&j);
 }
 

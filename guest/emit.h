@@ -25,9 +25,10 @@
 
 /* hello: CPU is the CPU the guest is pinned to, or -1; VARIANT is "hw"
  * or "nohw" (hardware acceleration masked, --nohw); CLOCK_HZ the core
- * clock measured at start (guest/cpuclock.h), in Hz. */
+ * clock measured at start (guest/cpuclock.h), in Hz; SEED the --seed that
+ * ordered the libraries and algorithms, or -1 for none (no member). */
 int emit_hello(const char *guest_version, const char *libc, int cpu,
-	       const char *variant, uint64_t clock_hz);
+	       const char *variant, uint64_t clock_hz, int64_t seed);
 
 /* library: INFO describes the loaded library (build_id included), or is
  * NULL for `absent`. */

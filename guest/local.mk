@@ -22,7 +22,8 @@ GUEST_SOURCES = \
 	guest/samples.c guest/samples.h \
 	guest/emit.c guest/emit.h \
 	guest/json.c guest/json.h \
-	guest/kat.c guest/kat.h
+	guest/kat.c guest/kat.h \
+	guest/shuffle.c guest/shuffle.h
 GUEST_CPPFLAGS = -I$(top_srcdir) -U_FORTIFY_SOURCE \
 	-DGUEST_VERSION='"$(PACKAGE_VERSION)"'
 GUEST_CFLAGS = -std=c11 $(WARN_CFLAGS) -fno-stack-protector

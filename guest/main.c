@@ -28,6 +28,7 @@
 #include "cpuclock.h"
 #include "emit.h"
 #include "kat.h"
+#include "shuffle.h"
 
 #ifndef GUEST_VERSION
 #define GUEST_VERSION "unknown"
@@ -97,6 +98,8 @@ struct options {
 	double max_cv;			/* re-run above this CV (fraction) */
 	bool max_reruns_set;		/* --max-reruns given */
 	unsigned max_reruns;		/* re-runs per point */
+	bool seed_set;			/* --seed given */
+	uint64_t seed;			/* shuffles libs and algos */
 };
 
 static const char usage_text[] =
@@ -104,7 +107,7 @@ static const char usage_text[] =
 	"                       [--max-cv F] [--max-reruns N]\n"
 	"                       [--libs a,b] [--algos x,y] [--cpu N] [--nohw]\n"
 	"                       [--oneshot-max BYTES] [--lib-timeout S]\n"
-	"                       [--no-fork] [--help] [--version]\n"
+	"                       [--seed N] [--no-fork] [--help] [--version]\n"
 	"Benchmark the crypto libraries found in this root filesystem and\n"
 	"print one JSON object per line (benchorch guest protocol 3).\n"
 	"  --quick            sizes 16, 1024, 16384, 1048576 B; 0.5 ms batches,\n"
@@ -122,6 +125,8 @@ static const char usage_text[] =
 	"                     (AES-NI, PCLMUL, SIMD) where they allow it\n"
 	"  --oneshot-max N    time one-shot calls up to N-byte buffers (16384)\n"
 	"  --lib-timeout S    kill a library's process after S seconds (900)\n"
+	"  --seed N           shuffle the order of the libraries and of the\n"
+	"                     algorithms with seed N (0..4294967295)\n"
 	"  --no-fork          run every library in this process (no isolation)\n"
 	"Exit status: 0 done, 1 failure, 2 usage error.\n";
 
@@ -272,6 +277,27 @@ static int add_algo(const char *name, struct options *o)
 	return 0;
 }
 
+/* --seed: put o->libs, then o->algos, in the random order drawn from
+ * o->seed (guest/shuffle.h), so that a library or an algorithm is not
+ * always measured at the same point of an invocation. */
+static void shuffle_options(struct options *o)
+{
+	const struct guest_backend *libs[MAX_LIBS];
+	enum guest_algo algos[GUEST_ALGO_COUNT];
+	size_t order[MAX_LIBS > GUEST_ALGO_COUNT ? MAX_LIBS : GUEST_ALGO_COUNT];
+	struct shuffle_rng r;
+
+	shuffle_seed(&r, o->seed);
+	shuffle_permutation(&r, order, o->nlibs);
+	for (size_t i = 0; i < o->nlibs; i++)
+		libs[i] = o->libs[order[i]];
+	memcpy(o->libs, libs, o->nlibs * sizeof(libs[0]));
+	shuffle_permutation(&r, order, o->nalgos);
+	for (size_t i = 0; i < o->nalgos; i++)
+		algos[i] = o->algos[order[i]];
+	memcpy(o->algos, algos, o->nalgos * sizeof(algos[0]));
+}
+
 /* Parse the command line into *o. Returns 0 to run, 1 after printing help
  * or version (exit 0), 2 on a usage error (already reported). */
 static int parse_args(int argc, char **argv, struct options *o)
@@ -318,7 +344,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		    && strcmp(name, "--libs") && strcmp(name, "--algos")
 		    && strcmp(name, "--cpu") && strcmp(name, "--oneshot-max")
 		    && strcmp(name, "--lib-timeout") && strcmp(name, "--max-cv")
-		    && strcmp(name, "--max-reruns")) {
+		    && strcmp(name, "--max-reruns") && strcmp(name, "--seed")) {
 			complain("unknown option '%s'", name);
 			return 2;
 		}
@@ -383,6 +409,15 @@ static int parse_args(int argc, char **argv, struct options *o)
 			}
 			o->max_reruns = (unsigned)v;
 			o->max_reruns_set = true;
+		} else if (strcmp(name, "--seed") == 0) {
+			if (parse_u64(val, SHUFFLE_SEED_MAX, &v) < 0) {
+				complain("--seed: want 0..%llu, got '%s'",
+					 (unsigned long long)SHUFFLE_SEED_MAX,
+					 val);
+				return 2;
+			}
+			o->seed = v;
+			o->seed_set = true;
 		} else if (strcmp(name, "--libs") == 0) {
 			if (each_item(val, o, add_lib) < 0)
 				return 2;
@@ -414,6 +449,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 	if (o->nalgos == 0)
 		for (int a = 0; a < GUEST_ALGO_COUNT; a++)
 			o->algos[o->nalgos++] = (enum guest_algo)a;
+	if (o->seed_set)
+		shuffle_options(o);
 	return 0;
 }
 
@@ -983,7 +1020,8 @@ int main(int argc, char **argv)
 	/* the clock on the pinned CPU, before anything else runs */
 	clock_hz = cpuclock_core_hz();
 	check_emit(emit_hello(GUEST_VERSION, libc, o.cpu,
-			      o.nohw ? "nohw" : "hw", clock_hz));
+			      o.nohw ? "nohw" : "hw", clock_hz,
+			      o.seed_set ? (int64_t)o.seed : -1));
 	hello_ns = bench_now_ns();
 	hello_tsc = run.params.tsc ? cpuclock_tsc() : 0;
 	for (size_t i = 0; i < o.nlibs; i++) {

@@ -11,6 +11,7 @@
 #include "orchestrator/format.h"
 #include "orchestrator/paths.h"
 #include "orchestrator/report-fmt.h"
+#include "orchestrator/runstate.h"
 
 static const char usage[] =
 "Usage: benchorch results [OPTIONS]\n"
@@ -28,6 +29,10 @@ static const char usage[] =
 "CV limit after re-runs. csv and json also give the quartiles p25_ns and\n"
 "p75_ns (ns per batch). Runs stored before the guest reported samples\n"
 "leave these empty.\n"
+"The table starts with a line per run: its CPU, the state of the CPU its\n"
+"guests were pinned to (governor, boost, scaling frequency before and\n"
+"after, hypervisor), its seed and rounds, and its warnings if the numbers\n"
+"may have drifted.\n"
 "\n"
 "Options:\n"
 "      --db PATH          database (default: $BENCHORCH_DB, or\n"
@@ -194,8 +199,36 @@ static int set_filter(const char **slot, const char *opt, const char *value)
 	return 0;
 }
 
-/* Print the human table; returns rows printed or -1 with err set. A
- * throughput of a noisy point gets a '~'; *ret_noisy counts them. */
+/* Print, for each of the NRUNS runs in RUNS, its CPU, CPU state and seed
+ * on one line, its warnings on the lines after it, then an empty line.
+ * Returns 0, or -1 with err set. */
+static int print_runs(FILE *out, sqlite3 *db, const int64_t *runs,
+		      size_t nruns, bo_err *err)
+{
+	size_t i;
+
+	for (i = 0; i < nruns; i++) {
+		struct run_state rs;
+		char *line, *w, *save = NULL;
+
+		if (run_state_read(db, runs[i], &rs, err) < 0)
+			return -1;
+		line = run_state_describe(&rs);
+		fprintf(out, "%s\n", line);
+		free(line);
+		for (w = rs.warnings ? strtok_r(rs.warnings, "\n", &save) : NULL;
+		     w; w = strtok_r(NULL, "\n", &save))
+			fprintf(out, "  warning: %s\n", w);
+		run_state_release(&rs);
+	}
+	if (nruns)
+		fputc('\n', out);
+	return 0;
+}
+
+/* Print the human table, after a line per run on its CPU state
+ * (print_runs); returns rows printed or -1 with err set. A throughput of
+ * a noisy point gets a '~'; *ret_noisy counts them. */
 static long print_human(FILE *out, sqlite3_stmt *st, long *ret_noisy,
 			bo_err *err)
 {
@@ -205,6 +238,8 @@ static long print_human(FILE *out, sqlite3_stmt *st, long *ret_noisy,
 	static const int right[] = { 1, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1,
 				     1 };
 	struct tbl t;
+	int64_t *runs = NULL;
+	size_t nruns = 0;
 	long n = 0, noisy = 0;
 	int rc;
 
@@ -242,16 +277,25 @@ static long print_human(FILE *out, sqlite3_stmt *st, long *ret_noisy,
 		row[14] = cv;
 		tbl_add(&t, row);
 		n++;
+		/* rows come ordered by run_id */
+		if (nruns == 0 || runs[nruns - 1] != sqlite3_column_int64(st, 0)) {
+			runs = xrealloc(runs, (nruns + 1) * sizeof(*runs));
+			runs[nruns++] = sqlite3_column_int64(st, 0);
+		}
 	}
 	if (rc != SQLITE_DONE) {
 		tbl_free(&t);
+		free(runs);
 		return bo_err_set(err, "database error: %s",
 				  sqlite3_errmsg(sqlite3_db_handle(st)));
 	}
-	if (n)
+	if (print_runs(out, sqlite3_db_handle(st), runs, nruns, err) < 0)
+		n = -1;
+	else if (n)
 		tbl_print(&t, out);
 	tbl_free(&t);
 	*ret_noisy = noisy;
+	free(runs);
 	return n;
 }
 

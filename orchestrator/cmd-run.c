@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "db/db.h"
+#include "guest/shuffle.h"
 #include "images/image.h"
 #include "orchestrator/algorithms.h"
 #include "orchestrator/cli.h"
@@ -35,6 +36,13 @@ static const char usage[] =
 "The package versions that changed since the previous run of each\n"
 "distribution are stored with the run and listed on stderr.\n"
 "\n"
+"The run is made of rounds: in each, every distribution's guest measures\n"
+"one group of the algorithms, the distributions in a new random order, and\n"
+"each guest runs its libraries and algorithms in a random order; one seed\n"
+"draws it all. The seed and the state of the CPU the guests are pinned to\n"
+"(governor, boost, scaling frequency, hypervisor) are printed on stderr\n"
+"and stored with the run.\n"
+"\n"
 "Options:\n"
 "  -d, --distros LIST     comma-separated NAME[:RELEASE] (default: debian)\n"
 "      --db PATH          database (default: STATE/results.db, or\n"
@@ -44,10 +52,12 @@ static const char usage[] =
 "      --runner KIND      auto, nspawn or chroot (default: auto: nspawn,\n"
 "                         chroot when nspawn is missing or cannot start)\n"
 "      --quick            a short run: 4 buffer sizes, short batches\n"
-"      --libs LIST        only these libraries, in this order (openssl,\n"
-"                         libgcrypt, nettle, libsodium, ...; default: all)\n"
+"      --libs LIST        only these libraries (openssl, libgcrypt, nettle,\n"
+"                         libsodium, ...; default: all)\n"
 "      --algos LIST       only these algorithms (e.g. aes-128-cbc,sha-256;\n"
 "                         default: all)\n"
+"      --seed N           draw the run's order from N (0..4294967295;\n"
+"                         default: a random seed, printed and stored)\n"
 "      --nohw             mask the libraries' hardware acceleration (AES-NI,\n"
 "                         PCLMUL, SIMD) where they allow it; stored as\n"
 "                         variant 'nohw'\n"
@@ -61,7 +71,8 @@ static const char usage[] =
 "3 not root or the database is unusable; 130/143 interrupted.\n";
 
 enum { OPT_DB = 256, OPT_STATE, OPT_RUNNER, OPT_QUICK, OPT_MIRROR,
-       OPT_REFRESH, OPT_TIMEOUT, OPT_FORMAT, OPT_LIBS, OPT_ALGOS, OPT_NOHW };
+       OPT_REFRESH, OPT_TIMEOUT, OPT_FORMAT, OPT_LIBS, OPT_ALGOS, OPT_NOHW,
+       OPT_SEED };
 
 static const struct option options[] = {
 	{ "distros", required_argument, NULL, 'd' },
@@ -76,6 +87,7 @@ static const struct option options[] = {
 	{ "libs", required_argument, NULL, OPT_LIBS },
 	{ "algos", required_argument, NULL, OPT_ALGOS },
 	{ "nohw", no_argument, NULL, OPT_NOHW },
+	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -185,6 +197,21 @@ static int parse_args(int argc, char **argv, struct run_config *c)
 		case OPT_NOHW:
 			c->nohw = 1;
 			break;
+		case OPT_SEED: {
+			char *end;
+			unsigned long long v;
+
+			errno = 0;
+			v = strtoull(optarg, &end, 10);
+			if (*optarg < '0' || *optarg > '9' || *end || errno ||
+			    v > SHUFFLE_SEED_MAX)
+				return cli_usage_error("run", "--seed takes a number from 0 to %llu, not '%s'",
+						       (unsigned long long)SHUFFLE_SEED_MAX,
+						       optarg);
+			c->seed = v;
+			c->seed_set = 1;
+			break;
+		}
 		case 'h':
 			fputs(usage, stdout);
 			return -1;

@@ -87,10 +87,13 @@ static void print_status(json_t *r)
 	j = json_object_get(r, "job");
 	if (j) {
 		print_job("current:", j);
-		printf("           started %s, run %lld, %lld of %lld distros done%s%s\n",
+		printf("           started %s, run %lld, %lld of %lld guest runs done",
 		       str(j, "started_at"), num(j, "run_id"), num(j, "done"),
-		       num(j, "total"), *str(j, "current") ? ", now " : "",
-		       str(j, "current"));
+		       num(j, "total"));
+		if (*str(j, "current"))
+			printf(", now %s (round %lld of %lld)", str(j, "current"),
+			       num(j, "round"), num(j, "rounds"));
+		putchar('\n');
 	}
 	json_array_foreach(json_object_get(r, "queue"), i, v)
 		print_job("queued:", v);

@@ -94,7 +94,8 @@ struct daemon {
 	time_t started;
 	int64_t run_id;
 	char uuid[64], spec[128];
-	size_t done, total;
+	size_t done, total;	/* guest invocations of the current run */
+	size_t round, rounds;	/* the current one's round, 0 = none */
 	struct daemon_changes changes;	/* reported by the child */
 	int cancelled, waiting_lock;
 	/* the last finished job */
@@ -237,9 +238,9 @@ static void child_progress(void *ctx, const struct run_progress *p)
 	char line[512];
 	int n;
 
-	n = snprintf(line, sizeof(line), "P %lld %zu %zu %s %.200s\n",
+	n = snprintf(line, sizeof(line), "P %lld %zu %zu %s %.200s %zu %zu\n",
 		     (long long)p->run_id, p->done, p->total, p->uuid,
-		     p->spec ? p->spec : "-");
+		     p->spec ? p->spec : "-", p->round, p->rounds);
 	if (n > 0 && (size_t)n < sizeof(line) && write(fd, line, (size_t)n) < 0)
 		return;
 }
@@ -440,6 +441,7 @@ static void start_job(struct daemon *d)
 	d->done = 0;
 	d->total = 0;
 	daemon_changes_reset(&d->changes);
+	d->round = d->rounds = 0;
 	d->cancelled = 0;
 	d->waiting_lock = 0;
 	dlog(L_NOTICE, "job %u started (%s%s, distros %s, pid %ld)", d->cur.id,
@@ -450,7 +452,7 @@ static void start_job(struct daemon *d)
 static void progress_line(struct daemon *d, char *line)
 {
 	long long run_id;
-	size_t done, total;
+	size_t done, total, round, rounds;
 	char uuid[64], spec[128];
 
 	if (daemon_changes_parse(&d->changes, line)) {
@@ -459,11 +461,13 @@ static void progress_line(struct daemon *d, char *line)
 		d->waiting_lock = 1;
 	} else if (strcmp(line, "R") == 0) {
 		d->waiting_lock = 0;
-	} else if (sscanf(line, "P %lld %zu %zu %63s %127s", &run_id, &done,
-			  &total, uuid, spec) == 5) {
+	} else if (sscanf(line, "P %lld %zu %zu %63s %127s %zu %zu", &run_id,
+			  &done, &total, uuid, spec, &round, &rounds) == 7) {
 		d->run_id = run_id;
 		d->done = done;
 		d->total = total;
+		d->round = round;
+		d->rounds = rounds;
 		snprintf(d->uuid, sizeof(d->uuid), "%s", uuid);
 		snprintf(d->spec, sizeof(d->spec), "%s",
 			 strcmp(spec, "-") ? spec : "");
@@ -635,6 +639,9 @@ static json_t *status_json(const struct daemon *d)
 		json_object_set_new(j, "total",
 				    json_integer((json_int_t)d->total));
 		json_object_set_new(j, "current", json_string(d->spec));
+		json_object_set_new(j, "round", json_integer((json_int_t)d->round));
+		json_object_set_new(j, "rounds",
+				    json_integer((json_int_t)d->rounds));
 		json_object_set_new(r, "job", j);
 	}
 	for (i = 0; i < d->nqueue; i++)

@@ -98,6 +98,7 @@ struct guest_output {
 	char *guest_version, *libc;
 	char *variant;		/* "hw" or "nohw" */
 	int cpu;
+	int64_t seed;		/* hello's seed (guest --seed), -1 = none */
 	size_t nlibraries, nkats, nunsupported, nerrors, nresults;
 	size_t nkeysetups, ncrosschecks;
 	struct guest_keysetup *keysetups;

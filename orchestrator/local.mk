@@ -6,7 +6,9 @@ liborch_a_CFLAGS = $(AM_CFLAGS) $(ORCH_CFLAGS)
 liborch_a_SOURCES += \
 	orchestrator/algorithms.c orchestrator/algorithms.h \
 	orchestrator/validate.c orchestrator/guest_output.h \
-	orchestrator/cpuinfo.c orchestrator/cpuinfo.h
+	orchestrator/cpuinfo.c orchestrator/cpuinfo.h \
+	orchestrator/cpustate.c orchestrator/cpustate.h \
+	orchestrator/runstate.c orchestrator/runstate.h
 liborch_a_SOURCES += \
 	orchestrator/runner.c orchestrator/runner.h
 liborch_a_SOURCES += \
@@ -14,6 +16,8 @@ liborch_a_SOURCES += \
 	orchestrator/flavour.c orchestrator/flavour.h \
 	orchestrator/format.c orchestrator/format.h \
 	orchestrator/summary.c orchestrator/summary.h \
+	orchestrator/plan.c orchestrator/plan.h \
+	guest/shuffle.c guest/shuffle.h \
 	orchestrator/run.c orchestrator/run.h \
 	orchestrator/cli.c orchestrator/cli.h \
 	orchestrator/cmd-run.c \

@@ -74,3 +74,10 @@ char *paths_db(const char *opt, const char *state_opt)
 	}
 	return xstrdup(BENCHORCH_DEFAULT_DB);
 }
+
+char *paths_sysfs(void)
+{
+	const char *v = env_nonempty("BENCHORCH_SYSFS");
+
+	return xstrdup(v ? v : "/sys");
+}

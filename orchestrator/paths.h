@@ -33,4 +33,9 @@ char *paths_state_dir(const char *opt);
  * BENCHORCH_DEFAULT_DB. Newly allocated; caller frees. */
 char *paths_db(const char *opt, const char *state_opt);
 
+/* Where sysfs is, for the CPU state recorded with a run (cpustate.h):
+ * $BENCHORCH_SYSFS (a tree with sysfs's layout, for tests), else "/sys".
+ * Newly allocated; caller frees. */
+char *paths_sysfs(void);
+
 #endif

@@ -6,6 +6,7 @@
 
 #include "orchestrator/report-fmt.h"
 #include "orchestrator/report.h"
+#include "orchestrator/runstate.h"
 #include "orchestrator/stats.h"
 #include "orchestrator/svg.h"
 
@@ -529,11 +530,60 @@ static long runs_with_clock(sqlite3 *db, const struct data *d)
 	return n;
 }
 
+/* The Runs table's rows: the runs' identity (SQL, as write_rows), then
+ * the seed and rounds, the CPU state of the guests' CPU and its
+ * warnings (runstate.h; "not recorded" for runs without). */
+static void write_runs(FILE *f, sqlite3 *db, const struct data *d)
+{
+	sqlite3_stmt *st;
+	size_t i;
+	int k;
+
+	if (sqlite3_prepare_v2(db, "SELECT r.id, r.uuid, r.host, r.started_at,"
+			       " r.status, CASE r.quick WHEN 1 THEN 'yes' ELSE"
+			       " 'no' END, coalesce(c.model_name, ''),"
+			       " coalesce(c.microcode, ''), r.kernel FROM runs r"
+			       " LEFT JOIN cpus c ON c.id = r.cpu_id WHERE"
+			       " r.id = ?1", -1, &st, NULL) != SQLITE_OK)
+		return;
+	for (i = 0; i < d->nruns; i++) {
+		struct run_state rs;
+		bo_err err;
+		char *cpu, *order;
+
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, d->runs[i]);
+		if (sqlite3_step(st) != SQLITE_ROW ||
+		    run_state_read(db, d->runs[i], &rs, &err) < 0)
+			continue;
+		fputs("<tr>", f);
+		for (k = 0; k < sqlite3_column_count(st); k++) {
+			const unsigned char *t = sqlite3_column_text(st, k);
+
+			td(f, NULL, t ? (const char *)t : "");
+		}
+		order = rs.seeded ? xasprintf("seed %llu, %zu round%s",
+					      (unsigned long long)rs.seed,
+					      rs.rounds, rs.rounds == 1 ? "" : "s") :
+				    xstrdup("not recorded");
+		cpu = run_state_cpu(&rs);
+		td(f, NULL, order);
+		td(f, NULL, cpu);
+		td(f, rs.warnings ? "warn" : NULL, rs.warnings ? rs.warnings : "none");
+		fputs("</tr>\n", f);
+		free(order);
+		free(cpu);
+		run_state_release(&rs);
+	}
+	sqlite3_finalize(st);
+}
+
 static const char style[] =
 	"body{font-family:sans-serif;margin:1.5em;color:#222;max-width:72em}"
 	"table{border-collapse:collapse;margin:.6em 0 1.2em}"
 	"td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left}"
 	"td.num{text-align:right;font-variant-numeric:tabular-nums}"
+	"td.warn{color:#a00;white-space:pre-line}"
 	"caption{text-align:left;font-weight:bold;padding:.3em 0}"
 	"section{margin-bottom:2em}"
 	"svg{max-width:100%;height:auto}";
@@ -562,12 +612,15 @@ int report_write_html(sqlite3 *db, const struct report_opts *o, FILE *f,
 		fmt_size(bytes, sz, sizeof(sz)));
 	fputs("<section id=\"runs\"><h2>Runs</h2>\n<table><tr><th>run</th><th>uuid</th>"
 	      "<th>host</th><th>started</th><th>status</th><th>quick</th><th>CPU</th>"
-	      "<th>microcode</th><th>kernel</th></tr>\n", f);
-	write_rows(f, db, "SELECT r.id, r.uuid, r.host, r.started_at, r.status,"
-		   " CASE r.quick WHEN 1 THEN 'yes' ELSE 'no' END,"
-		   " coalesce(c.model_name, ''), coalesce(c.microcode, ''), r.kernel"
-		   " FROM runs r LEFT JOIN cpus c ON c.id = r.cpu_id WHERE r.id = ?1", &d);
+	      "<th>microcode</th><th>kernel</th><th>order</th><th>CPU state</th>"
+	      "<th>CPU warnings</th></tr>\n", f);
+	write_runs(f, db, &d);
 	fputs("</table>\n", f);
+	fputs("<p>CPU state: the cpufreq scaling governor, turbo/boost and scaling"
+	      " frequency (before -&gt; after the run) of the CPU the guests were"
+	      " pinned to, and the hypervisor; unknown where the kernel does not"
+	      " show it. The order (rounds, distributions, libraries and"
+	      " algorithms) was drawn from the seed.</p>\n", f);
 	nclock = runs_with_clock(db, &d);
 	if (nclock > 0) {
 		fputs("<table class=\"clocks\"><caption>Per guest invocation: the core"

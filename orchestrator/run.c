@@ -6,14 +6,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include "db/db.h"
+#include "guest/shuffle.h"
 #include "images/image.h"
+#include "orchestrator/algorithms.h"
 #include "orchestrator/cli.h"
 #include "orchestrator/cpuinfo.h"
+#include "orchestrator/cpustate.h"
 #include "orchestrator/flavour.h"
 #include "orchestrator/paths.h"
+#include "orchestrator/plan.h"
 #include "orchestrator/run.h"
 #include "orchestrator/summary.h"
 
@@ -80,17 +85,20 @@ static const char *const log_noise[] = {
 	NULL,
 };
 
-/* The last line of the log at PATH worth quoting in an error (nspawn's
- * "terminated by signal" or the guest's own complaint), or NULL. Caller
- * frees. */
-static char *log_last_line(const char *path)
+/* The last line of the log at PATH, from byte FROM on (what one
+ * invocation wrote), worth quoting in an error (nspawn's "terminated by
+ * signal" or the guest's own complaint), or NULL. Caller frees. */
+static char *log_last_line(const char *path, off_t from)
 {
 	char *buf, *line, *save = NULL, *last = NULL;
+	size_t len;
 	bo_err err;
 
-	if (bo_read_file(path, 1u << 20, &buf, NULL, &err) < 0)
+	if (bo_read_file(path, 1u << 20, &buf, &len, &err) < 0)
 		return NULL;
-	for (line = strtok_r(buf, "\n", &save); line;
+	if (from < 0 || (size_t)from > len)
+		from = (off_t)len;
+	for (line = strtok_r(buf + from, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		size_t i;
 
@@ -105,9 +113,23 @@ static char *log_last_line(const char *path)
 	return last;
 }
 
+/* A distribution of the run: its image and guest, prepared once, used in
+ * every round. */
+struct dist {
+	const char *spec;
+	struct image *image;	/* NULL when it could not be had */
+	char *musl_guest;	/* the musl flavour for a musl rootfs, or NULL
+				 * (c->guest) */
+	char *logpath;		/* its guests' stderr, all rounds */
+	int log_fd;		/* -1 = none */
+	int failed;		/* 1: left out of the remaining rounds */
+};
+
 /* Per-invocation bookkeeping kept until the run is stored. */
 struct inv_state {
-	struct image *image;
+	size_t dist;		/* index into the run's distributions */
+	int round;		/* 1-based; 0 = none (the image failed) */
+	const char *algos;	/* the guest's --algos (the plan's), or NULL */
 	struct guest_output out;
 	char started_at[32];
 	char *error;
@@ -115,10 +137,10 @@ struct inv_state {
 	uint64_t wall_ns;
 };
 
-/* Measure one spec: image, guest, validation. Fills s; returns 0 or -1
- * (s->error set). */
-static int measure_one(const struct run_config *c, const char *spec,
-		       const char *uuid, struct inv_state *s)
+/* Get D's image and guest flavour and open its log. Returns 0, or -1
+ * with *error set (caller frees). */
+static int prepare_dist(const struct run_config *c, const char *uuid,
+			struct dist *d, char **error)
 {
 	struct image_ctx ictx = {
 		.state_dir = c->state_dir,
@@ -127,129 +149,220 @@ static int measure_one(const struct run_config *c, const char *spec,
 		.refresh = c->refresh,
 		.progress = cli_progress_enabled(),
 	};
-	const char *args[12];
-	char cpu[16];
-	struct spawn_result res;
-	char *logdir, *logpath, *musl_guest = NULL;
 	enum guest_flavour flavour;
+	char *logdir;
 	bo_err err;
-	int n = 0, log_fd, cpu_n, rc;
+
+	if (image_ensure(&ictx, d->spec, &d->image, &err) < 0) {
+		*error = xstrdup(err.msg);
+		return -1;
+	}
+	/* c->guest is the glibc flavour; a musl rootfs gets the musl build. */
+	if (guest_flavour_detect(d->image->rootfs, &flavour, &err) < 0) {
+		*error = xstrdup(err.msg);
+		return -1;
+	}
+	if (flavour == GUEST_FLAVOUR_MUSL)
+		d->musl_guest = paths_guest(flavour);
+	logdir = xasprintf("%s/logs", c->state_dir);
+	if (bo_mkdir_p(logdir, &err) < 0) {
+		free(logdir);
+		*error = xstrdup(err.msg);
+		return -1;
+	}
+	d->logpath = xasprintf("%s/%s-%s.log", logdir, uuid, d->image->name);
+	free(logdir);
+	d->log_fd = open(d->logpath, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND |
+			 O_CLOEXEC, 0644);
+	return 0;
+}
+
+/* Run the guest of D once, for round STEP->round of plan P, pinned to
+ * CPU: image, guest, validation. Fills s; returns 0 or -1 (s->error
+ * set). */
+static int invoke(const struct run_config *c, const struct plan *p,
+		  const struct plan_step *step, struct dist *d, int cpu,
+		  struct inv_state *s)
+{
+	const char *args[16];
+	char cpubuf[16], seedbuf[24];
+	struct spawn_result res;
+	off_t log_from;
+	bo_err err;
+	int n = 0, rc;
 
 	guest_output_init(&s->out);
 	bo_utc_now(s->started_at, sizeof(s->started_at));
 	s->runner = "";
-	if (image_ensure(&ictx, spec, &s->image, &err) < 0) {
-		s->error = xstrdup(err.msg);
-		return -1;
-	}
-	/* c->guest is the glibc flavour; a musl rootfs gets the musl build. */
-	if (guest_flavour_detect(s->image->rootfs, &flavour, &err) < 0) {
-		s->error = xstrdup(err.msg);
-		return -1;
-	}
-	if (flavour == GUEST_FLAVOUR_MUSL)
-		musl_guest = paths_guest(flavour);
-	logdir = xasprintf("%s/logs", c->state_dir);
-	if (bo_mkdir_p(logdir, &err) < 0) {
-		free(logdir);
-		free(musl_guest);
-		s->error = xstrdup(err.msg);
-		return -1;
-	}
-	logpath = xasprintf("%s/%s-%s.log", logdir, uuid, s->image->name);
-	free(logdir);
-	log_fd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-
-	cpu_n = runner_default_cpu();
-	snprintf(cpu, sizeof(cpu), "%d", cpu_n);
-	if (cpu_n >= 0) {
-		args[n++] = "--cpu";
-		args[n++] = cpu;
-	}
+	s->round = (int)step->round + 1;
+	s->algos = p->algos[step->round];
+	snprintf(cpubuf, sizeof(cpubuf), "%d", cpu);
+	snprintf(seedbuf, sizeof(seedbuf), "%llu",
+		 (unsigned long long)step->guest_seed);
+	args[n++] = "--cpu";
+	args[n++] = cpubuf;
+	args[n++] = "--seed";
+	args[n++] = seedbuf;
+	args[n++] = "--algos";
+	args[n++] = s->algos;
 	if (c->quick)
 		args[n++] = "--quick";
 	if (c->libs) {
 		args[n++] = "--libs";
 		args[n++] = c->libs;
 	}
-	if (c->algos) {
-		args[n++] = "--algos";
-		args[n++] = c->algos;
-	}
 	if (c->nohw)
 		args[n++] = "--nohw";
 	args[n] = NULL;
+	log_from = d->log_fd >= 0 ? lseek(d->log_fd, 0, SEEK_END) : 0;
 	{
 		struct runner_opts ro = {
 			.kind = c->kind,
-			.rootfs = s->image->rootfs,
-			.guest = musl_guest ? musl_guest : c->guest,
+			.rootfs = d->image->rootfs,
+			.guest = d->musl_guest ? d->musl_guest : c->guest,
 			.guest_args = args,
 			.timeout_ns = (uint64_t)c->timeout_s * 1000000000u,
-			.cpu = cpu_n,
-			.log_fd = log_fd,
+			.cpu = cpu,
+			.log_fd = d->log_fd,
 		};
 
-		cli_progress("%s: running the guest in '%s'", spec,
-			     s->image->rootfs);
+		cli_progress("%s: round %d of %zu (%s): running the guest in '%s'",
+			     d->spec, s->round, p->nrounds, s->algos,
+			     d->image->rootfs);
 		rc = runner_run(&ro, &s->out, &s->runner, &res, &err);
 	}
 	s->wall_ns = res.wall_ns;
-	free(musl_guest);
-	if (log_fd >= 0)
-		close(log_fd);
 	if (rc < 0) {
-		char *last = bo_interrupted ? NULL : log_last_line(logpath);
+		char *last = bo_interrupted ? NULL : log_last_line(d->logpath, log_from);
 
 		s->error = last ?
-			xasprintf("%s: %s (guest log: %s)", err.msg, last, logpath) :
-			xasprintf("%s (guest log: %s)", err.msg, logpath);
+			xasprintf("%s: %s (guest log: %s)", err.msg, last,
+				  d->logpath) :
+			xasprintf("%s (guest log: %s)", err.msg, d->logpath);
 		free(last);
-		free(logpath);
 		return -1;
 	}
-	free(logpath);
-	cli_progress("%s: %zu results in %.1f s (%s)", spec, s->out.nresults,
+	cli_progress("%s: round %d of %zu: %zu results in %.1f s (%s)",
+		     d->spec, s->round, p->nrounds, s->out.nresults,
 		     (double)s->wall_ns / 1e9, s->runner);
 	return 0;
 }
 
 static void report_progress(const struct run_config *c, int64_t run_id,
-			    const char *uuid, size_t done, const char *spec)
+			    const char *uuid, size_t done, size_t total,
+			    const char *spec, size_t round, size_t rounds)
 {
 	struct run_progress p = {
 		.run_id = run_id,
 		.uuid = uuid,
 		.done = done,
-		.total = c->nspecs,
+		.total = total,
 		.spec = spec,
+		.round = round,
+		.rounds = rounds,
 	};
 
 	if (c->on_progress)
 		c->on_progress(c->progress_ctx, &p);
 }
 
+/* A seed for a run without --seed: 32 random bits from the kernel
+ * (getrandom(2)), or from the clock and pid if it has none to give. */
+static uint64_t random_seed(void)
+{
+	uint32_t v;
+
+	if (getrandom(&v, sizeof(v), GRND_NONBLOCK) == (ssize_t)sizeof(v))
+		return v;
+	return (bo_now_ns() ^ ((uint64_t)getpid() << 16)) & SHUFFLE_SEED_MAX;
+}
+
+/* The algorithm names of the run: c->algos split (duplicates dropped), or
+ * every protocol algorithm. *ret_buf owns the strings (caller frees it
+ * and the returned array); *ret_n gets the count. */
+static const char **run_algorithms(const struct run_config *c,
+				   char **ret_buf, size_t *ret_n)
+{
+	const char **v = NULL;
+	const char *name;
+	size_t n = 0, i;
+
+	*ret_buf = NULL;
+	if (c->algos) {
+		char *tok, *save = NULL;
+
+		*ret_buf = xstrdup(c->algos);
+		for (tok = strtok_r(*ret_buf, ",", &save); tok;
+		     tok = strtok_r(NULL, ",", &save)) {
+			for (i = 0; i < n && strcmp(v[i], tok) != 0; i++)
+				;
+			if (i < n)
+				continue;
+			v = xrealloc(v, (n + 1) * sizeof(*v));
+			v[n++] = tok;
+		}
+	} else {
+		for (i = 0; (name = algorithm_name(i)); i++) {
+			v = xrealloc(v, (n + 1) * sizeof(*v));
+			v[n++] = name;
+		}
+	}
+	*ret_n = n;
+	return v;
+}
+
+/* The CPU warnings of the run, one per line, or NULL. Caller frees. */
+static char *join_warnings(char *a, char *b)
+{
+	char *s;
+
+	if (!a || !b)
+		return a ? a : b;
+	s = xasprintf("%s\n%s", a, b);
+	free(a);
+	free(b);
+	return s;
+}
+
 int run_execute(const struct run_config *c)
 {
 	struct cpuinfo ci;
+	struct cpustate cs;
+	struct plan plan;
 	struct db_run run;
+	struct dist *dists;
 	struct inv_state *st;
 	struct db_invocation *invs;
 	sqlite3 *db = NULL;
 	char uuid[64], host[256] = "", started[32], *cmdline, *why = NULL;
+	char *sysfs, *algbuf, *gov_warn, *freq_warn, *warnings, *state;
+	const char **algs;
 	const char *status;
-	int64_t run_id;
-	size_t i, ndone = 0, nfailed = 0;
+	int64_t run_id, freq_after;
+	size_t i, nalgs, ninvs = 0, nok = 0, nfailed = 0, done = 0;
+	uint64_t seed;
 	bo_err err;
-	int rc = EXIT_OK, stored;
+	int rc = EXIT_OK, cpu, stored;
 
+	cpu = runner_default_cpu();
+	if (cpu < 0) {
+		cli_error("cannot choose a CPU to pin the guests to: %s",
+			  strerror(errno));
+		return EXIT_ENV;
+	}
 	if (cpuinfo_read("/proc/cpuinfo", &ci, &err) < 0) {
 		cli_error("%s", err.msg);
 		return EXIT_ENV;
 	}
+	sysfs = paths_sysfs();
+	cpustate_read(sysfs, cpu, ci.flags, &cs);
+	if (cs.virtualized == 1 && !cs.hypervisor)
+		cs.hypervisor = cpustate_cpuid_hypervisor();
 	if (db_open(c->db_path, &db, &err) < 0) {
 		cli_error("%s", err.msg);
+		cpustate_release(&cs);
 		cpuinfo_release(&ci);
+		free(sysfs);
 		return EXIT_ENV;
 	}
 	gethostname(host, sizeof(host) - 1);
@@ -258,9 +371,12 @@ int run_execute(const struct run_config *c)
 	if (new_uuid(uuid, sizeof(uuid), &err) < 0) {
 		cli_error("%s", err.msg);
 		sqlite3_close(db);
+		cpustate_release(&cs);
 		cpuinfo_release(&ci);
+		free(sysfs);
 		return EXIT_ENV;
 	}
+	seed = c->seed_set ? c->seed : random_seed();
 	cmdline = join_argv(c->argc, c->argv);
 	run = (struct db_run){
 		.uuid = uuid,
@@ -270,38 +386,99 @@ int run_execute(const struct run_config *c)
 		.command_line = cmdline,
 		.cpu = &ci,
 		.quick = c->quick,
+		.seeded = 1,
+		.seed = seed,
+		.state = &cs,
 	};
 	if (db_run_begin(db, &run, &run_id, &err) < 0) {
 		cli_error("cannot record the run in '%s': %s", c->db_path,
 			  err.msg);
 		free(cmdline);
 		sqlite3_close(db);
+		cpustate_release(&cs);
 		cpuinfo_release(&ci);
+		free(sysfs);
 		return EXIT_ENV;
 	}
-	cli_progress("run %lld (%s) started", (long long)run_id, uuid);
-	report_progress(c, run_id, uuid, 0, NULL);
+	cli_progress("run %lld (%s) started, seed %llu", (long long)run_id,
+		     uuid, (unsigned long long)seed);
+	gov_warn = cpustate_governor_warning(&cs);
+	if (gov_warn)
+		cli_warn("%s", gov_warn);
 
-	st = xcalloc(c->nspecs, sizeof(*st));
-	invs = xcalloc(c->nspecs, sizeof(*invs));
+	algs = run_algorithms(c, &algbuf, &nalgs);
+	plan_make(seed, algs, nalgs, c->nspecs, PLAN_ROUNDS, &plan);
+	report_progress(c, run_id, uuid, 0, plan.nsteps, NULL, 0,
+			plan.nrounds);
+
+	dists = xcalloc(c->nspecs, sizeof(*dists));
+	st = xcalloc(c->nspecs + plan.nsteps, sizeof(*st));
+	/* every image first: building one is not measuring */
 	for (i = 0; i < c->nspecs && !bo_interrupted; i++) {
-		report_progress(c, run_id, uuid, i, c->specs[i]);
-		if (measure_one(c, c->specs[i], uuid, &st[i]) < 0) {
-			if (!bo_interrupted)
-				cli_error("%s: %s", c->specs[i], st[i].error);
-			nfailed++;
+		struct inv_state *s;
+
+		dists[i].spec = c->specs[i];
+		dists[i].log_fd = -1;
+		if (prepare_dist(c, uuid, &dists[i], &why) == 0)
+			continue;
+		s = &st[ninvs++];
+		guest_output_init(&s->out);
+		bo_utc_now(s->started_at, sizeof(s->started_at));
+		s->runner = "";
+		s->dist = i;
+		s->error = why;
+		why = NULL;
+		dists[i].failed = 1;
+		nfailed++;
+		if (!bo_interrupted)
+			cli_error("%s: %s", c->specs[i], s->error);
+	}
+	for (i = 0; i < plan.nsteps && !bo_interrupted; i++, done++) {
+		const struct plan_step *step = &plan.steps[i];
+		struct dist *d = &dists[step->spec];
+		struct inv_state *s;
+
+		if (d->failed || !d->image)
+			continue;
+		report_progress(c, run_id, uuid, done, plan.nsteps, d->spec,
+				step->round + 1, plan.nrounds);
+		s = &st[ninvs++];
+		s->dist = step->spec;
+		if (invoke(c, &plan, step, d, cpu, s) == 0) {
+			nok++;
+			continue;
 		}
-		invs[ndone++] = (struct db_invocation){
-			.spec = c->specs[i],
-			.image = st[i].image,
+		d->failed = 1;
+		nfailed++;
+		if (!bo_interrupted)
+			cli_error("%s: round %d of %zu: %s%s", d->spec, s->round,
+				  plan.nrounds, s->error,
+				  (size_t)s->round < plan.nrounds ?
+				  "; its remaining rounds are skipped" : "");
+	}
+	freq_after = cpustate_freq_khz(sysfs, cpu);
+	freq_warn = cpustate_freq_warning(cpu, cs.freq_khz, freq_after);
+	if (freq_warn)
+		cli_warn("%s", freq_warn);
+	warnings = join_warnings(gov_warn, freq_warn);
+	if (db_run_cpu_after(db, run_id, freq_after, warnings, &err) < 0)
+		cli_warn("cannot store the state of cpu %d after run %lld: %s",
+			 cpu, (long long)run_id, err.msg);
+
+	invs = xcalloc(ninvs + 1, sizeof(*invs));
+	for (i = 0; i < ninvs; i++)
+		invs[i] = (struct db_invocation){
+			.spec = dists[st[i].dist].spec,
+			.image = dists[st[i].dist].image,
 			.runner = st[i].runner,
 			.started_at = st[i].started_at,
 			.wall_ns = st[i].wall_ns,
 			.out = &st[i].out,
 			.error = st[i].error,
 			.variant = c->nohw ? "nohw" : "hw",
+			.round = st[i].round,
+			.algorithms = st[i].algos,
 		};
-	}
 	if (bo_interrupted) {
 		status = "aborted";
 		rc = cli_interrupted_status(bo_interrupted);
@@ -318,7 +495,7 @@ int run_execute(const struct run_config *c)
 	else if (nfailed)
 		why = xasprintf("%zu of %zu distributions failed", nfailed,
 				c->nspecs);
-	stored = db_run_finish(db, run_id, status, why, invs, ndone, &err) == 0;
+	stored = db_run_finish(db, run_id, status, why, invs, ninvs, &err) == 0;
 	if (!stored) {
 		bo_err e2;
 
@@ -329,7 +506,7 @@ int run_execute(const struct run_config *c)
 				  (long long)run_id, e2.msg);
 		/* the database could not be written: an environment error */
 		rc = EXIT_ENV;
-	} else if (ndone > nfailed && !bo_interrupted) {
+	} else if (nok > 0 && !bo_interrupted) {
 		long unverified, noisy, measured;
 
 		if (!c->no_summary && summary_print(stdout, db, run_id, c->format, &err) < 0) {
@@ -354,17 +531,41 @@ int run_execute(const struct run_config *c)
 	    summary_package_changes(stderr, db, run_id, &err) < 0)
 		cli_warn("cannot list the package changes of run %lld: %s",
 			 (long long)run_id, err.msg);
-	report_progress(c, run_id, uuid, ndone, NULL);
-	for (i = 0; i < c->nspecs; i++) {
-		image_free(st[i].image);
+	/* the order and the CPU state, whatever became of the run */
+	fprintf(stderr, "benchorch: run %lld: seed %llu ('--seed %llu' repeats its order), %zu round%s x %zu distribution%s, guests pinned to cpu %d\n",
+		(long long)run_id, (unsigned long long)seed,
+		(unsigned long long)seed, plan.nrounds,
+		plan.nrounds == 1 ? "" : "s", c->nspecs,
+		c->nspecs == 1 ? "" : "s", cpu);
+	state = cpustate_describe(&cs, freq_after);
+	fprintf(stderr, "benchorch: %s%s\n", state,
+		warnings ? " (numbers may have drifted, see the warnings)" : "");
+	free(state);
+	report_progress(c, run_id, uuid, done, plan.nsteps, NULL, 0,
+			plan.nrounds);
+	for (i = 0; i < ninvs; i++) {
 		guest_output_release(&st[i].out);
 		free(st[i].error);
 	}
+	for (i = 0; i < c->nspecs; i++) {
+		image_free(dists[i].image);
+		free(dists[i].musl_guest);
+		free(dists[i].logpath);
+		if (dists[i].log_fd >= 0)
+			close(dists[i].log_fd);
+	}
+	free(dists);
 	free(st);
 	free(invs);
 	free(cmdline);
 	free(why);
+	free(warnings);
+	free(algs);
+	free(algbuf);
+	free(sysfs);
+	plan_release(&plan);
 	sqlite3_close(db);
+	cpustate_release(&cs);
 	cpuinfo_release(&ci);
 	return rc;
 }

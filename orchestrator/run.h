@@ -11,14 +11,18 @@
 #include "orchestrator/runner.h"
 
 /* Where a run stands, passed to run_config.on_progress: once when the run is
- * recorded (done = 0, spec = NULL), before each distribution (spec set) and
- * once at the end (done = total, spec = NULL). Strings are only valid
- * during the call. */
+ * recorded (done = 0, spec = NULL), before each guest invocation (spec
+ * and round set) and once at the end (spec = NULL; done = total unless
+ * interrupted). Strings are only valid during the call. */
 struct run_progress {
 	int64_t run_id;		/* row in runs */
 	const char *uuid;
-	size_t done, total;	/* distributions finished / to do */
-	const char *spec;	/* the one starting now, or NULL */
+	size_t done, total;	/* guest invocations finished (or skipped
+				 * after their distribution failed) / planned:
+				 * rounds x distributions */
+	const char *spec;	/* the distribution starting now, or NULL */
+	size_t round, rounds;	/* its round (1-based; 0 with no spec) and
+				 * the number of rounds */
 };
 
 struct run_config {
@@ -32,6 +36,9 @@ struct run_config {
 	const char *algos;	/* guest --algos list; NULL = every algorithm */
 	int nohw;		/* 1: mask hardware acceleration (guest --nohw),
 				 * stored as variant 'nohw' */
+	int seed_set;		/* 1: seed below orders the run (--seed); 0: a
+				 * random seed is drawn */
+	uint64_t seed;		/* 0 .. 2^32 - 1 */
 	const char *mirror;	/* NULL = recipe default */
 	long timeout_s;		/* per guest invocation, seconds */
 	enum format format;	/* of the summary on stdout */
@@ -46,14 +53,23 @@ struct run_config {
 /* Free what parse/check allocated in c (not c itself). */
 void run_config_release(struct run_config *c);
 
-/* Do the run: open the database, record the run, for each spec ensure the
- * image and run the guest, store everything in one transaction (with the
- * package versions that changed since the previous run of each
- * distribution), print the summary on stdout and those changes on stderr
- * (unless c->no_summary), calling c->on_progress as it goes. Per-distro failures are reported on stderr and the
- * others go on. Returns an exit status: EXIT_OK, EXIT_FAILED (some distro
- * failed), EXIT_ENV (database unusable) or 128+signal when interrupted (the
- * run is then stored as 'aborted'). */
+/* Do the run: pin the guests to one CPU (runner_default_cpu) and read its
+ * state (cpustate.h), open the database, record the run with its seed
+ * (c->seed, or a random one) and that state, ensure every spec's image,
+ * then run the plan (plan.h): PLAN_ROUNDS rounds, in each every
+ * distribution's guest measuring one group of algorithms, the
+ * distributions shuffled per round; read the CPU's frequency again,
+ * store everything in one transaction (with the package versions that
+ * changed since the previous run of each distribution), print the summary
+ * on stdout and those changes on stderr (unless c->no_summary) and the
+ * seed and CPU state on stderr, calling c->on_progress as it goes.
+ * Warnings on stderr (and cpu_warnings on the run) when the governor is
+ * not performance or the frequency moved by more than
+ * CPUSTATE_FREQ_TOLERANCE_PCT. A distribution whose image or guest fails
+ * is reported on stderr and left out of the later rounds; the others go
+ * on. Returns an exit status: EXIT_OK, EXIT_FAILED (some distro failed),
+ * EXIT_ENV (database unusable, no CPU to pin to) or 128+signal when
+ * interrupted (the run is then stored as 'aborted'). */
 int run_execute(const struct run_config *c);
 
 #endif

@@ -24,6 +24,7 @@ void guest_output_init(struct guest_output *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->cpu = -1;
+	out->seed = -1;
 }
 
 void guest_output_release(struct guest_output *out)
@@ -226,6 +227,10 @@ static int add_hello(struct guest_output *out, json_t *o, size_t lineno,
 	out->libc = xstrdup(libc);
 	out->cpu = (int)cpu;
 	out->clock_start_hz = clock_hz;
+	/* optional: the --seed that ordered libraries and algorithms */
+	if (json_object_get(o, "seed") &&
+	    get_int(o, "seed", 0, 4294967295LL, lineno, &out->seed, err) < 0)
+		return -1;
 	out->have_hello = 1;
 	return 0;
 }

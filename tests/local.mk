@@ -88,6 +88,25 @@ tests_t1210_guest_flavour_CFLAGS = $(ORCH_TEST_CFLAGS)
 tests_t1210_guest_flavour_LDADD = $(ORCH_TEST_LDADD)
 TESTS += tests/t1200-guest-musl.sh tests/t1210-guest-flavour
 EXTRA_DIST += tests/t1200-guest-musl.sh
+# The seeded order of a run: the guest's generator and permutations.
+check_PROGRAMS += tests/t1040-guest-shuffle
+tests_t1040_guest_shuffle_SOURCES = tests/t1040-guest-shuffle.c tests/tap.h \
+	guest/shuffle.c guest/shuffle.h guest/compat.h
+TESTS += tests/t1040-guest-shuffle
+# The CPU state recorded with every run, on fixture sysfs trees.
+check_PROGRAMS += tests/t3040-cpustate
+tests_t3040_cpustate_SOURCES = tests/t3040-cpustate.c tests/tap.h
+tests_t3040_cpustate_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t3040_cpustate_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t3040-cpustate
+EXTRA_DIST += tests/fixtures/sysfs-intel tests/fixtures/sysfs-acpi \
+	tests/fixtures/sysfs-none
+# The order of a run: rounds, distributions, guest seeds.
+check_PROGRAMS += tests/t3050-plan
+tests_t3050_plan_SOURCES = tests/t3050-plan.c tests/tap.h
+tests_t3050_plan_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t3050_plan_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t3050-plan
 # Last: memcheck over the unit tests.
 TESTS += tests/t3900-valgrind.sh
 EXTRA_DIST += tests/t3900-valgrind.sh tests/bench/overhead.sh

@@ -1,7 +1,8 @@
 #!/bin/sh
 # tests/t1030-guest-usage.sh - the guest's command line: usage errors exit
 # with status 2 and print nothing on stdout; a run starts with a protocol 3
-# hello and ends with done. Prints TAP.
+# hello and ends with done; --seed shuffles the libraries reproducibly and
+# says so in hello. Prints TAP.
 
 guest=${top_builddir:-.}/guest/benchorch-guest
 
@@ -10,7 +11,7 @@ if [ ! -x "$guest" ]; then
 	exit 0
 fi
 
-echo "1..18"
+echo "1..25"
 n=0
 fails=0
 check() {	# check STATUS DESCRIPTION
@@ -48,6 +49,9 @@ usage_error "--max-cv 2" --max-cv 2
 usage_error "--max-cv -0.1" --max-cv -0.1
 usage_error "--max-cv 1e-2" --max-cv 1e-2
 usage_error "--max-reruns x" --max-reruns x
+usage_error "--seed -1" --seed -1
+usage_error "--seed 2^32" --seed 4294967296
+usage_error "--seed abc" --seed abc
 
 "$guest" --help >"$tmp.out" 2>&1
 [ $? -eq 0 ] && grep -q '^usage: benchorch-guest' "$tmp.out"
@@ -67,5 +71,28 @@ head -n 1 "$tmp.out" | grep -q '^{"type":"hello","protocol":3,"guest_version":"[
 check $? "first line is hello with protocol 3, cpu -1, variant hw and the clock"
 tail -n 1 "$tmp.out" | grep -q '^{"type":"done","results":[0-9]*,"measure_ns":[0-9]*,"elapsed_ns":[0-9]*,"clock_hz":[1-9][0-9]*,"tsc_hz":[0-9]*}$'
 check $? "last line is done"
+
+# --seed: the order of the library lines (absent ones too) is drawn from
+# the seed. lib_order [--seed N]: print the libraries on one line, in the
+# order they ran; the output stays in $tmp.seed.
+lib_order() {
+	"$guest" --algos sha-256 "$@" --quick --min-batch-ns 10000 \
+		--repetitions 1 --oneshot-max 0 >"$tmp.seed" 2>/dev/null &&
+	sed -n 's/^{"type":"library","library":"\([a-z0-9]*\)".*/\1/p' "$tmp.seed" |
+		tr '\n' ' '
+}
+plain=$(lib_order)
+c=$(lib_order --seed 6)
+b=$(lib_order --seed 5)
+a=$(lib_order --seed 5)
+[ -n "$a" ] && [ "$a" = "$b" ]
+check $? "the same seed gives the same library order ($a)"
+[ "$a" != "$c" ] && [ "$a" != "$plain" ]
+check $? "another seed, and no seed, give other orders ($c / $plain)"
+[ "$(echo $a | tr ' ' '\n' | sort)" = "$(echo $plain | tr ' ' '\n' | sort)" ] &&
+[ "$(echo $a | wc -w)" -eq "$(echo $a | tr ' ' '\n' | sort -u | wc -w)" ]
+check $? "every library runs exactly once"
+head -n 1 "$tmp.seed" | grep -q '^{"type":"hello",.*,"variant":"hw","clock_hz":[1-9][0-9]*,"seed":5}$'
+check $? "hello states the seed"
 
 exit $((fails > 0))

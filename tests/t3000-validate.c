@@ -273,8 +273,8 @@ int main(void)
 	       out.clock_end_hz == 3000000000 && out.elapsed_ns == 1000000 &&
 	       out.libraries[1].loaded == 0 && out.cpu == 1 &&
 	       out.measure_ns == 123456 && out.nkats == 1 &&
-	       out.nunsupported == 1 && out.nerrors == 1,
-	       "keeps every field it validated");
+	       out.nunsupported == 1 && out.nerrors == 1 && out.seed == -1,
+	       "keeps every field it validated (no seed: -1)");
 	tap_ok(guest_output_find(&out, "openssl", "aes-128-cbc", "encrypt", "bulk", 16) &&
 	       !guest_output_find(&out, "openssl", "aes-128-cbc", "encrypt", "oneshot", 16) &&
 	       !guest_output_find(&out, "openssl", "aes-128-cbc", "decrypt", "bulk", 16),
@@ -294,6 +294,20 @@ int main(void)
 	expect_bad(5, "{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"twice\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"p25_ns\":15500,\"p75_ns\":16500,\"cv\":0.04941058844,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0,\"mb_per_s\":1000.0,\"verified\":true,\"samples_ns\":[16000,15000,17000,15500,16500]}",
 		   "line 6: 'mode' must be bulk or oneshot", "an unknown timing mode");
 	expect_bad(0, NULL, "line 1: expected 'hello' first", "a missing hello");
+	{
+		static const char *hello_seed =
+			"{\"type\":\"hello\",\"protocol\":3,\"guest_version\":\"x\",\"libc\":\"y\",\"cpu\":0,\"variant\":\"hw\",\"clock_hz\":3000000000,\"seed\":4294967295}";
+
+		guest_output_init(&out);
+		tap_ok(guest_output_add_line(&out, hello_seed, strlen(hello_seed), 1, &err) == 0 &&
+		       out.seed == 4294967295LL,
+		       "hello's optional seed is accepted and kept (%s)", err.msg);
+		guest_output_release(&out);
+	}
+	expect_bad(0, "{\"type\":\"hello\",\"protocol\":3,\"guest_version\":\"x\",\"libc\":\"y\",\"cpu\":0,\"variant\":\"hw\",\"clock_hz\":3000000000,\"seed\":4294967296}",
+		   "line 1: 'seed' out of range", "a seed above 2^32 - 1");
+	expect_bad(0, "{\"type\":\"hello\",\"protocol\":3,\"guest_version\":\"x\",\"libc\":\"y\",\"cpu\":0,\"variant\":\"hw\",\"clock_hz\":3000000000,\"seed\":\"7\"}",
+		   "line 1: 'seed' must be an integer", "a seed that is a string");
 	expect_bad(1, "this is not json", "line 2: not JSON", "garbage");
 	expect_bad(1, "[1,2,3]", "line 2: not a JSON object", "a JSON array");
 	expect_bad(1, "{\"type\":\"bogus\"}", "line 2: unknown type 'bogus'",

@@ -247,6 +247,85 @@ static void protocol3_tests(const char *dir, const struct cpuinfo *ci)
 	free(path);
 }
 
+/* Migration 4: a run's seed and CPU state, invocations in rounds, the
+ * order of the libraries; and the migration runner's numbering. */
+static void cpu_state_tests(const char *dir, const struct cpuinfo *ci)
+{
+	static const char *hello =
+		"{\"type\":\"hello\",\"protocol\":3,\"guest_version\":\"0.1.0\",\"libc\":\"glibc 2.36\",\"cpu\":1,\"variant\":\"hw\",\"clock_hz\":3000000000,\"seed\":77}";
+	static const char *lib2 =
+		"{\"type\":\"library\",\"library\":\"nettle\",\"status\":\"absent\"}";
+	struct cpustate cs = { .cpu = 1, .cpufreq = 1, .governor = "powersave",
+			       .boost = 1, .freq_khz = 2800000,
+			       .virtualized = 1, .hypervisor = NULL };
+	struct db_run run = { .uuid = "66666666-2222-3333-4444-555555555555",
+			      .host = "testhost", .pid = (long)getpid(),
+			      .started_at = "2026-01-01T00:00:00Z",
+			      .command_line = "benchorch run --seed 12", .cpu = ci,
+			      .seeded = 1, .seed = 4294967295u, .state = &cs };
+	const char *in[] = { hello, lib2, lines[1], "{\"type\":\"done\",\"results\":0,\"measure_ns\":1,\"elapsed_ns\":1000000,\"clock_hz\":3000000000,\"tsc_hz\":0}" };
+	struct guest_output out;
+	struct db_invocation inv;
+	bo_err err = { "" };
+	char *path = xasprintf("%s/cs.db", dir);
+	sqlite3 *db;
+	int64_t run_id;
+	size_t i;
+	unsigned n;
+	int ordered = 1, have4 = 0;
+
+	for (n = 0; n < db_migrations_count; n++) {
+		if (n > 0 && db_migrations[n].version <= db_migrations[n - 1].version)
+			ordered = 0;
+		if (db_migrations[n].version == 4 && db_migrations[n].sql)
+			have4 = 1;
+	}
+	tap_ok(db_migrations_count >= 1 && ordered && have4 &&
+	       (int)db_migrations[db_migrations_count - 1].version == db_schema_version(),
+	       "migrations are numbered by file name (0004 is version 4), in increasing order, the last one the schema version");
+
+	guest_output_init(&out);
+	for (i = 0; i < sizeof(in) / sizeof(in[0]); i++)
+		if (guest_output_add_line(&out, in[i], strlen(in[i]), i + 1, &err) < 0)
+			tap_diag("%s", err.msg);
+	db_open(path, &db, &err);
+	tap_ok(db_run_begin(db, &run, &run_id, &err) == 0, "records a run with its seed and CPU state (%s)",
+	       err.msg);
+	tap_ok(strcmp(text(db, "SELECT seed || '|' || pinned_cpu || '|' || governor || '|' ||"
+			   " boost || '|' || freq_before_khz || '|' || virtualized ||"
+			   " '|' || coalesce(hypervisor, 'NULL') || '|' ||"
+			   " coalesce(freq_after_khz, 'NULL') FROM runs"),
+		      "4294967295|1|powersave|1|2800000|1|NULL|NULL") == 0,
+	       "seed, pinned CPU, governor, boost, kHz before and virtualization are stored, the unknown vendor NULL (%s)",
+	       text(db, "SELECT seed || '|' || pinned_cpu || '|' || governor FROM runs"));
+	tap_ok(db_run_cpu_after(db, run_id, 2000000, "a\nb", &err) == 0 &&
+	       scalar(db, "SELECT freq_after_khz FROM runs") == 2000000 &&
+	       strcmp(text(db, "SELECT cpu_warnings FROM runs"), "a\nb") == 0,
+	       "the frequency after the run and the warnings are stored (%s)", err.msg);
+	memset(&inv, 0, sizeof(inv));
+	inv = (struct db_invocation){ .spec = "debian", .runner = "nspawn",
+		.started_at = "2026-01-01T00:00:01Z", .out = &out,
+		.round = 3, .algorithms = "sha-256,aes-128-cbc" };
+	tap_ok(db_run_finish(db, run_id, "done", NULL, &inv, 1, &err) == 0,
+	       "stores an invocation of round 3 (%s)", err.msg);
+	tap_ok(strcmp(text(db, "SELECT round || '|' || algorithms || '|' || seed FROM invocations"),
+		      "3|sha-256,aes-128-cbc|77") == 0,
+	       "with its round, its algorithms in order and the guest's seed");
+	tap_ok(strcmp(text(db, "SELECT group_concat(name, ',') FROM (SELECT name FROM"
+			   " library_loads ORDER BY position)"), "nettle,openssl") == 0,
+	       "library_loads keep the order the guest ran the libraries in");
+	run.uuid = "77777777-2222-3333-4444-555555555555";
+	run.seeded = 0;
+	run.state = NULL;
+	db_run_begin(db, &run, &run_id, &err);
+	tap_ok(scalar(db, "SELECT count(*) FROM runs WHERE seed IS NULL AND governor IS NULL"
+		      " AND pinned_cpu IS NULL AND boost IS NULL") == 1,
+	       "a run without seed or CPU state stores NULLs, nothing invented");
+	sqlite3_close(db);
+	guest_output_release(&out);
+	free(path);
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/benchorch-t3010-XXXXXX";
@@ -402,6 +481,7 @@ int main(void)
 	guest_output_release(&out);
 	protocol2_tests(dir, &ci);
 	protocol3_tests(dir, &ci);
+	cpu_state_tests(dir, &ci);
 	{
 		char *cmd = xasprintf("rm -rf '%s'", dir);
 

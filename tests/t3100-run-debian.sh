@@ -1,7 +1,9 @@
 #!/bin/sh
 # t3100-run-debian - the whole path on a real Debian rootfs: debootstrap
 # (cached between test runs), the guest under systemd-nspawn and under
-# chroot, the database checked against the rootfs's own dpkg.
+# chroot, the database checked against the rootfs's own dpkg; the run in
+# rounds, its order repeated from its seed, the CPU state recorded (the
+# machine's own, then a fixture sysfs tree with a powersave governor).
 . "${top_srcdir:-.}/tests/lib.sh"
 require_root_tools
 command -v systemd-nspawn >/dev/null 2>&1 || skip_all "needs systemd-nspawn"
@@ -11,10 +13,10 @@ trap 'rm -rf "$tmp"' EXIT
 db="$tmp/results.db"
 rootfs="$TEST_STATE/images/debian-bookworm/rootfs"
 
-"$BENCHORCH" run --distros debian --quick --runner nspawn \
+"$BENCHORCH" run --distros debian --quick --runner nspawn --seed 12345 \
 	--state-dir "$TEST_STATE" --db "$db" >"$tmp/out" 2>"$tmp/err"
 rc=$?
-ok $rc "run --distros debian --runner nspawn exits 0"
+ok $rc "run --distros debian --runner nspawn --seed 12345 exits 0"
 [ $rc -eq 0 ] || sed 's/^/# /' "$tmp/err"
 
 grep -Eq '^debian:bookworm +openssl +OpenSSL 3' "$tmp/out"
@@ -39,8 +41,9 @@ ok $? "key setup is stored, in ns per key, verified"
 [ "$(q "select count(*) from crosschecks where agrees = 0")" -eq 0 ] &&
 [ "$(q "select count(distinct algorithm) from crosschecks where agrees = 1")" -eq 32 ]
 ok $? "the cross-library check agrees for all 32 algorithms"
-[ "$(q "select count(*) from library_loads where length(build_id) = 40")" -eq 10 ]
-ok $? "every loaded library's build-id is stored"
+[ "$(q "select count(distinct name) from library_loads where length(build_id) = 40")" -eq 10 ] &&
+[ "$(q "select count(*) from library_loads where status = 'loaded'")" -eq $((10 * 8)) ]
+ok $? "every loaded library's build-id is stored, all ten loaded in each of the 8 invocations"
 [ "$(q "select distinct variant from results_v")" = hw ]
 ok $? "the run is stored as variant hw"
 [ "$(q "select count(*) from results_v where verified = 0")" -eq 0 ]
@@ -67,7 +70,7 @@ want=$(chroot "$rootfs" dpkg-query -W -f '${Version}' libssl3)
 got=$(q "select distinct package_version from results_v where library = 'openssl'")
 [ -n "$want" ] && [ "$want" = "$got" ]
 ok $? "stored OpenSSL package version is dpkg's inside the rootfs ($got)"
-q "select library_path, library_version from results_v limit 1" | grep -q '^/usr/lib/x86_64-linux-gnu/libcrypto.so.3|OpenSSL 3'
+q "select library_path, library_version from results_v where library = 'openssl' limit 1" | grep -q '^/usr/lib/x86_64-linux-gnu/libcrypto.so.3|OpenSSL 3'
 ok $? "the resolved soname path and the library's own version are stored"
 [ "$(q "select count(*) from (select * from results_v limit 5)")" -eq 5 ]
 ok $? "sqlite3 'select * from results_v limit 5' gives rows"
@@ -75,14 +78,53 @@ ok $? "sqlite3 'select * from results_v limit 5' gives rows"
 ok $? "results are keyed by the CPU model"
 q "select digest from images" | grep -Eq '^sha256:[0-9a-f]{64}$'
 ok $? "the image digest is stored"
-[ "$(q "select runner from invocations")" = nspawn ]
-ok $? "the invocation ran under nspawn"
+[ "$(q "select distinct runner from invocations")" = nspawn ]
+ok $? "the invocations ran under nspawn"
+
+# The run in rounds, in an order drawn from its seed.
+[ "$(q "select seed from runs")" = 12345 ]
+ok $? "the seed given is stored with the run"
+[ "$(q "select group_concat(round, ' ') from (select round from invocations order by id)")" = "1 2 3 4 5 6 7 8" ] &&
+[ "$(q "select count(*) from invocations where status = 'ok' and seed is not null and algorithms like '%,%,%,%' and algorithms not like '%,%,%,%,%'")" -eq 8 ]
+ok $? "8 rounds, one invocation each, 4 algorithms each, each with its guest's seed"
+q "select algorithms from invocations" | tr ',' '\n' | sort >"$tmp/algos"
+[ "$(wc -l <"$tmp/algos")" -eq 32 ] && [ "$(sort -u "$tmp/algos" | wc -l)" -eq 32 ] &&
+[ "$(q "select count(distinct algorithm) from results_v")" -eq 32 ]
+ok $? "the rounds cover the 32 algorithms, each once"
+[ "$(q "select count(*) from invocations i where (select count(distinct algorithm) from results r where r.invocation_id = i.id) <> length(i.algorithms) - length(replace(i.algorithms, ',', '')) + 1")" -eq 0 ]
+ok $? "each invocation measured exactly its round's algorithms"
+grep -q "^benchorch: run 1: seed 12345 ('--seed 12345' repeats its order), 8 rounds x 1 distribution, guests pinned to cpu [0-9]" "$tmp/err"
+ok $? "stderr names the seed and the rounds: $(grep '^benchorch: run 1:' "$tmp/err")"
+
+# The CPU state: the machine's own, as its sysfs shows it (or unknown).
+cpu=$(python3 -c 'import os; print(max(os.sched_getaffinity(0)))')
+[ "$(q "select pinned_cpu from runs")" = "$cpu" ] &&
+[ "$(q "select distinct cpu from invocations")" = "$cpu" ]
+ok $? "every guest is pinned to cpu $cpu, stored with the run"
+gov=/sys/devices/system/cpu/cpu$cpu/cpufreq/scaling_governor
+if [ -r "$gov" ]; then want=$(cat "$gov"); else want=NULL; fi
+[ "$(q "select coalesce(governor, 'NULL') from runs")" = "$want" ]
+ok $? "the governor is sysfs's ($want: NULL when the kernel shows no cpufreq)"
+if grep -qw hypervisor /proc/cpuinfo; then want=1; else want=0; fi
+[ "$(q "select virtualized from runs")" = "$want" ]
+ok $? "virtualized says what the CPU flags say ($want; hypervisor $(q "select coalesce(hypervisor, 'unknown') from runs"))"
+grep -q "^benchorch: cpu $cpu: governor .*, boost .*, scaling frequency .*, hypervisor " "$tmp/err"
+ok $? "stderr shows the CPU state: $(grep "^benchorch: cpu" "$tmp/err")"
 [ "$(q "pragma integrity_check")" = ok ]
 ok $? "integrity_check is ok"
 
+# The second run: chroot, the same seed, and the CPU state read from a
+# fixture sysfs tree (an intel_pstate machine, powersave governor) with
+# the pinned CPU linked to its cpufreq policy.
+cp -R "$top_srcdir/tests/fixtures/sysfs-intel" "$tmp/sysfs"
+chmod -R u+w "$tmp/sysfs"
+if [ "$cpu" != 1 ]; then
+	mkdir -p "$tmp/sysfs/devices/system/cpu/cpu$cpu"
+	ln -s ../cpufreq/policy1 "$tmp/sysfs/devices/system/cpu/cpu$cpu/cpufreq"
+fi
 created=$(sed -n 's/.*"created_at": *"\([^"]*\)".*/\1/p' "$TEST_STATE/images/debian-bookworm/image.json" | head -1)
 start=$(date +%s)
-"$BENCHORCH" run --distros debian:bookworm --quick --runner chroot \
+BENCHORCH_SYSFS="$tmp/sysfs" "$BENCHORCH" run --distros debian:bookworm --quick --runner chroot --seed 12345 \
 	--state-dir "$TEST_STATE" --db "$db" --format json >"$tmp/out2" 2>"$tmp/err2"
 rc=$?
 ok $rc "a second run, under chroot, exits 0"
@@ -90,8 +132,31 @@ ok $rc "a second run, under chroot, exits 0"
 created2=$(sed -n 's/.*"created_at": *"\([^"]*\)".*/\1/p' "$TEST_STATE/images/debian-bookworm/image.json" | head -1)
 [ -n "$created" ] && [ "$created" = "$created2" ] && [ "$(q "select count(*) from images")" -eq 1 ]
 ok $? "the cached image is reused, not rebuilt"
-[ "$(q "select runner from invocations where run_id = 2")" = chroot ]
-ok $? "the second invocation ran under chroot"
+[ "$(q "select distinct runner from invocations where run_id = 2")" = chroot ]
+ok $? "the second run's invocations ran under chroot"
+# order RUN: every invocation's round, algorithms, guest seed and
+# libraries in the order they ran, and the algorithms in the order their
+# first result came, one line each.
+order() {
+	q "select i.round || ' ' || i.algorithms || ' ' || i.seed || ' ' ||
+		(select group_concat(name, ',') from (select name from library_loads l
+		 where l.invocation_id = i.id order by position)) || ' ' ||
+		(select group_concat(algorithm, ',') from (select algorithm, min(r.id) as f
+		 from results r where r.invocation_id = i.id group by algorithm order by f))
+	   from invocations i where i.run_id = $1 order by i.id"
+}
+order 1 >"$tmp/order1"
+order 2 >"$tmp/order2"
+[ -s "$tmp/order1" ] && cmp -s "$tmp/order1" "$tmp/order2"
+ok $? "the same seed repeats the order: rounds, algorithms, guest seeds, libraries"
+[ "$(cut -d' ' -f4 "$tmp/order1" | sort -u | wc -l)" -gt 1 ]
+ok $? "the libraries run in another order from one invocation to the next"
+[ "$(q "select governor || ' ' || boost || ' ' || freq_before_khz || ' ' || freq_after_khz from runs where id = 2")" = "powersave 1 2800000 2800000" ]
+ok $? "the fixture's CPU state is stored: powersave, turbo on, 2800000 kHz before and after"
+grep -q "^benchorch: warning: the scaling governor of cpu $cpu is 'powersave', not 'performance'" "$tmp/err2" &&
+	q "select cpu_warnings from runs where id = 2" | grep -q "'powersave', not 'performance'" &&
+	[ "$(q "select count(*) from runs where cpu_warnings is not null")" -eq 1 ]
+ok $? "a warning on stderr and on the run for a governor other than performance"
 n1=$(q "select count(*) from results_v where run_id = 1")
 [ "$(q "select count(*) from results_v where run_id = 2 and verified = 1")" -eq "$n1" ]
 ok $? "chroot gives the same $n1 verified results"
@@ -116,7 +181,10 @@ if command -v valgrind >/dev/null 2>&1; then
 		"$BENCHORCH" run --distros debian --quick --runner chroot \
 		--state-dir "$TEST_STATE" --db "$db" >/dev/null 2>"$tmp/vg"
 	ok $? "a whole run under valgrind exits 0 with no memory error"
-	[ -s "$tmp/vg" ] && sed 's/^/# /' "$tmp/vg" | head -30
+	grep -v '^benchorch: ' "$tmp/vg" | sed 's/^/# /' | head -30
+	seed=$(q "select seed from runs where id = 3")
+	[ -n "$seed" ] && grep -q "^benchorch: run 3: seed $seed " "$tmp/vg"
+	ok $? "without --seed, a random seed is drawn, stored and printed ($seed)"
 	valgrind -q --error-exitcode=99 --leak-check=full \
 		--errors-for-leak-kinds=definite \
 		"$BENCHORCH" results --db "$db" --all --format json >/dev/null 2>"$tmp/vg"

@@ -13,8 +13,9 @@ vg() {
 }
 
 for t in t3000-validate t3010-db t3012-db-package-changes t3015-db-open \
-	 t3020-spawn t2000-images-dpkg t2010-images-spec t2020-images-rootfs \
-	 t2030-images-digest t6000-daemon-config; do
+	 t3020-spawn t3040-cpustate t3050-plan t2000-images-dpkg \
+	 t2010-images-spec t2020-images-rootfs t2030-images-digest \
+	 t6000-daemon-config; do
 	bin="$top_builddir/tests/$t"
 	[ -x "$bin" ] || continue
 	vg "$bin" >"$tmp/out" 2>"$tmp/err"

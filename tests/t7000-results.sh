@@ -1,6 +1,7 @@
 #!/bin/sh
 # t7000-results - `benchorch results`: filters, human units in the table,
-# stable csv/json columns, on a database built through the real run API.
+# each run's CPU state above it, stable csv/json columns, on a database
+# built through the real run API.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 tmp=$(mktemp -d)
@@ -9,31 +10,43 @@ db="$tmp/r.db"
 "$top_builddir/tests/fixtures/results-mkdb" "$db"
 ok $? "fixture database with three runs"
 
+# table FILE: the table of a table-format output, without the lines on
+# the runs above it (which end with an empty line).
+table() { sed '1,/^$/d' "$1"; }
+
 "$BENCHORCH" results --db "$db" >"$tmp/out" 2>"$tmp/err"
 ok $? "results exits 0"
 grep -q "2 of these 166 points are noisy (MB/s marked ~)" "$tmp/err"
 ok $? "says on stderr how many points are noisy"
-head -1 "$tmp/out" | grep -Eq '^run +distro +library +version +package +algorithm +op +size +MB/s +ns/call +verified +mode +variant +cyc/B +CV%$'
+head -1 "$tmp/out" | grep -qx 'run 3: Intel(R) Xeon(R) CPU @ 2.20GHz; cpu 1: governor powersave, boost on, scaling frequency 2200 -> 1800 MHz, hypervisor KVMKVMKVM; seed 1003, 1 round; numbers may have drifted'
+ok $? "the run's CPU, CPU state, seed and rounds come first: $(head -1 "$tmp/out")"
+sed -n 2,3p "$tmp/out" | grep -c "^  warning: the scaling" | grep -qx 2 && [ -z "$(sed -n 4p "$tmp/out")" ]
+ok $? "then its two warnings (governor, frequency) and an empty line"
+table "$tmp/out" >"$tmp/tbl"
+head -1 "$tmp/tbl" | grep -Eq '^run +distro +library +version +package +algorithm +op +size +MB/s +ns/call +verified +mode +variant +cyc/B +CV%$'
 ok $? "table header names the units (size, MB/s, ns/call, cycles per byte, CV in %)"
-grep -Eq '^ *3 +debian:bookworm +openssl .* aes-256-gcm +encrypt +1 KiB +[0-9]+ +[0-9]+ +yes +bulk +hw +0\.75 +1\.6$' "$tmp/out"
+grep -Eq '^ *3 +debian:bookworm +openssl .* aes-256-gcm +encrypt +1 KiB +[0-9]+ +[0-9]+ +yes +bulk +hw +0\.75 +1\.6$' "$tmp/tbl"
 ok $? "cycles per byte from the curve's fit at the measured clock (0.75), the CV of the samples (1.6 %)"
-[ "$(grep -c '~ ' "$tmp/out")" -eq 2 ] &&
-	grep -Eq '^ *3 +debian:bookworm +nettle .* sha-256 +hash +1 MiB +[0-9.]+~ ' "$tmp/out"
+[ "$(grep -c '~ ' "$tmp/tbl")" -eq 2 ] &&
+	grep -Eq '^ *3 +debian:bookworm +nettle .* sha-256 +hash +1 MiB +[0-9.]+~ ' "$tmp/tbl"
 ok $? "noisy points' throughput is marked ~"
-[ "$(awk 'NR > 1 { print $1 }' "$tmp/out" | sort -u)" = 3 ]
+[ "$(awk 'NR > 1 { print $1 }' "$tmp/tbl" | sort -u)" = 3 ]
 ok $? "the latest run (3) by default"
 grep -Eq '^ *3 +debian:bookworm +openssl .* aes-256-gcm +encrypt +16 B +[0-9.]+ ' "$tmp/out"
 ok $? "sizes in human units (16 B)"
 grep -Eq ' 1 KiB ' "$tmp/out" && grep -Eq ' 1 MiB ' "$tmp/out"
 ok $? "1 KiB and 1 MiB"
-! grep -Eq '1048576|[0-9]\.[0-9]{3}' "$tmp/out"
+! grep -Eq '1048576|[0-9]\.[0-9]{3}' "$tmp/tbl"
 ok $? "no raw byte counts, no more than two decimals"
 
 "$BENCHORCH" results --db "$db" --run 1 --distro debian --lib nettle \
 	--algo aes-256-gcm --op decrypt --size 16KiB >"$tmp/out" 2>"$tmp/err"
 ok $? "every filter together exits 0"
-[ "$(wc -l <"$tmp/out")" -eq 2 ] && grep -Eq '^ *1 +debian:bookworm +nettle .*decrypt +16 KiB' "$tmp/out"
+[ "$(table "$tmp/out" | wc -l)" -eq 2 ] && grep -Eq '^ *1 +debian:bookworm +nettle .*decrypt +16 KiB' "$tmp/out"
 ok $? "and selects exactly one row"
+head -1 "$tmp/out" | grep -q '^run 1: .*governor performance, .*; seed 1001, 1 round$' &&
+	[ "$(grep -c '^run [0-9]' "$tmp/out")" -eq 1 ]
+ok $? "one line on run 1 alone, without warnings"
 "$BENCHORCH" results --db "$db" --run 1 --run 2 --distro ubuntu:noble --size 1M \
 	--format csv >"$tmp/csv"
 ok $? "--run twice, --distro NAME:RELEASE, --format csv"
@@ -55,7 +68,7 @@ ok $? "json: --all with --lib keeps machine types"
 
 "$BENCHORCH" results --db "$db" --lib openssl --algo aes-256-gcm --op encrypt \
 	--size 16 --distro debian >"$tmp/out"
-[ "$(wc -l <"$tmp/out")" -eq 3 ] && grep -Eq ' bulk +hw +[0-9.]+ +[0-9.]+$' "$tmp/out" && grep -Eq ' oneshot +hw +[0-9.]+ +[0-9.]+$' "$tmp/out"
+[ "$(table "$tmp/out" | wc -l)" -eq 3 ] && grep -Eq ' bulk +hw +[0-9.]+ +[0-9.]+$' "$tmp/out" && grep -Eq ' oneshot +hw +[0-9.]+ +[0-9.]+$' "$tmp/out"
 ok $? "bulk and one-shot rows are told apart by the mode column"
 "$BENCHORCH" results --db "$db" --lib nosuchlib >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 1 ] && grep -q "no matching results in '$db'" "$tmp/err"

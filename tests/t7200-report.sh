@@ -1,8 +1,9 @@
 #!/bin/sh
 # t7200-report - `benchorch report`: one self-contained HTML file whose
 # charts, rendered by headless Chromium, have the expected series and axis
-# labels; a screenshot is kept in the build directory
-# (tests/t7200-report.png); `-o FILE.svg` writes one chart alone.
+# labels, with each run's seed and CPU state; a screenshot is kept in the
+# build directory (tests/t7200-report.png); `-o FILE.svg` writes one chart
+# alone.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 tmp=$(mktemp -d)
@@ -40,6 +41,8 @@ ok $? "the measured key setup (150 ns/key) where there is one, a dash elsewhere"
 grep -q 'Intel(R) Xeon(R) CPU @ 2.20GHz' "$tmp/report.html" &&
 	grep -q '<td>libgcrypt20</td><td>1.10.1-3+b1</td>' "$tmp/report.html"
 ok $? "the run's CPU and package versions"
+grep -q '<td>seed 1003, 1 round</td><td>cpu 1: governor powersave, boost on, scaling frequency 2200 -&gt; 1800 MHz, hypervisor KVMKVMKVM</td><td class="warn">the scaling governor of cpu 1 is &#39;powersave&#39;' "$tmp/report.html"
+ok $? "the run's seed, CPU state and warnings"
 
 "$BENCHORCH" report --db "$db" --run 1 --run 3 --size 1KiB -o "$tmp/two.html"
 ok $? "--run twice, --size 1KiB"

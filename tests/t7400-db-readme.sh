@@ -18,8 +18,8 @@ awk -v dir="$tmp" '
 	inq { print >>f }
 ' "$readme"
 n=$(ls "$tmp"/q.* 2>/dev/null | wc -l)
-[ "$n" -eq 9 ]
-ok $? "db/README has nine example queries ($n)"
+[ "$n" -eq 11 ]
+ok $? "db/README has eleven example queries ($n)"
 
 # run_examples DB LABEL: each query gives at least one row, no error.
 run_examples() {

@@ -1,0 +1,141 @@
+/* t3050-plan - a run's order drawn from its seed: rounds cover every
+ * algorithm exactly once, every round measures every distribution exactly
+ * once, the same seed gives the same plan and another seed another. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "guest/shuffle.h"
+#include "orchestrator/algorithms.h"
+#include "orchestrator/plan.h"
+#include "orchestrator/util.h"
+#include "tests/tap.h"
+
+/* 1 when plans A and B are identical. */
+static int same_plan(const struct plan *a, const struct plan *b)
+{
+	size_t i;
+
+	if (a->nrounds != b->nrounds || a->nsteps != b->nsteps)
+		return 0;
+	for (i = 0; i < a->nrounds; i++)
+		if (strcmp(a->algos[i], b->algos[i]) != 0)
+			return 0;
+	for (i = 0; i < a->nsteps; i++)
+		if (a->steps[i].round != b->steps[i].round ||
+		    a->steps[i].spec != b->steps[i].spec ||
+		    a->steps[i].guest_seed != b->steps[i].guest_seed)
+			return 0;
+	return 1;
+}
+
+/* 1 when the rounds of P hold each of the N names exactly once, in
+ * groups whose sizes differ by at most one. */
+static int covers(const struct plan *p, const char *const *names, size_t n)
+{
+	size_t i, total = 0, min = (size_t)-1, max = 0;
+	int *seen = xcalloc(n, sizeof(int)), ok = 1;
+
+	for (i = 0; i < p->nrounds; i++) {
+		char *copy = xstrdup(p->algos[i]), *tok, *save = NULL;
+		size_t k = 0;
+
+		for (tok = strtok_r(copy, ",", &save); tok;
+		     tok = strtok_r(NULL, ",", &save), k++) {
+			size_t j;
+
+			for (j = 0; j < n && strcmp(names[j], tok) != 0; j++)
+				;
+			if (j == n || seen[j]++)
+				ok = 0;
+			total++;
+		}
+		min = k < min ? k : min;
+		max = k > max ? k : max;
+		free(copy);
+	}
+	free(seen);
+	return ok && total == n && max - min <= 1;
+}
+
+/* 1 when every round of P runs each of NSPECS distributions once, the
+ * rounds one after the other. */
+static int rounds_complete(const struct plan *p, size_t nspecs)
+{
+	size_t r, k;
+
+	for (r = 0; r < p->nrounds; r++) {
+		int seen[16] = { 0 };
+
+		for (k = 0; k < nspecs; k++) {
+			const struct plan_step *s = &p->steps[r * nspecs + k];
+
+			if (s->round != r || s->spec >= nspecs || seen[s->spec]++ ||
+			    s->guest_seed > SHUFFLE_SEED_MAX)
+				return 0;
+		}
+	}
+	return p->nsteps == p->nrounds * nspecs;
+}
+
+int main(void)
+{
+	const char *all[64];
+	const char *two[] = { "sha-256", "aes-128-cbc" };
+	struct plan a, b;
+	size_t n, i, differ;
+	uint64_t seed;
+	int ok;
+
+	for (n = 0; n < 64 && (all[n] = algorithm_name(n)); n++)
+		;
+	plan_make(12345, all, n, 3, PLAN_ROUNDS, &a);
+	tap_ok(a.nrounds == PLAN_ROUNDS && a.nsteps == 3 * PLAN_ROUNDS,
+	       "%zu algorithms, 3 distributions: %d rounds, %d invocations",
+	       n, PLAN_ROUNDS, 3 * PLAN_ROUNDS);
+	tap_ok(covers(&a, all, n), "every algorithm in exactly one round, groups of even size");
+	tap_ok(rounds_complete(&a, 3), "every round runs every distribution exactly once");
+	plan_make(12345, all, n, 3, PLAN_ROUNDS, &b);
+	tap_ok(same_plan(&a, &b), "the same seed gives the same plan");
+	plan_release(&b);
+
+	differ = 0;
+	for (seed = 0; seed < 100; seed++) {
+		plan_make(seed, all, n, 3, PLAN_ROUNDS, &b);
+		if (!same_plan(&a, &b) && strcmp(a.algos[0], b.algos[0]) != 0)
+			differ++;
+		ok = covers(&b, all, n) && rounds_complete(&b, 3);
+		plan_release(&b);
+		if (!ok)
+			break;
+	}
+	tap_ok(differ == 100 && ok,
+	       "100 other seeds give other orders (%zu), each complete", differ);
+
+	ok = 0;
+	for (i = 1; i < a.nrounds; i++)
+		if (a.steps[i * 3].spec != a.steps[0].spec)
+			ok = 1;
+	tap_ok(ok, "the distributions are not measured in the same order every round");
+	ok = 0;
+	for (i = 1; i < a.nsteps; i++)
+		if (a.steps[i].guest_seed != a.steps[0].guest_seed)
+			ok = 1;
+	tap_ok(ok, "every invocation gets its own guest seed");
+	plan_release(&a);
+
+	/* fewer algorithms than rounds, and a single round */
+	plan_make(7, two, 2, 1, PLAN_ROUNDS, &a);
+	tap_ok(a.nrounds == 2 && a.nsteps == 2 && covers(&a, two, 2) &&
+	       !strchr(a.algos[0], ','),
+	       "two algorithms: two rounds of one (%s | %s)", a.algos[0],
+	       a.algos[1]);
+	plan_release(&a);
+	plan_make(7, two, 2, 2, 1, &a);
+	tap_ok(a.nrounds == 1 && a.nsteps == 2 && covers(&a, two, 2),
+	       "one round at most: everything in one invocation per distribution (%s)",
+	       a.algos[0]);
+	plan_release(&a);
+	return tap_done();
+}
