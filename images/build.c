@@ -973,6 +973,18 @@ out:
 	return rc;
 }
 
+int image_import_name_check(const char *data_dir, const char *name,
+			    bo_err *err)
+{
+	if (!image_name_ok(name))
+		return bo_err_set(err, "invalid image name '%s': use only "
+				  "[a-z0-9._-]", name);
+	if (recipe_exists(data_dir, name))
+		return bo_err_set(err, "image name '%s' is a distro with a "
+				  "recipe: choose another name", name);
+	return 0;
+}
+
 int image_import(const struct image_ctx *ctx, const char *name,
 		 const char *file, struct image **ret, bo_err *err)
 {
@@ -980,12 +992,8 @@ int image_import(const struct image_ctx *ctx, const char *name,
 	int lockfd = -1, rc = -1;
 
 	*ret = NULL;
-	if (!image_name_ok(name))
-		return bo_err_set(err, "invalid image name '%s': use only "
-				  "[a-z0-9._-]", name);
-	if (recipe_exists(ctx->data_dir, name))
-		return bo_err_set(err, "image name '%s' is a distro with a "
-				  "recipe: choose another name", name);
+	if (image_import_name_check(ctx->data_dir, name, err) < 0)
+		return -1;
 	if (access(file, R_OK) < 0)
 		return bo_err_set(err, "cannot read '%s': %s", file,
 				  strerror(errno));

@@ -97,6 +97,12 @@ int image_import(const struct image_ctx *ctx, const char *name,
 int image_spec_check(const char *data_dir, const char *state_dir,
 		     const char *spec, bo_err *err);
 
+/* Check that NAME can name an imported image: image_name_ok() and not the
+ * name of a distro with a recipe in DATA_DIR. Returns 0, or -1 with err set
+ * ("invalid image name 'x': use only [a-z0-9._-]"). */
+int image_import_name_check(const char *data_dir, const char *name,
+			    bo_err *err);
+
 /* Find an existing image by NAME: an image directory name
  * ("debian-bookworm", an imported name) or a spec ("debian:bookworm",
  * "debian" = its default release). Never builds. Returns 0 and *ret

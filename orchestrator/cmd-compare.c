@@ -150,6 +150,9 @@ static int cmd_compare(int argc, char **argv)
 		if (cli_parse_run_id(argv[optind], &base, &err) < 0 ||
 		    cli_parse_run_id(argv[optind + 1], &new, &err) < 0)
 			return cli_usage_error("compare", "invalid run id: %s", err.msg);
+		if (base == new)
+			return cli_usage_error("compare", "BASE and NEW are the same run (%lld)",
+					       (long long)base);
 	}
 	path = paths_db(db_opt, state_opt);
 	if (db_open_readonly(path, &db, &err) < 0) {

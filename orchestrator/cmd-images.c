@@ -316,8 +316,11 @@ static int do_import(struct opts *o)
 	bo_err err;
 	int rc;
 
-	if ((rc = want_args(o, 2, "NAME and FILE")) != 0 ||
-	    (rc = need_root(o)) != 0)
+	if ((rc = want_args(o, 2, "NAME and FILE")) != 0)
+		return rc;
+	if (image_import_name_check(o->data_dir, o->args[0], &err) < 0)
+		return cli_usage_error("images", "%s", err.msg);
+	if ((rc = need_root(o)) != 0)
 		return rc;
 	bo_signals_install();
 	if (bo_mkdir_p(o->state_dir, &err) < 0 ||
@@ -368,7 +371,8 @@ static int show_json(const struct image *img, unsigned long long size)
 		json_array_append_new(libs, l);
 	}
 	json_object_set_new(o, "libraries", libs);
-	s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+				FORMAT_JSON_REAL);
 	json_decref(o);
 	if (!s) {
 		cli_error("cannot encode the description of '%s'", img->name);

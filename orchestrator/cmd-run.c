@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "db/db.h"
@@ -45,8 +46,8 @@ static const char usage[] =
 "\n"
 "Options:\n"
 "  -d, --distros LIST     comma-separated NAME[:RELEASE] (default: debian)\n"
-"      --db PATH          database (default: STATE/results.db, or\n"
-"                         $BENCHORCH_DB, or /var/lib/benchorch/results.db)\n"
+"      --db PATH          database (default: $BENCHORCH_DB, or\n"
+"                         STATE/results.db, or /var/lib/benchorch/results.db)\n"
 "      --state-dir DIR    images and logs (default: $BENCHORCH_STATE_DIR or\n"
 "                         /var/lib/benchorch)\n"
 "      --runner KIND      auto, nspawn or chroot (default: auto: nspawn,\n"
@@ -67,8 +68,9 @@ static const char usage[] =
 "      --format FORMAT    summary as table, csv or json (default: table)\n"
 "  -h, --help             show this help\n"
 "\n"
-"Exit status: 0 all distributions measured; 1 some failed; 2 usage error;\n"
-"3 not root or the database is unusable; 130/143 interrupted.\n";
+"Exit status: 0 all distributions measured; 1 some failed, or nothing was\n"
+"measured (no library asked for supports an algorithm asked for); 2 usage\n"
+"error; 3 not root or the database is unusable; 130/143 interrupted.\n";
 
 enum { OPT_DB = 256, OPT_STATE, OPT_RUNNER, OPT_QUICK, OPT_MIRROR,
        OPT_REFRESH, OPT_TIMEOUT, OPT_FORMAT, OPT_LIBS, OPT_ALGOS, OPT_NOHW,
@@ -279,6 +281,28 @@ static int check_distros(struct run_config *c)
 	return rc;
 }
 
+/* Fail early, before waiting for the run lock, when the directory of the
+ * database PATH does not exist (the database itself may be missing: the
+ * run creates it). Returns 0, or EXIT_ENV after printing why. */
+static int check_db_dir(const char *path)
+{
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	struct stat st;
+	int rc = 0;
+
+	if (slash)
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	else
+		strcpy(dir, ".");
+	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		cli_error("cannot open database '%s': '%s' is not a directory",
+			  path, dir);
+		rc = EXIT_ENV;
+	}
+	free(dir);
+	return rc;
+}
+
 static void on_run_lock_wait(void *ctx, const char *path)
 {
 	(void)ctx;
@@ -305,6 +329,9 @@ static int cmd_run(int argc, char **argv)
 		rc = EXIT_ENV;
 		goto out;
 	}
+	rc = check_db_dir(c.db_path);
+	if (rc != 0)
+		goto out;
 	lock = bo_mkdir_p("/run/lock", &err) < 0 ? -1 :
 	       bo_lock_wait(BENCHORCH_RUN_LOCK, on_run_lock_wait, NULL, &err);
 	if (lock < 0) {

@@ -7,6 +7,7 @@
 
 #include "orchestrator/cli.h"
 #include "orchestrator/control-cli.h"
+#include "orchestrator/format.h"
 
 static const char usage[] =
 "Usage: benchorch status [--json] [--socket PATH | --config FILE |\n"
@@ -149,7 +150,8 @@ static int cmd_status(int argc, char **argv)
 	if (rc)
 		return rc;
 	if (as_json) {
-		json_dumpf(reply, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
+		json_dumpf(reply, stdout, JSON_INDENT(2) | JSON_SORT_KEYS |
+				   FORMAT_JSON_REAL);
 		putchar('\n');
 	} else {
 		print_status(reply);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "orchestrator/compare.h"
+#include "orchestrator/format.h"
 #include "orchestrator/report-fmt.h"
 
 /* Format: %1$s/%2$s base/new mode, %3$s/%4$s base/new variant, %5$s the
@@ -100,6 +101,27 @@ static sqlite3_stmt *samples_query(sqlite3 *db)
 	return st;
 }
 
+/* The variants RUN_ID's results were measured in, sorted and joined with
+ * ','; "hw" for a schema without variants, "" for a run without results.
+ * Newly allocated; caller frees. */
+static char *run_variants(sqlite3 *db, int64_t run_id)
+{
+	sqlite3_stmt *st;
+	char *v;
+
+	if (strcmp(results_variant_expr(db), "variant") != 0)
+		return xstrdup("hw");
+	if (sqlite3_prepare_v2(db, "SELECT group_concat(variant, ',') FROM"
+			       " (SELECT DISTINCT variant FROM results_v"
+			       "  WHERE run_id = ?1 ORDER BY variant)", -1, &st,
+			       NULL) != SQLITE_OK)
+		return xstrdup("");
+	sqlite3_bind_int64(st, 1, run_id);
+	v = sqlite3_step(st) == SQLITE_ROW ? col_dup(st, 0) : NULL;
+	sqlite3_finalize(st);
+	return v ? v : xstrdup("");
+}
+
 static int run_exists(sqlite3 *db, int64_t id, bo_err *err)
 {
 	sqlite3_stmt *st;
@@ -167,6 +189,8 @@ int compare_runs(sqlite3 *db, int64_t base_run, int64_t new_run,
 
 	if (run_exists(db, base_run, err) < 0 || run_exists(db, new_run, err) < 0)
 		return -1;
+	r.base_variant = run_variants(db, base_run);
+	r.new_variant = run_variants(db, new_run);
 	{
 		int v2 = strcmp(results_mode_expr(db), "mode") == 0;
 		char *sql = v2 ? xasprintf(points_fmt, "b.mode", "n.mode",
@@ -176,8 +200,11 @@ int compare_runs(sqlite3 *db, int64_t base_run, int64_t new_run,
 
 		rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
 		free(sql);
-		if (rc != SQLITE_OK)
-			return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+		if (rc != SQLITE_OK) {
+			bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+			compare_result_free(&r);
+			return -1;
+		}
 	}
 	sqlite3_bind_int64(st, 1, base_run);
 	sqlite3_bind_int64(st, 2, new_run);
@@ -237,6 +264,8 @@ void compare_result_free(struct compare_result *r)
 {
 	size_t i;
 
+	free(r->base_variant);
+	free(r->new_variant);
 	for (i = 0; i < r->npoints; i++) {
 		struct compare_point *p = &r->points[i];
 
@@ -324,6 +353,8 @@ static void print_json(FILE *f, const struct compare_result *r)
 
 	json_object_set_new(o, "base_run", json_integer(r->base_run));
 	json_object_set_new(o, "new_run", json_integer(r->new_run));
+	json_object_set_new(o, "base_variant", json_string(r->base_variant));
+	json_object_set_new(o, "new_variant", json_string(r->new_variant));
 	json_object_set_new(o, "threshold", json_real(r->threshold));
 	for (i = 0; i < r->npoints; i++) {
 		const struct compare_point *p = &r->points[i];
@@ -345,7 +376,8 @@ static void print_json(FILE *f, const struct compare_result *r)
 	json_object_set_new(o, "regressions", reg);
 	json_object_set_new(o, "improvements", imp);
 	json_object_set_new(o, "package_changes", chg);
-	s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+				FORMAT_JSON_REAL);
 	fprintf(f, "%s\n", s);
 	free(s);
 	json_decref(o);
@@ -422,12 +454,19 @@ void compare_print(FILE *f, const struct compare_result *r,
 		print_csv(f, r);
 		return;
 	}
-	fprintf(f, "Run %lld (base) against run %lld (new): %zu points in both.\n"
-		"Significant: |change| > %.1f %% and, where both runs stored at"
+	fprintf(f, "Run %lld (base, variant %s) against run %lld (new, variant"
+		" %s): %zu points in both.\n",
+		(long long)r->base_run, *r->base_variant ? r->base_variant : "-",
+		(long long)r->new_run, *r->new_variant ? r->new_variant : "-",
+		r->npoints);
+	if (strcmp(r->base_variant, r->new_variant) != 0)
+		fprintf(f, "The runs measured different variants: the changes"
+			" below are those of the libraries' hardware"
+			" acceleration, not of their packages.\n");
+	fprintf(f, "Significant: |change| > %.1f %% and, where both runs stored at"
 		" least 5 raw samples (%zu points), a Mann-Whitney rank test on"
 		" them gives p < 0.05; elsewhere (%zu points) the [median, best]"
 		" throughput ranges of the two runs do not overlap.\n\n",
-		(long long)r->base_run, (long long)r->new_run, r->npoints,
 		100 * r->threshold, r->nranked, r->npoints - r->nranked);
 	tbl_init(&t, 9, hdr, right);
 	for (i = 0; i < r->npoints; i++) {

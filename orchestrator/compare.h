@@ -38,6 +38,9 @@ struct compare_change {
 /* Everything compare_runs found; all memory owned by the struct. */
 struct compare_result {
 	int64_t base_run, new_run;
+	char *base_variant;	/* the run's variants ("hw", "nohw", "hw,nohw";
+				 * "" without results), owned */
+	char *new_variant;
 	double threshold;	/* fraction */
 	size_t npoints, nchanges, nregressions, nimprovements;
 	size_t nranked;		/* points judged by the rank test */
@@ -63,11 +66,13 @@ void compare_result_free(struct compare_result *r);
 int compare_latest_two(sqlite3 *db, int64_t *ret_base, int64_t *ret_new,
 		       bo_err *err);
 
-/* Print R to F. FORMAT_TABLE: one aligned row per point (only significant
- * ones unless ALL_POINTS), then the regressions and improvements, each
+/* Print R to F. FORMAT_TABLE: a header naming each run's variant (and a
+ * note when they differ: the change is then the hardware acceleration's),
+ * one aligned row per point (only significant ones unless ALL_POINTS), then the regressions and improvements, each
  * with its library's package change, and every changed package per
  * distro. FORMAT_CSV: every point, one row each. FORMAT_JSON: one object
- * with points, regressions, improvements and package_changes. */
+ * with base_variant, new_variant, points, regressions, improvements and
+ * package_changes. */
 void compare_print(FILE *f, const struct compare_result *r,
 		   enum format fmt, int all_points);
 

@@ -143,7 +143,8 @@ long format_stmt(FILE *f, sqlite3_stmt *st, enum format fmt, bo_err *err)
 			   sqlite3_errmsg(sqlite3_db_handle(st)));
 		nrows = -1;
 	} else if (fmt == FORMAT_JSON) {
-		char *s = json_dumps(arr, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		char *s = json_dumps(arr, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+					     FORMAT_JSON_REAL);
 
 		fprintf(f, "%s\n", s);
 		free(s);

@@ -514,7 +514,13 @@ int run_execute(const struct run_config *c)
 			rc = EXIT_FAILED;
 		}
 		noisy = summary_noisy(db, run_id, &measured);
-		if (noisy >= 0)
+		if (noisy >= 0 && measured == 0) {
+			cli_error("run %lld measured nothing: the libraries "
+				  "asked for are absent from the images or "
+				  "support none of the algorithms asked for",
+				  (long long)run_id);
+			rc = EXIT_FAILED;
+		} else if (noisy >= 0)
 			fprintf(stderr, "benchorch: run %lld: %ld of %ld measurements stayed noisy (the coefficient of variation of their samples above the guest's limit after re-runs)\n",
 				(long long)run_id, noisy, measured);
 		unverified = summary_unverified(db, run_id);

@@ -2,7 +2,27 @@
 # quickstart.sh - on a fresh Debian machine, as root: install the
 # dependencies, build, and benchmark the crypto libraries of Debian
 # (bookworm) on this CPU. Results go to /var/lib/benchorch/results.db.
+#
+# usage: scripts/quickstart.sh [DISTROS]
+# DISTROS is benchorch run's --distros list (default: debian), e.g.
+# debian:bookworm,debian:trixie. For every other option run
+# ./benchorch run yourself once this has built it.
 set -eu
+usage() {
+	echo "usage: $0 [DISTROS]   (default DISTROS: debian; see ./benchorch run --help)"
+}
+case "${1:-}" in
+-h|--help)
+	usage
+	exit 0 ;;
+-*)
+	usage >&2
+	exit 2 ;;
+esac
+if [ $# -gt 1 ]; then
+	usage >&2
+	exit 2
+fi
 cd "$(dirname "$0")/.."
 scripts/deps.sh
 scripts/build.sh

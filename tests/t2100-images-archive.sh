@@ -107,8 +107,12 @@ ok $([ $? -eq 1 ] && grep -q "exists (--refresh replaces it)" "$TMP/err"; echo $
 "$BENCHORCH" images import --state-dir "$STATE" --refresh fmt-tar "$TMP/r.tar" >/dev/null 2>"$TMP/err"
 ok $? "--refresh replaces it"
 "$BENCHORCH" images import --state-dir "$STATE" debian "$TMP/r.tar" 2>"$TMP/err"
-ok $([ $? -eq 1 ] && grep -q "is a distro with a recipe" "$TMP/err"; echo $?) \
-	"an import may not take a distro's name"
+ok $([ $? -eq 2 ] && grep -q "is a distro with a recipe" "$TMP/err"; echo $?) \
+	"an import may not take a distro's name (usage error)"
+"$BENCHORCH" images import --state-dir "$STATE" 'Bad/Name' "$TMP/r.tar" 2>"$TMP/err"
+ok $([ $? -eq 2 ] && grep -q "invalid image name 'Bad/Name'" "$TMP/err" &&
+     [ ! -e "$STATE/images/Bad" ]; echo $?) \
+	"an invalid image name is a usage error"
 mkdir "$TMP/notroot" && echo x > "$TMP/notroot/file"
 tar -C "$TMP/notroot" -cf "$TMP/notroot.tar" .
 "$BENCHORCH" images import --state-dir "$STATE" nr "$TMP/notroot.tar" 2>"$TMP/err"

@@ -79,6 +79,20 @@ if [ "$(id -u)" -eq 0 ]; then
 	grep -q "cannot open database '/proc/benchorch/results.db'" "$tmp/err"
 	ok $? "naming it: $(head -1 "$tmp/err")"
 
+	# A database in a missing directory fails at once, even while another
+	# run holds the machine-wide run lock (nothing to wait for).
+	flock -o /run/lock/benchorch-run.lock sleep 60 &
+	holder=$!
+	sleep 0.5
+	timeout 20 "$BENCHORCH" run --distros debian --state-dir "$tmp/state" \
+		--db "$tmp/nodir/results.db" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	kill "$holder" 2>/dev/null
+	wait "$holder" 2>/dev/null
+	ok $([ $rc -eq 3 ] && ! grep -q waiting "$tmp/err" &&
+	     grep -q "cannot open database '$tmp/nodir/results.db': '$tmp/nodir' is not a directory" "$tmp/err"
+	     echo $?) "a database in a missing directory exits 3 without waiting for the run lock"
+
 	if command -v setpriv >/dev/null 2>&1; then
 		setpriv --reuid=65534 --regid=65534 --clear-groups \
 			"$BENCHORCH" run --distros debian >"$tmp/out" 2>"$tmp/err"

@@ -191,4 +191,14 @@ if command -v valgrind >/dev/null 2>&1; then
 	ok $? "results on real data under valgrind: no memory error"
 fi
 
+# libmcrypt has ciphers only: asking it for SHA-256 measures nothing, and a
+# run that measured nothing is a failure, not an empty success.
+"$BENCHORCH" run --distros debian --quick --runner chroot --libs libmcrypt \
+	--algos sha-256 --state-dir "$TEST_STATE" --db "$tmp/none.db" \
+	>"$tmp/out" 2>"$tmp/err"
+rc=$?
+ok $([ $rc -eq 1 ] && [ ! -s "$tmp/out" ] &&
+     grep -q "^benchorch: run 1 measured nothing: " "$tmp/err"; echo $?) \
+	"a run that measures nothing exits 1 and says so ($rc)"
+
 done_testing

@@ -120,8 +120,14 @@ usage_error "--size 99999999999999999999" "invalid size '99999999999999999999'" 
 usage_error "--size 9000000000000MiB overflows" "invalid size '9000000000000MiB': too large" \
 	--size 9000000000000MiB
 "$BENCHORCH" results --db "$db" --run 9223372036854775807 >"$tmp/out" 2>"$tmp/err"
-[ $? -eq 1 ] && grep -q "no matching results" "$tmp/err"
-ok $? "the largest run id is valid: no such run, exit 1"
+[ $? -eq 1 ] && grep -q "no matching results in '$db': there is no run 9223372036854775807" "$tmp/err"
+ok $? "the largest run id is valid: no such run, exit 1, saying so"
+cp "$db" "$tmp/aborted.db"
+sqlite3 "$tmp/aborted.db" "insert into runs (id, uuid, host, pid, started_at, status, command_line, error) values (50, 'u50', 'h', 1, '2026-01-01T00:00:00Z', 'aborted', 'benchorch run', 'interrupted by signal 15')"
+"$BENCHORCH" results --db "$tmp/aborted.db" --run 50 >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 1 ] && [ ! -s "$tmp/out" ] &&
+	grep -q "no matching results in '$tmp/aborted.db': run 50 is stored as aborted (interrupted by signal 15)" "$tmp/err"
+ok $? "results of an aborted run without results says why: $(cat "$tmp/err")"
 
 # No matching row: exit 1 in every format; table prints nothing, csv its
 # header line, json an empty array.

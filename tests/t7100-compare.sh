@@ -37,7 +37,7 @@ grep -q '^0 regressions' "$tmp/out" && grep -q '^0 improvements' "$tmp/out" &&
 ok $? "identical runs: no regression, no improvement, no package change"
 "$BENCHORCH" compare --db "$db" --latest 2 --all >"$tmp/out2" 2>&1
 ok $? "--latest 2 exits 0"
-grep -q '^Run 2 (base) against run 3 (new): 166 points' "$tmp/out2"
+grep -q '^Run 2 (base, variant hw) against run 3 (new, variant hw): 166 points' "$tmp/out2"
 ok $? "--latest 2 picks runs 2 and 3, 166 points in common"
 "$BENCHORCH" compare --db "$db" 2 1 >"$tmp/out" 2>&1
 grep -q '^54 improvements above' "$tmp/out"

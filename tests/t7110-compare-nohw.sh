@@ -27,9 +27,14 @@ ok $? "hw against nohw: exit 4 with --fail-on-regression ($rc)"
 grep -Eq '^  debian:bookworm openssl aes-256-gcm (encrypt|decrypt) .*MB/s \(-[0-9.]+ %\); no package change for this library$' "$tmp/out"
 ok $? "OpenSSL's AES-256-GCM regresses without AES-NI, no package change"
 sed 's/^/# /' "$tmp/out" | grep -E '^# [0-9]+ (regression|improvement)'
+grep -q '^Run 1 (base, variant hw) against run 2 (new, variant nohw): ' "$tmp/out" &&
+	grep -q '^The runs measured different variants' "$tmp/out"
+ok $? "the table names each run's variant and says they differ"
+"$BENCHORCH" compare --db "$db" --format json 1 2 >"$tmp/json" 2>"$tmp/err"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["base_variant"] == "hw" and d["new_variant"] == "nohw"' "$tmp/json"
+ok $? "json: base_variant hw, new_variant nohw"
 "$BENCHORCH" compare --db "$db" --fail-on-regression 1 1 >"$tmp/out" 2>"$tmp/err"
-ok $? "a run against itself: exit 0"
-grep -q '^0 regressions' "$tmp/out" && grep -q '^0 improvements' "$tmp/out"
-ok $? "and no regression, no improvement"
+[ $? -eq 2 ] && [ ! -s "$tmp/out" ]
+ok $? "a run against itself is a usage error"
 
 done_testing

@@ -83,9 +83,14 @@ ok $? "and nothing is written"
 "$BENCHORCH" compare --db "$tmp/one.db" --latest 2 >/dev/null 2>"$tmp/err"
 [ $? -eq 3 ] && grep -q "needs two runs with results, the database has 1" "$tmp/err"
 ok $? "compare --latest 2 with one run says so"
-"$BENCHORCH" compare --db "$tmp/one.db" --threshold 5% --all 1 1 >"$tmp/out" 2>"$tmp/err"
+"$top_builddir/tests/fixtures/results-mkdb" "$tmp/two.db"
+"$BENCHORCH" compare --db "$tmp/two.db" --threshold 5% --all 1 2 >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 0 ] && grep -q "above 5.0 %" "$tmp/out"
 ok $? "compare --threshold 5% (with its percent sign) still works"
+"$BENCHORCH" compare --db "$tmp/two.db" 2 2 >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] && [ ! -s "$tmp/out" ] &&
+	grep -q "BASE and NEW are the same run (2)" "$tmp/err"
+ok $? "compare of a run with itself is a usage error, not silence"
 "$BENCHORCH" export --db "$tmp/one.db" --run 4294967297 -o "$tmp/x.db" >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 3 ] && grep -q "no run '4294967297' in the source database" "$tmp/err" &&
 	[ ! -e "$tmp/x.db" ]
