@@ -509,11 +509,13 @@ int run_execute(const struct run_config *c)
 	} else if (nok > 0 && !bo_interrupted) {
 		long unverified, noisy, measured;
 
-		if (!c->no_summary && summary_print(stdout, db, run_id, c->format, &err) < 0) {
+		/* no summary (not even its header) when nothing was measured */
+		noisy = summary_noisy(db, run_id, &measured);
+		if ((noisy < 0 || measured != 0) && !c->no_summary &&
+		    summary_print(stdout, db, run_id, c->format, &err) < 0) {
 			cli_error("%s", err.msg);
 			rc = EXIT_FAILED;
 		}
-		noisy = summary_noisy(db, run_id, &measured);
 		if (noisy >= 0 && measured == 0) {
 			cli_error("run %lld measured nothing: the libraries "
 				  "asked for are absent from the images or "

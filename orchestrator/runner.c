@@ -109,10 +109,12 @@ static int bind_file(const char *src, const char *dst, int ro, bo_err *err)
 		return bo_err_set(err, "cannot create '%s': %s", dst,
 				  strerror(errno));
 	close(fd);
-	if (mount(src, dst, NULL, MS_BIND, NULL) < 0)
+	/* "none" for the source and type the kernel ignores in bind mounts
+	 * and remounts (NULL would do, but valgrind reads both as strings) */
+	if (mount(src, dst, "none", MS_BIND, NULL) < 0)
 		return bo_err_set(err, "cannot bind '%s' on '%s': %s", src, dst,
 				  strerror(errno));
-	if (ro && mount(NULL, dst, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY |
+	if (ro && mount("none", dst, "none", MS_BIND | MS_REMOUNT | MS_RDONLY |
 			MS_NOSUID | MS_NODEV, NULL) < 0)
 		return bo_err_set(err, "cannot make '%s' read-only: %s", dst,
 				  strerror(errno));
@@ -127,8 +129,8 @@ static int chroot_setup(void *vctx, bo_err *err)
 	char *p;
 	int i, rc = -1;
 
-	if (mount(c->rootfs, c->rootfs, NULL, MS_BIND | MS_REC, NULL) < 0 ||
-	    mount(NULL, c->rootfs, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY,
+	if (mount(c->rootfs, c->rootfs, "none", MS_BIND | MS_REC, NULL) < 0 ||
+	    mount("none", c->rootfs, "none", MS_BIND | MS_REMOUNT | MS_RDONLY,
 		  NULL) < 0)
 		return bo_err_set(err, "cannot bind '%s' read-only: %s",
 				  c->rootfs, strerror(errno));

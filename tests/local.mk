@@ -13,7 +13,7 @@ check_PROGRAMS += tests/t3000-validate tests/t3010-db tests/t3020-spawn
 tests_t3000_validate_SOURCES = tests/t3000-validate.c tests/tap.h
 tests_t3000_validate_CFLAGS = $(ORCH_TEST_CFLAGS)
 tests_t3000_validate_LDADD = $(ORCH_TEST_LDADD)
-tests_t3010_db_SOURCES = tests/t3010-db.c tests/tap.h
+tests_t3010_db_SOURCES = tests/t3010-db.c tests/tap.h tests/tap-sql.h
 tests_t3010_db_CFLAGS = $(ORCH_TEST_CFLAGS)
 tests_t3010_db_LDADD = $(ORCH_TEST_LDADD)
 tests_t3020_spawn_SOURCES = tests/t3020-spawn.c tests/tap.h
@@ -21,13 +21,13 @@ tests_t3020_spawn_CFLAGS = $(ORCH_TEST_CFLAGS)
 tests_t3020_spawn_LDADD = $(ORCH_TEST_LDADD)
 TESTS += tests/t3000-validate tests/t3010-db tests/t3020-spawn
 check_PROGRAMS += tests/t3015-db-open
-tests_t3015_db_open_SOURCES = tests/t3015-db-open.c tests/tap.h
+tests_t3015_db_open_SOURCES = tests/t3015-db-open.c tests/tap.h tests/tap-sql.h
 tests_t3015_db_open_CFLAGS = $(ORCH_TEST_CFLAGS)
 tests_t3015_db_open_LDADD = $(ORCH_TEST_LDADD)
 TESTS += tests/t3015-db-open
 # Package versions changed since the previous run (migration 3).
 check_PROGRAMS += tests/t3012-db-package-changes
-tests_t3012_db_package_changes_SOURCES = tests/t3012-db-package-changes.c tests/tap.h
+tests_t3012_db_package_changes_SOURCES = tests/t3012-db-package-changes.c tests/tap.h tests/tap-sql.h
 tests_t3012_db_package_changes_CFLAGS = $(ORCH_TEST_CFLAGS)
 tests_t3012_db_package_changes_LDADD = $(ORCH_TEST_LDADD)
 TESTS += tests/t3012-db-package-changes
@@ -89,10 +89,10 @@ tests_t1210_guest_flavour_LDADD = $(ORCH_TEST_LDADD)
 TESTS += tests/t1200-guest-musl.sh tests/t1210-guest-flavour
 EXTRA_DIST += tests/t1200-guest-musl.sh
 # The seeded order of a run: the guest's generator and permutations.
-check_PROGRAMS += tests/t1040-guest-shuffle
-tests_t1040_guest_shuffle_SOURCES = tests/t1040-guest-shuffle.c tests/tap.h \
+check_PROGRAMS += tests/t1045-guest-shuffle
+tests_t1045_guest_shuffle_SOURCES = tests/t1045-guest-shuffle.c tests/tap.h \
 	guest/shuffle.c guest/shuffle.h guest/compat.h
-TESTS += tests/t1040-guest-shuffle
+TESTS += tests/t1045-guest-shuffle
 # The CPU state recorded with every run, on fixture sysfs trees.
 check_PROGRAMS += tests/t3040-cpustate
 tests_t3040_cpustate_SOURCES = tests/t3040-cpustate.c tests/tap.h

@@ -10,19 +10,7 @@
 
 #include "db/db.h"
 #include "tests/tap.h"
-
-static long long scalar(sqlite3 *db, const char *sql)
-{
-	sqlite3_stmt *st;
-	long long v = -1;
-
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return -2;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return v;
-}
+#include "tests/tap-sql.h"
 
 int main(void)
 {
@@ -47,8 +35,8 @@ int main(void)
 	       strstr(err.msg, "not benchorch's"),
 	       "refuses to write into another program's database (%s)", err.msg);
 	sqlite3_open(foreign, &db);
-	tap_ok(scalar(db, "SELECT count(*) FROM sqlite_master") == 1 &&
-	       scalar(db, "PRAGMA user_version") == 0,
+	tap_ok(tap_sql_scalar(db, "SELECT count(*) FROM sqlite_master") == 1 &&
+	       tap_sql_scalar(db, "PRAGMA user_version") == 0,
 	       "and leaves it as it was");
 	sqlite3_close(db);
 
@@ -87,7 +75,7 @@ int main(void)
 				_exit(3);
 			if (db_open_readonly(ours, &rdb, &e2) < 0)
 				_exit(1);
-			_exit(scalar(rdb, "SELECT count(*) FROM runs") == 0 ? 0 : 2);
+			_exit(tap_sql_scalar(rdb, "SELECT count(*) FROM runs") == 0 ? 0 : 2);
 		}
 		waitpid(pid, &st, 0);
 		tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 0,

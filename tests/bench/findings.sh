@@ -11,7 +11,9 @@
 # on the ciphers of the original comparison plus AES-GCM and SHA-256, and
 # one `--nohw` run of the AES modes on FINDINGS_NOHW_DISTRO (default
 # debian:bookworm). FINDINGS_STATE sets --state-dir, FINDINGS_DB the new
-# database's path (default: a temporary file, kept and named at the end).
+# database's path (default: a temporary file, kept and named at the end),
+# FINDINGS_RUN_ARGS the runs' measuring options (default --quick; empty for
+# the default run's 1 ms x 5 batches with re-runs of noisy points).
 #
 # Three tables; 1 and 3 from the run with the most distributions (the
 # newest of those), 2 from the newest hw and nohw figures per point:
@@ -38,6 +40,7 @@ distros=${FINDINGS_DISTROS:-debian:bullseye,debian:bookworm,debian:trixie,ubuntu
 nohw_distro=${FINDINGS_NOHW_DISTRO:-debian:bookworm}
 algos=aes-128-cbc,aes-256-cbc,aes-128-ctr,aes-256-gcm,serpent-256-cbc,twofish-256-cbc,blowfish-128-cbc,cast5-128-cbc,3des-cbc,sha-256
 nohw_algos=aes-128-cbc,aes-128-ctr,aes-256-gcm
+run_args=${FINDINGS_RUN_ARGS---quick}
 
 [ $# -le 1 ] || { echo "usage: $0 [DB]" >&2; exit 2; }
 command -v sqlite3 >/dev/null 2>&1 || { echo "$0: needs sqlite3" >&2; exit 2; }
@@ -52,14 +55,14 @@ else
 	[ -n "${FINDINGS_STATE:-}" ] && state="--state-dir $FINDINGS_STATE"
 	echo "measuring $distros ($algos) into $db ..." >&2
 	# shellcheck disable=SC2086
-	"$BENCHORCH" run --quick $state --db "$db" --distros "$distros" \
+	"$BENCHORCH" run $run_args $state --db "$db" --distros "$distros" \
 		--algos "$algos" >/dev/null || exit 1
 	echo "measuring $nohw_distro with --nohw ($nohw_algos) ..." >&2
 	# shellcheck disable=SC2086
-	"$BENCHORCH" run --quick $state --db "$db" --distros "$nohw_distro" \
+	"$BENCHORCH" run $run_args $state --db "$db" --distros "$nohw_distro" \
 		--algos "$nohw_algos" >/dev/null || exit 1
 	# shellcheck disable=SC2086
-	"$BENCHORCH" run --quick --nohw $state --db "$db" \
+	"$BENCHORCH" run $run_args --nohw $state --db "$db" \
 		--distros "$nohw_distro" --algos "$nohw_algos" >/dev/null || exit 1
 fi
 

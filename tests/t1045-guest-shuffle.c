@@ -1,4 +1,4 @@
-/* t1040-guest-shuffle - the seeded generator and permutations of
+/* t1045-guest-shuffle - the seeded generator and permutations of
  * guest/shuffle.c: known SplitMix64 outputs, every element exactly once,
  * the same seed giving the same order and other seeds other orders, and
  * no visible bias. */
