@@ -29,7 +29,7 @@
  * point called directly in it, although the loops look alike: a loop
  * shared in backends.c would reach the backend through one more indirect
  * call per call, about 1 ns, and one 16-byte AES-128-CBC call takes about
- * 16 ns (1 GB/s) - a 5 % error at the sizes where the fidelity benchmark
+ * 16 ns (1 GB/s) - a 6 % error at the sizes where the fidelity benchmark
  * (tests/bench/fidelity.sh) must stay within 2 % of `openssl speed`.
  */
 #ifndef GUEST_BACKEND_H

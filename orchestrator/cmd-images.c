@@ -54,8 +54,9 @@ static const char usage[] =
 "  -h, --help             show this help\n"
 "\n"
 "Tarballs are unpacked refusing absolute paths, '..', writes through\n"
-"symlinks, hard links out of the image, device nodes and FIFOs. A build or\n"
-"import happens in a temporary directory renamed into place on success.\n"
+"symlinks, hard links out of the image, device nodes, FIFOs and sockets\n"
+"(the whole archive is refused). A build or import happens in a temporary\n"
+"directory renamed into place on success.\n"
 "\n"
 "Exit status: 0 success; 1 the build, import or removal failed; 2 usage\n"
 "error or no such image; 3 not root (build, import); 130/143 interrupted.\n";

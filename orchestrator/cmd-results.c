@@ -299,28 +299,34 @@ static long print_human(FILE *out, sqlite3_stmt *st, long *ret_noisy,
 	return n;
 }
 
-/* Why run RUN_ID may have no results, as a clause to append to the error:
- * ": there is no run N", ": run N is stored as aborted (why)", ": run N is
- * still running", or NULL when the run finished normally (the filters
- * excluded its rows) or on a database error. The caller frees it. */
-static char *run_state(sqlite3 *db, int64_t run_id)
+/* Why run RUN_ID has no results at all, as a clause to append to the
+ * "no matching results" error: ": there is no run N", ": run N is stored
+ * as aborted (why)", ": run N is still running (or its orchestrator
+ * died)"; NULL when the run has results (the filters excluded them), when
+ * it finished normally, or on a database error. The caller frees it. */
+static char *no_results_reason(sqlite3 *db, int64_t run_id)
 {
 	sqlite3_stmt *st;
 	char *why = NULL;
 	int rc;
 
-	if (sqlite3_prepare_v2(db, "SELECT status, error FROM runs WHERE id = ?",
-			       -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db, "SELECT status, error, EXISTS (SELECT 1"
+			       " FROM results_v WHERE run_id = ?1)"
+			       " FROM runs WHERE id = ?1", -1, &st, NULL) !=
+	    SQLITE_OK)
 		return NULL;
 	sqlite3_bind_int64(st, 1, run_id);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_DONE) {
 		why = xasprintf(": there is no run %lld", (long long)run_id);
-	} else if (rc == SQLITE_ROW) {
+	} else if (rc == SQLITE_ROW && sqlite3_column_int(st, 2) == 0) {
 		const char *status = (const char *)sqlite3_column_text(st, 0);
 		const char *error = (const char *)sqlite3_column_text(st, 1);
 
-		if (status && strcmp(status, "done") != 0)
+		if (status && strcmp(status, "running") == 0)
+			why = xasprintf(": run %lld is still running (or its "
+					"orchestrator died)", (long long)run_id);
+		else if (status && strcmp(status, "done") != 0)
 			why = xasprintf(": run %lld is stored as %s%s%s%s",
 					(long long)run_id, status,
 					error ? " (" : "", error ? error : "",
@@ -457,7 +463,8 @@ static int cmd_results(int argc, char **argv)
 		cli_error("%s", err.msg);
 		rc = EXIT_ENV;
 	} else if (n == 0) {
-		char *why = f.nruns == 1 ? run_state(db, f.runs[0]) : NULL;
+		char *why = f.nruns == 1 ? no_results_reason(db, f.runs[0]) :
+			    NULL;
 
 		cli_error("no matching results in '%s'%s", path, why ? why : "");
 		free(why);

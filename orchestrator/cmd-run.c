@@ -69,8 +69,9 @@ static const char usage[] =
 "  -h, --help             show this help\n"
 "\n"
 "Exit status: 0 all distributions measured; 1 some failed, or nothing was\n"
-"measured (no library asked for supports an algorithm asked for); 2 usage\n"
-"error; 3 not root or the database is unusable; 130/143 interrupted.\n";
+"measured (the libraries asked for are absent or support none of the\n"
+"algorithms asked for); 2 usage error; 3 not root or the database is\n"
+"unusable; 130/143 interrupted.\n";
 
 enum { OPT_DB = 256, OPT_STATE, OPT_RUNNER, OPT_QUICK, OPT_MIRROR,
        OPT_REFRESH, OPT_TIMEOUT, OPT_FORMAT, OPT_LIBS, OPT_ALGOS, OPT_NOHW,
@@ -294,7 +295,11 @@ static int check_db_dir(const char *path)
 		*(slash == dir ? slash + 1 : slash) = '\0';
 	else
 		strcpy(dir, ".");
-	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+	if (stat(dir, &st) < 0) {
+		cli_error("cannot open database '%s': '%s': %s", path, dir,
+			  strerror(errno));
+		rc = EXIT_ENV;
+	} else if (!S_ISDIR(st.st_mode)) {
 		cli_error("cannot open database '%s': '%s' is not a directory",
 			  path, dir);
 		rc = EXIT_ENV;

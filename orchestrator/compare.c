@@ -102,24 +102,53 @@ static sqlite3_stmt *samples_query(sqlite3 *db)
 }
 
 /* The variants RUN_ID's results were measured in, sorted and joined with
- * ','; "hw" for a schema without variants, "" for a run without results.
- * Newly allocated; caller frees. */
+ * ',' ("hw", "nohw", "hw,nohw"; "hw" for every result of a schema without
+ * variants), "" for a run without results. Newly allocated; caller
+ * frees. */
 static char *run_variants(sqlite3 *db, int64_t run_id)
 {
+	char *sql = xasprintf("SELECT DISTINCT %s FROM results_v"
+			      " WHERE run_id = ?1 ORDER BY 1",
+			      results_variant_expr(db));
+	char *v = xstrdup("");
 	sqlite3_stmt *st;
-	char *v;
 
-	if (strcmp(results_variant_expr(db), "variant") != 0)
-		return xstrdup("hw");
-	if (sqlite3_prepare_v2(db, "SELECT group_concat(variant, ',') FROM"
-			       " (SELECT DISTINCT variant FROM results_v"
-			       "  WHERE run_id = ?1 ORDER BY variant)", -1, &st,
-			       NULL) != SQLITE_OK)
-		return xstrdup("");
-	sqlite3_bind_int64(st, 1, run_id);
-	v = sqlite3_step(st) == SQLITE_ROW ? col_dup(st, 0) : NULL;
-	sqlite3_finalize(st);
-	return v ? v : xstrdup("");
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, run_id);
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			const char *one = (const char *)sqlite3_column_text(st, 0);
+			char *joined = xasprintf("%s%s%s", v, *v ? "," : "",
+						 one ? one : "");
+
+			free(v);
+			v = joined;
+		}
+		sqlite3_finalize(st);
+	}
+	free(sql);
+	return v;
+}
+
+/* Do the variant lists A and B (as from run_variants) share a variant? */
+static int variants_overlap(const char *a, const char *b)
+{
+	char *copy = xstrdup(a), *tok, *save = NULL;
+	int found = 0;
+
+	for (tok = strtok_r(copy, ",", &save); tok && !found;
+	     tok = strtok_r(NULL, ",", &save)) {
+		size_t n = strlen(tok);
+		const char *p = b;
+
+		/* TOK as a whole item of B */
+		while (!found && (p = strstr(p, tok)) != NULL) {
+			found = (p == b || p[-1] == ',') &&
+				(p[n] == '\0' || p[n] == ',');
+			p += n;
+		}
+	}
+	free(copy);
+	return found;
 }
 
 static int run_exists(sqlite3 *db, int64_t id, bo_err *err)
@@ -459,7 +488,8 @@ void compare_print(FILE *f, const struct compare_result *r,
 		(long long)r->base_run, *r->base_variant ? r->base_variant : "-",
 		(long long)r->new_run, *r->new_variant ? r->new_variant : "-",
 		r->npoints);
-	if (strcmp(r->base_variant, r->new_variant) != 0)
+	if (*r->base_variant && *r->new_variant &&
+	    !variants_overlap(r->base_variant, r->new_variant))
 		fprintf(f, "The runs measured different variants: the changes"
 			" below are those of the libraries' hardware"
 			" acceleration, not of their packages.\n");

@@ -66,9 +66,10 @@ void compare_result_free(struct compare_result *r);
 int compare_latest_two(sqlite3 *db, int64_t *ret_base, int64_t *ret_new,
 		       bo_err *err);
 
-/* Print R to F. FORMAT_TABLE: a header naming each run's variant (and a
- * note when they differ: the change is then the hardware acceleration's),
- * one aligned row per point (only significant ones unless ALL_POINTS), then the regressions and improvements, each
+/* Print R to F. FORMAT_TABLE: a header naming each run's variants (and
+ * a note when the two runs share none: the changes are then the hardware
+ * acceleration's), one aligned row per point (only significant ones
+ * unless ALL_POINTS), then the regressions and improvements, each
  * with its library's package change, and every changed package per
  * distro. FORMAT_CSV: every point, one row each. FORMAT_JSON: one object
  * with base_variant, new_variant, points, regressions, improvements and

@@ -185,6 +185,28 @@ char *cpustate_freq_warning(int cpu, int64_t before_khz, int64_t after_khz)
 			 (long long)after_khz, CPUSTATE_FREQ_TOLERANCE_PCT);
 }
 
+char *cpustate_clock_warning(int cpu, const int64_t *hz, size_t n)
+{
+	int64_t lo = 0, hi = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (hz[i] <= 0)
+			continue;
+		if (lo == 0 || hz[i] < lo)
+			lo = hz[i];
+		if (hz[i] > hi)
+			hi = hz[i];
+	}
+	/* (hi - lo) / lo > tolerance / 100, in integers (Hz x 100 fits) */
+	if (lo == 0 || (hi - lo) * 100 <= lo * CPUSTATE_FREQ_TOLERANCE_PCT)
+		return NULL;
+	return xasprintf("the core clock measured on cpu %d spread by %.2f %% during the run (lowest %.3f GHz, highest %.3f GHz; tolerance %d %%)",
+			 cpu, 100.0 * (double)(hi - lo) / (double)lo,
+			 (double)lo / 1e9, (double)hi / 1e9,
+			 CPUSTATE_FREQ_TOLERANCE_PCT);
+}
+
 /* "2800" (MHz, from kHz) or "unknown", into BUF. */
 static const char *mhz(int64_t khz, char *buf, size_t len)
 {

@@ -7,6 +7,7 @@
 #ifndef BENCHORCH_CPUSTATE_H
 #define BENCHORCH_CPUSTATE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* A change of the scaling frequency between the readings before and after
@@ -78,6 +79,14 @@ char *cpustate_governor_warning(const struct cpustate *s);
  * by more than CPUSTATE_FREQ_TOLERANCE_PCT percent of BEFORE_KHZ, else
  * NULL. CPU names the CPU in the text. Newly allocated; caller frees. */
 char *cpustate_freq_warning(int cpu, int64_t before_khz, int64_t after_khz);
+
+/* A one-line warning when the core clock the guests measured (HZ, N
+ * readings in Hz; readings <= 0 are unknown and skipped) spread by more
+ * than CPUSTATE_FREQ_TOLERANCE_PCT percent of the lowest one during the
+ * run - the check that still works where the kernel shows no cpufreq
+ * (virtual machines) - else NULL. CPU names the CPU in the text. Newly
+ * allocated; caller frees. */
+char *cpustate_clock_warning(int cpu, const int64_t *hz, size_t n);
 
 /* One line for people: "cpu 1: governor performance, boost on, scaling
  * frequency 2800 -> 2795 MHz, hypervisor KVMKVMKVM", saying "unknown"

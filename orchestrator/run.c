@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -311,6 +312,24 @@ static const char **run_algorithms(const struct run_config *c,
 	return v;
 }
 
+/* The reason stored with a run in which every guest ran but none measured
+ * anything (status 'failed'). */
+#define MEASURED_NOTHING "measured nothing: the libraries asked for are " \
+	"absent from the images or support none of the algorithms asked for"
+
+/* Did the N invocations in ST measure nothing (no result, no key setup,
+ * counting only the invocations that succeeded)? */
+static bool measured_nothing(const struct inv_state *st, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!st[i].error &&
+		    (st[i].out.nresults > 0 || st[i].out.nkeysetups > 0))
+			return false;
+	return true;
+}
+
 /* The CPU warnings of the run, one per line, or NULL. Caller frees. */
 static char *join_warnings(char *a, char *b)
 {
@@ -335,7 +354,8 @@ int run_execute(const struct run_config *c)
 	struct db_invocation *invs;
 	sqlite3 *db = NULL;
 	char uuid[64], host[256] = "", started[32], *cmdline, *why = NULL;
-	char *sysfs, *algbuf, *gov_warn, *freq_warn, *warnings, *state;
+	char *sysfs, *algbuf, *gov_warn, *freq_warn, *clock_warn, *warnings;
+	char *state;
 	const char **algs;
 	const char *status;
 	int64_t run_id, freq_after;
@@ -460,7 +480,24 @@ int run_execute(const struct run_config *c)
 	freq_warn = cpustate_freq_warning(cpu, cs.freq_khz, freq_after);
 	if (freq_warn)
 		cli_warn("%s", freq_warn);
-	warnings = join_warnings(gov_warn, freq_warn);
+	{
+		int64_t *hz = xcalloc(2 * ninvs + 1, sizeof(*hz));
+
+		/* only invocations that are stored: a failed one's
+		 * readings are not believed */
+		for (i = 0; i < ninvs; i++) {
+			if (st[i].error)
+				continue;
+			hz[2 * i] = st[i].out.clock_start_hz;
+			hz[2 * i + 1] = st[i].out.clock_end_hz;
+		}
+		clock_warn = cpustate_clock_warning(cpu, hz, 2 * ninvs);
+		free(hz);
+	}
+	if (clock_warn)
+		cli_warn("%s", clock_warn);
+	warnings = join_warnings(join_warnings(gov_warn, freq_warn),
+				 clock_warn);
 	if (db_run_cpu_after(db, run_id, freq_after, warnings, &err) < 0)
 		cli_warn("cannot store the state of cpu %d after run %lld: %s",
 			 cpu, (long long)run_id, err.msg);
@@ -487,6 +524,11 @@ int run_execute(const struct run_config *c)
 	} else if (nfailed) {
 		status = "failed";
 		rc = EXIT_FAILED;
+	} else if (nok > 0 && measured_nothing(st, ninvs)) {
+		status = "failed";
+		rc = EXIT_FAILED;
+		why = xstrdup(MEASURED_NOTHING);
+		cli_error("run %lld %s", (long long)run_id, why);
 	} else {
 		status = "done";
 	}
@@ -509,20 +551,16 @@ int run_execute(const struct run_config *c)
 	} else if (nok > 0 && !bo_interrupted) {
 		long unverified, noisy, measured;
 
-		/* no summary (not even its header) when nothing was measured */
+		/* with nothing measured, the table prints nothing (not even
+		 * its header); csv and json still print their empty document */
 		noisy = summary_noisy(db, run_id, &measured);
-		if ((noisy < 0 || measured != 0) && !c->no_summary &&
+		if ((noisy < 0 || measured != 0 || c->format != FORMAT_TABLE) &&
+		    !c->no_summary &&
 		    summary_print(stdout, db, run_id, c->format, &err) < 0) {
 			cli_error("%s", err.msg);
 			rc = EXIT_FAILED;
 		}
-		if (noisy >= 0 && measured == 0) {
-			cli_error("run %lld measured nothing: the libraries "
-				  "asked for are absent from the images or "
-				  "support none of the algorithms asked for",
-				  (long long)run_id);
-			rc = EXIT_FAILED;
-		} else if (noisy >= 0)
+		if (noisy > 0 || (noisy == 0 && measured > 0))
 			fprintf(stderr, "benchorch: run %lld: %ld of %ld measurements stayed noisy (the coefficient of variation of their samples above the guest's limit after re-runs)\n",
 				(long long)run_id, noisy, measured);
 		unverified = summary_unverified(db, run_id);

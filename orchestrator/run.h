@@ -64,10 +64,13 @@ void run_config_release(struct run_config *c);
  * on stdout and those changes on stderr (unless c->no_summary) and the
  * seed and CPU state on stderr, calling c->on_progress as it goes.
  * Warnings on stderr (and cpu_warnings on the run) when the governor is
- * not performance or the frequency moved by more than
- * CPUSTATE_FREQ_TOLERANCE_PCT. A distribution whose image or guest fails
+ * not performance, the scaling frequency moved by more than
+ * CPUSTATE_FREQ_TOLERANCE_PCT, or the core clock the guests measured
+ * spread by more than that. A distribution whose image or guest fails
  * is reported on stderr and left out of the later rounds; the others go
- * on. Returns an exit status: EXIT_OK, EXIT_FAILED (some distro failed),
+ * on. A run in which no guest measured anything is stored as failed.
+ * Returns an exit status: EXIT_OK, EXIT_FAILED (some distro failed, or
+ * nothing was measured),
  * EXIT_ENV (database unusable, no CPU to pin to) or 128+signal when
  * interrupted (the run is then stored as 'aborted'). */
 int run_execute(const struct run_config *c);

@@ -105,6 +105,32 @@ int main(void)
 	tap_ok(w == NULL, "an unknown reading is no warning");
 	free(w);
 
+	{
+		/* measured clocks: 10 % of the lowest is the limit */
+		const int64_t steady[] = { 2800000000, 0, 3080000000, -1,
+					   2900000000 };
+		const int64_t moved[] = { 3080000001, 2800000000, 2950000000 };
+		const int64_t none[] = { 0, -1 };
+
+		w = cpustate_clock_warning(1, steady, 5);
+		tap_ok(w == NULL, "measured clocks within 10 %% (unknown ones "
+		       "skipped) are no warning");
+		free(w);
+		w = cpustate_clock_warning(3, moved, 3);
+		tap_ok(w && strstr(w, "cpu 3") && strstr(w, "spread by 10.00 %") &&
+		       strstr(w, "lowest 2.800 GHz, highest 3.080 GHz") &&
+		       !strchr(w, '\n'),
+		       "a spread just above 10 %% is a one-line warning with "
+		       "both ends (%s)", w ? w : "none");
+		free(w);
+		w = cpustate_clock_warning(1, none, 2);
+		tap_ok(w == NULL, "no known measured clock, no warning");
+		free(w);
+		w = cpustate_clock_warning(1, NULL, 0);
+		tap_ok(w == NULL, "no invocation, no warning");
+		free(w);
+	}
+
 	/* CPUID's hypervisor signature, when there is one, agrees with the
 	 * kernel's flags and is short printable text. */
 	hv = cpustate_cpuid_hypervisor();

@@ -155,8 +155,26 @@ ok $? "the libraries run in another order from one invocation to the next"
 ok $? "the fixture's CPU state is stored: powersave, turbo on, 2800000 kHz before and after"
 grep -q "^benchorch: warning: the scaling governor of cpu $cpu is 'powersave', not 'performance'" "$tmp/err2" &&
 	q "select cpu_warnings from runs where id = 2" | grep -q "'powersave', not 'performance'" &&
-	[ "$(q "select count(*) from runs where cpu_warnings is not null")" -eq 1 ]
+	[ "$(q "select count(*) from runs where cpu_warnings like '%governor%'")" -eq 1 ]
 ok $? "a warning on stderr and on the run for a governor other than performance"
+# The guests' measured clocks: a spread above 10 % is a warning (this
+# machine's own clock decides whether there is one); none for clocks
+# within it.
+q "select id, min(a), max(a) from (select run_id as id, clock_start_hz as a
+	from invocations union all select run_id, clock_end_hz from invocations)
+	group by id" | {
+	bad=0
+	while IFS='|' read -r id lo hi; do
+		w=$(q "select count(*) from runs where id = $id and cpu_warnings like '%core clock measured on cpu%'")
+		if [ $(( (hi - lo) * 100 > lo * 10 )) -eq 1 ]; then
+			[ "$w" -eq 1 ] || bad=1
+		else
+			[ "$w" -eq 0 ] || bad=1
+		fi
+	done
+	exit $bad
+}
+ok $? "a measured clock spread above 10 % is a warning on the run, and only then"
 n1=$(q "select count(*) from results_v where run_id = 1")
 [ "$(q "select count(*) from results_v where run_id = 2 and verified = 1")" -eq "$n1" ]
 ok $? "chroot gives the same $n1 verified results"
@@ -200,5 +218,17 @@ rc=$?
 ok $([ $rc -eq 1 ] && [ ! -s "$tmp/out" ] &&
      grep -q "^benchorch: run 1 measured nothing: " "$tmp/err"; echo $?) \
 	"a run that measures nothing exits 1 and says so ($rc)"
+[ "$(sqlite3 "$tmp/none.db" "select status || ' ' || error from runs where id = 1")" = \
+	"failed measured nothing: the libraries asked for are absent from the images or support none of the algorithms asked for" ]
+ok $? "and is stored as failed, with the reason"
+"$BENCHORCH" results --db "$tmp/none.db" --run 1 >/dev/null 2>"$tmp/err"
+ok $([ $? -eq 1 ] && grep -q "run 1 is stored as failed (measured nothing: " "$tmp/err"; echo $?) \
+	"results of that run says why it has none"
+"$BENCHORCH" run --distros debian --quick --runner chroot --libs libmcrypt \
+	--algos sha-256 --state-dir "$TEST_STATE" --db "$tmp/none.db" \
+	--format json >"$tmp/out" 2>"$tmp/err"
+rc=$?
+ok $([ $rc -eq 1 ] && python3 -c 'import json,sys; assert json.load(open(sys.argv[1])) == []' "$tmp/out"; echo $?) \
+	"with --format json it prints an empty array, still exit 1 ($rc)"
 
 done_testing

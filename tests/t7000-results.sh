@@ -128,6 +128,9 @@ sqlite3 "$tmp/aborted.db" "insert into runs (id, uuid, host, pid, started_at, st
 [ $? -eq 1 ] && [ ! -s "$tmp/out" ] &&
 	grep -q "no matching results in '$tmp/aborted.db': run 50 is stored as aborted (interrupted by signal 15)" "$tmp/err"
 ok $? "results of an aborted run without results says why: $(cat "$tmp/err")"
+"$BENCHORCH" results --db "$db" --run 1 --lib nosuchlib >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 1 ] && [ "$(cat "$tmp/err")" = "benchorch: no matching results in '$db'" ]
+ok $? "a finished run whose rows the filters exclude gets no reason appended"
 
 # No matching row: exit 1 in every format; table prints nothing, csv its
 # header line, json an empty array.

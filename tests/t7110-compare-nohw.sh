@@ -1,7 +1,8 @@
 #!/bin/sh
 # t7110-compare-nohw - compare on real runs: a quick run, then the same with
 # the libraries' hardware acceleration masked (--nohw), is a regression
-# (AES without AES-NI); the run against itself is none.
+# (AES without AES-NI), and the output names both variants; comparing a
+# run with itself is a usage error.
 . "${top_srcdir:-.}/tests/lib.sh"
 require_root_tools
 command -v systemd-nspawn >/dev/null 2>&1 || skip_all "needs systemd-nspawn"
