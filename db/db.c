@@ -32,6 +32,19 @@ int db_exec(sqlite3 *db, const char *sql, bo_err *err)
 	return 0;
 }
 
+long long db_query_int(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st;
+	long long v = -1;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = (long long)sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
 static int user_version(sqlite3 *db, int *ret, bo_err *err)
 {
 	sqlite3_stmt *st;

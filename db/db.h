@@ -107,4 +107,9 @@ long db_crosscheck_failures(sqlite3 *db, int64_t run_id, FILE *f);
  * -1 with err set. */
 int db_exec(sqlite3 *db, const char *sql, bo_err *err);
 
+/* The integer in the first column of the first row of SQL (a query with no
+ * parameters), 0 for NULL; -1 when SQL does not compile or returns no
+ * row. For counts and other queries whose answer is never negative. */
+long long db_query_int(sqlite3 *db, const char *sql);
+
 #endif

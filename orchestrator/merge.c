@@ -218,20 +218,6 @@ static int copy_keeping_ids(sqlite3 *db, const char *table, const char *map,
 	return rc;
 }
 
-/* The first column of the first row of SQL (0 for NULL), -1 on error. */
-static long long scalar(sqlite3 *db, const char *sql)
-{
-	sqlite3_stmt *st;
-	long long v = -1;
-
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = (long long)sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return v;
-}
-
 static int do_merge(sqlite3 *db, const int64_t *runs, size_t nruns,
 		    struct merge_stats *stats, bo_err *err)
 {
@@ -258,7 +244,7 @@ static int do_merge(sqlite3 *db, const int64_t *runs, size_t nruns,
 			sqlite3_step(st);
 		}
 		sqlite3_finalize(st);
-		missing = scalar(db, "SELECT min(id) FROM temp.want WHERE id NOT IN"
+		missing = db_query_int(db, "SELECT min(id) FROM temp.want WHERE id NOT IN"
 				 " (SELECT id FROM src.runs)");
 		if (missing > 0)
 			return bo_err_set(err, "no run '%lld' in the source database",
@@ -266,9 +252,9 @@ static int do_merge(sqlite3 *db, const int64_t *runs, size_t nruns,
 	} else if (exec(db, "INSERT INTO temp.want SELECT id FROM src.runs", err) < 0) {
 		return -1;
 	}
-	stats->runs_present = (long)scalar(db, "SELECT count(*) FROM src.runs WHERE id IN"
+	stats->runs_present = (long)db_query_int(db, "SELECT count(*) FROM src.runs WHERE id IN"
 				     " temp.want AND uuid IN (SELECT uuid FROM main.runs)");
-	stats->runs_running = (long)scalar(db, "SELECT count(*) FROM src.runs WHERE id IN"
+	stats->runs_running = (long)db_query_int(db, "SELECT count(*) FROM src.runs WHERE id IN"
 				     " temp.want AND status = 'running' AND uuid NOT IN"
 				     " (SELECT uuid FROM main.runs)");
 	if (exec(db,
@@ -290,7 +276,7 @@ static int do_merge(sqlite3 *db, const int64_t *runs, size_t nruns,
 		 " DROP TABLE IF EXISTS temp.map_keysetup;", err) < 0)
 		return -1;
 	/* libraries referenced by other invocation children (key setups) */
-	if (scalar(db, "SELECT count(*) FROM src.sqlite_master WHERE name = 'keysetups'") > 0 &&
+	if (db_query_int(db, "SELECT count(*) FROM src.sqlite_master WHERE name = 'keysetups'") > 0 &&
 	    exec(db, "INSERT INTO temp.sel_lib SELECT library_id FROM src.keysetups"
 		 " WHERE invocation_id IN (SELECT id FROM temp.sel_inv)", err) < 0)
 		return -1;
@@ -375,8 +361,8 @@ static int do_merge(sqlite3 *db, const int64_t *runs, size_t nruns,
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
 		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
-	stats->runs_added = (long)scalar(db, "SELECT count(*) FROM temp.map_run");
-	stats->results_added = (long)scalar(db, "SELECT count(*) FROM main.results WHERE"
+	stats->runs_added = (long)db_query_int(db, "SELECT count(*) FROM temp.map_run");
+	stats->results_added = (long)db_query_int(db, "SELECT count(*) FROM main.results WHERE"
 				      " invocation_id IN (SELECT new FROM temp.map_inv)");
 	return 0;
 }
@@ -406,7 +392,7 @@ int merge_from(sqlite3 *dst, const char *src_path, const int64_t *runs,
 		return -1;
 	}
 	rc = do_merge(dst, runs, nruns, stats, err);
-	if (rc == 0 && scalar(dst, "SELECT count(*) FROM pragma_foreign_key_check") != 0)
+	if (rc == 0 && db_query_int(dst, "SELECT count(*) FROM pragma_foreign_key_check") != 0)
 		rc = bo_err_set(err, "merging '%s' would break foreign keys; nothing merged",
 				src_path);
 	if (rc == 0)

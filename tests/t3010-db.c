@@ -10,7 +10,6 @@
 #include "db/db.h"
 #include "db/migrations.h"
 #include "tests/tap.h"
-#include "tests/tap-sql.h"
 
 static const char *text(sqlite3 *db, const char *sql)
 {
@@ -92,12 +91,12 @@ static void protocol2_tests(const char *dir, const struct cpuinfo *ci)
 		.variant = "hw" };
 	tap_ok(db_run_finish(db, run_id, "done", NULL, &inv, 1, &err) == 0,
 	       "stores it (%s)", err.msg);
-	tap_ok(tap_sql_scalar(db, "SELECT verified FROM results_v WHERE library = 'openssl'") == 1 &&
-	       tap_sql_scalar(db, "SELECT verified FROM results_v WHERE library = 'nettle'") == 1 &&
-	       tap_sql_scalar(db, "SELECT verified FROM results_v WHERE library = 'libgcrypt'") == 0,
+	tap_ok(db_query_int(db, "SELECT verified FROM results_v WHERE library = 'openssl'") == 1 &&
+	       db_query_int(db, "SELECT verified FROM results_v WHERE library = 'nettle'") == 1 &&
+	       db_query_int(db, "SELECT verified FROM results_v WHERE library = 'libgcrypt'") == 0,
 	       "the library that disagrees in the cross-check is stored unverified, the two that agree verified");
-	tap_ok(tap_sql_scalar(db, "SELECT count(*) FROM crosschecks WHERE agrees = 1") == 2 &&
-	       tap_sql_scalar(db, "SELECT agrees FROM crosschecks WHERE library = 'libgcrypt'") == 0,
+	tap_ok(db_query_int(db, "SELECT count(*) FROM crosschecks WHERE agrees = 1") == 2 &&
+	       db_query_int(db, "SELECT agrees FROM crosschecks WHERE library = 'libgcrypt'") == 0,
 	       "the cross-check verdicts are stored");
 	n = db_crosscheck_failures(db, run_id, devnull);
 	tap_ok(n == 1, "db_crosscheck_failures names the one disagreeing pair (%ld)", n);
@@ -126,7 +125,7 @@ static void protocol2_tests(const char *dir, const struct cpuinfo *ci)
 		" (1, 1, 'sha-256', 'hash', 16, 1, 16, 1, 16, 16, 1.0, 1)", &err);
 	sqlite3_close(db);
 	tap_ok(db_open(old, &db, &err) == 0 &&
-	       tap_sql_scalar(db, "PRAGMA user_version") == db_schema_version(),
+	       db_query_int(db, "PRAGMA user_version") == db_schema_version(),
 	       "a schema-1 database is migrated (%s)", err.msg);
 	tap_ok(strcmp(text(db, "SELECT mode || variant || median_ns FROM results_v"),
 		      "bulkhw16") == 0,
@@ -134,8 +133,8 @@ static void protocol2_tests(const char *dir, const struct cpuinfo *ci)
 	tap_ok(strcmp(text(db, "PRAGMA foreign_key_check"), "") == 0 &&
 	       strcmp(text(db, "PRAGMA integrity_check"), "ok") == 0,
 	       "and the migrated database is consistent");
-	tap_ok(tap_sql_scalar(db, "SELECT count(*) FROM samples") == 0 &&
-	       tap_sql_scalar(db, "SELECT count(*) FROM results WHERE p25_ns IS NULL"
+	tap_ok(db_query_int(db, "SELECT count(*) FROM samples") == 0 &&
+	       db_query_int(db, "SELECT count(*) FROM results WHERE p25_ns IS NULL"
 		      " AND cv IS NULL AND noisy IS NULL") == 1,
 	       "migration 5 (after the gap from 2) adds samples; old rows have NULL statistics");
 	sqlite3_close(db);
@@ -192,8 +191,8 @@ static void protocol3_tests(const char *dir, const struct cpuinfo *ci)
 		.started_at = "2026-01-01T00:00:01Z", .out = &out };
 	tap_ok(db_run_finish(db, run_id, "done", NULL, &inv, 1, &err) == 0,
 	       "stores it (%s)", err.msg);
-	tap_ok(tap_sql_scalar(db, "SELECT count(*) FROM samples") == 10 &&
-	       tap_sql_scalar(db, "SELECT count(*) FROM results r WHERE repetitions ="
+	tap_ok(db_query_int(db, "SELECT count(*) FROM samples") == 10 &&
+	       db_query_int(db, "SELECT count(*) FROM results r WHERE repetitions ="
 		      " (SELECT count(*) FROM samples s WHERE s.result_id = r.id)") == 4,
 	       "every sample is stored: as many per result as repetitions");
 	tap_ok(strcmp(text(db, "SELECT group_concat(ns, ' ') FROM (SELECT ns FROM"
@@ -203,20 +202,20 @@ static void protocol3_tests(const char *dir, const struct cpuinfo *ci)
 	       "in the order measured");
 	tap_ok(strcmp(text(db, "SELECT group_concat(ns, ' ') FROM (SELECT ns FROM"
 			   " keysetup_samples ORDER BY rep)"), "160000 140000") == 0 &&
-	       tap_sql_scalar(db, "SELECT p25_ns + p75_ns FROM keysetups") == 300000,
+	       db_query_int(db, "SELECT p25_ns + p75_ns FROM keysetups") == 300000,
 	       "key setups keep their samples and quartiles too");
 	tap_ok(strcmp(text(db, "SELECT p25_ns || ' ' || p75_ns || ' ' || round(cv, 4)"
 			   " || ' ' || reruns || ' ' || noisy || ' ' || tsc_cycles FROM"
 			   " results WHERE buffer_bytes = 16 AND mode = 'bulk'"),
 		      "107500 109500 0.0192 1 0 226800") == 0 &&
-	       tap_sql_scalar(db, "SELECT count(*) FROM results WHERE noisy = 1") == 1,
+	       db_query_int(db, "SELECT count(*) FROM results WHERE noisy = 1") == 1,
 	       "quartiles, cv, re-runs, noisy flag and TSC cycles per result");
 	tap_ok(strcmp(text(db, "SELECT clock_start_hz || ' ' || clock_end_hz || ' '"
 			   " || tsc_hz || ' ' || guest_elapsed_ns || ' ' ||"
 			   " host_elapsed_ns FROM invocations"),
 		      "3000000000 2800000000 2100000000 2000000000 2010000000") == 0,
 	       "the measured clocks and both elapsed times per invocation");
-	tap_ok(tap_sql_scalar(db, "SELECT count(*) FROM curves") == 1 &&
+	tap_ok(db_query_int(db, "SELECT count(*) FROM curves") == 1 &&
 	       strcmp(text(db, "SELECT algorithm || ' ' || operation || ' ' || mode"
 			   " || ' ' || points || ' ' || round(overhead_ns, 3) || ' '"
 			   " || round(ns_per_byte, 6) || ' ' || round(cycles_per_byte, 6)"
@@ -226,9 +225,9 @@ static void protocol3_tests(const char *dir, const struct cpuinfo *ci)
 	tap_ok(strcmp(text(db, "PRAGMA foreign_key_check"), "") == 0,
 	       "foreign keys hold");
 	tap_ok(db_exec(db, "DELETE FROM runs", &err) == 0 &&
-	       tap_sql_scalar(db, "SELECT count(*) FROM samples") +
-	       tap_sql_scalar(db, "SELECT count(*) FROM keysetup_samples") +
-	       tap_sql_scalar(db, "SELECT count(*) FROM curves") == 0,
+	       db_query_int(db, "SELECT count(*) FROM samples") +
+	       db_query_int(db, "SELECT count(*) FROM keysetup_samples") +
+	       db_query_int(db, "SELECT count(*) FROM curves") == 0,
 	       "deleting a run deletes its samples and curves");
 	sqlite3_close(db);
 	guest_output_release(&out);
@@ -287,7 +286,7 @@ static void cpu_state_tests(const char *dir, const struct cpuinfo *ci)
 	       "seed, pinned CPU, governor, boost, kHz before and virtualization are stored, the unknown vendor NULL (%s)",
 	       text(db, "SELECT seed || '|' || pinned_cpu || '|' || governor FROM runs"));
 	tap_ok(db_run_cpu_after(db, run_id, 2000000, "a\nb", &err) == 0 &&
-	       tap_sql_scalar(db, "SELECT freq_after_khz FROM runs") == 2000000 &&
+	       db_query_int(db, "SELECT freq_after_khz FROM runs") == 2000000 &&
 	       strcmp(text(db, "SELECT cpu_warnings FROM runs"), "a\nb") == 0,
 	       "the frequency after the run and the warnings are stored (%s)", err.msg);
 	memset(&inv, 0, sizeof(inv));
@@ -306,7 +305,7 @@ static void cpu_state_tests(const char *dir, const struct cpuinfo *ci)
 	run.seeded = 0;
 	run.state = NULL;
 	db_run_begin(db, &run, &run_id, &err);
-	tap_ok(tap_sql_scalar(db, "SELECT count(*) FROM runs WHERE seed IS NULL AND governor IS NULL"
+	tap_ok(db_query_int(db, "SELECT count(*) FROM runs WHERE seed IS NULL AND governor IS NULL"
 		      " AND pinned_cpu IS NULL AND boost IS NULL") == 1,
 	       "a run without seed or CPU state stores NULLs, nothing invented");
 	sqlite3_close(db);
@@ -348,13 +347,13 @@ int main(void)
 
 	tap_ok(db_open(path, &db, &err) == 0, "creates a new database (%s)",
 	       err.msg);
-	tap_ok(tap_sql_scalar(db, "PRAGMA user_version") == db_schema_version(),
+	tap_ok(db_query_int(db, "PRAGMA user_version") == db_schema_version(),
 	       "migrates to the current schema version");
 	tap_ok(strcmp(text(db, "PRAGMA journal_mode"), "wal") == 0,
 	       "uses WAL");
 	sqlite3_close(db);
 	tap_ok(db_open(path, &db, &err) == 0 &&
-	       tap_sql_scalar(db, "PRAGMA user_version") == db_schema_version(),
+	       db_query_int(db, "PRAGMA user_version") == db_schema_version(),
 	       "re-opening migrates nothing twice");
 
 	tap_ok(db_run_begin(db, &run, &run_id, &err) == 0 && run_id > 0,
@@ -376,16 +375,16 @@ int main(void)
 		.out = &out, .error = "cannot build image" };
 	tap_ok(db_run_finish(db, run_id, "failed", "one failed", inv, 2, &err) == 0,
 	       "stores a run in one transaction (%s)", err.msg);
-	tap_ok(tap_sql_scalar(db, "SELECT count(*) FROM results_v") == 4,
+	tap_ok(db_query_int(db, "SELECT count(*) FROM results_v") == 4,
 	       "results_v has one row per result of the good invocation only");
-	tap_ok(tap_sql_scalar(db, "SELECT count(*) FROM results_v WHERE mode = 'oneshot'") == 1 &&
-	       tap_sql_scalar(db, "SELECT count(*) FROM results_v WHERE algorithm = 'aes-128-cbc'"
+	tap_ok(db_query_int(db, "SELECT count(*) FROM results_v WHERE mode = 'oneshot'") == 1 &&
+	       db_query_int(db, "SELECT count(*) FROM results_v WHERE algorithm = 'aes-128-cbc'"
 		      " AND operation = 'encrypt' AND buffer_bytes = 16") == 2,
 	       "bulk and one-shot results of the same point are both stored");
-	tap_ok(tap_sql_scalar(db, "SELECT count(*) FROM keysetups_v WHERE ns_per_key = 200.0"
+	tap_ok(db_query_int(db, "SELECT count(*) FROM keysetups_v WHERE ns_per_key = 200.0"
 		      " AND verified = 1") == 1,
 	       "key setup is stored, verified by the KAT");
-	tap_ok(tap_sql_scalar(db, "SELECT count(*) FROM crosschecks WHERE agrees IS NULL") == 1,
+	tap_ok(db_query_int(db, "SELECT count(*) FROM crosschecks WHERE agrees IS NULL") == 1,
 	       "a library alone in the cross-check is stored with agrees NULL");
 	tap_ok(strcmp(text(db, "SELECT package_version FROM results_v LIMIT 1"),
 		      "3.0.11-1~deb12u2") == 0,
@@ -394,30 +393,30 @@ int main(void)
 			   " '|' || library_version FROM results_v LIMIT 1"),
 		      "Test CPU|debian|bookworm|OpenSSL 3.0.11") == 0,
 	       "results_v joins cpu, image and library");
-	tap_ok(tap_sql_scalar(db, "SELECT min(verified) FROM results_v WHERE algorithm = 'aes-128-cbc'") == 1,
+	tap_ok(db_query_int(db, "SELECT min(verified) FROM results_v WHERE algorithm = 'aes-128-cbc'") == 1,
 	       "a result whose KAT passed is verified");
-	tap_ok(tap_sql_scalar(db, "SELECT verified FROM results_v WHERE algorithm = 'sha-256'") == 0,
+	tap_ok(db_query_int(db, "SELECT verified FROM results_v WHERE algorithm = 'sha-256'") == 0,
 	       "a result with one failed KAT is not verified, whatever the guest and its other KATs say");
-	tap_ok(tap_sql_scalar(db, "SELECT verified FROM results_v WHERE algorithm = 'aes-128-ctr'") == 0,
+	tap_ok(db_query_int(db, "SELECT verified FROM results_v WHERE algorithm = 'aes-128-ctr'") == 0,
 	       "a result without a KAT is not verified");
-	tap_ok(tap_sql_scalar(db, "SELECT count(*) FROM invocations WHERE status = 'failed'"
+	tap_ok(db_query_int(db, "SELECT count(*) FROM invocations WHERE status = 'failed'"
 		      " AND error = 'cannot build image'") == 1,
 	       "the failed invocation is recorded with its error");
-	tap_ok(tap_sql_scalar(db, "SELECT count(*) FROM kats WHERE algorithm = 'sha-256'") == 2,
+	tap_ok(db_query_int(db, "SELECT count(*) FROM kats WHERE algorithm = 'sha-256'") == 2,
 	       "every KAT vector is stored, not only one per algorithm");
-	tap_ok(tap_sql_scalar(db, "SELECT count(*) FROM image_packages") == 2,
+	tap_ok(db_query_int(db, "SELECT count(*) FROM image_packages") == 2,
 	       "the image's packages are stored");
 	tap_ok(strcmp(text(db, "SELECT status FROM runs WHERE id = 1"), "failed") == 0 &&
-	       tap_sql_scalar(db, "SELECT finished_at IS NOT NULL FROM runs") == 1,
+	       db_query_int(db, "SELECT finished_at IS NOT NULL FROM runs") == 1,
 	       "the run is finished with its status");
 
 	/* the same image and library are not duplicated by a second run */
 	run.uuid = "22222222-2222-3333-4444-555555555555";
 	db_run_begin(db, &run, &run2, &err);
 	db_run_finish(db, run2, "done", NULL, inv, 1, &err);
-	tap_ok(tap_sql_scalar(db, "SELECT count(*) FROM images") == 1 &&
-	       tap_sql_scalar(db, "SELECT count(*) FROM libraries") == 1 &&
-	       tap_sql_scalar(db, "SELECT count(*) FROM cpus") == 1,
+	tap_ok(db_query_int(db, "SELECT count(*) FROM images") == 1 &&
+	       db_query_int(db, "SELECT count(*) FROM libraries") == 1 &&
+	       db_query_int(db, "SELECT count(*) FROM cpus") == 1,
 	       "images, libraries and cpus are shared between runs");
 	tap_ok(db_run_begin(db, &run, &run2, &err) < 0,
 	       "a duplicate run uuid is refused (%s)", err.msg);

@@ -12,7 +12,6 @@
 #include "db/migrations.h"
 #include "db/package-changes.h"
 #include "tests/tap.h"
-#include "tests/tap-sql.h"
 
 static int same(const char *a, const char *b)
 {
@@ -117,17 +116,17 @@ static void through_the_run_api(const char *dir)
 	       same(v[2].new_version, "3.0.13-1"),
 	       "a package updated: 3.0.11-1 -> 3.0.13-1");
 	pkg_changes_free(v, n);
-	tap_ok(tap_sql_scalar(db, "SELECT count(*) FROM package_changes_v WHERE"
+	tap_ok(db_query_int(db, "SELECT count(*) FROM package_changes_v WHERE"
 		      " distro = 'alpine'") == 0,
 	       "alpine, not run before, records nothing");
-	tap_ok(tap_sql_scalar(db, "SELECT count(*) FROM package_changes_v WHERE"
+	tap_ok(db_query_int(db, "SELECT count(*) FROM package_changes_v WHERE"
 		      " run_id = 2 AND spec = 'debian' AND release = 'bookworm'"
 		      " AND previous_run_id = 1 AND previous_run_uuid = 'run-1'"
 		      " AND run_uuid = 'run-2'") == 3,
 	       "package_changes_v: run, spec, distro, release, previous run");
 
 	added = db_package_changes_record(db, r2, &err);
-	tap_ok(added == 0 && tap_sql_scalar(db, "SELECT count(*) FROM package_changes") == 3,
+	tap_ok(added == 0 && db_query_int(db, "SELECT count(*) FROM package_changes") == 3,
 	       "recording a run again adds nothing (%ld)", added);
 
 	r3 = store_run(db, "run-3", "done", one_new, debian, 1);
@@ -144,7 +143,7 @@ static void through_the_run_api(const char *dir)
 	       same(v[2].new_version, "3.0.11-1") && v[2].previous_run == r3,
 	       "a downgrade against run 3, listed once for two specs (%zu)", n);
 	pkg_changes_free(v, n);
-	tap_ok(tap_sql_scalar(db, "SELECT count(*) FROM package_changes pc JOIN"
+	tap_ok(db_query_int(db, "SELECT count(*) FROM package_changes pc JOIN"
 		      " invocations i ON i.id = pc.invocation_id WHERE"
 		      " i.run_id = 4") == 6,
 	       "stored per invocation: 3 changes for each of the 2 specs");
@@ -155,9 +154,9 @@ static void through_the_run_api(const char *dir)
 	/* the rows go with their runs */
 	tap_ok(db_exec(db, "PRAGMA foreign_keys = ON; DELETE FROM runs WHERE"
 		       " id = 4", &err) == 0 &&
-	       tap_sql_scalar(db, "SELECT count(*) FROM package_changes") == 3,
+	       db_query_int(db, "SELECT count(*) FROM package_changes") == 3,
 	       "deleting a run deletes its package changes");
-	tap_ok(tap_sql_scalar(db, "SELECT count(*) FROM pragma_foreign_key_check") == 0,
+	tap_ok(db_query_int(db, "SELECT count(*) FROM pragma_foreign_key_check") == 0,
 	       "foreign keys are consistent");
 	sqlite3_close(db);
 	free(path);
@@ -203,7 +202,7 @@ static void migration_backfill(const char *dir)
 	}
 	sqlite3_close(db);
 	tap_ok(db_open(path, &db, &err) == 0 &&
-	       tap_sql_scalar(db, "PRAGMA user_version") == db_schema_version(),
+	       db_query_int(db, "PRAGMA user_version") == db_schema_version(),
 	       "a schema-2 database is migrated (%s)", err.msg);
 	rc = db_package_changes(db, 2, &v, &n, &err);
 	tap_ok(rc == 0 && n == 3 && same(v[0].package, "libbar") &&
@@ -214,7 +213,7 @@ static void migration_backfill(const char *dir)
 	       "the migration records the changes of the runs stored before it (%zu)",
 	       n);
 	pkg_changes_free(v, n);
-	tap_ok(tap_sql_scalar(db, "SELECT count(*) FROM package_changes") == 3,
+	tap_ok(db_query_int(db, "SELECT count(*) FROM package_changes") == 3,
 	       "and none for a first run, the same image, or alpine");
 	sqlite3_close(db);
 	free(path);

@@ -10,7 +10,6 @@
 
 #include "db/db.h"
 #include "tests/tap.h"
-#include "tests/tap-sql.h"
 
 int main(void)
 {
@@ -35,8 +34,8 @@ int main(void)
 	       strstr(err.msg, "not benchorch's"),
 	       "refuses to write into another program's database (%s)", err.msg);
 	sqlite3_open(foreign, &db);
-	tap_ok(tap_sql_scalar(db, "SELECT count(*) FROM sqlite_master") == 1 &&
-	       tap_sql_scalar(db, "PRAGMA user_version") == 0,
+	tap_ok(db_query_int(db, "SELECT count(*) FROM sqlite_master") == 1 &&
+	       db_query_int(db, "PRAGMA user_version") == 0,
 	       "and leaves it as it was");
 	sqlite3_close(db);
 
@@ -75,7 +74,7 @@ int main(void)
 				_exit(3);
 			if (db_open_readonly(ours, &rdb, &e2) < 0)
 				_exit(1);
-			_exit(tap_sql_scalar(rdb, "SELECT count(*) FROM runs") == 0 ? 0 : 2);
+			_exit(db_query_int(rdb, "SELECT count(*) FROM runs") == 0 ? 0 : 2);
 		}
 		waitpid(pid, &st, 0);
 		tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 0,
