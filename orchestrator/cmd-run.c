@@ -62,6 +62,15 @@ static const char usage[] =
 "      --nohw             mask the libraries' hardware acceleration (AES-NI,\n"
 "                         PCLMUL, SIMD) where they allow it; stored as\n"
 "                         variant 'nohw'\n"
+"      --min-batch-ms MS  shortest timed batch (one sample), in ms, 0.001 to\n"
+"                         60000 (default 1; --quick 0.5)\n"
+"      --repetitions N    samples per measurement, 1 to 150 (default 5;\n"
+"                         --quick 3)\n"
+"      --max-cv F         re-run a measurement whose samples' coefficient of\n"
+"                         variation exceeds the fraction F, 0 to 1 (0.02)\n"
+"      --max-reruns N     re-run a measurement at most N times, 0 to 100\n"
+"                         (default 2; --quick 0); still above --max-cv\n"
+"                         after them, it is stored as noisy\n"
 "      --mirror URL       package mirror for images built now\n"
 "      --refresh          rebuild the images even if cached\n"
 "      --timeout SECONDS  kill a guest that runs longer (default: 1800)\n"
@@ -75,7 +84,7 @@ static const char usage[] =
 
 enum { OPT_DB = 256, OPT_STATE, OPT_RUNNER, OPT_QUICK, OPT_MIRROR,
        OPT_REFRESH, OPT_TIMEOUT, OPT_FORMAT, OPT_LIBS, OPT_ALGOS, OPT_NOHW,
-       OPT_SEED };
+       OPT_SEED, OPT_MIN_BATCH, OPT_REPETITIONS, OPT_MAX_CV, OPT_MAX_RERUNS };
 
 static const struct option options[] = {
 	{ "distros", required_argument, NULL, 'd' },
@@ -91,6 +100,10 @@ static const struct option options[] = {
 	{ "algos", required_argument, NULL, OPT_ALGOS },
 	{ "nohw", no_argument, NULL, OPT_NOHW },
 	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "min-batch-ms", required_argument, NULL, OPT_MIN_BATCH },
+	{ "repetitions", required_argument, NULL, OPT_REPETITIONS },
+	{ "max-cv", required_argument, NULL, OPT_MAX_CV },
+	{ "max-reruns", required_argument, NULL, OPT_MAX_RERUNS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -200,6 +213,44 @@ static int parse_args(int argc, char **argv, struct run_config *c)
 		case OPT_NOHW:
 			c->nohw = 1;
 			break;
+		case OPT_MIN_BATCH: {
+			double ms;
+
+			/* 1 us to 60 s: the guest's own limits are 1 ns and 60 s */
+			if (cli_parse_double(optarg, 0.001, 60000, &ms, &err) < 0)
+				return cli_usage_error("run", "--min-batch-ms: %s",
+						       err.msg);
+			c->min_batch_ns = (uint64_t)(ms * 1e6 + 0.5);
+			break;
+		}
+		case OPT_REPETITIONS: {
+			long long v;
+
+			if (cli_parse_ll(optarg, 1, 150, &v, &err) < 0)
+				return cli_usage_error("run", "--repetitions: %s",
+						       err.msg);
+			c->repetitions = (unsigned)v;
+			break;
+		}
+		case OPT_MAX_CV: {
+			double v;
+
+			if (cli_parse_double(optarg, 0, 1, &v, &err) < 0)
+				return cli_usage_error("run", "--max-cv: %s",
+						       err.msg);
+			c->max_cv = optarg;
+			break;
+		}
+		case OPT_MAX_RERUNS: {
+			long long v;
+
+			if (cli_parse_ll(optarg, 0, 100, &v, &err) < 0)
+				return cli_usage_error("run", "--max-reruns: %s",
+						       err.msg);
+			c->max_reruns = (unsigned)v;
+			c->max_reruns_set = 1;
+			break;
+		}
 		case OPT_SEED: {
 			char *end;
 			unsigned long long v;

@@ -185,8 +185,8 @@ static int invoke(const struct run_config *c, const struct plan *p,
 		  const struct plan_step *step, struct dist *d, int cpu,
 		  struct inv_state *s)
 {
-	const char *args[16];
-	char cpubuf[16], seedbuf[24];
+	const char *args[24];
+	char cpubuf[16], seedbuf[24], batchbuf[24], repbuf[16], rerunbuf[16];
 	struct spawn_result res;
 	off_t log_from;
 	bo_err err;
@@ -214,6 +214,26 @@ static int invoke(const struct run_config *c, const struct plan *p,
 	}
 	if (c->nohw)
 		args[n++] = "--nohw";
+	if (c->min_batch_ns) {
+		snprintf(batchbuf, sizeof(batchbuf), "%llu",
+			 (unsigned long long)c->min_batch_ns);
+		args[n++] = "--min-batch-ns";
+		args[n++] = batchbuf;
+	}
+	if (c->repetitions) {
+		snprintf(repbuf, sizeof(repbuf), "%u", c->repetitions);
+		args[n++] = "--repetitions";
+		args[n++] = repbuf;
+	}
+	if (c->max_cv) {
+		args[n++] = "--max-cv";
+		args[n++] = c->max_cv;
+	}
+	if (c->max_reruns_set) {
+		snprintf(rerunbuf, sizeof(rerunbuf), "%u", c->max_reruns);
+		args[n++] = "--max-reruns";
+		args[n++] = rerunbuf;
+	}
 	args[n] = NULL;
 	log_from = d->log_fd >= 0 ? lseek(d->log_fd, 0, SEEK_END) : 0;
 	{

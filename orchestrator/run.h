@@ -36,6 +36,13 @@ struct run_config {
 	const char *algos;	/* guest --algos list; NULL = every algorithm */
 	int nohw;		/* 1: mask hardware acceleration (guest --nohw),
 				 * stored as variant 'nohw' */
+	/* The guest's timing, passed on as given; 0 or NULL = the guest's
+	 * default (guest/PROTOCOL.md): */
+	uint64_t min_batch_ns;	/* --min-batch-ns: shortest timed batch, ns */
+	unsigned repetitions;	/* --repetitions: samples per measurement */
+	const char *max_cv;	/* --max-cv: a fraction, checked, as given */
+	int max_reruns_set;	/* 1: --max-reruns given */
+	unsigned max_reruns;	/* --max-reruns, when max_reruns_set */
 	int seed_set;		/* 1: seed below orders the run (--seed); 0: a
 				 * random seed is drawn */
 	uint64_t seed;		/* 0 .. 2^32 - 1 */

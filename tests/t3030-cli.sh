@@ -68,6 +68,14 @@ if [ "$(id -u)" -eq 0 ]; then
 
 	"$BENCHORCH" run --timeout 0 >"$tmp/out" 2>"$tmp/err"
 	ok $([ $? -eq 2 ]; echo $?) "--timeout 0 exits 2"
+	for bad in "--min-batch-ms 0" "--min-batch-ms 60001" "--repetitions 0" \
+		"--repetitions 151" "--max-cv 1.5" "--max-cv x" "--max-reruns -1" \
+		"--max-reruns 101"; do
+		# shellcheck disable=SC2086
+		"$BENCHORCH" run --distros debian $bad >"$tmp/out" 2>"$tmp/err"
+		ok $([ $? -eq 2 ] && grep -q "^benchorch run: ${bad%% *}: " "$tmp/err" &&
+		     [ ! -s "$tmp/out" ]; echo $?) "run $bad is a usage error"
+	done
 	"$BENCHORCH" run --timeout 99999999999999999999 >"$tmp/out" 2>"$tmp/err"
 	ok $([ $? -eq 2 ] && grep -q "out of range (1 to 604800)" "$tmp/err"; echo $?) \
 		"--timeout 99999999999999999999 exits 2, out of range"

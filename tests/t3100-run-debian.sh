@@ -209,6 +209,19 @@ if command -v valgrind >/dev/null 2>&1; then
 	ok $? "results on real data under valgrind: no memory error"
 fi
 
+# The timing options reach the guest: 2 ms batches, 7 samples, no re-run.
+"$BENCHORCH" run --distros debian --quick --runner chroot --libs openssl \
+	--algos sha-256 --min-batch-ms 2 --repetitions 7 --max-reruns 0 \
+	--max-cv 0.5 --state-dir "$TEST_STATE" --db "$tmp/timing.db" \
+	>/dev/null 2>"$tmp/err"
+rc=$?
+tq() { sqlite3 -batch -noheader "$tmp/timing.db" "$1"; }
+ok $([ $rc -eq 0 ] && [ "$(tq "select count(*) from results")" -gt 0 ] &&
+     [ "$(tq "select count(*) from results where repetitions <> 7 or reruns <> 0 or min_ns < 1600000")" -eq 0 ] &&
+     [ "$(tq "select count(*) from results where median_ns >= 2000000")" -gt 0 ] &&
+     [ "$(tq "select count(*) from samples")" -eq "$((7 * $(tq "select count(*) from results")))" ]
+     echo $?) "--min-batch-ms 2 --repetitions 7 --max-reruns 0: 7 samples per result, batches calibrated to 2 ms (none under 1.6 ms), no re-run ($rc)"
+
 # libmcrypt has ciphers only: asking it for SHA-256 measures nothing, and a
 # run that measured nothing is a failure, not an empty success.
 "$BENCHORCH" run --distros debian --quick --runner chroot --libs libmcrypt \
