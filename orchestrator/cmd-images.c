@@ -229,6 +229,15 @@ static void bind_s(sqlite3_stmt *st, int i, const char *s)
 		sqlite3_bind_null(st, i);
 }
 
+/* How IMG was verified, for people and for csv/json alike: its recorded
+ * verification, or for a debootstrap/mmdebstrap build (which records
+ * none) the archive signatures the bootstrap tool checked. */
+static const char *verification_of(const struct image *img)
+{
+	return img->verification ? img->verification :
+		"archive signatures (bootstrap tool)";
+}
+
 static int do_list(struct opts *o)
 {
 	struct image **v;
@@ -260,8 +269,7 @@ static int do_list(struct opts *o)
 		bind_s(st, 4, v[i]->method);
 		bind_s(st, 5, v[i]->created_at);
 		bind_s(st, 6, v[i]->digest);
-		bind_s(st, 7, v[i]->verification ? v[i]->verification :
-		       "archive signatures (bootstrap tool)");
+		bind_s(st, 7, verification_of(v[i]));
 		sqlite3_step(st);
 		sqlite3_reset(st);
 	}
@@ -348,8 +356,8 @@ static int show_json(const struct image *img, unsigned long long size)
 	json_object_set_new(o, "created_at", json_string(img->created_at));
 	json_object_set_new(o, "size_bytes", json_integer((json_int_t)size));
 	json_object_set_new(o, "digest", json_string(img->digest));
-	json_object_set_new(o, "verification", img->verification ?
-			    json_string(img->verification) : json_null());
+	json_object_set_new(o, "verification",
+			    json_string(verification_of(img)));
 	json_object_set_new(o, "no_verify", json_boolean(img->verification &&
 			    strstr(img->verification, "--no-verify")));
 	json_object_set_new(o, "source", img->source ?
@@ -417,9 +425,7 @@ static int do_show(struct opts *o)
 		printf("size:          %llu bytes (%.1f MiB)\n", size,
 		       (double)size / 1048576.0);
 		printf("digest:        %s\n", img->digest);
-		printf("verification:  %s\n", img->verification ?
-		       img->verification :
-		       "archive signatures (bootstrap tool)");
+		printf("verification:  %s\n", verification_of(img));
 		if (img->source)
 			printf("source:        %s\n", img->source);
 		printf("packages:      %zu (%s)\n", img->npackages,
@@ -445,7 +451,7 @@ static int do_show(struct opts *o)
 		bind_s(st, 5, img->created_at);
 		sqlite3_bind_int64(st, 6, (sqlite3_int64)size);
 		bind_s(st, 7, img->digest);
-		bind_s(st, 8, img->verification);
+		bind_s(st, 8, verification_of(img));
 		bind_s(st, 9, img->libpkgs[i].library);
 		bind_s(st, 10, img->libpkgs[i].package);
 		bind_s(st, 11, image_package_version(img,

@@ -336,6 +336,54 @@ static char *no_results_reason(sqlite3 *db, int64_t run_id)
 	return why;
 }
 
+/* Warn on stderr about every selected run (F's --run ids, the latest run,
+ * or with --all every run) that has results but did not finish normally
+ * (aborted, failed, still running): its results are partial. */
+static void warn_partial_runs(sqlite3 *db, const struct filters *f)
+{
+	char *sql = xstrdup("SELECT id, status, error FROM runs"
+			    " WHERE status <> 'done' AND id IN"
+			    " (SELECT DISTINCT run_id FROM results_v)"), *t;
+	sqlite3_stmt *st;
+	size_t i;
+
+	if (f->nruns && !f->all) {
+		t = xasprintf("%s AND id IN (?", sql);
+		free(sql);
+		sql = t;
+		for (i = 1; i < f->nruns; i++) {
+			t = xasprintf("%s, ?", sql);
+			free(sql);
+			sql = t;
+		}
+		t = xasprintf("%s)", sql);
+	} else if (!f->all) {
+		t = xasprintf("%s AND id = (SELECT max(run_id) FROM results_v)",
+			      sql);
+	} else {
+		t = xstrdup(sql);
+	}
+	free(sql);
+	if (sqlite3_prepare_v2(db, t, -1, &st, NULL) != SQLITE_OK) {
+		free(t);
+		return;
+	}
+	free(t);
+	if (f->nruns && !f->all)
+		for (i = 0; i < f->nruns; i++)
+			sqlite3_bind_int64(st, (int)i + 1, f->runs[i]);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *status = (const char *)sqlite3_column_text(st, 1);
+		const char *error = (const char *)sqlite3_column_text(st, 2);
+
+		cli_warn("run %lld is stored as %s%s%s%s: its results are partial",
+			 (long long)sqlite3_column_int64(st, 0),
+			 status ? status : "?", error ? " (" : "",
+			 error ? error : "", error ? ")" : "");
+	}
+	sqlite3_finalize(st);
+}
+
 static int cmd_results(int argc, char **argv)
 {
 	const char *db_opt = NULL, *state_opt = NULL, *size_arg = NULL;
@@ -469,10 +517,12 @@ static int cmd_results(int argc, char **argv)
 		cli_error("no matching results in '%s'%s", path, why ? why : "");
 		free(why);
 		rc = EXIT_FAILED;
-	} else if (noisy > 0) {
-		cli_warn("%ld of these %ld points are noisy (MB/s marked ~): their"
-			 " coefficient of variation stayed above the guest's limit"
-			 " after re-runs", noisy, n);
+	} else {
+		if (noisy > 0)
+			cli_warn("%ld of these %ld points are noisy (MB/s marked ~): their"
+				 " coefficient of variation stayed above the guest's limit"
+				 " after re-runs", noisy, n);
+		warn_partial_runs(db, &f);
 	}
 	sqlite3_finalize(st);
 	sqlite3_close(db);

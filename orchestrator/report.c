@@ -16,6 +16,7 @@
 struct row {
 	int64_t run, bytes;
 	char *distro, *library, *algorithm, *operation;
+	int nohw;		/* measured with --nohw (variant 'nohw') */
 	double mbps, ns_call;
 };
 
@@ -124,12 +125,13 @@ static int load(sqlite3 *db, const struct report_opts *o, struct data *d,
 	in = in_list(d->nruns);
 	sql = xasprintf("SELECT run_id, distro || coalesce(':' || release, ''),"
 			" library, algorithm, operation, buffer_bytes, mb_per_s,"
-			" median_ns * 1.0 / calls_per_batch FROM results_v"
-			" WHERE %s AND %s = 'bulk' AND %s = 'hw'"
+			" median_ns * 1.0 / calls_per_batch, %s = 'nohw'"
+			" FROM results_v"
+			" WHERE %s AND %s = 'bulk'"
 			" AND (?%zu IS NULL OR algorithm = ?%zu)"
 			" ORDER BY algorithm, operation DESC, library, 2, run_id,"
-			" buffer_bytes", in, results_mode_expr(db),
-			results_variant_expr(db), d->nruns + 1, d->nruns + 1);
+			" buffer_bytes", results_variant_expr(db), in,
+			results_mode_expr(db), d->nruns + 1, d->nruns + 1);
 	free(in);
 	rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
 	free(sql);
@@ -153,6 +155,7 @@ static int load(sqlite3 *db, const struct report_opts *o, struct data *d,
 		r->bytes = sqlite3_column_int64(st, 5);
 		r->mbps = sqlite3_column_double(st, 6);
 		r->ns_call = sqlite3_column_double(st, 7);
+		r->nohw = sqlite3_column_int(st, 8);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
@@ -175,12 +178,16 @@ static int load(sqlite3 *db, const struct report_opts *o, struct data *d,
 		memset(c, 0, sizeof(*c));
 		c->first = i;
 		c->n = 1;
+		/* a run has one variant: the run names the curve, and a
+		 * --nohw run's curves say so */
 		if (d->nruns > 1)
-			c->label = xasprintf("%s, %s, run %lld", d->rows[i].library,
-					     d->rows[i].distro, (long long)d->rows[i].run);
+			c->label = xasprintf("%s, %s, run %lld%s", d->rows[i].library,
+					     d->rows[i].distro, (long long)d->rows[i].run,
+					     d->rows[i].nohw ? " (nohw)" : "");
 		else
-			c->label = xasprintf("%s, %s", d->rows[i].library,
-					     d->rows[i].distro);
+			c->label = xasprintf("%s, %s%s", d->rows[i].library,
+					     d->rows[i].distro,
+					     d->rows[i].nohw ? " (nohw)" : "");
 	}
 	for (i = 0; i < d->ncurves; i++) {
 		struct curve *c = &d->curves[i];
@@ -412,7 +419,7 @@ static void write_fits(FILE *f, sqlite3 *db, const struct data *d,
 	if (sqlite3_prepare_v2(db, "SELECT min(ns_per_key) FROM keysetups_v"
 			       " WHERE run_id = ?1 AND distro || coalesce(':' ||"
 			       " release, '') = ?2 AND library = ?3 AND algorithm = ?4"
-			       " AND operation = ?5 AND variant = 'hw'", -1, &ks,
+			       " AND operation = ?5", -1, &ks,
 			       NULL) != SQLITE_OK)
 		ks = NULL;	/* a schema without key setups */
 	if (sqlite3_prepare_v2(db, "SELECT c.overhead_ns, c.ns_per_byte,"
@@ -422,8 +429,8 @@ static void write_fits(FILE *f, sqlite3 *db, const struct data *d,
 			       " l.id = c.library_id WHERE inv.run_id = ?1 AND"
 			       " im.distro || coalesce(':' || im.release, '') = ?2"
 			       " AND l.name = ?3 AND c.algorithm = ?4 AND"
-			       " c.operation = ?5 AND c.mode = 'bulk' AND"
-			       " inv.variant = 'hw'", -1, &fit, NULL) != SQLITE_OK)
+			       " c.operation = ?5 AND c.mode = 'bulk'", -1, &fit,
+			       NULL) != SQLITE_OK)
 		fit = NULL;	/* a schema without curves */
 
 	fputs("<table class=\"fit\"><caption>Per curve: time per call = start-up"

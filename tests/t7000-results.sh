@@ -128,6 +128,14 @@ sqlite3 "$tmp/aborted.db" "insert into runs (id, uuid, host, pid, started_at, st
 [ $? -eq 1 ] && [ ! -s "$tmp/out" ] &&
 	grep -q "no matching results in '$tmp/aborted.db': run 50 is stored as aborted (interrupted by signal 15)" "$tmp/err"
 ok $? "results of an aborted run without results says why: $(cat "$tmp/err")"
+sqlite3 "$tmp/aborted.db" "update runs set status = 'aborted', error = 'interrupted by signal 2' where id = 2"
+"$BENCHORCH" results --db "$tmp/aborted.db" --run 2 --format csv >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && [ "$(wc -l <"$tmp/out")" -gt 1 ] &&
+	grep -q "^benchorch: warning: run 2 is stored as aborted (interrupted by signal 2): its results are partial$" "$tmp/err"
+ok $? "results of an aborted run that has rows prints them and warns that they are partial"
+"$BENCHORCH" results --db "$tmp/aborted.db" --run 1 >/dev/null 2>"$tmp/err"
+[ $? -eq 0 ] && ! grep -q partial "$tmp/err"
+ok $? "a finished run gets no such warning"
 "$BENCHORCH" results --db "$db" --run 1 --lib nosuchlib >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 1 ] && [ "$(cat "$tmp/err")" = "benchorch: no matching results in '$db'" ]
 ok $? "a finished run whose rows the filters exclude gets no reason appended"

@@ -34,6 +34,13 @@ ok $? "the table names each run's variant and says they differ"
 "$BENCHORCH" compare --db "$db" --format json 1 2 >"$tmp/json" 2>"$tmp/err"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["base_variant"] == "hw" and d["new_variant"] == "nohw"' "$tmp/json"
 ok $? "json: base_variant hw, new_variant nohw"
+"$BENCHORCH" report --db "$db" --run 2 -o "$tmp/r.html" 2>"$tmp/err" &&
+	grep -q "openssl, debian:bookworm (nohw)" "$tmp/r.html"
+ok $? "report of the --nohw run charts it, its curves marked (nohw)"
+"$BENCHORCH" report --db "$db" --run 1 --run 2 -o "$tmp/r2.html" 2>"$tmp/err" &&
+	grep -q "openssl, debian:bookworm, run 2 (nohw)" "$tmp/r2.html" &&
+	grep -q "openssl, debian:bookworm, run 1<" "$tmp/r2.html"
+ok $? "report of both runs charts both"
 "$BENCHORCH" compare --db "$db" --fail-on-regression 1 1 >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 2 ] && [ ! -s "$tmp/out" ]
 ok $? "a run against itself is a usage error"
