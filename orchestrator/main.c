@@ -81,8 +81,11 @@ int main(int argc, char **argv)
 		if (strcmp(commands[i]->name, argv[1]) == 0)
 			cmd = commands[i];
 	if (!cmd) {
-		fprintf(stderr, "benchorch: unknown command '%s' (commands:",
-			argv[1]);
+		/* an option before any command: the only ones are --help and
+		 * --version; the others belong to a command */
+		fprintf(stderr, "benchorch: unknown %s '%s' (commands:",
+			argv[1][0] == '-' ? "option (before a command)" :
+			"command", argv[1]);
 		for (i = 0; commands[i]; i++)
 			fprintf(stderr, " %s", commands[i]->name);
 		fprintf(stderr, ")\n");

@@ -27,6 +27,9 @@ done
 ok $([ $? -eq 2 ]; echo $?) "an unknown command exits 2"
 grep -q "unknown command 'frobnicate'" "$tmp/err" && [ ! -s "$tmp/out" ]
 ok $? "and says so on stderr only"
+"$BENCHORCH" --verbose >"$tmp/out" 2>"$tmp/err"
+ok $([ $? -eq 2 ] && grep -q "^benchorch: unknown option (before a command) '--verbose'" "$tmp/err" &&
+     [ ! -s "$tmp/out" ]; echo $?) "an option before any command is called an option, exit 2"
 
 "$BENCHORCH" >"$tmp/out" 2>"$tmp/err"
 ok $([ $? -eq 2 ]; echo $?) "no command exits 2"
