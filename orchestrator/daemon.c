@@ -227,7 +227,8 @@ static void reload(struct daemon *d)
 	conf_free(d->conf);
 	d->conf = c;
 	plan_schedules(d);
-	dlog(L_NOTICE, "configuration reloaded: %zu schedules", c->nscheds);
+	dlog(L_NOTICE, "configuration reloaded: %zu schedule%s", c->nscheds,
+	     c->nscheds == 1 ? "" : "s");
 }
 
 /* --- the job child ------------------------------------------------------ */
@@ -998,9 +999,10 @@ int daemon_main(const struct daemon_opts *o)
 	sigaction(SIGHUP, &sa, NULL);
 	sigaction(SIGCHLD, &sa, NULL);
 
-	dlog(L_NOTICE, "started (pid %ld, config %s, %zu schedules, socket %s)",
+	dlog(L_NOTICE, "started (pid %ld, config %s, %zu schedule%s, socket %s)",
 	     (long)getpid(), d.config_path ? d.config_path : "(defaults)",
-	     d.conf->nscheds, d.conf->socket_path);
+	     d.conf->nscheds, d.conf->nscheds == 1 ? "" : "s",
+	     d.conf->socket_path);
 	plan_schedules(&d);
 	loop(&d);
 	dlog(L_NOTICE, "signal %d: shutting down", (int)got_stop);

@@ -223,7 +223,8 @@ int bo_write_file_atomic(const char *path, const void *buf, size_t len,
 	int fd = mkstemp(tmp);
 
 	if (fd < 0) {
-		bo_err_set(err, "cannot create '%s': %s", tmp, strerror(errno));
+		/* name the file asked for, not the temporary one beside it */
+		bo_err_set(err, "cannot write '%s': %s", path, strerror(errno));
 		free(tmp);
 		return -1;
 	}
