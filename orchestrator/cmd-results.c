@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "db/db.h"
+#include "orchestrator/algorithms.h"
 #include "orchestrator/cli.h"
 #include "orchestrator/format.h"
 #include "orchestrator/paths.h"
@@ -50,7 +51,8 @@ static const char usage[] =
 "  -h, --help             show this help\n"
 "\n"
 "--run, --latest and --all exclude each other; each other filter takes one\n"
-"value. With no matching row the table is empty, csv prints its header\n"
+"value; a library, algorithm or operation name the guest does not know is a\n"
+"usage error. With no matching row the table is empty, csv prints its header\n"
 "line and json [].\n"
 "\n"
 "Exit status: 0 rows printed; 1 no matching results; 2 usage error;\n"
@@ -428,13 +430,24 @@ static int cmd_results(int argc, char **argv)
 			rc = set_filter(&f.distro, "--distro", optarg);
 			break;
 		case OPT_LIB:
-			rc = set_filter(&f.lib, "--lib", optarg);
+			rc = library_known(optarg) ?
+				set_filter(&f.lib, "--lib", optarg) :
+				cli_usage_error("results", "--lib: unknown library '%s'",
+						optarg);
 			break;
 		case OPT_ALGO:
-			rc = set_filter(&f.algo, "--algo", optarg);
+			rc = algorithm_find(optarg) ?
+				set_filter(&f.algo, "--algo", optarg) :
+				cli_usage_error("results", "--algo: unknown algorithm '%s'",
+						optarg);
 			break;
 		case OPT_OP:
-			rc = set_filter(&f.op, "--op", optarg);
+			rc = strcmp(optarg, "encrypt") == 0 ||
+			     strcmp(optarg, "decrypt") == 0 ||
+			     strcmp(optarg, "hash") == 0 ?
+				set_filter(&f.op, "--op", optarg) :
+				cli_usage_error("results", "--op: '%s' is not encrypt, decrypt or hash",
+						optarg);
 			break;
 		case OPT_SIZE: {
 			int64_t size;

@@ -70,7 +70,7 @@ ok $? "json: --all with --lib keeps machine types"
 	--size 16 --distro debian >"$tmp/out"
 [ "$(table "$tmp/out" | wc -l)" -eq 3 ] && grep -Eq ' bulk +hw +[0-9.]+ +[0-9.]+$' "$tmp/out" && grep -Eq ' oneshot +hw +[0-9.]+ +[0-9.]+$' "$tmp/out"
 ok $? "bulk and one-shot rows are told apart by the mode column"
-"$BENCHORCH" results --db "$db" --lib nosuchlib >"$tmp/out" 2>"$tmp/err"
+"$BENCHORCH" results --db "$db" --lib botan >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 1 ] && grep -q "no matching results in '$db'" "$tmp/err"
 ok $? "no match exits 1 and says so"
 "$BENCHORCH" results --db "$db" --size 1parsec >"$tmp/out" 2>"$tmp/err"
@@ -104,6 +104,12 @@ usage_error "two different --distro filters" "exclude each other" \
 "$BENCHORCH" results --db "$db" --lib openssl --lib openssl --size 16 --size 16B >"$tmp/out" 2>"$tmp/err"
 ok $? "the same filter value twice is no contradiction"
 
+# Names that no library, algorithm or operation has are usage errors.
+usage_error "--lib nosuchlib" "--lib: unknown library 'nosuchlib'" --lib nosuchlib
+usage_error "--algo aes-999" "--algo: unknown algorithm 'aes-999'" --algo aes-999
+usage_error "--op frob" "--op: 'frob' is not encrypt, decrypt or hash" --op frob
+
+
 # Numbers out of range are refused, not clamped.
 usage_error "--run 99999999999999999999 is out of range" \
 	"'99999999999999999999' is out of range (1 to 9223372036854775807)" \
@@ -136,16 +142,16 @@ ok $? "results of an aborted run that has rows prints them and warns that they a
 "$BENCHORCH" results --db "$tmp/aborted.db" --run 1 >/dev/null 2>"$tmp/err"
 [ $? -eq 0 ] && ! grep -q partial "$tmp/err"
 ok $? "a finished run gets no such warning"
-"$BENCHORCH" results --db "$db" --run 1 --lib nosuchlib >"$tmp/out" 2>"$tmp/err"
+"$BENCHORCH" results --db "$db" --run 1 --lib botan >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 1 ] && [ "$(cat "$tmp/err")" = "benchorch: no matching results in '$db'" ]
 ok $? "a finished run whose rows the filters exclude gets no reason appended"
 
 # No matching row: exit 1 in every format; table prints nothing, csv its
 # header line, json an empty array.
-"$BENCHORCH" results --db "$db" --lib nosuchlib --format table >"$tmp/out" 2>"$tmp/err"
+"$BENCHORCH" results --db "$db" --lib botan --format table >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 1 ] && [ ! -s "$tmp/out" ] && grep -q "no matching results" "$tmp/err"
 ok $? "no match, table: nothing on stdout, exit 1"
-"$BENCHORCH" results --db "$db" --lib nosuchlib --format csv >"$tmp/out" 2>"$tmp/err"
+"$BENCHORCH" results --db "$db" --lib botan --format csv >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 1 ] && [ "$(wc -l <"$tmp/out")" -eq 1 ] &&
 	tr -d '\r' <"$tmp/out" | grep -qx "$(head -1 "$tmp/csv" | tr -d '\r')" &&
 	grep -q "no matching results" "$tmp/err"
