@@ -105,8 +105,11 @@ static void print_status(json_t *r)
 	j = json_object_get(r, "last");
 	if (j) {
 		print_job("last:", j);
-		printf("           %s (exit %lld), run %lld, finished %s",
-		       str(j, "status"), num(j, "exit"), num(j, "run_id"),
+		/* a cancelled job has no exit status of its own (exit -1) */
+		printf("           %s", str(j, "status"));
+		if (num(j, "exit") >= 0)
+			printf(" (exit %lld)", num(j, "exit"));
+		printf(", run %lld, finished %s", num(j, "run_id"),
 		       str(j, "finished_at"));
 		if (num(j, "package_changes") >= 0)
 			printf(", %lld package change%s", num(j, "package_changes"),

@@ -21,7 +21,7 @@ wait_for 60 'daemon_status --json | grep -q "\"state\": \"idle\""'
 ok $? "cancel: the daemon is idle again"
 [ "$(daemon_sql "select status from runs order by id desc limit 1")" = aborted ]
 ok $? "cancel: the run is stored as aborted"
-daemon_status | grep -q "cancelled (exit -1)"
+daemon_status | grep -q "^ *cancelled, run [0-9]*, finished "
 ok $? "cancel: status says the last run was cancelled"
 daemon_clean_after_job
 ok $? "cancel: no mount, job or guest process left"
