@@ -338,9 +338,9 @@ static char *no_results_reason(sqlite3 *db, int64_t run_id)
 	return why;
 }
 
-/* Warn on stderr about every selected run (F's --run ids, the latest run,
- * or with --all every run) that has results but did not finish normally
- * (aborted, failed, still running): its results are partial. */
+/* Warn on stderr about every selected run (F's --run ids or the latest
+ * run) that has results but did not finish normally (aborted, failed,
+ * still running): its results are partial. */
 static void warn_partial_runs(sqlite3 *db, const struct filters *f)
 {
 	char *sql = xstrdup("SELECT id, status, error FROM runs"
@@ -359,11 +359,9 @@ static void warn_partial_runs(sqlite3 *db, const struct filters *f)
 			sql = t;
 		}
 		t = xasprintf("%s)", sql);
-	} else if (!f->all) {
+	} else {
 		t = xasprintf("%s AND id = (SELECT max(run_id) FROM results_v)",
 			      sql);
-	} else {
-		t = xstrdup(sql);
 	}
 	free(sql);
 	if (sqlite3_prepare_v2(db, t, -1, &st, NULL) != SQLITE_OK) {
@@ -535,7 +533,8 @@ static int cmd_results(int argc, char **argv)
 			cli_warn("%ld of these %ld points are noisy (MB/s marked ~): their"
 				 " coefficient of variation stayed above the guest's limit"
 				 " after re-runs", noisy, n);
-		warn_partial_runs(db, &f);
+		if (!f.all)	/* with --all, every partial run would be named */
+			warn_partial_runs(db, &f);
 	}
 	sqlite3_finalize(st);
 	sqlite3_close(db);

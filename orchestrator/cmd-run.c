@@ -238,7 +238,10 @@ static int parse_args(int argc, char **argv, struct run_config *c)
 			if (cli_parse_double(optarg, 0, 1, &v, &err) < 0)
 				return cli_usage_error("run", "--max-cv: %s",
 						       err.msg);
-			c->max_cv = optarg;
+			/* plain decimal for the guest, which takes no
+			 * exponent or sign ("2e-2" -> "0.020000000") */
+			snprintf(c->max_cv, sizeof(c->max_cv), "%.9f",
+				 v == 0 ? 0.0 : v);
 			break;
 		}
 		case OPT_MAX_RERUNS: {

@@ -325,8 +325,11 @@ static void write_pivot(FILE *f, const struct data *d, size_t first,
 		if (seen)
 			continue;
 		fputs("<tr>", f);
-		if (d->nruns > 1) {
-			char *lab = xasprintf("%s (run %lld)", r->distro, (long long)r->run);
+		if (d->nruns > 1 || r->nohw) {
+			char *lab = d->nruns > 1 ?
+				xasprintf("%s (run %lld)%s", r->distro,
+					  (long long)r->run, r->nohw ? " (nohw)" : "") :
+				xasprintf("%s (nohw)", r->distro);
 
 			td(f, NULL, lab);
 			free(lab);

@@ -225,7 +225,7 @@ static int invoke(const struct run_config *c, const struct plan *p,
 		args[n++] = "--repetitions";
 		args[n++] = repbuf;
 	}
-	if (c->max_cv) {
+	if (c->max_cv[0]) {
 		args[n++] = "--max-cv";
 		args[n++] = c->max_cv;
 	}

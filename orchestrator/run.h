@@ -40,7 +40,8 @@ struct run_config {
 	 * default (guest/PROTOCOL.md): */
 	uint64_t min_batch_ns;	/* --min-batch-ns: shortest timed batch, ns */
 	unsigned repetitions;	/* --repetitions: samples per measurement */
-	const char *max_cv;	/* --max-cv: a fraction, checked, as given */
+	char max_cv[16];	/* --max-cv: a fraction 0..1 in plain decimal;
+				 * "" = the guest's default */
 	int max_reruns_set;	/* 1: --max-reruns given */
 	unsigned max_reruns;	/* --max-reruns, when max_reruns_set */
 	int seed_set;		/* 1: seed below orders the run (--seed); 0: a

@@ -225,8 +225,8 @@ static void protocol3_tests(const char *dir, const struct cpuinfo *ci)
 	tap_ok(strcmp(text(db, "PRAGMA foreign_key_check"), "") == 0,
 	       "foreign keys hold");
 	tap_ok(db_exec(db, "DELETE FROM runs", &err) == 0 &&
-	       db_query_int(db, "SELECT count(*) FROM samples") +
-	       db_query_int(db, "SELECT count(*) FROM keysetup_samples") +
+	       db_query_int(db, "SELECT count(*) FROM samples") == 0 &&
+	       db_query_int(db, "SELECT count(*) FROM keysetup_samples") == 0 &&
 	       db_query_int(db, "SELECT count(*) FROM curves") == 0,
 	       "deleting a run deletes its samples and curves");
 	sqlite3_close(db);

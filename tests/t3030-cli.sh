@@ -75,7 +75,8 @@ if [ "$(id -u)" -eq 0 ]; then
 		"--repetitions 151" "--max-cv 1.5" "--max-cv x" "--max-reruns -1" \
 		"--max-reruns 101"; do
 		# shellcheck disable=SC2086
-		"$BENCHORCH" run --distros debian $bad >"$tmp/out" 2>"$tmp/err"
+		"$BENCHORCH" run --distros debian $bad --state-dir "$tmp/state" \
+			--db "$tmp/x.db" >"$tmp/out" 2>"$tmp/err"
 		ok $([ $? -eq 2 ] && grep -q "^benchorch run: ${bad%% *}: " "$tmp/err" &&
 		     [ ! -s "$tmp/out" ]; echo $?) "run $bad is a usage error"
 	done
