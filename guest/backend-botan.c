@@ -316,34 +316,35 @@ static enum guest_load bo_load(struct guest_lib_info *info, char *why,
 	if (!api.handle)
 		return GUEST_LOAD_ABSENT;
 	backend_copy(info->soname, sizeof(info->soname), sonames[i]);
-#define REQUIRE(slot, sym) \
-	do { \
-		if (backend_sym(api.handle, &api.slot, sym) < 0) { \
-			backend_copy(why, why_bytes, "missing symbol " sym); \
-			return GUEST_LOAD_BROKEN; \
-		} \
-	} while (0)
-	REQUIRE(version_string, "botan_version_string");
-	REQUIRE(cipher_init, "botan_cipher_init");
-	REQUIRE(cipher_set_key, "botan_cipher_set_key");
-	REQUIRE(cipher_start, "botan_cipher_start");
-	REQUIRE(cipher_set_ad, "botan_cipher_set_associated_data");
-	REQUIRE(cipher_update, "botan_cipher_update");
-	REQUIRE(cipher_valid_nonce_length, "botan_cipher_valid_nonce_length");
-	REQUIRE(cipher_get_tag_length, "botan_cipher_get_tag_length");
-	REQUIRE(cipher_destroy, "botan_cipher_destroy");
-	REQUIRE(block_init, "botan_block_cipher_init");
-	REQUIRE(block_set_key, "botan_block_cipher_set_key");
-	REQUIRE(block_size, "botan_block_cipher_block_size");
-	REQUIRE(block_encrypt, "botan_block_cipher_encrypt_blocks");
-	REQUIRE(block_decrypt, "botan_block_cipher_decrypt_blocks");
-	REQUIRE(block_destroy, "botan_block_cipher_destroy");
-	REQUIRE(hash_init, "botan_hash_init");
-	REQUIRE(hash_output_length, "botan_hash_output_length");
-	REQUIRE(hash_update, "botan_hash_update");
-	REQUIRE(hash_final, "botan_hash_final");
-	REQUIRE(hash_destroy, "botan_hash_destroy");
-#undef REQUIRE
+	{
+		const struct backend_symbol required[] = {
+			{ &api.version_string, "botan_version_string" },
+			{ &api.cipher_init, "botan_cipher_init" },
+			{ &api.cipher_set_key, "botan_cipher_set_key" },
+			{ &api.cipher_start, "botan_cipher_start" },
+			{ &api.cipher_set_ad, "botan_cipher_set_associated_data" },
+			{ &api.cipher_update, "botan_cipher_update" },
+			{ &api.cipher_valid_nonce_length, "botan_cipher_valid_nonce_length" },
+			{ &api.cipher_get_tag_length, "botan_cipher_get_tag_length" },
+			{ &api.cipher_destroy, "botan_cipher_destroy" },
+			{ &api.block_init, "botan_block_cipher_init" },
+			{ &api.block_set_key, "botan_block_cipher_set_key" },
+			{ &api.block_size, "botan_block_cipher_block_size" },
+			{ &api.block_encrypt, "botan_block_cipher_encrypt_blocks" },
+			{ &api.block_decrypt, "botan_block_cipher_decrypt_blocks" },
+			{ &api.block_destroy, "botan_block_cipher_destroy" },
+			{ &api.hash_init, "botan_hash_init" },
+			{ &api.hash_output_length, "botan_hash_output_length" },
+			{ &api.hash_update, "botan_hash_update" },
+			{ &api.hash_final, "botan_hash_final" },
+			{ &api.hash_destroy, "botan_hash_destroy" },
+		};
+
+		if (backend_require(api.handle, required,
+				    sizeof(required) / sizeof(required[0]), why,
+				    why_bytes) < 0)
+			return GUEST_LOAD_BROKEN;
+	}
 	backend_copy(info->version, sizeof(info->version),
 		     api.version_string());
 	backend_lib_path((const void *)api.cipher_init, info->path,

@@ -187,26 +187,27 @@ static enum guest_load gt_load(struct guest_lib_info *info, char *why,
 	if (!api.handle)
 		return GUEST_LOAD_ABSENT;
 	backend_copy(info->soname, sizeof(info->soname), sonames[i]);
-#define REQUIRE(slot, sym) \
-	do { \
-		if (backend_sym(api.handle, &api.slot, sym) < 0) { \
-			backend_copy(why, why_bytes, "missing symbol " sym); \
-			return GUEST_LOAD_BROKEN; \
-		} \
-	} while (0)
-	REQUIRE(check_version, "gnutls_check_version");
-	REQUIRE(cipher_get_id, "gnutls_cipher_get_id");
-	REQUIRE(cipher_get_key_size, "gnutls_cipher_get_key_size");
-	REQUIRE(cipher_get_iv_size, "gnutls_cipher_get_iv_size");
-	REQUIRE(cipher_get_tag_size, "gnutls_cipher_get_tag_size");
-	REQUIRE(cipher_init, "gnutls_cipher_init");
-	REQUIRE(cipher_encrypt2, "gnutls_cipher_encrypt2");
-	REQUIRE(cipher_decrypt2, "gnutls_cipher_decrypt2");
-	REQUIRE(cipher_deinit, "gnutls_cipher_deinit");
-	REQUIRE(digest_get_id, "gnutls_digest_get_id");
-	REQUIRE(hash_get_len, "gnutls_hash_get_len");
-	REQUIRE(hash_fast, "gnutls_hash_fast");
-#undef REQUIRE
+	{
+		const struct backend_symbol required[] = {
+			{ &api.check_version, "gnutls_check_version" },
+			{ &api.cipher_get_id, "gnutls_cipher_get_id" },
+			{ &api.cipher_get_key_size, "gnutls_cipher_get_key_size" },
+			{ &api.cipher_get_iv_size, "gnutls_cipher_get_iv_size" },
+			{ &api.cipher_get_tag_size, "gnutls_cipher_get_tag_size" },
+			{ &api.cipher_init, "gnutls_cipher_init" },
+			{ &api.cipher_encrypt2, "gnutls_cipher_encrypt2" },
+			{ &api.cipher_decrypt2, "gnutls_cipher_decrypt2" },
+			{ &api.cipher_deinit, "gnutls_cipher_deinit" },
+			{ &api.digest_get_id, "gnutls_digest_get_id" },
+			{ &api.hash_get_len, "gnutls_hash_get_len" },
+			{ &api.hash_fast, "gnutls_hash_fast" },
+		};
+
+		if (backend_require(api.handle, required,
+				    sizeof(required) / sizeof(required[0]), why,
+				    why_bytes) < 0)
+			return GUEST_LOAD_BROKEN;
+	}
 	backend_sym(api.handle, &api.aead_cipher_init, "gnutls_aead_cipher_init");
 	backend_sym(api.handle, &api.aead_cipher_set_key,
 		    "gnutls_aead_cipher_set_key");

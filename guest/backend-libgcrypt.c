@@ -207,29 +207,30 @@ static enum guest_load gc_load(struct guest_lib_info *info, char *why,
 	if (!api.handle)
 		return GUEST_LOAD_ABSENT;
 	backend_copy(info->soname, sizeof(info->soname), sonames[i]);
-#define REQUIRE(fn) \
-	do { \
-		if (backend_sym(api.handle, &api.fn, #fn) < 0) { \
-			backend_copy(why, why_bytes, "missing symbol " #fn); \
-			return GUEST_LOAD_BROKEN; \
-		} \
-	} while (0)
-	REQUIRE(gcry_check_version);
-	REQUIRE(gcry_control);
-	REQUIRE(gcry_cipher_open);
-	REQUIRE(gcry_cipher_close);
-	REQUIRE(gcry_cipher_ctl);
-	REQUIRE(gcry_cipher_setkey);
-	REQUIRE(gcry_cipher_setiv);
-	REQUIRE(gcry_cipher_setctr);
-	REQUIRE(gcry_cipher_encrypt);
-	REQUIRE(gcry_cipher_decrypt);
-	REQUIRE(gcry_cipher_authenticate);
-	REQUIRE(gcry_cipher_gettag);
-	REQUIRE(gcry_cipher_checktag);
-	REQUIRE(gcry_md_hash_buffer);
-	REQUIRE(gcry_md_get_algo_dlen);
-#undef REQUIRE
+	{
+		const struct backend_symbol required[] = {
+			{ &api.gcry_check_version, "gcry_check_version" },
+			{ &api.gcry_control, "gcry_control" },
+			{ &api.gcry_cipher_open, "gcry_cipher_open" },
+			{ &api.gcry_cipher_close, "gcry_cipher_close" },
+			{ &api.gcry_cipher_ctl, "gcry_cipher_ctl" },
+			{ &api.gcry_cipher_setkey, "gcry_cipher_setkey" },
+			{ &api.gcry_cipher_setiv, "gcry_cipher_setiv" },
+			{ &api.gcry_cipher_setctr, "gcry_cipher_setctr" },
+			{ &api.gcry_cipher_encrypt, "gcry_cipher_encrypt" },
+			{ &api.gcry_cipher_decrypt, "gcry_cipher_decrypt" },
+			{ &api.gcry_cipher_authenticate, "gcry_cipher_authenticate" },
+			{ &api.gcry_cipher_gettag, "gcry_cipher_gettag" },
+			{ &api.gcry_cipher_checktag, "gcry_cipher_checktag" },
+			{ &api.gcry_md_hash_buffer, "gcry_md_hash_buffer" },
+			{ &api.gcry_md_get_algo_dlen, "gcry_md_get_algo_dlen" },
+		};
+
+		if (backend_require(api.handle, required,
+				    sizeof(required) / sizeof(required[0]), why,
+				    why_bytes) < 0)
+			return GUEST_LOAD_BROKEN;
+	}
 	/* --nohw: must come before the first gcry_check_version, which
 	 * detects the CPU's features ("all" is accepted since 1.8,
 	 * src/hwfeatures.c _gcry_disable_hw_feature). */

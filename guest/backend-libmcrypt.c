@@ -176,26 +176,27 @@ static enum guest_load mc_load(struct guest_lib_info *info, char *why,
 	if (!api.handle)
 		return GUEST_LOAD_ABSENT;
 	backend_copy(info->soname, sizeof(info->soname), sonames[i]);
-#define REQUIRE(slot, sym) \
-	do { \
-		if (backend_sym(api.handle, &api.slot, sym) < 0) { \
-			backend_copy(why, why_bytes, "missing symbol " sym); \
-			return GUEST_LOAD_BROKEN; \
-		} \
-	} while (0)
-	REQUIRE(module_open, "mcrypt_module_open");
-	REQUIRE(module_close, "mcrypt_module_close");
-	REQUIRE(generic_init, "mcrypt_generic_init");
-	REQUIRE(generic, "mcrypt_generic");
-	REQUIRE(mdecrypt, "mdecrypt_generic");
-	REQUIRE(generic_deinit, "mcrypt_generic_deinit");
-	REQUIRE(get_block_size, "mcrypt_enc_get_block_size");
-	REQUIRE(get_iv_size, "mcrypt_enc_get_iv_size");
-	REQUIRE(get_key_size, "mcrypt_enc_get_key_size");
-	REQUIRE(get_supported_key_sizes, "mcrypt_enc_get_supported_key_sizes");
-	REQUIRE(mc_free, "mcrypt_free");
-	REQUIRE(check_version, "mcrypt_check_version");
-#undef REQUIRE
+	{
+		const struct backend_symbol required[] = {
+			{ &api.module_open, "mcrypt_module_open" },
+			{ &api.module_close, "mcrypt_module_close" },
+			{ &api.generic_init, "mcrypt_generic_init" },
+			{ &api.generic, "mcrypt_generic" },
+			{ &api.mdecrypt, "mdecrypt_generic" },
+			{ &api.generic_deinit, "mcrypt_generic_deinit" },
+			{ &api.get_block_size, "mcrypt_enc_get_block_size" },
+			{ &api.get_iv_size, "mcrypt_enc_get_iv_size" },
+			{ &api.get_key_size, "mcrypt_enc_get_key_size" },
+			{ &api.get_supported_key_sizes, "mcrypt_enc_get_supported_key_sizes" },
+			{ &api.mc_free, "mcrypt_free" },
+			{ &api.check_version, "mcrypt_check_version" },
+		};
+
+		if (backend_require(api.handle, required,
+				    sizeof(required) / sizeof(required[0]), why,
+				    why_bytes) < 0)
+			return GUEST_LOAD_BROKEN;
+	}
 	v = api.check_version(NULL);
 	snprintf(ver, sizeof(ver), "libmcrypt %s", v ? v : "(unknown)");
 	backend_copy(info->version, sizeof(info->version), ver);

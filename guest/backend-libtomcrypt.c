@@ -352,23 +352,24 @@ static enum guest_load lt_load(struct guest_lib_info *info, char *why,
 	if (!api.handle)
 		return GUEST_LOAD_ABSENT;
 	backend_copy(info->soname, sizeof(info->soname), sonames[i]);
-#define REQUIRE(slot, sym) \
-	do { \
-		if (backend_sym(api.handle, &api.slot, sym) < 0) { \
-			backend_copy(why, why_bytes, "missing symbol " sym); \
-			return GUEST_LOAD_BROKEN; \
-		} \
-	} while (0)
-	REQUIRE(register_cipher, "register_cipher");
-	REQUIRE(ecb_start, "ecb_start");
-	REQUIRE(ecb_encrypt, "ecb_encrypt");
-	REQUIRE(ecb_decrypt, "ecb_decrypt");
-	REQUIRE(ecb_done, "ecb_done");
-	REQUIRE(cbc_start, "cbc_start");
-	REQUIRE(cbc_encrypt, "cbc_encrypt");
-	REQUIRE(cbc_decrypt, "cbc_decrypt");
-	REQUIRE(cbc_done, "cbc_done");
-#undef REQUIRE
+	{
+		const struct backend_symbol required[] = {
+			{ &api.register_cipher, "register_cipher" },
+			{ &api.ecb_start, "ecb_start" },
+			{ &api.ecb_encrypt, "ecb_encrypt" },
+			{ &api.ecb_decrypt, "ecb_decrypt" },
+			{ &api.ecb_done, "ecb_done" },
+			{ &api.cbc_start, "cbc_start" },
+			{ &api.cbc_encrypt, "cbc_encrypt" },
+			{ &api.cbc_decrypt, "cbc_decrypt" },
+			{ &api.cbc_done, "cbc_done" },
+		};
+
+		if (backend_require(api.handle, required,
+				    sizeof(required) / sizeof(required[0]), why,
+				    why_bytes) < 0)
+			return GUEST_LOAD_BROKEN;
+	}
 	/* data object: the address dlsym gives is that of the pointer */
 	api.build_settings = dlsym(api.handle, "crypt_build_settings");
 	backend_sym(api.handle, &api.get_size, "crypt_get_size");

@@ -127,30 +127,31 @@ static enum guest_load mb_load(struct guest_lib_info *info, char *why,
 	if (!api.handle)
 		return GUEST_LOAD_ABSENT;
 	backend_copy(info->soname, sizeof(info->soname), sonames[i]);
-#define REQUIRE(slot, sym) \
-	do { \
-		if (backend_sym(api.handle, &api.slot, sym) < 0) { \
-			backend_copy(why, why_bytes, "missing symbol " sym); \
-			return GUEST_LOAD_BROKEN; \
-		} \
-	} while (0)
-	REQUIRE(cipher_info_from_string, "mbedtls_cipher_info_from_string");
-	REQUIRE(cipher_init, "mbedtls_cipher_init");
-	REQUIRE(cipher_free, "mbedtls_cipher_free");
-	REQUIRE(cipher_setup, "mbedtls_cipher_setup");
-	REQUIRE(cipher_setkey, "mbedtls_cipher_setkey");
-	REQUIRE(cipher_set_padding_mode, "mbedtls_cipher_set_padding_mode");
-	REQUIRE(cipher_set_iv, "mbedtls_cipher_set_iv");
-	REQUIRE(cipher_reset, "mbedtls_cipher_reset");
-	REQUIRE(cipher_update_ad, "mbedtls_cipher_update_ad");
-	REQUIRE(cipher_update, "mbedtls_cipher_update");
-	REQUIRE(cipher_finish, "mbedtls_cipher_finish");
-	REQUIRE(cipher_write_tag, "mbedtls_cipher_write_tag");
-	REQUIRE(cipher_check_tag, "mbedtls_cipher_check_tag");
-	REQUIRE(md_info_from_string, "mbedtls_md_info_from_string");
-	REQUIRE(md_get_size, "mbedtls_md_get_size");
-	REQUIRE(md, "mbedtls_md");
-#undef REQUIRE
+	{
+		const struct backend_symbol required[] = {
+			{ &api.cipher_info_from_string, "mbedtls_cipher_info_from_string" },
+			{ &api.cipher_init, "mbedtls_cipher_init" },
+			{ &api.cipher_free, "mbedtls_cipher_free" },
+			{ &api.cipher_setup, "mbedtls_cipher_setup" },
+			{ &api.cipher_setkey, "mbedtls_cipher_setkey" },
+			{ &api.cipher_set_padding_mode, "mbedtls_cipher_set_padding_mode" },
+			{ &api.cipher_set_iv, "mbedtls_cipher_set_iv" },
+			{ &api.cipher_reset, "mbedtls_cipher_reset" },
+			{ &api.cipher_update_ad, "mbedtls_cipher_update_ad" },
+			{ &api.cipher_update, "mbedtls_cipher_update" },
+			{ &api.cipher_finish, "mbedtls_cipher_finish" },
+			{ &api.cipher_write_tag, "mbedtls_cipher_write_tag" },
+			{ &api.cipher_check_tag, "mbedtls_cipher_check_tag" },
+			{ &api.md_info_from_string, "mbedtls_md_info_from_string" },
+			{ &api.md_get_size, "mbedtls_md_get_size" },
+			{ &api.md, "mbedtls_md" },
+		};
+
+		if (backend_require(api.handle, required,
+				    sizeof(required) / sizeof(required[0]), why,
+				    why_bytes) < 0)
+			return GUEST_LOAD_BROKEN;
+	}
 	backend_sym(api.handle, &api.version_get_string_full,
 		    "mbedtls_version_get_string_full");
 

@@ -233,17 +233,18 @@ static enum guest_load nt_load(struct guest_lib_info *info, char *why,
 	if (!api.handle)
 		return GUEST_LOAD_ABSENT;
 	backend_copy(info->soname, sizeof(info->soname), sonames[i]);
-#define REQUIRE(slot, sym) \
-	do { \
-		if (backend_sym(api.handle, &api.slot, sym) < 0) { \
-			backend_copy(why, why_bytes, "missing symbol " sym); \
-			return GUEST_LOAD_BROKEN; \
-		} \
-	} while (0)
-	REQUIRE(cbc_encrypt, "nettle_cbc_encrypt");
-	REQUIRE(cbc_decrypt, "nettle_cbc_decrypt");
-	REQUIRE(ctr_crypt, "nettle_ctr_crypt");
-#undef REQUIRE
+	{
+		const struct backend_symbol required[] = {
+			{ &api.cbc_encrypt, "nettle_cbc_encrypt" },
+			{ &api.cbc_decrypt, "nettle_cbc_decrypt" },
+			{ &api.ctr_crypt, "nettle_ctr_crypt" },
+		};
+
+		if (backend_require(api.handle, required,
+				    sizeof(required) / sizeof(required[0]), why,
+				    why_bytes) < 0)
+			return GUEST_LOAD_BROKEN;
+	}
 	backend_sym(api.handle, &api.version_major, "nettle_version_major");
 	backend_sym(api.handle, &api.version_minor, "nettle_version_minor");
 	backend_sym(api.handle, &api.blowfish128_set_key,

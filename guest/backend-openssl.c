@@ -189,26 +189,26 @@ static enum guest_load ossl_load(struct guest_lib_info *info, char *why,
 		return GUEST_LOAD_ABSENT;
 	backend_copy(info->soname, sizeof(info->soname), sonames[i]);
 
-#define REQUIRE(fn) \
-	do { \
-		if (resolve(&api.fn, #fn) < 0) { \
-			backend_copy(why, why_bytes, \
-				     "missing symbol " #fn); \
-			return GUEST_LOAD_BROKEN; \
-		} \
-	} while (0)
-	REQUIRE(OpenSSL_version);
-	REQUIRE(EVP_CIPHER_CTX_new);
-	REQUIRE(EVP_CIPHER_CTX_free);
-	REQUIRE(EVP_CipherInit_ex);
-	REQUIRE(EVP_EncryptUpdate);
-	REQUIRE(EVP_DecryptUpdate);
-	REQUIRE(EVP_EncryptFinal_ex);
-	REQUIRE(EVP_DecryptFinal_ex);
-	REQUIRE(EVP_CIPHER_CTX_ctrl);
-	REQUIRE(EVP_CIPHER_CTX_set_padding);
-	REQUIRE(EVP_Digest);
-#undef REQUIRE
+	{
+		const struct backend_symbol required[] = {
+			{ &api.OpenSSL_version, "OpenSSL_version" },
+			{ &api.EVP_CIPHER_CTX_new, "EVP_CIPHER_CTX_new" },
+			{ &api.EVP_CIPHER_CTX_free, "EVP_CIPHER_CTX_free" },
+			{ &api.EVP_CipherInit_ex, "EVP_CipherInit_ex" },
+			{ &api.EVP_EncryptUpdate, "EVP_EncryptUpdate" },
+			{ &api.EVP_DecryptUpdate, "EVP_DecryptUpdate" },
+			{ &api.EVP_EncryptFinal_ex, "EVP_EncryptFinal_ex" },
+			{ &api.EVP_DecryptFinal_ex, "EVP_DecryptFinal_ex" },
+			{ &api.EVP_CIPHER_CTX_ctrl, "EVP_CIPHER_CTX_ctrl" },
+			{ &api.EVP_CIPHER_CTX_set_padding, "EVP_CIPHER_CTX_set_padding" },
+			{ &api.EVP_Digest, "EVP_Digest" },
+		};
+
+		if (backend_require(api.handle, required,
+				    sizeof(required) / sizeof(required[0]), why,
+				    why_bytes) < 0)
+			return GUEST_LOAD_BROKEN;
+	}
 	resolve(&api.EVP_CIPHER_fetch, "EVP_CIPHER_fetch");
 	resolve(&api.EVP_MD_fetch, "EVP_MD_fetch");
 	resolve(&api.OSSL_PROVIDER_load, "OSSL_PROVIDER_load");

@@ -245,6 +245,20 @@ void *backend_dlopen(const char *const *sonames, size_t n, size_t *which,
  * (slot set to NULL) if not. */
 int backend_sym(void *handle, void *slot, const char *name);
 
+/* One entry point a backend needs: SLOT is the address of the function
+ * pointer variable to fill, NAME the symbol to resolve into it. */
+struct backend_symbol {
+	void *slot;
+	const char *name;
+};
+
+/* Resolve each of the N symbols of SYMS in HANDLE with backend_sym().
+ * Returns 0 when every one was found; else -1 with "missing symbol NAME"
+ * (the first one missing; NUL-terminated, at most why_bytes bytes) in
+ * why. */
+int backend_require(void *handle, const struct backend_symbol *syms,
+		    size_t n, char *why, size_t why_bytes);
+
 /* Copy SRC (may be NULL: "") into OUT as a NUL-terminated string of at most
  * out_bytes bytes, truncating. */
 void backend_copy(char *out, size_t out_bytes, const char *src);

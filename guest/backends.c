@@ -5,6 +5,7 @@
 #include <elf.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -179,6 +180,20 @@ int backend_sym(void *handle, void *slot, const char *name)
 
 	memcpy(slot, &p, sizeof(p));
 	return p ? 0 : -1;
+}
+
+int backend_require(void *handle, const struct backend_symbol *syms,
+		    size_t n, char *why, size_t why_bytes)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (backend_sym(handle, syms[i].slot, syms[i].name) < 0) {
+			snprintf(why, why_bytes, "missing symbol %s",
+				 syms[i].name);
+			return -1;
+		}
+	return 0;
 }
 
 /* Read exactly LEN bytes at OFF of FD into BUF. Returns 0 or -1. */

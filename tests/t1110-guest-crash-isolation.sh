@@ -152,4 +152,33 @@ echo "$out" | grep -v '^#'
 tap_n=$(echo "$out" | sed -n 's/^# //p')
 tap_failed=$((tap_failed + $(echo "$out" | grep -c '^not ok')))
 
+# A libgcrypt.so.20 that exports only gcry_check_version: the backend finds
+# the library but not the rest of its API - reported as an error naming
+# the first missing symbol, and the guest goes on.
+cat >"$tmp/fakegc.c" <<'C'
+const char *gcry_check_version(const char *req) { (void)req; return "0.0-fake"; }
+C
+mkdir -p "$tmp/gclib"
+gcc -shared -fPIC -o "$tmp/gclib/libgcrypt.so.20" "$tmp/fakegc.c" 2>>"$tmp/cc.err"
+ok $? "builds a libgcrypt.so.20 without most of its API"
+systemd-nspawn -q --register=no --keep-unit --private-network \
+	--read-only --console=pipe --as-pid2 -D "$rootfs" \
+	--bind-ro="$guest:/run/benchorch/guest" \
+	--bind-ro="$tmp/gclib:/run/fakelib" \
+	--setenv=LD_LIBRARY_PATH=/run/fakelib \
+	-- /run/benchorch/guest --quick --min-batch-ns 20000 --repetitions 1 \
+	--libs libgcrypt,nettle --algos sha-256 >"$tmp/out.gc" 2>"$tmp/err.gc"
+rc=$?
+python3 - "$tmp/out.gc" <<'PY'
+import json, sys
+objs = [json.loads(l) for l in open(sys.argv[1])]
+errs = [o for o in objs if o["type"] == "error" and o["library"] == "libgcrypt"]
+assert len(errs) == 1 and errs[0]["message"] == "missing symbol gcry_control", errs
+assert not [o for o in objs if o["type"] == "result" and o["library"] == "libgcrypt"]
+assert [o for o in objs if o["type"] == "result" and o["library"] == "nettle"]
+assert objs[-1]["type"] == "done"
+PY
+py=$?
+ok $([ $rc -eq 0 ] && [ $py -eq 0 ]; echo $?) "a library missing a symbol: one error naming it, no result, the next library measured"
+
 done_testing
