@@ -135,19 +135,13 @@ static char *build_sql(const char *base, const char *mode,
 			       " NULL AS noisy, NULL AS cycles_per_byte");
 	char *sql = xasprintf("%s FROM results_v%s WHERE 1", cols,
 			      stats ? stats_join : ""), *t;
-	size_t i;
 
 	free(cols);
 	if (f->nruns && !f->all) {
-		t = xasprintf("%s AND run_id IN (?", sql);
-		free(sql);
-		sql = t;
-		for (i = 1; i < f->nruns; i++) {
-			t = xasprintf("%s, ?", sql);
-			free(sql);
-			sql = t;
-		}
-		t = xasprintf("%s)", sql);
+		char *in = sql_in_list("run_id", f->nruns);
+
+		t = xasprintf("%s AND %s", sql, in);
+		free(in);
 		free(sql);
 		sql = t;
 	} else if (!f->all) {
@@ -350,15 +344,10 @@ static void warn_partial_runs(sqlite3 *db, const struct filters *f)
 	size_t i;
 
 	if (f->nruns && !f->all) {
-		t = xasprintf("%s AND id IN (?", sql);
-		free(sql);
-		sql = t;
-		for (i = 1; i < f->nruns; i++) {
-			t = xasprintf("%s, ?", sql);
-			free(sql);
-			sql = t;
-		}
-		t = xasprintf("%s)", sql);
+		char *in = sql_in_list("id", f->nruns);
+
+		t = xasprintf("%s AND %s", sql, in);
+		free(in);
 	} else {
 		t = xasprintf("%s AND id = (SELECT max(run_id) FROM results_v)",
 			      sql);

@@ -92,6 +92,21 @@ const char *results_variant_expr(sqlite3 *db)
 	return view_has(db, "variant") ? "variant" : "'hw'";
 }
 
+char *sql_in_list(const char *column, size_t n)
+{
+	char *s = xasprintf("%s IN (?", column), *t;
+	size_t i;
+
+	for (i = 1; i < n; i++) {
+		t = xasprintf("%s, ?", s);
+		free(s);
+		s = t;
+	}
+	t = xasprintf("%s)", s);
+	free(s);
+	return t;
+}
+
 void tbl_init(struct tbl *t, size_t ncol, const char *const *headers,
 	      const int *right)
 {

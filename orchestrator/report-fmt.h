@@ -32,6 +32,10 @@ int parse_size(const char *s, int64_t *ret, bo_err *err);
 const char *results_mode_expr(sqlite3 *db);
 const char *results_variant_expr(sqlite3 *db);
 
+/* "COLUMN IN (?, ?, ...)" with N (>= 1) placeholders, for a list of run
+ * ids bound one by one. Newly allocated; caller frees. */
+char *sql_in_list(const char *column, size_t n);
+
 /* An aligned text table. Cells are copied. */
 struct tbl {
 	size_t ncol, nrow;

@@ -45,22 +45,6 @@ static char *col_dup(sqlite3_stmt *st, int i)
 	return xstrdup(s ? (const char *)s : "");
 }
 
-/* "run_id IN (?, ?, ...)" for the selected runs. Caller frees. */
-static char *in_list(size_t n)
-{
-	char *s = xstrdup("run_id IN (?"), *t;
-	size_t i;
-
-	for (i = 1; i < n; i++) {
-		t = xasprintf("%s, ?", s);
-		free(s);
-		s = t;
-	}
-	t = xasprintf("%s)", s);
-	free(s);
-	return t;
-}
-
 static void data_free(struct data *d)
 {
 	size_t i;
@@ -122,7 +106,7 @@ static int load(sqlite3 *db, const struct report_opts *o, struct data *d,
 		if (!d->nruns)
 			return bo_err_set(err, "no results in the database");
 	}
-	in = in_list(d->nruns);
+	in = sql_in_list("run_id", d->nruns);
 	sql = xasprintf("SELECT run_id, distro || coalesce(':' || release, ''),"
 			" library, algorithm, operation, buffer_bytes, mb_per_s,"
 			" median_ns * 1.0 / calls_per_batch, %s = 'nohw'"
