@@ -133,6 +133,8 @@ while daemon_status --json 2>/dev/null | grep -q '"state": "\(running\|waiting\)
 done
 ! grep -qi "locked\|busy" "$tmp/reads"
 ok $? "$n reads during the run: no 'database is locked'"
+# The reads stop after 3000; a full run can outlast them.
+wait_for 900 'daemon_status --json | grep -q "\"state\": \"idle\""'
 [ "$(daemon_sql "select status from runs where id = 2")" = done ]
 ok $? "the submitted run is stored as done"
 [ "$(daemon_sql "select package || ' ' || old_version || ' ' || new_version ||
