@@ -295,6 +295,16 @@ static long print_human(FILE *out, sqlite3_stmt *st, long *ret_noisy,
 	return n;
 }
 
+/* "run N is stored as STATUS (ERROR)" (without the parenthesis when ERROR
+ * is NULL), for the messages about a run that did not finish normally.
+ * Newly allocated; caller frees. */
+static char *stored_as(int64_t run_id, const char *status, const char *error)
+{
+	return xasprintf("run %lld is stored as %s%s%s%s", (long long)run_id,
+			 status, error ? " (" : "", error ? error : "",
+			 error ? ")" : "");
+}
+
 /* Why run RUN_ID has no results at all, as a clause to append to the
  * "no matching results" error: ": there is no run N", ": run N is stored
  * as aborted (why)", ": run N is still running (or its orchestrator
@@ -322,11 +332,12 @@ static char *no_results_reason(sqlite3 *db, int64_t run_id)
 		if (status && strcmp(status, "running") == 0)
 			why = xasprintf(": run %lld is still running (or its "
 					"orchestrator died)", (long long)run_id);
-		else if (status && strcmp(status, "done") != 0)
-			why = xasprintf(": run %lld is stored as %s%s%s%s",
-					(long long)run_id, status,
-					error ? " (" : "", error ? error : "",
-					error ? ")" : "");
+		else if (status && strcmp(status, "done") != 0) {
+			char *what = stored_as(run_id, status, error);
+
+			why = xasprintf(": %s", what);
+			free(what);
+		}
 	}
 	sqlite3_finalize(st);
 	return why;
@@ -364,11 +375,11 @@ static void warn_partial_runs(sqlite3 *db, const struct filters *f)
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		const char *status = (const char *)sqlite3_column_text(st, 1);
 		const char *error = (const char *)sqlite3_column_text(st, 2);
+		char *what = stored_as(sqlite3_column_int64(st, 0),
+				       status ? status : "?", error);
 
-		cli_warn("run %lld is stored as %s%s%s%s: its results are partial",
-			 (long long)sqlite3_column_int64(st, 0),
-			 status ? status : "?", error ? " (" : "",
-			 error ? error : "", error ? ")" : "");
+		cli_warn("%s: its results are partial", what);
+		free(what);
 	}
 	sqlite3_finalize(st);
 }
