@@ -9,10 +9,12 @@
 #include "db/db.h"
 #include "orchestrator/algorithms.h"
 #include "orchestrator/cli.h"
+#include "orchestrator/db-names.h"
 #include "orchestrator/format.h"
 #include "orchestrator/paths.h"
 #include "orchestrator/report-fmt.h"
 #include "orchestrator/runstate.h"
+#include "orchestrator/summary.h"
 
 static const char usage[] =
 "Usage: benchorch results [OPTIONS]\n"
@@ -48,6 +50,11 @@ static const char usage[] =
 "      --size SIZE        only buffer size SIZE (16, 1KiB, 1MiB)\n"
 "      --op OP            only operation OP (encrypt, decrypt, hash)\n"
 "      --format FORMAT    table, csv or json (default: table)\n"
+"      --summary          print the answer `benchorch run` ends with\n"
+"                         instead: per distribution and algorithm the\n"
+"                         fastest library at 16 KiB and 16 B, the runner-up\n"
+"                         and the slowest (table only; with --run or\n"
+"                         --latest, no other filter)\n"
 "  -h, --help             show this help\n"
 "\n"
 "--run, --latest and --all exclude each other; each other filter takes one\n"
@@ -59,7 +66,7 @@ static const char usage[] =
 "3 the database cannot be read.\n";
 
 enum { OPT_DB = 256, OPT_STATE, OPT_RUN, OPT_ALL, OPT_FORMAT, OPT_LATEST,
-       OPT_DISTRO, OPT_LIB, OPT_ALGO, OPT_SIZE, OPT_OP };
+       OPT_DISTRO, OPT_LIB, OPT_ALGO, OPT_SIZE, OPT_OP, OPT_SUMMARY };
 
 static const struct option options[] = {
 	{ "db", required_argument, NULL, OPT_DB },
@@ -73,6 +80,7 @@ static const struct option options[] = {
 	{ "algo", required_argument, NULL, OPT_ALGO },
 	{ "size", required_argument, NULL, OPT_SIZE },
 	{ "op", required_argument, NULL, OPT_OP },
+	{ "summary", no_argument, NULL, OPT_SUMMARY },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -384,12 +392,106 @@ static void warn_partial_runs(sqlite3 *db, const struct filters *f)
 	sqlite3_finalize(st);
 }
 
+/* Check F's --distro and --size against what DB has results for: a
+ * name or size it has none for is a usage error (a typo, or a size the
+ * guest does not measure), not an empty answer. Returns 0, EXIT_USAGE
+ * after printing why, or EXIT_ENV on a database error. */
+static int check_known(sqlite3 *db, const char *path, const struct filters *f,
+		       const char *size_arg)
+{
+	int k;
+
+	if (f->distro) {
+		k = db_names_distro_known(db, f->distro);
+		if (k < 0)
+			goto dberr;
+		if (k == 0) {
+			char *names = db_names_distros(db);
+
+			cli_usage_error("results", "--distro: no results for distribution '%s' in '%s' (it has: %s)",
+					f->distro, path, names);
+			free(names);
+			return EXIT_USAGE;
+		}
+	}
+	if (f->size) {
+		k = db_names_size_known(db, f->size);
+		if (k < 0)
+			goto dberr;
+		if (k == 0) {
+			char *sizes = db_names_sizes(db);
+
+			cli_usage_error("results", "--size: no results at '%s' in '%s' (it has: %s)",
+					size_arg, path, sizes);
+			free(sizes);
+			return EXIT_USAGE;
+		}
+	}
+	return 0;
+dberr:
+	cli_error("database error in '%s': %s", path, sqlite3_errmsg(db));
+	return EXIT_ENV;
+}
+
+/* --summary: print summary_fastest for each run of F (its --run ids, or
+ * the latest run with results). DB_HINT is the --db to name in the
+ * closing line, or NULL. Returns an exit status. */
+static int print_summaries(sqlite3 *db, const char *path,
+			   const struct filters *f, const char *db_hint)
+{
+	int64_t latest = 0;
+	const int64_t *runs = f->runs;
+	size_t nruns = f->nruns, i;
+	int rc = EXIT_OK;
+	bo_err err;
+
+	if (!nruns) {
+		sqlite3_stmt *st;
+
+		if (sqlite3_prepare_v2(db, "SELECT max(run_id) FROM results_v", -1,
+				       &st, NULL) != SQLITE_OK) {
+			cli_error("database error in '%s': %s", path,
+				  sqlite3_errmsg(db));
+			return EXIT_ENV;
+		}
+		if (sqlite3_step(st) == SQLITE_ROW)
+			latest = sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+		if (!latest) {
+			cli_error("no results in '%s'", path);
+			return EXIT_FAILED;
+		}
+		runs = &latest;
+		nruns = 1;
+	}
+	for (i = 0; i < nruns; i++) {
+		long n;
+
+		if (i)
+			fputc('\n', stdout);
+		n = summary_fastest(stdout, db, runs[i], db_hint, &err);
+		if (n < 0) {
+			cli_error("%s in '%s'", err.msg, path);
+			return EXIT_ENV;
+		}
+		if (n == 0) {
+			char *why = no_results_reason(db, runs[i]);
+
+			cli_error("no bulk results at 16 B or 16 KiB for run %lld in '%s'%s",
+				  (long long)runs[i], path, why ? why : "");
+			free(why);
+			rc = EXIT_FAILED;
+		}
+	}
+	return rc;
+}
+
 static int cmd_results(int argc, char **argv)
 {
 	const char *db_opt = NULL, *state_opt = NULL, *size_arg = NULL;
 	enum format fmt = FORMAT_TABLE;
 	struct filters f = { 0 };
-	int opt, rc = EXIT_OK;
+	int opt, rc = EXIT_OK, summary = 0;
 	sqlite3 *db;
 	sqlite3_stmt *st;
 	char *path, *sql;
@@ -467,6 +569,9 @@ static int cmd_results(int argc, char **argv)
 				return cli_usage_error("results", "%s", err.msg);
 			}
 			break;
+		case OPT_SUMMARY:
+			summary = 1;
+			break;
 		case 'h':
 			free(f.runs);
 			fputs(usage, stdout);
@@ -494,12 +599,34 @@ static int cmd_results(int argc, char **argv)
 		free(f.runs);
 		return cli_usage_error("results", "--run, --latest and --all exclude each other");
 	}
+	if (summary && (f.all || f.distro || f.lib || f.algo || f.op || f.size ||
+			fmt != FORMAT_TABLE)) {
+		free(f.runs);
+		return cli_usage_error("results", "--summary takes --run or --latest, no other filter, and no --format but table");
+	}
 	path = paths_db(db_opt, state_opt);
 	if (db_open_readonly(path, &db, &err) < 0) {
 		cli_error("%s", err.msg);
 		free(f.runs);
 		free(path);
 		return EXIT_ENV;
+	}
+	rc = check_known(db, path, &f, size_arg);
+	if (rc == EXIT_OK && summary) {
+		char *def = paths_db(NULL, NULL);
+
+		rc = print_summaries(db, path, &f, strcmp(def, path) ? path : NULL);
+		free(def);
+		sqlite3_close(db);
+		free(f.runs);
+		free(path);
+		return rc;
+	}
+	if (rc != EXIT_OK) {
+		sqlite3_close(db);
+		free(f.runs);
+		free(path);
+		return rc;
 	}
 	sql = build_sql(fmt == FORMAT_TABLE ? human_cols : machine_cols,
 			results_mode_expr(db), results_variant_expr(db),

@@ -31,11 +31,20 @@ static const char usage[] =
 "Build (or reuse) a root filesystem for each distribution, run the guest\n"
 "benchmark inside it against the distribution's own crypto libraries, store\n"
 "every measurement (with its raw samples) in the database and print a\n"
-"summary on stdout; stderr says how many measurements stayed noisy. A\n"
+"summary on stdout: per distribution and algorithm the fastest library at\n"
+"16 KiB (with MB/s and cycles per byte) and at 16 B, the runner-up and the\n"
+"slowest as a fraction of the fastest, and with several distributions how\n"
+"far each library moves between them (`benchorch results --summary`\n"
+"prints it again; --format csv or json prints the point table instead).\n"
+"stderr says how many measurements stayed noisy. A\n"
 "guest whose clock disagrees with the host's (more than 5 % + 20 ms from\n"
 "its first line to its last) fails, nothing of it stored.\n"
 "The package versions that changed since the previous run of each\n"
 "distribution are stored with the run and listed on stderr.\n"
+"Progress goes to stderr: a line per finished guest invocation (round,\n"
+"distribution, seconds, points, noisy points) and, on a terminal, a live\n"
+"line with the library being measured and the time left, estimated from\n"
+"the previous finished run with the same command line (--seed aside).\n"
 "\n"
 "The run is made of rounds: in each, every distribution's guest measures\n"
 "one group of the algorithms, the distributions in a new random order, and\n"
@@ -74,7 +83,9 @@ static const char usage[] =
 "      --mirror URL       package mirror for images built now\n"
 "      --refresh          rebuild the images even if cached\n"
 "      --timeout SECONDS  kill a guest that runs longer (default: 1800)\n"
-"      --format FORMAT    summary as table, csv or json (default: table)\n"
+"      --format FORMAT    table (the summary), or csv or json (every\n"
+"                         bulk point: MB/s per buffer size; default: table)\n"
+"  -q, --quiet            no progress lines on stderr\n"
 "  -h, --help             show this help\n"
 "\n"
 "Exit status: 0 all distributions measured; 1 some failed, or nothing was\n"
@@ -104,6 +115,7 @@ static const struct option options[] = {
 	{ "repetitions", required_argument, NULL, OPT_REPETITIONS },
 	{ "max-cv", required_argument, NULL, OPT_MAX_CV },
 	{ "max-reruns", required_argument, NULL, OPT_MAX_RERUNS },
+	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -163,7 +175,7 @@ static int parse_args(int argc, char **argv, struct run_config *c)
 	c->kind = RUNNER_AUTO;
 	c->timeout_s = DEFAULT_TIMEOUT_S;
 	c->format = FORMAT_TABLE;
-	while ((opt = getopt_long(argc, argv, ":d:h", options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":d:hq", options, NULL)) != -1) {
 		switch (opt) {
 		case 'd':
 			c->distros = optarg;
@@ -269,6 +281,9 @@ static int parse_args(int argc, char **argv, struct run_config *c)
 			c->seed_set = 1;
 			break;
 		}
+		case 'q':
+			c->quiet = 1;
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			return -1;

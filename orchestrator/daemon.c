@@ -319,6 +319,14 @@ struct child_ctx {
 	char uuid[64];
 };
 
+/* run_config.progress_sink: the run's progress lines in the daemon's
+ * log, one per finished guest invocation. */
+static void child_progress_log(void *ctx, const char *line)
+{
+	(void)ctx;
+	dlog(L_INFO, "%s", line);
+}
+
 static void child_progress_tap(void *ctx, const struct run_progress *p)
 {
 	struct child_ctx *cc = ctx;
@@ -378,6 +386,7 @@ static int child_main(struct daemon *d, const struct job *j, int pfd)
 	c.timeout_s = d->conf->timeout_s;
 	c.format = FORMAT_TABLE;
 	c.no_summary = 1;
+	c.progress_sink = child_progress_log;
 	c.on_progress = child_progress_tap;
 	c.progress_ctx = &cc;
 	argv[argc++] = "daemon";

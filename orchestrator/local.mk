@@ -16,6 +16,9 @@ liborch_a_SOURCES += \
 	orchestrator/flavour.c orchestrator/flavour.h \
 	orchestrator/format.c orchestrator/format.h \
 	orchestrator/summary.c orchestrator/summary.h \
+	orchestrator/summary-fastest.c \
+	orchestrator/progress.c orchestrator/progress.h \
+	orchestrator/fastest.c orchestrator/fastest.h \
 	orchestrator/plan.c orchestrator/plan.h \
 	guest/shuffle.c guest/shuffle.h \
 	orchestrator/run.c orchestrator/run.h \
@@ -26,6 +29,7 @@ liborch_a_SOURCES += \
 # results, compare, report, export/merge (issue #7)
 liborch_a_SOURCES += \
 	orchestrator/report-fmt.c orchestrator/report-fmt.h \
+	orchestrator/db-names.c orchestrator/db-names.h \
 	orchestrator/stats.c orchestrator/stats.h \
 	orchestrator/curves.c orchestrator/curves.h \
 	orchestrator/compare.c orchestrator/compare.h \

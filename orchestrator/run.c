@@ -20,6 +20,7 @@
 #include "orchestrator/flavour.h"
 #include "orchestrator/paths.h"
 #include "orchestrator/plan.h"
+#include "orchestrator/progress.h"
 #include "orchestrator/run.h"
 #include "orchestrator/summary.h"
 
@@ -178,12 +179,20 @@ static int prepare_dist(const struct run_config *c, const char *uuid,
 	return 0;
 }
 
+/* runner_opts.on_output: the library the guest measures now, for the
+ * live progress line. */
+static void on_guest_output(void *ctx, const struct guest_output *out)
+{
+	if (out->nresults)
+		progress_library(ctx, out->results[out->nresults - 1].library);
+}
+
 /* Run the guest of D once, for round STEP->round of plan P, pinned to
- * CPU: image, guest, validation. Fills s; returns 0 or -1 (s->error
- * set). */
+ * CPU: image, guest, validation, showing progress on PG. Fills s;
+ * returns 0 or -1 (s->error set). */
 static int invoke(const struct run_config *c, const struct plan *p,
 		  const struct plan_step *step, struct dist *d, int cpu,
-		  struct inv_state *s)
+		  struct inv_state *s, struct progress *pg)
 {
 	const char *args[24];
 	char cpubuf[16], seedbuf[24], batchbuf[24], repbuf[16], rerunbuf[16];
@@ -245,11 +254,10 @@ static int invoke(const struct run_config *c, const struct plan *p,
 			.timeout_ns = (uint64_t)c->timeout_s * 1000000000u,
 			.cpu = cpu,
 			.log_fd = d->log_fd,
+			.on_output = on_guest_output,
+			.output_ctx = pg,
 		};
 
-		cli_progress("%s: round %d of %zu (%s): running the guest in '%s'",
-			     d->spec, s->round, p->nrounds, s->algos,
-			     d->image->rootfs);
 		rc = runner_run(&ro, &s->out, &s->runner, &res, &err);
 	}
 	s->wall_ns = res.wall_ns;
@@ -263,10 +271,17 @@ static int invoke(const struct run_config *c, const struct plan *p,
 		free(last);
 		return -1;
 	}
-	cli_progress("%s: round %d of %zu: %zu results in %.1f s (%s)",
-		     d->spec, s->round, p->nrounds, s->out.nresults,
-		     (double)s->wall_ns / 1e9, s->runner);
 	return 0;
+}
+
+/* The results of OUT that stayed noisy. */
+static size_t count_noisy(const struct guest_output *out)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < out->nresults; i++)
+		n += out->results[i].t.noisy != 0;
+	return n;
 }
 
 static void report_progress(const struct run_config *c, int64_t run_id,
@@ -368,6 +383,7 @@ int run_execute(const struct run_config *c)
 	struct cpuinfo ci;
 	struct cpustate cs;
 	struct plan plan;
+	struct progress pg;
 	struct db_run run;
 	struct dist *dists;
 	struct inv_state *st;
@@ -450,6 +466,11 @@ int run_execute(const struct run_config *c)
 	plan_make(seed, algs, nalgs, c->nspecs, PLAN_ROUNDS, &plan);
 	report_progress(c, run_id, uuid, 0, plan.nsteps, NULL, 0,
 			plan.nrounds);
+	progress_init(&pg, progress_mode_for(c->quiet, stderr), stderr,
+		      plan.nsteps, plan.nrounds,
+		      progress_previous_ns(db, host, cmdline, run_id));
+	pg.sink = c->progress_sink;
+	pg.sink_ctx = c->progress_sink_ctx;
 
 	dists = xcalloc(c->nspecs, sizeof(*dists));
 	st = xcalloc(c->nspecs + plan.nsteps, sizeof(*st));
@@ -477,6 +498,7 @@ int run_execute(const struct run_config *c)
 		const struct plan_step *step = &plan.steps[i];
 		struct dist *d = &dists[step->spec];
 		struct inv_state *s;
+		int failed;
 
 		if (d->failed || !d->image)
 			continue;
@@ -484,7 +506,11 @@ int run_execute(const struct run_config *c)
 				step->round + 1, plan.nrounds);
 		s = &st[ninvs++];
 		s->dist = step->spec;
-		if (invoke(c, &plan, step, d, cpu, s) == 0) {
+		progress_begin(&pg, d->spec, step->round + 1);
+		failed = invoke(c, &plan, step, d, cpu, s, &pg) < 0;
+		progress_end(&pg, d->spec, step->round + 1, s->wall_ns,
+			     s->out.nresults, count_noisy(&s->out), failed);
+		if (!failed) {
 			nok++;
 			continue;
 		}
@@ -576,7 +602,8 @@ int run_execute(const struct run_config *c)
 		noisy = summary_noisy(db, run_id, &measured);
 		if ((noisy < 0 || measured != 0 || c->format != FORMAT_TABLE) &&
 		    !c->no_summary &&
-		    summary_print(stdout, db, run_id, c->format, &err) < 0) {
+		    summary_run(stdout, db, run_id, c->format, c->db_path,
+				&err) < 0) {
 			cli_error("%s", err.msg);
 			rc = EXIT_FAILED;
 		}

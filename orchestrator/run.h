@@ -54,6 +54,11 @@ struct run_config {
 	char **argv;
 	int no_summary;		/* 1: print no summary on stdout and no
 				 * package changes on stderr (daemon) */
+	int quiet;		/* 1: no progress lines on stderr (--quiet) */
+	/* Where the progress lines go instead of stderr (one line each,
+	 * without newline; the daemon's log); NULL = stderr. */
+	void (*progress_sink)(void *ctx, const char *line);
+	void *progress_sink_ctx;
 	void (*on_progress)(void *ctx, const struct run_progress *p);
 	void *progress_ctx;	/* NULL on_progress = no callback */
 };

@@ -63,6 +63,7 @@ static int in_path(const char *prog)
 }
 
 struct line_ctx {
+	const struct runner_opts *o;
 	struct guest_output *out;
 	size_t lineno;
 	bo_err err;
@@ -90,6 +91,8 @@ static int on_line(void *vctx, const char *line, size_t len, int truncated)
 		c->hello_ns = bo_now_ns();
 	if (c->out->have_done && !c->done_ns)
 		c->done_ns = bo_now_ns();
+	if (c->o->on_output)
+		c->o->on_output(c->o->output_ctx, c->out);
 	return 0;
 }
 
@@ -222,7 +225,7 @@ static int run_once(const struct runner_opts *o, enum runner_kind kind,
 	const char *args[MAX_ARGS];
 	char bind[4096];
 	struct chroot_ctx cc = { o->rootfs, o->guest };
-	struct line_ctx lc = { .out = out };
+	struct line_ctx lc = { .o = o, .out = out };
 	struct spawn_opts so = {
 		.argv = args,
 		.timeout_ns = o->timeout_ns,

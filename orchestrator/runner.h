@@ -24,6 +24,10 @@ struct runner_opts {
 	uint64_t timeout_ns;	/* kill the guest after this long */
 	int cpu;		/* pin to this CPU, -1 = no pinning */
 	int log_fd;		/* guest's and nspawn's stderr; -1 = none */
+	/* Called after each line of guest output is accepted, with the
+	 * output so far (progress); NULL = none. */
+	void (*on_output)(void *ctx, const struct guest_output *out);
+	void *output_ctx;
 };
 
 /* Parse "nspawn", "chroot" or "auto". Returns 0, or -1 with err set. */

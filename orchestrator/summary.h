@@ -16,6 +16,33 @@
 long summary_print(FILE *f, sqlite3 *db, int64_t run_id, enum format fmt,
 		   bo_err *err);
 
+/* The widest line summary_fastest prints, in columns, with the longest
+ * library and algorithm names the guest knows and a default --db: it
+ * fits a 120-column terminal. */
+#define SUMMARY_MAX_WIDTH 120
+
+/* Print on F the answer for run RUN_ID: per distribution, a line with its
+ * libraries' short versions (fastest_short_version), then per algorithm
+ * the fastest library at 16 KiB with its MB/s (10^6 B/s) and cycles per
+ * byte (at the core clock the guest measured), the runner-up and the
+ * slowest as a fraction of that MB/s, and the fastest at 16 B with its
+ * MB/s; noisy values marked ~, unverified ones !. With two distributions
+ * or more, one line per library with its spread between them (median and
+ * largest, in %). Ends with a line naming the commands that show every
+ * point and the charts, with --db 'DB_ARG' when DB_ARG is not NULL.
+ * Returns the number of (distribution, algorithm) rows (0: nothing
+ * printed, the run has no bulk results at 16 B or 16 KiB), or -1 with err
+ * set. */
+long summary_fastest(FILE *f, sqlite3 *db, int64_t run_id,
+		     const char *db_arg, bo_err *err);
+
+/* What `benchorch run` prints on F at the end of run RUN_ID: with FMT
+ * table, summary_fastest (naming DB_PATH in its closing line unless it is
+ * the default database); with csv or json, the point table of
+ * summary_print. Returns the rows printed, or -1 with err set. */
+long summary_run(FILE *f, sqlite3 *db, int64_t run_id, enum format fmt,
+		 const char *db_path, bo_err *err);
+
 /* Number of results of RUN_ID stored with verified = 0 (-1 on error). */
 long summary_unverified(sqlite3 *db, int64_t run_id);
 
