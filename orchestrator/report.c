@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "orchestrator/report-fmt.h"
+#include "orchestrator/report-overview.h"
 #include "orchestrator/report.h"
 #include "orchestrator/runstate.h"
 #include "orchestrator/stats.h"
@@ -580,7 +581,11 @@ static const char style[] =
 	"td.warn{color:#a00;white-space:pre-line}"
 	"caption{text-align:left;font-weight:bold;padding:.3em 0}"
 	"section{margin-bottom:2em}"
-	"svg{max-width:100%;height:auto}";
+	"svg{max-width:100%;height:auto}"
+	".heatmaps{display:flex;flex-wrap:wrap;gap:1.5em;align-items:flex-start}"
+	"table.heatmap td.num{min-width:4em}"
+	"table.heatmap th{font-weight:normal}"
+	".legend span{padding:.1em .6em}";
 
 int report_write_html(sqlite3 *db, const struct report_opts *o, FILE *f,
 		      bo_err *err)
@@ -604,6 +609,10 @@ int report_write_html(sqlite3 *db, const struct report_opts *o, FILE *f,
 		" units. Tables at %s.</p>\n",
 		style, bo_utc_now(now, sizeof(now)), PACKAGE_VERSION,
 		fmt_size(bytes, sz, sizeof(sz)));
+	if (report_write_overview(f, db, d.runs, d.nruns, o->algorithm, err) < 0) {
+		data_free(&d);
+		return -1;
+	}
 	fputs("<section id=\"runs\"><h2>Runs</h2>\n<table><tr><th>run</th><th>uuid</th>"
 	      "<th>host</th><th>started</th><th>status</th><th>quick</th><th>CPU</th>"
 	      "<th>microcode</th><th>kernel</th><th>order</th><th>CPU state</th>"
