@@ -2,6 +2,7 @@
  * between machines. */
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,13 +132,24 @@ static int cmd_merge(int argc, char **argv)
 		free(a.runs);
 		return rc;
 	}
+	/* every source first: a missing one creates no database here */
+	rc = EXIT_OK;
+	for (i = optind; i < argc; i++)
+		if (access(argv[i], F_OK) != 0) {
+			cli_error("cannot open '%s': %s (a database to merge is made on its host with 'benchorch export -o FILE')",
+				  argv[i], strerror(errno));
+			rc = EXIT_ENV;
+		}
+	if (rc != EXIT_OK) {
+		free(a.runs);
+		return rc;
+	}
 	path = paths_db(a.db, a.state);
 	if (db_open(path, &db, &err) < 0) {
 		cli_error("%s", err.msg);
 		free(path);
 		return EXIT_ENV;
 	}
-	rc = EXIT_OK;
 	for (i = optind; i < argc; i++) {
 		if (merge_from(db, argv[i], NULL, 0, &st, &err) < 0) {
 			cli_error("%s", err.msg);

@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "db/db.h"
+#include "orchestrator/algorithms.h"
 #include "orchestrator/cli.h"
+#include "orchestrator/db-names.h"
 #include "orchestrator/paths.h"
 #include "orchestrator/report-fmt.h"
 #include "orchestrator/report.h"
@@ -61,6 +63,7 @@ static int ends_with(const char *s, const char *suffix)
 static int cmd_report(int argc, char **argv)
 {
 	const char *db_opt = NULL, *state_opt = NULL, *out = NULL;
+	const char *size_arg = NULL;
 	struct report_opts o = { 0 };
 	int64_t *runs = NULL;
 	int opt, rc = EXIT_OK, n;
@@ -96,9 +99,15 @@ static int cmd_report(int argc, char **argv)
 			break;
 		}
 		case OPT_ALGO:
+			if (!algorithm_find(optarg)) {
+				free(runs);
+				return cli_usage_error("report", "--algo: unknown algorithm '%s'",
+						       optarg);
+			}
 			o.algorithm = optarg;
 			break;
 		case OPT_SIZE:
+			size_arg = optarg;
 			if (parse_size(optarg, &o.table_bytes, &err) < 0) {
 				free(runs);
 				return cli_usage_error("report", "%s", err.msg);
@@ -133,6 +142,25 @@ static int cmd_report(int argc, char **argv)
 		free(path);
 		free(runs);
 		return EXIT_ENV;
+	}
+	if (o.table_bytes) {
+		int k = db_names_size_known(db, o.table_bytes);
+
+		if (k <= 0) {
+			char *sizes = k < 0 ? NULL : db_names_sizes(db);
+
+			if (k < 0)
+				cli_error("database error in '%s': %s", path,
+					  sqlite3_errmsg(db));
+			else
+				cli_usage_error("report", "--size: no results at '%s' in '%s' (it has: %s)",
+						size_arg, path, sizes);
+			free(sizes);
+			sqlite3_close(db);
+			free(path);
+			free(runs);
+			return k < 0 ? EXIT_ENV : EXIT_USAGE;
+		}
 	}
 	mem = open_memstream(&buf, &len);
 	if (!mem) {

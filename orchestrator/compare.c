@@ -17,12 +17,12 @@
  * base's. */
 static const char points_fmt[] =
 	"SELECT b.distro || ':' || b.release, b.library, b.algorithm,"
-	" b.operation || CASE %1$s WHEN 'bulk' THEN '' ELSE ' ' || %1$s END,"
+	" b.operation,"
 	" b.buffer_bytes, b.package, b.package_version,"
 	" n.package_version,"
 	" b.mb_per_s, b.mb_per_s * b.median_ns / max(b.min_ns, 1),"
 	" n.mb_per_s, n.mb_per_s * n.median_ns / max(n.min_ns, 1),"
-	" b.result_id, n.result_id"
+	" b.result_id, n.result_id, %1$s"
 	" FROM results_v b JOIN results_v n ON n.run_id = ?2"
 	"  AND n.distro IS b.distro AND n.release IS b.release"
 	"  AND n.library = b.library AND n.algorithm = b.algorithm"
@@ -248,6 +248,7 @@ int compare_runs(sqlite3 *db, int64_t base_run, int64_t new_run,
 		p->library = col_dup(st, 1);
 		p->algorithm = col_dup(st, 2);
 		p->operation = col_dup(st, 3);
+		p->mode = col_dup(st, 14);
 		p->bytes = sqlite3_column_int64(st, 4);
 		p->package = col_dup(st, 5);
 		p->base_version = col_dup(st, 6);
@@ -302,6 +303,7 @@ void compare_result_free(struct compare_result *r)
 		free(p->library);
 		free(p->algorithm);
 		free(p->operation);
+		free(p->mode);
 		free(p->package);
 		free(p->base_version);
 		free(p->new_version);
@@ -356,10 +358,11 @@ static const char *kind_name(int kind)
 
 static json_t *point_json(const struct compare_point *p)
 {
-	return json_pack("{s:s, s:s, s:s, s:s, s:I, s:f, s:f, s:f, s:f, s:f,"
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:I, s:f, s:f, s:f, s:f, s:f,"
 			 " s:b, s:s, s:o, s:s, s:s?, s:s?, s:s?}",
 			 "distro", p->distro, "library", p->library,
 			 "algorithm", p->algorithm, "operation", p->operation,
+			 "mode", p->mode,
 			 "buffer_bytes", (json_int_t)p->bytes,
 			 "base_mb_per_s", p->base.median,
 			 "base_best_mb_per_s", p->base.best,
@@ -416,14 +419,15 @@ static void print_csv(FILE *f, const struct compare_result *r)
 {
 	size_t i;
 
-	fputs("distro,library,algorithm,operation,buffer_bytes,base_mb_per_s,"
-	      "new_mb_per_s,change_percent,significant,kind\r\n", f);
+	fputs("distro,library,algorithm,operation,mode,buffer_bytes,"
+	      "base_mb_per_s,new_mb_per_s,change_percent,significant,kind\r\n",
+	      f);
 	for (i = 0; i < r->npoints; i++) {
 		const struct compare_point *p = &r->points[i];
 
-		fprintf(f, "%s,%s,%s,%s,%lld,%.2f,%.2f,%.2f,%d,%s\r\n",
+		fprintf(f, "%s,%s,%s,%s,%s,%lld,%.2f,%.2f,%.2f,%d,%s\r\n",
 			p->distro, p->library, p->algorithm, p->operation,
-			(long long)p->bytes, p->base.median, p->new.median,
+			p->mode, (long long)p->bytes, p->base.median, p->new.median,
 			100 * p->v.change, p->v.significant, kind_name(p->kind));
 	}
 }
@@ -454,8 +458,10 @@ static void print_list(FILE *f, const struct compare_result *r, int kind)
 				change_text(&r->changes[j], ch, sizeof(ch));
 				why = ch;
 			}
-		fprintf(f, "  %s %s %s %s %s: %s -> %s MB/s (%+.1f %%); %s\n",
+		fprintf(f, "  %s %s %s %s%s%s %s: %s -> %s MB/s (%+.1f %%); %s\n",
 			p->distro, p->library, p->algorithm, p->operation,
+			strcmp(p->mode, "bulk") ? " " : "",
+			strcmp(p->mode, "bulk") ? p->mode : "",
 			fmt_size(p->bytes, sz, sizeof(sz)),
 			fmt_mbps(p->base.median, a, sizeof(a)),
 			fmt_mbps(p->new.median, b, sizeof(b)),
@@ -467,9 +473,9 @@ void compare_print(FILE *f, const struct compare_result *r,
 		   enum format fmt, int all_points)
 {
 	static const char *const hdr[] = { "distro", "library", "algorithm",
-		"op", "size", "base MB/s", "new MB/s", "change %",
+		"op", "mode", "size", "base MB/s", "new MB/s", "change %",
 		"significant" };
-	static const int right[] = { 0, 0, 0, 0, 1, 1, 1, 1, 0 };
+	static const int right[] = { 0, 0, 0, 0, 0, 1, 1, 1, 1, 0 };
 	struct tbl t;
 	size_t i;
 	char sz[32], a[32], b[32], c[32], line[512];
@@ -498,10 +504,10 @@ void compare_print(FILE *f, const struct compare_result *r,
 		" them gives p < 0.05; elsewhere (%zu points) the [median, best]"
 		" throughput ranges of the two runs do not overlap.\n\n",
 		100 * r->threshold, r->nranked, r->npoints - r->nranked);
-	tbl_init(&t, 9, hdr, right);
+	tbl_init(&t, 10, hdr, right);
 	for (i = 0; i < r->npoints; i++) {
 		const struct compare_point *p = &r->points[i];
-		const char *row[9];
+		const char *row[10];
 
 		if (!all_points && !p->kind)
 			continue;
@@ -510,11 +516,12 @@ void compare_print(FILE *f, const struct compare_result *r,
 		row[1] = p->library;
 		row[2] = p->algorithm;
 		row[3] = p->operation;
-		row[4] = fmt_size(p->bytes, sz, sizeof(sz));
-		row[5] = fmt_mbps(p->base.median, a, sizeof(a));
-		row[6] = fmt_mbps(p->new.median, b, sizeof(b));
-		row[7] = c;
-		row[8] = p->kind ? kind_name(p->kind) : p->v.significant ? "yes" : "no";
+		row[4] = p->mode;
+		row[5] = fmt_size(p->bytes, sz, sizeof(sz));
+		row[6] = fmt_mbps(p->base.median, a, sizeof(a));
+		row[7] = fmt_mbps(p->new.median, b, sizeof(b));
+		row[8] = c;
+		row[9] = p->kind ? kind_name(p->kind) : p->v.significant ? "yes" : "no";
 		tbl_add(&t, row);
 	}
 	if (t.nrow > 1) {

@@ -19,6 +19,7 @@
 struct compare_point {
 	char *distro;		/* "debian:bookworm" */
 	char *library, *algorithm, *operation;
+	char *mode;		/* "bulk" or "oneshot" */
 	char *package;		/* package shipping the library, or "" */
 	char *base_version, *new_version;	/* its package versions */
 	int64_t bytes;		/* buffer size */

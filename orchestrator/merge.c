@@ -375,6 +375,10 @@ int merge_from(sqlite3 *dst, const char *src_path, const int64_t *runs,
 	int rc;
 
 	memset(stats, 0, sizeof(*stats));
+	/* a source is another host's results, not this host's runs */
+	if (access(src_path, F_OK) != 0)
+		return bo_err_set(err, "cannot open '%s': %s (a database to merge is made on its host with 'benchorch export -o FILE')",
+				  src_path, strerror(errno));
 	/* refuses what is not a benchorch database, or a newer one */
 	if (db_open_readonly(src_path, &check, err) < 0)
 		return -1;

@@ -60,9 +60,12 @@ assert root.get('data-title') == 'sha-256 hash', root.get('data-title')
 assert len(root.findall(".//s:g[@class='series']", ns)) == 6
 PY
 ok $? "the SVG file is well-formed XML with the sha-256 chart's six series"
-"$BENCHORCH" report --db "$db" --algo rot13 -o "$tmp/x.html" 2>"$tmp/err"
-[ $? -eq 1 ] && grep -q "no results for algorithm 'rot13'" "$tmp/err" && [ ! -e "$tmp/x.html" ]
+"$BENCHORCH" report --db "$db" --algo chacha20-poly1305 -o "$tmp/x.html" 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q "no results for algorithm 'chacha20-poly1305'" "$tmp/err" && [ ! -e "$tmp/x.html" ]
 ok $? "an algorithm without results exits 1 and writes nothing"
+"$BENCHORCH" report --db "$db" --algo rot13 -o "$tmp/x.html" 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "unknown algorithm 'rot13'" "$tmp/err" && [ ! -e "$tmp/x.html" ]
+ok $? "an algorithm the guest does not know is a usage error (exit 2)"
 "$BENCHORCH" report --db "$db" >/dev/null 2>&1
 [ $? -eq 2 ]
 ok $? "-o is required"
