@@ -128,7 +128,7 @@ static void print_versions(FILE *f, const struct fastest_table *t,
 			item = xasprintf("%s %s", g->libs[k].library,
 					 g->libs[k].version);
 			if (nseen > 1 && col + strlen(item) + 2 > WRAP) {
-				fputs(",\n ", f);
+				fputs(",\n   ", f);
 				col = 1;
 			} else if (nseen > 1) {
 				fputc(',', f);
@@ -210,7 +210,7 @@ long summary_fastest(FILE *f, sqlite3 *db, int64_t run_id,
 		print_cells(f, lines[i].cell, w);
 	}
 	if (marks)
-		fprintf(f, "%s%s%s%s%s\n", marks & 1 ? "~ noisy (spread above the limit after re-runs)" : "",
+		fprintf(f, "\n%s%s%s%s%s\n", marks & 1 ? "~ noisy (spread above the limit after re-runs)" : "",
 			(marks & 1) && (marks & 6) ? "; " : "",
 			marks & 2 ? "! NOT verified" : "",
 			(marks & 2) && (marks & 4) ? "; " : "",

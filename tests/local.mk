@@ -53,6 +53,9 @@ tests_t7010_stats_LDADD = $(ORCH_TEST_LDADD)
 TESTS += tests/t7010-stats tests/t7000-results.sh tests/t7100-compare.sh
 EXTRA_DIST += tests/t7000-results.sh tests/t7100-compare.sh
 TESTS += tests/t7200-report.sh
+# The answer a run ends with, and its progress (t3141 runs as root).
+TESTS += tests/t3140-run-summary.sh
+EXTRA_DIST += tests/t3140-run-summary.sh
 EXTRA_DIST += tests/t7200-report.sh
 CLEANFILES += tests/t7200-report.png
 TESTS += tests/t7300-merge.sh tests/t7400-db-readme.sh tests/t7500-cli.sh

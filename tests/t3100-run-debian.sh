@@ -19,10 +19,14 @@ rc=$?
 ok $rc "run --distros debian --runner nspawn --seed 12345 exits 0"
 [ $rc -eq 0 ] || sed 's/^/# /' "$tmp/err"
 
-grep -Eq '^debian:bookworm +openssl +OpenSSL 3' "$tmp/out"
-ok $? "prints a summary row for OpenSSL"
-head -1 "$tmp/out" | grep -q '16 B MB/s.*1 KiB MB/s.*16 KiB MB/s.*1 MiB MB/s'
-ok $? "the summary has MB/s at 16 B, 1 KiB, 16 KiB and 1 MiB"
+grep -Eq '^debian:bookworm: .*openssl 3\.[0-9]+\.[0-9]+[,]?( |$)' "$tmp/out"
+ok $? "the summary names the distribution and OpenSSL's short version"
+nalg=$(sqlite3 -batch -noheader "$db" "select count(distinct algorithm) from results_v where mode = 'bulk' and operation in ('encrypt', 'hash') and buffer_bytes in (16, 16384)")
+grep -Eq '^  algorithm +16 KiB: fastest +MB/s +cyc/B +runner-up +slowest +16 B: fastest +MB/s$' "$tmp/out" &&
+	[ "$(grep -E '^  [a-z0-9-]+ ' "$tmp/out" | grep -vc '^  algorithm ')" -eq "$nalg" ] &&
+	[ "$(grep -v '^Every point: ' "$tmp/out" | awk '{ if (length($0) > m) m = length($0) } END { print m }')" -le 120 ] &&
+	grep -q "^Every point: benchorch results --run 1; charts: benchorch report --run 1 -o report.html (both with --db '$db')$" "$tmp/out"
+ok $? "and a row per algorithm ($nalg), at most 120 columns wide (the closing line aside: it names the database), with the fastest library at 16 KiB and at 16 B"
 
 q() { sqlite3 -batch -noheader "$db" "$1"; }
 
