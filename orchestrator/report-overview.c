@@ -246,7 +246,7 @@ static const char *version_in(const struct fastest_table *t, int64_t run,
 }
 
 static void write_across(FILE *f, const struct fastest_table *t,
-			 const struct fastest_spread *s, size_t n)
+			 const struct fastest_spread *s, size_t n, int runs)
 {
 	size_t i, k;
 
@@ -260,6 +260,8 @@ static void write_across(FILE *f, const struct fastest_table *t,
 
 		fputs("<tr><td>", f);
 		svg_escape(f, s[i].library);
+		if (runs)
+			fprintf(f, " (run %lld)", (long long)s[i].run_id);
 		fputs("</td><td>", f);
 		for (k = 0; k < t->ngroups; k++) {
 			const struct fastest_group *g = &t->groups[k];
@@ -319,7 +321,7 @@ int report_write_overview(FILE *f, sqlite3 *db, const int64_t *runs,
 	write_fastest(f, &t, algo, nruns > 1);
 	ns = fastest_spreads(&t, &s);
 	if (ns)
-		write_across(f, &t, s, ns);
+		write_across(f, &t, s, ns, nruns > 1);
 	free(s);
 	fputs("</section>\n", f);
 	fastest_release(&t);

@@ -56,6 +56,10 @@ TESTS += tests/t7200-report.sh
 # The answer a run ends with, and its progress (t3141 runs as root).
 TESTS += tests/t3140-run-summary.sh
 EXTRA_DIST += tests/t3140-run-summary.sh
+# The report's overview (heat maps, fastest per algorithm).
+TESTS += tests/t7210-report-overview.sh
+EXTRA_DIST += tests/t7210-report-overview.sh
+CLEANFILES += tests/t7210-report-overview.png
 EXTRA_DIST += tests/t7200-report.sh
 CLEANFILES += tests/t7200-report.png
 TESTS += tests/t7300-merge.sh tests/t7400-db-readme.sh tests/t7500-cli.sh
