@@ -54,8 +54,8 @@ TESTS += tests/t7010-stats tests/t7000-results.sh tests/t7100-compare.sh
 EXTRA_DIST += tests/t7000-results.sh tests/t7100-compare.sh
 TESTS += tests/t7200-report.sh
 # The answer a run ends with, and its progress (t3141 runs as root).
-TESTS += tests/t3140-run-summary.sh
-EXTRA_DIST += tests/t3140-run-summary.sh
+TESTS += tests/t3140-run-summary.sh tests/t3141-run-progress.sh
+EXTRA_DIST += tests/t3140-run-summary.sh tests/t3141-run-progress.sh
 # The report's overview (heat maps, fastest per algorithm).
 TESTS += tests/t7210-report-overview.sh
 EXTRA_DIST += tests/t7210-report-overview.sh
