@@ -119,7 +119,7 @@ grep -q '^debian:bookworm: libgcrypt 1.10.1, nettle 3.8.1, openssl 3.0.11$' "$tm
 ok $? "the distribution's heading gives short versions ('OpenSSL 3.0.11' -> 3.0.11)"
 [ "$(tail -1 "$tmp/sum")" = "Every point: benchorch results --run 3; charts: benchorch report --run 3 -o report.html" ]
 ok $? "ends with one line naming the commands that show everything"
-! grep -q '[~!]' "$tmp/sum"
+[ -s "$tmp/sum" ] && ! grep -q '[~!]' "$tmp/sum"
 ok $? "nothing noisy or unverified at 16 B or 16 KiB in the fixture: no mark, no legend"
 
 # Run 1: libgcrypt is not slowed down there, the guest measured no clock
@@ -181,7 +181,7 @@ ok $([ $? -eq 0 ] && ! grep -q 'Between distributions' "$tmp/sum2" &&
 ok $([ $? -eq 2 ] && grep -q -- '--summary takes --run or --latest' "$tmp/err"; echo $?) \
 	"--summary with another filter is a usage error"
 "$BENCHORCH" results --db "$db" --summary --format csv >/dev/null 2>"$tmp/err"
-ok $([ $? -eq 2 ]; echo $?) "--summary with --format csv is a usage error"
+ok $([ $? -eq 2 ] && grep -q -- '--summary takes' "$tmp/err"; echo $?) "--summary with --format csv is a usage error"
 "$BENCHORCH" results --db "$db" --summary --run 9 >"$tmp/out" 2>"$tmp/err"
 ok $([ $? -eq 1 ] && [ ! -s "$tmp/out" ] && grep -q 'there is no run 9' "$tmp/err"; echo $?) \
 	"--summary of a missing run exits 1 and says why"
