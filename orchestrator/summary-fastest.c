@@ -13,9 +13,9 @@
 #include "orchestrator/summary.h"
 
 /* Lines of text wrapped at this many columns (the versions of a
- * distribution's libraries); the table itself is narrower than
- * SUMMARY_MAX_WIDTH with every library and algorithm name the guest
- * knows. */
+ * distribution's libraries); the table's rows are at most 119 columns
+ * with the longest library (libtomcrypt) and algorithm
+ * (chacha20-poly1305) names the guest knows. */
 #define WRAP 100
 
 enum { C_ALGO, C_FAST, C_MBPS, C_CPB, C_SECOND, C_SLOW, C_SFAST, C_SMBPS,

@@ -16,11 +16,6 @@
 long summary_print(FILE *f, sqlite3 *db, int64_t run_id, enum format fmt,
 		   bo_err *err);
 
-/* The widest line summary_fastest prints, in columns, with the longest
- * library and algorithm names the guest knows and a default --db: it
- * fits a 120-column terminal. */
-#define SUMMARY_MAX_WIDTH 120
-
 /* Print on F the answer for run RUN_ID: per distribution, a line with its
  * libraries' short versions (fastest_short_version), then per algorithm
  * the fastest library at 16 KiB with its MB/s (10^6 B/s) and cycles per
@@ -30,6 +25,8 @@ long summary_print(FILE *f, sqlite3 *db, int64_t run_id, enum format fmt,
  * or more, one line per library with its spread between them (median and
  * largest, in %). Ends with a line naming the commands that show every
  * point and the charts, with --db 'DB_ARG' when DB_ARG is not NULL.
+ * With the longest library and algorithm names the guest knows and the
+ * default database, every line fits 120 columns (119 at most).
  * Returns the number of (distribution, algorithm) rows (0: nothing
  * printed, the run has no bulk results at 16 B or 16 KiB), or -1 with err
  * set. */
