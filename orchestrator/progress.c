@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "orchestrator/progress.h"
@@ -58,9 +59,20 @@ static void clear_live(struct progress *p)
 	p->live_shown = 0;
 }
 
+/* The width of the terminal F, in columns (80 when it does not say). */
+static int term_width(FILE *f)
+{
+	struct winsize ws;
+
+	if (ioctl(fileno(f), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	return 80;
+}
+
 static void draw_live(struct progress *p)
 {
-	char eta[64] = "", d[32];
+	char eta[64] = "", d[32], line[512];
+	int w;
 
 	/* a log (the sink) gets no live line */
 	if (p->mode != PROGRESS_LIVE || p->sink)
@@ -75,10 +87,12 @@ static void draw_live(struct progress *p)
 		else
 			snprintf(eta, sizeof(eta), ", longer than the previous run");
 	}
-	/* one terminal line: the distribution and library names are cut */
-	fprintf(p->f, "\r\033[Kbenchorch: round %zu/%zu %.30s %.16s%s(%zu of %zu)%s",
-		p->round, p->rounds, p->spec, p->library,
-		p->library[0] ? " " : "", p->done + 1, p->total, eta);
+	snprintf(line, sizeof(line), "benchorch: round %zu/%zu %.30s %.16s%s(%zu of %zu)%s",
+		 p->round, p->rounds, p->spec, p->library,
+		 p->library[0] ? " " : "", p->done + 1, p->total, eta);
+	/* one terminal line, redrawn in place: cut to the terminal's width */
+	w = term_width(p->f) - 1;
+	fprintf(p->f, "\r\033[K%.*s", w > 0 ? w : 0, line);
 	fflush(p->f);
 	p->live_shown = 1;
 	p->drawn_ns = bo_now_ns();
