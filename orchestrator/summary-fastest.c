@@ -100,47 +100,56 @@ static void row_of(const struct fastest_group *g, struct line *ln,
 		*marks |= 4;
 }
 
-/* Print "DISTRO: lib 1.2, lib 3.4, ..." wrapped at WRAP columns. */
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Print "DISTRO: lib 1.2, lib 3.4, ..." (libraries by name) wrapped at
+ * WRAP columns, for the distribution whose groups start at FIRST. */
 static void print_versions(FILE *f, const struct fastest_table *t,
 			   size_t first)
 {
 	const struct fastest_group *g0 = &t->groups[first];
-	char **seen = NULL;
-	size_t nseen = 0, col, i, k, j;
+	char **items = NULL;
+	size_t n = 0, col, i, k, j;
 
-	fprintf(f, "%s:", g0->distro);
-	col = strlen(g0->distro) + 1;
 	for (i = first; i < t->ngroups; i++) {
 		const struct fastest_group *g = &t->groups[i];
 
 		if (g->run_id != g0->run_id || strcmp(g->distro, g0->distro))
 			break;
 		for (k = 0; k < g->nlibs; k++) {
-			char *item;
+			char *item = xasprintf("%s %s", g->libs[k].library,
+					       g->libs[k].version);
 
-			for (j = 0; j < nseen; j++)
-				if (strcmp(seen[j], g->libs[k].library) == 0)
-					break;
-			if (j < nseen)
+			for (j = 0; j < n && strcmp(items[j], item); j++)
+				;
+			if (j < n) {
+				free(item);
 				continue;
-			seen = xrealloc(seen, (nseen + 1) * sizeof(*seen));
-			seen[nseen++] = g->libs[k].library;
-			item = xasprintf("%s %s", g->libs[k].library,
-					 g->libs[k].version);
-			if (nseen > 1 && col + strlen(item) + 2 > WRAP) {
-				fputs(",\n   ", f);
-				col = 1;
-			} else if (nseen > 1) {
-				fputc(',', f);
-				col++;
 			}
-			fprintf(f, " %s", item);
-			col += strlen(item) + 1;
-			free(item);
+			items = xrealloc(items, (n + 1) * sizeof(*items));
+			items[n++] = item;
 		}
 	}
+	qsort(items, n, sizeof(*items), cmp_str);
+	fprintf(f, "%s:", g0->distro);
+	col = strlen(g0->distro) + 1;
+	for (i = 0; i < n; i++) {
+		if (i && col + strlen(items[i]) + 2 > WRAP) {
+			fputs(",\n   ", f);
+			col = 3;
+		} else if (i) {
+			fputc(',', f);
+			col++;
+		}
+		fprintf(f, " %s", items[i]);
+		col += strlen(items[i]) + 1;
+		free(items[i]);
+	}
 	fputc('\n', f);
-	free(seen);
+	free(items);
 }
 
 static void print_cells(FILE *f, char *const *cell, const size_t *w)
