@@ -109,10 +109,20 @@ expect "--algos after a comma" 'benchorch run --algos sha-256,sha' \
 [ "$("$guest" --list-algos | wc -l)" -eq 32 ] &&
 	[ "$(complete_lines 'benchorch run --algos ' | tail -1 | wc -w)" -eq 32 ]
 ok $? "--algos offers all 32 protocol algorithms"
-# The orchestrator's own lists (the names run --libs/--algos accept) are
-# the guest's: a name the completion offers is never refused.
-"$BENCHORCH" run --libs "$(echo $libs | tr ' ' ',')" --help >/dev/null
-ok $? "(run --help parses with every library)"
+# The orchestrator knows every name the completion offers: results
+# refuses a library or algorithm name the guest does not know (exit 2).
+refused=
+for l in $libs; do
+	"$BENCHORCH" results --db "$tmp/r.db" --lib "$l" >/dev/null 2>&1
+	[ $? -eq 2 ] && refused="$refused $l"
+done
+for a in $("$guest" --list-algos); do
+	"$BENCHORCH" results --db "$tmp/r.db" --algo "$a" >/dev/null 2>&1
+	[ $? -eq 2 ] && refused="$refused $a"
+done
+"$BENCHORCH" results --db "$tmp/r.db" --lib nosuchlib >/dev/null 2>&1
+[ $? -eq 2 ] && [ -z "$refused" ]
+ok $? "benchorch accepts every library and algorithm offered (and refuses an unknown one)${refused:+; refused:$refused}"
 
 expect "--distros: recipes, their releases, cached images" \
 	"benchorch run --state-dir $tmp/state --distros d" \
