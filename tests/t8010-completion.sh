@@ -139,6 +139,8 @@ expect "images build: recipes and releases" "benchorch images build ubuntu:n" 'n
 expect "--distros: a release after a comma" "benchorch run --distros debian,ubuntu:n" 'noble '
 expect "images show: the cached images' names" \
 	"benchorch images show --state-dir $tmp/state " 'debian-trixie mydistro '
+expect "images: an option's value before the subcommand is not one" \
+	"benchorch images --state-dir $tmp/state remove " 'debian-trixie mydistro '
 
 expect "compare: run ids of the database on the line" \
 	"benchorch compare --db $tmp/r.db " '1 2 3 '
