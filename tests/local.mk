@@ -110,3 +110,12 @@ TESTS += tests/t3050-plan
 # Last: memcheck over the unit tests.
 TESTS += tests/t3900-valgrind.sh
 EXTRA_DIST += tests/t3900-valgrind.sh tests/bench/overhead.sh
+# The C tests that read the cached test image (t2000, t2030) get it built
+# first when it is missing, so that a subset of the tests or make -j does
+# not quietly skip them; the shell tests call require_test_image.
+tests/t2000-images-dpkg.log tests/t2030-images-digest.log: tests-image-ready
+tests-image-ready: benchorch$(EXEEXT)
+	@top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
+		$(SHELL) $(top_srcdir)/tests/test-image.sh
+.PHONY: tests-image-ready
+EXTRA_DIST += tests/test-image.sh
