@@ -119,3 +119,8 @@ tests-image-ready: benchorch$(EXEEXT)
 		$(SHELL) $(top_srcdir)/tests/test-image.sh
 .PHONY: tests-image-ready
 EXTRA_DIST += tests/test-image.sh
+# scripts/check.sh counts the results of the tests in TESTS only: their
+# .trs files, one per line.
+check-trs-list:
+	@for f in $(TEST_LOGS); do echo "$${f%.log}.trs"; done
+.PHONY: check-trs-list
