@@ -41,10 +41,10 @@ skip_all() {
 	exit 0
 }
 
-# skip REASON DESCRIPTION: report one test point that cannot run here,
+# skip_point REASON DESCRIPTION: report one test point that cannot run here,
 # as a TAP skip with the reason (the harness counts it, unlike a point
 # left out).
-skip() {
+skip_point() {
 	tap_n=$((tap_n + 1))
 	echo "ok $tap_n - $2 # SKIP $1"
 }

@@ -54,7 +54,7 @@ else
 	asuser=none
 fi
 if [ "$asuser" = none ]; then
-	skip "needs setpriv to drop root" "daemon refuses to run as a user"
+	skip_point "needs setpriv to drop root" "daemon refuses to run as a user"
 else
 	$asuser "$BENCHORCH" daemon --config "$top_srcdir/dist/benchorch.conf" \
 		>"$tmp/out" 2>"$tmp/err"
@@ -116,13 +116,13 @@ EOF2
 		[ $rc -eq 0 ] || sed 's/^/# /' "$tmp/vgd" | head -30
 	else
 		why="needs root and python3"
-		skip "$why" "the daemon under valgrind answers good and bad requests"
-		skip "$why" "the daemon under valgrind: no memory error, exit 0 on SIGTERM"
+		skip_point "$why" "the daemon under valgrind answers good and bad requests"
+		skip_point "$why" "the daemon under valgrind: no memory error, exit 0 on SIGTERM"
 	fi
 else
 	for what in "daemon --check" "status (no daemon)" t6000-daemon-config \
 	    "the daemon serving requests"; do
-		skip "needs valgrind" "$what under valgrind: no memory error"
+		skip_point "needs valgrind" "$what under valgrind: no memory error"
 	done
 fi
 

@@ -70,8 +70,8 @@ if command -v valgrind >/dev/null 2>&1; then
 		"$BENCHORCH" results --db "$db" --run 1 --lib openssl >/dev/null 2>"$tmp/vg"
 	ok $? "results with filters under valgrind: no memory error"
 else
-	skip "needs valgrind" "compare under valgrind: no memory error"
-	skip "needs valgrind" "results with filters under valgrind: no memory error"
+	skip_point "needs valgrind" "compare under valgrind: no memory error"
+	skip_point "needs valgrind" "results with filters under valgrind: no memory error"
 fi
 
 done_testing

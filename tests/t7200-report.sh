@@ -74,12 +74,12 @@ if command -v valgrind >/dev/null 2>&1; then
 		"$BENCHORCH" report --db "$db" -o "$tmp/vg.svg" 2>>"$tmp/vg"
 	ok $? "report (html and svg) under valgrind: no memory error"
 else
-	skip "needs valgrind" "report (html and svg) under valgrind: no memory error"
+	skip_point "needs valgrind" "report (html and svg) under valgrind: no memory error"
 fi
 
 chromium=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$chromium" ]; then
-	skip "needs chromium (scripts/deps.sh installs it)" "the report's charts as a browser lays them out"
+	skip_point "needs chromium (scripts/deps.sh installs it)" "the report's charts as a browser lays them out"
 	done_testing
 	exit
 fi

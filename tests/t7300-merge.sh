@@ -96,7 +96,7 @@ if command -v valgrind >/dev/null 2>&1; then
 	ok $? "merge and export under valgrind: no memory error"
 	[ -s "$tmp/vg" ] && sed 's/^/# /' "$tmp/vg" | head -20
 else
-	skip "needs valgrind" "merge and export under valgrind: no memory error"
+	skip_point "needs valgrind" "merge and export under valgrind: no memory error"
 fi
 
 done_testing

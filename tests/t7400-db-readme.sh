@@ -77,7 +77,7 @@ if [ "$(id -u)" -eq 0 ] && command -v systemd-nspawn >/dev/null 2>&1 &&
 	ok $? "and the first run merged in again as another host's (three runs)"
 	run_examples "$tmp/real.db" "real run"
 else
-	skip "$why" "real quick runs on the cached Debian image"
+	skip_point "$why" "real quick runs on the cached Debian image"
 fi
 
 done_testing
