@@ -124,3 +124,7 @@ EXTRA_DIST += tests/test-image.sh
 check-trs-list:
 	@for f in $(TEST_LOGS); do echo "$${f%.log}.trs"; done
 .PHONY: check-trs-list
+# The guest's known-answer tests reject a wrong library, end to end: a
+# stand-in libsodium with a wrong cipher, one accepting forged tags.
+TESTS += tests/t1130-guest-kat-reject.sh
+EXTRA_DIST += tests/t1130-guest-kat-reject.sh tests/fixtures/standin-libsodium.c
