@@ -75,6 +75,11 @@ TEST_IMAGE="$TEST_STATE/images/debian-bookworm"
 # Status 1, with the reason in $test_image_why, when it cannot be had.
 test_image_ready() {
 	test_image_why=
+	# a build of the release tarball (make distcheck) builds no image
+	if [ -n "${BENCHORCH_DISTCHECK-}" ]; then
+		test_image_why="inside make distcheck: the cached test image is the machine's"
+		return 1
+	fi
 	[ -f "$TEST_IMAGE/image.json" ] && [ -d "$TEST_IMAGE/rootfs/usr/lib" ] &&
 		return 0
 	if [ "$(id -u)" -ne 0 ]; then
