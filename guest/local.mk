@@ -24,6 +24,13 @@ GUEST_SOURCES = \
 	guest/json.c guest/json.h \
 	guest/kat.c guest/kat.h \
 	guest/shuffle.c guest/shuffle.h
+# A builder's CPPFLAGS and CFLAGS come after these (e.g. dpkg-buildflags'
+# hardening): -D_FORTIFY_SOURCE=2 is undone again by guest/compat.h (its
+# __*_chk functions could need newer GLIBC_ versions), and
+# -fstack-protector-strong wins over -fno-stack-protector, which adds
+# __stack_chk_fail@GLIBC_2.4, within the GLIBC_2.17 ceiling; -z relro and
+# -z now change only how symbols are bound. debian/rules checks the
+# installed guest with tests/t1010-guest-symver.sh.
 GUEST_CPPFLAGS = -I$(top_srcdir) -U_FORTIFY_SOURCE \
 	-DGUEST_VERSION='"$(PACKAGE_VERSION)"'
 GUEST_CFLAGS = -std=c11 $(WARN_CFLAGS) -fno-stack-protector

@@ -108,6 +108,7 @@ static const char usage_text[] =
 	"                       [--libs a,b] [--algos x,y] [--cpu N] [--nohw]\n"
 	"                       [--oneshot-max BYTES] [--lib-timeout S]\n"
 	"                       [--seed N] [--no-fork] [--help] [--version]\n"
+	"       benchorch-guest --list-libs | --list-algos\n"
 	"Benchmark the crypto libraries found in this root filesystem and\n"
 	"print one JSON object per line (benchorch guest protocol 3).\n"
 	"  --quick            sizes 16, 1024, 16384, 1048576 B; 0.5 ms batches,\n"
@@ -129,6 +130,9 @@ static const char usage_text[] =
 	"  --seed N           shuffle the order of the libraries and of the\n"
 	"                     algorithms with seed N (0..4294967295)\n"
 	"  --no-fork          run every library in this process (no isolation)\n"
+	"  --list-libs        print the library names, one a line, in the\n"
+	"                     default order, and exit (no library is loaded)\n"
+	"  --list-algos       print the algorithm names, one a line, and exit\n"
 	"Exit status: 0 done, 1 failure, 2 usage error.\n";
 
 /* Write TEXT (a C string) to file descriptor FD, ignoring errors. */
@@ -299,6 +303,29 @@ static void shuffle_options(struct options *o)
 	memcpy(o->algos, algos, o->nalgos * sizeof(algos[0]));
 }
 
+/* --list-libs: the backend table's names, one a line, on stdout, in the
+ * default order of a run (what --libs accepts). Loads no library. */
+static void list_libs(void)
+{
+	size_t n;
+	const struct guest_backend *const *b = guest_backends(&n);
+
+	for (size_t i = 0; i < n; i++) {
+		put_fd(1, b[i]->name);
+		put_fd(1, "\n");
+	}
+}
+
+/* --list-algos: the protocol's algorithm names (guest/PROTOCOL.md), one a
+ * line, on stdout, in protocol order (what --algos accepts). */
+static void list_algos(void)
+{
+	for (int i = 0; i < GUEST_ALGO_COUNT; i++) {
+		put_fd(1, algo_info((enum guest_algo)i)->name);
+		put_fd(1, "\n");
+	}
+}
+
 /* Parse the command line into *o. Returns 0 to run, 1 after printing help
  * or version (exit 0), 2 on a usage error (already reported). */
 static int parse_args(int argc, char **argv, struct options *o)
@@ -318,6 +345,14 @@ static int parse_args(int argc, char **argv, struct options *o)
 		if (strcmp(arg, "--version") == 0) {
 			put_fd(1, "benchorch-guest " GUEST_VERSION
 				  " (protocol 3)\n");
+			return 1;
+		}
+		if (strcmp(arg, "--list-libs") == 0) {
+			list_libs();
+			return 1;
+		}
+		if (strcmp(arg, "--list-algos") == 0) {
+			list_algos();
 			return 1;
 		}
 		if (strcmp(arg, "--quick") == 0) {

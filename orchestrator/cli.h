@@ -32,6 +32,7 @@ struct cmd_entry {
 
 extern const struct cmd_entry cmd_run_entry;
 extern const struct cmd_entry cmd_results_entry;
+extern const struct cmd_entry cmd_runs_entry;
 extern const struct cmd_entry cmd_daemon_entry;
 extern const struct cmd_entry cmd_status_entry;
 extern const struct cmd_entry cmd_submit_entry;

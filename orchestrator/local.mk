@@ -35,6 +35,8 @@ liborch_a_SOURCES += \
 	orchestrator/cmd-report.c \
 	orchestrator/merge.c orchestrator/merge.h \
 	orchestrator/cmd-merge.c
+# The stored runs, for people and the shell completion.
+liborch_a_SOURCES += orchestrator/cmd-runs.c
 # The daemon, its configuration and control socket (issue #6).
 liborch_a_SOURCES += \
 	orchestrator/config-file.c orchestrator/config-file.h \
@@ -56,7 +58,7 @@ dist_man_MANS += orchestrator/benchorch.1
 # (benchorch.service, or benchorch-nightly.timer + .service instead).
 dist_man_MANS += orchestrator/benchorch-daemon.8 orchestrator/benchorch.conf.5
 dist_pkgdata_DATA += dist/benchorch.conf
-systemdunitdir = $(prefix)/lib/systemd/system
+# systemdunitdir: configure --with-systemdsystemunitdir.
 systemdunit_DATA = dist/benchorch.service dist/benchorch-nightly.service
 dist_systemdunit_DATA = dist/benchorch-nightly.timer
 EXTRA_DIST += dist/benchorch.service.in dist/benchorch-nightly.service.in

@@ -10,6 +10,7 @@
 static const struct cmd_entry *const commands[] = {
 	&cmd_run_entry,
 	&cmd_results_entry,
+	&cmd_runs_entry,
 	&cmd_daemon_entry,
 	&cmd_status_entry,
 	&cmd_submit_entry,

@@ -13,6 +13,9 @@ apt-get install -y -qq --no-install-recommends \
 	ca-certificates curl gpg gpgv xz-utils zstd >/dev/null
 # Headless Chromium renders the HTML report in the tests (t7200).
 apt-get install -y -qq --no-install-recommends chromium >/dev/null
+# The Debian package (debian/, tests/t8000) and the bash completion (t8010).
+apt-get install -y -qq --no-install-recommends \
+	debhelper dh-autoreconf dpkg-dev fakeroot lintian bash-completion >/dev/null
 # Debian has no package with Ubuntu's archive keyring; fetch it from the
 # Ubuntu archive, pinned by fingerprint. Without it only ubuntu:* images are
 # unavailable, so a failure here is a warning.

@@ -8,6 +8,7 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 guest=$top_builddir/guest/benchorch-guest
 rootfs="$TEST_STATE/images/debian-bookworm/rootfs"
+skip_in_distcheck
 [ "$(id -u)" -eq 0 ] || skip_all "needs root"
 command -v systemd-nspawn >/dev/null 2>&1 || skip_all "needs systemd-nspawn"
 command -v python3 >/dev/null 2>&1 || skip_all "needs python3"

@@ -17,6 +17,8 @@ MIRROR="${BENCHORCH_TEST_MIRROR:-}"
 
 skip() { echo "1..0 # SKIP $*"; exit 0; }
 
+[ -z "${BENCHORCH_DISTCHECK-}" ] ||
+	skip "inside make distcheck: needs root, a network and the cached test image"
 [ "$(id -u)" = 0 ] || skip "needs root"
 PATH="$PATH:/usr/sbin:/sbin"
 command -v debootstrap >/dev/null 2>&1 ||
