@@ -224,6 +224,28 @@ out:
 	return rc;
 }
 
+int rootfs_open_force_fallback;
+
+int rootfs_openat2_available(void)
+{
+#ifdef SYS_openat2
+	struct open_how how;
+	int fd, e;
+
+	memset(&how, 0, sizeof(how));
+	how.flags = (unsigned long long)(O_RDONLY | O_CLOEXEC | O_DIRECTORY);
+	how.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV;
+	e = errno;
+	fd = (int)syscall(SYS_openat2, AT_FDCWD, "/", &how, sizeof(how));
+	if (fd >= 0) {
+		close(fd);
+		return 1;
+	}
+	errno = e;
+#endif
+	return 0;
+}
+
 int rootfs_open(const char *rootfs, const char *relpath, int flags)
 {
 	int root = open(rootfs, O_RDONLY | O_DIRECTORY | O_CLOEXEC), fd, e;
@@ -231,7 +253,7 @@ int rootfs_open(const char *rootfs, const char *relpath, int flags)
 	if (root < 0)
 		return -1;
 #ifdef SYS_openat2
-	{
+	if (!rootfs_open_force_fallback) {
 		struct open_how how;
 
 		memset(&how, 0, sizeof(how));

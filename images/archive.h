@@ -40,6 +40,15 @@ int rootfs_check_shape(const char *rootfs, const char *shown, bo_err *err);
  * (O_DIRECTORY). Returns a new fd (caller closes), or -1 with errno set. */
 int rootfs_open(const char *rootfs, const char *relpath, int flags);
 
+/* 1 when this kernel (and whatever runs the program: valgrind has no
+ * openat2) serves openat2 with RESOLVE_IN_ROOT, as rootfs_open() uses it;
+ * 0 when rootfs_open() takes its no-symlink path. */
+int rootfs_openat2_available(void);
+
+/* Test hook: nonzero makes rootfs_open() take its path for kernels
+ * without openat2 even where openat2 exists (tests/t2120). 0 by default. */
+extern int rootfs_open_force_fallback;
+
 /* Which package database an image has. */
 enum pkgdb_kind { PKGDB_NONE = 0, PKGDB_DPKG, PKGDB_APK, PKGDB_PORTAGE };
 

@@ -21,6 +21,13 @@
  * attributes are not covered. The result depends only on content, so two
  * copies of a tree digest the same.
  *
+ * The bytes hashed (format "benchorch-tree-v1"): that string, then per
+ * entry, the root first as ".", "\n<type> <mode as %04o> <uid> <gid> "
+ * and the relative path as "<length>:<bytes>"; then for a regular file
+ * " <size> " and its contents, for a symlink " " and "<length>:<target>",
+ * for a device " <major>,<minor>". Types: f d l c b p s. tests/t2030
+ * pins one tree's digest worked out by hand from this.
+ *
  * Polls bo_interrupted between files. Returns 0, or -1 with err set
  * (unreadable entry, interrupted). */
 int digest_tree(const char *root, char *buf, size_t len, bo_err *err);

@@ -41,6 +41,14 @@ skip_all() {
 	exit 0
 }
 
+# skip_point REASON DESCRIPTION: report one test point that cannot run here,
+# as a TAP skip with the reason (the harness counts it, unlike a point
+# left out).
+skip_point() {
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n - $2 # SKIP $1"
+}
+
 done_testing() {
 	echo "1..$tap_n"
 	[ "$tap_failed" -eq 0 ]
@@ -67,6 +75,50 @@ require_root_tools() {
 # Where integration tests keep images between runs, so the Debian rootfs is
 # built once per machine.
 TEST_STATE="${BENCHORCH_TEST_STATE:-/var/cache/benchorch-test}"
+
+# The cached Debian image the integration tests run on.
+TEST_IMAGE="$TEST_STATE/images/debian-bookworm"
+
+# test_image_ready: status 0 when the cached image $TEST_IMAGE is there,
+# building it first when it is missing (as root, with debootstrap and a
+# Debian mirror; under a lock, so tests started together build it once).
+# Status 1, with the reason in $test_image_why, when it cannot be had.
+test_image_ready() {
+	test_image_why=
+	# a build of the release tarball (make distcheck) builds no image
+	if [ -n "${BENCHORCH_DISTCHECK-}" ]; then
+		test_image_why="inside make distcheck: the cached test image is the machine's"
+		return 1
+	fi
+	[ -f "$TEST_IMAGE/image.json" ] && [ -d "$TEST_IMAGE/rootfs/usr/lib" ] &&
+		return 0
+	if [ "$(id -u)" -ne 0 ]; then
+		test_image_why="needs root to build the cached image $TEST_IMAGE"
+		return 1
+	fi
+	if ! command -v debootstrap >/dev/null 2>&1; then
+		test_image_why="needs debootstrap to build the cached image $TEST_IMAGE"
+		return 1
+	fi
+	mkdir -p "$TEST_STATE" 2>/dev/null
+	(
+		flock 8
+		[ -f "$TEST_IMAGE/image.json" ] && exit 0
+		echo "# building the cached image $TEST_IMAGE" >&2
+		"$BENCHORCH" images build --state-dir "$TEST_STATE" \
+			debian:bookworm >/dev/null 2>"$TEST_STATE/test-image.err"
+	) 8>>"$TEST_STATE/test-image.lock"
+	[ -f "$TEST_IMAGE/image.json" ] && [ -d "$TEST_IMAGE/rootfs/usr/lib" ] &&
+		return 0
+	test_image_why="cannot build the cached image $TEST_IMAGE: $(tail -1 "$TEST_STATE/test-image.err" 2>/dev/null)"
+	return 1
+}
+
+# require_test_image: skip the whole script, saying why, unless the cached
+# image can be had (test_image_ready).
+require_test_image() {
+	test_image_ready || skip_all "$test_image_why"
+}
 
 # mounts_under DIR: print the mount points at or below DIR.
 mounts_under() {
@@ -133,8 +185,8 @@ descendants() {
 
 # --- Tests of a real daemon on the cached Debian image ------------------
 #
-# daemon_setup: skip unless root with the tools, systemd-nspawn and the
-# cached image $TEST_STATE/images/debian-bookworm; then wait for the
+# daemon_setup: skip unless root with the tools and systemd-nspawn; build
+# the cached image $TEST_IMAGE if it is missing; then wait for the
 # daemon tests' turn (one daemon per state directory) and set $tmp (a new
 # directory, removed at exit after the daemon is stopped), $db and $sock
 # (the daemon's database and control socket in $tmp) and $dpid (the
@@ -142,8 +194,7 @@ descendants() {
 daemon_setup() {
 	require_root_tools
 	command -v systemd-nspawn >/dev/null 2>&1 || skip_all "needs systemd-nspawn"
-	[ -d "$TEST_STATE/images/debian-bookworm/rootfs" ] ||
-		skip_all "needs the cached image $TEST_STATE/images/debian-bookworm (run t3100 first)"
+	require_test_image
 	tmp=$(mktemp -d)
 	dpid=
 	trap daemon_cleanup EXIT

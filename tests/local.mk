@@ -119,3 +119,21 @@ TESTS += tests/t3050-plan
 # Last: memcheck over the unit tests.
 TESTS += tests/t3900-valgrind.sh
 EXTRA_DIST += tests/t3900-valgrind.sh tests/bench/overhead.sh
+# The C tests that read the cached test image (t2000, t2030) get it built
+# first when it is missing, so that a subset of the tests or make -j does
+# not quietly skip them; the shell tests call require_test_image.
+tests/t2000-images-dpkg.log tests/t2030-images-digest.log: tests-image-ready
+tests-image-ready: benchorch$(EXEEXT)
+	@top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
+		$(SHELL) $(top_srcdir)/tests/test-image.sh
+.PHONY: tests-image-ready
+EXTRA_DIST += tests/test-image.sh
+# scripts/check.sh counts the results of the tests in TESTS only: their
+# .trs files, one per line.
+check-trs-list:
+	@for f in $(TEST_LOGS); do echo "$${f%.log}.trs"; done
+.PHONY: check-trs-list
+# The guest's known-answer tests reject a wrong library, end to end: a
+# stand-in libsodium with a wrong cipher, one accepting forged tags.
+TESTS += tests/t1130-guest-kat-reject.sh
+EXTRA_DIST += tests/t1130-guest-kat-reject.sh tests/fixtures/standin-libsodium.c

@@ -13,7 +13,7 @@ skip_in_distcheck
 command -v systemd-nspawn >/dev/null 2>&1 || skip_all "needs systemd-nspawn"
 command -v python3 >/dev/null 2>&1 || skip_all "needs python3"
 [ -x "$guest" ] || skip_all "$guest not built"
-[ -d "$rootfs/usr/lib" ] || skip_all "no rootfs at $rootfs (t3100 builds it)"
+require_test_image
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -115,13 +115,12 @@ int main(void)
 	       tap_contains(err.msg, "/nonexistent/var/lib/dpkg/status") &&
 	       p == NULL, "missing file: error names it");
 
-	/* A real rootfs, when there is one (not required). */
+	/* The test image's rootfs (tests/lib.sh builds it before this test
+	 * when it is missing). */
 	{
-		const char *root = getenv("BENCHORCH_TEST_ROOTFS");
+		char *root = tap_test_rootfs();
 		char *status;
 
-		if (!root)
-			root = "/tmp/bt/root";
 		status = xasprintf("%s/var/lib/dpkg/status", root);
 		if (access(status, R_OK) == 0) {
 			int rc = dpkg_status_read(status, &p, &sn, &err);
@@ -138,6 +137,7 @@ int main(void)
 			tap_skip(1, "no rootfs at %s", root);
 		}
 		free(status);
+		free(root);
 	}
 	return tap_done();
 }

@@ -161,18 +161,38 @@ int main(void)
 	ln(b, "libx.so.1", "usr/lib/libx.so");
 	digest(b, dc);
 	tap_ok(strcmp(da, dc) == 0, "target restored: same digest");
-	put(b, "usr/lib/libx.so.1", "\x7f" "ELF fakE", 0644);
 	{
-		char *link = xasprintf("%s/usr/lib/libx.so", b);
+		/* Symlinks that point out of the tree, at a directory and at
+		 * a file: what they point at is not part of the tree, so
+		 * changing it must not move the digest. */
+		char *out = xasprintf("%s/outside", tmp);
+		char *file = xasprintf("%s/outside/f", tmp);
 
-		/* Content reached through the link changed too, so compare
-		 * against a tree where only the linked file changed. */
-		put(a, "usr/lib/libx.so.1", "\x7f" "ELF fakE", 0644);
-		digest(a, da);
+		mk(tmp, "outside", 0755);
+		put(out, "f", "before", 0644);
+		ln(b, out, "outdir");
+		ln(b, file, "outfile");
+		digest(b, da);
+		put(out, "f", "after, and longer", 0600);
+		put(out, "g", "a new file", 0644);
 		digest(b, dc);
-		tap_ok(strcmp(da, dc) == 0, "links are not followed twice "
-		       "(trees still equal)");
-		free(link);
+		tap_ok(strcmp(da, dc) == 0, "links are not followed: a file "
+		       "changed and a file added outside, behind a symlink "
+		       "to their directory and one to the file, leave the "
+		       "digest alone");
+		unlink(file);
+		digest(b, dc);
+		tap_ok(strcmp(da, dc) == 0, "nor does a dangling link's "
+		       "target vanishing");
+		free(out);
+		free(file);
+		out = xasprintf("%s/outdir", b);
+		unlink(out);
+		free(out);
+		out = xasprintf("%s/outfile", b);
+		unlink(out);
+		free(out);
+		digest(a, da);
 	}
 	{
 		/* A symlink to a directory is hashed as a link, so a tree
@@ -180,7 +200,6 @@ int main(void)
 		char *c = xasprintf("%s/c", tmp);
 
 		make_tree(c, 0);
-		put(c, "usr/lib/libx.so.1", "\x7f" "ELF fakE", 0644);
 		ln(c, "/usr", "outside");
 		digest(c, dc);
 		tap_ok(strcmp(da, dc) != 0, "an added symlink changes it");
@@ -229,12 +248,54 @@ int main(void)
 		free(f);
 	}
 
-	/* A real rootfs, if at hand and readable. */
-	{
-		const char *root = getenv("BENCHORCH_TEST_ROOTFS");
+	/* A known answer, worked out by hand from the encoding in
+	 * images/digest.h (SHA-256, FIPS 180-4, of the byte string
+	 *   "benchorch-tree-v1"
+	 *   "\nd 0755 0 0 1:."
+	 *   "\nf 0644 0 0 1:a 3 abc"
+	 *   "\nd 0700 0 0 1:d"
+	 *   "\nl 0777 0 0 3:d/l 4:../a"
+	 * e.g. python3 -c 'import hashlib; print(hashlib.sha256(b"...")
+	 * .hexdigest())'). Owner and group are part of it: root makes
+	 * them 0. */
+	if (geteuid() == 0) {
+		char *k = xasprintf("%s/known", tmp);
+		char *p;
 
-		if (!root)
-			root = "/tmp/bt/root";
+		mk(tmp, "known", 0755);
+		put(k, "a", "abc", 0644);
+		mk(k, "d", 0700);
+		ln(k, "../a", "d/l");
+		if (lchown(k, 0, 0) < 0)
+			tap_diag("cannot chown %s", k);
+		p = xasprintf("%s/a", k);
+		if (lchown(p, 0, 0) < 0)
+			tap_diag("cannot chown %s", p);
+		free(p);
+		p = xasprintf("%s/d", k);
+		if (lchown(p, 0, 0) < 0)
+			tap_diag("cannot chown %s", p);
+		free(p);
+		p = xasprintf("%s/d/l", k);
+		if (lchown(p, 0, 0) < 0)
+			tap_diag("cannot chown %s", p);
+		free(p);
+		digest(k, dc);
+		tap_ok(strcmp(dc, "sha256:f147f046d57837c000b3aa062814f817"
+			      "982f4f3f38ab08fa279799711b363cd0") == 0,
+		       "known answer for a fixed tree of a file, a directory "
+		       "and a symlink (%s)", dc);
+		free(k);
+	} else {
+		tap_skip(1, "the known-answer tree must be owned by 0:0: "
+			 "needs root");
+	}
+
+	/* The test image's rootfs (tests/lib.sh builds it before this
+	 * test when it is missing). */
+	{
+		char *root = tap_test_rootfs();
+
 		if (geteuid() == 0 && access(root, R_OK) == 0) {
 			uint64_t t0 = bo_now_ns();
 			int r1 = digest(root, da);
@@ -248,6 +309,7 @@ int main(void)
 			tap_skip(1, "no readable rootfs at %s (or not root)",
 				 root);
 		}
+		free(root);
 	}
 
 	free(a);

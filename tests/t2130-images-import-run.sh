@@ -27,10 +27,11 @@ created=$(field "$IMG" created_at)
 t0=$(date +%s%N)
 "$BENCHORCH" images build --state-dir "$TEST_STATE" debian:bookworm \
 	>"$TMP/out2" 2>"$TMP/err"
+rc=$?
 t1=$(date +%s%N)
-ok $([ $? -eq 0 ] && [ "$(field "$IMG" created_at)" = "$created" ] &&
+ok $([ $rc -eq 0 ] && [ "$(field "$IMG" created_at)" = "$created" ] &&
      cmp -s "$TMP/out" "$TMP/out2"; echo $?) \
-	"a second images build does not rebuild ($(( (t1 - t0) / 1000000 )) ms)"
+	"a second images build exits 0 (got $rc) and does not rebuild ($(( (t1 - t0) / 1000000 )) ms)"
 "$BENCHORCH" images list --state-dir "$TEST_STATE" --format csv > "$TMP/list"
 check "images list --format csv names debian-bookworm" -- \
 	grep -q '^debian-bookworm,debian,bookworm,' "$TMP/list"

@@ -111,7 +111,12 @@ if [ "$(id -u)" -eq 0 ]; then
 		ok $([ $? -eq 3 ]; echo $?) "run as a normal user exits 3"
 		grep -q "must be run as root" "$tmp/err"
 		ok $? "saying it needs root"
+	else
+		skip_point "needs setpriv to drop root" "run as a normal user exits 3"
+		skip_point "needs setpriv to drop root" "saying it needs root"
 	fi
+else
+	skip_point "needs root" "run's usage errors, unusable databases and the run lock, checked as root"
 fi
 
 done_testing

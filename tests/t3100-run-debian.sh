@@ -211,6 +211,10 @@ if command -v valgrind >/dev/null 2>&1; then
 		--errors-for-leak-kinds=definite \
 		"$BENCHORCH" results --db "$db" --all --format json >/dev/null 2>"$tmp/vg"
 	ok $? "results on real data under valgrind: no memory error"
+else
+	skip_point "needs valgrind" "a whole run under valgrind exits 0 with no memory error"
+	skip_point "needs valgrind" "without --seed, a random seed is drawn, stored and printed"
+	skip_point "needs valgrind" "results on real data under valgrind: no memory error"
 fi
 
 # The timing options reach the guest: 2 ms batches, 7 samples, no re-run.

@@ -12,18 +12,36 @@ vg() {
 		--child-silent-after-fork=yes "$@"
 }
 
-for t in t3000-validate t3010-db t3012-db-package-changes t3015-db-open \
-	 t3020-spawn t3040-cpustate t3050-plan t2000-images-dpkg \
-	 t2010-images-spec t2020-images-rootfs t2030-images-digest \
-	 t6000-daemon-config; do
+# Every C unit test (check_PROGRAMS named tNNNN-*; t2040-images-build-cli
+# is t2040-images-build.sh's driver and runs there). A test that was not
+# built is a failure, not a silent gap.
+units="t1000-guest-json t1040-guest-stats t1045-guest-shuffle
+	t1210-guest-flavour t2000-images-dpkg t2010-images-spec
+	t2020-images-rootfs t2030-images-digest t2035-images-fakebuild
+	t2120-images-pkgdb t2125-images-osrelease t3000-validate t3010-db
+	t3012-db-package-changes t3015-db-open t3020-spawn t3040-cpustate
+	t3050-plan t6000-daemon-config t7010-stats"
+for t in $units; do
 	bin="$top_builddir/tests/$t"
-	[ -x "$bin" ] || continue
+	if [ ! -x "$bin" ]; then
+		ok 1 "$t is clean under valgrind: not built ($bin)"
+		continue
+	fi
 	vg "$bin" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	ok $([ $rc -ne 99 ] && ! grep -q '^==[0-9]*==' "$tmp/err"; echo $?) \
 		"$t is clean under valgrind"
 	[ $rc -eq 99 ] && sed 's/^/# /' "$tmp/err" | head -30
 done
+# A C test added to tests/ later is added to the list above too.
+missing=
+for f in "$top_srcdir"/tests/t[0-9][0-9][0-9][0-9]-*.c; do
+	t=$(basename "$f" .c)
+	[ "$t" = t2040-images-build-cli ] && continue
+	case " $(echo $units) " in *" $t "*) ;; *) missing="$missing $t" ;; esac
+done
+[ -z "$missing" ]
+ok $? "the list names every C unit test in tests/${missing:+ (not:$missing)}"
 
 # Error paths of the command itself (a full run under valgrind is part of
 # t3100-run-debian).

@@ -57,10 +57,42 @@ int main(void)
 	v = stats_compare(&base, &p, 0.03);
 	tap_ok(!v.significant && v.change == 0, "identical points: no change");
 
-	tap_ok(stats_mann_whitney(a, 6, c, 6) < 0.01,
-	       "rank test: disjoint samples differ (p = %.4f)",
+	/* No ties: U = 0, mean 18, variance 6*6*13/12 = 39,
+	 * z = (18 - 0.5) / sqrt(39) = 2.8022; p = erfc(z / sqrt 2) =
+	 * 0.00507487 (same method and sources as the worked case below). */
+	tap_ok(fabs(stats_mann_whitney(a, 6, c, 6) - 0.00507487) < 1e-8,
+	       "rank test: disjoint samples differ, p = 0.00507487 (%.8f)",
 	       stats_mann_whitney(a, 6, c, 6));
-	tap_ok(stats_mann_whitney(a, 6, a, 6) > 0.5, "rank test: equal samples do not");
+	tap_ok(stats_mann_whitney(a, 6, a, 6) == 1.0,
+	       "rank test: identical samples give p = 1 exactly (%.17g)",
+	       stats_mann_whitney(a, 6, a, 6));
+	{
+		/* A case with ties, worked by hand from the large-sample
+		 * approximation with the tie-corrected variance and the
+		 * continuity correction (Sheskin, Handbook of Parametric
+		 * and Nonparametric Statistical Procedures, Test 12; Siegel
+		 * & Castellan, Nonparametric Statistics for the Behavioral
+		 * Sciences, 6.4): midranks of A sum to R = 28.5, so
+		 * U = R - 6*7/2 = 7.5; mean 6*7/2 = 21; ties 2.0 (x3) and
+		 * 3.5 (x2) give sum(t^3 - t) = 30, variance
+		 * 6*7/12 * (14 - 30/(13*12)) = 48.326923...;
+		 * z = (|7.5 - 21| - 0.5) / sqrt(48.3269) = 1.8700309;
+		 * p = erfc(z / sqrt 2) = 0.0614795288 (python3: math.erfc). */
+		static const double ta[] = { 1.1, 2.0, 2.0, 3.5, 4.2, 5.0 };
+		static const double tb[] = { 2.0, 3.5, 4.8, 6.1, 7.0, 7.3, 8.0 };
+		double pa = stats_mann_whitney(ta, 6, tb, 7);
+		double pb = stats_mann_whitney(tb, 7, ta, 6);
+
+		tap_ok(fabs(pa - 0.0614795288) < 1e-9 && fabs(pb - pa) < 1e-12,
+		       "rank test: a worked case with ties, p = 0.0614795288 "
+		       "either way round (%.10f, %.10f)", pa, pb);
+	}
+	{
+		static const double same[] = { 3, 3, 3, 3, 3 };
+
+		tap_ok(stats_mann_whitney(same, 5, same, 3) == 1.0,
+		       "rank test: all values tied give p = 1");
+	}
 	base = (struct stats_point){ 12.5, 15, a, 6 };
 	p = (struct stats_point){ 22.5, 25, c, 6 };
 	v = stats_compare(&base, &p, 0.03);

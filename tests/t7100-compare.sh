@@ -69,6 +69,9 @@ if command -v valgrind >/dev/null 2>&1; then
 	valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
 		"$BENCHORCH" results --db "$db" --run 1 --lib openssl >/dev/null 2>"$tmp/vg"
 	ok $? "results with filters under valgrind: no memory error"
+else
+	skip_point "needs valgrind" "compare under valgrind: no memory error"
+	skip_point "needs valgrind" "results with filters under valgrind: no memory error"
 fi
 
 done_testing

@@ -6,8 +6,7 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 require_root_tools
 command -v systemd-nspawn >/dev/null 2>&1 || skip_all "needs systemd-nspawn"
-[ -f "$TEST_STATE/images/debian-bookworm/image.json" ] ||
-	skip_all "needs the cached Debian image (run t3100 first)"
+require_test_image
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -81,4 +81,34 @@ static const char *tap_srcdir(void)
 	return s && *s ? s : BENCHORCH_SRCDIR;
 }
 
+/* The root filesystem of the integration tests' cached Debian image:
+ * $BENCHORCH_TEST_ROOTFS when set, else
+ * ${BENCHORCH_TEST_STATE:-/var/cache/benchorch-test}/images/debian-bookworm/rootfs
+ * (the state directory of tests/lib.sh, whose require_test_image builds
+ * it). Returns a malloc'd path the caller frees. */
+__attribute__((unused))
+static char *tap_test_rootfs(void)
+{
+	const char *r = getenv("BENCHORCH_TEST_ROOTFS");
+	const char *state = getenv("BENCHORCH_TEST_STATE");
+	size_t n;
+	char *p;
+
+	if (r && *r) {
+		p = malloc(strlen(r) + 1);
+		if (p)
+			strcpy(p, r);
+	} else {
+		if (!state || !*state)
+			state = "/var/cache/benchorch-test";
+		n = strlen(state) + sizeof("/images/debian-bookworm/rootfs");
+		p = malloc(n);
+		if (p)
+			snprintf(p, n, "%s/images/debian-bookworm/rootfs", state);
+	}
+	if (!p)
+		abort();
+	return p;
+}
+
 #endif
