@@ -45,6 +45,11 @@ liborch_a_SOURCES += \
 	orchestrator/daemon-packages.c \
 	orchestrator/cmd-daemon.c orchestrator/cmd-status.c \
 	orchestrator/cmd-submit.c orchestrator/cmd-cancel.c
+# Many machines: Slurm submission, merge job and status.
+liborch_a_SOURCES += \
+	orchestrator/run-args.h \
+	orchestrator/slurm.h orchestrator/slurm-script.c \
+	orchestrator/slurm-tasks.c orchestrator/cmd-slurm.c
 
 bin_PROGRAMS += benchorch
 benchorch_SOURCES = orchestrator/main.c
