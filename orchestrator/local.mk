@@ -48,6 +48,8 @@ liborch_a_SOURCES += \
 # Many machines: Slurm submission, merge job and status.
 liborch_a_SOURCES += \
 	orchestrator/run-args.h \
+	orchestrator/config-slurm.c orchestrator/config-slurm.h \
+	orchestrator/daemon-slurm.c orchestrator/daemon-slurm.h \
 	orchestrator/slurm.h orchestrator/slurm-script.c \
 	orchestrator/slurm-tasks.c orchestrator/cmd-slurm.c
 

@@ -148,4 +148,25 @@ PATH=$tmp/bin:$PATH "$BENCHORCH" slurm submit --partition nope --spool "$tmp/spo
 [ $? -eq 3 ] && grep -q "Invalid partition name" "$tmp/err" && grep -q "cannot submit to slurm" "$tmp/err"
 ok $? "sbatch refusing gives exit 3 and its message"
 
+# the daemon's configuration: a schedule sent to Slurm
+printf 'state-dir %s\nschedule nightly every day at 03:00 distros debian quick slurm partition=bench nodes=4 spool=/shared/spool time=2:00:00\nschedule l every 6h distros debian slurm nodelist=n[1-2]\n' "$tmp" >"$tmp/s.conf"
+"$BENCHORCH" daemon --check --config "$tmp/s.conf" >"$tmp/out" 2>"$tmp/err"
+ok $? "daemon --check accepts schedules with slurm words"
+grep -qx "schedule nightly every day at 03:00:00 distros debian libs all quick refresh slurm partition=bench nodes=4 spool=/shared/spool time=2:00:00" "$tmp/out" &&
+	grep -qx "schedule l every 21600s distros debian libs all refresh slurm nodelist=n\[1-2\]" "$tmp/out"
+ok $? "and prints them normalised"
+"$BENCHORCH" daemon --check --config "$tmp/out" >"$tmp/out2" 2>&1 && cmp -s "$tmp/out" "$tmp/out2"
+ok $? "the normalised form is stable"
+for bad in "slurm nodes=0:nodes: '0' is out of range (1 to 10000)" \
+	"nodes=2:partition=, nodes=, nodelist=, spool= and time= need the word 'slurm'" \
+	"slurm nodes=2 nodelist=a:nodes= and nodelist= exclude each other" \
+	"slurm spool=rel/dir:spool must be an absolute path, not 'rel/dir'" \
+	"slurm partition=:'partition=' needs a value" \
+	"slurm nodez=3:unknown word 'nodez=3'"; do
+	printf 'schedule s every 1h distros debian %s\n' "${bad%%:*}" >"$tmp/bad.conf"
+	"$BENCHORCH" daemon --check --config "$tmp/bad.conf" >/dev/null 2>"$tmp/err"
+	[ $? -eq 2 ] && grep -qF "line 1: schedule 's': ${bad#*:}" "$tmp/err"
+	ok $? "'${bad%%:*}' is refused: $(cat "$tmp/err")"
+done
+
 done_testing
