@@ -49,6 +49,7 @@ liborch_a_SOURCES += \
 liborch_a_SOURCES += \
 	orchestrator/run-args.h \
 	orchestrator/config-slurm.c orchestrator/config-slurm.h \
+	orchestrator/compare-machines.c orchestrator/compare-machines.h \
 	orchestrator/daemon-slurm.c orchestrator/daemon-slurm.h \
 	orchestrator/slurm.h orchestrator/slurm-script.c \
 	orchestrator/slurm-tasks.c orchestrator/cmd-slurm.c
