@@ -169,4 +169,21 @@ for bad in "slurm nodes=0:nodes: '0' is out of range (1 to 10000)" \
 	ok $? "'${bad%%:*}' is refused: $(cat "$tmp/err")"
 done
 
+if command -v valgrind >/dev/null 2>&1; then
+	vg() { valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite "$@"; }
+	vg "$BENCHORCH" slurm submit --dry-run --nodelist 'n[1-2]' --spool "$tmp/sp" \
+		--distros debian --quick >/dev/null 2>"$tmp/vg" &&
+	vg "$BENCHORCH" daemon --check --config "$tmp/s.conf" >/dev/null 2>>"$tmp/vg"
+	rc=$?
+	printf 'schedule s every 1h slurm nodes=2 nodelist=x distros debian\n' >"$tmp/bad.conf"
+	vg "$BENCHORCH" daemon --check --config "$tmp/bad.conf" >/dev/null 2>>"$tmp/vg.bad"
+	rc2=$?
+	printf 'schedule s every 1h slurm nodes=3 distros\n' >"$tmp/bad.conf"
+	vg "$BENCHORCH" daemon --check --config "$tmp/bad.conf" >/dev/null 2>>"$tmp/vg.bad"
+	rc3=$?
+	[ $rc -eq 0 ] && [ $rc2 -eq 2 ] && [ $rc3 -eq 2 ]
+	ok $? "submit --dry-run and daemon --check with slurm words, good and bad, under valgrind: no memory error"
+	cat "$tmp/vg" "$tmp/vg.bad" | grep -v "^benchorch" | sed 's/^/# /' | head -20
+fi
+
 done_testing

@@ -105,4 +105,16 @@ ok $? "status: what squeue says of the tasks still queued"
 [ $? -eq 2 ] && grep -q "no submission '999'" "$tmp/err"
 ok $? "status of an unknown job is an error"
 
+if command -v valgrind >/dev/null 2>&1; then
+	vg() { valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite "$@"; }
+	rm -f "$tmp/vg.db"
+	vg "$BENCHORCH" slurm collect --spool "$sp" --db "$tmp/vg.db" --report "$tmp/vg.html" 500 >/dev/null 2>"$tmp/vg"
+	rc1=$?
+	PATH=$tmp/bin:$PATH vg "$BENCHORCH" slurm status --spool "$sp" 500 >/dev/null 2>>"$tmp/vg"
+	rc2=$?
+	[ $rc1 -eq 1 ] && [ $rc2 -eq 0 ]
+	ok $? "collect and status under valgrind: no memory error (exit $rc1, $rc2)"
+	[ -s "$tmp/vg" ] && sed 's/^/# /' "$tmp/vg" | head -20
+fi
+
 done_testing

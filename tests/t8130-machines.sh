@@ -96,4 +96,15 @@ ok $? "--machines with --latest is a usage error"
 [ $? -eq 2 ]
 ok $? "--size without --machines is a usage error"
 
+if command -v valgrind >/dev/null 2>&1; then
+	vg() { valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite "$@"; }
+	vg "$BENCHORCH" report --db "$tmp/all.db" --run 1 --run 2 --run 4 -o "$tmp/vg.html" 2>"$tmp/vg"
+	rc=$?
+	for f in table csv json; do
+		vg "$BENCHORCH" compare --machines --db "$tmp/all.db" --format $f >/dev/null 2>>"$tmp/vg" || rc=1
+	done
+	ok $rc "report and compare --machines under valgrind: no memory error"
+	[ -s "$tmp/vg" ] && sed 's/^/# /' "$tmp/vg" | head -20
+fi
+
 done_testing
