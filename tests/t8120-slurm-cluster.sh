@@ -5,7 +5,8 @@
 # merge job into one database with a report; then the same with one task
 # given a distribution that does not exist and one cancelled before it
 # started: they fail alone, the merge still merges the other and names
-# them. The daemons are stopped by pid at the end.
+# them. Then the daemon sends a schedule with the word slurm to the
+# cluster. The Slurm daemons are stopped by pid at the end.
 . "${top_srcdir:-.}/tests/lib.sh"
 . "${top_srcdir:-.}/tests/slurm-lib.sh"
 require_root_tools
@@ -13,7 +14,9 @@ command -v systemd-nspawn >/dev/null 2>&1 || skip_all "needs systemd-nspawn"
 slurm_have || skip_all "needs Slurm: $slurm_why (scripts/deps.sh installs them)"
 
 tmp=$(mktemp -d)
+dpid=
 cleanup() {
+	[ -n "$dpid" ] && kill "$dpid" 2>/dev/null && wait "$dpid"
 	[ -n "${SLURM_CONF:-}" ] && scancel --user=root >/dev/null 2>&1
 	slurm_stop
 	rm -rf "$tmp"
@@ -123,6 +126,46 @@ grep -q "^${job}_0 .* $h .*done" "$tmp/status" &&
 	grep -q "^${job}_1 .* $h .*failed (exit status 2)" "$tmp/status" &&
 	grep -q "^${job}_2 .*never started" "$tmp/status"
 ok $? "status: done, failed, never started"
+
+# the daemon sends a schedule with the word slurm to the cluster
+exec 9>"$TEST_STATE/t6-daemon.lock"
+flock 9
+at=$(TZ=UTC date -d '+4 sec' +%H:%M:%S)
+sp4="$tmp/spool4"
+{
+	echo "state-dir $TEST_STATE"
+	echo "database $tmp/daemon.db"
+	echo "socket $tmp/daemon.sock"
+	echo "runner nspawn"
+	echo "schedule t8120-slurm every day at $at distros debian libs openssl quick no-refresh slurm nodes=1 spool=$sp4"
+} >"$tmp/daemon.conf"
+TZ=UTC "$BENCHORCH" daemon --foreground --config "$tmp/daemon.conf" >"$tmp/daemon.out" 2>"$tmp/daemon.log" &
+dpid=$!
+i=0
+while ! grep -q "schedule 't8120-slurm' submitted to slurm" "$tmp/daemon.log" && [ "$i" -lt 300 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+line=$(grep "schedule 't8120-slurm' submitted to slurm" "$tmp/daemon.log")
+job=$(echo "$line" | sed -n 's/.*submitted to slurm: job \([0-9]*\),tasks .*/\1/p')
+merge=$(echo "$line" | sed -n 's/.*,merge \([0-9]*\)$/\1/p')
+[ -n "$job" ] && [ -n "$merge" ] && echo "$line" | grep -q ",tasks ${job}_0,"
+ok $? "the daemon submits the slurm schedule when it comes due and logs the job ids: ${line#*: }"
+[ $? -eq 0 ] || sed 's/^/# /' "$tmp/daemon.log"
+"$BENCHORCH" status --socket "$tmp/daemon.sock" >"$tmp/dstatus" 2>&1 &&
+	grep -q "idle" "$tmp/dstatus"
+ok $? "and stays idle: the run is the cluster's"
+wait_gone "$job" "$merge"
+[ "$(q "$tmp/daemon.db" "select count(*) from runs where status = 'done' and host = '$h'")" -eq 1 ] &&
+	[ "$(q "$tmp/daemon.db" "select count(distinct library) from results_v")" -eq 1 ] &&
+	grep -qx "1 of 1 task merged into '$tmp/daemon.db'" "$sp4/$job.merge.log"
+ok $? "its run, openssl alone, is merged into the daemon's database"
+kill -TERM "$dpid"
+wait "$dpid"
+ok $? "the daemon stops with status 0"
+dpid=
+sed -i '/^t8120-/d' "$TEST_STATE/schedules" 2>/dev/null
+flock -u 9
 
 # validation before anything is submitted
 "$BENCHORCH" slurm submit --nodes 2 --spool "$tmp/spool3" --distros nosuchdistro \
