@@ -54,6 +54,7 @@ int compare_machines(sqlite3 *db, const int64_t *runs, size_t nruns,
 void compare_machines_print(FILE *f, const struct machines_cmp *c,
 			    enum format fmt);
 
+/* Free what compare_machines filled in C (not C itself) and zero it. */
 void compare_machines_free(struct machines_cmp *c);
 
 #endif
