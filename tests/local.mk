@@ -114,5 +114,6 @@ EXTRA_DIST += tests/t3900-valgrind.sh tests/bench/overhead.sh
 # cluster: munged, slurmctld, slurmd).
 TESTS += tests/t8100-slurm-cli.sh tests/t8110-slurm-collect.sh \
 	tests/t8120-slurm-cluster.sh tests/t8130-machines.sh
-EXTRA_DIST += tests/t8100-slurm-cli.sh tests/t8110-slurm-collect.sh \
+EXTRA_DIST += tests/bench/merge-scale.sh tests/bench/slurm-overhead.sh \
+	tests/t8100-slurm-cli.sh tests/t8110-slurm-collect.sh \
 	tests/t8120-slurm-cluster.sh tests/slurm-lib.sh tests/t8130-machines.sh
