@@ -137,6 +137,21 @@ ok $? "each job is sent to its node; the merge waits for all three"
 ls "$tmp"/spool2/submit-*.sh >/dev/null 2>&1
 ok $? "the submitted script is kept in the spool"
 
+# a spool path and a run option with a quote and spaces stay whole
+rm -f "$tmp/count" "$tmp"/sbatch.*
+odd="$tmp/it's a spool"
+PATH=$tmp/bin:$PATH "$BENCHORCH" slurm submit --spool "$odd" --db "$tmp/c d.db" \
+	--distros debian --state-dir "$tmp/st ate'x" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && [ "$(cat "$odd/701.tasks")" = "701_0" ] &&
+	grep -qxF -- "--output=$odd/%A_%a.log" "$tmp/sbatch.1.args" &&
+	grep -qF "slurm collect --spool '$tmp/it'\\''s a spool' --db '$tmp/c d.db'" "$tmp/sbatch.2.script"
+ok $? "paths with a quote and spaces are quoted for the shell"
+sed "s|^'[^']*/benchorch' run|'$tmp/bin/fake-benchorch' run|" "$tmp/sbatch.1.script" >"$tmp/task.sh"
+SLURM_JOB_ID=702 SLURM_ARRAY_JOB_ID=701 SLURM_ARRAY_TASK_ID=0 sh "$tmp/task.sh" 2>/dev/null
+[ "$(sed -n 4,5p "$tmp/fake.args")" = "--state-dir
+$tmp/st ate'x" ] && [ "$(tail -1 "$tmp/fake.args")" = "$odd/$h-701_0.db" ]
+ok $? "the task passes them on unchanged"
+
 # sbatch refusing: environment error
 cat >"$tmp/bin/sbatch" <<'EOF'
 #!/bin/sh
