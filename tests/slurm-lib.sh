@@ -2,7 +2,7 @@
 # munged, slurmctld and slurmd with their key, configuration, state, logs
 # and sockets in a private directory. Source it after lib.sh.
 #
-#   slurm_start DIR   start the cluster (DIR: an empty directory); sets
+#   slurm_start DIR   start the cluster (DIR: new or empty, made 0755); sets
 #                     SLURM_CONF so sbatch, squeue and scontrol find it.
 #                     Returns non-zero (with slurm_why set) if it cannot.
 #   slurm_stop        stop the daemons by pid, wait for them to go.
@@ -53,8 +53,8 @@ slurm_start() {
 	d=$1
 	slurm_have || return 1
 	PATH=$PATH:/usr/sbin
-	chmod 755 "$d"
 	mkdir -p "$d/munge" "$d/state" "$d/spool" "$d/log"
+	chmod 755 "$d"
 	# munge: a private 1024-byte key, readable by munge alone
 	head -c 1024 /dev/urandom >"$d/munge/munge.key"
 	chown -R munge:munge "$d/munge"
