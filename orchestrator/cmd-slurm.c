@@ -1,28 +1,24 @@
-/* cmd-slurm.c - `benchorch slurm`: run benchorch on the nodes of a Slurm
- * cluster (submit), merge what the nodes measured (collect, the merge
- * job's command) and show how far a submission is (status). */
+/* cmd-slurm.c - `benchorch slurm`: the subcommand table and `slurm
+ * submit`, which runs benchorch on the nodes of a Slurm cluster (collect
+ * and status are in cmd-slurm-collect.c and cmd-slurm-status.c). */
 #include "config.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "db/db.h"
 #include "orchestrator/cli.h"
-#include "orchestrator/merge.h"
 #include "orchestrator/paths.h"
-#include "orchestrator/report.h"
 #include "orchestrator/run-args.h"
+#include "orchestrator/slurm-cli.h"
 #include "orchestrator/slurm.h"
 
-static const char usage[] =
+const char slurm_usage[] =
 "Usage: benchorch slurm submit [--partition P] [--nodes N | --nodelist LIST]\n"
 "                              [--spool DIR] [--db PATH] [--time LIMIT]\n"
 "                              [--dry-run] RUN-OPTIONS...\n"
@@ -74,10 +70,11 @@ static const char usage[] =
 "task left no database, the others are merged; 2 usage error (also bad\n"
 "RUN-OPTIONS); 3 sbatch missing or refused, or a database unusable.\n";
 
+
 /* The value of a slurm option at ARGV[*I], as "--name VALUE" or
  * "--name=VALUE" (or "-x VALUE" for SHORT): NULL when ARGV[*I] is not
  * that option; "" after a usage error (no value). */
-static const char *opt_value(int argc, char **argv, int *i, const char *name,
+const char *slurm_opt_value(int argc, char **argv, int *i, const char *name,
 			     const char *shrt, int *bad)
 {
 	const char *a = argv[*i];
@@ -129,17 +126,17 @@ static int submit_parse(int argc, char **argv, struct submit_args *a)
 			a->help = 1;
 		} else if (strcmp(argv[i], "--dry-run") == 0) {
 			a->dry_run = 1;
-		} else if ((v = opt_value(argc, argv, &i, "--partition", "-p", &bad))) {
+		} else if ((v = slurm_opt_value(argc, argv, &i, "--partition", "-p", &bad))) {
 			a->s.partition = v;
-		} else if ((v = opt_value(argc, argv, &i, "--nodes", "-N", &bad))) {
+		} else if ((v = slurm_opt_value(argc, argv, &i, "--nodes", "-N", &bad))) {
 			a->nodes_s = v;
-		} else if ((v = opt_value(argc, argv, &i, "--nodelist", "-w", &bad))) {
+		} else if ((v = slurm_opt_value(argc, argv, &i, "--nodelist", "-w", &bad))) {
 			a->s.nodelist = v;
-		} else if ((v = opt_value(argc, argv, &i, "--spool", NULL, &bad))) {
+		} else if ((v = slurm_opt_value(argc, argv, &i, "--spool", NULL, &bad))) {
 			a->spool = v;
-		} else if ((v = opt_value(argc, argv, &i, "--db", NULL, &bad))) {
+		} else if ((v = slurm_opt_value(argc, argv, &i, "--db", NULL, &bad))) {
 			a->db = v;
-		} else if ((v = opt_value(argc, argv, &i, "--time", "-t", &bad))) {
+		} else if ((v = slurm_opt_value(argc, argv, &i, "--time", "-t", &bad))) {
 			a->s.time = v;
 		} else {
 			/* a run option: --state-dir also places the spool */
@@ -153,7 +150,7 @@ static int submit_parse(int argc, char **argv, struct submit_args *a)
 	if (bad)
 		return EXIT_USAGE;
 	if (a->help) {
-		fputs(usage, stdout);
+		fputs(slurm_usage, stdout);
 		return EXIT_OK;
 	}
 	if (a->s.partition && !*a->s.partition)
@@ -276,12 +273,7 @@ out_args:
 	return rc;
 }
 
-/* Options of collect and status. */
-struct job_args {
-	const char *spool, *db, *state, *report, *job;
-};
-
-static int job_parse(const char *cmd, int argc, char **argv, struct job_args *a,
+int slurm_job_parse(const char *cmd, int argc, char **argv, struct slurm_job_args *a,
 		     int collect)
 {
 	int i, bad = 0;
@@ -290,15 +282,15 @@ static int job_parse(const char *cmd, int argc, char **argv, struct job_args *a,
 		const char *v;
 
 		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-			fputs(usage, stdout);
+			fputs(slurm_usage, stdout);
 			return EXIT_OK;
-		} else if ((v = opt_value(argc, argv, &i, "--spool", NULL, &bad))) {
+		} else if ((v = slurm_opt_value(argc, argv, &i, "--spool", NULL, &bad))) {
 			a->spool = v;
-		} else if ((v = opt_value(argc, argv, &i, "--state-dir", NULL, &bad))) {
+		} else if ((v = slurm_opt_value(argc, argv, &i, "--state-dir", NULL, &bad))) {
 			a->state = v;
-		} else if (collect && (v = opt_value(argc, argv, &i, "--db", NULL, &bad))) {
+		} else if (collect && (v = slurm_opt_value(argc, argv, &i, "--db", NULL, &bad))) {
 			a->db = v;
-		} else if (collect && (v = opt_value(argc, argv, &i, "--report", NULL, &bad))) {
+		} else if (collect && (v = slurm_opt_value(argc, argv, &i, "--report", NULL, &bad))) {
 			a->report = v;
 		} else if (argv[i][0] == '-') {
 			return cli_usage_error("slurm", "%s: unknown option '%s'",
@@ -318,8 +310,7 @@ static int job_parse(const char *cmd, int argc, char **argv, struct job_args *a,
 	return -1;
 }
 
-/* The spool directory of A: --spool, else STATE/slurm. Newly allocated. */
-static char *job_spool(const struct job_args *a)
+char *slurm_job_spool(const struct slurm_job_args *a)
 {
 	char *state, *s;
 
@@ -331,308 +322,21 @@ static char *job_spool(const struct job_args *a)
 	return s;
 }
 
-/* Add to *IDS the central run ids of the finished runs of the task database
- * PATH, found by uuid in DB. */
-static void runs_of(sqlite3 *db, const char *path, int64_t **ids, size_t *n)
-{
-	sqlite3 *src;
-	sqlite3_stmt *q = NULL, *get = NULL;
-
-	if (sqlite3_open_v2(path, &src, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		sqlite3_close(src);
-		return;
-	}
-	if (sqlite3_prepare_v2(src, "SELECT uuid FROM runs WHERE status <> 'running'",
-			       -1, &q, NULL) == SQLITE_OK &&
-	    sqlite3_prepare_v2(db, "SELECT id FROM runs WHERE uuid = ?", -1,
-			       &get, NULL) == SQLITE_OK) {
-		while (sqlite3_step(q) == SQLITE_ROW) {
-			sqlite3_reset(get);
-			sqlite3_bind_text(get, 1, (const char *)sqlite3_column_text(q, 0),
-					  -1, SQLITE_TRANSIENT);
-			if (sqlite3_step(get) == SQLITE_ROW) {
-				*ids = xrealloc(*ids, (*n + 1) * sizeof(**ids));
-				(*ids)[(*n)++] = sqlite3_column_int64(get, 0);
-			}
-		}
-	}
-	sqlite3_finalize(q);
-	sqlite3_finalize(get);
-	sqlite3_close(src);
-}
-
-/* Write the report of runs IDS (N) in DB to PATH. Returns 0 or -1 after
- * saying why on stderr. */
-static int write_report(sqlite3 *db, const int64_t *ids, size_t n,
-			const char *path)
-{
-	struct report_opts o = { .runs = ids, .nruns = n };
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&buf, &len);
-	bo_err err;
-	int rc;
-
-	if (!mem) {
-		cli_error("out of memory");
-		return -1;
-	}
-	rc = report_write_html(db, &o, mem, &err);
-	fclose(mem);
-	if (rc < 0)
-		cli_error("no report: %s", err.msg);
-	else if (bo_write_file_atomic(path, buf, len, &err) < 0) {
-		cli_error("%s", err.msg);
-		rc = -1;
-	}
-	free(buf);
-	return rc < 0 ? -1 : 0;
-}
-
-static int cmd_collect(int argc, char **argv)
-{
-	struct job_args a = { 0 };
-	struct slurm_task *t;
-	struct merge_stats st;
-	int64_t *ids = NULL;
-	size_t nids = 0;
-	char *spool, *path, *report;
-	long n, i, missing = 0;
-	int rc = job_parse("collect", argc, argv, &a, 1);
-	sqlite3 *db;
-	bo_err err;
-
-	if (rc >= 0)
-		return rc;
-	spool = job_spool(&a);
-	n = slurm_tasks_read(spool, a.job, &t, &err);
-	if (n < 0) {
-		cli_error("%s", err.msg);
-		free(spool);
-		return EXIT_ENV;
-	}
-	path = paths_db(a.db, a.state);
-	if (db_open(path, &db, &err) < 0) {
-		cli_error("%s", err.msg);
-		slurm_tasks_free(t, n);
-		free(spool);
-		free(path);
-		return EXIT_ENV;
-	}
-	rc = EXIT_OK;
-	for (i = 0; i < n; i++) {
-		char why[128];
-
-		if (t[i].db && merge_from(db, t[i].db, NULL, 0, &st, &err) == 0) {
-			printf("task %s on node %s: merged %ld run%s (%ld results) from '%s'\n",
-			       t[i].id, t[i].node, st.runs_added,
-			       st.runs_added == 1 ? "" : "s", st.results_added, t[i].db);
-			runs_of(db, t[i].db, &ids, &nids);
-			continue;
-		}
-		missing++;
-		if (t[i].db) {
-			snprintf(why, sizeof(why), "its database cannot be merged");
-			cli_error("%s", err.msg);
-		}
-		printf("task %s on node %s: missing: %s; log '%s':\n", t[i].id,
-		       t[i].node ? t[i].node : "(none)",
-		       t[i].db ? why : slurm_task_why(&t[i], why, sizeof(why)),
-		       t[i].log);
-		{
-			char *tail = slurm_log_tail(t[i].log, 10, "  | ");
-
-			fputs(tail, stdout);
-			free(tail);
-		}
-	}
-	printf("%ld of %ld task%s merged into '%s'", n - missing, n,
-	       n == 1 ? "" : "s", path);
-	if (missing)
-		printf("; %ld missing", missing);
-	putchar('\n');
-	report = a.report ? xstrdup(a.report) :
-			    xasprintf("%s/%s.report.html", spool, a.job);
-	if (nids && write_report(db, ids, nids, report) == 0)
-		printf("report '%s'\n", report);
-	else if (!nids)
-		cli_warn("no run to report");
-	rc = missing ? EXIT_FAILED : EXIT_OK;
-	sqlite3_close(db);
-	slurm_tasks_free(t, n);
-	free(ids);
-	free(report);
-	free(spool);
-	free(path);
-	return rc;
-}
-
-/* squeue's state of each job and array task of JOBS (comma-separated ids),
- * as "ID STATE" lines, or NULL when squeue cannot tell. Caller frees. */
-static char *squeue_states(const char *jobs)
-{
-	char *cmd = xasprintf("squeue -h -j %s -o '%%i %%T' 2>/dev/null", jobs);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *p = popen(cmd, "r"), *mem;
-	int c;
-
-	free(cmd);
-	if (!p)
-		return NULL;
-	mem = open_memstream(&buf, &len);
-	while ((c = getc(p)) != EOF)
-		putc(c, mem);
-	fclose(mem);
-	if (pclose(p) != 0) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
-}
-
-/* The state squeue gives task ID in STATES ("RUNNING", ...), lowercase in
- * BUF, or NULL when it is not queued. A pending array shows as
- * "JOB_[1-3]": such a line counts for every index of JOB not listed
- * alone. */
-static const char *queued_state(const char *states, const char *id, char *buf,
-				size_t len)
-{
-	const char *line = states, *pending = NULL;
-	size_t idlen = strlen(id), joblen = strcspn(id, "_");
-	size_t i;
-
-	if (!states)
-		return NULL;
-	for (; *line; line += strcspn(line, "\n"), line += *line == '\n') {
-		const char *sp = strchr(line, ' ');
-
-		if (!sp)
-			continue;
-		if ((size_t)(sp - line) == idlen && strncmp(line, id, idlen) == 0) {
-			pending = sp + 1;
-			break;
-		}
-		if (id[joblen] == '_' && strncmp(line, id, joblen + 1) == 0 &&
-		    line[joblen + 1] == '[')
-			pending = sp + 1;
-	}
-	if (!pending)
-		return NULL;
-	for (i = 0; i + 1 < len && pending[i] && pending[i] != '\n'; i++)
-		buf[i] = (char)(pending[i] >= 'A' && pending[i] <= 'Z' ?
-				pending[i] - 'A' + 'a' : pending[i]);
-	buf[i] = '\0';
-	return buf;
-}
-
-static int cmd_status(int argc, char **argv)
-{
-	struct job_args a = { 0 };
-	struct slurm_task *t;
-	char *spool, *jobs, *states, *path, *merge;
-	long n, i;
-	size_t jl = 0;
-	int rc = job_parse("status", argc, argv, &a, 0);
-	bo_err err;
-	struct stat st;
-
-	if (rc >= 0)
-		return rc;
-	spool = job_spool(&a);
-	n = slurm_tasks_read(spool, a.job, &t, &err);
-	if (n < 0) {
-		cli_error("%s", err.msg);
-		free(spool);
-		return EXIT_USAGE;
-	}
-	jobs = xstrdup(a.job);
-	for (i = 0; i < n; i++) {
-		size_t l = strcspn(t[i].id, "_");
-
-		if (strncmp(t[i].id, a.job, l) == 0 && a.job[l] == '\0')
-			continue;
-		jl = strlen(jobs);
-		jobs = xrealloc(jobs, jl + l + 2);
-		jobs[jl] = ',';
-		memcpy(jobs + jl + 1, t[i].id, l);
-		jobs[jl + 1 + l] = '\0';
-	}
-	path = xasprintf("%s/%s.merge", spool, a.job);
-	merge = NULL;
-	if (bo_read_file(path, 64, &merge, NULL, &err) == 0) {
-		merge[strcspn(merge, "\n")] = '\0';
-		if (!*merge || strspn(merge, "0123456789") != strlen(merge)) {
-			free(merge);
-			merge = NULL;
-		} else {
-			char *j2 = xasprintf("%s,%s", jobs, merge);
-
-			free(jobs);
-			jobs = j2;
-		}
-	}
-	free(path);
-	states = squeue_states(jobs);
-	printf("%-16s %-20s %-44s %s\n", "TASK", "NODE", "STATE", "DATABASE");
-	for (i = 0; i < n; i++) {
-		char buf[64], qb[32];
-		const char *q = queued_state(states, t[i].id, qb, sizeof(qb));
-		const char *s;
-
-		if (t[i].exit_set && t[i].exit_status == 0)
-			s = "done";
-		else if (t[i].exit_set)
-			snprintf(buf, sizeof(buf), "failed (exit status %d)",
-				 t[i].exit_status), s = buf;
-		else if (q)
-			s = q;
-		else if (!states)
-			s = t[i].node ? "unknown (squeue cannot tell)" :
-					"not started or unknown";
-		else
-			s = t[i].node ? "stopped (killed, cancelled or timed out)" :
-					"never started";
-		printf("%-16s %-20s %-44s %s\n", t[i].id,
-		       t[i].node ? t[i].node : "-", s, t[i].db ? t[i].db : "-");
-	}
-	if (merge) {
-		char qb[32];
-		const char *q = queued_state(states, merge, qb, sizeof(qb));
-		char *rep = xasprintf("%s/%s.report.html", spool, a.job);
-
-		if (q)
-			printf("merge job %s: %s\n", merge, q);
-		else if (stat(rep, &st) == 0)
-			printf("merge job %s: finished, report '%s'\n", merge, rep);
-		else
-			printf("merge job %s: not queued, no report (log '%s/%s.merge.log')\n",
-			       merge, spool, a.job);
-		free(rep);
-	}
-	free(states);
-	free(merge);
-	free(jobs);
-	slurm_tasks_free(t, n);
-	free(spool);
-	return EXIT_OK;
-}
-
 static int cmd_slurm(int argc, char **argv)
 {
 	if (argc < 2) {
 		return cli_usage_error("slurm", "needs a subcommand: submit, status or collect");
 	}
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
-		fputs(usage, stdout);
+		fputs(slurm_usage, stdout);
 		return EXIT_OK;
 	}
 	if (strcmp(argv[1], "submit") == 0)
 		return cmd_submit(argc - 1, argv + 1);
 	if (strcmp(argv[1], "status") == 0)
-		return cmd_status(argc - 1, argv + 1);
+		return slurm_status_cmd(argc - 1, argv + 1);
 	if (strcmp(argv[1], "collect") == 0)
-		return cmd_collect(argc - 1, argv + 1);
+		return slurm_collect_cmd(argc - 1, argv + 1);
 	return cli_usage_error("slurm", "unknown subcommand '%s' (submit, status or collect)",
 			       argv[1]);
 }
@@ -640,7 +344,7 @@ static int cmd_slurm(int argc, char **argv)
 const struct cmd_entry cmd_slurm_entry = {
 	.name = "slurm",
 	.summary = "run on the nodes of a Slurm cluster, merged into one database",
-	.usage = usage,
+	.usage = slurm_usage,
 	.flags = 0,
 	.fn = cmd_slurm,
 };

@@ -52,7 +52,9 @@ liborch_a_SOURCES += \
 	orchestrator/compare-machines.c orchestrator/compare-machines.h \
 	orchestrator/daemon-slurm.c orchestrator/daemon-slurm.h \
 	orchestrator/slurm.h orchestrator/slurm-script.c \
-	orchestrator/slurm-tasks.c orchestrator/cmd-slurm.c
+	orchestrator/slurm-tasks.c orchestrator/slurm-cli.h \
+	orchestrator/cmd-slurm.c orchestrator/cmd-slurm-collect.c \
+	orchestrator/cmd-slurm-status.c
 
 bin_PROGRAMS += benchorch
 benchorch_SOURCES = orchestrator/main.c
