@@ -42,6 +42,7 @@ extern const struct cmd_entry cmd_compare_entry;
 extern const struct cmd_entry cmd_report_entry;
 extern const struct cmd_entry cmd_export_entry;
 extern const struct cmd_entry cmd_merge_entry;
+extern const struct cmd_entry cmd_slurm_entry;
 
 /* Print "benchorch: MSG" on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

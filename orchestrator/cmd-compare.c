@@ -8,13 +8,16 @@
 
 #include "db/db.h"
 #include "orchestrator/cli.h"
+#include "orchestrator/compare-machines.h"
 #include "orchestrator/compare.h"
 #include "orchestrator/format.h"
 #include "orchestrator/paths.h"
+#include "orchestrator/report-fmt.h"
 
 static const char usage[] =
 "Usage: benchorch compare [OPTIONS] BASE NEW\n"
 "       benchorch compare [OPTIONS] --latest 2\n"
+"       benchorch compare --machines [--size SIZE] [--format F] [RUN...]\n"
 "\n"
 "Compare run NEW against run BASE (run ids) point by point: for each\n"
 "distro, library, algorithm, operation and buffer size measured in both,\n"
@@ -35,6 +38,12 @@ static const char usage[] =
 "nohw for a run with --nohw) and says so when the runs share none. BASE\n"
 "and NEW must be different runs.\n"
 "\n"
+"--machines puts several machines side by side instead (runs merged from\n"
+"many hosts, e.g. by 'benchorch slurm'): one column per machine (host and\n"
+"CPU) with the MB/s it measured at --size, one row per distro, library,\n"
+"algorithm and operation. The machines are those of the RUNs given (a\n"
+"machine with several: its latest), or the latest run of every machine.\n"
+"\n"
 "Options:\n"
 "      --db PATH          database (default: $BENCHORCH_DB, or\n"
 "                         STATE/results.db, or /var/lib/benchorch/results.db)\n"
@@ -44,6 +53,8 @@ static const char usage[] =
 "      --all              list every point, not only significant ones\n"
 "      --format FORMAT    table, csv or json (default: table)\n"
 "      --fail-on-regression  exit 4 when a regression is found\n"
+"      --machines         one column per machine (see above)\n"
+"      --size SIZE        buffer size of --machines (default: 16KiB)\n"
 "  -h, --help             show this help\n"
 "\n"
 "Exit status: 0 compared; 2 usage error; 3 the database cannot be read or\n"
@@ -51,7 +62,7 @@ static const char usage[] =
 "was given.\n";
 
 enum { OPT_DB = 256, OPT_STATE, OPT_LATEST, OPT_THRESHOLD, OPT_ALL,
-       OPT_FORMAT, OPT_FAIL };
+       OPT_FORMAT, OPT_FAIL, OPT_MACHINES, OPT_SIZE };
 
 static const struct option options[] = {
 	{ "db", required_argument, NULL, OPT_DB },
@@ -61,6 +72,8 @@ static const struct option options[] = {
 	{ "all", no_argument, NULL, OPT_ALL },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "fail-on-regression", no_argument, NULL, OPT_FAIL },
+	{ "machines", no_argument, NULL, OPT_MACHINES },
+	{ "size", required_argument, NULL, OPT_SIZE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -90,8 +103,49 @@ static int parse_threshold(const char *s, double *ret, bo_err *err)
 	return 0;
 }
 
+/* compare --machines on DB_OPT/STATE_OPT's database: run ids in
+ * ARGV[0..ARGC). */
+static int compare_machines_cmd(const char *db_opt, const char *state_opt,
+				enum format fmt, int64_t bytes, int argc,
+				char **argv)
+{
+	struct machines_cmp c;
+	int64_t *runs = xcalloc((size_t)argc + 1, sizeof(*runs));
+	sqlite3 *db;
+	char *path;
+	bo_err err;
+	int i, rc = EXIT_OK;
+
+	for (i = 0; i < argc; i++)
+		if (cli_parse_run_id(argv[i], &runs[i], &err) < 0) {
+			free(runs);
+			return cli_usage_error("compare", "invalid run id: %s", err.msg);
+		}
+	path = paths_db(db_opt, state_opt);
+	if (db_open_readonly(path, &db, &err) < 0) {
+		cli_error("%s", err.msg);
+		rc = EXIT_ENV;
+	} else {
+		if (compare_machines(db, runs, (size_t)argc, bytes, &c, &err) < 0) {
+			cli_error("%s in '%s'", err.msg, path);
+			rc = EXIT_ENV;
+		} else {
+			compare_machines_print(stdout, &c, fmt);
+			if (c.nm < 2)
+				cli_warn("the runs are of one machine only");
+			compare_machines_free(&c);
+		}
+		sqlite3_close(db);
+	}
+	free(path);
+	free(runs);
+	return rc;
+}
+
 static int cmd_compare(int argc, char **argv)
 {
+	int machines = 0;
+	int64_t bytes = 16384;
 	const char *db_opt = NULL, *state_opt = NULL;
 	enum format fmt = FORMAT_TABLE;
 	double threshold = COMPARE_DEFAULT_THRESHOLD;
@@ -133,6 +187,13 @@ static int cmd_compare(int argc, char **argv)
 		case OPT_FAIL:
 			fail = 1;
 			break;
+		case OPT_MACHINES:
+			machines = 1;
+			break;
+		case OPT_SIZE:
+			if (parse_size(optarg, &bytes, &err) < 0)
+				return cli_usage_error("compare", "%s", err.msg);
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			return EXIT_OK;
@@ -144,6 +205,13 @@ static int cmd_compare(int argc, char **argv)
 					       argv[optind - 1]);
 		}
 	}
+	if (machines && (latest || all || fail || threshold != COMPARE_DEFAULT_THRESHOLD))
+		return cli_usage_error("compare", "--machines takes no --latest, --all, --threshold or --fail-on-regression");
+	if (machines)
+		return compare_machines_cmd(db_opt, state_opt, fmt, bytes,
+					    argc - optind, argv + optind);
+	if (bytes != 16384)
+		return cli_usage_error("compare", "--size goes with --machines");
 	if (latest && optind < argc)
 		return cli_usage_error("compare", "give two run ids or --latest 2, not both");
 	if (!latest) {

@@ -25,6 +25,8 @@ static const char usage[] =
 "the core clock the guest measured (runs stored before it measured one:\n"
 "at the nominal clock the CPU model states, marked *); each invocation's\n"
 "measured clocks and noisy points; the runs' CPU and package versions.\n"
+"Runs of several machines (host and CPU): one line per library, distro\n"
+"and machine, and tables with one column per machine (its latest run).\n"
 "A FILE ending in .svg gets the first chart alone (see --algo).\n"
 "\n"
 "Options:\n"

@@ -21,6 +21,7 @@
 #include "orchestrator/format.h"
 #include "orchestrator/paths.h"
 #include "orchestrator/run.h"
+#include "orchestrator/run-args.h"
 #include "orchestrator/runner.h"
 
 #define DEFAULT_TIMEOUT_S 1800
@@ -421,6 +422,19 @@ static int cmd_run(int argc, char **argv)
 out:
 	run_config_release(&c);
 	return rc < 0 ? EXIT_OK : rc;
+}
+
+int run_args_check(int argc, char **argv)
+{
+	struct run_config c;
+	int rc;
+
+	memset(&c, 0, sizeof(c));
+	rc = parse_args(argc, argv, &c);
+	if (rc == 0)
+		rc = check_distros(&c);
+	run_config_release(&c);
+	return rc < 0 ? EXIT_USAGE : rc;
 }
 
 const struct cmd_entry cmd_run_entry = {

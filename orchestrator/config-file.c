@@ -24,6 +24,7 @@ void conf_free(struct conf *c)
 		free(c->scheds[i].name);
 		free(c->scheds[i].distros);
 		free(c->scheds[i].libs);
+		conf_slurm_free(c->scheds[i].slurm);
 	}
 	free(c->scheds);
 	free(c->path);
@@ -145,6 +146,7 @@ static int check_spec_list(const char *list, bo_err *err)
 static int parse_schedule(struct conf *c, char **w, int n, bo_err *err)
 {
 	struct sched sc;
+	bo_err e2;
 	size_t k;
 	int i = 2;
 
@@ -181,16 +183,24 @@ static int parse_schedule(struct conf *c, char **w, int n, bo_err *err)
 		if (strcmp(w[i], "distros") == 0 || strcmp(w[i], "libs") == 0) {
 			int is_distros = w[i][0] == 'd';
 
-			if (i + 1 >= n)
+			if (i + 1 >= n) {
+				free(sc.distros);
+				free(sc.libs);
+				conf_slurm_free(sc.slurm);
 				return bo_err_set(err, "schedule '%s': '%s' needs a list",
 						  w[1], w[i]);
+			}
 			i++;
 			if (is_distros) {
 				bo_err e;
 
-				if (check_spec_list(w[i], &e) < 0)
+				if (check_spec_list(w[i], &e) < 0) {
+					free(sc.distros);
+					free(sc.libs);
+					conf_slurm_free(sc.slurm);
 					return bo_err_set(err, "schedule '%s': %s",
 							  w[1], e.msg);
+				}
 				free(sc.distros);
 				sc.distros = xstrdup(w[i]);
 			} else {
@@ -205,14 +215,29 @@ static int parse_schedule(struct conf *c, char **w, int n, bo_err *err)
 		} else if (strcmp(w[i], "no-refresh") == 0) {
 			sc.refresh = 0;
 		} else {
+			bo_err e;
+			int r = conf_slurm_word(&sc.slurm, w[i], &e);
+
+			if (r > 0)
+				continue;
 			free(sc.distros);
 			free(sc.libs);
+			conf_slurm_free(sc.slurm);
+			if (r < 0)
+				return bo_err_set(err, "schedule '%s': %s",
+						  w[1], e.msg);
 			return bo_err_set(err, "schedule '%s': unknown word '%s'",
 					  w[1], w[i]);
 		}
 	}
-	if (!sc.distros) {
+	if (!sc.distros || conf_slurm_check(sc.slurm, &e2) < 0) {
+		int named = sc.distros != NULL;
+
+		free(sc.distros);
 		free(sc.libs);
+		conf_slurm_free(sc.slurm);
+		if (named)
+			return bo_err_set(err, "schedule '%s': %s", w[1], e2.msg);
 		return bo_err_set(err, "schedule '%s' names no distros",
 				  w[1]);
 	}
@@ -369,9 +394,11 @@ void conf_print(FILE *f, const struct conf *c)
 				s->sec);
 		else
 			fprintf(f, "%lds", s->interval_s);
-		fprintf(f, " distros %s libs %s%s %s\n", s->distros,
+		fprintf(f, " distros %s libs %s%s %s", s->distros,
 			s->libs ? s->libs : "all", s->quick ? " quick" : "",
 			s->refresh ? "refresh" : "no-refresh");
+		conf_slurm_print(f, s->slurm);
+		fputc('\n', f);
 	}
 }
 

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "orchestrator/config-slurm.h"
 #include "orchestrator/runner.h"
 #include "orchestrator/util.h"
 
@@ -32,6 +33,8 @@ struct sched {
 	char *libs;		/* guest --libs list, NULL = all */
 	int quick;		/* short runs */
 	int refresh;		/* rebuild the images first (default 1) */
+	struct sched_slurm *slurm;	/* NULL: run here; else submitted to
+					 * Slurm (config-slurm.h); owned */
 };
 
 /* The whole file. Free with conf_free(). */

@@ -26,6 +26,7 @@
 #include "orchestrator/config-file.h"
 #include "orchestrator/control.h"
 #include "orchestrator/daemon.h"
+#include "orchestrator/daemon-slurm.h"
 #include "orchestrator/paths.h"
 #include "orchestrator/run.h"
 #include "orchestrator/schedule.h"
@@ -592,6 +593,24 @@ static int enqueue(struct daemon *d, const char *sched, const char *distros,
 	return (int)j->id;
 }
 
+/* Send schedule S to Slurm instead of queueing it here: the run happens
+ * on the cluster's nodes, so nothing waits for it. */
+static void fire_slurm(struct daemon *d, const struct sched *s)
+{
+	char *out = NULL, *nl;
+	bo_err err;
+
+	if (daemon_slurm_submit(d->conf, s, &out, &err) < 0) {
+		dlog(L_ERR, "schedule '%s': cannot submit to slurm: %s",
+		     s->name, err.msg);
+		return;
+	}
+	while ((nl = strchr(out, '\n')))
+		*nl = nl[1] ? ',' : '\0';
+	dlog(L_NOTICE, "schedule '%s' submitted to slurm: %s", s->name, out);
+	free(out);
+}
+
 static void fire_schedules(struct daemon *d, time_t now)
 {
 	size_t i;
@@ -601,6 +620,11 @@ static void fire_schedules(struct daemon *d, time_t now)
 
 		if (d->next[i] > now || sched_pending(d, s->name))
 			continue;
+		if (s->slurm) {
+			fire_slurm(d, s);
+			d->next[i] = sched_next(s, now);
+			continue;
+		}
 		if (enqueue(d, s->name, s->distros, s->libs, s->quick,
 			    s->refresh) < 0) {
 			dlog(L_WARNING, "queue full: schedule '%s' skipped",

@@ -52,6 +52,16 @@ liborch_a_SOURCES += \
 	orchestrator/daemon-packages.c \
 	orchestrator/cmd-daemon.c orchestrator/cmd-status.c \
 	orchestrator/cmd-submit.c orchestrator/cmd-cancel.c
+# Many machines: Slurm submission, merge job and status.
+liborch_a_SOURCES += \
+	orchestrator/run-args.h \
+	orchestrator/config-slurm.c orchestrator/config-slurm.h \
+	orchestrator/compare-machines.c orchestrator/compare-machines.h \
+	orchestrator/daemon-slurm.c orchestrator/daemon-slurm.h \
+	orchestrator/slurm.h orchestrator/slurm-script.c \
+	orchestrator/slurm-tasks.c orchestrator/slurm-cli.h \
+	orchestrator/cmd-slurm.c orchestrator/cmd-slurm-collect.c \
+	orchestrator/cmd-slurm-status.c
 
 bin_PROGRAMS += benchorch
 benchorch_SOURCES = orchestrator/main.c

@@ -20,6 +20,7 @@ static const struct cmd_entry *const commands[] = {
 	&cmd_report_entry,
 	&cmd_export_entry,
 	&cmd_merge_entry,
+	&cmd_slurm_entry,
 	NULL,
 };
 

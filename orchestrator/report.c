@@ -17,6 +17,7 @@
 struct row {
 	int64_t run, bytes;
 	char *distro, *library, *algorithm, *operation;
+	char *cpu;		/* "HOST: CPU MODEL" of the run */
 	int nohw;		/* measured with --nohw (variant 'nohw') */
 	double mbps, ns_call;
 };
@@ -37,6 +38,10 @@ struct data {
 	size_t nruns;
 	double ghz;		/* nominal clock of the (first) run's CPU: the
 				 * fallback for runs without a measured one */
+	const char **cpus;	/* distinct row cpu labels, first seen first
+				 * (borrowed from rows) */
+	size_t ncpus;
+	size_t *cpu_runs;	/* per cpus[i]: how many of the runs */
 };
 
 static char *col_dup(sqlite3_stmt *st, int i)
@@ -55,6 +60,7 @@ static void data_free(struct data *d)
 		free(d->rows[i].library);
 		free(d->rows[i].algorithm);
 		free(d->rows[i].operation);
+		free(d->rows[i].cpu);
 	}
 	for (i = 0; i < d->ncurves; i++) {
 		free(d->curves[i].label);
@@ -64,6 +70,57 @@ static void data_free(struct data *d)
 	free(d->rows);
 	free(d->curves);
 	free(d->runs);
+	free(d->cpus);
+	free(d->cpu_runs);
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Index of the cpu label CPU in d->cpus, adding it when new. */
+static size_t cpu_index(struct data *d, const char *cpu)
+{
+	size_t k;
+
+	for (k = 0; k < d->ncpus; k++)
+		if (strcmp(d->cpus[k], cpu) == 0)
+			return k;
+	d->cpus = xrealloc(d->cpus, (d->ncpus + 1) * sizeof(*d->cpus));
+	d->cpu_runs = xrealloc(d->cpu_runs, (d->ncpus + 1) * sizeof(*d->cpu_runs));
+	d->cpus[d->ncpus] = cpu;
+	d->cpu_runs[d->ncpus] = 0;
+	return d->ncpus++;
+}
+
+/* The label of the curve starting at row R: library and distro, then the
+ * machine ("HOST: CPU") when runs of several machines are selected, and
+ * the run when more than one run is selected of that machine (or, with
+ * one machine, of all). Newly allocated. */
+static char *curve_label(const struct data *d, const struct row *r)
+{
+	const char *nohw = r->nohw ? " (nohw)" : "";
+
+	if (d->ncpus > 1) {
+		size_t k;
+
+		for (k = 0; k < d->ncpus && strcmp(d->cpus[k], r->cpu); k++)
+			;
+		if (k < d->ncpus && d->cpu_runs[k] > 1)
+			return xasprintf("%s, %s, %s, run %lld%s", r->library,
+					 r->distro, r->cpu, (long long)r->run, nohw);
+		return xasprintf("%s, %s, %s%s", r->library, r->distro, r->cpu,
+				 nohw);
+	}
+	/* a run has one variant: the run names the curve, and a --nohw
+	 * run's curves say so */
+	if (d->nruns > 1)
+		return xasprintf("%s, %s, run %lld%s", r->library, r->distro,
+				 (long long)r->run, nohw);
+	return xasprintf("%s, %s%s", r->library, r->distro, nohw);
 }
 
 static int same_curve(const struct row *a, const struct row *b)
@@ -110,7 +167,8 @@ static int load(sqlite3 *db, const struct report_opts *o, struct data *d,
 	in = sql_in_list("run_id", d->nruns);
 	sql = xasprintf("SELECT run_id, distro || coalesce(':' || release, ''),"
 			" library, algorithm, operation, buffer_bytes, mb_per_s,"
-			" median_ns * 1.0 / calls_per_batch, %s = 'nohw'"
+			" median_ns * 1.0 / calls_per_batch, %s = 'nohw',"
+			" host || ': ' || coalesce(cpu_model, 'unknown CPU')"
 			" FROM results_v"
 			" WHERE %s AND %s = 'bulk'"
 			" AND (?%zu IS NULL OR algorithm = ?%zu)"
@@ -141,6 +199,7 @@ static int load(sqlite3 *db, const struct report_opts *o, struct data *d,
 		r->mbps = sqlite3_column_double(st, 6);
 		r->ns_call = sqlite3_column_double(st, 7);
 		r->nohw = sqlite3_column_int(st, 8);
+		r->cpu = col_dup(st, 9);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
@@ -150,6 +209,27 @@ static int load(sqlite3 *db, const struct report_opts *o, struct data *d,
 			return bo_err_set(err, "no results for algorithm '%s' in the selected runs",
 					  o->algorithm);
 		return bo_err_set(err, "no results for the selected runs");
+	}
+	/* the machines, and how many of the runs each has (a run counted at
+	 * its first row: seen[] follows the sorted run ids) */
+	{
+		int64_t *ids = xcalloc(d->nruns, sizeof(*ids));
+		char *seen = xcalloc(d->nruns, 1);
+
+		memcpy(ids, d->runs, d->nruns * sizeof(*ids));
+		qsort(ids, d->nruns, sizeof(*ids), cmp_i64);
+		for (i = 0; i < d->nrows; i++) {
+			size_t k = cpu_index(d, d->rows[i].cpu);
+			int64_t *at = bsearch(&d->rows[i].run, ids, d->nruns,
+					      sizeof(*ids), cmp_i64);
+
+			if (at && !seen[at - ids]) {
+				seen[at - ids] = 1;
+				d->cpu_runs[k]++;
+			}
+		}
+		free(ids);
+		free(seen);
 	}
 	for (i = 0; i < d->nrows; i++) {
 		struct curve *c;
@@ -163,16 +243,7 @@ static int load(sqlite3 *db, const struct report_opts *o, struct data *d,
 		memset(c, 0, sizeof(*c));
 		c->first = i;
 		c->n = 1;
-		/* a run has one variant: the run names the curve, and a
-		 * --nohw run's curves say so */
-		if (d->nruns > 1)
-			c->label = xasprintf("%s, %s, run %lld%s", d->rows[i].library,
-					     d->rows[i].distro, (long long)d->rows[i].run,
-					     d->rows[i].nohw ? " (nohw)" : "");
-		else
-			c->label = xasprintf("%s, %s%s", d->rows[i].library,
-					     d->rows[i].distro,
-					     d->rows[i].nohw ? " (nohw)" : "");
+		c->label = curve_label(d, &d->rows[i]);
 	}
 	for (i = 0; i < d->ncurves; i++) {
 		struct curve *c = &d->curves[i];
@@ -342,6 +413,73 @@ static void write_pivot(FILE *f, const struct data *d, size_t first,
 	}
 	fputs("</table>\n", f);
 	free(libs);
+}
+
+/* The table at BYTES when runs of several machines are selected: one row
+ * per (library, distro), one column per machine ("HOST: CPU"), each cell
+ * the MB/s of that machine's latest selected run (the highest run id). */
+static void write_pivot_cpus(FILE *f, const struct data *d, size_t first,
+			     size_t end, int64_t bytes)
+{
+	size_t i, j, k, ri;
+	char sz[32], buf[32];
+
+	fprintf(f, "<table class=\"pivot cpus\" data-bytes=\"%lld\"><caption>MB/s at %s,"
+		" one column per machine (its latest run)</caption>\n<tr><th>library</th>"
+		"<th>distro</th>", (long long)bytes, fmt_size(bytes, sz, sizeof(sz)));
+	for (k = 0; k < d->ncpus; k++) {
+		fputs("<th>", f);
+		svg_escape(f, d->cpus[k]);
+		fputs("</th>", f);
+	}
+	fputs("</tr>\n", f);
+	for (i = first; i < end; i++) {
+		const struct row *r = &d->rows[d->curves[i].first];
+		int seen = 0;
+
+		for (j = first; j < i && !seen; j++) {
+			const struct row *q = &d->rows[d->curves[j].first];
+
+			seen = q->nohw == r->nohw && strcmp(q->distro, r->distro) == 0 &&
+			       strcmp(q->library, r->library) == 0;
+		}
+		if (seen)
+			continue;
+		fputs("<tr>", f);
+		td(f, NULL, r->library);
+		if (r->nohw) {
+			char *lab = xasprintf("%s (nohw)", r->distro);
+
+			td(f, NULL, lab);
+			free(lab);
+		} else {
+			td(f, NULL, r->distro);
+		}
+		for (k = 0; k < d->ncpus; k++) {
+			const char *cell = "\xe2\x80\x94";	/* em dash */
+			int64_t best = -1;
+
+			for (j = first; j < end; j++) {
+				const struct curve *c = &d->curves[j];
+				const struct row *q = &d->rows[c->first];
+
+				if (q->nohw != r->nohw || q->run < best ||
+				    strcmp(q->cpu, d->cpus[k]) ||
+				    strcmp(q->distro, r->distro) ||
+				    strcmp(q->library, r->library))
+					continue;
+				for (ri = 0; ri < c->n; ri++)
+					if (d->rows[c->first + ri].bytes == bytes) {
+						cell = fmt_mbps(d->rows[c->first + ri].mbps,
+								buf, sizeof(buf));
+						best = q->run;
+					}
+			}
+			td(f, "num", cell);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
 }
 
 /* Key setup ns per key for curve CV from keysetups_v (schema 2), or -1
@@ -682,7 +820,10 @@ int report_write_html(sqlite3 *db, const struct report_opts *o, FILE *f,
 		svg_escape(f, r->operation);
 		fputs("</h2>\n", f);
 		write_chart(f, &d, i, end, 0);
-		write_pivot(f, &d, i, end, bytes);
+		if (d.ncpus > 1)
+			write_pivot_cpus(f, &d, i, end, bytes);
+		else
+			write_pivot(f, &d, i, end, bytes);
 		write_fits(f, db, &d, i, end);
 		fputs("</section>\n", f);
 		ncharts++;

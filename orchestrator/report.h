@@ -25,7 +25,11 @@ struct report_opts {
  * stored in table curves when the run was stored (cycles/B at the core
  * clock the guest measured), and the key setup time where keysetups_v has
  * it; per guest invocation its measured clocks and noisy points; the
- * runs' CPU, kernel, library and package versions. For runs stored before
+ * runs' CPU, kernel, library and package versions. When the runs come
+ * from more than one machine (host and CPU model), each curve is one
+ * library x distro x machine (x run where a machine has several) and the
+ * table has a row per library x distro and a column per machine (its
+ * latest run). For runs stored before
  * schema 5 (no curves, no measured clock) the fit is made here with
  * stats_fit_linear and cycles/B use the CPU's nominal clock when its
  * model name states one, marked with '*' and said so on the page.

@@ -11,6 +11,10 @@ apt-get install -y -qq --no-install-recommends \
 	debootstrap mmdebstrap systemd-container \
 	sqlite3 python3 valgrind procps util-linux \
 	ca-certificates curl gpg gpgv xz-utils zstd >/dev/null
+# Slurm, for `benchorch slurm` and its test (t8120 starts a one-node
+# cluster: munged, slurmctld, slurmd).
+apt-get install -y -qq --no-install-recommends \
+	slurmctld slurmd slurm-client munge >/dev/null
 # Headless Chromium renders the HTML report in the tests (t7200).
 apt-get install -y -qq --no-install-recommends chromium >/dev/null
 # The Debian package (debian/, tests/t8000) and the bash completion (t8010).

@@ -1,0 +1,204 @@
+#!/bin/sh
+# t8100-slurm-cli - `benchorch slurm submit` without a cluster: its options,
+# RUN-OPTIONS checked with run's own errors before anything is submitted,
+# the --dry-run script, and that script run against stand-in sbatch and
+# scontrol commands that record what they are asked.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir "$tmp/bin"
+
+# stand-ins: sbatch records its arguments and the script on stdin and
+# answers a job id (and a cluster name, as --parsable does on a
+# federation); scontrol expands "n[1-2],x" as Slurm would
+cat >"$tmp/bin/sbatch" <<'EOF'
+#!/bin/sh
+n=$(($(cat "$STUB_DIR/count" 2>/dev/null || echo 0) + 1))
+echo "$n" >"$STUB_DIR/count"
+printf '%s\n' "$@" >"$STUB_DIR/sbatch.$n.args"
+cat >"$STUB_DIR/sbatch.$n.script"
+echo "$((700 + n));cluster"
+EOF
+cat >"$tmp/bin/scontrol" <<'EOF'
+#!/bin/sh
+[ "$1 $2 $3" = "show hostnames n[1-2],x" ] && printf 'n1\nn2\nx\n' && exit 0
+exit 1
+EOF
+chmod +x "$tmp/bin/sbatch" "$tmp/bin/scontrol"
+STUB_DIR=$tmp
+export STUB_DIR
+
+"$BENCHORCH" slurm --help >"$tmp/out"
+ok $? "slurm --help exits 0"
+grep -q "^Usage: benchorch slurm submit" "$tmp/out" &&
+	grep -q "benchorch slurm status" "$tmp/out"
+ok $? "--help shows submit and status"
+"$BENCHORCH" --help | grep -q "^  slurm "
+ok $? "slurm is in the command list"
+
+"$BENCHORCH" slurm frobnicate 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "unknown subcommand 'frobnicate'" "$tmp/err"
+ok $? "an unknown subcommand is a usage error"
+
+# RUN-OPTIONS: the same errors, word for word, as benchorch run
+for bad in "--distros nosuchdistro" "--libs openssl,foo" "--algos aes-999" \
+	"--repetitions 0" "--seed x" "--runner kvm" "--frobnicate"; do
+	# shellcheck disable=SC2086
+	PATH=$tmp/bin:$PATH "$BENCHORCH" slurm submit --spool "$tmp/spool" $bad \
+		>"$tmp/out" 2>"$tmp/slurm.err"
+	rc=$?
+	# shellcheck disable=SC2086
+	"$BENCHORCH" run $bad >/dev/null 2>"$tmp/run.err"
+	[ $rc -eq 2 ] && [ -s "$tmp/run.err" ] && cmp -s "$tmp/slurm.err" "$tmp/run.err" &&
+		[ ! -e "$tmp/count" ] && [ ! -s "$tmp/out" ]
+	ok $? "submit $bad: exit 2 with run's error ($(head -1 "$tmp/run.err")), nothing submitted"
+done
+
+"$BENCHORCH" slurm submit --nodes 2 --nodelist n1 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "exclude each other" "$tmp/err"
+ok $? "--nodes and --nodelist together are a usage error"
+"$BENCHORCH" slurm submit --nodes 0 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q -- "--nodes: '0' is out of range" "$tmp/err"
+ok $? "--nodes 0 is a usage error"
+"$BENCHORCH" slurm submit --partition 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "option '--partition' needs a value" "$tmp/err"
+ok $? "an option without its value is a usage error"
+
+# --dry-run: the script on stdout, nothing submitted
+PATH=$tmp/bin:$PATH "$BENCHORCH" slurm submit --dry-run --nodes 3 \
+	--partition bench --time 1:00:00 --spool "$tmp/spool" --db "$tmp/central.db" \
+	--distros debian --quick --libs openssl --algos "aes-128-ctr" \
+	>"$tmp/script.sh" 2>"$tmp/err"
+ok $? "--dry-run exits 0"
+[ ! -e "$tmp/count" ] && [ ! -e "$tmp/spool" ]
+ok $? "--dry-run submits nothing and creates no spool"
+sh -n "$tmp/script.sh"
+ok $? "the script is valid sh"
+grep -q "^'$(cd "$top_builddir" && pwd)/benchorch' run '--distros' 'debian' '--quick' '--libs' 'openssl' '--algos' 'aes-128-ctr' --db \"\$spool/\$host-\$task.db\"$" "$tmp/script.sh"
+ok $? "each task runs benchorch run with the RUN-OPTIONS and its own --db"
+grep -q -- "--db '$tmp/central.db'" "$tmp/script.sh" &&
+	! grep -q "'--db' '$tmp/central.db'" "$tmp/script.sh"
+ok $? "the central --db goes to the merge job, not to the tasks"
+
+# the script run against the stand-ins
+(cd "$tmp" && PATH=$tmp/bin:$PATH sh "$tmp/script.sh") >"$tmp/out" 2>"$tmp/err"
+ok $? "the dry-run script runs"
+[ "$(cat "$tmp/out")" = "job 701
+tasks 701_0 701_1 701_2
+merge 702" ]
+ok $? "it prints the array job, its tasks and the merge job: $(tr '\n' ' ' <"$tmp/out")"
+a="$tmp/sbatch.1.args"
+grep -qx -- "--exclusive" "$a" && grep -qx -- "--nodes=1" "$a" &&
+	grep -qx -- "--array=0-2" "$a" && grep -qx -- "--partition=bench" "$a" &&
+	grep -qx -- "--time=1:00:00" "$a" && grep -qx -- "--output=$tmp/spool/%A_%a.log" "$a"
+ok $? "the array: 3 tasks, each exclusive on one node, partition, time limit, a log per task"
+m="$tmp/sbatch.2.args"
+grep -qx -- "--dependency=afterany:701" "$m" && grep -qx -- "--partition=bench" "$m" &&
+	grep -qx -- "--export=ALL,BENCHORCH_SLURM_JOB=701" "$m" &&
+	grep -q "slurm collect --spool '$tmp/spool' --db '$tmp/central.db' \"\$BENCHORCH_SLURM_JOB\"" "$tmp/sbatch.2.script"
+ok $? "the merge job waits for the array with afterany and runs slurm collect"
+[ "$(cat "$tmp/spool/701.tasks" | tr '\n' ' ')" = "701_0 701_1 701_2 " ] &&
+	[ "$(cat "$tmp/spool/701.merge")" = 702 ]
+ok $? "the spool lists the tasks and the merge job"
+
+# the task script itself, run as Slurm would run array task 1 of job 701
+# with a stand-in benchorch
+sed "s|^'[^']*/benchorch' run|'$tmp/bin/fake-benchorch' run|" "$tmp/sbatch.1.script" >"$tmp/task.sh"
+cat >"$tmp/bin/fake-benchorch" <<'EOF'
+#!/bin/sh
+printf '%s\n' "$@" >"$STUB_DIR/fake.args"
+echo "benchorch run: exits 3" >&2
+exit 3
+EOF
+chmod +x "$tmp/bin/fake-benchorch"
+SLURM_ARRAY_JOB_ID=701 SLURM_ARRAY_TASK_ID=1 SLURM_JOB_ID=705 sh "$tmp/task.sh" 2>"$tmp/task.err"
+rc=$?
+h=$(hostname -s)
+[ $rc -eq 3 ] && [ "$(cat "$tmp/spool/701_1.exit")" = 3 ] &&
+	[ "$(cat "$tmp/spool/701_1.node")" = "$h" ] &&
+	[ "$(tail -1 "$tmp/fake.args")" = "$tmp/spool/$h-701_1.db" ] &&
+	grep -q "task 701_1 on node $h" "$tmp/task.err"
+ok $? "a task records its node and exit status and writes HOST-JOB_INDEX.db"
+
+# --nodelist: one job per node of the expanded list, the merge after all
+rm -f "$tmp/count" "$tmp"/sbatch.*
+PATH=$tmp/bin:$PATH "$BENCHORCH" slurm submit --nodelist 'n[1-2],x' \
+	--spool "$tmp/spool2" --db "$tmp/central.db" --distros debian >"$tmp/out" 2>"$tmp/err"
+ok $? "submit --nodelist exits 0"
+[ "$(cat "$tmp/out")" = "job 701
+tasks 701 702 703
+merge 704" ]
+ok $? "one job per node, then the merge: $(tr '\n' ' ' <"$tmp/out")"
+grep -qx -- "--nodelist=n1" "$tmp/sbatch.1.args" && grep -qx -- "--nodelist=n2" "$tmp/sbatch.2.args" &&
+	grep -qx -- "--nodelist=x" "$tmp/sbatch.3.args" && grep -qx -- "--output=$tmp/spool2/%j.log" "$tmp/sbatch.1.args" &&
+	grep -qx -- "--dependency=afterany:701:702:703" "$tmp/sbatch.4.args"
+ok $? "each job is sent to its node; the merge waits for all three"
+ls "$tmp"/spool2/submit-*.sh >/dev/null 2>&1
+ok $? "the submitted script is kept in the spool"
+
+# a spool path and a run option with a quote and spaces stay whole
+rm -f "$tmp/count" "$tmp"/sbatch.*
+odd="$tmp/it's a spool"
+PATH=$tmp/bin:$PATH "$BENCHORCH" slurm submit --spool "$odd" --db "$tmp/c d.db" \
+	--distros debian --state-dir "$tmp/st ate'x" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && [ "$(cat "$odd/701.tasks")" = "701_0" ] &&
+	grep -qxF -- "--output=$odd/%A_%a.log" "$tmp/sbatch.1.args" &&
+	grep -qF "slurm collect --spool '$tmp/it'\\''s a spool' --db '$tmp/c d.db'" "$tmp/sbatch.2.script"
+ok $? "paths with a quote and spaces are quoted for the shell"
+sed "s|^'[^']*/benchorch' run|'$tmp/bin/fake-benchorch' run|" "$tmp/sbatch.1.script" >"$tmp/task.sh"
+SLURM_JOB_ID=702 SLURM_ARRAY_JOB_ID=701 SLURM_ARRAY_TASK_ID=0 sh "$tmp/task.sh" 2>/dev/null
+[ "$(sed -n 4,5p "$tmp/fake.args")" = "--state-dir
+$tmp/st ate'x" ] && [ "$(tail -1 "$tmp/fake.args")" = "$odd/$h-701_0.db" ]
+ok $? "the task passes them on unchanged"
+
+# sbatch refusing: environment error
+cat >"$tmp/bin/sbatch" <<'EOF'
+#!/bin/sh
+echo "sbatch: error: Batch job submission failed: Invalid partition name specified" >&2
+exit 1
+EOF
+PATH=$tmp/bin:$PATH "$BENCHORCH" slurm submit --partition nope --spool "$tmp/spool3" \
+	--distros debian >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 3 ] && grep -q "Invalid partition name" "$tmp/err" && grep -q "cannot submit to slurm" "$tmp/err"
+ok $? "sbatch refusing gives exit 3 and its message"
+
+# the daemon's configuration: a schedule sent to Slurm
+printf 'state-dir %s\nschedule nightly every day at 03:00 distros debian quick slurm partition=bench nodes=4 spool=/shared/spool time=2:00:00\nschedule l every 6h distros debian slurm nodelist=n[1-2]\n' "$tmp" >"$tmp/s.conf"
+"$BENCHORCH" daemon --check --config "$tmp/s.conf" >"$tmp/out" 2>"$tmp/err"
+ok $? "daemon --check accepts schedules with slurm words"
+grep -qx "schedule nightly every day at 03:00:00 distros debian libs all quick refresh slurm partition=bench nodes=4 spool=/shared/spool time=2:00:00" "$tmp/out" &&
+	grep -qx "schedule l every 21600s distros debian libs all refresh slurm nodelist=n\[1-2\]" "$tmp/out"
+ok $? "and prints them normalised"
+"$BENCHORCH" daemon --check --config "$tmp/out" >"$tmp/out2" 2>&1 && cmp -s "$tmp/out" "$tmp/out2"
+ok $? "the normalised form is stable"
+for bad in "slurm nodes=0:nodes: '0' is out of range (1 to 10000)" \
+	"nodes=2:partition=, nodes=, nodelist=, spool= and time= need the word 'slurm'" \
+	"slurm nodes=2 nodelist=a:nodes= and nodelist= exclude each other" \
+	"slurm spool=rel/dir:spool must be an absolute path, not 'rel/dir'" \
+	"slurm partition=:'partition=' needs a value" \
+	"slurm nodez=3:unknown word 'nodez=3'"; do
+	printf 'schedule s every 1h distros debian %s\n' "${bad%%:*}" >"$tmp/bad.conf"
+	"$BENCHORCH" daemon --check --config "$tmp/bad.conf" >/dev/null 2>"$tmp/err"
+	[ $? -eq 2 ] && grep -qF "line 1: schedule 's': ${bad#*:}" "$tmp/err"
+	ok $? "'${bad%%:*}' is refused: $(cat "$tmp/err")"
+done
+
+if command -v valgrind >/dev/null 2>&1; then
+	vg() { valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite "$@"; }
+	vg "$BENCHORCH" slurm submit --dry-run --nodelist 'n[1-2]' --spool "$tmp/sp" \
+		--distros debian --quick >/dev/null 2>"$tmp/vg" &&
+	vg "$BENCHORCH" daemon --check --config "$tmp/s.conf" >/dev/null 2>>"$tmp/vg"
+	rc=$?
+	printf 'schedule s every 1h slurm nodes=2 nodelist=x distros debian\n' >"$tmp/bad.conf"
+	vg "$BENCHORCH" daemon --check --config "$tmp/bad.conf" >/dev/null 2>>"$tmp/vg.bad"
+	rc2=$?
+	printf 'schedule s every 1h slurm nodes=3 distros\n' >"$tmp/bad.conf"
+	vg "$BENCHORCH" daemon --check --config "$tmp/bad.conf" >/dev/null 2>>"$tmp/vg.bad"
+	rc3=$?
+	[ $rc -eq 0 ] && [ $rc2 -eq 2 ] && [ $rc3 -eq 2 ]
+	ok $? "submit --dry-run and daemon --check with slurm words, good and bad, under valgrind: no memory error"
+	cat "$tmp/vg" "$tmp/vg.bad" | grep -v "^benchorch" | sed 's/^/# /' | head -20
+fi
+
+done_testing
