@@ -92,6 +92,21 @@ imgs=$(complete_lines 'benchorch images list -' 'benchorch images build -' \
 [ "$imgs" = "$(help_opts images)" ]
 ok $? "images: its subcommands' options together are those of its --help ($imgs)"
 expect "images' subcommands" 'benchorch images ' 'build import list remove show '
+expect "slurm's subcommands" 'benchorch slurm ' 'collect status submit '
+# slurm submit takes its own options and then run's (RUN-OPTIONS)
+want=$({ help_opts slurm; help_opts run; } | tr ' ' '\n' | grep . |
+	grep -vx -e --report | sort -u | tr '\n' ' ')
+expect "slurm submit: its own options and run's" 'benchorch slurm submit -' "$want"
+sl=$(complete_lines 'benchorch slurm status -' 'benchorch slurm collect -' |
+	tail -n +2 | tr ' ' '\n' | grep . | sort -u)
+sub=$(complete_lines 'benchorch slurm submit -' | tail -n +2 | tr ' ' '\n' | grep .)
+help_opts slurm | tr ' ' '\n' | grep . >"$tmp/slurm-help"
+# status and collect offer only slurm's options; each of slurm's options
+# is offered by one of its subcommands
+[ "$(echo "$sl" | grep -cvxF -f "$tmp/slurm-help")" -eq 0 ] &&
+	printf '%s\n%s\n' "$sl" "$sub" >"$tmp/offered" &&
+	[ "$(grep -cvxF -f "$tmp/offered" "$tmp/slurm-help")" -eq 0 ]
+ok $? "slurm: every option of its --help is offered, status and collect offer only slurm's ($(echo $sl))"
 
 libs=$("$guest" --list-libs | sort | tr '\n' ' ')
 [ "$(echo $libs | wc -w)" -eq 10 ]
