@@ -93,6 +93,20 @@ check_PROGRAMS += tests/t1045-guest-shuffle
 tests_t1045_guest_shuffle_SOURCES = tests/t1045-guest-shuffle.c tests/tap.h \
 	guest/shuffle.c guest/shuffle.h guest/compat.h
 TESTS += tests/t1045-guest-shuffle
+# The allocation rules of the guest's timed paths, on the host's libraries.
+GUEST_BACKEND_SOURCES = guest/compat.h guest/algo.c guest/algo.h \
+	guest/backend.h guest/backends.c guest/backend-openssl.c \
+	guest/backend-libgcrypt.c guest/backend-nettle.c \
+	guest/backend-libsodium.c guest/backend-mbedtls.c \
+	guest/backend-gnutls.c guest/backend-wolfssl.c \
+	guest/backend-botan.c guest/backend-libtomcrypt.c \
+	guest/backend-libmcrypt.c
+check_PROGRAMS += tests/t1300-guest-alloc
+tests_t1300_guest_alloc_SOURCES = tests/t1300-guest-alloc.c tests/tap.h \
+	$(GUEST_BACKEND_SOURCES)
+tests_t1300_guest_alloc_CFLAGS = $(GUEST_CFLAGS)
+tests_t1300_guest_alloc_LDADD = -ldl
+TESTS += tests/t1300-guest-alloc
 # The CPU state recorded with every run, on fixture sysfs trees.
 check_PROGRAMS += tests/t3040-cpustate
 tests_t3040_cpustate_SOURCES = tests/t3040-cpustate.c tests/tap.h
