@@ -977,6 +977,7 @@ int main(int argc, char **argv)
 	struct run run;
 	char libc[64];
 	uint64_t clock_hz, hello_ns, hello_tsc, elapsed_ns, tsc_hz = 0;
+	const char *clock_source;
 	int rc;
 
 	/* A closed stdout must end the run with status 1, not SIGPIPE. */
@@ -1018,9 +1019,9 @@ int main(int argc, char **argv)
 	}
 	memset(run.counts, 0, sizeof(*run.counts));
 	/* the clock on the pinned CPU, before anything else runs */
-	clock_hz = cpuclock_core_hz();
+	clock_hz = cpuclock_measure(o.cpu, &clock_source);
 	check_emit(emit_hello(GUEST_VERSION, libc, o.cpu,
-			      o.nohw ? "nohw" : "hw", clock_hz,
+			      o.nohw ? "nohw" : "hw", clock_hz, clock_source,
 			      o.seed_set ? (int64_t)o.seed : -1));
 	hello_ns = bench_now_ns();
 	hello_tsc = run.params.tsc ? cpuclock_tsc() : 0;
@@ -1030,13 +1031,13 @@ int main(int argc, char **argv)
 		else
 			run_library_isolated(&run, o.libs[i]);
 	}
-	clock_hz = cpuclock_core_hz();
+	clock_hz = cpuclock_measure(o.cpu, &clock_source);
 	elapsed_ns = bench_now_ns() - hello_ns;
 	if (run.params.tsc && elapsed_ns > 0)
 		tsc_hz = (uint64_t)((double)(cpuclock_tsc() - hello_tsc) * 1e9 /
 				    (double)elapsed_ns + 0.5);
 	check_emit(emit_done(run.counts->results, run.counts->measure_ns,
-			     elapsed_ns, clock_hz, tsc_hz));
+			     elapsed_ns, clock_hz, clock_source, tsc_hz));
 	free_buffers(&run.bufs);
 	munmap(run.counts, sizeof(*run.counts));
 	return 0;

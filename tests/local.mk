@@ -107,6 +107,14 @@ tests_t1300_guest_alloc_SOURCES = tests/t1300-guest-alloc.c tests/tap.h \
 tests_t1300_guest_alloc_CFLAGS = $(GUEST_CFLAGS)
 tests_t1300_guest_alloc_LDADD = -ldl
 TESTS += tests/t1300-guest-alloc
+# The guest's core-clock measurement.
+check_PROGRAMS += tests/t1310-guest-clock
+tests_t1310_guest_clock_SOURCES = tests/t1310-guest-clock.c tests/tap.h \
+	guest/cpuclock.c guest/cpuclock.h guest/bench.c guest/bench.h \
+	guest/samples.c guest/samples.h guest/compat.h
+tests_t1310_guest_clock_CFLAGS = $(GUEST_CFLAGS)
+tests_t1310_guest_clock_LDADD = -lm
+TESTS += tests/t1310-guest-clock
 # The CPU state recorded with every run, on fixture sysfs trees.
 check_PROGRAMS += tests/t3040-cpustate
 tests_t3040_cpustate_SOURCES = tests/t3040-cpustate.c tests/tap.h
