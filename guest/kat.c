@@ -453,6 +453,58 @@ bool kat_check(const struct guest_backend *b, const struct kat_vector *v)
 	return backend_oneshot(b, v->algo, v->op, &io) == 1;
 }
 
+/* One one-shot CBC operation OP of ALGO in B: LEN bytes IN -> OUT with
+ * KEY and IV. Returns true on success. */
+static bool cbc_once(const struct guest_backend *b, enum guest_algo algo,
+		     enum guest_op op, const uint8_t *key, const uint8_t *iv,
+		     const uint8_t *in, uint8_t *out, size_t len)
+{
+	struct guest_oneshot io;
+
+	memset(&io, 0, sizeof(io));
+	io.key = key;
+	io.iv = iv;
+	io.in = in;
+	io.out = out;
+	io.len = len;
+	return backend_oneshot(b, algo, op, &io) == 0;
+}
+
+bool kat_cbc_chain(const struct guest_backend *b, enum guest_algo algo,
+		   const uint8_t *key, const uint8_t *iv)
+{
+	const struct guest_algo_info *ai = algo_info(algo);
+	size_t bs = ai->block_bytes;
+	uint8_t p[2 * GUEST_MAX_IV], c[2 * GUEST_MAX_IV], x[GUEST_MAX_IV],
+		y[GUEST_MAX_IV], zero[GUEST_MAX_IV];
+
+	if (ai->mode != GUEST_MODE_CBC || bs > GUEST_MAX_IV || bs != ai->iv_bytes)
+		return false;
+	memset(zero, 0, sizeof(zero));
+	for (size_t i = 0; i < 2 * bs; i++)
+		p[i] = (uint8_t)(0x3c + 7 * i);
+	if (!cbc_once(b, algo, GUEST_OP_ENCRYPT, key, iv, p, c, 2 * bs))
+		return false;
+	/* C1 = E(P1 xor IV) */
+	for (size_t i = 0; i < bs; i++)
+		x[i] = p[i] ^ iv[i];
+	if (!cbc_once(b, algo, GUEST_OP_ENCRYPT, key, zero, x, y, bs) ||
+	    memcmp(y, c, bs) != 0)
+		return false;
+	/* C2 = E(P2 xor C1) */
+	for (size_t i = 0; i < bs; i++)
+		x[i] = p[bs + i] ^ c[i];
+	if (!cbc_once(b, algo, GUEST_OP_ENCRYPT, key, zero, x, y, bs) ||
+	    memcmp(y, c + bs, bs) != 0)
+		return false;
+	/* P2 = D(C2) xor C1 */
+	if (!cbc_once(b, algo, GUEST_OP_DECRYPT, key, zero, c + bs, y, bs))
+		return false;
+	for (size_t i = 0; i < bs; i++)
+		y[i] ^= c[i];
+	return memcmp(y, p + bs, bs) == 0;
+}
+
 /* Messages kat_roundtrip() sends through one timed-path context of an
  * AEAD or hash, whose every bulk_run call is a complete message: more than
  * one, so that a context that cannot take a second message (a library that

@@ -41,6 +41,23 @@ const struct kat_vector *kat_table(size_t *count);
  * Returns true if the library gave the published answer. */
 bool kat_check(const struct guest_backend *b, const struct kat_vector *v);
 
+/* Citation printed with the kat_cbc_chain() line. */
+#define KAT_CBC_CHAIN_SOURCE \
+	"NIST SP 800-38A 6.2 CBC chaining, two blocks, against the cited one-block vector"
+
+/* Chained CBC check of ALGO (a CBC algorithm) in B, with KEY and IV
+ * (key_bytes, iv_bytes): the one-block vectors of Serpent, Twofish,
+ * Blowfish, CAST5, 3DES and Camellia use a zero IV, where CBC is ECB, so
+ * they do not show that the library chains. Two blocks P1 P2 are
+ * encrypted in CBC with IV; then, with the library's own one-block
+ * zero-IV CBC (the block cipher E the cited vector pins), C1 must be
+ * E(P1 xor IV) and C2 E(P2 xor C1) (SP 800-38A 6.2), and decrypting C2
+ * with a zero IV and xoring C1 must give P2. No new vector is invented:
+ * the expected values come from the cited one. Returns true when all of
+ * that held. */
+bool kat_cbc_chain(const struct guest_backend *b, enum guest_algo algo,
+		   const uint8_t *key, const uint8_t *iv);
+
 /* Largest buffer whose one-shot decryption kat_roundtrip() checks; above
  * it the one-shot only encrypts (to give the decryption timing a valid
  * message), while the timed path is checked at every size: the KATs, the

@@ -792,6 +792,13 @@ static void run_algo(struct run *run, const struct guest_backend *b,
 		kat_ok = kat_ok && ok;
 		check_emit(emit_kat(b->name, ai->name, ok, v[i].source));
 	}
+	if (ai->mode == GUEST_MODE_CBC) {
+		bool ok = kat_cbc_chain(b, algo, run->key, run->iv);
+
+		kat_ok = kat_ok && ok;
+		check_emit(emit_kat(b->name, ai->name, ok,
+				    KAT_CBC_CHAIN_SOURCE));
+	}
 	crosscheck(run, b, algo);
 	if (ai->kind != GUEST_KIND_HASH) {
 		measure_keysetup(run, b, algo, GUEST_OP_ENCRYPT, kat_ok);

@@ -115,6 +115,13 @@ tests_t1310_guest_clock_SOURCES = tests/t1310-guest-clock.c tests/tap.h \
 tests_t1310_guest_clock_CFLAGS = $(GUEST_CFLAGS)
 tests_t1310_guest_clock_LDADD = -lm
 TESTS += tests/t1310-guest-clock
+# The guest's timed-path checks, on a stand-in backend with faults.
+check_PROGRAMS += tests/t1320-guest-timedpath
+tests_t1320_guest_timedpath_SOURCES = tests/t1320-guest-timedpath.c \
+	tests/tap.h guest/kat.c guest/kat.h $(GUEST_BACKEND_SOURCES)
+tests_t1320_guest_timedpath_CFLAGS = $(GUEST_CFLAGS)
+tests_t1320_guest_timedpath_LDADD = -ldl
+TESTS += tests/t1320-guest-timedpath
 # The CPU state recorded with every run, on fixture sysfs trees.
 check_PROGRAMS += tests/t3040-cpustate
 tests_t3040_cpustate_SOURCES = tests/t3040-cpustate.c tests/tap.h
