@@ -122,6 +122,12 @@ tests_t1320_guest_timedpath_SOURCES = tests/t1320-guest-timedpath.c \
 tests_t1320_guest_timedpath_CFLAGS = $(GUEST_CFLAGS)
 tests_t1320_guest_timedpath_LDADD = -ldl
 TESTS += tests/t1320-guest-timedpath
+# The choice of the CPU the guests are pinned to.
+check_PROGRAMS += tests/t1330-cpuchoice
+tests_t1330_cpuchoice_SOURCES = tests/t1330-cpuchoice.c tests/tap.h
+tests_t1330_cpuchoice_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t1330_cpuchoice_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t1330-cpuchoice
 # The CPU state recorded with every run, on fixture sysfs trees.
 check_PROGRAMS += tests/t3040-cpustate
 tests_t3040_cpustate_SOURCES = tests/t3040-cpustate.c tests/tap.h
