@@ -813,6 +813,25 @@ int db_run_cpu_after(sqlite3 *db, int64_t run_id, int64_t freq_after_khz,
 	return rc;
 }
 
+int db_run_cpu_choice(sqlite3 *db, int64_t run_id, const char *reason,
+		      const char *siblings, bo_err *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (prep(db, "UPDATE runs SET cpu_choice = ?1, cpu_siblings = ?2"
+		 " WHERE id = ?3", &st, err) < 0)
+		return -1;
+	if (reason)
+		bind_text(st, 1, reason);
+	if (siblings)
+		bind_text(st, 2, siblings);
+	sqlite3_bind_int64(st, 3, run_id);
+	rc = step_done(db, st, err);
+	sqlite3_finalize(st);
+	return rc;
+}
+
 int db_reap_stale_runs(sqlite3 *db, const char *host, bo_err *err)
 {
 	sqlite3_stmt *sel, *upd;

@@ -92,6 +92,12 @@ int db_run_finish(sqlite3 *db, int64_t run_id, const char *status,
 int db_run_cpu_after(sqlite3 *db, int64_t run_id, int64_t freq_after_khz,
 		     const char *warnings, bo_err *err);
 
+/* Record why run RUN_ID's guests were pinned to their CPU: REASON (one
+ * line) and SIBLINGS (the CPU's SMT siblings as a kernel CPU list, NULL =
+ * none or unknown). Returns 0, or -1 with err set. */
+int db_run_cpu_choice(sqlite3 *db, int64_t run_id, const char *reason,
+		      const char *siblings, bo_err *err);
+
 /* Mark as 'aborted' every run of HOST still 'running' whose process is gone
  * (killed without a chance to clean up). Returns the count, or -1 with err
  * set. */

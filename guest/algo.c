@@ -93,6 +93,19 @@ const struct guest_algo_info *algo_info(enum guest_algo algo)
 	return &algos[algo];
 }
 
+size_t algo_stream_block(enum guest_algo algo)
+{
+	const struct guest_algo_info *ai = algo_info(algo);
+
+	if (ai->kind == GUEST_KIND_CIPHER &&
+	    (ai->family == GUEST_FAM_CHACHA20 ||
+	     ai->family == GUEST_FAM_SALSA20))
+		return 64;
+	if (ai->mode == GUEST_MODE_CTR)
+		return 16;
+	return ai->block_bytes;
+}
+
 int algo_by_name(const char *name, enum guest_algo *algo)
 {
 	for (int i = 0; i < GUEST_ALGO_COUNT; i++) {

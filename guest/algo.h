@@ -112,6 +112,15 @@ struct guest_algo_info {
 /* Description of ALGO (< GUEST_ALGO_COUNT). Static storage, never NULL. */
 const struct guest_algo_info *algo_info(enum guest_algo algo);
 
+/* The keystream block of ALGO in bytes: 64 for ChaCha20 and Salsa20
+ * (RFC 8439 2.3; Bernstein's Salsa20 specification: one block function
+ * call gives 64 bytes), 16 for CTR (the AES block), and block_bytes for
+ * everything else (1 for RC4, AEADs and hashes). The timed bulk path of a
+ * cipher streams only whole multiples of it per call, so that no library
+ * keeps, discards or recomputes a part of a block between calls (see
+ * guest/PROTOCOL.md, "Timing modes"). */
+size_t algo_stream_block(enum guest_algo algo);
+
 /* Look NAME up. Returns 0 and sets *algo, or -1 if NAME is not a protocol
  * algorithm. */
 int algo_by_name(const char *name, enum guest_algo *algo);

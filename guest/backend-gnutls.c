@@ -27,10 +27,14 @@
  * block counter (0 here) then the 96-bit nonce (lib/nettle/cipher.c sets
  * the counter from the first 4 bytes); the KAT checks the layout.
  *
- * AEADs use gnutls_aead_cipher_encryptv2/decryptv2 (3.6.10+), which work
- * in place with the tag apart; when the input and output buffers differ
- * the input is copied to the output first (the timed path is in place).
- * Without them AEADs are reported unsupported.
+ * AEADs: the timed path (guest/PROTOCOL.md, "Buffers": out of place, the
+ * tag right after the text) goes through gnutls_aead_cipher_encrypt and
+ * _decrypt (3.4+), which take exactly that layout (ciphertext followed by
+ * its tag) and copy nothing. A caller whose tag lies elsewhere (the
+ * known-answer tests, the cross-check) gets gnutls_aead_cipher_encryptv2
+ * and _decryptv2 (3.6.10+), which work in place with the tag apart, after
+ * the input is copied to the output. Without all four AEADs are reported
+ * unsupported.
  *
  * All handles are allocated by GnuTLS (opaque pointers); no
  * caller-allocated structure is used. The prototypes and constants below
@@ -91,6 +95,16 @@ static struct {
 				     const struct gt_iovec *auth, int auth_cnt,
 				     const struct gt_iovec *iov, int iov_cnt,
 				     void *tag, size_t tag_size);
+	int (*aead_cipher_encrypt)(gt_aead_hd h, const void *nonce,
+				   size_t nonce_len, const void *auth,
+				   size_t auth_len, size_t tag_size,
+				   const void *ptext, size_t ptext_len,
+				   void *ctext, size_t *ctext_len);
+	int (*aead_cipher_decrypt)(gt_aead_hd h, const void *nonce,
+				   size_t nonce_len, const void *auth,
+				   size_t auth_len, size_t tag_size,
+				   const void *ctext, size_t ctext_len,
+				   void *ptext, size_t *ptext_len);
 	void (*aead_cipher_deinit)(gt_aead_hd h);
 	int (*digest_get_id)(const char *name);
 	unsigned (*hash_get_len)(int algo);
@@ -166,6 +180,7 @@ static void find_cipher(enum guest_algo algo)
 		return;
 	if (ai->kind == GUEST_KIND_AEAD &&
 	    (!api.aead_cipher_init || !api.aead_cipher_encryptv2 ||
+	     !api.aead_cipher_encrypt || !api.aead_cipher_decrypt ||
 	     !api.aead_cipher_decryptv2 || !api.aead_cipher_deinit ||
 	     api.cipher_get_tag_size(id) != ai->tag_bytes))
 		return;
@@ -215,6 +230,10 @@ static enum guest_load gt_load(struct guest_lib_info *info, char *why,
 		    "gnutls_aead_cipher_encryptv2");
 	backend_sym(api.handle, &api.aead_cipher_decryptv2,
 		    "gnutls_aead_cipher_decryptv2");
+	backend_sym(api.handle, &api.aead_cipher_encrypt,
+		    "gnutls_aead_cipher_encrypt");
+	backend_sym(api.handle, &api.aead_cipher_decrypt,
+		    "gnutls_aead_cipher_decrypt");
 	backend_sym(api.handle, &api.aead_cipher_deinit,
 		    "gnutls_aead_cipher_deinit");
 
@@ -323,9 +342,12 @@ static int gt_crypt(struct backend_hctx *c, const uint8_t *in, uint8_t *out,
 	return api.cipher_decrypt2(c->handle, in, len, out, len) < 0 ? -1 : 0;
 }
 
-/* One AEAD message on context CTX, in place in OUT (IN copied there first
- * when it differs): nonce, AAD, LEN bytes, tag made (encrypt) or checked
- * (decrypt). Returns 0, 1 (tag mismatch) or -1. */
+/* One AEAD message on context CTX: nonce, AAD, LEN bytes IN -> OUT, tag
+ * made (encrypt) or checked (decrypt). With the tag right after the text
+ * (TAG == OUT + LEN to encrypt, TAG == IN + LEN to decrypt: the timed
+ * path's layout) out of place through gnutls_aead_cipher_encrypt /
+ * _decrypt; otherwise in place in OUT (IN copied there first when it
+ * differs) with the tag apart. Returns 0, 1 (tag mismatch) or -1. */
 static int gt_aead(void *ctx, const uint8_t *aad, size_t aad_bytes,
 		   const uint8_t *in, uint8_t *out, size_t len, uint8_t *tag)
 {
@@ -333,12 +355,28 @@ static int gt_aead(void *ctx, const uint8_t *aad, size_t aad_bytes,
 	const struct guest_algo_info *ai = algo_info(c->algo);
 	struct gt_iovec a = { (void *)(uintptr_t)aad, aad_bytes };
 	struct gt_iovec m = { out, len };
-	size_t tag_size = ai->tag_bytes;
-	int rc;
+	size_t tag_size = ai->tag_bytes, n;
+	int enc = c->op == GUEST_OP_ENCRYPT, rc;
 
+	if (enc && tag == out + len) {
+		n = len + tag_size;
+		return api.aead_cipher_encrypt(c->handle, c->iv, ai->iv_bytes,
+					       aad, aad_bytes, tag_size, in,
+					       len, out, &n) < 0 ||
+		       n != len + tag_size ? -1 : 0;
+	}
+	if (!enc && tag == in + len) {
+		n = len;
+		rc = api.aead_cipher_decrypt(c->handle, c->iv, ai->iv_bytes,
+					     aad, aad_bytes, tag_size, in,
+					     len + tag_size, out, &n);
+		if (rc == GNUTLS_E_DECRYPTION_FAILED)
+			return 1;
+		return rc == 0 && n == len ? 0 : -1;
+	}
 	if (in != out && len)
 		memmove(out, in, len);
-	if (c->op == GUEST_OP_ENCRYPT)
+	if (enc)
 		return api.aead_cipher_encryptv2(c->handle, c->iv, ai->iv_bytes,
 						 &a, aad_bytes ? 1 : 0, &m, 1,
 						 tag, &tag_size) < 0 ||

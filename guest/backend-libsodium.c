@@ -11,9 +11,15 @@
  * (crypto_generichash with a 64-byte output). Nothing else: libsodium has
  * no ECB/CBC block ciphers, no MD5, SHA-1 or SHA-3.
  *
- * libsodium's stream and AEAD functions are stateless one-call functions:
- * on the timed path every call processes the buffer from block counter 0
- * with the context's key and nonce (there is no stream state to carry).
+ * libsodium's stream and AEAD functions are stateless one-call functions.
+ * The timed path of the stream ciphers carries the stream over from call
+ * to call as every other library does (guest/backend.h): the context
+ * keeps the next 64-byte block counter and passes it to the _xor_ic
+ * functions (initial counter), advancing it by len / 64 per call; the
+ * guest streams only whole blocks there (algo_stream_block), and a call
+ * that is not a whole number of blocks is refused. The stream ciphers are
+ * supported only when the _ic functions exist (libsodium 1.0.12 and
+ * later for ChaCha20-IETF's). The one-shot starts at counter 0.
  * Only AES-256-GCM has a key setup of its own (crypto_aead_aes256gcm_
  * beforenm expands the key into a crypto_aead_aes256gcm_state, whose size
  * crypto_aead_aes256gcm_statebytes() gives - 512 bytes in 1.0.x); the
@@ -54,6 +60,12 @@ typedef int aead_dec_fn(unsigned char *m, unsigned char *nsec,
 typedef int stream_fn(unsigned char *c, const unsigned char *m,
 		      unsigned long long mlen, const unsigned char *n,
 		      const unsigned char *k);
+typedef int stream_ic32_fn(unsigned char *c, const unsigned char *m,
+			   unsigned long long mlen, const unsigned char *n,
+			   uint32_t ic, const unsigned char *k);
+typedef int stream_ic64_fn(unsigned char *c, const unsigned char *m,
+			   unsigned long long mlen, const unsigned char *n,
+			   uint64_t ic, const unsigned char *k);
 typedef int hash_fn(unsigned char *out, const unsigned char *in,
 		    unsigned long long inlen);
 
@@ -62,6 +74,8 @@ static struct {
 	int (*sodium_init)(void);
 	const char *(*sodium_version_string)(void);
 	stream_fn *chacha20_ietf_xor, *salsa20_xor;
+	stream_ic32_fn *chacha20_ietf_xor_ic;
+	stream_ic64_fn *salsa20_xor_ic;
 	aead_enc_fn *chapoly_enc, *gcm_enc;
 	aead_dec_fn *chapoly_dec, *gcm_dec;
 	int (*gcm_is_available)(void);
@@ -115,6 +129,8 @@ static enum guest_load na_load(struct guest_lib_info *info, char *why,
 #define SYM(slot, name) backend_sym(api.handle, &api.slot, name)
 	SYM(chacha20_ietf_xor, "crypto_stream_chacha20_ietf_xor");
 	SYM(salsa20_xor, "crypto_stream_salsa20_xor");
+	SYM(chacha20_ietf_xor_ic, "crypto_stream_chacha20_ietf_xor_ic");
+	SYM(salsa20_xor_ic, "crypto_stream_salsa20_xor_ic");
 	SYM(chapoly_enc, "crypto_aead_chacha20poly1305_ietf_encrypt_detached");
 	SYM(chapoly_dec, "crypto_aead_chacha20poly1305_ietf_decrypt_detached");
 	SYM(gcm_enc, "crypto_aead_aes256gcm_encrypt_detached");
@@ -128,8 +144,9 @@ static enum guest_load na_load(struct guest_lib_info *info, char *why,
 	SYM(sha512, "crypto_hash_sha512");
 	SYM(generichash, "crypto_generichash");
 #undef SYM
-	usable[GUEST_CHACHA20] = api.chacha20_ietf_xor != NULL;
-	usable[GUEST_SALSA20] = api.salsa20_xor != NULL;
+	usable[GUEST_CHACHA20] = api.chacha20_ietf_xor &&
+				 api.chacha20_ietf_xor_ic;
+	usable[GUEST_SALSA20] = api.salsa20_xor && api.salsa20_xor_ic;
 	usable[GUEST_CHACHA20_POLY1305] = api.chapoly_enc && api.chapoly_dec;
 	usable[GUEST_AES_256_GCM] = api.gcm_enc && api.gcm_dec &&
 		api.gcm_is_available && api.gcm_statebytes &&
@@ -152,7 +169,31 @@ struct na_ctx {
 	enum guest_op op;
 	uint8_t key[GUEST_MAX_KEY], iv[GUEST_MAX_IV];
 	void *gcm_state;	/* AES-256-GCM: expanded key, 16-aligned */
+	uint64_t counter;	/* stream ciphers: next 64-byte block */
 };
+
+/* LEN bytes (whole 64-byte blocks) of stream cipher C->algo IN -> OUT from
+ * the context's block counter, which then advances past them (ChaCha20's
+ * is 32 bits, RFC 8439 2.3, and wraps as the libraries' do). Returns 0,
+ * or -1 (also when LEN is not a whole number of blocks). */
+static int na_stream(struct na_ctx *c, const uint8_t *in, uint8_t *out,
+		     size_t len)
+{
+	int rc;
+
+	if (len % 64 != 0)
+		return -1;
+	if (c->algo == GUEST_CHACHA20)
+		rc = api.chacha20_ietf_xor_ic(out, in, len, c->iv,
+					      (uint32_t)c->counter, c->key);
+	else
+		rc = api.salsa20_xor_ic(out, in, len, c->iv, c->counter,
+					c->key);
+	c->counter += len / 64;
+	if (c->algo == GUEST_CHACHA20)
+		c->counter &= UINT32_MAX;
+	return rc == 0 ? 0 : -1;
+}
 
 /* Hash LEN bytes of IN into OUT. */
 static int na_hash(enum guest_algo algo, const uint8_t *in, size_t len,
@@ -279,6 +320,12 @@ static int na_bulk_run(void *ctx, const uint8_t *in, uint8_t *out, size_t len,
 	int enc = c->op == GUEST_OP_ENCRYPT;
 	bool aead = algo_info(c->algo)->kind == GUEST_KIND_AEAD;
 
+	if (c->algo == GUEST_CHACHA20 || c->algo == GUEST_SALSA20) {
+		for (uint64_t i = 0; i < calls; i++)
+			if (na_stream(c, in, out, len) < 0)
+				return -1;
+		return 0;
+	}
 	for (uint64_t i = 0; i < calls; i++) {
 		if (c->op == GUEST_OP_HASH) {
 			if (na_hash(c->algo, in, len, aux) < 0)

@@ -24,6 +24,7 @@
 typedef struct ossl_cipher_ctx EVP_CIPHER_CTX;
 typedef struct ossl_cipher EVP_CIPHER;
 typedef struct ossl_md EVP_MD;
+typedef struct ossl_md_ctx EVP_MD_CTX;
 typedef struct ossl_engine ENGINE;
 typedef struct ossl_lib_ctx OSSL_LIB_CTX;
 typedef struct ossl_provider OSSL_PROVIDER;
@@ -58,6 +59,13 @@ static struct {
 	int (*EVP_CIPHER_CTX_set_padding)(EVP_CIPHER_CTX *ctx, int pad);
 	int (*EVP_Digest)(const void *data, size_t count, unsigned char *md,
 			  unsigned int *size, const EVP_MD *type, ENGINE *impl);
+	EVP_MD_CTX *(*EVP_MD_CTX_new)(void);
+	void (*EVP_MD_CTX_free)(EVP_MD_CTX *ctx);
+	int (*EVP_DigestInit_ex)(EVP_MD_CTX *ctx, const EVP_MD *type,
+				 ENGINE *impl);
+	int (*EVP_DigestUpdate)(EVP_MD_CTX *ctx, const void *d, size_t cnt);
+	int (*EVP_DigestFinal_ex)(EVP_MD_CTX *ctx, unsigned char *md,
+				  unsigned int *s);
 	/* 3.x only, optional */
 	EVP_CIPHER *(*EVP_CIPHER_fetch)(OSSL_LIB_CTX *ctx, const char *name,
 					const char *properties);
@@ -202,6 +210,11 @@ static enum guest_load ossl_load(struct guest_lib_info *info, char *why,
 			{ &api.EVP_CIPHER_CTX_ctrl, "EVP_CIPHER_CTX_ctrl" },
 			{ &api.EVP_CIPHER_CTX_set_padding, "EVP_CIPHER_CTX_set_padding" },
 			{ &api.EVP_Digest, "EVP_Digest" },
+			{ &api.EVP_MD_CTX_new, "EVP_MD_CTX_new" },
+			{ &api.EVP_MD_CTX_free, "EVP_MD_CTX_free" },
+			{ &api.EVP_DigestInit_ex, "EVP_DigestInit_ex" },
+			{ &api.EVP_DigestUpdate, "EVP_DigestUpdate" },
+			{ &api.EVP_DigestFinal_ex, "EVP_DigestFinal_ex" },
 		};
 
 		if (backend_require(api.handle, required,
@@ -268,8 +281,16 @@ static void ossl_release(void *ctx)
 	api.EVP_CIPHER_CTX_free(ctx);
 }
 
+/* backend_hctx release: EVP_MD_CTX_free. */
+static void ossl_release_md(void *ctx)
+{
+	api.EVP_MD_CTX_free(ctx);
+}
+
 /* The timed-path context: a struct backend_hctx whose handle is a keyed
- * EVP_CIPHER_CTX (none for hashes). */
+ * EVP_CIPHER_CTX, or for hashes an EVP_MD_CTX reused for every digest
+ * (so that the timed path allocates nothing, guest/PROTOCOL.md "Timing
+ * modes"; EVP_Digest would allocate and free a context per call). */
 static void *ossl_bulk_new(enum guest_algo algo, enum guest_op op,
 			   const uint8_t *key, const uint8_t *iv)
 {
@@ -277,10 +298,17 @@ static void *ossl_bulk_new(enum guest_algo algo, enum guest_op op,
 	EVP_CIPHER_CTX *ctx;
 
 	if (!ossl_supports(algo) ||
-	    !(b = backend_hctx_new(algo, op, iv, ossl_release)))
+	    !(b = backend_hctx_new(algo, op, iv,
+				   op == GUEST_OP_HASH ? ossl_release_md
+						       : ossl_release)))
 		return NULL;
-	if (op == GUEST_OP_HASH)
+	if (op == GUEST_OP_HASH) {
+		if (!(b->handle = api.EVP_MD_CTX_new())) {
+			backend_hctx_free(b);
+			return NULL;
+		}
 		return b;
+	}
 	if (!(ctx = api.EVP_CIPHER_CTX_new())) {
 		backend_hctx_free(b);
 		return NULL;
@@ -344,16 +372,19 @@ static int ossl_aead(void *ctx, const uint8_t *aad, size_t aad_bytes,
 	return api.EVP_DecryptFinal_ex(c, out + outl, &finl) == 1 ? 0 : 1;
 }
 
-/* CALLS one-shot digests (openssl speed -evp's EVP_Digest_loop). */
-static int run_hash(enum guest_algo algo, const uint8_t *in, size_t len,
-		    uint64_t calls, uint8_t *digest)
+/* CALLS complete digests of LEN bytes on the reused context MDCTX: init,
+ * update, final, as an application hashing one message after another
+ * does. */
+static int run_hash(EVP_MD_CTX *mdctx, enum guest_algo algo,
+		    const uint8_t *in, size_t len, uint64_t calls,
+		    uint8_t *digest)
 {
-	int (*digest_fn)(const void *, size_t, unsigned char *, unsigned int *,
-			 const EVP_MD *, ENGINE *) = api.EVP_Digest;
 	const EVP_MD *md = mds[algo];
 
 	for (uint64_t i = 0; i < calls; i++)
-		if (digest_fn(in, len, digest, NULL, md, NULL) != 1)
+		if (api.EVP_DigestInit_ex(mdctx, md, NULL) != 1 ||
+		    api.EVP_DigestUpdate(mdctx, in, len) != 1 ||
+		    api.EVP_DigestFinal_ex(mdctx, digest, NULL) != 1)
 			return -1;
 	return 0;
 }
@@ -377,7 +408,7 @@ static int ossl_bulk_run(void *ctx, const uint8_t *in, uint8_t *out,
 	case GUEST_KIND_HASH:
 		break;
 	}
-	return run_hash(b->algo, in, len, calls, aux);
+	return run_hash(b->handle, b->algo, in, len, calls, aux);
 }
 
 /* Key setup: EVP_CipherInit_ex with a new key and IV on the keyed

@@ -11,10 +11,16 @@
  * configuration (AES-NI, GCM table size, streaming GCM, async support).
  * On x86_64 wolfSSL 5.5 they are at most a few KiB (Aes about 1.1 KiB with
  * the 4-bit GCM table, 4.1 KiB more with the 8-bit one; Des3 about 0.4
- * KiB; the others under 0.5 KiB); CTX_BYTES allocates 64 KiB each, and
- * load() checks that AES key setup and a GCM message write nothing past
- * the first CTX_CHECKED bytes (canary), reporting the library broken
- * otherwise.
+ * KiB; the others under 0.5 KiB). The guest does not know the build's
+ * sizes, so load() measures them: for every algorithm it runs
+ * initialisation, key setup and one message in each direction on a
+ * CTX_BYTES buffer filled with a canary (twice, with two canaries, so that
+ * a byte written with the canary's value does not hide), takes the last
+ * byte written, and from then on allocates that much rounded up to 64
+ * bytes plus CTX_MARGIN (for a field that is read but was not written)
+ * per context - a few KiB at most, rather than 64 KiB zeroed per
+ * one-shot message. An algorithm whose context reaches past CTX_CHECKED
+ * bytes is reported unsupported (AES: the library broken).
  *
  * Algorithms in Debian's 5.5.4: AES (ECB, CBC, CTR, GCM), 3DES-CBC,
  * Camellia-CBC, ChaCha20, ChaCha20-Poly1305, RC4, MD5, SHA-1, SHA-256,
@@ -47,10 +53,12 @@ typedef unsigned int word32;
 #define AES_GCM_AUTH_E (-180)
 #define MAC_CMP_FAILED_E (-213)
 
-/* Bytes allocated per wolfCrypt context, and the prefix load() checks the
- * library stays within. */
+/* Bytes of the buffer load() measures a wolfCrypt context in, the most a
+ * context may use, and the bytes allocated past the last one it was seen
+ * to write. */
 #define CTX_BYTES 65536
 #define CTX_CHECKED 16384
+#define CTX_MARGIN 512
 
 static const char *const sonames[] = { "libwolfssl.so.35" };
 
@@ -107,33 +115,10 @@ static struct {
 enum wkind { WK_NONE, WK_AES, WK_GCM, WK_DES3, WK_CAM, WK_CHACHA, WK_CCP,
 	     WK_RC4, WK_HASH, WK_BLAKE2B };
 static enum wkind kinds[GUEST_ALGO_COUNT];
-
-/* Do the first CTX_CHECKED bytes of a context hold everything AES key
- * setup and one GCM message write? Fills a CTX_BYTES buffer with a
- * canary, uses it, and checks the rest is untouched. */
-static bool aes_fits(void)
-{
-	uint8_t *ctx = malloc(CTX_BYTES), key[32] = { 1 }, iv[16] = { 2 };
-	uint8_t buf[64] = { 0 }, tag[16];
-	bool ok = true;
-
-	if (!ctx)
-		return false;
-	memset(ctx, 0xa5, CTX_BYTES);
-	memset(ctx, 0, CTX_CHECKED);
-	if (api.aes_init(ctx, NULL, INVALID_DEVID) != 0 ||
-	    api.aes_set_key(ctx, key, 32, iv, AES_DECRYPTION) != 0 ||
-	    (api.gcm_set_key && (api.gcm_set_key(ctx, key, 32) != 0 ||
-				 api.gcm_enc(ctx, buf, buf, sizeof(buf), iv,
-					     12, tag, 16, buf, 13) != 0)))
-		ok = false;
-	for (size_t i = CTX_CHECKED; ok && i < CTX_BYTES; i++)
-		ok = ctx[i] == 0xa5;
-	if (api.aes_free)
-		api.aes_free(ctx);
-	free(ctx);
-	return ok;
-}
+/* Bytes allocated for the wolfCrypt context of each algorithm (measured
+ * by load(), see the top of this file). */
+static size_t ctx_alloc[GUEST_ALGO_COUNT];
+static size_t measure_ctx(enum guest_algo algo);
 
 static enum guest_load ws_load(struct guest_lib_info *info, char *why,
 			       size_t why_bytes)
@@ -201,11 +186,6 @@ static enum guest_load ws_load(struct guest_lib_info *info, char *why,
 	backend_sym(h, &api.hash[GUEST_SHA3_256], "wc_Sha3_256Hash");
 
 	if (api.aes_init && api.aes_set_key) {
-		if (!aes_fits()) {
-			backend_copy(why, why_bytes, "wolfCrypt's Aes context "
-				     "is larger than the guest allows");
-			return GUEST_LOAD_BROKEN;
-		}
 		if (api.aes_ecb_enc && api.aes_ecb_dec)
 			kinds[GUEST_AES_128_ECB] = kinds[GUEST_AES_192_ECB] =
 				kinds[GUEST_AES_256_ECB] = WK_AES;
@@ -235,6 +215,18 @@ static enum guest_load ws_load(struct guest_lib_info *info, char *why,
 	for (int a = 0; a < GUEST_ALGO_COUNT; a++)
 		if (api.hash[a])
 			kinds[a] = WK_HASH;
+	for (int a = 0; a < GUEST_ALGO_COUNT; a++) {
+		if (kinds[a] == WK_NONE)
+			continue;
+		ctx_alloc[a] = measure_ctx((enum guest_algo)a);
+		if (ctx_alloc[a] > CTX_CHECKED && kinds[a] == WK_AES) {
+			backend_copy(why, why_bytes, "wolfCrypt's Aes context "
+				     "is larger than the guest allows");
+			return GUEST_LOAD_BROKEN;
+		}
+		if (ctx_alloc[a] > CTX_CHECKED)
+			kinds[a] = WK_NONE;
+	}
 	return GUEST_LOAD_OK;
 }
 
@@ -250,8 +242,22 @@ struct ws_ctx {
 	uint8_t key[GUEST_MAX_KEY];	/* ChaCha20-Poly1305 (keyed per call) */
 	uint8_t iv[GUEST_MAX_IV];	/* AEAD nonce, reset per message */
 	bool inited;			/* wc_*Init done: free with wc_*Free */
-	_Alignas(64) uint8_t ctx[CTX_BYTES];	/* the wolfCrypt context */
+	_Alignas(64) uint8_t ctx[];	/* the wolfCrypt context,
+					 * ctx_alloc[algo] bytes */
 };
+
+/* wc_*Free of C's context (when initialised); C itself stays. */
+static void ws_free_ctx(struct ws_ctx *c)
+{
+	if (!c->inited)
+		return;
+	if ((kinds[c->algo] == WK_AES || kinds[c->algo] == WK_GCM) &&
+	    api.aes_free)
+		api.aes_free(c->ctx);
+	else if (kinds[c->algo] == WK_DES3 && api.des3_free)
+		api.des3_free(c->ctx);
+	c->inited = false;
+}
 
 static void ws_free(void *p)
 {
@@ -259,13 +265,7 @@ static void ws_free(void *p)
 
 	if (!c)
 		return;
-	if (c->inited) {
-		if ((kinds[c->algo] == WK_AES || kinds[c->algo] == WK_GCM) &&
-		    api.aes_free)
-			api.aes_free(c->ctx);
-		else if (kinds[c->algo] == WK_DES3 && api.des3_free)
-			api.des3_free(c->ctx);
-	}
+	ws_free_ctx(c);
 	free(c);
 }
 
@@ -306,6 +306,79 @@ static int ws_key(struct ws_ctx *c, const uint8_t *key, const uint8_t *iv)
 	return -1;
 }
 
+/* wc_*Init of C's context where the algorithm has one; sets c->inited.
+ * Returns 0 or the library's error. */
+static int ws_init(struct ws_ctx *c)
+{
+	int rc = 0;
+
+	if (kinds[c->algo] == WK_AES || kinds[c->algo] == WK_GCM)
+		rc = api.aes_init(c->ctx, NULL, INVALID_DEVID);
+	else if (kinds[c->algo] == WK_DES3 && api.des3_init)
+		rc = api.des3_init(c->ctx, NULL, INVALID_DEVID);
+	else if (kinds[c->algo] == WK_RC4 && api.arc4_init)
+		rc = api.arc4_init(c->ctx, NULL, INVALID_DEVID);
+	c->inited = rc == 0;
+	return rc;
+}
+
+static int ws_bulk_run(void *ctx, const uint8_t *in, uint8_t *out, size_t len,
+		       uint64_t calls, uint8_t *aux);
+
+/* Bytes past the start of ALGO's context that initialisation, key setup
+ * and one 64-byte message in each direction write, on a CTX_BYTES
+ * context filled with CANARY; CTX_BYTES + 1 when that cannot be run. */
+static size_t ctx_extent(enum guest_algo algo, uint8_t canary)
+{
+	struct ws_ctx *c = malloc(sizeof(*c) + CTX_BYTES);
+	uint8_t key[GUEST_MAX_KEY], iv[GUEST_MAX_IV], buf[64], tag[64];
+	size_t end;
+
+	if (!c)
+		return CTX_BYTES + 1;
+	memset(c, 0, sizeof(*c));
+	memset(c->ctx, canary, CTX_BYTES);
+	for (size_t i = 0; i < sizeof(key); i++)
+		key[i] = (uint8_t)(0x10 + i);
+	memset(iv, 0xa0, sizeof(iv));
+	memset(buf, 0, sizeof(buf));
+	memset(tag, 0, sizeof(tag));
+	c->algo = algo;
+	c->op = algo_info(algo)->kind == GUEST_KIND_HASH ? GUEST_OP_HASH
+							 : GUEST_OP_ENCRYPT;
+	if (c->op == GUEST_OP_HASH) {
+		ws_bulk_run(c, buf, buf, sizeof(buf), 1, tag);
+	} else if (ws_init(c) == 0 && ws_key(c, key, iv) == 0) {
+		ws_bulk_run(c, buf, buf, sizeof(buf), 1, tag);
+		c->op = GUEST_OP_DECRYPT;
+		if (ws_key(c, key, iv) == 0)	/* a bad tag is fine here */
+			ws_bulk_run(c, buf, buf, sizeof(buf), 1, tag);
+	} else {
+		end = CTX_BYTES + 1;
+		goto out;
+	}
+	for (end = CTX_BYTES; end > 0 && c->ctx[end - 1] == canary; end--)
+		;
+out:
+	if (c->inited)
+		ws_free_ctx(c);
+	free(c);
+	return end;
+}
+
+/* The bytes to allocate for ALGO's context: the most ctx_extent() saw
+ * written with either of two canaries, rounded up to 64, plus
+ * CTX_MARGIN; more than CTX_CHECKED when it does not fit. */
+static size_t measure_ctx(enum guest_algo algo)
+{
+	size_t a = ctx_extent(algo, 0xa5), b = ctx_extent(algo, 0x5a);
+	size_t end = a > b ? a : b;
+
+	if (end > CTX_CHECKED)
+		return CTX_CHECKED + 1;
+	return (end + 63) / 64 * 64 + CTX_MARGIN;
+}
+
 /* A context for OP of ALGO, keyed, or NULL. */
 static struct ws_ctx *ws_new(enum guest_algo algo, enum guest_op op,
 			     const uint8_t *key, const uint8_t *iv)
@@ -315,19 +388,13 @@ static struct ws_ctx *ws_new(enum guest_algo algo, enum guest_op op,
 
 	if (!ws_supports(algo) || !backend_op_fits(algo, op))
 		return NULL;
-	if (!(c = calloc(1, sizeof(*c))))
+	if (!(c = calloc(1, sizeof(*c) + ctx_alloc[algo])))
 		return NULL;
 	c->algo = algo;
 	c->op = op;
 	if (op == GUEST_OP_HASH)
 		return c;
-	if (kinds[algo] == WK_AES || kinds[algo] == WK_GCM)
-		rc = api.aes_init(c->ctx, NULL, INVALID_DEVID);
-	else if (kinds[algo] == WK_DES3 && api.des3_init)
-		rc = api.des3_init(c->ctx, NULL, INVALID_DEVID);
-	else if (kinds[algo] == WK_RC4 && api.arc4_init)
-		rc = api.arc4_init(c->ctx, NULL, INVALID_DEVID);
-	c->inited = rc == 0;
+	rc = ws_init(c);
 	if (rc != 0 || ws_key(c, key, iv) != 0) {
 		ws_free(c);
 		return NULL;

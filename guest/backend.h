@@ -12,10 +12,12 @@
  * by algo_info() (guest/algo.h).
  *
  * What the timed path (bulk_run) does, for every backend alike:
- *  - GUEST_KIND_CIPHER (ECB, CBC, CTR, stream ciphers): one keyed context is reused and the
- *    buffer is streamed through it in place, one update call per call, the
- *    chaining state / counter carrying over from call to call, as
- *    `openssl speed -evp` does (EVP_Update_loop). No padding.
+ *  - GUEST_KIND_CIPHER (ECB, CBC, CTR, stream ciphers): one keyed context
+ *    is reused and the buffer is streamed through it, one update call per
+ *    call, the chaining state / counter carrying over from call to call,
+ *    as `openssl speed -evp` does (EVP_Update_loop). No padding. ChaCha20
+ *    and Salsa20 get whole 64-byte keystream blocks only
+ *    (algo_stream_block).
  *  - GUEST_KIND_AEAD: every call is one complete AEAD message: reset the
  *    nonce to the context's IV, authenticate GUEST_AEAD_AAD_BYTES of
  *    guest_aead_aad, process the buffer, then produce (encrypt) or check
@@ -23,7 +25,12 @@
  *    decrypt, so every timed decryption authenticates and does the full
  *    work (some libraries skip decryption when the tag is wrong).
  *  - GUEST_KIND_HASH: every call hashes the buffer from scratch into the
- *    digest (one-shot digest call, as `openssl speed -evp` does).
+ *    digest, on a context reused from call to call where the library
+ *    has one (init, update, final).
+ *  - every kind: out of place (IN and OUT are different buffers), and
+ *    nothing allocated after the context's first call; an AEAD's tag
+ *    (AUX) right after the text: OUT + len to encrypt, IN + len to
+ *    decrypt (guest/PROTOCOL.md, "Timing modes" and "Buffers").
  *
  * Each backend keeps its own loop over the calls, with the library's entry
  * point called directly in it, although the loops look alike: a loop

@@ -77,6 +77,7 @@ GUEST_PIN(_exit, "GLIBC_2.2.5");
 GUEST_PIN(waitpid, "GLIBC_2.2.5");
 GUEST_PIN(kill, "GLIBC_2.2.5");
 GUEST_PIN(poll, "GLIBC_2.2.5");
+GUEST_PIN(syscall, "GLIBC_2.2.5");
 GUEST_PIN(mmap, "GLIBC_2.2.5");
 GUEST_PIN(munmap, "GLIBC_2.2.5");
 GUEST_PIN(setenv, "GLIBC_2.2.5");

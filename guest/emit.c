@@ -47,7 +47,8 @@ static void begin(struct json_line *j, const char *type)
 }
 
 int emit_hello(const char *guest_version, const char *libc, int cpu,
-	       const char *variant, uint64_t clock_hz, int64_t seed)
+	       const char *variant, uint64_t clock_hz,
+	       const char *clock_source, int64_t seed)
 {
 	struct json_line j;
 
@@ -58,6 +59,7 @@ int emit_hello(const char *guest_version, const char *libc, int cpu,
 	json_add_int(&j, "cpu", cpu);
 	json_add_str(&j, "variant", variant);
 	json_add_uint(&j, "clock_hz", clock_hz);
+	json_add_str(&j, "clock_source", clock_source);
 	if (seed >= 0)
 		json_add_int(&j, "seed", (long long)seed);
 	return flush(&j);
@@ -212,7 +214,7 @@ int emit_crosscheck(const char *library, const char *algorithm,
 }
 
 int emit_done(uint64_t results, uint64_t measure_ns, uint64_t elapsed_ns,
-	      uint64_t clock_hz, uint64_t tsc_hz)
+	      uint64_t clock_hz, const char *clock_source, uint64_t tsc_hz)
 {
 	struct json_line j;
 
@@ -221,6 +223,7 @@ int emit_done(uint64_t results, uint64_t measure_ns, uint64_t elapsed_ns,
 	json_add_uint(&j, "measure_ns", measure_ns);
 	json_add_uint(&j, "elapsed_ns", elapsed_ns);
 	json_add_uint(&j, "clock_hz", clock_hz);
+	json_add_str(&j, "clock_source", clock_source);
 	json_add_uint(&j, "tsc_hz", tsc_hz);
 	return flush(&j);
 }

@@ -25,10 +25,12 @@
 
 /* hello: CPU is the CPU the guest is pinned to, or -1; VARIANT is "hw"
  * or "nohw" (hardware acceleration masked, --nohw); CLOCK_HZ the core
- * clock measured at start (guest/cpuclock.h), in Hz; SEED the --seed that
- * ordered the libraries and algorithms, or -1 for none (no member). */
+ * clock measured at start (guest/cpuclock.h), in Hz, and CLOCK_SOURCE how
+ * (a CPUCLOCK_* string); SEED the --seed that ordered the libraries and
+ * algorithms, or -1 for none (no member). */
 int emit_hello(const char *guest_version, const char *libc, int cpu,
-	       const char *variant, uint64_t clock_hz, int64_t seed);
+	       const char *variant, uint64_t clock_hz,
+	       const char *clock_source, int64_t seed);
 
 /* library: INFO describes the loaded library (build_id included), or is
  * NULL for `absent`. */
@@ -83,10 +85,10 @@ int emit_crosscheck(const char *library, const char *algorithm,
 /* done: RESULTS result lines were printed; MEASURE_NS ns were spent in
  * timed batches, calibration and warm-up included; ELAPSED_NS ns passed
  * between writing hello and now (CLOCK_MONOTONIC); CLOCK_HZ is the core
- * clock measured at the end, in Hz; TSC_HZ the invariant TSC's rate
- * measured over those ELAPSED_NS, in ticks per second (0 = no invariant
- * TSC). */
+ * clock measured at the end, in Hz, and CLOCK_SOURCE how (a CPUCLOCK_*
+ * string); TSC_HZ the invariant TSC's rate measured over those
+ * ELAPSED_NS, in ticks per second (0 = no invariant TSC). */
 int emit_done(uint64_t results, uint64_t measure_ns, uint64_t elapsed_ns,
-	      uint64_t clock_hz, uint64_t tsc_hz);
+	      uint64_t clock_hz, const char *clock_source, uint64_t tsc_hz);
 
 #endif /* GUEST_EMIT_H */

@@ -453,11 +453,131 @@ bool kat_check(const struct guest_backend *b, const struct kat_vector *v)
 	return backend_oneshot(b, v->algo, v->op, &io) == 1;
 }
 
+/* One one-shot CBC operation OP of ALGO in B: LEN bytes IN -> OUT with
+ * KEY and IV. Returns true on success. */
+static bool cbc_once(const struct guest_backend *b, enum guest_algo algo,
+		     enum guest_op op, const uint8_t *key, const uint8_t *iv,
+		     const uint8_t *in, uint8_t *out, size_t len)
+{
+	struct guest_oneshot io;
+
+	memset(&io, 0, sizeof(io));
+	io.key = key;
+	io.iv = iv;
+	io.in = in;
+	io.out = out;
+	io.len = len;
+	return backend_oneshot(b, algo, op, &io) == 0;
+}
+
+bool kat_cbc_chain(const struct guest_backend *b, enum guest_algo algo,
+		   const uint8_t *key, const uint8_t *iv)
+{
+	const struct guest_algo_info *ai = algo_info(algo);
+	size_t bs = ai->block_bytes;
+	uint8_t p[2 * GUEST_MAX_IV], c[2 * GUEST_MAX_IV], x[GUEST_MAX_IV],
+		y[GUEST_MAX_IV], zero[GUEST_MAX_IV];
+
+	if (ai->mode != GUEST_MODE_CBC || bs > GUEST_MAX_IV || bs != ai->iv_bytes)
+		return false;
+	memset(zero, 0, sizeof(zero));
+	for (size_t i = 0; i < 2 * bs; i++)
+		p[i] = (uint8_t)(0x3c + 7 * i);
+	if (!cbc_once(b, algo, GUEST_OP_ENCRYPT, key, iv, p, c, 2 * bs))
+		return false;
+	/* C1 = E(P1 xor IV) */
+	for (size_t i = 0; i < bs; i++)
+		x[i] = p[i] ^ iv[i];
+	if (!cbc_once(b, algo, GUEST_OP_ENCRYPT, key, zero, x, y, bs) ||
+	    memcmp(y, c, bs) != 0)
+		return false;
+	/* C2 = E(P2 xor C1) */
+	for (size_t i = 0; i < bs; i++)
+		x[i] = p[bs + i] ^ c[i];
+	if (!cbc_once(b, algo, GUEST_OP_ENCRYPT, key, zero, x, y, bs) ||
+	    memcmp(y, c + bs, bs) != 0)
+		return false;
+	/* P2 = D(C2) xor C1 */
+	if (!cbc_once(b, algo, GUEST_OP_DECRYPT, key, zero, c + bs, y, bs))
+		return false;
+	for (size_t i = 0; i < bs; i++)
+		y[i] ^= c[i];
+	return memcmp(y, p + bs, bs) == 0;
+}
+
 /* Messages kat_roundtrip() sends through one timed-path context of an
  * AEAD or hash, whose every bulk_run call is a complete message: more than
  * one, so that a context that cannot take a second message (a library that
  * wipes its key when a message ends) is caught, not timed. */
 #define TIMED_MESSAGES 2
+
+/* One pass of the timed path of cipher ALGO, direction OP, on a fresh
+ * context: LEN bytes IN -> OUT (out of place, as timed). When LEN is at
+ * least two keystream blocks and splits into two halves of whole blocks,
+ * it is streamed as two calls of LEN / 2 - the state carried from one
+ * call to the next must give the same output as one call over the whole,
+ * which catches a library that restarts its counter or chain per call.
+ * Returns true when every call succeeded. */
+static bool timed_cipher(const struct guest_backend *b, enum guest_algo algo,
+			 enum guest_op op, const uint8_t *key,
+			 const uint8_t *iv, const uint8_t *in, uint8_t *out,
+			 size_t len)
+{
+	const struct guest_algo_info *ai = algo_info(algo);
+	size_t g = algo_stream_block(algo), half = len / 2;
+	void *ctx;
+	int rc;
+
+	if (g < ai->block_bytes)
+		g = ai->block_bytes;
+	if (!(ctx = b->bulk_new(algo, op, key, iv)))
+		return false;
+	if (len >= 2 * g && half % g == 0)
+		rc = b->bulk_run(ctx, in, out, half, 1, NULL) != 0 ||
+		     b->bulk_run(ctx, in + half, out + half, half, 1, NULL) != 0
+		     ? -1 : 0;
+	else
+		rc = b->bulk_run(ctx, in, out, len, 1, NULL);
+	b->bulk_free(ctx);
+	return rc == 0;
+}
+
+/* The timed path of AEAD ALGO on fresh contexts, laid out as timed
+ * (guest/PROTOCOL.md, "Buffers": the tag right after the text): encrypt
+ * PT into SCRATCH (tag at SCRATCH + LEN) TIMED_MESSAGES times and compare
+ * with CT and TAG; decrypt CT (with TAG copied to CT + LEN) back to PT;
+ * then decrypt once more with one bit of the tag flipped, which must be
+ * rejected. Returns true if all of that held. */
+static bool timed_aead(const struct guest_backend *b, enum guest_algo algo,
+		       const uint8_t *key, const uint8_t *iv,
+		       const uint8_t *pt, size_t len, uint8_t *ct,
+		       const uint8_t *tag, uint8_t *scratch)
+{
+	size_t tl = algo_info(algo)->tag_bytes;
+	void *ctx;
+	bool ok;
+
+	if (!(ctx = b->bulk_new(algo, GUEST_OP_ENCRYPT, key, iv)))
+		return false;
+	memset(scratch, 0, len + tl);
+	ok = b->bulk_run(ctx, pt, scratch, len, TIMED_MESSAGES,
+			 scratch + len) == 0 &&
+	     memcmp(scratch, ct, len) == 0 &&
+	     memcmp(scratch + len, tag, tl) == 0;
+	b->bulk_free(ctx);
+	if (!ok || !(ctx = b->bulk_new(algo, GUEST_OP_DECRYPT, key, iv)))
+		return false;
+	memcpy(ct + len, tag, tl);
+	memset(scratch, 0, len);
+	ok = b->bulk_run(ctx, ct, scratch, len, TIMED_MESSAGES,
+			 ct + len) == 0 &&
+	     memcmp(scratch, pt, len) == 0;
+	ct[len] ^= 1;
+	ok = ok && b->bulk_run(ctx, ct, scratch, len, 1, ct + len) != 0;
+	ct[len] ^= 1;
+	b->bulk_free(ctx);
+	return ok;
+}
 
 bool kat_roundtrip(const struct guest_backend *b, enum guest_algo algo,
 		   const uint8_t *key, const uint8_t *iv, const uint8_t *pt,
@@ -478,14 +598,10 @@ bool kat_roundtrip(const struct guest_backend *b, enum guest_algo algo,
 		io.out = tag;
 		if (backend_oneshot(b, algo, GUEST_OP_HASH, &io) != 0)
 			return false;
-		if (len > KAT_ROUNDTRIP_MAX)
-			return true;
 		if (!(ctx = b->bulk_new(algo, GUEST_OP_HASH, NULL, NULL)))
 			return false;
-		memcpy(scratch, pt, len);
 		memset(aux, 0, sizeof(aux));
-		rc = b->bulk_run(ctx, scratch, scratch, len, TIMED_MESSAGES,
-				 aux);
+		rc = b->bulk_run(ctx, pt, scratch, len, TIMED_MESSAGES, aux);
 		b->bulk_free(ctx);
 		return rc == 0 && memcmp(aux, tag, ai->digest_bytes) == 0;
 	}
@@ -499,44 +615,26 @@ bool kat_roundtrip(const struct guest_backend *b, enum guest_algo algo,
 	if (backend_oneshot(b, algo, GUEST_OP_ENCRYPT, &io) != 0 ||
 	    (len >= 16 && memcmp(ct, pt, len) == 0))
 		return false;
-	if (len > KAT_ROUNDTRIP_MAX)
+	if (len <= KAT_ROUNDTRIP_MAX) {
+		io.in = ct;
+		io.out = scratch;
+		if (backend_oneshot(b, algo, GUEST_OP_DECRYPT, &io) != 0 ||
+		    memcmp(scratch, pt, len) != 0)
+			return false;
+	}
+
+	/* the timed path, at every size it times (whole keystream blocks):
+	 * the same ciphertext (and tag) as the one-shot, and back to the
+	 * plaintext */
+	if (len % algo_stream_block(algo) != 0)
 		return true;
-	io.in = ct;
-	io.out = scratch;
-	if (backend_oneshot(b, algo, GUEST_OP_DECRYPT, &io) != 0 ||
-	    memcmp(scratch, pt, len) != 0)
+	if (ai->kind == GUEST_KIND_AEAD)
+		return timed_aead(b, algo, key, iv, pt, len, ct, tag, scratch);
+	memset(scratch, 0, len);
+	if (!timed_cipher(b, algo, GUEST_OP_ENCRYPT, key, iv, pt, scratch,
+			  len) || memcmp(scratch, ct, len) != 0)
 		return false;
-
-	/* the timed path, encrypt: same ciphertext (and tag); AEADs as
-	 * timed, a valid message in and a separate output, every call a
-	 * complete message */
-	if (!(ctx = b->bulk_new(algo, GUEST_OP_ENCRYPT, key, iv)))
-		return false;
-	memset(aux, 0, sizeof(aux));
-	if (ai->kind == GUEST_KIND_AEAD) {
-		memset(scratch, 0, len);
-		rc = b->bulk_run(ctx, pt, scratch, len, TIMED_MESSAGES, aux);
-	} else {
-		memcpy(scratch, pt, len);
-		rc = b->bulk_run(ctx, scratch, scratch, len, 1, aux);
-	}
-	b->bulk_free(ctx);
-	if (rc != 0 || memcmp(scratch, ct, len) != 0 ||
-	    (ai->kind == GUEST_KIND_AEAD &&
-	     memcmp(aux, tag, ai->tag_bytes) != 0))
-		return false;
-
-	/* the timed path, decrypt: back to the plaintext */
-	if (!(ctx = b->bulk_new(algo, GUEST_OP_DECRYPT, key, iv)))
-		return false;
-	memcpy(aux, tag, ai->tag_bytes);
-	if (ai->kind == GUEST_KIND_AEAD) {
-		memset(scratch, 0, len);
-		rc = b->bulk_run(ctx, ct, scratch, len, TIMED_MESSAGES, aux);
-	} else {
-		memcpy(scratch, ct, len);
-		rc = b->bulk_run(ctx, scratch, scratch, len, 1, aux);
-	}
-	b->bulk_free(ctx);
-	return rc == 0 && memcmp(scratch, pt, len) == 0;
+	memset(scratch, 0, len);
+	return timed_cipher(b, algo, GUEST_OP_DECRYPT, key, iv, ct, scratch,
+			    len) && memcmp(scratch, pt, len) == 0;
 }

@@ -41,28 +41,50 @@ const struct kat_vector *kat_table(size_t *count);
  * Returns true if the library gave the published answer. */
 bool kat_check(const struct guest_backend *b, const struct kat_vector *v);
 
-/* Largest buffer kat_roundtrip() checks in full; above it only the one-shot
- * encryption is done (to give the decryption timing a valid message): the
- * KATs, the full checks at smaller sizes and the 128 KiB cross-check already
- * cover the code, and three more passes over a 1 MiB buffer of a slow
- * cipher would cost more than its timing. */
+/* Citation printed with the kat_cbc_chain() line. */
+#define KAT_CBC_CHAIN_SOURCE \
+	"NIST SP 800-38A 6.2 CBC chaining, two blocks, against the cited one-block vector"
+
+/* Chained CBC check of ALGO (a CBC algorithm) in B, with KEY and IV
+ * (key_bytes, iv_bytes): the one-block vectors of Serpent, Twofish,
+ * Blowfish, CAST5, 3DES and Camellia use a zero IV, where CBC is ECB, so
+ * they do not show that the library chains. Two blocks P1 P2 are
+ * encrypted in CBC with IV; then, with the library's own one-block
+ * zero-IV CBC (the block cipher E the cited vector pins), C1 must be
+ * E(P1 xor IV) and C2 E(P2 xor C1) (SP 800-38A 6.2), and decrypting C2
+ * with a zero IV and xoring C1 must give P2. No new vector is invented:
+ * the expected values come from the cited one. Returns true when all of
+ * that held. */
+bool kat_cbc_chain(const struct guest_backend *b, enum guest_algo algo,
+		   const uint8_t *key, const uint8_t *iv);
+
+/* Largest buffer whose one-shot decryption kat_roundtrip() checks; above
+ * it the one-shot only encrypts (to give the decryption timing a valid
+ * message), while the timed path is checked at every size: the KATs, the
+ * smaller sizes and the 128 KiB cross-check already cover the one-shot
+ * code, and a further pass over a 1 MiB buffer of a slow cipher would cost
+ * more than its timing. */
 #define KAT_ROUNDTRIP_MAX 65536
 
 /* Round trip on a benchmark buffer PT of LEN bytes with KEY and IV (sizes of
  * algo_info(ALGO)):
  *  - ciphers: one-shot encrypt PT into CT (and TAG, tag_bytes, for AEAD;
- *    the AAD is guest_aead_aad as on the timed path); one-shot decrypt of CT
- *    must restore PT; the timed path (bulk_new and one bulk_run on fresh
- *    contexts: one call for ciphers, in place; two complete messages for
- *    AEADs, from PT or CT to a separate buffer) must encrypt PT to the same
- *    CT (and TAG) and decrypt CT back to PT.
+ *    the AAD is guest_aead_aad as on the timed path); one-shot decrypt of
+ *    CT must restore PT (up to KAT_ROUNDTRIP_MAX bytes); the timed path
+ *    (bulk_new and bulk_run on fresh contexts, out of place as timed,
+ *    guest/PROTOCOL.md "Buffers") must encrypt PT to the same CT (and
+ *    TAG) and decrypt CT back to PT, at every size it times (whole
+ *    keystream blocks, algo_stream_block): ciphers streamed as
+ *    two calls of LEN / 2 where that splits into whole keystream blocks
+ *    (algo_stream_block), AEADs two complete messages with the tag right
+ *    after the text, and a timed AEAD decryption with a flipped tag bit
+ *    must be rejected.
  *  - hashes: the timed path's digest of PT (two calls on one context) must
  *    equal the one-shot digest, written to TAG (digest_bytes); CT is
  *    unused.
- * Above KAT_ROUNDTRIP_MAX bytes only the one-shot encryption (or digest) is
- * done and checked to succeed.
- * CT and SCRATCH are caller buffers of at least LEN bytes; CT and TAG hold a
- * valid message afterwards (used to time AEAD decryption). Returns true if
+ * CT and SCRATCH are caller buffers of at least LEN + GUEST_MAX_TAG bytes;
+ * CT and TAG hold a valid message afterwards (used to time AEAD
+ * decryption; CT + LEN holds a copy of TAG for AEADs). Returns true if
  * every check passed. */
 bool kat_roundtrip(const struct guest_backend *b, enum guest_algo algo,
 		   const uint8_t *key, const uint8_t *iv, const uint8_t *pt,

@@ -499,10 +499,14 @@ static void check_emit(int rc)
 	}
 }
 
-/* The buffers of one run, each MAX_BUFFER bytes, 64-byte aligned. */
+/* The buffers of one run, each BUFFER_BYTES, 64-byte aligned: room for
+ * the largest buffer and, right after it, an AEAD tag (guest/PROTOCOL.md,
+ * "Buffers"). */
+#define BUFFER_BYTES (MAX_BUFFER + 64)
 struct buffers {
 	uint8_t *pt;		/* benchmark plaintext / message */
-	uint8_t *ct;		/* its ciphertext (valid AEAD message) */
+	uint8_t *ct;		/* its ciphertext (valid AEAD message, the
+				 * tag right after it) */
 	uint8_t *work;		/* what the timed calls write */
 	uint8_t *scratch;	/* verification */
 };
@@ -513,9 +517,9 @@ static int alloc_buffers(struct buffers *bufs)
 	void *p[4];
 
 	for (int i = 0; i < 4; i++) {
-		if (posix_memalign(&p[i], 64, MAX_BUFFER) != 0)
+		if (posix_memalign(&p[i], 64, BUFFER_BYTES) != 0)
 			return -1;
-		memset(p[i], 0, MAX_BUFFER);
+		memset(p[i], 0, BUFFER_BYTES);
 	}
 	bufs->pt = p[0];
 	bufs->ct = p[1];
@@ -643,28 +647,19 @@ static void measure_op(struct run *run, const struct guest_backend *b,
 	arg.aux = aux;
 	arg.key = run->key;
 	arg.iv = run->iv;
+	/* one layout for every library and mode (guest/PROTOCOL.md,
+	 * "Buffers"): out of place, the input read from pt (encrypt, hash)
+	 * or ct (decrypt), the output written to work; an AEAD's tag right
+	 * after its text */
+	arg.in = op == GUEST_OP_DECRYPT ? run->bufs.ct : run->bufs.pt;
 	arg.out = run->bufs.work;
-	switch (ai->kind) {
-	case GUEST_KIND_CIPHER:	/* streamed in place, like openssl speed */
-		memcpy(run->bufs.work,
-		       op == GUEST_OP_ENCRYPT ? run->bufs.pt : run->bufs.ct,
-		       len);
-		arg.in = run->bufs.work;
-		break;
-	case GUEST_KIND_AEAD:	/* valid message in, separate output */
-		arg.in = op == GUEST_OP_ENCRYPT ? run->bufs.pt : run->bufs.ct;
-		if (op == GUEST_OP_DECRYPT)
-			memcpy(aux, tag, ai->tag_bytes);
-		break;
-	case GUEST_KIND_HASH:
-		memcpy(run->bufs.work, run->bufs.pt, len);
-		arg.in = run->bufs.work;
-		break;
+	if (ai->kind == GUEST_KIND_AEAD && op == GUEST_OP_DECRYPT) {
+		memcpy(run->bufs.ct + len, tag, ai->tag_bytes);
+		arg.aux = run->bufs.ct + len;
+	} else if (ai->kind == GUEST_KIND_AEAD) {
+		arg.aux = run->bufs.work + len;
 	}
 	if (oneshot) {
-		/* a one-shot decryption must see a valid message every call */
-		if (ai->kind == GUEST_KIND_CIPHER && op == GUEST_OP_DECRYPT)
-			arg.in = run->bufs.ct;
 		rc = bench_measure(run_oneshot_batch, &arg, len, &run->params,
 				   hint, &r);
 	} else {
@@ -832,6 +827,13 @@ static void run_algo(struct run *run, const struct guest_backend *b,
 		kat_ok = kat_ok && ok;
 		check_emit(emit_kat(b->name, ai->name, ok, v[i].source));
 	}
+	if (ai->mode == GUEST_MODE_CBC) {
+		bool ok = kat_cbc_chain(b, algo, run->key, run->iv);
+
+		kat_ok = kat_ok && ok;
+		check_emit(emit_kat(b->name, ai->name, ok,
+				    KAT_CBC_CHAIN_SOURCE));
+	}
 	crosscheck(run, b, algo);
 	if (ai->kind != GUEST_KIND_HASH) {
 		measure_keysetup(run, b, algo, GUEST_OP_ENCRYPT, kat_ok);
@@ -844,6 +846,8 @@ static void run_algo(struct run *run, const struct guest_backend *b,
 	for (size_t s = 0; s < nsizes; s++) {
 		size_t len = run->o->quick ? quick_sizes[s] : (size_t)16 << s;
 		bool rt, ok, one = len <= run->o->oneshot_max;
+		/* bulk streams whole keystream blocks only (algo.h) */
+		bool bulk = len % algo_stream_block(algo) == 0;
 
 		fill_pattern(run->bufs.pt, len);
 		memset(tag, 0, sizeof(tag));
@@ -862,10 +866,12 @@ static void run_algo(struct run *run, const struct guest_backend *b,
 					   tag, ok, true, &hints[0][1]);
 			continue;
 		}
-		measure_op(run, b, algo, GUEST_OP_ENCRYPT, len, tag, ok, false,
-			   &hints[0][0]);
-		measure_op(run, b, algo, GUEST_OP_DECRYPT, len, tag, ok, false,
-			   &hints[1][0]);
+		if (bulk) {
+			measure_op(run, b, algo, GUEST_OP_ENCRYPT, len, tag, ok,
+				   false, &hints[0][0]);
+			measure_op(run, b, algo, GUEST_OP_DECRYPT, len, tag, ok,
+				   false, &hints[1][0]);
+		}
 		if (one) {
 			measure_op(run, b, algo, GUEST_OP_ENCRYPT, len, tag, ok,
 				   true, &hints[0][1]);
@@ -1013,6 +1019,7 @@ int main(int argc, char **argv)
 	struct run run;
 	char libc[64];
 	uint64_t clock_hz, hello_ns, hello_tsc, elapsed_ns, tsc_hz = 0;
+	const char *clock_source;
 	int rc;
 
 	/* A closed stdout must end the run with status 1, not SIGPIPE. */
@@ -1054,9 +1061,9 @@ int main(int argc, char **argv)
 	}
 	memset(run.counts, 0, sizeof(*run.counts));
 	/* the clock on the pinned CPU, before anything else runs */
-	clock_hz = cpuclock_core_hz();
+	clock_hz = cpuclock_measure(o.cpu, &clock_source);
 	check_emit(emit_hello(GUEST_VERSION, libc, o.cpu,
-			      o.nohw ? "nohw" : "hw", clock_hz,
+			      o.nohw ? "nohw" : "hw", clock_hz, clock_source,
 			      o.seed_set ? (int64_t)o.seed : -1));
 	hello_ns = bench_now_ns();
 	hello_tsc = run.params.tsc ? cpuclock_tsc() : 0;
@@ -1066,13 +1073,13 @@ int main(int argc, char **argv)
 		else
 			run_library_isolated(&run, o.libs[i]);
 	}
-	clock_hz = cpuclock_core_hz();
+	clock_hz = cpuclock_measure(o.cpu, &clock_source);
 	elapsed_ns = bench_now_ns() - hello_ns;
 	if (run.params.tsc && elapsed_ns > 0)
 		tsc_hz = (uint64_t)((double)(cpuclock_tsc() - hello_tsc) * 1e9 /
 				    (double)elapsed_ns + 0.5);
 	check_emit(emit_done(run.counts->results, run.counts->measure_ns,
-			     elapsed_ns, clock_hz, tsc_hz));
+			     elapsed_ns, clock_hz, clock_source, tsc_hz));
 	free_buffers(&run.bufs);
 	munmap(run.counts, sizeof(*run.counts));
 	return 0;

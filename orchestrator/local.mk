@@ -11,6 +11,8 @@ liborch_a_SOURCES += \
 	orchestrator/runstate.c orchestrator/runstate.h
 liborch_a_SOURCES += \
 	orchestrator/runner.c orchestrator/runner.h
+# the CPU the guests are pinned to
+liborch_a_SOURCES += orchestrator/cpuchoice.c orchestrator/cpuchoice.h
 liborch_a_SOURCES += \
 	orchestrator/paths.c orchestrator/paths.h \
 	orchestrator/flavour.c orchestrator/flavour.h \

@@ -17,6 +17,7 @@
 #include "orchestrator/cli.h"
 #include "orchestrator/cpuinfo.h"
 #include "orchestrator/cpustate.h"
+#include "orchestrator/cpuchoice.h"
 #include "orchestrator/flavour.h"
 #include "orchestrator/paths.h"
 #include "orchestrator/plan.h"
@@ -391,7 +392,8 @@ int run_execute(const struct run_config *c)
 	sqlite3 *db = NULL;
 	char uuid[64], host[256] = "", started[32], *cmdline, *why = NULL;
 	char *sysfs, *algbuf, *gov_warn, *freq_warn, *clock_warn, *warnings;
-	char *state;
+	char *state, *busy_warn;
+	struct cpuchoice choice;
 	const char **algs;
 	const char *status;
 	int64_t run_id, freq_after;
@@ -400,17 +402,20 @@ int run_execute(const struct run_config *c)
 	bo_err err;
 	int rc = EXIT_OK, cpu, stored;
 
-	cpu = runner_default_cpu();
-	if (cpu < 0) {
+	sysfs = paths_sysfs();
+	if (cpuchoice_pick_self(sysfs, &choice) < 0) {
 		cli_error("cannot choose a CPU to pin the guests to: %s",
 			  strerror(errno));
+		free(sysfs);
 		return EXIT_ENV;
 	}
+	cpu = choice.cpu;
 	if (cpuinfo_read("/proc/cpuinfo", &ci, &err) < 0) {
 		cli_error("%s", err.msg);
+		cpuchoice_release(&choice);
+		free(sysfs);
 		return EXIT_ENV;
 	}
-	sysfs = paths_sysfs();
 	cpustate_read(sysfs, cpu, ci.flags, &cs);
 	if (cs.virtualized == 1 && !cs.hypervisor)
 		cs.hypervisor = cpustate_cpuid_hypervisor();
@@ -418,6 +423,7 @@ int run_execute(const struct run_config *c)
 		cli_error("%s", err.msg);
 		cpustate_release(&cs);
 		cpuinfo_release(&ci);
+		cpuchoice_release(&choice);
 		free(sysfs);
 		return EXIT_ENV;
 	}
@@ -429,6 +435,7 @@ int run_execute(const struct run_config *c)
 		sqlite3_close(db);
 		cpustate_release(&cs);
 		cpuinfo_release(&ci);
+		cpuchoice_release(&choice);
 		free(sysfs);
 		return EXIT_ENV;
 	}
@@ -453,6 +460,7 @@ int run_execute(const struct run_config *c)
 		sqlite3_close(db);
 		cpustate_release(&cs);
 		cpuinfo_release(&ci);
+		cpuchoice_release(&choice);
 		free(sysfs);
 		return EXIT_ENV;
 	}
@@ -461,6 +469,15 @@ int run_execute(const struct run_config *c)
 	gov_warn = cpustate_governor_warning(&cs);
 	if (gov_warn)
 		cli_warn("%s", gov_warn);
+	cli_progress("guests pinned to %s", choice.reason);
+	if (db_run_cpu_choice(db, run_id, choice.reason, choice.siblings,
+			      &err) < 0)
+		cli_warn("cannot store the choice of cpu %d for run %lld: %s",
+			 cpu, (long long)run_id, err.msg);
+	busy_warn = cpuchoice_busy_warning(&choice, "/proc/stat", 200);
+	if (busy_warn)
+		cli_warn("%s", busy_warn);
+	gov_warn = join_warnings(gov_warn, busy_warn);
 
 	algs = run_algorithms(c, &algbuf, &nalgs);
 	plan_make(seed, algs, nalgs, c->nspecs, PLAN_ROUNDS, &plan);
@@ -660,5 +677,6 @@ int run_execute(const struct run_config *c)
 	sqlite3_close(db);
 	cpustate_release(&cs);
 	cpuinfo_release(&ci);
+	cpuchoice_release(&choice);
 	return rc;
 }

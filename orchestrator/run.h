@@ -66,7 +66,8 @@ struct run_config {
 /* Free what parse/check allocated in c (not c itself). */
 void run_config_release(struct run_config *c);
 
-/* Do the run: pin the guests to one CPU (runner_default_cpu) and read its
+/* Do the run: pin the guests to one CPU (cpuchoice.h, the choice and its
+ * reason stored with the run, busy siblings warned about) and read its
  * state (cpustate.h), open the database, record the run with its seed
  * (c->seed, or a random one) and that state, ensure every spec's image,
  * then run the plan (plan.h): PLAN_ROUNDS rounds, in each every

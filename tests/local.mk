@@ -102,6 +102,41 @@ check_PROGRAMS += tests/t1045-guest-shuffle
 tests_t1045_guest_shuffle_SOURCES = tests/t1045-guest-shuffle.c tests/tap.h \
 	guest/shuffle.c guest/shuffle.h guest/compat.h
 TESTS += tests/t1045-guest-shuffle
+# The allocation rules of the guest's timed paths, on the host's libraries.
+GUEST_BACKEND_SOURCES = guest/compat.h guest/algo.c guest/algo.h \
+	guest/backend.h guest/backends.c guest/backend-openssl.c \
+	guest/backend-libgcrypt.c guest/backend-nettle.c \
+	guest/backend-libsodium.c guest/backend-mbedtls.c \
+	guest/backend-gnutls.c guest/backend-wolfssl.c \
+	guest/backend-botan.c guest/backend-libtomcrypt.c \
+	guest/backend-libmcrypt.c
+check_PROGRAMS += tests/t1300-guest-alloc
+tests_t1300_guest_alloc_SOURCES = tests/t1300-guest-alloc.c tests/tap.h \
+	$(GUEST_BACKEND_SOURCES)
+tests_t1300_guest_alloc_CFLAGS = $(GUEST_CFLAGS)
+tests_t1300_guest_alloc_LDADD = -ldl
+TESTS += tests/t1300-guest-alloc
+# The guest's core-clock measurement.
+check_PROGRAMS += tests/t1310-guest-clock
+tests_t1310_guest_clock_SOURCES = tests/t1310-guest-clock.c tests/tap.h \
+	guest/cpuclock.c guest/cpuclock.h guest/bench.c guest/bench.h \
+	guest/samples.c guest/samples.h guest/compat.h
+tests_t1310_guest_clock_CFLAGS = $(GUEST_CFLAGS)
+tests_t1310_guest_clock_LDADD = -lm
+TESTS += tests/t1310-guest-clock
+# The guest's timed-path checks, on a stand-in backend with faults.
+check_PROGRAMS += tests/t1320-guest-timedpath
+tests_t1320_guest_timedpath_SOURCES = tests/t1320-guest-timedpath.c \
+	tests/tap.h guest/kat.c guest/kat.h $(GUEST_BACKEND_SOURCES)
+tests_t1320_guest_timedpath_CFLAGS = $(GUEST_CFLAGS)
+tests_t1320_guest_timedpath_LDADD = -ldl
+TESTS += tests/t1320-guest-timedpath
+# The choice of the CPU the guests are pinned to.
+check_PROGRAMS += tests/t1330-cpuchoice
+tests_t1330_cpuchoice_SOURCES = tests/t1330-cpuchoice.c tests/tap.h
+tests_t1330_cpuchoice_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t1330_cpuchoice_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t1330-cpuchoice
 # The CPU state recorded with every run, on fixture sysfs trees.
 check_PROGRAMS += tests/t3040-cpustate
 tests_t3040_cpustate_SOURCES = tests/t3040-cpustate.c tests/tap.h
