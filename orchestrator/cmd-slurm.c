@@ -17,6 +17,7 @@
 #include "orchestrator/run-args.h"
 #include "orchestrator/slurm-cli.h"
 #include "orchestrator/slurm.h"
+#include "orchestrator/spawn.h"
 
 const char slurm_usage[] =
 "Usage: benchorch slurm submit [--partition P] [--nodes N | --nodelist LIST]\n"
@@ -250,6 +251,7 @@ static int cmd_submit(int argc, char **argv)
 		goto out;
 	}
 	if (pid == 0) {
+		spawn_cloexec_inherited();
 		execl("/bin/sh", "sh", script, (char *)NULL);
 		_exit(127);
 	}

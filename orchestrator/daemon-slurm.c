@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "orchestrator/daemon-slurm.h"
+#include "orchestrator/spawn.h"
 
 static void push(char ***argv, int *argc, char *s)
 {
@@ -100,6 +101,7 @@ int daemon_slurm_submit(const struct conf *c, const struct sched *s,
 		dup2(p[1], STDERR_FILENO);
 		if (p[1] > STDERR_FILENO)
 			close(p[1]);
+		spawn_cloexec_inherited();
 		execv("/proc/self/exe", argv);
 		_exit(127);
 	}

@@ -11,14 +11,46 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <dirent.h>
 
 #include "orchestrator/spawn.h"
 
 #define KILL_GRACE_NS 2000000000ull
 
 extern char **environ;
+
+#ifndef CLOSE_RANGE_CLOEXEC
+#define CLOSE_RANGE_CLOEXEC (1U << 2)	/* linux/close_range.h, Linux 5.11 */
+#endif
+
+int spawn_cloexec_inherited(void)
+{
+	DIR *d;
+	struct dirent *e;
+
+#ifdef SYS_close_range
+	if (syscall(SYS_close_range, 3U, ~0U, CLOSE_RANGE_CLOEXEC) == 0)
+		return 0;
+#endif
+	/* older kernels: every descriptor this process has open */
+	d = opendir("/proc/self/fd");
+	if (!d)
+		return -1;
+	while ((e = readdir(d)) != NULL) {
+		char *end;
+		long fd = strtol(e->d_name, &end, 10);
+
+		if (*end != '\0' || end == e->d_name || fd < 3 ||
+		    fd == dirfd(d))
+			continue;
+		fcntl((int)fd, F_SETFD, fcntl((int)fd, F_GETFD) | FD_CLOEXEC);
+	}
+	closedir(d);
+	return 0;
+}
 
 /* Child side: report a failure through the error pipe and exit 127. */
 static void child_fail(int errfd, const char *msg)
@@ -91,6 +123,11 @@ static void child_run(const struct spawn_opts *o, int outfd, int errfd,
 		if (o->setup(o->setup_ctx, &err) < 0)
 			child_fail(errfd, err.msg[0] ? err.msg : "setup failed");
 	}
+	/* what the caller left open (a lock, a test harness's descriptors)
+	 * is not the child's: mmdebstrap's shell hooks, for one, fail on
+	 * descriptor numbers above 9 */
+	if (spawn_cloexec_inherited() < 0)
+		child_fail(errfd, "cannot close inherited file descriptors");
 	if (o->envp)
 		execvpe(o->argv[0], (char *const *)o->argv,
 			(char *const *)o->envp);

@@ -50,6 +50,12 @@ struct spawn_result {
 	uint64_t wall_ns;	/* fork to reap, ns */
 };
 
+/* Mark every file descriptor above 2 of the calling process close-on-exec,
+ * so that a program it executes next inherits only stdin, stdout and
+ * stderr. For a child between fork and exec. Returns 0, or -1 when the
+ * descriptors cannot be listed (no close_range and no /proc). */
+int spawn_cloexec_inherited(void);
+
 /* Run the child described by opts and wait for it, reaping it and its
  * process group whatever happens. Returns 0 when the child ran (inspect
  * ret->status; a non-zero exit is not an error here), or -1 with err set when

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <signal.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -114,5 +115,25 @@ int main(void)
 	       r.status == SPAWN_TIMEOUT && l.n == 1 && atoi(l.last) > 1 &&
 	       gone(atoi(l.last)),
 	       "the child's whole process group is killed (pid '%s' gone)", l.last);
+	/* A descriptor the caller left open without close-on-exec (a lock, a
+	 * harness's pipe) does not reach the child: the child's shell lists
+	 * its own descriptors, and its last line is the highest. Above 9,
+	 * where a POSIX shell cannot name it, as mmdebstrap's hooks did. */
+	{
+		int fd = open("/dev/null", O_RDONLY), high = -1;
+
+		if (fd >= 0) {
+			high = dup2(fd, 12);
+			close(fd);
+		}
+		tap_ok(high == 12 &&
+		       run("ls /proc/$$/fd | sort -n", 0, &l, &r, 0, &err) == 0 &&
+		       r.status == SPAWN_EXITED && r.exit_code == 0 && l.n >= 3 &&
+		       atoi(l.last) < 12,
+		       "a descriptor the caller left open is not inherited (highest '%s')",
+		       l.last);
+		if (high >= 0)
+			close(high);
+	}
 	return tap_done();
 }
