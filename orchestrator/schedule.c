@@ -8,27 +8,111 @@
 
 #include "orchestrator/schedule.h"
 
-time_t sched_next(const struct sched *s, time_t after)
+/* Does T show local date Y-M-D and time H:M:S? */
+static int shows(time_t t, const struct tm *want)
 {
 	struct tm tm;
-	time_t t;
-	int day;
+
+	if (!localtime_r(&t, &tm))
+		return 0;
+	return tm.tm_year == want->tm_year && tm.tm_mon == want->tm_mon &&
+	       tm.tm_mday == want->tm_mday && tm.tm_hour == want->tm_hour &&
+	       tm.tm_min == want->tm_min && tm.tm_sec == want->tm_sec;
+}
+
+/* The earliest instant that the local clock shows as DAY (a normalised
+ * date, time fields ignored) at H:M:S, or -1 when it never does (the time
+ * falls into a gap where the clock jumps forward). In the repeated hour of
+ * a fall-back day both instants show it; the first is taken. */
+static time_t local_instant(const struct tm *day, int h, int m, int sec)
+{
+	static const int dst[] = { 1, 0, -1 };
+	struct tm want = *day, tm;
+	time_t best = -1;
+	size_t i;
+
+	want.tm_hour = h;
+	want.tm_min = m;
+	want.tm_sec = sec;
+	for (i = 0; i < sizeof(dst) / sizeof(dst[0]); i++) {
+		time_t t;
+
+		tm = want;
+		tm.tm_isdst = dst[i];
+		t = mktime(&tm);
+		if (t != (time_t)-1 && shows(t, &want) &&
+		    (best == -1 || t < best))
+			best = t;
+	}
+	return best;
+}
+
+time_t sched_occurrence(const struct sched *s, const struct tm *day)
+{
+	struct tm d = *day;
+	int k;
+
+	d.tm_hour = 12;		/* normalise the date away from any change */
+	d.tm_min = d.tm_sec = 0;
+	d.tm_isdst = -1;
+	if (mktime(&d) == (time_t)-1)
+		return -1;
+	{
+		time_t t = local_instant(&d, s->hour, s->min, s->sec);
+
+		if (t != -1)
+			return t;
+	}
+	/* In a gap: the first whole minute after it that the clock shows
+	 * (zones jump by at most a few hours; look a day ahead at most). */
+	for (k = 1; k <= 24 * 60; k++) {
+		int mins = s->hour * 60 + s->min + k;
+		time_t t;
+
+		if (mins >= 24 * 60)
+			break;
+		t = local_instant(&d, mins / 60, mins % 60, 0);
+		if (t != -1)
+			return t;
+	}
+	return -1;
+}
+
+time_t sched_next(const struct sched *s, time_t after)
+{
+	struct tm day;
+	int i;
 
 	if (s->kind == SCHED_INTERVAL)
 		return after + s->interval_s;
-	/* Today's time, else tomorrow's (two days covers a DST jump). */
-	for (day = 0; day < 3; day++) {
-		localtime_r(&after, &tm);
-		tm.tm_mday += day;
-		tm.tm_hour = s->hour;
-		tm.tm_min = s->min;
-		tm.tm_sec = s->sec;
-		tm.tm_isdst = -1;
-		t = mktime(&tm);
-		if (t != (time_t)-1 && t > after)
+	/* The local day of AFTER, else the next ones: each local day has
+	 * exactly one occurrence, so a schedule that fired at its
+	 * occurrence on one day next fires on a later day. */
+	if (!localtime_r(&after, &day))
+		return after + 86400;
+	for (i = 0; i < 4; i++) {
+		struct tm d = day;
+		time_t t;
+
+		d.tm_mday += i;
+		t = sched_occurrence(s, &d);
+		if (t != -1 && t > after)
 			return t;
 	}
 	return after + 86400;
+}
+
+time_t sched_due(const struct sched *s, time_t next, time_t now)
+{
+	time_t due = next, t;
+
+	if (now <= next)
+		return next;
+	if (s->kind == SCHED_INTERVAL)
+		return next + (now - next) / s->interval_s * s->interval_s;
+	while ((t = sched_next(s, due)) <= now && t > due)
+		due = t;
+	return due;
 }
 
 void sched_times_release(struct sched_times *t)

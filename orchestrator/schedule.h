@@ -10,10 +10,25 @@
 #include "orchestrator/util.h"
 
 /* The first time strictly after AFTER (seconds since the epoch) at which S
- * fires: the next HH:MM:SS in local time for a daily schedule (a time that
- * does not exist on a DST change day fires at the time mktime() normalises
- * it to), AFTER + interval for an interval. */
+ * fires. An interval schedule: AFTER + interval_s seconds. A daily one
+ * fires once per local calendar day (local time as TZ / localtime(3)
+ * says): at HH:MM:SS; on a day the clock falls back and shows that time
+ * twice, at the first of the two; on a day it springs forward over that
+ * time, at the first whole minute the clock shows after it (02:30 in a
+ * 02:00 -> 03:00 jump fires at 03:00). So after firing at a day's
+ * occurrence, the next one is on a later day. */
 time_t sched_next(const struct sched *s, time_t after);
+
+/* The occurrence of the daily schedule S on the local date of DAY
+ * (tm_year, tm_mon, tm_mday; other fields ignored), by the rules of
+ * sched_next. Returns seconds since the epoch, or -1 when mktime() cannot
+ * represent it. */
+time_t sched_occurrence(const struct sched *s, const struct tm *day);
+
+/* The latest due time of S that is not after NOW, starting from NEXT (a
+ * due time <= NOW): missed due times are run once, as the last of them.
+ * Returns seconds since the epoch. */
+time_t sched_due(const struct sched *s, time_t next, time_t now);
 
 /* Last-run times, one per schedule name. */
 struct sched_times {
