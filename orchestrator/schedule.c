@@ -123,32 +123,61 @@ void sched_times_release(struct sched_times *t)
 		free(t->names[i]);
 	free(t->names);
 	free(t->last);
+	free(t->ran);
 	memset(t, 0, sizeof(*t));
 }
 
-time_t sched_times_get(const struct sched_times *t, const char *name)
+static long find(const struct sched_times *t, const char *name)
 {
 	size_t i;
 
 	for (i = 0; i < t->n; i++)
 		if (strcmp(t->names[i], name) == 0)
-			return t->last[i];
-	return 0;
+			return (long)i;
+	return -1;
+}
+
+time_t sched_times_get(const struct sched_times *t, const char *name)
+{
+	long i = find(t, name);
+
+	return i >= 0 && t->ran[i] ? t->last[i] : 0;
+}
+
+time_t sched_times_planned(const struct sched_times *t, const char *name)
+{
+	long i = find(t, name);
+
+	return i >= 0 && !t->ran[i] ? t->last[i] : 0;
+}
+
+static void put(struct sched_times *t, const char *name, time_t when,
+		int ran)
+{
+	long i = find(t, name);
+
+	if (i < 0) {
+		t->names = xrealloc(t->names, (t->n + 1) * sizeof(char *));
+		t->last = xrealloc(t->last, (t->n + 1) * sizeof(time_t));
+		t->ran = xrealloc(t->ran, (t->n + 1) * sizeof(int));
+		t->names[t->n] = xstrdup(name);
+		i = (long)t->n++;
+	}
+	t->last[i] = when;
+	t->ran[i] = ran;
 }
 
 void sched_times_set(struct sched_times *t, const char *name, time_t when)
 {
-	size_t i;
+	put(t, name, when, 1);
+}
 
-	for (i = 0; i < t->n; i++)
-		if (strcmp(t->names[i], name) == 0) {
-			t->last[i] = when;
-			return;
-		}
-	t->names = xrealloc(t->names, (t->n + 1) * sizeof(char *));
-	t->last = xrealloc(t->last, (t->n + 1) * sizeof(time_t));
-	t->names[t->n] = xstrdup(name);
-	t->last[t->n++] = when;
+int sched_times_plan(struct sched_times *t, const char *name, time_t when)
+{
+	if (find(t, name) >= 0)
+		return 0;
+	put(t, name, when, 0);
+	return 1;
 }
 
 int sched_times_load(const char *path, struct sched_times *ret, bo_err *err)
@@ -173,9 +202,13 @@ int sched_times_load(const char *path, struct sched_times *ret, bo_err *err)
 		long long when;
 		int used = 0;
 
-		if (sscanf(line, "%64s %lld%n", name, &when, &used) == 2 &&
-		    line[used] == '\0' && when > 0)
+		if (sscanf(line, "%64s %lld%n", name, &when, &used) != 2 ||
+		    when <= 0)
+			continue;
+		if (line[used] == '\0')
 			sched_times_set(ret, name, (time_t)when);
+		else if (strcmp(line + used, " planned") == 0)
+			sched_times_plan(ret, name, (time_t)when);
 	}
 	free(buf);
 	return 0;
@@ -190,8 +223,9 @@ int sched_times_save(const char *path, const struct sched_times *t,
 
 	buf[0] = '\0';
 	for (i = 0; i < t->n; i++) {
-		char *l = xasprintf("%s %lld\n", t->names[i],
-				    (long long)t->last[i]);
+		char *l = xasprintf("%s %lld%s\n", t->names[i],
+				    (long long)t->last[i],
+				    t->ran[i] ? "" : " planned");
 		size_t ll = strlen(l);
 
 		if (len + ll + 1 > cap) {

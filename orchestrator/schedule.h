@@ -35,9 +35,13 @@ struct sched_times {
 	size_t n;
 	char **names;		/* owned */
 	time_t *last;		/* seconds since the epoch */
+	int *ran;		/* 1: last is the due time of its last run;
+				 * 0: the schedule never ran, last is when
+				 * it was first planned */
 };
 
-/* Read PATH ("NAME SECONDS" lines). A missing file gives an empty set.
+/* Read PATH ("NAME SECONDS" lines, "NAME SECONDS planned" for a schedule
+ * that never ran). A missing file gives an empty set.
  * Lines that do not parse are skipped (the file is ours; a damaged one
  * must not stop the daemon). Returns 0, or -1 with err set when the file
  * exists but cannot be read. */
@@ -47,11 +51,18 @@ int sched_times_load(const char *path, struct sched_times *ret, bo_err *err);
 int sched_times_save(const char *path, const struct sched_times *t,
 		     bo_err *err);
 
-/* The last run of NAME, or 0 when unknown. */
+/* The due time of the last run of NAME, or 0 when it never ran. */
 time_t sched_times_get(const struct sched_times *t, const char *name);
 
-/* Set (adding if needed) the last run of NAME. */
+/* When NAME was first planned if it never ran, else 0. */
+time_t sched_times_planned(const struct sched_times *t, const char *name);
+
+/* Set (adding if needed) the due time of the last run of NAME. */
 void sched_times_set(struct sched_times *t, const char *name, time_t when);
+
+/* Record that NAME, which never ran, is planned from WHEN on. Returns 1
+ * when that added a record, 0 when NAME already had one (kept). */
+int sched_times_plan(struct sched_times *t, const char *name, time_t when);
 
 /* Free what t owns and empty it (not t itself). */
 void sched_times_release(struct sched_times *t);
