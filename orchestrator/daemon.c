@@ -462,11 +462,8 @@ static int child_main(struct daemon *d, const struct job *j, int pfd)
 	c.progress_ctx = &cc;
 	argv[argc++] = "daemon";
 	argv[argc++] = j->sched ? "--schedule" : "--submitted";
-	if (j->sched) {
+	if (j->sched)
 		argv[argc++] = j->sched;
-		argv[argc++] = "--due";
-		argv[argc++] = iso(j->due, due, sizeof(due));
-	}
 	argv[argc++] = "--distros";
 	argv[argc++] = j->distros;
 	if (j->libs) {
@@ -477,6 +474,10 @@ static int child_main(struct daemon *d, const struct job *j, int pfd)
 		argv[argc++] = "--quick";
 	if (j->refresh)
 		argv[argc++] = "--refresh";
+	if (j->sched) {
+		argv[argc++] = "--due";
+		argv[argc++] = iso(j->due, due, sizeof(due));
+	}
 	argv[argc] = NULL;
 	c.argc = argc;
 	c.argv = argv;
