@@ -230,12 +230,12 @@ static void plan_schedules(struct daemon *d, const struct conf *old,
 			continue;
 		}
 		if (pend) {
-			d->next[i] = sched_next(s, pend);
+			d->next[i] = sched_next_run(s, pend);
 			continue;
 		}
 		last = sched_times_get(&d->times, s->name);
 		if (last) {
-			d->next[i] = sched_next(s, last);
+			d->next[i] = sched_next_run(s, last);
 			if (d->next[i] <= now)
 				dlog(L_NOTICE, "schedule '%s' was missed (last run due %s); running it now",
 				     s->name, iso(last, b1, sizeof(b1)));
@@ -684,7 +684,7 @@ static void fire_schedules(struct daemon *d, time_t now)
 		if (d->next[i] > now)
 			continue;
 		due = sched_due(s, d->next[i], now);
-		d->next[i] = sched_next(s, due);
+		d->next[i] = sched_next_run(s, due);
 		pend = sched_pending(d, s->name);
 		if (pend) {
 			dlog(L_INFO, "schedule '%s' due %s skipped: its run due %s is still %s",

@@ -102,6 +102,18 @@ time_t sched_next(const struct sched *s, time_t after)
 	return after + 86400;
 }
 
+time_t sched_next_run(const struct sched *s, time_t last_due)
+{
+	time_t t = sched_next(s, last_due);
+	struct tm a, b;
+
+	if (s->kind == SCHED_DAILY && localtime_r(&t, &a) &&
+	    localtime_r(&last_due, &b) && a.tm_year == b.tm_year &&
+	    a.tm_yday == b.tm_yday)
+		t = sched_next(s, t);
+	return t;
+}
+
 time_t sched_due(const struct sched *s, time_t next, time_t now)
 {
 	time_t due = next, t;

@@ -19,6 +19,12 @@
  * occurrence, the next one is on a later day. */
 time_t sched_next(const struct sched *s, time_t after);
 
+/* The next due time of S after a run due at LAST_DUE: sched_next(), but
+ * for a daily schedule never on the local calendar day of LAST_DUE, even
+ * when its time was changed to a later one since. Seconds since the
+ * epoch. */
+time_t sched_next_run(const struct sched *s, time_t last_due);
+
 /* The occurrence of the daily schedule S on the local date of DAY
  * (tm_year, tm_mon, tm_mday; other fields ignored), by the rules of
  * sched_next. Returns seconds since the epoch, or -1 when mktime() cannot

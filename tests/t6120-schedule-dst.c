@@ -134,6 +134,22 @@ static void test_year(void)
 	}
 }
 
+/* After a run, a daily schedule whose time was changed to a later one
+ * waits for the next day. */
+static void test_next_run(void)
+{
+	struct sched s = daily(2, 45), every;
+	time_t ran = utc(2026, 10, 25, 0, 30, 0);	/* 02:30 CEST */
+
+	memset(&every, 0, sizeof(every));
+	every.kind = SCHED_INTERVAL;
+	every.interval_s = 60;
+	is_time(sched_next_run(&s, ran), utc(2026, 10, 26, 1, 45, 0),
+		"ran at 02:30, now at 02:45: not again that day");
+	is_time(sched_next_run(&every, ran), ran + 60,
+		"an interval: the due time plus the interval");
+}
+
 static void test_due(void)
 {
 	struct sched s = daily(2, 30), every;
@@ -159,6 +175,7 @@ int main(void)
 	test_fall_back();
 	test_spring_forward();
 	test_year();
+	test_next_run();
 	test_due();
 	return tap_done();
 }
