@@ -23,7 +23,9 @@ static const char usage[] =
 CONTROL_CLI_USAGE
 "  -h, --help             show this help\n"
 "\n"
-"Exit status: 0 queued; 1 the daemon refused; 2 usage; 3 no daemon.\n";
+"Exit status: 0 queued or started; 1 the daemon refused (e.g. an unknown\n"
+"distribution or library); 2 usage; 3 no daemon answers, or no permission\n"
+"to use its socket.\n";
 
 enum { OPT_QUICK = 256, OPT_REFRESH, OPT_LIBS };
 
