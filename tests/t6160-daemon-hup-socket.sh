@@ -67,7 +67,7 @@ ok $? "and is stored as done, not aborted"
 st 'r["last"]["status"] == "done" and r["last"]["exit"] == 0'
 ok $? "status: the last job is done, exit 0"
 daemon_sql "select command_line from runs order by id desc limit 1" |
-	grep -q -- "^daemon --submitted --distros debian --libs openssl --quick$"
+	grep -q -- "^benchorch daemon --submitted --distros debian --libs openssl --quick$"
 ok $? "its stored command line is the whole request: $(daemon_sql "select command_line from runs order by id desc limit 1")"
 daemon_clean_after_job
 ok $? "no job or guest process left"
@@ -77,9 +77,9 @@ ok $? "no job or guest process left"
 	--state-dir "$TEST_STATE" --db "$db" >/dev/null 2>"$tmp/manual"
 ok $? "a manual run"
 id=$(daemon_sql "select max(id) from runs")
-st 'r["latest_run"]["id"] == '"$id"' and r["latest_run"]["command_line"].startswith("run ")'
+st 'r["latest_run"]["id"] == '"$id"' and r["latest_run"]["command_line"].startswith("benchorch run ")'
 ok $? "status --json: latest_run is the manual run $id"
-daemon_status | grep -q "^database:  newest run $id, done, started .*: run --distros debian"
+daemon_status | grep -q "^database:  newest run $id, done, started .*: benchorch run --distros debian"
 ok $? "status: $(daemon_status | grep database:)"
 
 # cancelling: between the cancel and the end of the job.
@@ -123,6 +123,7 @@ ok $? "the daemon stops"
 # state-dir changed by a reload: kept until a restart, with its database.
 mkdir "$tmp/s1"
 cp "$db" "$tmp/s1/results.db"
+id=$(sqlite3 -batch -noheader "$tmp/s1/results.db" "select max(id) from runs")
 printf 'state-dir %s\nsocket %s\n' "$tmp/s1" "$sock" >"$tmp/benchorch.conf"
 daemon_start
 ok $? "a daemon on the state directory s1 (database s1/results.db)"
