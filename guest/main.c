@@ -1024,6 +1024,9 @@ int main(int argc, char **argv)
 
 	/* A closed stdout must end the run with status 1, not SIGPIPE. */
 	signal(SIGPIPE, SIG_IGN);
+	/* A hang-up is not ours to act on: the orchestrator (or the daemon's
+	 * job) decides when a run stops, and stops this process itself. */
+	signal(SIGHUP, SIG_IGN);
 	rc = parse_args(argc, argv, &o);
 	if (rc == 1)
 		return 0;

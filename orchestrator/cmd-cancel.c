@@ -17,7 +17,8 @@ static const char usage[] =
 CONTROL_CLI_USAGE
 "  -h, --help             show this help\n"
 "\n"
-"Exit status: 0 cancelling; 1 no run in progress; 3 no daemon.\n";
+"Exit status: 0 cancelling; 1 no run in progress; 3 no daemon answers, or\n"
+"no permission to use its socket.\n";
 
 static const struct option options[] = {
 	CONTROL_CLI_OPTIONS,

@@ -20,6 +20,7 @@
 #include "orchestrator/cpuinfo.h"
 #include "orchestrator/format.h"
 #include "orchestrator/paths.h"
+#include "orchestrator/request-check.h"
 #include "orchestrator/run.h"
 #include "orchestrator/run-args.h"
 #include "orchestrator/runner.h"
@@ -121,47 +122,19 @@ static const struct option options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* 1 if NAME is a protocol algorithm (for check_names). */
-static int algorithm_known(const char *name)
-{
-	return algorithm_find(name) != NULL;
-}
-
-/* Check every item of the comma-separated LIST (given to OPT) with KNOWN.
- * Returns 0, or -1 after a usage error naming the first bad item and the
- * known names. */
+/* Check the list given to OPT with CHECK (request-check.h). Returns 0,
+ * or -1 after a usage error naming the first bad item and the known
+ * names. */
 static int check_names(const char *list, const char *opt,
-		       int (*known)(const char *))
+		       int (*check)(const char *, const char *, bo_err *))
 {
-	char *copy = xstrdup(list), *tok, *save = NULL;
-	int rc = 0, n = 0;
+	bo_err err;
 
-	for (tok = strtok_r(copy, ",", &save); tok && rc == 0;
-	     tok = strtok_r(NULL, ",", &save), n++) {
-		if (!known(tok)) {
-			size_t i, len = 0;
-			char names[1024] = "";
-			const char *nm;
-
-			for (i = 0; (nm = known == library_known ?
-				     library_name(i) : algorithm_name(i));
-			     i++)
-				len += (size_t)snprintf(names + len,
-					len < sizeof(names) ?
-					sizeof(names) - len : 0,
-					"%s%s", i ? ", " : "", nm);
-			cli_usage_error("run", "%s: unknown name '%s' (known: %s)",
-					opt, tok, names);
-			rc = -1;
-		}
+	if (check(list, opt, &err) < 0) {
+		cli_usage_error("run", "%s", err.msg);
+		return -1;
 	}
-	if (rc == 0 && (n == 0 || list[0] == ',' ||
-			list[strlen(list) - 1] == ',' || strstr(list, ",,"))) {
-		cli_usage_error("run", "%s: empty item in '%s'", opt, list);
-		rc = -1;
-	}
-	free(copy);
-	return rc;
+	return 0;
 }
 
 static int parse_args(int argc, char **argv, struct run_config *c)
@@ -214,12 +187,12 @@ static int parse_args(int argc, char **argv, struct run_config *c)
 				return cli_usage_error("run", "%s", err.msg);
 			break;
 		case OPT_LIBS:
-			if (check_names(optarg, "--libs", library_known) < 0)
+			if (check_names(optarg, "--libs", request_check_libs) < 0)
 				return EXIT_USAGE;
 			c->libs = optarg;
 			break;
 		case OPT_ALGOS:
-			if (check_names(optarg, "--algos", algorithm_known) < 0)
+			if (check_names(optarg, "--algos", request_check_algos) < 0)
 				return EXIT_USAGE;
 			c->algos = optarg;
 			break;
@@ -307,49 +280,17 @@ static int parse_args(int argc, char **argv, struct run_config *c)
 }
 
 /* Split c->distros and check every name against the recipes, before any
- * work starts. Returns 0, or EXIT_USAGE after printing why. */
+ * work starts (request-check.h: the same check as the daemon's). Returns
+ * 0, or EXIT_USAGE after printing why. */
 static int check_distros(struct run_config *c)
 {
-	char *copy = xstrdup(c->distros), *tok, *save = NULL;
-	size_t len = strlen(c->distros);
 	bo_err err;
-	int rc = 0;
 
-	if (len == 0 || c->distros[0] == ',' || c->distros[len - 1] == ',' ||
-	    strstr(c->distros, ",,")) {
-		free(copy);
-		return cli_usage_error("run", "empty name in --distros '%s'",
-				       c->distros);
-	}
-	for (tok = strtok_r(copy, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		char *distro, *release;
-
-		size_t i;
-
-		if (image_spec_parse(tok, &distro, &release, &err) < 0) {
-			rc = cli_usage_error("run", "%s", err.msg);
-			break;
-		}
-		for (i = 0; i < c->nspecs; i++)
-			if (strcmp(c->specs[i], tok) == 0)
-				rc = cli_usage_error("run", "'%s' is named twice in --distros",
-						     tok);
-		/* A distro with a recipe, or an imported image's name. */
-		if (!rc &&
-		    image_spec_check(c->data_dir, c->state_dir, tok, &err) < 0)
-			rc = cli_usage_error("run", "%s", err.msg);
-		free(distro);
-		free(release);
-		if (rc)
-			break;
-		c->specs = xrealloc(c->specs, (c->nspecs + 1) * sizeof(char *));
-		c->specs[c->nspecs++] = xstrdup(tok);
-	}
-	free(copy);
-	if (!rc && c->nspecs == 0)
-		rc = cli_usage_error("run", "--distros names no distribution");
-	return rc;
+	if (request_check_distros(c->distros, "--distros", c->data_dir,
+				  c->state_dir, &c->specs, &c->nspecs,
+				  &err) < 0)
+		return cli_usage_error("run", "%s", err.msg);
+	return 0;
 }
 
 /* Fail early, before waiting for the run lock, when the directory of the

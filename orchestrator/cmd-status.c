@@ -4,6 +4,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "orchestrator/cli.h"
 #include "orchestrator/control-cli.h"
@@ -16,14 +17,17 @@ static const char usage[] =
 "Show what the daemon is doing: the current run and its progress, the\n"
 "queue, when each schedule runs next and how the last run ended, with\n"
 "the package versions that changed since the previous run (the first few;\n"
-"the database's package_changes_v view has them all).\n"
+"the database's package_changes_v view has them all), and the newest run in\n"
+"the database, a manual `benchorch run` included. Times are local, with\n"
+"their UTC offset; --json gives them in UTC.\n"
 "\n"
 "Options:\n"
 "      --json             print the daemon's reply as JSON\n"
 CONTROL_CLI_USAGE
 "  -h, --help             show this help\n"
 "\n"
-"Exit status: 0 answered; 3 no daemon at the socket.\n";
+"Exit status: 0 answered; 3 no daemon answers at the socket, or no\n"
+"permission to use it (root and the daemon's user only).\n";
 
 static const struct option options[] = {
 	{ "json", no_argument, NULL, 'j' },
@@ -42,6 +46,28 @@ static const char *str(json_t *o, const char *key)
 static long long num(json_t *o, const char *key)
 {
 	return (long long)json_integer_value(json_object_get(o, key));
+}
+
+/* The UTC time "YYYY-MM-DDTHH:MM:SSZ" of member KEY of O as local time
+ * with its offset ("2026-10-25 02:30:00 +0200"); as given when it is not
+ * such a time, "" when missing. The buffer is static, one per slot 0-3. */
+static const char *local(json_t *o, const char *key, int slot)
+{
+	static char buf[4][48];
+	const char *s = str(o, key);
+	struct tm tm;
+	time_t t;
+	char *end;
+
+	memset(&tm, 0, sizeof(tm));
+	end = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm);
+	if (!end || (*end != 'Z' && strcmp(end, ".000Z") != 0))
+		return s;
+	t = timegm(&tm);
+	if (!localtime_r(&t, &tm) ||
+	    !strftime(buf[slot], sizeof(buf[slot]), "%Y-%m-%d %H:%M:%S %z", &tm))
+		return s;
+	return buf[slot];
 }
 
 static void print_job(const char *label, json_t *j)
@@ -89,7 +115,7 @@ static void print_status(json_t *r)
 	if (j) {
 		print_job("current:", j);
 		printf("           started %s, run %lld, %lld of %lld guest runs done",
-		       str(j, "started_at"), num(j, "run_id"), num(j, "done"),
+		       local(j, "started_at", 0), num(j, "run_id"), num(j, "done"),
 		       num(j, "total"));
 		if (*str(j, "current"))
 			printf(", now %s (round %lld of %lld)", str(j, "current"),
@@ -100,8 +126,8 @@ static void print_status(json_t *r)
 		print_job("queued:", v);
 	json_array_foreach(json_object_get(r, "schedules"), i, v)
 		printf("schedule:  %s next %s%s%s\n", str(v, "name"),
-		       str(v, "next"), *str(v, "last") ? ", last " : "",
-		       str(v, "last"));
+		       local(v, "next", 0), *str(v, "last") ? ", last " : "",
+		       local(v, "last", 1));
 	j = json_object_get(r, "last");
 	if (j) {
 		print_job("last:", j);
@@ -110,13 +136,18 @@ static void print_status(json_t *r)
 		if (num(j, "exit") >= 0)
 			printf(" (exit %lld)", num(j, "exit"));
 		printf(", run %lld, finished %s", num(j, "run_id"),
-		       str(j, "finished_at"));
+		       local(j, "finished_at", 0));
 		if (num(j, "package_changes") >= 0)
 			printf(", %lld package change%s", num(j, "package_changes"),
 			       num(j, "package_changes") == 1 ? "" : "s");
 		putchar('\n');
 		print_changes(j);
 	}
+	j = json_object_get(r, "latest_run");
+	if (json_is_object(j))
+		printf("database:  newest run %lld, %s, started %s: %s\n",
+		       num(j, "id"), str(j, "status"), local(j, "started_at", 0),
+		       str(j, "command_line"));
 }
 
 static int cmd_status(int argc, char **argv)

@@ -11,7 +11,9 @@ static const char usage[] =
 "Usage: benchorch submit --distros LIST [--quick] [--refresh] [--libs LIST]\n"
 "                        [--socket PATH | --config FILE | --state-dir DIR]\n"
 "\n"
-"Queue a run in the daemon; it starts when the runs before it finish.\n"
+"Queue a run in the daemon: it starts at once when the daemon is idle,\n"
+"else when the runs before it finish. The distributions and libraries are\n"
+"checked as `benchorch run` checks them.\n"
 "\n"
 "Options:\n"
 "  -d, --distros LIST     comma-separated NAME[:RELEASE]\n"
@@ -21,7 +23,9 @@ static const char usage[] =
 CONTROL_CLI_USAGE
 "  -h, --help             show this help\n"
 "\n"
-"Exit status: 0 queued; 1 the daemon refused; 2 usage; 3 no daemon.\n";
+"Exit status: 0 queued or started; 1 the daemon refused (e.g. an unknown\n"
+"distribution or library); 2 usage; 3 no daemon answers, or no permission\n"
+"to use its socket.\n";
 
 enum { OPT_QUICK = 256, OPT_REFRESH, OPT_LIBS };
 
@@ -83,9 +87,16 @@ static int cmd_submit(int argc, char **argv)
 	rc = control_cli_call(&cc, req, &reply);
 	if (rc)
 		return rc;
-	printf("job %lld queued (position %lld)\n",
-	       (long long)json_integer_value(json_object_get(reply, "job")),
-	       (long long)json_integer_value(json_object_get(reply, "position")));
+	if (json_is_true(json_object_get(reply, "started")))
+		printf("job %lld started\n", (long long)json_integer_value(
+			       json_object_get(reply, "job")));
+	else
+		printf("job %lld queued (position %lld: after %lld run%s)\n",
+		       (long long)json_integer_value(json_object_get(reply, "job")),
+		       (long long)json_integer_value(json_object_get(reply, "position")),
+		       (long long)json_integer_value(json_object_get(reply, "position")),
+		       json_integer_value(json_object_get(reply, "position")) == 1 ?
+		       "" : "s");
 	json_decref(reply);
 	return EXIT_OK;
 }

@@ -10,6 +10,7 @@
 #include "images/image.h"
 #include "orchestrator/config-file.h"
 #include "orchestrator/paths.h"
+#include "orchestrator/request-check.h"
 
 #define DEFAULT_TIMEOUT_S 1800
 #define MAX_WORDS 32
@@ -143,7 +144,8 @@ static int check_spec_list(const char *list, bo_err *err)
 /* schedule NAME WHEN distros LIST [libs LIST] [quick] [refresh|no-refresh]
  * with WHEN = "every day at HH:MM[:SS]" or "every DURATION". w[0] is
  * "schedule". */
-static int parse_schedule(struct conf *c, char **w, int n, bo_err *err)
+static int parse_schedule(struct conf *c, char **w, int n, int lineno,
+			  bo_err *err)
 {
 	struct sched sc;
 	bo_err e2;
@@ -204,6 +206,15 @@ static int parse_schedule(struct conf *c, char **w, int n, bo_err *err)
 				free(sc.distros);
 				sc.distros = xstrdup(w[i]);
 			} else {
+				bo_err e;
+
+				if (strcmp(w[i], "all") != 0 &&
+				    request_check_libs(w[i], "libs", &e) < 0) {
+					free(sc.distros);
+					free(sc.libs);
+					return bo_err_set(err, "schedule '%s': %s",
+							  w[1], e.msg);
+				}
 				free(sc.libs);
 				sc.libs = strcmp(w[i], "all") == 0 ? NULL :
 					  xstrdup(w[i]);
@@ -242,6 +253,7 @@ static int parse_schedule(struct conf *c, char **w, int n, bo_err *err)
 				  w[1]);
 	}
 	sc.name = xstrdup(w[1]);
+	sc.line = lineno;
 	c->scheds = xrealloc(c->scheds, (c->nscheds + 1) * sizeof(sc));
 	c->scheds[c->nscheds++] = sc;
 	return 0;
@@ -261,7 +273,8 @@ static int set_path(char **slot, const char *key, char **w, int n,
 }
 
 /* One line split into words; returns 0 or -1 with err set (no position). */
-static int parse_words(struct conf *c, char **w, int n, bo_err *err)
+static int parse_words(struct conf *c, char **w, int n, int lineno,
+		       bo_err *err)
 {
 	if (strcmp(w[0], "state-dir") == 0)
 		return set_path(&c->state_dir, w[0], w, n, err);
@@ -296,7 +309,7 @@ static int parse_words(struct conf *c, char **w, int n, bo_err *err)
 		return 0;
 	}
 	if (strcmp(w[0], "schedule") == 0)
-		return parse_schedule(c, w, n, err);
+		return parse_schedule(c, w, n, lineno, err);
 	return bo_err_set(err, "unknown directive '%s'", w[0]);
 }
 
@@ -305,7 +318,7 @@ int conf_parse(const char *path, const char *buf, size_t len,
 {
 	struct conf *c = xcalloc(1, sizeof(*c));
 	size_t pos = 0;
-	int lineno = 0;
+	int lineno = 0, directives = 0;
 
 	c->path = xstrdup(path);
 	c->kind = RUNNER_AUTO;
@@ -342,10 +355,20 @@ int conf_parse(const char *path, const char *buf, size_t len,
 		}
 		if (n == 0)
 			continue;
-		if (parse_words(c, w, n, &e) < 0) {
+		directives++;
+		if (parse_words(c, w, n, lineno, &e) < 0) {
 			bo_err_set(err, "'%s' line %d: %s", path, lineno, e.msg);
 			goto fail;
 		}
+	}
+	if (len > 0 && buf[len - 1] != '\n') {
+		bo_err_set(err, "'%s' line %d: no newline at the end: the file is cut short",
+			   path, lineno);
+		goto fail;
+	}
+	if (directives == 0) {
+		bo_err_set(err, "'%s' is empty: not a single directive", path);
+		goto fail;
 	}
 	fill_defaults(c);
 	*ret = c;
@@ -402,24 +425,6 @@ void conf_print(FILE *f, const struct conf *c)
 	}
 }
 
-int conf_check_spec_list(const char *list, const char *data_dir,
-			 const char *state_dir, bo_err *err)
-{
-	char *copy = xstrdup(list), *tok, *save = NULL;
-	int rc = 0, n = 0;
-
-	for (tok = strtok_r(copy, ",", &save); tok && !rc;
-	     tok = strtok_r(NULL, ",", &save)) {
-		/* A distro with a recipe, or an imported image's name. */
-		rc = image_spec_check(data_dir, state_dir, tok, err);
-		n++;
-	}
-	free(copy);
-	if (!rc && n == 0)
-		rc = bo_err_set(err, "'%s' names no distribution", list);
-	return rc < 0 ? -1 : n;
-}
-
 int conf_check_distros(const struct conf *c, const char *data_dir,
 		       bo_err *err)
 {
@@ -428,10 +433,12 @@ int conf_check_distros(const struct conf *c, const char *data_dir,
 	for (i = 0; i < c->nscheds; i++) {
 		bo_err e;
 
-		if (conf_check_spec_list(c->scheds[i].distros, data_dir,
-					 c->state_dir, &e) < 0)
-			return bo_err_set(err, "'%s': schedule '%s': %s",
-					  c->path, c->scheds[i].name, e.msg);
+		if (request_check_distros(c->scheds[i].distros, "distros",
+					  data_dir, c->state_dir, NULL, NULL,
+					  &e) < 0)
+			return bo_err_set(err, "'%s' line %d: schedule '%s': %s",
+					  c->path, c->scheds[i].line,
+					  c->scheds[i].name, e.msg);
 	}
 	return 0;
 }

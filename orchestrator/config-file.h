@@ -35,6 +35,7 @@ struct sched {
 	int refresh;		/* rebuild the images first (default 1) */
 	struct sched_slurm *slurm;	/* NULL: run here; else submitted to
 					 * Slurm (config-slurm.h); owned */
+	int line;		/* its line in the file, for messages */
 };
 
 /* The whole file. Free with conf_free(). */
@@ -51,8 +52,12 @@ struct conf {
 };
 
 /* Parse the configuration text BUF (LEN bytes) read from PATH (used in
- * messages only). Returns 0 and a new conf in *ret (conf_free), or -1 with
- * err set to "'PATH' line N: what is wrong". */
+ * messages only). A schedule's libs are checked as `run --libs` checks
+ * them (request-check.h). Text without a single directive (an empty
+ * file) or whose last line has no newline (a file cut short, e.g. read
+ * while being written) is refused. Returns 0 and a new conf in *ret
+ * (conf_free), or -1 with err set to "'PATH' line N: what is wrong" (or
+ * "'PATH': ..." for the whole file). */
 int conf_parse(const char *path, const char *buf, size_t len,
 	       struct conf **ret, bo_err *err);
 
@@ -68,16 +73,12 @@ struct conf *conf_default(const char *state_dir);
  * per line; parsing the output gives the same configuration. */
 void conf_print(FILE *f, const struct conf *c);
 
-/* Check that every distribution the schedules name has a recipe under
- * DATA_DIR/images (or is an image imported into c->state_dir). Returns 0, or -1 with err set naming the schedule. */
+/* Check every schedule's distros as `run --distros` checks them
+ * (request-check.h): a recipe under DATA_DIR/images or an image imported
+ * into c->state_dir, none empty or named twice. Returns 0, or -1 with err
+ * set to "'PATH' line N: schedule 'NAME': what is wrong". */
 int conf_check_distros(const struct conf *c, const char *data_dir,
 		       bo_err *err);
-
-/* Check one comma-separated LIST of NAME[:RELEASE]: each must have a recipe
- * under DATA_DIR/images or be an image imported under STATE_DIR/images.
- * Returns the number of specs, or -1 with err set. */
-int conf_check_spec_list(const char *list, const char *data_dir,
-			 const char *state_dir, bo_err *err);
 
 /* Free c and everything it owns; c may be NULL. */
 void conf_free(struct conf *c);

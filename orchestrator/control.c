@@ -170,6 +170,19 @@ static int fill_addr(const char *path, struct sockaddr_un *sa, bo_err *err)
 	return 0;
 }
 
+/* 1 when something accepts a connection on the socket SA. */
+static int socket_answers(const struct sockaddr_un *sa)
+{
+	int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0), rc;
+
+	if (fd < 0)
+		return 0;
+	rc = connect(fd, (const struct sockaddr *)sa, sizeof(*sa)) == 0 ||
+	     errno == EAGAIN;
+	close(fd);
+	return rc;
+}
+
 int control_listen(const char *path, bo_err *err)
 {
 	struct sockaddr_un sa;
@@ -194,8 +207,12 @@ int control_listen(const char *path, bo_err *err)
 		if (!S_ISSOCK(st.st_mode))
 			return bo_err_set(err, "'%s' exists and is not a socket",
 					  path);
-		/* Another daemon holds daemon.lock before we get here, so a
-		 * socket left behind is stale. */
+		/* daemon.lock only keeps out a daemon of the same state
+		 * directory: one of another may serve this socket. Only a
+		 * socket nobody answers on is stale. */
+		if (socket_answers(&sa))
+			return bo_err_set(err, "another daemon answers on '%s'",
+					  path);
 		if (unlink(path) < 0)
 			return bo_err_set(err, "cannot remove stale socket '%s': %s",
 					  path, strerror(errno));
@@ -244,8 +261,12 @@ int control_call(const char *path, json_t *req, json_t **ret, bo_err *err)
 				  strerror(errno));
 	}
 	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-		bo_err_set(err, "cannot connect to the daemon at '%s': %s",
-			   path, strerror(errno));
+		if (errno == EACCES || errno == EPERM)
+			bo_err_set(err, "not allowed to use the daemon's socket '%s': %s (it answers root and its own user only)",
+				   path, strerror(errno));
+		else
+			bo_err_set(err, "cannot connect to the daemon at '%s': %s",
+				   path, strerror(errno));
 		goto fail;
 	}
 	if (send(fd, msg, strlen(msg), MSG_NOSIGNAL) < 0) {

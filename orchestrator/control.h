@@ -54,8 +54,9 @@ void control_req_release(struct control_req *r);
  * CONTROL_MAX_MSG. */
 char *control_encode(json_t *msg, bo_err *err);
 
-/* Create the listening socket at PATH, replacing a stale socket file (but
- * refusing to replace anything that is not a socket), mode 0600, parent
+/* Create the listening socket at PATH, replacing a stale socket file (one
+ * nobody accepts connections on) but refusing to replace anything that is
+ * not a socket or a socket another daemon answers on, mode 0600, parent
  * directory created 0755 if missing. Returns the fd (close-on-exec,
  * non-blocking), or -1 with err set. */
 int control_listen(const char *path, bo_err *err);

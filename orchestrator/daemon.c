@@ -28,6 +28,7 @@
 #include "orchestrator/daemon.h"
 #include "orchestrator/daemon-slurm.h"
 #include "orchestrator/paths.h"
+#include "orchestrator/request-check.h"
 #include "orchestrator/run.h"
 #include "orchestrator/schedule.h"
 #include "db/db.h"
@@ -68,6 +69,8 @@ struct job {
 	char *distros, *libs;
 	int quick, refresh;
 	time_t fired;		/* when it was queued */
+	time_t due;		/* the schedule's due time it runs for, 0 for
+				 * a submitted job */
 };
 
 struct client {
@@ -177,12 +180,39 @@ static int load_conf(struct daemon *d, struct conf **ret, bo_err *err)
 	return 0;
 }
 
-/* Work out each schedule's next firing from its persisted last run. A
- * schedule never seen before starts counting now. */
-static void plan_schedules(struct daemon *d)
+/* The due time of schedule NAME's running or queued job, 0 when none. */
+static time_t sched_pending(const struct daemon *d, const char *name)
+{
+	size_t i;
+
+	if (d->child && d->cur.sched && strcmp(d->cur.sched, name) == 0)
+		return d->cur.due;
+	for (i = 0; i < d->nqueue; i++)
+		if (d->queue[i].sched && strcmp(d->queue[i].sched, name) == 0)
+			return d->queue[i].due;
+	return 0;
+}
+
+/* Do A and B fire at the same times? */
+static int same_timing(const struct sched *a, const struct sched *b)
+{
+	if (a->kind != b->kind)
+		return 0;
+	if (a->kind == SCHED_INTERVAL)
+		return a->interval_s == b->interval_s;
+	return a->hour == b->hour && a->min == b->min && a->sec == b->sec;
+}
+
+/* Work out each schedule's next due time. A schedule OLD (the
+ * configuration before a reload, NULL at start) had with the same timing
+ * keeps its planned time OLD_NEXT; one that is running or queued is next
+ * due after the due time it runs for; else after the due time of its last
+ * run, or, when it never ran, after it was first planned. */
+static void plan_schedules(struct daemon *d, const struct conf *old,
+			   const time_t *old_next)
 {
 	time_t now = time(NULL);
-	size_t i;
+	size_t i, k;
 	int dirty = 0;
 	bo_err err;
 
@@ -190,26 +220,65 @@ static void plan_schedules(struct daemon *d)
 	d->next = xcalloc(d->conf->nscheds, sizeof(time_t));
 	for (i = 0; i < d->conf->nscheds; i++) {
 		const struct sched *s = &d->conf->scheds[i];
-		time_t last = sched_times_get(&d->times, s->name);
+		time_t pend = sched_pending(d, s->name), last;
 		char b1[32];
 
-		if (last == 0) {
-			last = now;
-			sched_times_set(&d->times, s->name, now);
-			dirty = 1;
+		for (k = 0; old && k < old->nscheds; k++)
+			if (strcmp(old->scheds[k].name, s->name) == 0)
+				break;
+		if (old && k < old->nscheds && same_timing(&old->scheds[k], s)) {
+			d->next[i] = old_next[k];
+			continue;
 		}
+		if (pend) {
+			d->next[i] = sched_next_run(s, pend);
+			continue;
+		}
+		last = sched_times_get(&d->times, s->name);
+		if (last) {
+			d->next[i] = sched_next_run(s, last);
+			if (d->next[i] <= now)
+				dlog(L_NOTICE, "schedule '%s' was missed (last run due %s); running it now",
+				     s->name, iso(last, b1, sizeof(b1)));
+			continue;
+		}
+		dirty |= sched_times_plan(&d->times, s->name, now);
+		last = sched_times_planned(&d->times, s->name);
 		d->next[i] = sched_next(s, last);
 		if (d->next[i] <= now)
-			dlog(L_NOTICE, "schedule '%s' was missed (last run %s); running it now",
+			dlog(L_NOTICE, "schedule '%s' was missed (planned since %s, never ran); running it now",
 			     s->name, iso(last, b1, sizeof(b1)));
 	}
 	if (dirty && sched_times_save(d->times_path, &d->times, &err) < 0)
 		dlog(L_WARNING, "%s", err.msg);
 }
 
+/* C's paths derived from the state directory NEW, moved under OLD: the
+ * state directory is kept until a restart, and with it everything that
+ * follows from it. */
+static void keep_state_dir(struct conf *c, const char *old)
+{
+	char *dflt = xasprintf("%s/results.db", c->state_dir);
+
+	if (strcmp(c->db_path, dflt) == 0) {
+		free(c->db_path);
+		c->db_path = xasprintf("%s/results.db", old);
+	}
+	free(dflt);
+	dflt = xasprintf("%s/control.sock", c->state_dir);
+	if (strcmp(c->socket_path, dflt) == 0) {
+		free(c->socket_path);
+		c->socket_path = xasprintf("%s/control.sock", old);
+	}
+	free(dflt);
+	free(c->state_dir);
+	c->state_dir = xstrdup(old);
+}
+
 static void reload(struct daemon *d)
 {
-	struct conf *c;
+	struct conf *c, *old;
+	time_t *old_next;
 	bo_err err;
 
 	if (load_conf(d, &c, &err) < 0) {
@@ -217,17 +286,23 @@ static void reload(struct daemon *d)
 		     err.msg);
 		return;
 	}
-	if (strcmp(c->state_dir, d->conf->state_dir) != 0 ||
-	    strcmp(c->socket_path, d->conf->socket_path) != 0) {
-		dlog(L_WARNING, "state-dir and socket changes take effect at the next start");
-		free(c->state_dir);
+	if (strcmp(c->state_dir, d->conf->state_dir) != 0) {
+		dlog(L_WARNING, "state-dir changes take effect at the next start: keeping '%s' and the paths that follow from it",
+		     d->conf->state_dir);
+		keep_state_dir(c, d->conf->state_dir);
+	}
+	if (strcmp(c->socket_path, d->conf->socket_path) != 0) {
+		dlog(L_WARNING, "socket changes take effect at the next start");
 		free(c->socket_path);
-		c->state_dir = xstrdup(d->conf->state_dir);
 		c->socket_path = xstrdup(d->conf->socket_path);
 	}
-	conf_free(d->conf);
+	old = d->conf;
+	old_next = d->next;
+	d->next = NULL;
 	d->conf = c;
-	plan_schedules(d);
+	plan_schedules(d, old, old_next);
+	conf_free(old);
+	free(old_next);
 	dlog(L_NOTICE, "configuration reloaded: %zu schedule%s", c->nscheds,
 	     c->nscheds == 1 ? "" : "s");
 }
@@ -341,7 +416,7 @@ static int child_main(struct daemon *d, const struct job *j, int pfd)
 {
 	struct run_config c;
 	struct child_ctx cc = { .fd = pfd, .run_id = -1 };
-	char *argv[8], *copy, *tok, *save = NULL;
+	char *argv[12], *copy, *tok, *save = NULL, due[32];
 	sigset_t none;
 	size_t i;
 	bo_err err;
@@ -350,6 +425,11 @@ static int child_main(struct daemon *d, const struct job *j, int pfd)
 	sigemptyset(&none);
 	signal(SIGCHLD, SIG_DFL);
 	bo_signals_install();
+	/* Only the daemon acts on SIGHUP (a reload). A hang-up sent to the
+	 * whole service or the terminal's process group must not stop the
+	 * night's run: the job ignores it, and so do the processes it
+	 * starts (an ignored signal stays ignored across exec). */
+	signal(SIGHUP, SIG_IGN);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	if (got_stop)
 		bo_interrupted = got_stop;
@@ -396,10 +476,18 @@ static int child_main(struct daemon *d, const struct job *j, int pfd)
 		argv[argc++] = j->sched;
 	argv[argc++] = "--distros";
 	argv[argc++] = j->distros;
+	if (j->libs) {
+		argv[argc++] = "--libs";
+		argv[argc++] = j->libs;
+	}
 	if (j->quick)
 		argv[argc++] = "--quick";
 	if (j->refresh)
 		argv[argc++] = "--refresh";
+	if (j->sched) {
+		argv[argc++] = "--due";
+		argv[argc++] = iso(j->due, due, sizeof(due));
+	}
 	argv[argc] = NULL;
 	c.argc = argc;
 	c.argv = argv;
@@ -493,7 +581,14 @@ static void read_progress(struct daemon *d)
 	for (;;) {
 		n = read(d->pipe_fd, d->pbuf + d->plen,
 			 sizeof(d->pbuf) - 1 - d->plen);
-		if (n <= 0)
+		if (n == 0) {
+			/* the job closed its end: stop polling it, or an
+			 * end of file would wake the loop at once forever */
+			close(d->pipe_fd);
+			d->pipe_fd = -1;
+			break;
+		}
+		if (n < 0)
 			break;
 		d->plen += (size_t)n;
 		d->pbuf[d->plen] = '\0';
@@ -537,7 +632,7 @@ static void finish_job(struct daemon *d, int ws)
 	/* A scheduled job stopped by our own shutdown did not happen: it runs
 	 * again at the next start. Anything else counts as run. */
 	if (d->cur.sched && !(got_stop && !d->cancelled && rc >= 128)) {
-		sched_times_set(&d->times, d->cur.sched, d->cur.fired);
+		sched_times_set(&d->times, d->cur.sched, d->cur.due);
 		if (sched_times_save(d->times_path, &d->times, &err) < 0)
 			dlog(L_WARNING, "%s", err.msg);
 	}
@@ -562,21 +657,9 @@ static void reap(struct daemon *d)
 		finish_job(d, ws);
 }
 
-/* Is schedule NAME queued or running? */
-static int sched_pending(const struct daemon *d, const char *name)
-{
-	size_t i;
-
-	if (d->child && d->cur.sched && strcmp(d->cur.sched, name) == 0)
-		return 1;
-	for (i = 0; i < d->nqueue; i++)
-		if (d->queue[i].sched && strcmp(d->queue[i].sched, name) == 0)
-			return 1;
-	return 0;
-}
-
-static int enqueue(struct daemon *d, const char *sched, const char *distros,
-		   const char *libs, int quick, int refresh)
+static int enqueue(struct daemon *d, const char *sched, time_t due,
+		   const char *distros, const char *libs, int quick,
+		   int refresh)
 {
 	struct job *j;
 
@@ -590,6 +673,7 @@ static int enqueue(struct daemon *d, const char *sched, const char *distros,
 	j->quick = quick;
 	j->refresh = refresh;
 	j->fired = time(NULL);
+	j->due = due;
 	return (int)j->id;
 }
 
@@ -611,28 +695,44 @@ static void fire_slurm(struct daemon *d, const struct sched *s)
 	free(out);
 }
 
+/* Queue every schedule that is due at NOW, once for all its due times
+ * up to NOW, and plan its next due time after NOW. A due time that comes
+ * while the schedule's previous run is still running or queued is
+ * skipped. Either way every next due time is after NOW: the loop never
+ * waits for a time that has passed. */
 static void fire_schedules(struct daemon *d, time_t now)
 {
 	size_t i;
 
 	for (i = 0; i < d->conf->nscheds; i++) {
 		const struct sched *s = &d->conf->scheds[i];
+		time_t due, pend;
+		char b1[32], b2[32];
 
-		if (d->next[i] > now || sched_pending(d, s->name))
+		if (d->next[i] > now)
 			continue;
+		due = sched_due(s, d->next[i], now);
+		d->next[i] = sched_next_run(s, due);
 		if (s->slurm) {
 			fire_slurm(d, s);
-			d->next[i] = sched_next(s, now);
 			continue;
 		}
-		if (enqueue(d, s->name, s->distros, s->libs, s->quick,
-			    s->refresh) < 0) {
+		pend = sched_pending(d, s->name);
+		if (pend) {
+			dlog(L_INFO, "schedule '%s' due %s skipped: its run due %s is still %s",
+			     s->name, iso(due, b1, sizeof(b1)),
+			     iso(pend, b2, sizeof(b2)),
+			     d->child && d->cur.sched &&
+			     strcmp(d->cur.sched, s->name) == 0 ? "running" :
+			     "queued");
+		} else if (enqueue(d, s->name, due, s->distros, s->libs,
+				   s->quick, s->refresh) < 0) {
 			dlog(L_WARNING, "queue full: schedule '%s' skipped",
 			     s->name);
 		} else {
-			dlog(L_INFO, "schedule '%s' is due", s->name);
+			dlog(L_INFO, "schedule '%s' is due (%s)", s->name,
+			     iso(due, b1, sizeof(b1)));
 		}
-		d->next[i] = sched_next(s, now);
 	}
 }
 
@@ -661,6 +761,7 @@ static json_t *status_json(const struct daemon *d)
 	json_object_set_new(r, "config", json_string(d->config_path ?
 					 d->config_path : "(defaults)"));
 	json_object_set_new(r, "state", json_string(!d->child ? "idle" :
+					d->cancelled ? "cancelling" :
 					d->waiting_lock ? "waiting" :
 					"running"));
 	if (d->child) {
@@ -686,12 +787,15 @@ static json_t *status_json(const struct daemon *d)
 					      d->conf->scheds[i].name);
 		char b2[32];
 
+		/* "last": the due time of its last run, "" when it never
+		 * ran */
 		json_array_append_new(s, json_pack("{s:s, s:s, s:s}", "name",
 			d->conf->scheds[i].name, "next",
 			iso(d->next[i], b, sizeof(b)), "last",
 			last ? iso(last, b2, sizeof(b2)) : ""));
 	}
 	json_object_set_new(r, "schedules", s);
+	daemon_latest_run_json(d->conf->db_path, r);
 	if (d->last.id) {
 		j = job_json(&d->last);
 		json_object_set_new(j, "status", json_string(
@@ -715,22 +819,34 @@ static json_t *error_json(const char *msg)
 static json_t *handle(struct daemon *d, const struct control_req *rq)
 {
 	bo_err err;
-	int id;
+	int id, position;
 
 	switch (rq->type) {
 	case CONTROL_STATUS:
 		return status_json(d);
 	case CONTROL_SUBMIT:
-		if (conf_check_spec_list(rq->distros, d->data_dir,
-					 d->conf->state_dir, &err) < 0)
+		/* the checks and messages of `benchorch run` */
+		if (request_check_distros(rq->distros, "--distros",
+					  d->data_dir, d->conf->state_dir, NULL,
+					  NULL, &err) < 0 ||
+		    (rq->libs && request_check_libs(rq->libs, "--libs",
+						    &err) < 0))
 			return error_json(err.msg);
-		id = enqueue(d, NULL, rq->distros, rq->libs, rq->quick,
+		id = enqueue(d, NULL, 0, rq->distros, rq->libs, rq->quick,
 			     rq->refresh);
 		if (id < 0)
 			return error_json("the queue is full");
-		dlog(L_NOTICE, "job %d submitted: distros %s", id, rq->distros);
-		return json_pack("{s:b, s:i, s:i}", "ok", 1, "job", id,
-				 "position", (int)d->nqueue - (d->child ? 0 : 1));
+		dlog(L_NOTICE, "job %d submitted: distros %s%s%s", id,
+		     rq->distros, rq->libs ? ", libs " : "",
+		     rq->libs ? rq->libs : "");
+		/* position: how many jobs run before it (the current one
+		 * included); 0 = it starts now */
+		position = (int)d->nqueue - 1 + (d->child ? 1 : 0);
+		if (!d->child)
+			start_job(d);
+		return json_pack("{s:b, s:i, s:i, s:b}", "ok", 1, "job", id,
+				 "position", position, "started",
+				 d->child && d->cur.id == (unsigned)id);
 	case CONTROL_CANCEL:
 		if (!d->child)
 			return error_json("no run in progress");
@@ -1036,7 +1152,7 @@ int daemon_main(const struct daemon_opts *o)
 	     (long)getpid(), d.config_path ? d.config_path : "(defaults)",
 	     d.conf->nscheds, d.conf->nscheds == 1 ? "" : "s",
 	     d.conf->socket_path);
-	plan_schedules(&d);
+	plan_schedules(&d, NULL, NULL);
 	loop(&d);
 	dlog(L_NOTICE, "signal %d: shutting down", (int)got_stop);
 	stop_job(&d);

@@ -54,6 +54,13 @@ int daemon_changes_parse(struct daemon_changes *dc, const char *line);
  * package, old_version and new_version, null for none). */
 void daemon_changes_json(const struct daemon_changes *dc, json_t *o);
 
+/* Add to the status object O "latest_run": the newest run in the database
+ * DB_PATH whoever started it (a manual `benchorch run` included), an
+ * object with id, status, started_at and finished_at (ISO 8601 UTC as
+ * stored, finished_at null while it runs) and command_line; null when the
+ * database is missing, empty or cannot be read (status answers anyway). */
+void daemon_latest_run_json(const char *db_path, json_t *o);
+
 /* Free what DC holds and set it to "not reported". */
 void daemon_changes_reset(struct daemon_changes *dc);
 

@@ -47,6 +47,8 @@ liborch_a_SOURCES += orchestrator/cmd-runs.c
 # The daemon, its configuration and control socket (issue #6).
 liborch_a_SOURCES += \
 	orchestrator/config-file.c orchestrator/config-file.h \
+	orchestrator/request-check.c orchestrator/request-check.h \
+	orchestrator/daemon-latest.c \
 	orchestrator/schedule.c orchestrator/schedule.h \
 	orchestrator/control.c orchestrator/control.h \
 	orchestrator/control-cli.c orchestrator/control-cli.h \

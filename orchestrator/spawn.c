@@ -75,8 +75,16 @@ static void child_run(const struct spawn_opts *o, int outfd, int errfd,
 	setpgid(0, 0);
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
 		_exit(127);
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		struct sigaction cur;
+
+		/* An ignored SIGHUP stays ignored (the daemon's job: only
+		 * the daemon acts on a hang-up); a handled one is reset. */
+		if (sigs[i] == SIGHUP && sigaction(SIGHUP, NULL, &cur) == 0 &&
+		    cur.sa_handler == SIG_IGN)
+			continue;
 		signal(sigs[i], SIG_DFL);
+	}
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 

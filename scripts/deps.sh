@@ -9,7 +9,7 @@ apt-get install -y -qq --no-install-recommends \
 	libarchive-dev libsqlite3-dev libjansson-dev libssl-dev \
 	musl-tools binutils \
 	debootstrap mmdebstrap systemd-container \
-	sqlite3 python3 valgrind procps util-linux \
+	sqlite3 python3 valgrind procps util-linux faketime \
 	ca-certificates curl gpg gpgv xz-utils zstd >/dev/null
 # Slurm, for `benchorch slurm` and its test (t8120 starts a one-node
 # cluster: munged, slurmctld, slurmd).

@@ -79,6 +79,17 @@ TESTS += tests/t6000-daemon-config tests/t6100-daemon-run.sh \
 	tests/t6110-daemon-signal.sh
 EXTRA_DIST += tests/t6100-daemon-run.sh tests/t6110-daemon-signal.sh
 TESTS += tests/t6010-daemon-cli.sh
+check_PROGRAMS += tests/t6120-schedule-dst
+tests_t6120_schedule_dst_SOURCES = tests/t6120-schedule-dst.c tests/tap.h
+tests_t6120_schedule_dst_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t6120_schedule_dst_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t6120-schedule-dst
+TESTS += tests/t6130-daemon-reload.sh tests/t6140-daemon-config-check.sh \
+	tests/t6150-daemon-dst.sh tests/t6160-daemon-hup-socket.sh \
+	tests/t6170-units.sh
+EXTRA_DIST += tests/t6130-daemon-reload.sh tests/t6140-daemon-config-check.sh \
+	tests/t6150-daemon-dst.sh tests/t6160-daemon-hup-socket.sh \
+	tests/t6170-units.sh
 EXTRA_DIST += tests/t6010-daemon-cli.sh
 # The guest's timing statistics: quartiles, CV, re-runs, calibration, the
 # longest protocol line (built from the guest's own sources, like t1000).

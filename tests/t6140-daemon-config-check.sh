@@ -1,0 +1,71 @@
+#!/bin/sh
+# t6140-daemon-config-check - `daemon --check` refuses what `run` refuses,
+# with the same message and the line of the configuration: unknown
+# libraries, unknown or repeated distributions; and it refuses a file that
+# is empty or cut short. No daemon, no root needed.
+. "${top_srcdir:-.}/tests/lib.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# check_conf FORMAT [ARGS...]: write the printf output as the
+# configuration and run --check; its status in $rc, stderr in $tmp/err.
+check_conf() {
+	fmt=$1
+	shift
+	printf "$fmt" "$@" >"$tmp/c.conf"
+	"$BENCHORCH" daemon --check --config "$tmp/c.conf" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+}
+# run_err ARGS: the message `run ARGS` gives (its usage error, without the
+# "benchorch run: " prefix and the --help hint), or the root check's.
+run_err() {
+	"$BENCHORCH" run "$@" 2>&1 >/dev/null | sed -n 's/^benchorch run: //p'
+}
+
+head='state-dir %s\nsocket %s/s.sock\n'
+check_conf "$head# a comment\nschedule nightly every day at 03:00 distros debian libs openssl,nosuchlib\n" \
+	"$tmp" "$tmp"
+[ $rc -eq 2 ] && grep -q "^benchorch: '$tmp/c.conf' line 4: schedule 'nightly': libs: unknown name 'nosuchlib' (known: " "$tmp/err"
+ok $? "an unknown library is refused, with its line: $(cat "$tmp/err")"
+known=$(sed -n 's/.*libs: \(unknown name .*\)$/\1/p' "$tmp/err")
+if [ "$(id -u)" -eq 0 ]; then
+	[ -n "$known" ] && [ "$(run_err --libs openssl,nosuchlib)" = "--libs: $known" ]
+	ok $? "with the message run --libs gives"
+else
+	echo "ok $((tap_n += 1)) # SKIP run checks its options as root only"
+fi
+
+check_conf "${head}schedule nightly every 6h distros debian,nosuchdistro\n" "$tmp" "$tmp"
+[ $rc -eq 2 ] && grep -q "^benchorch: '$tmp/c.conf' line 3: schedule 'nightly': unknown distro 'nosuchdistro'" "$tmp/err"
+ok $? "an unknown distribution is refused, with its line: $(cat "$tmp/err")"
+msg=$(sed -n "s/.*schedule 'nightly': //p" "$tmp/err")
+if [ "$(id -u)" -eq 0 ]; then
+	[ -n "$msg" ] && [ "$(run_err --distros debian,nosuchdistro)" = "$msg" ]
+	ok $? "with the message run --distros gives"
+else
+	echo "ok $((tap_n += 1)) # SKIP run checks its options as root only"
+fi
+
+check_conf "${head}\nschedule a every 6h distros debian\nschedule b every 6h distros debian,debian\n" "$tmp" "$tmp"
+[ $rc -eq 2 ] && grep -q "^benchorch: '$tmp/c.conf' line 5: schedule 'b': 'debian' is named twice in distros$" "$tmp/err"
+ok $? "a distribution named twice is refused, with its line: $(cat "$tmp/err")"
+
+check_conf "${head}schedule a every 6h distros debian libs openssl,,nettle\n" "$tmp" "$tmp"
+[ $rc -eq 2 ] && grep -q "line 3: schedule 'a': libs: empty item in 'openssl,,nettle'" "$tmp/err"
+ok $? "an empty library name is refused: $(cat "$tmp/err")"
+
+check_conf ""
+[ $rc -eq 2 ] && grep -q "'$tmp/c.conf' is empty" "$tmp/err" && [ ! -s "$tmp/out" ]
+ok $? "an empty file is refused: $(cat "$tmp/err")"
+check_conf "# nothing but a comment\n\n"
+[ $rc -eq 2 ] && grep -q "is empty" "$tmp/err"
+ok $? "a file of comments only is refused too"
+check_conf "${head}schedule nightly every day at 03:00 distros deb" "$tmp" "$tmp"
+[ $rc -eq 2 ] && grep -q "'$tmp/c.conf' line 3: no newline at the end: the file is cut short" "$tmp/err"
+ok $? "a file cut short is refused: $(cat "$tmp/err")"
+
+check_conf "${head}schedule nightly every day at 03:00 distros debian libs openssl,nettle\n" "$tmp" "$tmp"
+[ $rc -eq 0 ] && grep -q "^schedule nightly every day at 03:00:00 distros debian libs openssl,nettle refresh$" "$tmp/out"
+ok $? "a valid file is accepted and printed"
+
+done_testing
