@@ -478,7 +478,7 @@ static int run_tool(struct build *b, const struct method *m, bo_err *err)
 	struct spawn_opts o;
 	struct spawn_result res;
 	const char **argv = NULL;
-	char **owned = NULL;
+	char **owned = NULL, **env;
 	size_t nowned = 0;
 	char how[128];
 	int logfd, rc;
@@ -507,7 +507,10 @@ static int run_tool(struct build *b, const struct method *m, bo_err *err)
 	o.cpu = -1;
 	o.setup = child_setup;
 	o.log_fd = logfd;
+	env = spawn_env_builder();	/* no APT_CONFIG, LD_*, ... */
+	o.envp = (const char *const *)env;
 	rc = spawn_run(&o, &res, err);
+	spawn_env_free(env);
 	close(logfd);
 	if (rc < 0) {
 		char msg[sizeof(err->msg)];

@@ -87,9 +87,10 @@ static const char *const log_noise[] = {
 };
 
 /* The last line of the log at PATH, from byte FROM on (what one
- * invocation wrote), worth quoting in an error (nspawn's "terminated by
- * signal" or the guest's own complaint), or NULL. Caller frees. */
-static char *log_last_line(const char *path, off_t from)
+ * invocation wrote) up to byte TO (-1: the end), worth quoting in an error
+ * (nspawn's "terminated by signal" or the guest's own complaint), or NULL.
+ * Caller frees. */
+static char *log_last_line(const char *path, off_t from, off_t to)
 {
 	char *buf, *line, *save = NULL, *last = NULL;
 	size_t len;
@@ -97,6 +98,8 @@ static char *log_last_line(const char *path, off_t from)
 
 	if (bo_read_file(path, 1u << 20, &buf, &len, &err) < 0)
 		return NULL;
+	if (to >= 0 && (size_t)to < len)
+		buf[len = (size_t)to] = '\0';
 	if (from < 0 || (size_t)from > len)
 		from = (off_t)len;
 	for (line = strtok_r(buf + from, "\n", &save); line;
@@ -188,6 +191,7 @@ static int invoke(const struct run_config *c, const struct plan *p,
 	const char *args[24];
 	char cpubuf[16], seedbuf[24], batchbuf[24], repbuf[16], rerunbuf[16];
 	struct spawn_result res;
+	struct runner_fallback fb;
 	off_t log_from;
 	bo_err err;
 	int n = 0, rc;
@@ -250,11 +254,21 @@ static int invoke(const struct run_config *c, const struct plan *p,
 		cli_progress("%s: round %d of %zu (%s): running the guest in '%s'",
 			     d->spec, s->round, p->nrounds, s->algos,
 			     d->image->rootfs);
-		rc = runner_run(&ro, &s->out, &s->runner, &res, &err);
+		rc = runner_run(&ro, &s->out, &s->runner, &res, &fb, &err);
+	}
+	if (fb.happened) {
+		char *why = log_last_line(d->logpath, (off_t)fb.log_from,
+					  (off_t)fb.log_to);
+
+		cli_warn("%s: round %d: systemd-nspawn failed (%s%s%s), "
+			 "ran the guest under chroot instead", d->spec,
+			 s->round, fb.why.msg, why ? ": " : "", why ? why : "");
+		free(why);
 	}
 	s->wall_ns = res.wall_ns;
 	if (rc < 0) {
-		char *last = bo_interrupted ? NULL : log_last_line(d->logpath, log_from);
+		char *last = bo_interrupted ? NULL :
+			     log_last_line(d->logpath, log_from, -1);
 
 		s->error = last ?
 			xasprintf("%s: %s (guest log: %s)", err.msg, last,

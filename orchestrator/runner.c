@@ -231,6 +231,9 @@ static int run_once(const struct runner_opts *o, enum runner_kind kind,
 		.line_ctx = &lc,
 		.max_line = GUEST_MAX_LINE,
 		.log_fd = o->log_fd,
+		/* an allowlist under every runner: nothing the caller
+		 * exported reaches nspawn or the guest */
+		.envp = spawn_env_guest(),
 	};
 	char how[128];
 
@@ -267,13 +270,22 @@ static int run_once(const struct runner_opts *o, enum runner_kind kind,
 					err);
 }
 
+/* Where the log on FD ends now, or -1. */
+static long long log_end(int fd)
+{
+	return fd >= 0 ? (long long)lseek(fd, 0, SEEK_END) : -1;
+}
+
 int runner_run(const struct runner_opts *o, struct guest_output *out,
 	       const char **ret_used, struct spawn_result *ret_res,
-	       bo_err *err)
+	       struct runner_fallback *ret_fb, bo_err *err)
 {
 	struct stat st;
 	enum runner_kind kind = o->kind;
+	long long from;
 
+	if (ret_fb)
+		memset(ret_fb, 0, sizeof(*ret_fb));
 	if (stat(o->guest, &st) < 0 || !S_ISREG(st.st_mode))
 		return bo_err_set(err, "guest binary '%s' not found", o->guest);
 	if (kind == RUNNER_AUTO)
@@ -281,12 +293,19 @@ int runner_run(const struct runner_opts *o, struct guest_output *out,
 	else if (kind == RUNNER_NSPAWN && !in_path("systemd-nspawn"))
 		return bo_err_set(err, "systemd-nspawn not found: install the systemd-container package or use --runner chroot");
 	*ret_used = kind == RUNNER_NSPAWN ? "nspawn" : "chroot";
+	from = log_end(o->log_fd);
 	if (run_once(o, kind, out, ret_res, err) == 0)
 		return 0;
 	/* nspawn that failed before the guest said anything: fall back. */
 	if (o->kind == RUNNER_AUTO && kind == RUNNER_NSPAWN &&
 	    !out->have_hello && !bo_interrupted &&
 	    ret_res->status == SPAWN_EXITED) {
+		if (ret_fb) {
+			ret_fb->happened = 1;
+			ret_fb->why = *err;
+			ret_fb->log_from = from;
+			ret_fb->log_to = log_end(o->log_fd);
+		}
 		guest_output_release(out);
 		*ret_used = "chroot";
 		return run_once(o, RUNNER_CHROOT, out, ret_res, err);

@@ -110,3 +110,6 @@ TESTS += tests/t3050-plan
 # Last: memcheck over the unit tests.
 TESTS += tests/t3900-valgrind.sh
 EXTRA_DIST += tests/t3900-valgrind.sh tests/bench/overhead.sh
+# The guest's fixed environment under both runners.
+TESTS += tests/t3130-run-env.sh
+EXTRA_DIST += tests/t3130-run-env.sh tests/fixtures/guest-env.sh
