@@ -99,10 +99,12 @@ struct filters {
 
 /* The per-point statistics and the curve's cycles per byte (schema 5),
  * joined to results_v on result_id, with names that results_v does not
- * use, so that its columns stay unambiguous. */
+ * use (schema 6 has the same columns in results_v), so that its columns
+ * stay unambiguous on every schema. */
 static const char stats_join[] =
-	" LEFT JOIN (SELECT r.id AS stat_id, r.p25_ns, r.p75_ns, r.cv, r.noisy,"
-	"  c.cycles_per_byte FROM results r LEFT JOIN curves c"
+	" LEFT JOIN (SELECT r.id AS stat_id, r.p25_ns AS stat_p25,"
+	"  r.p75_ns AS stat_p75, r.cv AS stat_cv, r.noisy AS stat_noisy,"
+	"  c.cycles_per_byte AS stat_cpb FROM results r LEFT JOIN curves c"
 	"  ON c.invocation_id = r.invocation_id AND c.library_id = r.library_id"
 	"  AND c.algorithm = r.algorithm AND c.operation = r.operation"
 	"  AND c.mode = r.mode) ON stat_id = result_id";
@@ -129,8 +131,9 @@ static char *build_sql(const char *base, const char *mode,
 {
 	char *cols = xasprintf("%s, %s AS mode, %s AS variant, %s", base, mode,
 			       variant, stats ?
-			       "p25_ns, p75_ns, round(cv, 6) AS cv, noisy,"
-			       " round(cycles_per_byte, 3) AS cycles_per_byte" :
+			       "stat_p25 AS p25_ns, stat_p75 AS p75_ns,"
+			       " round(stat_cv, 6) AS cv, stat_noisy AS noisy,"
+			       " round(stat_cpb, 3) AS cycles_per_byte" :
 			       "NULL AS p25_ns, NULL AS p75_ns, NULL AS cv,"
 			       " NULL AS noisy, NULL AS cycles_per_byte");
 	char *sql = xasprintf("%s FROM results_v%s WHERE 1", cols,
