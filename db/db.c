@@ -528,8 +528,8 @@ static int store_output(sqlite3 *db, int64_t inv_id,
 
 	lib_ids = xcalloc(out->nlibraries + 1, sizeof(*lib_ids));
 	if (prep(db, "INSERT INTO library_loads (invocation_id, name, status,"
-		 " library_id, build_id, position) VALUES (?1, ?2, ?3, ?4, ?5,"
-		 " ?6)", &st, err) < 0)
+		 " library_id, build_id, position, message) VALUES (?1, ?2, ?3,"
+		 " ?4, ?5, ?6, ?7)", &st, err) < 0)
 		goto out;
 	for (i = 0; i < out->nlibraries; i++) {
 		const struct guest_library *l = &out->libraries[i];
@@ -538,11 +538,13 @@ static int store_output(sqlite3 *db, int64_t inv_id,
 			goto out;
 		sqlite3_bind_int64(st, 1, inv_id);
 		bind_text(st, 2, l->name);
-		bind_text(st, 3, l->loaded ? "loaded" : "absent");
+		bind_text(st, 3, l->loaded ? "loaded" :
+			  l->failed ? "failed" : "absent");
 		if (l->loaded)
 			sqlite3_bind_int64(st, 4, lib_ids[i]);
 		bind_text(st, 5, l->build_id);
 		sqlite3_bind_int64(st, 6, (sqlite3_int64)i);
+		bind_text(st, 7, l->message);
 		if (step_done(db, st, err) < 0)
 			goto out;
 	}
@@ -717,9 +719,10 @@ static int store_invocation(sqlite3 *db, int64_t run_id,
 	if (prep(db, "INSERT INTO invocations (run_id, image_id, spec, runner,"
 		 " guest_version, libc, cpu, started_at, wall_ns, measure_ns,"
 		 " status, error, variant, clock_start_hz, clock_end_hz, tsc_hz,"
-		 " guest_elapsed_ns, host_elapsed_ns, round, algorithms, seed)"
+		 " guest_elapsed_ns, host_elapsed_ns, round, algorithms, seed,"
+		 " partial)"
 		 " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13,"
-		 " ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)", &st, err) < 0)
+		 " ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)", &st, err) < 0)
 		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
 	if (inv->image)
@@ -752,6 +755,15 @@ static int store_invocation(sqlite3 *db, int64_t run_id,
 		bind_text(st, 20, inv->algorithms);
 	if (out && out->seed >= 0)
 		sqlite3_bind_int64(st, 21, out->seed);
+	{
+		/* partial: the guest ran to its end, a library of it failed */
+		struct guest_fault *faults = NULL;
+		size_t nf = out && !inv->error ?
+			    guest_output_faults(out, &faults) : 0;
+
+		sqlite3_bind_int(st, 22, nf > 0);
+		free(faults);
+	}
 	rc = step_done(db, st, err);
 	sqlite3_finalize(st);
 	if (rc < 0)

@@ -10,6 +10,7 @@
 #include "orchestrator/algorithms.h"
 #include "orchestrator/cli.h"
 #include "orchestrator/format.h"
+#include "orchestrator/lib-faults.h"
 #include "orchestrator/paths.h"
 #include "orchestrator/report-fmt.h"
 #include "orchestrator/runstate.h"
@@ -387,6 +388,30 @@ static void warn_partial_runs(sqlite3 *db, const struct filters *f)
 	sqlite3_finalize(st);
 }
 
+/* Warn on stderr about every library that failed (could not be loaded,
+ * crashed, hung) in the selected runs (F's --run ids, or the latest): it
+ * has no results there. */
+static void warn_failed_libraries(sqlite3 *db, const struct filters *f)
+{
+	sqlite3_stmt *st;
+	size_t i;
+
+	if (f->nruns) {
+		for (i = 0; i < f->nruns; i++)
+			lib_faults_print(stderr, db, f->runs[i],
+					 "benchorch: warning: ");
+		return;
+	}
+	if (sqlite3_prepare_v2(db, "SELECT max(run_id) FROM results_v", -1,
+			       &st, NULL) != SQLITE_OK)
+		return;
+	if (sqlite3_step(st) == SQLITE_ROW &&
+	    sqlite3_column_type(st, 0) != SQLITE_NULL)
+		lib_faults_print(stderr, db, sqlite3_column_int64(st, 0),
+				 "benchorch: warning: ");
+	sqlite3_finalize(st);
+}
+
 static int cmd_results(int argc, char **argv)
 {
 	const char *db_opt = NULL, *state_opt = NULL, *size_arg = NULL;
@@ -536,8 +561,10 @@ static int cmd_results(int argc, char **argv)
 			cli_warn("%ld of these %ld points are noisy (MB/s marked ~): their"
 				 " coefficient of variation stayed above the guest's limit"
 				 " after re-runs", noisy, n);
-		if (!f.all)	/* with --all, every partial run would be named */
+		if (!f.all) {	/* with --all, every partial run would be named */
 			warn_partial_runs(db, &f);
+			warn_failed_libraries(db, &f);
+		}
 	}
 	sqlite3_finalize(st);
 	sqlite3_close(db);

@@ -23,6 +23,7 @@ liborch_a_SOURCES += \
 	orchestrator/cli.c orchestrator/cli.h \
 	orchestrator/cmd-run.c \
 	orchestrator/cmd-results.c \
+	orchestrator/lib-faults.c orchestrator/lib-faults.h \
 	orchestrator/cmd-images.c
 # results, compare, report, export/merge (issue #7)
 liborch_a_SOURCES += \

@@ -181,6 +181,30 @@ static int prepare_dist(const struct run_config *c, const char *uuid,
 	return 0;
 }
 
+long run_lib_timeout_s(long timeout_s)
+{
+	long t = timeout_s / 2;
+
+	return t < 1 ? 1 : t > RUN_LIB_TIMEOUT_MAX_S ? RUN_LIB_TIMEOUT_MAX_S : t;
+}
+
+/* Say on stderr which libraries of S failed (could not be loaded,
+ * crashed, hung) although the guest ran to its end. Returns their
+ * count. */
+static size_t report_faults(const struct dist *d, const struct plan *p,
+			    const struct inv_state *s)
+{
+	struct guest_fault *f;
+	size_t n = guest_output_faults(&s->out, &f), i;
+
+	for (i = 0; i < n; i++)
+		cli_error("%s: round %d of %zu: library '%s' failed: %s "
+			  "(the other libraries' results are kept)", d->spec,
+			  s->round, p->nrounds, f[i].library, f[i].what);
+	free(f);
+	return n;
+}
+
 /* Run the guest of D once, for round STEP->round of plan P, pinned to
  * CPU: image, guest, validation. Fills s; returns 0 or -1 (s->error
  * set). */
@@ -188,8 +212,9 @@ static int invoke(const struct run_config *c, const struct plan *p,
 		  const struct plan_step *step, struct dist *d, int cpu,
 		  struct inv_state *s)
 {
-	const char *args[24];
+	const char *args[26];
 	char cpubuf[16], seedbuf[24], batchbuf[24], repbuf[16], rerunbuf[16];
+	char libtobuf[24];
 	struct spawn_result res;
 	struct runner_fallback fb;
 	off_t log_from;
@@ -238,6 +263,11 @@ static int invoke(const struct run_config *c, const struct plan *p,
 		args[n++] = "--max-reruns";
 		args[n++] = rerunbuf;
 	}
+	/* a library that hangs is killed by the guest itself, before the
+	 * whole invocation would be, so the others' results are kept */
+	snprintf(libtobuf, sizeof(libtobuf), "%ld", run_lib_timeout_s(c->timeout_s));
+	args[n++] = "--lib-timeout";
+	args[n++] = libtobuf;
 	args[n] = NULL;
 	log_from = d->log_fd >= 0 ? lseek(d->log_fd, 0, SEEK_END) : 0;
 	{
@@ -394,6 +424,7 @@ int run_execute(const struct run_config *c)
 	const char *status;
 	int64_t run_id, freq_after;
 	size_t i, nalgs, ninvs = 0, nok = 0, nfailed = 0, done = 0;
+	size_t nfaults = 0;
 	uint64_t seed;
 	bo_err err;
 	int rc = EXIT_OK, cpu, stored;
@@ -500,6 +531,7 @@ int run_execute(const struct run_config *c)
 		s->dist = step->spec;
 		if (invoke(c, &plan, step, d, cpu, s) == 0) {
 			nok++;
+			nfaults += report_faults(d, &plan, s);
 			continue;
 		}
 		d->failed = 1;
@@ -565,6 +597,10 @@ int run_execute(const struct run_config *c)
 		cli_error("run %lld %s", (long long)run_id, why);
 	} else {
 		status = "done";
+		/* a library that failed: the run is stored, its other
+		 * results are good, but something in it failed */
+		if (nfaults)
+			rc = EXIT_FAILED;
 	}
 	if (bo_interrupted)
 		why = xasprintf("interrupted by signal %d", (int)bo_interrupted);

@@ -113,3 +113,6 @@ EXTRA_DIST += tests/t3900-valgrind.sh tests/bench/overhead.sh
 # The guest's fixed environment under both runners.
 TESTS += tests/t3130-run-env.sh
 EXTRA_DIST += tests/t3130-run-env.sh tests/fixtures/guest-env.sh
+# Library faults inside an image, through a whole run.
+TESTS += tests/t1120-run-library-faults.sh
+EXTRA_DIST += tests/t1120-run-library-faults.sh

@@ -9,6 +9,17 @@
 -- mode) overhead_ns (ns per call), ns_per_byte and cycles_per_byte (at the
 -- clock the guest measured). They are NULL on rows stored before schema 5
 -- and where a curve has no fit (fewer than two sizes).
+-- Library faults are kept apart from absence:
+--  * library_loads.status gains 'failed' (the library's file is in the
+--    image but it could not be loaded or used: a dependency missing or
+--    broken, a symbol missing), and library_loads.message says why (the
+--    loader's message for each soname tried); 'absent' means that no
+--    soname file exists. Rebuilt, since SQLite cannot alter a CHECK;
+--    nothing references it.
+--  * invocations.partial: 1 when the guest ran to its end but a library
+--    of it failed (could not be loaded, crashed, or hung and was killed),
+--    so the invocation holds the other libraries' results only; 0
+--    otherwise (and on every invocation stored before schema 6).
 
 DROP VIEW results_v;
 CREATE VIEW results_v AS
@@ -58,3 +69,23 @@ JOIN libraries l ON l.id = r.library_id
 LEFT JOIN curves cu ON cu.invocation_id = r.invocation_id
 	AND cu.library_id = r.library_id AND cu.algorithm = r.algorithm
 	AND cu.operation = r.operation AND cu.mode = r.mode;
+
+CREATE TABLE library_loads_new (
+	invocation_id	INTEGER NOT NULL REFERENCES invocations (id) ON DELETE CASCADE,
+	name		TEXT NOT NULL,
+	status		TEXT NOT NULL CHECK (status IN ('loaded', 'absent', 'failed')),
+	library_id	INTEGER REFERENCES libraries (id),
+	build_id	TEXT NOT NULL DEFAULT '',
+	position	INTEGER CHECK (position >= 0),
+	message		TEXT,
+	PRIMARY KEY (invocation_id, name)
+);
+INSERT INTO library_loads_new (invocation_id, name, status, library_id,
+	build_id, position)
+	SELECT invocation_id, name, status, library_id, build_id, position
+	FROM library_loads;
+DROP TABLE library_loads;
+ALTER TABLE library_loads_new RENAME TO library_loads;
+
+ALTER TABLE invocations ADD COLUMN partial INTEGER NOT NULL DEFAULT 0
+	CHECK (partial IN (0, 1));
