@@ -116,3 +116,6 @@ EXTRA_DIST += tests/t3130-run-env.sh tests/fixtures/guest-env.sh
 # Library faults inside an image, through a whole run.
 TESTS += tests/t1120-run-library-faults.sh
 EXTRA_DIST += tests/t1120-run-library-faults.sh
+# Read-only commands for users who may not write beside the database.
+TESTS += tests/t3035-db-readers.sh
+EXTRA_DIST += tests/t3035-db-readers.sh
