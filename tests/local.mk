@@ -119,3 +119,6 @@ EXTRA_DIST += tests/t1120-run-library-faults.sh
 # Read-only commands for users who may not write beside the database.
 TESTS += tests/t3035-db-readers.sh
 EXTRA_DIST += tests/t3035-db-readers.sh
+# images build binds a bootstrap build to one keyring (network, root).
+TESTS += tests/t2150-images-keyring.sh
+EXTRA_DIST += tests/t2150-images-keyring.sh
