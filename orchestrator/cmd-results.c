@@ -28,9 +28,9 @@ static const char usage[] =
 "cyc/B (cycles_per_byte) is the curve's fitted cost per byte at the core\n"
 "clock the guest measured; CV% (cv, a fraction) the spread of the point's\n"
 "raw samples; a throughput marked ~ (noisy = 1) stayed above the guest's\n"
-"CV limit after re-runs. csv and json also give the quartiles p25_ns and\n"
-"p75_ns (ns per batch). Runs stored before the guest reported samples\n"
-"leave these empty.\n"
+"CV limit after re-runs (--quick makes none). csv and json also give the\n"
+"quartiles p25_ns and p75_ns (ns per batch). Runs stored before the guest\n"
+"reported samples leave these empty.\n"
 "The table starts with a line per run: its CPU, the state of the CPU its\n"
 "guests were pinned to (governor, boost, scaling frequency before and\n"
 "after, hypervisor), its seed and rounds, and its warnings if the numbers\n"
@@ -560,7 +560,8 @@ static int cmd_results(int argc, char **argv)
 		if (noisy > 0)
 			cli_warn("%ld of these %ld points are noisy (MB/s marked ~): their"
 				 " coefficient of variation stayed above the guest's limit"
-				 " after re-runs", noisy, n);
+				 " after the re-runs the run made (none with --quick)",
+				 noisy, n);
 		if (!f.all) {	/* with --all, every partial run would be named */
 			warn_partial_runs(db, &f);
 			warn_failed_libraries(db, &f);

@@ -279,6 +279,7 @@ static int invoke(const struct run_config *c, const struct plan *p,
 			.timeout_ns = (uint64_t)c->timeout_s * 1000000000u,
 			.cpu = cpu,
 			.log_fd = d->log_fd,
+			.machine = d->image->name,
 		};
 
 		cli_progress("%s: round %d of %zu (%s): running the guest in '%s'",
@@ -392,6 +393,17 @@ static bool measured_nothing(const struct inv_state *st, size_t n)
 		    (st[i].out.nresults > 0 || st[i].out.nkeysetups > 0))
 			return false;
 	return true;
+}
+
+/* How the guests treated a noisy point in run C, to end "stayed above
+ * the guest's limit ...": --quick and --max-reruns 0 make no re-runs. */
+static const char *reruns_phrase(const struct run_config *c)
+{
+	if (c->max_reruns_set)
+		return c->max_reruns == 0 ? "with no re-runs (--max-reruns 0)" :
+		       "after re-runs";
+	return c->quick ? "with no re-runs (--quick makes none)" :
+	       "after re-runs";
 }
 
 /* The CPU warnings of the run, one per line, or NULL. Caller frees. */
@@ -631,8 +643,9 @@ int run_execute(const struct run_config *c)
 			rc = EXIT_FAILED;
 		}
 		if (noisy > 0 || (noisy == 0 && measured > 0))
-			fprintf(stderr, "benchorch: run %lld: %ld of %ld measurements stayed noisy (the coefficient of variation of their samples above the guest's limit after re-runs)\n",
-				(long long)run_id, noisy, measured);
+			fprintf(stderr, "benchorch: run %lld: %ld of %ld measurements stayed noisy (the coefficient of variation of their samples above the guest's limit %s)\n",
+				(long long)run_id, noisy, measured,
+				reruns_phrase(c));
 		unverified = summary_unverified(db, run_id);
 		if (unverified > 0)
 			cli_warn("%ld results of run %lld are NOT verified: a library failed its known-answer test or disagreed",

@@ -186,9 +186,26 @@ out:
 	return rc;
 }
 
+char *runner_machine_name(const char *name, char *buf, size_t len)
+{
+	size_t i, n;
+
+	snprintf(buf, len < 65 ? len : 65, "benchorch-%s", name);
+	n = strlen(buf);
+	for (i = 0; i < n; i++)
+		if (!((buf[i] >= 'a' && buf[i] <= 'z') ||
+		      (buf[i] >= 'A' && buf[i] <= 'Z') ||
+		      (buf[i] >= '0' && buf[i] <= '9') || buf[i] == '-'))
+			buf[i] = '-';
+	while (n > 0 && buf[n - 1] == '-')	/* no trailing '-' */
+		buf[--n] = '\0';
+	return buf;
+}
+
 /* Build the argv for KIND into args (pointers into o and bufs). */
 static void build_argv(const struct runner_opts *o, enum runner_kind kind,
-		       const char **args, char *bind, size_t bindlen)
+		       const char **args, char *bind, size_t bindlen,
+		       char *machine, size_t machinelen)
 {
 	size_t n = 0, i;
 
@@ -196,6 +213,14 @@ static void build_argv(const struct runner_opts *o, enum runner_kind kind,
 		snprintf(bind, bindlen, "--bind-ro=%s:%s", o->guest,
 			 RUNNER_GUEST_PATH);
 		args[n++] = "systemd-nspawn";
+		if (o->machine) {
+			char name[80];
+
+			snprintf(machine, machinelen, "--machine=%s",
+				 runner_machine_name(o->machine, name,
+						     sizeof(name)));
+			args[n++] = machine;
+		}
 		/* not --quiet: it would hide "terminated by signal SEGV" */
 		args[n++] = "--register=no";
 		args[n++] = "--keep-unit";
@@ -220,7 +245,7 @@ static int run_once(const struct runner_opts *o, enum runner_kind kind,
 		    bo_err *err)
 {
 	const char *args[MAX_ARGS];
-	char bind[4096];
+	char bind[4096], machine[96];
 	struct chroot_ctx cc = { o->rootfs, o->guest };
 	struct line_ctx lc = { .out = out };
 	struct spawn_opts so = {
@@ -237,7 +262,7 @@ static int run_once(const struct runner_opts *o, enum runner_kind kind,
 	};
 	char how[128];
 
-	build_argv(o, kind, args, bind, sizeof(bind));
+	build_argv(o, kind, args, bind, sizeof(bind), machine, sizeof(machine));
 	if (kind == RUNNER_CHROOT) {
 		if (rootfs_make_path(o->rootfs, "run", 0, err) < 0 ||
 		    rootfs_make_path(o->rootfs, "dev", 0, err) < 0 ||

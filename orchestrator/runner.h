@@ -24,7 +24,17 @@ struct runner_opts {
 	uint64_t timeout_ns;	/* kill the guest after this long */
 	int cpu;		/* pin to this CPU, -1 = no pinning */
 	int log_fd;		/* guest's and nspawn's stderr; -1 = none */
+	const char *machine;	/* nspawn: the image's name, made into the
+				 * machine name "benchorch-NAME" (see
+				 * runner_machine_name); NULL = nspawn's own
+				 * default (the rootfs directory's name) */
 };
+
+/* The systemd-nspawn machine name for image NAME into buf (len bytes):
+ * "benchorch-NAME" with every character other than a letter, digit or
+ * '-' made '-', at most 64 bytes (a valid host name, as nspawn wants), so
+ * that each image's containers have their own name. Returns buf. */
+char *runner_machine_name(const char *name, char *buf, size_t len);
 
 /* Parse "nspawn", "chroot" or "auto". Returns 0, or -1 with err set. */
 int runner_kind_parse(const char *s, enum runner_kind *ret, bo_err *err);

@@ -122,3 +122,10 @@ EXTRA_DIST += tests/t3035-db-readers.sh
 # images build binds a bootstrap build to one keyring (network, root).
 TESTS += tests/t2150-images-keyring.sh
 EXTRA_DIST += tests/t2150-images-keyring.sh
+# What benchorch hands to its children: environments, machine names,
+# the guest's per-library limit.
+check_PROGRAMS += tests/t3022-child-env
+tests_t3022_child_env_SOURCES = tests/t3022-child-env.c tests/tap.h
+tests_t3022_child_env_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t3022_child_env_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t3022-child-env
