@@ -422,7 +422,8 @@ static void write_fits(FILE *f, sqlite3 *db, const struct data *d,
 
 	fputs("<table class=\"fit\"><caption>Per curve: time per call = start-up"
 	      " overhead + bytes &times; cost per byte (least squares, relative"
-	      " errors)</caption>\n<tr><th>curve</th><th>overhead (ns/call)</th>"
+	      " errors; an overhead that fits below zero is clamped to 0 and the"
+	      " cost per byte fitted through the origin)</caption>\n<tr><th>curve</th><th>overhead (ns/call)</th>"
 	      "<th>ns/byte</th><th>cycles/byte</th><th>peak MB/s</th>"
 	      "<th>key setup (ns/key)</th></tr>\n", f);
 	for (i = first; i < end; i++) {
@@ -435,6 +436,16 @@ static void write_fits(FILE *f, sqlite3 *db, const struct data *d,
 				peak = cv->y[k];
 		}
 		if (stored_fit(fit, d, cv, &o, &s, &cyc)) {
+			double o2, s2;
+
+			/* stored before overheads were clamped: clamp it now,
+			 * the cycles at the same measured clock */
+			if (o < 0 && s > 0 &&
+			    stats_fit_linear(cv->x, t, cv->n, &o2, &s2) >= 0) {
+				cyc = cyc >= 0 ? cyc * s2 / s : cyc;
+				o = o2;
+				s = s2;
+			}
 			/* fitted when stored, at the clock the guest measured */
 			snprintf(a, sizeof(a), "%.0f", o);
 			snprintf(b, sizeof(b), "%.3f", s);
@@ -442,7 +453,7 @@ static void write_fits(FILE *f, sqlite3 *db, const struct data *d,
 				snprintf(c, sizeof(c), "%.2f", cyc);
 			else
 				snprintf(c, sizeof(c), "\xe2\x80\x94");
-		} else if (stats_fit_linear(cv->x, t, cv->n, &o, &s) == 0) {
+		} else if (stats_fit_linear(cv->x, t, cv->n, &o, &s) >= 0) {
 			/* an older run: fitted here, at the nominal clock */
 			snprintf(a, sizeof(a), "%.0f", o);
 			snprintf(b, sizeof(b), "%.3f", s);

@@ -129,3 +129,10 @@ tests_t3022_child_env_SOURCES = tests/t3022-child-env.c tests/tap.h
 tests_t3022_child_env_CFLAGS = $(ORCH_TEST_CFLAGS)
 tests_t3022_child_env_LDADD = $(ORCH_TEST_LDADD)
 TESTS += tests/t3022-child-env
+# Fits whose start-up overhead comes out below zero are clamped.
+check_PROGRAMS += tests/t7015-fit-clamp
+tests_t7015_fit_clamp_SOURCES = tests/t7015-fit-clamp.c tests/tap.h
+tests_t7015_fit_clamp_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t7015_fit_clamp_LDADD = $(ORCH_TEST_LDADD) -lm
+TESTS += tests/t7015-fit-clamp tests/t7210-report-fit-clamp.sh
+EXTRA_DIST += tests/t7210-report-fit-clamp.sh
