@@ -223,6 +223,11 @@ static void build_argv(const struct runner_opts *o, enum runner_kind kind,
 		}
 		/* not --quiet: it would hide "terminated by signal SEGV" */
 		args[n++] = "--register=no";
+		/* nspawn gives the container its own environment, not
+		 * ours (see spawn_env_guest): the same PATH and LC_ALL as
+		 * under chroot, over nspawn's own */
+		args[n++] = "--setenv=PATH=/usr/sbin:/usr/bin:/sbin:/bin";
+		args[n++] = "--setenv=LC_ALL=C";
 		args[n++] = "--keep-unit";
 		args[n++] = "--private-network";
 		args[n++] = "--read-only";

@@ -70,9 +70,12 @@ const char *spawn_describe(const struct spawn_result *r,
  * unless it is named here. */
 /* The whole environment of the guest and of systemd-nspawn, under every
  * runner: PATH=/usr/sbin:/usr/bin:/sbin:/bin and LC_ALL=C, nothing else
- * (systemd-nspawn adds its own fixed variables inside the container,
- * such as container=systemd-nspawn). The guest's --nohw is the only way
- * to mask hardware acceleration. NULL-terminated, static: do not free. */
+ * (inside the container systemd-nspawn sets the same two, with --setenv,
+ * and adds its own fixed variables: container=systemd-nspawn,
+ * container_uuid, container_host_id, container_host_version_id, HOME,
+ * USER, LOGNAME, TERM, LANG, NOTIFY_SOCKET, none of them the caller's).
+ * The guest's --nohw is the only way to mask hardware acceleration.
+ * NULL-terminated, static: do not free. */
 const char *const *spawn_env_guest(void);
 
 /* The environment of the image builders (debootstrap, mmdebstrap, curl,
