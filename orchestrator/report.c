@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "orchestrator/lib-faults.h"
 #include "orchestrator/report-fmt.h"
 #include "orchestrator/report.h"
 #include "orchestrator/runstate.h"
@@ -593,6 +594,38 @@ static const char style[] =
 	"section{margin-bottom:2em}"
 	"svg{max-width:100%;height:auto}";
 
+/* The libraries that failed (could not be loaded, crashed, hung) in the
+ * runs of D, one list item each (lib-faults.c); nothing when none did. */
+static void write_lib_faults(FILE *f, sqlite3 *db, const struct data *d)
+{
+	char *buf = NULL, *line, *save = NULL;
+	size_t len = 0, i;
+	FILE *m = open_memstream(&buf, &len);
+	long n = 0;
+
+	if (!m)
+		return;
+	for (i = 0; i < d->nruns; i++) {
+		long k = lib_faults_print(m, db, d->runs[i], "");
+
+		n += k > 0 ? k : 0;
+	}
+	fclose(m);
+	if (n > 0) {
+		fputs("<p class=\"faults\">Libraries that failed: no results from"
+		      " them in that invocation; the other libraries' are"
+		      " kept.</p>\n<ul class=\"faults\">\n", f);
+		for (line = strtok_r(buf, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save)) {
+			fputs("<li>", f);
+			svg_escape(f, line);
+			fputs("</li>\n", f);
+		}
+		fputs("</ul>\n", f);
+	}
+	free(buf);
+}
+
 int report_write_html(sqlite3 *db, const struct report_opts *o, FILE *f,
 		      bo_err *err)
 {
@@ -621,6 +654,7 @@ int report_write_html(sqlite3 *db, const struct report_opts *o, FILE *f,
 	      "<th>CPU warnings</th></tr>\n", f);
 	write_runs(f, db, &d);
 	fputs("</table>\n", f);
+	write_lib_faults(f, db, &d);
 	fputs("<p>CPU state: the cpufreq scaling governor, turbo/boost and scaling"
 	      " frequency (before -&gt; after the run) of the CPU the guests were"
 	      " pinned to, and the hypervisor; unknown where the kernel does not"

@@ -121,6 +121,11 @@ grep -q "^benchorch: warning: run $run: library 'libmcrypt' failed in debian (ro
 g=$?
 ok $([ $rc -eq 0 ] && [ $g -eq 0 ]; echo $?) "results: exit 0 and names both failed libraries: $(head -2 "$tmp/res.err" | tr '\n' ' ')"
 
+"$BENCHORCH" report --db "$db" --run $run -o "$tmp/report.html" 2>/dev/null &&
+	grep -q "^<li>run $run: library .libmcrypt. failed in debian (round 1): library crashed: killed by signal 11" "$tmp/report.html" &&
+	grep -q "^<li>run $run: library .libsodium. failed in debian (round 1): cannot load libsodium.so.23" "$tmp/report.html"
+ok $? "report lists both failed libraries"
+
 # 2. a hang under a short --timeout: the guest kills libmcrypt after
 # half of it (10 s) and Nettle is measured in the time that is left
 touch "$state/images/debian-bookworm/rootfs/etc/t1120-hang"
