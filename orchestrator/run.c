@@ -185,6 +185,8 @@ long run_lib_timeout_s(long timeout_s)
 {
 	long t = timeout_s / 2;
 
+	if (timeout_s <= 0)	/* no limit per invocation */
+		return RUN_LIB_TIMEOUT_MAX_S;
 	return t < 1 ? 1 : t > RUN_LIB_TIMEOUT_MAX_S ? RUN_LIB_TIMEOUT_MAX_S : t;
 }
 

@@ -89,7 +89,7 @@ int run_execute(const struct run_config *c);
 /* The guest's own limit per library (its --lib-timeout), in seconds,
  * derived from the run's --timeout per invocation TIMEOUT_S (seconds):
  * half of it, at least 1 and at most RUN_LIB_TIMEOUT_MAX_S (the guest's
- * default), so that a library that hangs is killed and recorded alone,
+ * default; also when TIMEOUT_S is 0, no limit), so that a library that hangs is killed and recorded alone,
  * with time left for the others, before the invocation's own limit. */
 #define RUN_LIB_TIMEOUT_MAX_S 900
 long run_lib_timeout_s(long timeout_s);

@@ -139,7 +139,8 @@ int main(void)
 
 	tap_ok(run_lib_timeout_s(1800) == 900 && run_lib_timeout_s(20) == 10 &&
 	       run_lib_timeout_s(3) == 1 && run_lib_timeout_s(1) == 1 &&
-	       run_lib_timeout_s(100000) == RUN_LIB_TIMEOUT_MAX_S,
-	       "the guest's per-library limit: half of --timeout, 1 s to 900 s");
+	       run_lib_timeout_s(100000) == RUN_LIB_TIMEOUT_MAX_S &&
+	       run_lib_timeout_s(0) == RUN_LIB_TIMEOUT_MAX_S,
+	       "the guest's per-library limit: half of --timeout, 1 s to 900 s (900 s without one)");
 	return tap_done();
 }
