@@ -611,7 +611,8 @@ static int store_output(sqlite3 *db, int64_t inv_id,
 			sqlite3_bind_int64(st, 4, lib_ids[i]);
 		bind_text(st, 5, l->build_id);
 		sqlite3_bind_int64(st, 6, (sqlite3_int64)i);
-		bind_text(st, 7, l->message);
+		if (l->message)		/* NULL unless it failed */
+			bind_text(st, 7, l->message);
 		if (step_done(db, st, err) < 0)
 			goto out;
 	}

@@ -104,10 +104,10 @@ run=$(q "select max(id) from runs")
 [ "$(q "select status from runs where id = $run")" = done ] &&
 	[ "$(q "select status || ' ' || partial from invocations where run_id = $run")" = "ok 1" ]
 ok $? "crash: run done, its invocation stored and marked partial"
-[ "$(q "select status || '|' || coalesce(message, '') from library_loads l join invocations i on i.id = l.invocation_id where run_id = $run and name = 'libsodium'")" = \
+[ "$(q "select l.status || '|' || coalesce(l.message, '') from library_loads l join invocations i on i.id = l.invocation_id where i.run_id = $run and l.name = 'libsodium'")" = \
   "failed|cannot load libsodium.so.23: libt1120-missing.so.1: cannot open shared object file: No such file or directory" ]
 ok $? "crash: libsodium stored as failed with the loader's message"
-[ "$(q "select status || '|' || coalesce(message, 'none') from library_loads l join invocations i on i.id = l.invocation_id where run_id = $run and name = 'wolfssl'")" = "absent|none" ]
+[ "$(q "select l.status || '|' || coalesce(l.message, 'none') from library_loads l join invocations i on i.id = l.invocation_id where i.run_id = $run and l.name = 'wolfssl'")" = "absent|none" ]
 ok $? "crash: wolfSSL stored as absent, with no message"
 [ "$(q "select count(*) from guest_errors e join invocations i on i.id = e.invocation_id where run_id = $run and library = 'libmcrypt' and message like 'library crashed: killed by signal 11%'")" -eq 1 ]
 ok $? "crash: the crash stored with the invocation"
@@ -122,8 +122,8 @@ g=$?
 ok $([ $rc -eq 0 ] && [ $g -eq 0 ]; echo $?) "results: exit 0 and names both failed libraries: $(head -2 "$tmp/res.err" | tr '\n' ' ')"
 
 "$BENCHORCH" report --db "$db" --run $run -o "$tmp/report.html" 2>/dev/null &&
-	grep -q "^<li>run $run: library .libmcrypt. failed in debian (round 1): library crashed: killed by signal 11" "$tmp/report.html" &&
-	grep -q "^<li>run $run: library .libsodium. failed in debian (round 1): cannot load libsodium.so.23" "$tmp/report.html"
+	grep -q "^<li>run $run: library &#39;libmcrypt&#39; failed in debian (round 1): library crashed: killed by signal 11" "$tmp/report.html" &&
+	grep -q "^<li>run $run: library &#39;libsodium&#39; failed in debian (round 1): cannot load libsodium.so.23" "$tmp/report.html"
 ok $? "report lists both failed libraries"
 
 # 2. a hang under a short --timeout: the guest kills libmcrypt after
