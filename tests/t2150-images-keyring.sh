@@ -26,14 +26,18 @@ GNUPGHOME="$tmp/gnupg" gpg --batch --quiet --passphrase '' \
 ok $? "a throwaway key"
 fpr=$(GNUPGHOME="$tmp/gnupg" gpg --batch --with-colons --list-keys | awk -F: '$1 == "fpr" { print $10; exit }')
 
-# build TOOL NAME [OPTIONS...]: debian:bookworm with only TOOL in PATH
+# build TOOL NAME [OPTIONS...]: debian:bookworm with TOOL, through a copy
+# of the debian recipe that names TOOL alone (the caller's PATH stays
+# whole, so that a tool can only fail for its keyring)
 build() {
 	tool=$1 name=$2
 	shift 2
-	mkdir -p "$tmp/bin-$tool"
-	ln -sf "$(command -v "$tool")" "$tmp/bin-$tool/$tool"
-	PATH="$tmp/bin-$tool" "$BENCHORCH" images build debian:bookworm \
-		--state-dir "$tmp/$name" ${mirror:+--mirror "$mirror"} "$@" \
+	mkdir -p "$tmp/data-$tool/images"
+	sed 's/"method": \[.*\]/"method": ["'$tool'"]/' \
+		"$top_srcdir/images/debian.json" >"$tmp/data-$tool/images/debian.json"
+	BENCHORCH_DATA_DIR="$tmp/data-$tool" "$BENCHORCH" images build \
+		debian:bookworm --state-dir "$tmp/$name" \
+		${mirror:+--mirror "$mirror"} "$@" \
 		>"$tmp/out.$name" 2>"$tmp/err.$name"
 }
 
@@ -47,8 +51,9 @@ for tool in mmdebstrap debootstrap; do
 	rc=$?
 	diag "$tool: $(head -2 "$tmp/err.bad-$tool")"
 	[ $rc -eq 1 ] && [ ! -e "$tmp/bad-$tool/images/debian-bookworm" ] &&
-		grep -q "^benchorch: cannot build image 'debian:bookworm': $tool exited with status" "$tmp/err.bad-$tool"
-	ok $? "$tool with a keyring that never signed the archive: refused (exit $rc), no image"
+		grep -q "^benchorch: cannot build image 'debian:bookworm': $tool exited with status" "$tmp/err.bad-$tool" &&
+		grep -Eq "is not signed|signed by unknown key|NO_PUBKEY" "$tmp/err.bad-$tool"
+	ok $? "$tool with a keyring that never signed the archive: refused for its signature (exit $rc), no image"
 done
 
 if command -v mmdebstrap >/dev/null 2>&1; then
