@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "db/db.h"
@@ -155,6 +156,84 @@ int db_open(const char *path, sqlite3 **ret, bo_err *err)
 	return 0;
 }
 
+/* "file:PATH?immutable=1" with PATH's '%', '?' and '#' percent-encoded
+ * (SQLite's URI filenames). Caller frees. */
+static char *immutable_uri(const char *path)
+{
+	char *uri = xmalloc(3 * strlen(path) + 32), *p = uri;
+
+	p += sprintf(p, "file:");
+	for (; *path; path++) {
+		if (*path == '%' || *path == '?' || *path == '#')
+			p += sprintf(p, "%%%02X", (unsigned char)*path);
+		else
+			*p++ = *path;
+	}
+	strcpy(p, "?immutable=1");
+	return uri;
+}
+
+/* Open PATH read-only and read its user_version into *v. Where a reader
+ * may not create the WAL side files (-shm, -wal: another client, such as
+ * sqlite3, removed them when it closed last) and no -wal file with
+ * changes is left, everything is in the database file itself: it is then
+ * read as immutable (SQLite's "immutable" URI parameter: no locks, no
+ * side files). A writer that checkpoints while such a reader reads can
+ * make that one read fail; the reader can simply run again. Returns 0, or
+ * -1 with err set saying why and what to run. */
+static int open_for_reading(const char *path, sqlite3 **ret, int *v,
+			    bo_err *err)
+{
+	sqlite3 *db = NULL;
+	char *wal, *uri;
+	struct stat st;
+	int code;
+
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) !=
+	    SQLITE_OK) {
+		bo_err_set(err, "cannot open database '%s': %s", path,
+			   db ? sqlite3_errmsg(db) : "out of memory");
+		sqlite3_close(db);
+		return -1;
+	}
+	sqlite3_busy_timeout(db, DB_BUSY_TIMEOUT_MS);
+	if (user_version(db, v, err) == 0) {
+		*ret = db;
+		return 0;
+	}
+	code = sqlite3_errcode(db);
+	bo_err_set(err, "cannot read database '%s': %s", path,
+		   sqlite3_errmsg(db));
+	sqlite3_close(db);
+	if (code != SQLITE_READONLY && code != SQLITE_CANTOPEN)
+		return -1;
+	wal = xasprintf("%s-wal", path);
+	if (stat(wal, &st) == 0 && st.st_size > 0) {
+		bo_err_set(err, "cannot read database '%s' as this user: its "
+			   "write-ahead log '%s' holds changes, and only a user "
+			   "who may write beside the database can open it; run "
+			   "\"sqlite3 '%s' 'PRAGMA wal_checkpoint(TRUNCATE)'\" "
+			   "as root (or any benchorch command as root) once",
+			   path, wal, path);
+		free(wal);
+		return -1;
+	}
+	free(wal);
+	uri = immutable_uri(path);
+	db = NULL;
+	if (sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI,
+			    NULL) != SQLITE_OK || user_version(db, v, err) < 0) {
+		bo_err_set(err, "cannot read database '%s': %s", path,
+			   db ? sqlite3_errmsg(db) : "out of memory");
+		sqlite3_close(db);
+		free(uri);
+		return -1;
+	}
+	free(uri);
+	*ret = db;
+	return 0;
+}
+
 int db_open_readonly(const char *path, sqlite3 **ret, bo_err *err)
 {
 	sqlite3 *db = NULL;
@@ -165,20 +244,8 @@ int db_open_readonly(const char *path, sqlite3 **ret, bo_err *err)
 			   path, strerror(errno));
 		return -1;
 	}
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) !=
-	    SQLITE_OK) {
-		bo_err_set(err, "cannot open database '%s': %s", path,
-			   db ? sqlite3_errmsg(db) : "out of memory");
-		sqlite3_close(db);
+	if (open_for_reading(path, &db, &v, err) < 0)
 		return -1;
-	}
-	sqlite3_busy_timeout(db, DB_BUSY_TIMEOUT_MS);
-	if (user_version(db, &v, err) < 0) {
-		bo_err_set(err, "cannot read database '%s': %s", path,
-			   sqlite3_errmsg(db));
-		sqlite3_close(db);
-		return -1;
-	}
 	if (v == 0) {
 		bo_err_set(err, "'%s' is not a benchorch database (no schema): 'benchorch run' creates one",
 			   path);
@@ -528,8 +595,8 @@ static int store_output(sqlite3 *db, int64_t inv_id,
 
 	lib_ids = xcalloc(out->nlibraries + 1, sizeof(*lib_ids));
 	if (prep(db, "INSERT INTO library_loads (invocation_id, name, status,"
-		 " library_id, build_id, position) VALUES (?1, ?2, ?3, ?4, ?5,"
-		 " ?6)", &st, err) < 0)
+		 " library_id, build_id, position, message) VALUES (?1, ?2, ?3,"
+		 " ?4, ?5, ?6, ?7)", &st, err) < 0)
 		goto out;
 	for (i = 0; i < out->nlibraries; i++) {
 		const struct guest_library *l = &out->libraries[i];
@@ -538,11 +605,14 @@ static int store_output(sqlite3 *db, int64_t inv_id,
 			goto out;
 		sqlite3_bind_int64(st, 1, inv_id);
 		bind_text(st, 2, l->name);
-		bind_text(st, 3, l->loaded ? "loaded" : "absent");
+		bind_text(st, 3, l->loaded ? "loaded" :
+			  l->failed ? "failed" : "absent");
 		if (l->loaded)
 			sqlite3_bind_int64(st, 4, lib_ids[i]);
 		bind_text(st, 5, l->build_id);
 		sqlite3_bind_int64(st, 6, (sqlite3_int64)i);
+		if (l->message)		/* NULL unless it failed */
+			bind_text(st, 7, l->message);
 		if (step_done(db, st, err) < 0)
 			goto out;
 	}
@@ -717,9 +787,10 @@ static int store_invocation(sqlite3 *db, int64_t run_id,
 	if (prep(db, "INSERT INTO invocations (run_id, image_id, spec, runner,"
 		 " guest_version, libc, cpu, started_at, wall_ns, measure_ns,"
 		 " status, error, variant, clock_start_hz, clock_end_hz, tsc_hz,"
-		 " guest_elapsed_ns, host_elapsed_ns, round, algorithms, seed)"
+		 " guest_elapsed_ns, host_elapsed_ns, round, algorithms, seed,"
+		 " partial)"
 		 " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13,"
-		 " ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)", &st, err) < 0)
+		 " ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)", &st, err) < 0)
 		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
 	if (inv->image)
@@ -752,6 +823,15 @@ static int store_invocation(sqlite3 *db, int64_t run_id,
 		bind_text(st, 20, inv->algorithms);
 	if (out && out->seed >= 0)
 		sqlite3_bind_int64(st, 21, out->seed);
+	{
+		/* partial: the guest ran to its end, a library of it failed */
+		struct guest_fault *faults = NULL;
+		size_t nf = out && !inv->error ?
+			    guest_output_faults(out, &faults) : 0;
+
+		sqlite3_bind_int(st, 22, nf > 0);
+		free(faults);
+	}
 	rc = step_done(db, st, err);
 	sqlite3_finalize(st);
 	if (rc < 0)

@@ -23,7 +23,11 @@
 int db_open(const char *path, sqlite3 **ret, bo_err *err);
 
 /* Open PATH read-only without migrating (for queries). The file must exist
- * and have a schema this program knows. Returns 0, or -1 with err set. */
+ * and have a schema this program knows. Works for a user who may read
+ * PATH but not create files beside it, also after another client removed
+ * the WAL side files: with no -wal file holding changes, the file is read
+ * as immutable. Returns 0, or -1 with err set (when a -wal file with
+ * changes cannot be read, err says so and names the command to run). */
 int db_open_readonly(const char *path, sqlite3 **ret, bo_err *err);
 
 /* Schema version this program writes (= number of migrations). */

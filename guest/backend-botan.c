@@ -314,7 +314,7 @@ static enum guest_load bo_load(struct guest_lib_info *info, char *why,
 	sonames[n++] = "libbotan-2.so.17";
 	api.handle = backend_dlopen(sonames, n, &i, why, why_bytes);
 	if (!api.handle)
-		return GUEST_LOAD_ABSENT;
+		return backend_not_loaded(why);
 	backend_copy(info->soname, sizeof(info->soname), sonames[i]);
 	{
 		const struct backend_symbol required[] = {

@@ -110,7 +110,7 @@ static enum guest_load na_load(struct guest_lib_info *info, char *why,
 	api.handle = backend_dlopen(sonames, sizeof(sonames) / sizeof(sonames[0]),
 				    &i, why, why_bytes);
 	if (!api.handle)
-		return GUEST_LOAD_ABSENT;
+		return backend_not_loaded(why);
 	backend_copy(info->soname, sizeof(info->soname), sonames[i]);
 	if (backend_sym(api.handle, &api.sodium_init, "sodium_init") < 0 ||
 	    backend_sym(api.handle, &api.sodium_version_string,

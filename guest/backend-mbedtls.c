@@ -125,7 +125,7 @@ static enum guest_load mb_load(struct guest_lib_info *info, char *why,
 	api.handle = backend_dlopen(sonames, sizeof(sonames) / sizeof(sonames[0]),
 				    &i, why, why_bytes);
 	if (!api.handle)
-		return GUEST_LOAD_ABSENT;
+		return backend_not_loaded(why);
 	backend_copy(info->soname, sizeof(info->soname), sonames[i]);
 	{
 		const struct backend_symbol required[] = {

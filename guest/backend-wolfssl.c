@@ -131,7 +131,7 @@ static enum guest_load ws_load(struct guest_lib_info *info, char *why,
 					sizeof(sonames) / sizeof(sonames[0]),
 					&i, why, why_bytes);
 	if (!h)
-		return GUEST_LOAD_ABSENT;
+		return backend_not_loaded(why);
 	backend_copy(info->soname, sizeof(info->soname), sonames[i]);
 	if (backend_sym(h, &api.lib_version, "wolfSSL_lib_version") < 0 ||
 	    backend_sym(h, &api.crypt_init, "wolfCrypt_Init") < 0) {

@@ -243,9 +243,18 @@ void backend_build_id(const char *path, char *out, size_t out_bytes);
 
 /* dlopen() the first of the N sonames in SONAMES that loads (RTLD_NOW |
  * RTLD_LOCAL). Returns the handle and sets *which to its index, or returns
- * NULL with the last dlerror() text copied to why (why_bytes bytes). */
+ * NULL with why (why_bytes bytes, NUL-terminated) holding, for each soname
+ * whose file exists but could not be loaded (a dependency missing or
+ * broken, an undefined symbol, a bad ELF file), "cannot load SONAME: " and
+ * the loader's message, joined by "; "; why is "" when no soname has a
+ * file at all (the library is absent). */
 void *backend_dlopen(const char *const *sonames, size_t n, size_t *which,
 		     char *why, size_t why_bytes);
+
+/* What load() returns after backend_dlopen() gave NULL with WHY:
+ * GUEST_LOAD_ABSENT when WHY is "" (no soname file exists), else
+ * GUEST_LOAD_BROKEN (present but not loadable; WHY says why). */
+enum guest_load backend_not_loaded(const char *why);
 
 /* dlsym NAME in HANDLE into *SLOT, a function pointer variable of any
  * type (written through memcpy, as POSIX allows). Returns 0 if found, -1

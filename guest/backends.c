@@ -156,22 +156,62 @@ void backend_lib_path(const void *addr, char *out, size_t out_bytes)
 		backend_copy(out, out_bytes, dli.dli_fname);
 }
 
+/* Did dlopen(SONAME) fail because no file of that name exists (rather
+ * than because it, or a library it needs, could not be loaded)? Told
+ * from the loader's message, which names the file it could not find:
+ * glibc "SONAME: cannot open shared object file: No such file or
+ * directory" (a missing dependency names the dependency instead), musl
+ * "Error loading shared library SONAME: No such file or directory" (a
+ * missing dependency adds "(needed by ...)"). */
+static bool soname_missing(const char *soname, const char *msg)
+{
+	static const char glibc[] =
+		": cannot open shared object file: No such file or directory";
+	static const char musl_pre[] = "Error loading shared library ";
+	static const char musl[] = ": No such file or directory";
+	size_t n = strlen(soname);
+
+	if (strncmp(msg, soname, n) == 0 && strcmp(msg + n, glibc) == 0)
+		return true;
+	if (strncmp(msg, musl_pre, sizeof(musl_pre) - 1) == 0) {
+		msg += sizeof(musl_pre) - 1;
+		return strncmp(msg, soname, n) == 0 && strcmp(msg + n, musl) == 0;
+	}
+	return false;
+}
+
 void *backend_dlopen(const char *const *sonames, size_t n, size_t *which,
 		     char *why, size_t why_bytes)
 {
-	const char *err = NULL;
+	size_t len = 0;
 
+	if (why_bytes > 0)
+		why[0] = '\0';
 	for (size_t i = 0; i < n; i++) {
 		void *h = dlopen(sonames[i], RTLD_NOW | RTLD_LOCAL);
+		const char *err;
+		int w;
 
 		if (h) {
 			*which = i;
 			return h;
 		}
 		err = dlerror();
+		if (!err || soname_missing(sonames[i], err) || len >= why_bytes)
+			continue;
+		/* present but not loadable: keep the loader's message */
+		w = snprintf(why + len, why_bytes - len, "%scannot load %s: %s",
+			     len ? "; " : "", sonames[i], err);
+		if (w > 0)
+			len += (size_t)w < why_bytes - len ? (size_t)w :
+			       why_bytes - len - 1;
 	}
-	backend_copy(why, why_bytes, err ? err : "not found");
 	return NULL;
+}
+
+enum guest_load backend_not_loaded(const char *why)
+{
+	return why[0] ? GUEST_LOAD_BROKEN : GUEST_LOAD_ABSENT;
 }
 
 int backend_sym(void *handle, void *slot, const char *name)

@@ -81,6 +81,17 @@ int emit_library(const char *library, const struct guest_lib_info *info)
 	return flush(&j);
 }
 
+int emit_library_failed(const char *library, const char *message)
+{
+	struct json_line j;
+
+	begin(&j, "library");
+	json_add_str_max(&j, "library", library, MAX_NAME);
+	json_add_str(&j, "status", "failed");
+	json_add_str_max(&j, "message", message, MAX_MESSAGE);
+	return flush(&j);
+}
+
 int emit_kat(const char *library, const char *algorithm, bool ok,
 	     const char *source)
 {

@@ -36,6 +36,11 @@ int emit_hello(const char *guest_version, const char *libc, int cpu,
  * NULL for `absent`. */
 int emit_library(const char *library, const struct guest_lib_info *info);
 
+/* library with status `failed`: the library's file is there but it could
+ * not be loaded or used; MESSAGE says why (the loader's message for each
+ * soname tried, or the missing symbol), cut at 3072 bytes. */
+int emit_library_failed(const char *library, const char *message);
+
 /* kat: OK for one vector, SOURCE its citation. */
 int emit_kat(const char *library, const char *algorithm, bool ok,
 	     const char *source);

@@ -892,10 +892,14 @@ static void run_library(struct run *run, const struct guest_backend *b)
 	memset(&info, 0, sizeof(info));
 	why[0] = '\0';
 	rc = b->load(&info, why, sizeof(why));
-	if (rc != GUEST_LOAD_OK) {
+	if (rc == GUEST_LOAD_ABSENT) {
 		check_emit(emit_library(b->name, NULL));
-		if (rc == GUEST_LOAD_BROKEN)
-			check_emit(emit_error(b->name, "", "%s", why));
+		return;
+	}
+	if (rc != GUEST_LOAD_OK) {
+		/* present but not loadable: failed, not absent */
+		check_emit(emit_library_failed(b->name, why));
+		check_emit(emit_error(b->name, "", "%s", why));
 		return;
 	}
 	backend_build_id(info.path, info.build_id, sizeof(info.build_id));

@@ -50,6 +50,10 @@ struct build {
 	char *tmp;		/* STATE/images/.build-NAME-XXXXXX */
 	char *rootfs;		/* tmp/rootfs */
 	char *log;		/* tmp/build.log */
+	char *keyring;		/* bootstrap builds: the one keyring trusted
+				 * (absolute path) */
+	char *no_parts;		/* mmdebstrap: an empty directory given as
+				 * apt's TrustedParts, tmp/apt-trusted.d */
 };
 
 /* Fill a NULL-terminated argv for the chosen tool; strings borrowed from
@@ -132,10 +136,9 @@ static int add_recipe_options(const struct build *b, struct args *a,
 
 		if (!json_is_string(s) || json_string_value(s)[0] != '-')
 			goto bad;
-		/* the user's keyring (images build --keyring) replaces the
-		 * recipe's */
-		if (b->ctx->keyring &&
-		    strncmp(json_string_value(s), "--keyring=", 10) == 0)
+		/* the keyring is added by bootstrap_common (the user's
+		 * --keyring, else this one: bound_keyring) */
+		if (strncmp(json_string_value(s), "--keyring=", 10) == 0)
 			continue;
 		args_add(a, json_string_value(s));
 	}
@@ -144,6 +147,181 @@ bad:
 	return bo_err_set(err, "invalid recipe '%s': 'options.%s' must be an "
 			  "array of options starting with '-'",
 			  b->recipe->path, b->method);
+}
+
+/* The keyring a bootstrap build trusts: what is in it (gpg). */
+static char *find_program(const char *program);
+
+#define GPG_TIMEOUT_NS (60ull * 1000000000ull)
+
+struct fpr_ctx {
+	char *list;		/* "A, B" so far, or NULL */
+	int after_pub;		/* in a primary key's records, before its
+				 * fingerprint */
+};
+
+/* gpg --with-colons: a "pub" record, then (after "rvk" records, if any)
+ * its "fpr" record, field 10 the fingerprint; subkeys ("sub") have theirs
+ * too, which are skipped. */
+static int fpr_on_line(void *vctx, const char *line, size_t len, int truncated)
+{
+	struct fpr_ctx *c = vctx;
+	const char *p = line;
+	int field;
+
+	(void)len;
+	if (truncated)
+		return 0;
+	if (strncmp(line, "pub:", 4) == 0) {
+		c->after_pub = 1;
+		return 0;
+	}
+	if (strncmp(line, "sub:", 4) == 0 || strncmp(line, "ssb:", 4) == 0)
+		c->after_pub = 0;
+	if (strncmp(line, "fpr:", 4) != 0 || !c->after_pub)
+		return 0;
+	c->after_pub = 0;
+	for (field = 1; field < 10 && p; field++) {
+		p = strchr(p, ':');
+		if (p)
+			p++;
+	}
+	if (p && *p && *p != ':') {
+		size_t n = strcspn(p, ":");
+		char *s = c->list ? xasprintf("%s, %.*s", c->list, (int)n, p) :
+			  xasprintf("%.*s", (int)n, p);
+
+		free(c->list);
+		c->list = s;
+	}
+	return 0;
+}
+
+/* The fingerprints of the primary keys in the OpenPGP keyring FILE
+ * (binary or ASCII-armoured), uppercase hex as gpg prints them, read with
+ * `gpg --show-keys --with-colons` in a throwaway home directory under
+ * TMPDIR (removed again). On success returns 0 and a newly allocated
+ * "FPR1, FPR2, ..." in *ret (caller frees). Returns -1 with err set when
+ * gpg cannot be run or fails, or when FILE holds no key (fail closed: an
+ * empty keyring trusts nothing). */
+static int keyring_fingerprints(const char *file, const char *tmpdir,
+				char **ret, bo_err *err)
+{
+	char *home = xasprintf("%s/gnupg-XXXXXX", tmpdir), **env;
+	char *gpg = find_program("gpg");
+	const char *argv[] = { gpg ? gpg : "/usr/bin/gpg", "--batch", "--quiet", "--no-options",
+		"--no-default-keyring", "--homedir", home, "--with-colons",
+		"--show-keys", file, NULL };
+	struct fpr_ctx c = { 0 };
+	struct spawn_opts o;
+	struct spawn_result res;
+	int rc;
+
+	if (!mkdtemp(home)) {
+		rc = bo_err_set(err, "cannot create '%s': %s", home,
+				strerror(errno));
+		free(home);
+		free(gpg);
+		return rc;
+	}
+	memset(&o, 0, sizeof(o));
+	o.argv = argv;
+	o.timeout_ns = GPG_TIMEOUT_NS;
+	o.cpu = -1;
+	o.on_line = fpr_on_line;
+	o.line_ctx = &c;
+	o.log_fd = -1;
+	env = spawn_env_builder();
+	o.envp = (const char *const *)env;
+	rc = spawn_run(&o, &res, err);
+	spawn_env_free(env);
+	free(gpg);
+	{
+		/* gpg leaves a few files in its home: remove them */
+		char *cmd[] = { "pubring.kbx", "pubring.kbx~", "trustdb.gpg",
+				"public-keys.d", NULL };
+		for (size_t i = 0; cmd[i]; i++) {
+			char *p = xasprintf("%s/%s", home, cmd[i]);
+
+			if (unlink(p) < 0)
+				rmdir(p);
+			free(p);
+		}
+		rmdir(home);
+	}
+	free(home);
+	if (rc < 0) {
+		char msg[sizeof(err->msg)];
+
+		snprintf(msg, sizeof(msg), "%s", err->msg);
+		free(c.list);
+		return bo_err_set(err, "cannot read keyring '%s': %s", file,
+				  msg);
+	}
+	if (res.status != SPAWN_EXITED || res.exit_code != 0) {
+		free(c.list);
+		return bo_err_set(err, "cannot read keyring '%s': gpg "
+				  "--show-keys failed", file);
+	}
+	if (!c.list)
+		return bo_err_set(err, "keyring '%s' holds no OpenPGP key",
+				  file);
+	*ret = c.list;
+	return 0;
+}
+
+/* The keyring the recipe names for this method (its first
+ * "--keyring=FILE" option), or NULL. Borrowed from the recipe. */
+static const char *recipe_keyring(const struct build *b)
+{
+	json_t *opts = json_object_get(b->recipe->json, "options"), *list;
+	size_t i;
+
+	list = opts ? json_object_get(opts, b->method) : NULL;
+	for (i = 0; list && json_is_array(list) && i < json_array_size(list);
+	     i++) {
+		const char *s = json_string_value(json_array_get(list, i));
+
+		if (s && strncmp(s, "--keyring=", 10) == 0)
+			return s + 10;
+	}
+	return NULL;
+}
+
+/* Bind a bootstrap build to one keyring: the user's (images build
+ * --keyring FILE), else the recipe's. Fails closed: no keyring, an
+ * unreadable one or one without keys is an error, never a build that
+ * trusts whatever the host has. Sets b->keyring, b->no_parts (mmdebstrap)
+ * and b->tb.verification (stored with the image: the keyring and its
+ * keys' fingerprints). Returns 0, or -1 with err set. */
+static int bound_keyring(struct build *b, bo_err *err)
+{
+	const char *want = b->ctx->keyring ? b->ctx->keyring : recipe_keyring(b);
+	char *fprs = NULL;
+
+	if (!want)
+		return bo_err_set(err, "cannot build image '%s': recipe '%s' "
+				  "names no keyring for %s; give one with "
+				  "'images build --keyring FILE'", b->display,
+				  b->recipe->path, b->method);
+	b->keyring = realpath(want, NULL);
+	if (!b->keyring || access(b->keyring, R_OK) < 0)
+		return bo_err_set(err, "cannot read keyring '%s': %s", want,
+				  strerror(errno));
+	if (keyring_fingerprints(b->keyring, b->tmp, &fprs, err) < 0)
+		return -1;
+	free(b->tb.verification);
+	b->tb.verification = xasprintf("archive signatures, keyring '%s' "
+				       "alone (OpenPGP keys %s)", b->keyring,
+				       fprs);
+	free(fprs);
+	if (strcmp(b->method, "mmdebstrap") == 0) {
+		b->no_parts = xasprintf("%s/apt-trusted.d", b->tmp);
+		if (mkdir(b->no_parts, 0755) < 0)
+			return bo_err_set(err, "cannot create '%s': %s",
+					  b->no_parts, strerror(errno));
+	}
+	return 0;
 }
 
 /* Common part of debootstrap and mmdebstrap command lines. */
@@ -166,19 +344,16 @@ static int bootstrap_common(const struct build *b, struct args *a,
 		args_add_owned(a, xasprintf("--components=%s", s));
 		free(s);
 	}
-	if (b->ctx->keyring) {
-		/* fail closed: an unreadable keyring is an error, not a build
-		 * without signature checks */
-		char *ring = realpath(b->ctx->keyring, NULL);
-
-		if (!ring || access(ring, R_OK) < 0) {
-			bo_err_set(err, "cannot read keyring '%s': %s",
-				   b->ctx->keyring, strerror(errno));
-			free(ring);
-			return -1;
-		}
-		args_add_owned(a, xasprintf("--keyring=%s", ring));
-		free(ring);
+	/* the one keyring trusted (bound_keyring): debootstrap checks the
+	 * Release signature with gpgv against it alone; mmdebstrap's apt
+	 * would also trust the host's /etc/apt/trusted.gpg.d and add a
+	 * signed-by for the distribution's own keyring when it finds one,
+	 * so it gets an empty directory as its TrustedParts and no such
+	 * check */
+	args_add_owned(a, xasprintf("--keyring=%s", b->keyring));
+	if (b->no_parts) {
+		args_add_owned(a, xasprintf("--keyring=%s", b->no_parts));
+		args_add(a, "--skip=check/signed-by");
 	}
 	return add_recipe_options(b, a, err);
 }
@@ -478,12 +653,13 @@ static int run_tool(struct build *b, const struct method *m, bo_err *err)
 	struct spawn_opts o;
 	struct spawn_result res;
 	const char **argv = NULL;
-	char **owned = NULL;
+	char **owned = NULL, **env;
 	size_t nowned = 0;
 	char how[128];
 	int logfd, rc;
 
-	if (m->make_argv(b, &argv, &owned, &nowned, err) < 0)
+	if (bound_keyring(b, err) < 0 ||
+	    m->make_argv(b, &argv, &owned, &nowned, err) < 0)
 		return -1;
 	logfd = open(b->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC |
 		     O_NOFOLLOW, 0644);
@@ -507,7 +683,10 @@ static int run_tool(struct build *b, const struct method *m, bo_err *err)
 	o.cpu = -1;
 	o.setup = child_setup;
 	o.log_fd = logfd;
+	env = spawn_env_builder();	/* no APT_CONFIG, LD_*, ... */
+	o.envp = (const char *const *)env;
 	rc = spawn_run(&o, &res, err);
+	spawn_env_free(env);
 	close(logfd);
 	if (rc < 0) {
 		char msg[sizeof(err->msg)];
@@ -813,8 +992,13 @@ static int build(struct build *b, bo_err *err)
 		 "importing" : "building", b->display, b->method);
 	t0 = bo_now_ns();
 	if (m && m->make_argv) {
-		if (run_tool(b, m, err) < 0)
+		rc = run_tool(b, m, err);
+		if (b->no_parts)
+			rmdir(b->no_parts);
+		rc = rc < 0 ? -1 : 0;
+		if (rc < 0)
 			goto out;
+		rc = -1;
 	} else if (unpack(b, err) < 0) {
 		goto out;
 	}
@@ -845,7 +1029,9 @@ out:
 	tarball_result_free(&b->tb);
 	free(b->rootfs);
 	free(b->log);
-	b->rootfs = b->log = NULL;
+	free(b->keyring);
+	free(b->no_parts);
+	b->rootfs = b->log = b->keyring = b->no_parts = NULL;
 	free(tool);
 	b->tool = NULL;
 	return rc;

@@ -124,6 +124,7 @@ static int run_gpgv(const char *keyring, const char *a1, const char *a2,
 	char *ring = realpath(keyring, NULL);
 	const char *argv[7];
 	struct spawn_opts o;
+	char **env;
 	struct spawn_result res;
 	int fd, rc, n = 0;
 
@@ -147,7 +148,10 @@ static int run_gpgv(const char *keyring, const char *a1, const char *a2,
 	o.timeout_ns = GPGV_TIMEOUT_NS;
 	o.cpu = -1;
 	o.log_fd = fd;
+	env = spawn_env_builder();	/* no GNUPGHOME, CURL_HOME, LD_*, ... */
+	o.envp = (const char *const *)env;
 	rc = spawn_run(&o, &res, err);
+	spawn_env_free(env);
 	if (fd >= 0)
 		close(fd);
 	if (rc == 0 && (res.status != SPAWN_EXITED || res.exit_code != 0))
@@ -286,6 +290,7 @@ static int fetch(const char *url, const char *dest, const char *logdir,
 			       "--proto", "=https,http,file", "-o", dest,
 			       "--", url, NULL };
 	struct spawn_opts o;
+	char **env;
 	struct spawn_result res;
 	int fd, rc;
 
@@ -303,7 +308,10 @@ static int fetch(const char *url, const char *dest, const char *logdir,
 	o.timeout_ns = FETCH_TIMEOUT_NS;
 	o.cpu = -1;
 	o.log_fd = fd;
+	env = spawn_env_builder();	/* no GNUPGHOME, CURL_HOME, LD_*, ... */
+	o.envp = (const char *const *)env;
 	rc = spawn_run(&o, &res, err);
+	spawn_env_free(env);
 	if (fd >= 0)
 		close(fd);
 	if (rc == 0 && res.status == SPAWN_INTERRUPTED)

@@ -48,8 +48,9 @@ static const char usage[] =
 "      --digests FILE     the checksum file for --from (Gentoo DIGESTS,\n"
 "                         Alpine .sha256)\n"
 "      --keyring FILE     tarballs: also verify the PGP signature with gpgv;\n"
-"                         debian, ubuntu: the archive keyring to use instead\n"
-"                         of the recipe's (e.g. an Ubuntu keyring on Debian)\n"
+"                         debian, ubuntu: the only archive keyring trusted,\n"
+"                         instead of the recipe's (e.g. an Ubuntu keyring on\n"
+"                         Debian); its keys are recorded with the image\n"
 "      --no-verify        skip checksum verification (recorded on the image)\n"
 "  -h, --help             show this help\n"
 "\n"
@@ -230,8 +231,9 @@ static void bind_s(sqlite3_stmt *st, int i, const char *s)
 }
 
 /* How IMG was verified, for people and for csv/json alike: its recorded
- * verification, or for a debootstrap/mmdebstrap build (which records
- * none) the archive signatures the bootstrap tool checked. */
+ * verification (for a debootstrap/mmdebstrap build, the keyring and its
+ * keys), or for such a build made before that was recorded the archive
+ * signatures the bootstrap tool checked. */
 static const char *verification_of(const struct image *img)
 {
 	return img->verification ? img->verification :

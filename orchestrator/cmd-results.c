@@ -11,6 +11,7 @@
 #include "orchestrator/cli.h"
 #include "orchestrator/db-names.h"
 #include "orchestrator/format.h"
+#include "orchestrator/lib-faults.h"
 #include "orchestrator/paths.h"
 #include "orchestrator/report-fmt.h"
 #include "orchestrator/runstate.h"
@@ -29,9 +30,9 @@ static const char usage[] =
 "cyc/B (cycles_per_byte) is the curve's fitted cost per byte at the core\n"
 "clock the guest measured; CV% (cv, a fraction) the spread of the point's\n"
 "raw samples; a throughput marked ~ (noisy = 1) stayed above the guest's\n"
-"CV limit after re-runs. csv and json also give the quartiles p25_ns and\n"
-"p75_ns (ns per batch). Runs stored before the guest reported samples\n"
-"leave these empty.\n"
+"CV limit after re-runs (--quick makes none). csv and json also give the\n"
+"quartiles p25_ns and p75_ns (ns per batch). Runs stored before the guest\n"
+"reported samples leave these empty.\n"
 "The table starts with a line per run: its CPU, the state of the CPU its\n"
 "guests were pinned to (governor, boost, scaling frequency before and\n"
 "after, hypervisor), its seed and rounds, and its warnings if the numbers\n"
@@ -107,10 +108,12 @@ struct filters {
 
 /* The per-point statistics and the curve's cycles per byte (schema 5),
  * joined to results_v on result_id, with names that results_v does not
- * use, so that its columns stay unambiguous. */
+ * use (schema 6 has the same columns in results_v), so that its columns
+ * stay unambiguous on every schema. */
 static const char stats_join[] =
-	" LEFT JOIN (SELECT r.id AS stat_id, r.p25_ns, r.p75_ns, r.cv, r.noisy,"
-	"  c.cycles_per_byte FROM results r LEFT JOIN curves c"
+	" LEFT JOIN (SELECT r.id AS stat_id, r.p25_ns AS stat_p25,"
+	"  r.p75_ns AS stat_p75, r.cv AS stat_cv, r.noisy AS stat_noisy,"
+	"  c.cycles_per_byte AS stat_cpb FROM results r LEFT JOIN curves c"
 	"  ON c.invocation_id = r.invocation_id AND c.library_id = r.library_id"
 	"  AND c.algorithm = r.algorithm AND c.operation = r.operation"
 	"  AND c.mode = r.mode) ON stat_id = result_id";
@@ -137,8 +140,9 @@ static char *build_sql(const char *base, const char *mode,
 {
 	char *cols = xasprintf("%s, %s AS mode, %s AS variant, %s", base, mode,
 			       variant, stats ?
-			       "p25_ns, p75_ns, round(cv, 6) AS cv, noisy,"
-			       " round(cycles_per_byte, 3) AS cycles_per_byte" :
+			       "stat_p25 AS p25_ns, stat_p75 AS p75_ns,"
+			       " round(stat_cv, 6) AS cv, stat_noisy AS noisy,"
+			       " round(stat_cpb, 3) AS cycles_per_byte" :
 			       "NULL AS p25_ns, NULL AS p75_ns, NULL AS cv,"
 			       " NULL AS noisy, NULL AS cycles_per_byte");
 	char *sql = xasprintf("%s FROM results_v%s WHERE 1", cols,
@@ -486,6 +490,30 @@ static int print_summaries(sqlite3 *db, const char *path,
 	return rc;
 }
 
+/* Warn on stderr about every library that failed (could not be loaded,
+ * crashed, hung) in the selected runs (F's --run ids, or the latest): it
+ * has no results there. */
+static void warn_failed_libraries(sqlite3 *db, const struct filters *f)
+{
+	sqlite3_stmt *st;
+	size_t i;
+
+	if (f->nruns) {
+		for (i = 0; i < f->nruns; i++)
+			lib_faults_print(stderr, db, f->runs[i],
+					 "benchorch: warning: ");
+		return;
+	}
+	if (sqlite3_prepare_v2(db, "SELECT max(run_id) FROM results_v", -1,
+			       &st, NULL) != SQLITE_OK)
+		return;
+	if (sqlite3_step(st) == SQLITE_ROW &&
+	    sqlite3_column_type(st, 0) != SQLITE_NULL)
+		lib_faults_print(stderr, db, sqlite3_column_int64(st, 0),
+				 "benchorch: warning: ");
+	sqlite3_finalize(st);
+}
+
 static int cmd_results(int argc, char **argv)
 {
 	const char *db_opt = NULL, *state_opt = NULL, *size_arg = NULL;
@@ -659,9 +687,12 @@ static int cmd_results(int argc, char **argv)
 		if (noisy > 0)
 			cli_warn("%ld of these %ld points are noisy (MB/s marked ~): their"
 				 " coefficient of variation stayed above the guest's limit"
-				 " after re-runs", noisy, n);
-		if (!f.all)	/* with --all, every partial run would be named */
+				 " after the re-runs the run made (none with --quick)",
+				 noisy, n);
+		if (!f.all) {	/* with --all, every partial run would be named */
 			warn_partial_runs(db, &f);
+			warn_failed_libraries(db, &f);
+		}
 	}
 	sqlite3_finalize(st);
 	sqlite3_close(db);

@@ -15,7 +15,8 @@ struct curve_fit {
 	const char *library, *algorithm, *operation, *mode;	/* borrowed
 				 * from the guest_output */
 	size_t points;		/* results (buffer sizes) fitted, >= 2 */
-	double overhead_ns;	/* time per call at 0 bytes, ns */
+	double overhead_ns;	/* time per call at 0 bytes, ns; >= 0 (a fit
+				 * below zero is clamped, stats_fit_linear) */
 	double ns_per_byte;	/* slope, ns per byte */
 	double cycles_per_byte;	/* ns_per_byte x the measured core clock
 				 * (mean of hello's and done's clock_hz) in

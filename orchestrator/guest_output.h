@@ -26,8 +26,11 @@
 
 struct guest_library {
 	char *name;
-	int loaded;		/* 1 = "loaded", 0 = "absent" */
-	char *soname, *path, *version;	/* NULL when absent */
+	int loaded;		/* 1 = "loaded", 0 = "absent" or "failed" */
+	int failed;		/* 1 = "failed": the file is there but could
+				 * not be loaded or used */
+	char *message;		/* why it failed; NULL unless failed */
+	char *soname, *path, *version;	/* NULL unless loaded */
 	char *build_id;		/* lowercase hex, "" if none; NULL when
 				 * absent */
 };
@@ -118,6 +121,21 @@ struct guest_output {
 				 * and done; 0 = not measured */
 	size_t lines;		/* lines accepted so far */
 };
+
+/* A library of one invocation that failed: it could not be loaded
+ * (library status "failed"), or its process crashed, hung and was killed,
+ * or ended abnormally (an error line starting "library crashed",
+ * "library hung" or "library process ended", guest/PROTOCOL.md). */
+struct guest_fault {
+	const char *library;	/* borrowed from the output */
+	const char *what;	/* the guest's message, borrowed */
+};
+
+/* The faults of OUT, at most one per library (the first), in the order
+ * the guest reported them, into *ret (caller frees the array; the strings
+ * stay owned by OUT). Returns their count; *ret is NULL when 0. */
+size_t guest_output_faults(const struct guest_output *out,
+			   struct guest_fault **ret);
 
 /* Initialise an empty output. */
 void guest_output_init(struct guest_output *out);

@@ -1,7 +1,8 @@
 # orchestrator/: the benchorch command and its library.
 liborch_a_SOURCES += \
 	orchestrator/util.c orchestrator/util.h \
-	orchestrator/spawn.c orchestrator/spawn.h
+	orchestrator/spawn.c orchestrator/spawn.h \
+	orchestrator/spawn-env.c
 liborch_a_CFLAGS = $(AM_CFLAGS) $(ORCH_CFLAGS)
 liborch_a_SOURCES += \
 	orchestrator/algorithms.c orchestrator/algorithms.h \
@@ -27,6 +28,7 @@ liborch_a_SOURCES += \
 	orchestrator/cli.c orchestrator/cli.h \
 	orchestrator/cmd-run.c \
 	orchestrator/cmd-results.c \
+	orchestrator/lib-faults.c orchestrator/lib-faults.h \
 	orchestrator/cmd-images.c
 # results, compare, report, export/merge (issue #7)
 liborch_a_SOURCES += \

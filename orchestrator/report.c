@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "orchestrator/lib-faults.h"
 #include "orchestrator/report-fmt.h"
 #include "orchestrator/report-overview.h"
 #include "orchestrator/report.h"
@@ -561,7 +562,8 @@ static void write_fits(FILE *f, sqlite3 *db, const struct data *d,
 
 	fputs("<table class=\"fit\"><caption>Per curve: time per call = start-up"
 	      " overhead + bytes &times; cost per byte (least squares, relative"
-	      " errors)</caption>\n<tr><th>curve</th><th>overhead (ns/call)</th>"
+	      " errors; an overhead that fits below zero is clamped to 0 and the"
+	      " cost per byte fitted through the origin)</caption>\n<tr><th>curve</th><th>overhead (ns/call)</th>"
 	      "<th>ns/byte</th><th>cycles/byte</th><th>peak MB/s</th>"
 	      "<th>key setup (ns/key)</th></tr>\n", f);
 	for (i = first; i < end; i++) {
@@ -574,6 +576,16 @@ static void write_fits(FILE *f, sqlite3 *db, const struct data *d,
 				peak = cv->y[k];
 		}
 		if (stored_fit(fit, d, cv, &o, &s, &cyc)) {
+			double o2, s2;
+
+			/* stored before overheads were clamped: clamp it now,
+			 * the cycles at the same measured clock */
+			if (o < 0 && s > 0 &&
+			    stats_fit_linear(cv->x, t, cv->n, &o2, &s2) >= 0) {
+				cyc = cyc >= 0 ? cyc * s2 / s : cyc;
+				o = o2;
+				s = s2;
+			}
 			/* fitted when stored, at the clock the guest measured */
 			snprintf(a, sizeof(a), "%.0f", o);
 			snprintf(b, sizeof(b), "%.3f", s);
@@ -581,7 +593,7 @@ static void write_fits(FILE *f, sqlite3 *db, const struct data *d,
 				snprintf(c, sizeof(c), "%.2f", cyc);
 			else
 				snprintf(c, sizeof(c), "\xe2\x80\x94");
-		} else if (stats_fit_linear(cv->x, t, cv->n, &o, &s) == 0) {
+		} else if (stats_fit_linear(cv->x, t, cv->n, &o, &s) >= 0) {
 			/* an older run: fitted here, at the nominal clock */
 			snprintf(a, sizeof(a), "%.0f", o);
 			snprintf(b, sizeof(b), "%.3f", s);
@@ -725,6 +737,38 @@ static const char style[] =
 	"table.heatmap th{font-weight:normal}"
 	".legend span{padding:.1em .6em}";
 
+/* The libraries that failed (could not be loaded, crashed, hung) in the
+ * runs of D, one list item each (lib-faults.c); nothing when none did. */
+static void write_lib_faults(FILE *f, sqlite3 *db, const struct data *d)
+{
+	char *buf = NULL, *line, *save = NULL;
+	size_t len = 0, i;
+	FILE *m = open_memstream(&buf, &len);
+	long n = 0;
+
+	if (!m)
+		return;
+	for (i = 0; i < d->nruns; i++) {
+		long k = lib_faults_print(m, db, d->runs[i], "");
+
+		n += k > 0 ? k : 0;
+	}
+	fclose(m);
+	if (n > 0) {
+		fputs("<p class=\"faults\">Libraries that failed: no results from"
+		      " them in that invocation; the other libraries' are"
+		      " kept.</p>\n<ul class=\"faults\">\n", f);
+		for (line = strtok_r(buf, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save)) {
+			fputs("<li>", f);
+			svg_escape(f, line);
+			fputs("</li>\n", f);
+		}
+		fputs("</ul>\n", f);
+	}
+	free(buf);
+}
+
 int report_write_html(sqlite3 *db, const struct report_opts *o, FILE *f,
 		      bo_err *err)
 {
@@ -757,6 +801,7 @@ int report_write_html(sqlite3 *db, const struct report_opts *o, FILE *f,
 	      "<th>CPU warnings</th></tr>\n", f);
 	write_runs(f, db, &d);
 	fputs("</table>\n", f);
+	write_lib_faults(f, db, &d);
 	fputs("<p>CPU state: the cpufreq scaling governor, turbo/boost and scaling"
 	      " frequency (before -&gt; after the run) of the CPU the guests were"
 	      " pinned to, and the hypervisor; unknown where the kernel does not"
@@ -768,7 +813,8 @@ int report_write_html(sqlite3 *db, const struct report_opts *o, FILE *f,
 		      " clock the guest measured on its CPU at start and end, the"
 		      " invariant TSC's rate, the time from hello to done by the"
 		      " guest's clock and by the host's, and the points whose"
-		      " spread stayed above the guest's limit after re-runs"
+		      " spread stayed above the guest's limit after re-runs (none"
+		      " with --quick)"
 		      "</caption>\n<tr><th>run</th><th>distro</th><th>clock at start"
 		      " (GHz)</th><th>clock at end (GHz)</th><th>TSC (GHz)</th>"
 		      "<th>guest (s)</th><th>host (s)</th><th>noisy points</th></tr>\n",

@@ -89,9 +89,10 @@ static const char *const log_noise[] = {
 };
 
 /* The last line of the log at PATH, from byte FROM on (what one
- * invocation wrote), worth quoting in an error (nspawn's "terminated by
- * signal" or the guest's own complaint), or NULL. Caller frees. */
-static char *log_last_line(const char *path, off_t from)
+ * invocation wrote) up to byte TO (-1: the end), worth quoting in an error
+ * (nspawn's "terminated by signal" or the guest's own complaint), or NULL.
+ * Caller frees. */
+static char *log_last_line(const char *path, off_t from, off_t to)
 {
 	char *buf, *line, *save = NULL, *last = NULL;
 	size_t len;
@@ -99,6 +100,8 @@ static char *log_last_line(const char *path, off_t from)
 
 	if (bo_read_file(path, 1u << 20, &buf, &len, &err) < 0)
 		return NULL;
+	if (to >= 0 && (size_t)to < len)
+		buf[len = (size_t)to] = '\0';
 	if (from < 0 || (size_t)from > len)
 		from = (off_t)len;
 	for (line = strtok_r(buf + from, "\n", &save); line;
@@ -188,6 +191,32 @@ static void on_guest_output(void *ctx, const struct guest_output *out)
 		progress_library(ctx, out->results[out->nresults - 1].library);
 }
 
+long run_lib_timeout_s(long timeout_s)
+{
+	long t = timeout_s / 2;
+
+	if (timeout_s <= 0)	/* no limit per invocation */
+		return RUN_LIB_TIMEOUT_MAX_S;
+	return t < 1 ? 1 : t > RUN_LIB_TIMEOUT_MAX_S ? RUN_LIB_TIMEOUT_MAX_S : t;
+}
+
+/* Say on stderr which libraries of S failed (could not be loaded,
+ * crashed, hung) although the guest ran to its end. Returns their
+ * count. */
+static size_t report_faults(const struct dist *d, const struct plan *p,
+			    const struct inv_state *s)
+{
+	struct guest_fault *f;
+	size_t n = guest_output_faults(&s->out, &f), i;
+
+	for (i = 0; i < n; i++)
+		cli_error("%s: round %d of %zu: library '%s' failed: %s "
+			  "(the other libraries' results are kept)", d->spec,
+			  s->round, p->nrounds, f[i].library, f[i].what);
+	free(f);
+	return n;
+}
+
 /* Run the guest of D once, for round STEP->round of plan P, pinned to
  * CPU: image, guest, validation, showing progress on PG. Fills s;
  * returns 0 or -1 (s->error set). */
@@ -195,9 +224,11 @@ static int invoke(const struct run_config *c, const struct plan *p,
 		  const struct plan_step *step, struct dist *d, int cpu,
 		  struct inv_state *s, struct progress *pg)
 {
-	const char *args[24];
+	const char *args[26];
 	char cpubuf[16], seedbuf[24], batchbuf[24], repbuf[16], rerunbuf[16];
+	char libtobuf[24];
 	struct spawn_result res;
+	struct runner_fallback fb;
 	off_t log_from;
 	bo_err err;
 	int n = 0, rc;
@@ -244,6 +275,11 @@ static int invoke(const struct run_config *c, const struct plan *p,
 		args[n++] = "--max-reruns";
 		args[n++] = rerunbuf;
 	}
+	/* a library that hangs is killed by the guest itself, before the
+	 * whole invocation would be, so the others' results are kept */
+	snprintf(libtobuf, sizeof(libtobuf), "%ld", run_lib_timeout_s(c->timeout_s));
+	args[n++] = "--lib-timeout";
+	args[n++] = libtobuf;
 	args[n] = NULL;
 	log_from = d->log_fd >= 0 ? lseek(d->log_fd, 0, SEEK_END) : 0;
 	{
@@ -257,13 +293,24 @@ static int invoke(const struct run_config *c, const struct plan *p,
 			.log_fd = d->log_fd,
 			.on_output = on_guest_output,
 			.output_ctx = pg,
+			.machine = d->image->name,
 		};
 
-		rc = runner_run(&ro, &s->out, &s->runner, &res, &err);
+		rc = runner_run(&ro, &s->out, &s->runner, &res, &fb, &err);
+	}
+	if (fb.happened) {
+		char *why = log_last_line(d->logpath, (off_t)fb.log_from,
+					  (off_t)fb.log_to);
+
+		cli_warn("%s: round %d: systemd-nspawn failed (%s%s%s), "
+			 "ran the guest under chroot instead", d->spec,
+			 s->round, fb.why.msg, why ? ": " : "", why ? why : "");
+		free(why);
 	}
 	s->wall_ns = res.wall_ns;
 	if (rc < 0) {
-		char *last = bo_interrupted ? NULL : log_last_line(d->logpath, log_from);
+		char *last = bo_interrupted ? NULL :
+			     log_last_line(d->logpath, log_from, -1);
 
 		s->error = last ?
 			xasprintf("%s: %s (guest log: %s)", err.msg, last,
@@ -366,6 +413,17 @@ static bool measured_nothing(const struct inv_state *st, size_t n)
 	return true;
 }
 
+/* How the guests treated a noisy point in run C, to end "stayed above
+ * the guest's limit ...": --quick and --max-reruns 0 make no re-runs. */
+static const char *reruns_phrase(const struct run_config *c)
+{
+	if (c->max_reruns_set)
+		return c->max_reruns == 0 ? "with no re-runs (--max-reruns 0)" :
+		       "after re-runs";
+	return c->quick ? "with no re-runs (--quick makes none)" :
+	       "after re-runs";
+}
+
 /* The CPU warnings of the run, one per line, or NULL. Caller frees. */
 static char *join_warnings(char *a, char *b)
 {
@@ -398,6 +456,7 @@ int run_execute(const struct run_config *c)
 	const char *status;
 	int64_t run_id, freq_after;
 	size_t i, nalgs, ninvs = 0, nok = 0, nfailed = 0, done = 0;
+	size_t nfaults = 0;
 	uint64_t seed;
 	bo_err err;
 	int rc = EXIT_OK, cpu, stored;
@@ -529,6 +588,7 @@ int run_execute(const struct run_config *c)
 			     s->out.nresults, count_noisy(&s->out), failed);
 		if (!failed) {
 			nok++;
+			nfaults += report_faults(d, &plan, s);
 			continue;
 		}
 		d->failed = 1;
@@ -594,6 +654,10 @@ int run_execute(const struct run_config *c)
 		cli_error("run %lld %s", (long long)run_id, why);
 	} else {
 		status = "done";
+		/* a library that failed: the run is stored, its other
+		 * results are good, but something in it failed */
+		if (nfaults)
+			rc = EXIT_FAILED;
 	}
 	if (bo_interrupted)
 		why = xasprintf("interrupted by signal %d", (int)bo_interrupted);
@@ -625,8 +689,9 @@ int run_execute(const struct run_config *c)
 			rc = EXIT_FAILED;
 		}
 		if (noisy > 0 || (noisy == 0 && measured > 0))
-			fprintf(stderr, "benchorch: run %lld: %ld of %ld measurements stayed noisy (the coefficient of variation of their samples above the guest's limit after re-runs)\n",
-				(long long)run_id, noisy, measured);
+			fprintf(stderr, "benchorch: run %lld: %ld of %ld measurements stayed noisy (the coefficient of variation of their samples above the guest's limit %s)\n",
+				(long long)run_id, noisy, measured,
+				reruns_phrase(c));
 		unverified = summary_unverified(db, run_id);
 		if (unverified > 0)
 			cli_warn("%ld results of run %lld are NOT verified: a library failed its known-answer test or disagreed",

@@ -83,10 +83,21 @@ void run_config_release(struct run_config *c);
  * spread by more than that. A distribution whose image or guest fails
  * is reported on stderr and left out of the later rounds; the others go
  * on. A run in which no guest measured anything is stored as failed.
- * Returns an exit status: EXIT_OK, EXIT_FAILED (some distro failed, or
- * nothing was measured),
+ * A library that could not be loaded, crashed or hung in a guest that
+ * ran to its end is reported on stderr (distribution, library, what
+ * happened); the invocation is stored partial with the other libraries'
+ * results. Returns an exit status: EXIT_OK, EXIT_FAILED (some distro or
+ * library failed, or nothing was measured),
  * EXIT_ENV (database unusable, no CPU to pin to) or 128+signal when
  * interrupted (the run is then stored as 'aborted'). */
 int run_execute(const struct run_config *c);
+
+/* The guest's own limit per library (its --lib-timeout), in seconds,
+ * derived from the run's --timeout per invocation TIMEOUT_S (seconds):
+ * half of it, at least 1 and at most RUN_LIB_TIMEOUT_MAX_S (the guest's
+ * default; also when TIMEOUT_S is 0, no limit), so that a library that hangs is killed and recorded alone,
+ * with time left for the others, before the invocation's own limit. */
+#define RUN_LIB_TIMEOUT_MAX_S 900
+long run_lib_timeout_s(long timeout_s);
 
 #endif

@@ -189,9 +189,26 @@ out:
 	return rc;
 }
 
+char *runner_machine_name(const char *name, char *buf, size_t len)
+{
+	size_t i, n;
+
+	snprintf(buf, len < 65 ? len : 65, "benchorch-%s", name);
+	n = strlen(buf);
+	for (i = 0; i < n; i++)
+		if (!((buf[i] >= 'a' && buf[i] <= 'z') ||
+		      (buf[i] >= 'A' && buf[i] <= 'Z') ||
+		      (buf[i] >= '0' && buf[i] <= '9') || buf[i] == '-'))
+			buf[i] = '-';
+	while (n > 0 && buf[n - 1] == '-')	/* no trailing '-' */
+		buf[--n] = '\0';
+	return buf;
+}
+
 /* Build the argv for KIND into args (pointers into o and bufs). */
 static void build_argv(const struct runner_opts *o, enum runner_kind kind,
-		       const char **args, char *bind, size_t bindlen)
+		       const char **args, char *bind, size_t bindlen,
+		       char *machine, size_t machinelen)
 {
 	size_t n = 0, i;
 
@@ -199,8 +216,21 @@ static void build_argv(const struct runner_opts *o, enum runner_kind kind,
 		snprintf(bind, bindlen, "--bind-ro=%s:%s", o->guest,
 			 RUNNER_GUEST_PATH);
 		args[n++] = "systemd-nspawn";
+		if (o->machine) {
+			char name[80];
+
+			snprintf(machine, machinelen, "--machine=%s",
+				 runner_machine_name(o->machine, name,
+						     sizeof(name)));
+			args[n++] = machine;
+		}
 		/* not --quiet: it would hide "terminated by signal SEGV" */
 		args[n++] = "--register=no";
+		/* nspawn gives the container its own environment, not
+		 * ours (see spawn_env_guest): the same PATH and LC_ALL as
+		 * under chroot, over nspawn's own */
+		args[n++] = "--setenv=PATH=/usr/sbin:/usr/bin:/sbin:/bin";
+		args[n++] = "--setenv=LC_ALL=C";
 		args[n++] = "--keep-unit";
 		args[n++] = "--private-network";
 		args[n++] = "--read-only";
@@ -223,7 +253,7 @@ static int run_once(const struct runner_opts *o, enum runner_kind kind,
 		    bo_err *err)
 {
 	const char *args[MAX_ARGS];
-	char bind[4096];
+	char bind[4096], machine[96];
 	struct chroot_ctx cc = { o->rootfs, o->guest };
 	struct line_ctx lc = { .o = o, .out = out };
 	struct spawn_opts so = {
@@ -234,10 +264,13 @@ static int run_once(const struct runner_opts *o, enum runner_kind kind,
 		.line_ctx = &lc,
 		.max_line = GUEST_MAX_LINE,
 		.log_fd = o->log_fd,
+		/* an allowlist under every runner: nothing the caller
+		 * exported reaches nspawn or the guest */
+		.envp = spawn_env_guest(),
 	};
 	char how[128];
 
-	build_argv(o, kind, args, bind, sizeof(bind));
+	build_argv(o, kind, args, bind, sizeof(bind), machine, sizeof(machine));
 	if (kind == RUNNER_CHROOT) {
 		if (rootfs_make_path(o->rootfs, "run", 0, err) < 0 ||
 		    rootfs_make_path(o->rootfs, "dev", 0, err) < 0 ||
@@ -270,13 +303,22 @@ static int run_once(const struct runner_opts *o, enum runner_kind kind,
 					err);
 }
 
+/* Where the log on FD ends now, or -1. */
+static long long log_end(int fd)
+{
+	return fd >= 0 ? (long long)lseek(fd, 0, SEEK_END) : -1;
+}
+
 int runner_run(const struct runner_opts *o, struct guest_output *out,
 	       const char **ret_used, struct spawn_result *ret_res,
-	       bo_err *err)
+	       struct runner_fallback *ret_fb, bo_err *err)
 {
 	struct stat st;
 	enum runner_kind kind = o->kind;
+	long long from;
 
+	if (ret_fb)
+		memset(ret_fb, 0, sizeof(*ret_fb));
 	if (stat(o->guest, &st) < 0 || !S_ISREG(st.st_mode))
 		return bo_err_set(err, "guest binary '%s' not found", o->guest);
 	if (kind == RUNNER_AUTO)
@@ -284,12 +326,19 @@ int runner_run(const struct runner_opts *o, struct guest_output *out,
 	else if (kind == RUNNER_NSPAWN && !in_path("systemd-nspawn"))
 		return bo_err_set(err, "systemd-nspawn not found: install the systemd-container package or use --runner chroot");
 	*ret_used = kind == RUNNER_NSPAWN ? "nspawn" : "chroot";
+	from = log_end(o->log_fd);
 	if (run_once(o, kind, out, ret_res, err) == 0)
 		return 0;
 	/* nspawn that failed before the guest said anything: fall back. */
 	if (o->kind == RUNNER_AUTO && kind == RUNNER_NSPAWN &&
 	    !out->have_hello && !bo_interrupted &&
 	    ret_res->status == SPAWN_EXITED) {
+		if (ret_fb) {
+			ret_fb->happened = 1;
+			ret_fb->why = *err;
+			ret_fb->log_from = from;
+			ret_fb->log_to = log_end(o->log_fd);
+		}
 		guest_output_release(out);
 		*ret_used = "chroot";
 		return run_once(o, RUNNER_CHROOT, out, ret_res, err);

@@ -28,10 +28,32 @@ struct runner_opts {
 	 * output so far (progress); NULL = none. */
 	void (*on_output)(void *ctx, const struct guest_output *out);
 	void *output_ctx;
+	const char *machine;	/* nspawn: the image's name, made into the
+				 * machine name "benchorch-NAME" (see
+				 * runner_machine_name); NULL = nspawn's own
+				 * default (the rootfs directory's name) */
 };
+
+/* The systemd-nspawn machine name for image NAME into buf (len bytes):
+ * "benchorch-NAME" with every character other than a letter, digit or
+ * '-' made '-', at most 64 bytes (a valid host name, as nspawn wants), so
+ * that each image's containers have their own name. Returns buf. */
+char *runner_machine_name(const char *name, char *buf, size_t len);
 
 /* Parse "nspawn", "chroot" or "auto". Returns 0, or -1 with err set. */
 int runner_kind_parse(const char *s, enum runner_kind *ret, bo_err *err);
+
+/* What became of systemd-nspawn when runner_run fell back from it to
+ * chroot (kind RUNNER_AUTO only). */
+struct runner_fallback {
+	int happened;		/* 1: nspawn failed before the guest started
+				 * and the guest ran under chroot */
+	bo_err why;		/* how nspawn ended ("guest exited with
+				 * status 1") */
+	long long log_from, log_to;	/* bytes of the log (log_fd) that nspawn
+				 * wrote, where its own reason is; -1 when
+				 * unknown */
+};
 
 /* Run the guest and validate every line it prints into *out (initialised by
  * the caller with guest_output_init). *ret_used gets the runner that ran
@@ -40,11 +62,15 @@ int runner_kind_parse(const char *s, enum runner_kind *ret, bo_err *err);
  * valid and its clock agrees with the host's (guest_output_check_clock on
  * the time between receiving hello and done); -1 with err set otherwise
  * (bad line, crash, timeout, clocks that disagree, interruption - check
- * bo_interrupted). Nothing stays mounted either way:
+ * bo_interrupted). When o->kind is RUNNER_AUTO and nspawn failed before the
+ * guest said anything, the guest is run again under chroot and *ret_fb
+ * (if not NULL) says why nspawn failed; ret_fb->happened is 0 otherwise.
+ * The guest and nspawn get the fixed environment of spawn_env_guest()
+ * under every runner. Nothing stays mounted either way:
  * every mount lives in a mount namespace that dies with the child. */
 int runner_run(const struct runner_opts *o, struct guest_output *out,
 	       const char **ret_used, struct spawn_result *ret_res,
-	       bo_err *err);
+	       struct runner_fallback *ret_fb, bo_err *err);
 
 /* The CPU the guest is pinned to by default: the highest-numbered CPU this
  * process may run on (the lowest usually takes more interrupts), or -1. */

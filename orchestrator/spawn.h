@@ -31,7 +31,8 @@ struct spawn_opts {
 	size_t max_line;		/* bytes; 0 = 65536 */
 	int log_fd;			/* stderr (and stdout if no on_line)
 					 * go here; -1 = /dev/null */
-	const char *const *envp;	/* NULL = inherit the environment */
+	const char *const *envp;	/* NULL = inherit the environment;
+					 * see spawn_env_guest() */
 };
 
 enum spawn_status {
@@ -68,5 +69,32 @@ int spawn_run(const struct spawn_opts *opts, struct spawn_result *ret,
  * signal 11 (Segmentation fault)", "timed out after 600 s"). Returns buf. */
 const char *spawn_describe(const struct spawn_result *r,
 			   const struct spawn_opts *o, char *buf, size_t len);
+
+/* Fixed environments (allowlists, spawn-env.c) for the programs benchorch
+ * starts, so that nothing the caller exported (a variable that steers a
+ * crypto library, the dynamic loader, malloc, apt or gpg) reaches them
+ * unless it is named here. */
+/* The whole environment of the guest and of systemd-nspawn, under every
+ * runner: PATH=/usr/sbin:/usr/bin:/sbin:/bin and LC_ALL=C, nothing else
+ * (inside the container systemd-nspawn sets the same two, with --setenv,
+ * and adds its own fixed variables: container=systemd-nspawn,
+ * container_uuid, container_host_id, container_host_version_id, HOME,
+ * USER, LOGNAME, TERM, LANG, NOTIFY_SOCKET, none of them the caller's).
+ * The guest's --nohw is the only way to mask hardware acceleration.
+ * NULL-terminated, static: do not free. */
+const char *const *spawn_env_guest(void);
+
+/* The environment of the image builders (debootstrap, mmdebstrap, curl,
+ * gpgv): PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin,
+ * LC_ALL=C, DEBIAN_FRONTEND=noninteractive, plus the caller's own values
+ * of the proxy variables (http_proxy, https_proxy, ftp_proxy, no_proxy,
+ * all_proxy, in lower and upper case) and TMPDIR, when set; nothing else
+ * (no APT_CONFIG, GNUPGHOME, LD_*, ...). Returns a NULL-terminated array
+ * the caller frees with spawn_env_free. Never fails (allocation failures
+ * abort, as everywhere in benchorch). */
+char **spawn_env_builder(void);
+
+/* Free an array from spawn_env_builder (NULL is fine). */
+void spawn_env_free(char **env);
 
 #endif

@@ -111,7 +111,13 @@ int stats_fit_linear(const double *x, const double *t, size_t n,
 		return -1;
 	*ns_per_byte = (sw * sxt - sx * st) / det;
 	*overhead_ns = (st - *ns_per_byte * sx) / sw;
-	return 0;
+	if (*overhead_ns >= 0)
+		return 0;
+	/* a start-up cost below zero is no cost: the line through the
+	 * origin, t = bytes x slope, with the same weights */
+	*overhead_ns = 0;
+	*ns_per_byte = sxt / sxx;
+	return 1;
 }
 
 int64_t stats_quartile(const int64_t *sorted, size_t n, unsigned k)

@@ -52,7 +52,10 @@ double stats_mann_whitney(const double *a, size_t na, const double *b,
 /* Fit time per call t = overhead + bytes * slope over N points (X bytes,
  * T ns), by least squares weighted by 1/T^2 (relative errors, so small
  * and large buffers count alike). *overhead_ns and *ns_per_byte get the
- * fit. Returns 0, or -1 when fewer than two distinct sizes are given. */
+ * fit. An overhead that fits below zero (the start-up cost is below what
+ * the points resolve) is clamped to 0 and the slope refitted through the
+ * origin with the same weights. Returns 0, 1 when the overhead was
+ * clamped, or -1 when fewer than two distinct sizes are given. */
 int stats_fit_linear(const double *x, const double *t, size_t n,
 		     double *overhead_ns, double *ns_per_byte);
 

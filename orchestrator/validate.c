@@ -40,6 +40,7 @@ void guest_output_release(struct guest_output *out)
 		free(out->libraries[i].path);
 		free(out->libraries[i].version);
 		free(out->libraries[i].build_id);
+		free(out->libraries[i].message);
 	}
 	free(out->libraries);
 	for (i = 0; i < out->nkats; i++) {
@@ -239,9 +240,9 @@ static int add_library(struct guest_output *out, json_t *o, size_t lineno,
 		       bo_err *err)
 {
 	const char *name, *status, *soname = NULL, *path = NULL, *ver = NULL;
-	const char *bid = NULL;
+	const char *bid = NULL, *msg = NULL;
 	struct guest_library *l;
-	int loaded;
+	int loaded, failed = 0;
 
 	if (get_name(o, "library", lineno, &name, err) < 0 ||
 	    get_str(o, "status", 0, lineno, &status, err) < 0)
@@ -250,9 +251,13 @@ static int add_library(struct guest_output *out, json_t *o, size_t lineno,
 		loaded = 1;
 	else if (strcmp(status, "absent") == 0)
 		loaded = 0;
+	else if (strcmp(status, "failed") == 0)
+		loaded = 0, failed = 1;
 	else
-		return bo_err_set(err, "guest output line %zu: 'status' must be loaded or absent",
+		return bo_err_set(err, "guest output line %zu: 'status' must be loaded, absent or failed",
 				  lineno);
+	if (failed && get_str(o, "message", 0, lineno, &msg, err) < 0)
+		return -1;
 	if (find_library(out, name))
 		return bo_err_set(err, "guest output line %zu: library '%s' reported twice",
 				  lineno, name);
@@ -270,6 +275,8 @@ static int add_library(struct guest_output *out, json_t *o, size_t lineno,
 	l = &out->libraries[out->nlibraries++];
 	l->name = xstrdup(name);
 	l->loaded = loaded;
+	l->failed = failed;
+	l->message = msg ? xstrdup(msg) : NULL;
 	l->soname = soname ? xstrdup(soname) : NULL;
 	l->path = path ? xstrdup(path) : NULL;
 	l->version = ver ? xstrdup(ver) : NULL;
@@ -821,4 +828,53 @@ const struct guest_result *guest_output_find(const struct guest_output *out,
 int guest_algorithm_known(const char *name)
 {
 	return algorithm_find(name) != NULL;
+}
+
+/* Does an error line with MESSAGE say that its library's process died? */
+static int is_fault_message(const char *m)
+{
+	static const char *const prefixes[] = { "library crashed",
+		"library hung", "library process ended", NULL };
+	size_t i;
+
+	for (i = 0; prefixes[i]; i++)
+		if (strncmp(m, prefixes[i], strlen(prefixes[i])) == 0)
+			return 1;
+	return 0;
+}
+
+size_t guest_output_faults(const struct guest_output *out,
+			   struct guest_fault **ret)
+{
+	struct guest_fault *v = NULL;
+	size_t n = 0, i, j;
+
+	for (i = 0; i < out->nlibraries + out->nerrors; i++) {
+		const char *lib, *what;
+
+		if (i < out->nlibraries) {
+			if (!out->libraries[i].failed)
+				continue;
+			lib = out->libraries[i].name;
+			what = out->libraries[i].message;
+		} else {
+			const struct guest_error *e =
+				&out->errors[i - out->nlibraries];
+
+			if (!*e->library || !is_fault_message(e->message))
+				continue;
+			lib = e->library;
+			what = e->message;
+		}
+		for (j = 0; j < n && strcmp(v[j].library, lib) != 0; j++)
+			;
+		if (j < n)
+			continue;
+		v = xrealloc(v, (n + 1) * sizeof(*v));
+		v[n].library = lib;
+		v[n].what = what;
+		n++;
+	}
+	*ret = v;
+	return n;
 }

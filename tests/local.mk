@@ -190,3 +190,35 @@ TESTS += tests/t8100-slurm-cli.sh tests/t8110-slurm-collect.sh \
 EXTRA_DIST += tests/bench/merge-scale.sh tests/bench/slurm-overhead.sh \
 	tests/t8100-slurm-cli.sh tests/t8110-slurm-collect.sh \
 	tests/t8120-slurm-cluster.sh tests/slurm-lib.sh tests/t8130-machines.sh
+# The guest's fixed environment under both runners.
+TESTS += tests/t3130-run-env.sh
+EXTRA_DIST += tests/t3130-run-env.sh tests/fixtures/guest-env.sh
+# Library faults inside an image, through a whole run.
+TESTS += tests/t1120-run-library-faults.sh
+EXTRA_DIST += tests/t1120-run-library-faults.sh
+# Read-only commands for users who may not write beside the database.
+TESTS += tests/t3035-db-readers.sh
+EXTRA_DIST += tests/t3035-db-readers.sh
+# images build binds a bootstrap build to one keyring (network, root).
+TESTS += tests/t2150-images-keyring.sh
+EXTRA_DIST += tests/t2150-images-keyring.sh
+# What benchorch hands to its children: environments, machine names,
+# the guest's per-library limit.
+check_PROGRAMS += tests/t3022-child-env
+tests_t3022_child_env_SOURCES = tests/t3022-child-env.c tests/tap.h
+tests_t3022_child_env_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t3022_child_env_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t3022-child-env
+# Fits whose start-up overhead comes out below zero are clamped.
+check_PROGRAMS += tests/t7015-fit-clamp
+tests_t7015_fit_clamp_SOURCES = tests/t7015-fit-clamp.c tests/tap.h
+tests_t7015_fit_clamp_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t7015_fit_clamp_LDADD = $(ORCH_TEST_LDADD) -lm
+TESTS += tests/t7015-fit-clamp tests/t7212-report-fit-clamp.sh
+EXTRA_DIST += tests/t7212-report-fit-clamp.sh
+# Library faults as the orchestrator reads them from the guest.
+check_PROGRAMS += tests/t3005-guest-faults
+tests_t3005_guest_faults_SOURCES = tests/t3005-guest-faults.c tests/tap.h
+tests_t3005_guest_faults_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t3005_guest_faults_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t3005-guest-faults

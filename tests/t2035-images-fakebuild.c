@@ -96,6 +96,20 @@ static char *args_text(const char *path)
 	return buf;
 }
 
+/* What the fake tool does next (STATE/fake-mode: it gets a fixed
+ * environment, not ours). */
+static void fake_mode(const char *mode)
+{
+	char *p = xasprintf("%s/fake-mode", state);
+	FILE *f = fopen(p, "w");
+
+	if (f) {
+		fprintf(f, "%s\n", mode);
+		fclose(f);
+	}
+	free(p);
+}
+
 static void on_alarm(int sig)
 {
 	bo_interrupted = sig;
@@ -131,14 +145,12 @@ int main(void)
 	rootfs = xasprintf("%s/rootfs", idir);
 	failed_log = xasprintf("%s/images/debian-trixie.failed.log", state);
 	path_saved = xstrdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
-	setenv("FAKE_BOOTSTRAP_ARGS", argsf, 1);
-	setenv("FAKE_BOOTSTRAP_PID", pidf, 1);
 	setenv("PATH", fakebin, 1);	/* only the fake debootstrap */
 	ctx.state_dir = state;
 	ctx.data_dir = src;
 
 	/* 1. A build, falling back to debootstrap. */
-	setenv("FAKE_BOOTSTRAP_MODE", "ok", 1);
+	fake_mode("ok");
 	rc = image_ensure(&ctx, "debian:trixie", &img, &err);
 	tap_ok(rc == 0, "fake build succeeds%s%s", rc ? ": " : "",
 	       rc ? err.msg : "");
@@ -150,10 +162,15 @@ int main(void)
 	tap_ok(tap_contains(args, "\n--variant=minbase\n") &&
 	       tap_contains(args, "\n--include=libssl3t64,openssl,") &&
 	       tap_contains(args, "\n--components=main\n") &&
-	       tap_contains(args, "\n--components=main\ntrixie\n") &&
+	       tap_contains(args, "\n--keyring=/usr/share/keyrings/debian-archive-keyring.gpg\ntrixie\n") &&
 	       tap_contains(args, "/.build-debian-trixie-") &&
 	       !tap_contains(args, "--hook-dir"),
-	       "command line: variant, include, components, suite, target");
+	       "command line: variant, include, components, the recipe's keyring, suite, target");
+	tap_ok(img->verification &&
+	       tap_contains(img->verification, "keyring '/usr/share/keyrings/debian-archive-keyring.gpg' alone (OpenPGP keys ") &&
+	       !tap_contains(img->verification, "keys )"),
+	       "image: the keyring and its keys' fingerprints recorded: %s",
+	       img->verification ? img->verification : "(none)");
 	free(args);
 	tap_ok(strcmp(img->method, "debootstrap") == 0 &&
 	       strcmp(img->name, "debian-trixie") == 0 &&
@@ -207,9 +224,11 @@ int main(void)
 	tap_ok(rc == 0 && strcmp(img2->method, "mmdebstrap") == 0 &&
 	       strncmp(args, "mmdebstrap\n", 11) == 0 &&
 	       tap_contains(args, "\n--hook-dir=") &&
+	       tap_contains(args, "\n--keyring=/usr/share/keyrings/debian-archive-keyring.gpg\n") &&
+	       tap_contains(args, "/apt-trusted.d\n--skip=check/signed-by\n") &&
 	       tap_contains(args, "\n--\ntrixie\n") &&
 	       tap_contains(args, "/rootfs\nhttp://mirror.invalid/debian\n"),
-	       "refresh: rebuilt with mmdebstrap, recipe options and mirror%s%s",
+	       "refresh: rebuilt with mmdebstrap, recipe options, the keyring alone (no host TrustedParts, no signed-by guess) and mirror%s%s",
 	       rc ? ": " : "", rc ? err.msg : "");
 	free(args);
 	tap_ok(rc == 0 && strcmp(img2->digest, img->digest) != 0 &&
@@ -220,7 +239,7 @@ int main(void)
 	img2 = NULL;
 
 	/* 4. A failing tool: message with its reason, old image kept. */
-	setenv("FAKE_BOOTSTRAP_MODE", "fail", 1);
+	fake_mode("fail");
 	rc = image_ensure(&ctx, "debian:trixie", &img2, &err);
 	{
 		char *want = xasprintf("cannot build image 'debian:trixie': "
@@ -242,13 +261,13 @@ int main(void)
 	img2 = NULL;
 
 	/* 5. A tool that succeeds without a dpkg database. */
-	setenv("FAKE_BOOTSTRAP_MODE", "nostatus", 1);
+	fake_mode("nostatus");
 	rc = image_ensure(&ctx, "debian:trixie", &img2, &err);
 	tap_ok(rc == -1 && tap_contains(err.msg, "var/lib/dpkg/status") &&
 	       !has_entry(".build-"), "no dpkg status: %s", err.msg);
 
 	/* 6. Interrupted while the tool runs (and has mounted something). */
-	setenv("FAKE_BOOTSTRAP_MODE", "hang", 1);
+	fake_mode("hang");
 	unlink(pidf);
 	{
 		struct sigaction sa;
@@ -338,7 +357,7 @@ int main(void)
 	img2 = NULL;
 
 	/* 7. The lock: a build waits while another process holds it. */
-	setenv("FAKE_BOOTSTRAP_MODE", "ok", 1);
+	fake_mode("ok");
 	{
 		char *lock = xasprintf("%s/images/.lock", state);
 		int fds[2];

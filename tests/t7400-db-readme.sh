@@ -18,8 +18,8 @@ awk -v dir="$tmp" '
 	inq { print >>f }
 ' "$readme"
 n=$(ls "$tmp"/q.* 2>/dev/null | wc -l)
-[ "$n" -eq 11 ]
-ok $? "db/README has eleven example queries ($n)"
+[ "$n" -eq 13 ]
+ok $? "db/README has thirteen example queries ($n)"
 
 # run_examples DB LABEL: each query gives at least one row, no error.
 run_examples() {
@@ -43,9 +43,36 @@ tail -n +2 "$tmp/q.2" | sqlite3 -batch -noheader "$tmp/f12.db" | head -1 | grep 
 ok $? "fixture without run 3: the libgcrypt20 update comes first in the package example"
 tail -n +2 "$tmp/q.3" | sqlite3 -batch -noheader "$tmp/fixture.db" | head -1 | grep -q '|0.0$'
 ok $? "fixture: the last two runs are identical, the change example shows 0.0 %"
-tail -n +2 "$tmp/q.9" | sqlite3 -batch -noheader "$tmp/fixture.db" >"$tmp/out"
+tail -n +2 "$tmp/q.11" | sqlite3 -batch -noheader "$tmp/fixture.db" >"$tmp/out"
 [ "$(cat "$tmp/out")" = "2|2026-01-02T00:00:00Z|debian|bookworm|libgcrypt20|1.10.1-3|1.10.1-3+b1|1" ]
 ok $? "fixture: the package example names run 2's libgcrypt20 update since run 1: $(cat "$tmp/out")"
+
+# results_v carries each point's statistics and its curve (schema 6)
+cols=$(sqlite3 "$tmp/fixture.db" "select group_concat(name, ' ') from pragma_table_info('results_v') where name in ('p25_ns', 'p75_ns', 'cv', 'reruns', 'noisy', 'tsc_cycles', 'overhead_ns', 'ns_per_byte', 'cycles_per_byte')")
+[ "$cols" = "p25_ns p75_ns cv reruns noisy tsc_cycles overhead_ns ns_per_byte cycles_per_byte" ]
+ok $? "results_v has the statistics and the curve's columns: $cols"
+[ "$(sqlite3 "$tmp/fixture.db" "select count(*) from results_v v join results r on r.id = v.result_id
+	left join curves c on c.invocation_id = r.invocation_id and c.library_id = r.library_id
+	and c.algorithm = r.algorithm and c.operation = r.operation and c.mode = r.mode
+	where v.cv is not r.cv or v.noisy is not r.noisy or v.reruns is not r.reruns
+	or v.p25_ns is not r.p25_ns or v.p75_ns is not r.p75_ns
+	or v.cycles_per_byte is not c.cycles_per_byte")" -eq 0 ] &&
+[ "$(sqlite3 "$tmp/fixture.db" "select count(*) from results_v")" = "$(sqlite3 "$tmp/fixture.db" "select count(*) from results")" ]
+ok $? "results_v: one row per result, its columns those of results and curves"
+# the clean-points example leaves out noisy and unverified points: openssl's
+# bulk encryption (noisy) and decryption (unverified) in both distributions
+clean=$(grep -l '^clean points only' "$tmp"/q.*)
+cp "$tmp/fixture.db" "$tmp/clean.db"
+sqlite3 "$tmp/clean.db" "update results set noisy = 1 where id in (select result_id from results_v
+	where run_id = (select max(run_id) from results_v) and algorithm = 'aes-256-gcm'
+	and buffer_bytes = 16384 and library = 'openssl' and operation = 'encrypt' and mode = 'bulk');
+	update results set verified = 0 where id in (select result_id from results_v
+	where run_id = (select max(run_id) from results_v) and algorithm = 'aes-256-gcm'
+	and buffer_bytes = 16384 and library = 'openssl' and operation = 'decrypt' and mode = 'bulk')"
+before=$(tail -n +2 "$clean" | sqlite3 -batch -noheader "$tmp/fixture.db" | grep -c '|openssl|\(en\|de\)crypt|bulk|')
+after=$(tail -n +2 "$clean" | sqlite3 -batch -noheader "$tmp/clean.db" | grep -c '|openssl|\(en\|de\)crypt|bulk|')
+[ "$before" -eq 4 ] && [ "$after" -eq 0 ]
+ok $? "the clean-points example drops a noisy and an unverified point (openssl bulk rows: $before, then $after)"
 
 why="needs root and systemd-nspawn"
 if [ "$(id -u)" -eq 0 ] && command -v systemd-nspawn >/dev/null 2>&1 &&
