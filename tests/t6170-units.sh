@@ -2,7 +2,8 @@
 # t6170-units - the systemd units as `make install` installs them pass
 # `systemd-analyze verify` without a complaint, and benchorch.service is
 # confined: its `systemd-analyze security` exposure (offline, from the
-# unit file) is at most 5.0 (9.6 without confinement; the weights are
+# unit file) is at most 5.1 (9.6 without confinement, 5.0 with UMask=0027,
+# which would make the database unreadable to other users; the weights are
 # systemd 252's) and it keeps the settings a run cannot do without.
 . "${top_srcdir:-.}/tests/lib.sh"
 command -v systemd-analyze >/dev/null 2>&1 || skip_all "needs systemd-analyze"
@@ -33,8 +34,8 @@ sed 's/^/# /' "$tmp/verify"
 
 systemd-analyze security --offline=true "$dir/benchorch.service" >"$tmp/sec" 2>&1
 score=$(sed -n 's/.*Overall exposure level for benchorch.service: \([0-9.]*\) .*/\1/p' "$tmp/sec")
-systemd-analyze security --offline=true --threshold=50 "$dir/benchorch.service" >/dev/null 2>&1
-ok $? "benchorch.service: exposure $score, at most 5.0"
+systemd-analyze security --offline=true --threshold=51 "$dir/benchorch.service" >/dev/null 2>&1
+ok $? "benchorch.service: exposure $score, at most 5.1"
 for o in NoNewPrivileges=yes ProtectKernelModules=yes LockPersonality=yes \
 	RestrictRealtime=yes SystemCallArchitectures=native; do
 	grep -q "^$o$" "$dir/benchorch.service"
