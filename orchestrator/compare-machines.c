@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "orchestrator/compare-machines.h"
+#include "orchestrator/format.h"
 #include "orchestrator/report-fmt.h"
 
 static char *col(sqlite3_stmt *st, int i)
@@ -185,22 +186,6 @@ int compare_machines(sqlite3 *db, const int64_t *runs, size_t nruns,
 	return 0;
 }
 
-/* RFC 4180 field. */
-static void csv_field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 static void print_json(FILE *f, const struct machines_cmp *c)
 {
 	json_t *o = json_object(), *ms = json_array(), *rows = json_array();
@@ -248,20 +233,20 @@ void compare_machines_print(FILE *f, const struct machines_cmp *c,
 					    c->m[i].cpu, (long long)c->m[i].run);
 
 			fputc(',', f);
-			csv_field(f, h);
+			format_csv_field(f, h);
 			free(h);
 		}
 		fputc('\n', f);
 		for (i = 0; i < c->nrows; i++) {
 			const struct machines_row *r = &c->rows[i];
 
-			csv_field(f, r->algorithm);
+			format_csv_field(f, r->algorithm);
 			fputc(',', f);
-			csv_field(f, r->operation);
+			format_csv_field(f, r->operation);
 			fputc(',', f);
-			csv_field(f, r->library);
+			format_csv_field(f, r->library);
 			fputc(',', f);
-			csv_field(f, r->distro);
+			format_csv_field(f, r->distro);
 			for (k = 0; k < c->nm; k++) {
 				fputc(',', f);
 				if (r->mbps[k] >= 0)

@@ -38,7 +38,7 @@ static char *cell_text(sqlite3_stmt *st, int i, int exact)
 	}
 }
 
-static void csv_field(FILE *f, const char *s)
+void format_csv_field(FILE *f, const char *s)
 {
 	if (strpbrk(s, ",\"\r\n")) {
 		fputc('"', f);
@@ -95,7 +95,7 @@ long format_stmt(FILE *f, sqlite3_stmt *st, enum format fmt, bo_err *err)
 		for (i = 0; i < ncol; i++) {
 			if (i)
 				fputc(',', f);
-			csv_field(f, sqlite3_column_name(st, i));
+			format_csv_field(f, sqlite3_column_name(st, i));
 		}
 		fputs("\r\n", f);
 	}
@@ -115,7 +115,7 @@ long format_stmt(FILE *f, sqlite3_stmt *st, enum format fmt, bo_err *err)
 
 				if (i)
 					fputc(',', f);
-				csv_field(f, c);
+				format_csv_field(f, c);
 				free(c);
 			}
 			fputs("\r\n", f);

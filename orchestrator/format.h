@@ -19,6 +19,10 @@ enum format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON };
 /* Parse "table", "csv" or "json". Returns 0, or -1 with err set. */
 int format_parse(const char *s, enum format *ret, bo_err *err);
 
+/* Print S to F as one RFC 4180 CSV field: as it is, or in double quotes
+ * (quotes doubled) when it holds a comma, a quote or a line break. */
+void format_csv_field(FILE *f, const char *s);
+
 /* Step the prepared statement ST to the end and print every row to F:
  * FORMAT_TABLE: a header of column names and columns aligned with spaces
  * (REAL values with one decimal); FORMAT_CSV: RFC 4180, header line first,
