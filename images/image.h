@@ -97,6 +97,16 @@ int image_import(const struct image_ctx *ctx, const char *name,
 int image_spec_check(const char *data_dir, const char *state_dir,
 		     const char *spec, bo_err *err);
 
+/* The name of the image SPEC gives (its directory under STATE/images):
+ * "DISTRO-RELEASE" for a distro with a recipe in DATA_DIR (its default
+ * release when SPEC names none), else SPEC itself (an imported image's
+ * name). So "debian", "debian:bookworm" and "debian-bookworm" give the
+ * same "debian-bookworm". Returns 0 with *ret_name set (free() it), or -1
+ * with err set (a malformed spec, an unreadable recipe, an unknown
+ * release). */
+int image_spec_name(const char *data_dir, const char *spec, char **ret_name,
+		    bo_err *err);
+
 /* Check that NAME can name an imported image: image_name_ok() and not the
  * name of a distro with a recipe in DATA_DIR. Returns 0, or -1 with err set
  * ("invalid image name 'x': use only [a-z0-9._-]"). */

@@ -23,6 +23,37 @@ static int has_image(const char *dir)
 	return ok;
 }
 
+int image_spec_name(const char *data_dir, const char *spec, char **ret_name,
+		    bo_err *err)
+{
+	char *distro, *release;
+	const struct recipe_release *rel;
+	struct recipe *r;
+	int rc = 0;
+
+	if (image_spec_parse(spec, &distro, &release, err) < 0)
+		return -1;
+	if (!release && !recipe_exists(data_dir, distro)) {
+		*ret_name = distro;
+		return 0;
+	}
+	if (recipe_load(data_dir, distro, &r, err) < 0) {
+		rc = -1;
+	} else {
+		rel = recipe_release_find(r, release ? release : r->default_release);
+		if (rel)
+			*ret_name = xasprintf("%s-%s", distro, rel->name);
+		else
+			rc = bo_err_set(err, "unknown release '%s' of distro '%s'",
+					release ? release : r->default_release,
+					distro);
+		recipe_free(r);
+	}
+	free(distro);
+	free(release);
+	return rc;
+}
+
 int image_spec_check(const char *data_dir, const char *state_dir,
 		     const char *spec, bo_err *err)
 {

@@ -23,7 +23,7 @@ int request_check_distros(const char *list, const char *what,
 			  const char *data_dir, const char *state_dir,
 			  char ***ret_specs, size_t *ret_n, bo_err *err)
 {
-	char *copy, *tok, *save = NULL, **specs = NULL;
+	char *copy, *tok, *save = NULL, **specs = NULL, **names = NULL;
 	size_t n = 0, i;
 	int rc = 0;
 
@@ -49,10 +49,24 @@ int request_check_distros(const char *list, const char *what,
 			rc = -1;
 		if (rc)
 			break;
+		/* two spellings of one image ("debian", "debian:bookworm",
+		 * "debian-bookworm") would measure it twice in one run */
+		names = xrealloc(names, (n + 1) * sizeof(char *));
+		if (image_spec_name(data_dir, tok, &names[n], err) < 0) {
+			rc = -1;
+			break;
+		}
+		for (i = 0; i < n && !rc; i++)
+			if (strcmp(names[i], names[n]) == 0)
+				rc = bo_err_set(err, "'%s' and '%s' in %s name the same image '%s'",
+						specs[i], tok, what, names[n]);
 		specs = xrealloc(specs, (n + 1) * sizeof(char *));
 		specs[n++] = xstrdup(tok);
 	}
 	free(copy);
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
 	if (!rc && n == 0)
 		rc = bo_err_set(err, "%s names no distribution", what);
 	if (rc || !ret_specs) {

@@ -523,12 +523,16 @@ int run_execute(const struct run_config *c)
 		free(sysfs);
 		return EXIT_ENV;
 	}
-	cli_progress("run %lld (%s) started, seed %llu", (long long)run_id,
-		     uuid, (unsigned long long)seed);
+	/* once a run, also in a log: which run this is and where it is
+	 * pinned (--quiet leaves them out) */
+	if (!c->quiet)
+		fprintf(stderr, "benchorch: run %lld (%s) started, seed %llu\n",
+			(long long)run_id, uuid, (unsigned long long)seed);
 	gov_warn = cpustate_governor_warning(&cs);
 	if (gov_warn)
 		cli_warn("%s", gov_warn);
-	cli_progress("guests pinned to %s", choice.reason);
+	if (!c->quiet)
+		fprintf(stderr, "benchorch: guests pinned to %s\n", choice.reason);
 	if (db_run_cpu_choice(db, run_id, choice.reason, choice.siblings,
 			      &err) < 0)
 		cli_warn("cannot store the choice of cpu %d for run %lld: %s",

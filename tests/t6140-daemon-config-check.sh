@@ -18,8 +18,11 @@ check_conf() {
 }
 # run_err ARGS: the message `run ARGS` gives (its usage error, without the
 # "benchorch run: " prefix and the --help hint), or the root check's.
+# (with a database in a missing directory: a list run accepted wrongly
+# stops there, exit 3, before it builds or measures anything)
 run_err() {
-	"$BENCHORCH" run "$@" 2>&1 >/dev/null | sed -n 's/^benchorch run: //p'
+	"$BENCHORCH" run --db "$tmp/missing/r.db" "$@" 2>&1 >/dev/null |
+		sed -n 's/^benchorch run: //p'
 }
 
 head='state-dir %s\nsocket %s/s.sock\n'
@@ -49,6 +52,20 @@ fi
 check_conf "${head}\nschedule a every 6h distros debian\nschedule b every 6h distros debian,debian\n" "$tmp" "$tmp"
 [ $rc -eq 2 ] && grep -q "^benchorch: '$tmp/c.conf' line 5: schedule 'b': 'debian' is named twice in distros$" "$tmp/err"
 ok $? "a distribution named twice is refused, with its line: $(cat "$tmp/err")"
+
+# two spellings of one image would measure it twice in one run
+check_conf "${head}schedule b every 6h distros debian,debian:bookworm\n" "$tmp" "$tmp"
+[ $rc -eq 2 ] && grep -q "^benchorch: '$tmp/c.conf' line 3: schedule 'b': 'debian' and 'debian:bookworm' in distros name the same image 'debian-bookworm'$" "$tmp/err"
+ok $? "one image named twice by two spellings is refused, with its line: $(cat "$tmp/err")"
+if [ "$(id -u)" -eq 0 ]; then
+	[ "$(run_err --distros debian:bookworm,debian)" = "'debian:bookworm' and 'debian' in --distros name the same image 'debian-bookworm'" ]
+	ok $? "and run refuses it too: $(run_err --distros debian:bookworm,debian)"
+else
+	echo "ok $((tap_n += 1)) # SKIP run checks its options as root only"
+fi
+check_conf "${head}schedule b every 6h distros debian:bookworm,debian:trixie\n" "$tmp" "$tmp"
+[ $rc -eq 0 ]
+ok $? "two releases of one distribution are two images: accepted"
 
 check_conf "${head}schedule a every 6h distros debian libs openssl,,nettle\n" "$tmp" "$tmp"
 [ $rc -eq 2 ] && grep -q "line 3: schedule 'a': libs: empty item in 'openssl,,nettle'" "$tmp/err"
