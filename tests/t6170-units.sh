@@ -25,7 +25,11 @@ for t in /lib/systemd/system/*.target /usr/lib/systemd/system/*.target; do
 	[ -f "$t" ] && cp "$t" "$root/usr/lib/systemd/system/"
 done
 [ -x /bin/kill ] && cp /bin/kill "$root/bin/kill"
-dir=$(dirname "$(echo "$units" | head -1)")
+# verify finds units by name below --root in the places systemd looks:
+# the installed units are put where an administrator's would be (their
+# install directory, e.g. under make distcheck's prefix, may be none)
+dir=$root/etc/systemd/system
+mkdir -p "$dir" && cp $units "$dir/"
 (cd "$dir" && systemd-analyze verify --root="$root" --man=no *.service *.timer) >"$tmp/verify" 2>&1
 rc=$?
 [ $rc -eq 0 ] && [ ! -s "$tmp/verify" ]
