@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "orchestrator/spawn.h"
 #include "tests/tap.h"
@@ -44,7 +45,7 @@ static int run(const char *script, uint64_t timeout_ns, struct lines *l,
 }
 
 /* 1 when PID no longer runs: absent, or a zombie waiting for a reaper. */
-static int gone(int pid)
+static int dead_now(int pid)
 {
 	char path[64], buf[512];
 	FILE *f;
@@ -59,6 +60,21 @@ static int gone(int pid)
 		dead = p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X');
 	fclose(f);
 	return dead;
+}
+
+/* 1 when PID stops running within 2 s: a SIGKILL is delivered
+ * asynchronously, so a process killed a moment ago may still show as
+ * running. */
+static int gone(int pid)
+{
+	int i;
+
+	for (i = 0; i < 200; i++) {
+		if (dead_now(pid))
+			return 1;
+		usleep(10000);
+	}
+	return 0;
 }
 
 int main(void)
