@@ -54,7 +54,14 @@ static int check_only(const char *path)
 	bo_err err;
 	int rc = EXIT_OK;
 
-	if (conf_load(path ? path : BENCHORCH_DEFAULT_CONFIG, &c, &err) < 0) {
+	/* As the daemon itself: a missing default file means the defaults
+	 * and no schedule; a file named with --config must exist. */
+	if (!path && access(BENCHORCH_DEFAULT_CONFIG, F_OK) != 0) {
+		cli_warn("no '%s': the defaults and no schedule",
+			 BENCHORCH_DEFAULT_CONFIG);
+		c = conf_default(NULL);
+	} else if (conf_load(path ? path : BENCHORCH_DEFAULT_CONFIG, &c,
+			     &err) < 0) {
 		cli_error("%s", err.msg);
 		free(data);
 		return EXIT_USAGE;

@@ -25,6 +25,16 @@ ok $? "a bad line is named: $(cat "$tmp/err")"
 "$BENCHORCH" daemon --check --config "$tmp/missing.conf" >/dev/null 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "missing.conf" "$tmp/err"
 ok $? "a missing file is named"
+# Without --config the daemon runs on the defaults when the default file is
+# missing (its --help says so); --check must judge the same way.
+if [ -e /etc/benchorch/benchorch.conf ]; then
+	skip_point "/etc/benchorch/benchorch.conf exists" "daemon --check without a default file checks the defaults"
+else
+	"$BENCHORCH" daemon --check >"$tmp/out" 2>"$tmp/err"
+	[ $? -eq 0 ] && grep -q "no schedule" "$tmp/err" &&
+		grep -q "^state-dir" "$tmp/out" && ! grep -q "^schedule" "$tmp/out"
+	ok $? "daemon --check without a default file checks the defaults: $(cat "$tmp/err")"
+fi
 "$BENCHORCH" daemon --bogus >/dev/null 2>&1
 ok $([ $? -eq 2 ]; echo $?) "daemon: unknown option is a usage error"
 "$BENCHORCH" submit >/dev/null 2>"$tmp/err"
