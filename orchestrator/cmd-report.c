@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "db/db.h"
 #include "orchestrator/algorithms.h"
@@ -27,7 +28,8 @@ static const char usage[] =
 "measured clocks and noisy points; the runs' CPU and package versions.\n"
 "Runs of several machines (host and CPU): one line per library, distro\n"
 "and machine, and tables with one column per machine (its latest run).\n"
-"A FILE ending in .svg gets the first chart alone (see --algo).\n"
+"A FILE ending in .svg gets the first chart alone (see --algo); another\n"
+"extension than .html, .htm or .svg is refused.\n"
 "\n"
 "Options:\n"
 "  -o, --output FILE      where to write (.html or .svg; - = stdout)\n"
@@ -59,7 +61,23 @@ static int ends_with(const char *s, const char *suffix)
 {
 	size_t a = strlen(s), b = strlen(suffix);
 
-	return a >= b && strcmp(s + a - b, suffix) == 0;
+	return a >= b && strcasecmp(s + a - b, suffix) == 0;
+}
+
+/* Whether OUT names a format the report can write: "-", a name ending in
+ * .html, .htm or .svg (any case), or a name with no extension at all
+ * (HTML). A name such as "r.txt" or "r.json" would get HTML under a name
+ * that promises something else. */
+static int known_extension(const char *out)
+{
+	const char *base = strrchr(out, '/'), *dot;
+
+	base = base ? base + 1 : out;
+	dot = strrchr(base, '.');
+	if (!strcmp(out, "-") || !dot || dot == base)
+		return 1;
+	return !strcasecmp(dot, ".html") || !strcasecmp(dot, ".htm") ||
+	       !strcasecmp(dot, ".svg");
 }
 
 static int cmd_report(int argc, char **argv)
@@ -137,6 +155,12 @@ static int cmd_report(int argc, char **argv)
 	if (!out) {
 		free(runs);
 		return cli_usage_error("report", "needs -o FILE (.html or .svg)");
+	}
+	if (!known_extension(out)) {
+		free(runs);
+		return cli_usage_error("report", "cannot tell the format of '%s': "
+				       "name it .html, .htm or .svg (or - for HTML on "
+				       "standard output)", out);
 	}
 	path = paths_db(db_opt, state_opt);
 	if (db_open_readonly(path, &db, &err) < 0) {

@@ -69,6 +69,14 @@ ok $? "an algorithm the guest does not know is a usage error (exit 2)"
 "$BENCHORCH" report --db "$db" >/dev/null 2>&1
 [ $? -eq 2 ]
 ok $? "-o is required"
+"$BENCHORCH" report --db "$db" -o "$tmp/r.txt" 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "cannot tell the format of '$tmp/r.txt'" "$tmp/err" && [ ! -e "$tmp/r.txt" ]
+ok $? "-o FILE.txt is refused, not filled with HTML (exit 2)"
+"$BENCHORCH" report --db "$db" --algo sha-256 -o "$tmp/upper.SVG" 2>"$tmp/err" &&
+	grep -q '^<svg ' "$tmp/upper.SVG" &&
+	"$BENCHORCH" report --db "$db" -o "$tmp/noext" 2>"$tmp/err" &&
+	grep -q '^<!DOCTYPE html>' "$tmp/noext"
+ok $? "-o FILE.SVG writes the chart, a name without extension HTML"
 
 if command -v valgrind >/dev/null 2>&1; then
 	valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
