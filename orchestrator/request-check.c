@@ -80,8 +80,24 @@ int request_check_distros(const char *list, const char *what,
 	return 0;
 }
 
+/* Whether NAME occurs as a whole comma-separated item of LIST before
+ * byte offset END. */
+static int named_before(const char *list, const char *name, size_t end)
+{
+	size_t len = strlen(name), at = 0;
+
+	while (at < end) {
+		size_t item = strcspn(list + at, ",");
+
+		if (item == len && strncmp(list + at, name, len) == 0)
+			return 1;
+		at += item + 1;
+	}
+	return 0;
+}
+
 /* Check LIST against KNOWN; NAME(i) lists the known names for the
- * message. */
+ * message; a name given twice is an error too. */
 static int check_names(const char *list, const char *what,
 		       int (*known)(const char *),
 		       const char *(*name)(size_t), bo_err *err)
@@ -95,8 +111,14 @@ static int check_names(const char *list, const char *what,
 		char names[1024] = "";
 		const char *nm;
 
-		if (known(tok))
+		if (known(tok)) {
+			/* a name given twice would be measured once: say so
+			 * rather than accept a list that is not what it says */
+			if (named_before(list, tok, (size_t)(tok - copy)))
+				rc = bo_err_set(err, "%s: '%s' is named twice",
+						what, tok);
 			continue;
+		}
 		for (i = 0; (nm = name(i)); i++)
 			len += (size_t)snprintf(names + len,
 				len < sizeof(names) ? sizeof(names) - len : 0,

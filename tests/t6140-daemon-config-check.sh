@@ -71,6 +71,22 @@ check_conf "${head}schedule a every 6h distros debian libs openssl,,nettle\n" "$
 [ $rc -eq 2 ] && grep -q "line 3: schedule 'a': libs: empty item in 'openssl,,nettle'" "$tmp/err"
 ok $? "an empty library name is refused: $(cat "$tmp/err")"
 
+# a library or algorithm given twice would be measured once: the list is
+# not what it says
+check_conf "${head}schedule a every 6h distros debian libs openssl,nettle,openssl\n" "$tmp" "$tmp"
+[ $rc -eq 2 ] && grep -q "line 3: schedule 'a': libs: 'openssl' is named twice$" "$tmp/err"
+ok $? "a library named twice is refused: $(cat "$tmp/err")"
+check_conf "${head}schedule a every 6h distros debian libs openssl,openssl-nohw\n" "$tmp" "$tmp"
+[ $rc -ne 2 ] || ! grep -q "named twice" "$tmp/err"
+ok $? "a name that only begins like another is not taken for it"
+if [ "$(id -u)" -eq 0 ]; then
+	[ "$(run_err --distros debian --libs openssl,nettle,openssl)" = "--libs: 'openssl' is named twice" ] &&
+		[ "$(run_err --distros debian --algos sha-256,aes-128-ctr,sha-256)" = "--algos: 'sha-256' is named twice" ]
+	ok $? "and run refuses --libs and --algos with a name twice: $(run_err --distros debian --algos sha-256,sha-256)"
+else
+	echo "ok $((tap_n += 1)) # SKIP run checks its options as root only"
+fi
+
 check_conf ""
 [ $rc -eq 2 ] && grep -q "'$tmp/c.conf' is empty" "$tmp/err" && [ ! -s "$tmp/out" ]
 ok $? "an empty file is refused: $(cat "$tmp/err")"
