@@ -125,6 +125,26 @@ void cpustate_read(const char *sysfs, int cpu, const char *flags,
 	}
 }
 
+const char *cpustate_hypervisor_name(const char *sig)
+{
+	static const char *const names[][2] = {
+		{ "KVMKVMKVM", "KVM" },
+		{ "Microsoft Hv", "Hyper-V" },
+		{ "VMwareVMware", "VMware" },
+		{ "XenVMMXenVMM", "Xen" },
+		{ "bhyve bhyve", "bhyve" },
+		{ "TCGTCGTCGTCG", "QEMU (TCG)" },
+		{ " lrpepyh  vr", "Parallels" },
+		{ "ACRNACRNACRN", "ACRN" },
+		{ "QNXQVMBSQG", "QNX" },
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(sig, names[i][0]) == 0)
+			return names[i][1];
+	return sig;
+}
+
 char *cpustate_cpuid_hypervisor(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
@@ -145,7 +165,7 @@ char *cpustate_cpuid_hypervisor(void)
 	for (size_t i = 0; i < n; i++)
 		if (!isprint((unsigned char)sig[i]))
 			return NULL;
-	return n ? xstrdup(sig) : NULL;
+	return n ? xstrdup(cpustate_hypervisor_name(sig)) : NULL;
 #else
 	return NULL;
 #endif

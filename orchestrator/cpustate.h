@@ -57,15 +57,23 @@ void cpustate_read(const char *sysfs, int cpu, const char *flags,
  * unknown. */
 int64_t cpustate_freq_khz(const char *sysfs, int cpu);
 
-/* The hypervisor's vendor signature from CPUID leaf 0x40000000 (EBX, ECX,
- * EDX as 12 characters, trailing NULs and spaces dropped: "KVMKVMKVM",
- * "Microsoft Hv", "VMwareVMware", "XenVMMXenVMM", "bhyve bhyve"), read
- * only when CPUID leaf 1 ECX bit 31 says a hypervisor is present (the
- * convention hypervisors follow: Linux arch/x86 X86_FEATURE_HYPERVISOR,
- * Documentation/virt/kvm/x86/cpuid.rst; VMware KB 1009458). Newly
- * allocated; NULL on bare metal, on other architectures, or when the
- * signature is not printable text. */
+/* The hypervisor named by its vendor signature from CPUID leaf 0x40000000
+ * (EBX, ECX, EDX as 12 characters, trailing NULs and spaces dropped:
+ * "KVMKVMKVM", "Microsoft Hv", "VMwareVMware", "XenVMMXenVMM", "bhyve
+ * bhyve"), read only when CPUID leaf 1 ECX bit 31 says a hypervisor is
+ * present (the convention hypervisors follow: Linux arch/x86
+ * X86_FEATURE_HYPERVISOR, Documentation/virt/kvm/x86/cpuid.rst; VMware KB
+ * 1009458), as cpustate_hypervisor_name gives it. Newly allocated; NULL on
+ * bare metal, on other architectures, or when the signature is not
+ * printable text. */
 char *cpustate_cpuid_hypervisor(void);
+
+/* The usual name of the hypervisor whose CPUID signature (as above) is SIG:
+ * "KVM", "Hyper-V", "VMware", "Xen", "bhyve", "QEMU (TCG)", "Parallels",
+ * "ACRN", "QNX"; SIG itself when it is none of these (signatures as the
+ * Linux kernel's arch/x86/kernel/cpu/ hypervisor detection matches them).
+ * Returns SIG or a static string; never NULL for a non-NULL SIG. */
+const char *cpustate_hypervisor_name(const char *sig);
 
 /* Free what s owns and reset it to unknown. */
 void cpustate_release(struct cpustate *s);

@@ -141,6 +141,15 @@ int main(void)
 	       hv ? hv : "none");
 	free(flags);
 	free(hv);
+	/* signatures as the hypervisors publish them (see cpustate.h) */
+	tap_ok(!strcmp(cpustate_hypervisor_name("KVMKVMKVM"), "KVM") &&
+	       !strcmp(cpustate_hypervisor_name("Microsoft Hv"), "Hyper-V") &&
+	       !strcmp(cpustate_hypervisor_name("VMwareVMware"), "VMware") &&
+	       !strcmp(cpustate_hypervisor_name("XenVMMXenVMM"), "Xen"),
+	       "a known CPUID signature is shown by the hypervisor's name");
+	tap_ok(!strcmp(cpustate_hypervisor_name("NewVisor"), "NewVisor") &&
+	       !strcmp(cpustate_hypervisor_name("KVM"), "KVM"),
+	       "an unknown signature is shown as it is");
 	free(intel);
 	free(acpi);
 	free(none);
