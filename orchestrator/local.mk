@@ -23,6 +23,7 @@ liborch_a_SOURCES += \
 	orchestrator/progress.c orchestrator/progress.h \
 	orchestrator/fastest.c orchestrator/fastest.h \
 	orchestrator/plan.c orchestrator/plan.h \
+	orchestrator/plan-interleave.c orchestrator/plan-interleave.h \
 	guest/shuffle.c guest/shuffle.h \
 	orchestrator/run.c orchestrator/run.h \
 	orchestrator/cli.c orchestrator/cli.h \

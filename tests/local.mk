@@ -165,6 +165,11 @@ tests_t3050_plan_SOURCES = tests/t3050-plan.c tests/tap.h
 tests_t3050_plan_CFLAGS = $(ORCH_TEST_CFLAGS)
 tests_t3050_plan_LDADD = $(ORCH_TEST_LDADD)
 TESTS += tests/t3050-plan
+check_PROGRAMS += tests/t3056-plan-interleave
+tests_t3056_plan_interleave_SOURCES = tests/t3056-plan-interleave.c tests/tap.h
+tests_t3056_plan_interleave_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t3056_plan_interleave_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t3056-plan-interleave
 # Last: memcheck over the unit tests.
 TESTS += tests/t3900-valgrind.sh
 EXTRA_DIST += tests/t3900-valgrind.sh tests/bench/overhead.sh
