@@ -21,6 +21,7 @@
 #include "orchestrator/flavour.h"
 #include "orchestrator/paths.h"
 #include "orchestrator/plan.h"
+#include "orchestrator/plan-interleave.h"
 #include "orchestrator/progress.h"
 #include "orchestrator/run.h"
 #include "orchestrator/summary.h"
@@ -543,7 +544,11 @@ int run_execute(const struct run_config *c)
 	gov_warn = join_warnings(gov_warn, busy_warn);
 
 	algs = run_algorithms(c, &algbuf, &nalgs);
-	plan_make(seed, algs, nalgs, c->nspecs, PLAN_ROUNDS, &plan);
+	if (c->interleave_rounds)
+		plan_make_interleaved(seed, algs, nalgs, c->interleave_group,
+				      c->nspecs, c->interleave_rounds, &plan);
+	else
+		plan_make(seed, algs, nalgs, c->nspecs, PLAN_ROUNDS, &plan);
 	report_progress(c, run_id, uuid, 0, plan.nsteps, NULL, 0,
 			plan.nrounds);
 	progress_init(&pg, progress_mode_for(c->quiet, stderr), stderr,
