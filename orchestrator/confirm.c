@@ -473,3 +473,87 @@ out:
 	sqlite3_close(s.db);
 	return rc;
 }
+
+/* The number of distributions of run RUN in DB whose image (the one the
+ * run measured) has a previous kept beside it under STATE_DIR. */
+static size_t kept_previous(sqlite3 *db, const char *state_dir, int64_t run)
+{
+	struct target *t;
+	struct image **v;
+	size_t nt, n, i, k, found = 0;
+	bo_err err;
+
+	if (load_targets(db, run, &t, &nt, &err) < 0)
+		return 0;
+	if (image_list(state_dir, &v, &n, &err) == 0) {
+		for (i = 0; i < nt; i++)
+			for (k = 0; k < n; k++) {
+				struct image *prev = NULL;
+
+				if (v[k]->previous ||
+				    strcmp(v[k]->distro, t[i].distro) ||
+				    strcmp(v[k]->release, t[i].release) ||
+				    strcmp(v[k]->digest, t[i].digest))
+					continue;
+				if (image_previous_find(v[k], &prev, &err) == 0 &&
+				    prev)
+					found++;
+				image_free(prev);
+			}
+		image_list_free(v, n);
+	}
+	targets_free(t, nt);
+	return found;
+}
+
+int confirm_after_run(const struct run_config *c, int64_t run_id)
+{
+	char runbuf[24];
+	char *argv[5];
+	struct confirm_config cc = {
+		.state_dir = c->state_dir,
+		.db_path = c->db_path,
+		.data_dir = c->data_dir,
+		.guest = c->guest,
+		.kind = c->kind,
+		.quick = c->quick,
+		.timeout_s = c->timeout_s,
+		.run_id = run_id,
+		.format = FORMAT_TABLE,
+		.no_summary = 1,
+		.quiet = c->quiet,
+		.argv = argv,
+		.progress_sink = c->progress_sink,
+		.progress_sink_ctx = c->progress_sink_ctx,
+	};
+	sqlite3 *db;
+	size_t kept;
+	int64_t conf = 0;
+	bo_err err;
+	int rc;
+
+	if (db_open_readonly(c->db_path, &db, &err) < 0) {
+		cli_warn("cannot tell whether run %lld needs a confirmation: %s",
+			 (long long)run_id, err.msg);
+		return EXIT_ENV;
+	}
+	kept = kept_previous(db, c->state_dir, run_id);
+	sqlite3_close(db);
+	if (!kept)
+		return EXIT_OK;
+	snprintf(runbuf, sizeof(runbuf), "%lld", (long long)run_id);
+	argv[cc.argc++] = "confirm";
+	argv[cc.argc++] = "--run";
+	argv[cc.argc++] = runbuf;
+	if (c->quick)
+		argv[cc.argc++] = "--quick";
+	argv[cc.argc] = NULL;
+	if (!c->quiet)
+		fprintf(stderr, "benchorch: run %lld: %zu image%s rebuilt with other packages, the previous kept; confirming what looks changed\n",
+			(long long)run_id, kept, kept == 1 ? "" : "s");
+	rc = confirm_execute(&cc, &conf);
+	if (conf > 0 && !c->quiet)
+		fprintf(stderr, "benchorch: run %lld is confirmed by run %lld ('benchorch results --run %lld' shows it)\n",
+			(long long)run_id, (long long)conf, (long long)conf);
+	return rc;
+}

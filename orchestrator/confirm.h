@@ -65,4 +65,16 @@ struct confirm_config {
  * 128+signal when interrupted. */
 int confirm_execute(const struct confirm_config *cc, int64_t *ret_run_id);
 
+struct run_config;
+
+/* The step after run RUN_ID made with C (`run`, the daemon's runs): when
+ * the image of one of its distributions was rebuilt with other packages
+ * and the previous kept beside it (images/previous.h), confirm the run
+ * (confirm_execute with the curves that look changed, C's state,
+ * database, guest, runner, --quick, timeout, quietness and progress
+ * sink; nothing on stdout) and say on stderr which run confirmed it.
+ * Nothing happens when no previous image is kept. Returns EXIT_OK (also
+ * when nothing was confirmed) or confirm_execute's exit status. */
+int confirm_after_run(const struct run_config *c, int64_t run_id);
+
 #endif

@@ -142,7 +142,31 @@ rc=$?
 [ "$(q "select previous_image_id is null from confirmations where run_id = 6")" = 1 ]
 ok $? "without a previous image, one more invocation of the current image"
 
-# 5. Usage.
+# 5. 'run' confirms by itself when the image it measured has a previous
+# kept (a rebuild changed its packages), and not otherwise. Whether a
+# curve looks changed between two runs of the same bytes is up to the
+# noise: either a confirmation run measures both images, or nothing looks
+# changed; both end with the previous removed.
+make_previous
+"$BENCHORCH" run --distros debian --quick --libs openssl --algos sha-256 \
+	--state-dir "$state" --db "$db" >"$tmp/out" 2>"$tmp/err"
+ok $? "a run with a previous image kept exits 0"
+auto=$(q "select max(id) from runs where id not in (select run_id from confirmations)")
+grep -q "^benchorch: run $auto: 1 image rebuilt with other packages, the previous kept; confirming what looks changed$" "$tmp/err"
+ok $? "it says it confirms run $auto"
+[ ! -e "$state/images/debian-bookworm.previous" ] &&
+	{ grep -q "no curve looks changed; removed the previous image 'debian-bookworm.previous'" "$tmp/err" ||
+	  [ "$(q "select previous_removed || ' ' || (previous_image_id is not null) from confirmations where confirmed_run_id = $auto")" = "1 1" ]; }
+ok $? "the previous is removed: nothing looked changed, or a confirmation run measured both images"
+diag "$(grep -E 'look changed|confirmed by|no curve' "$tmp/err")"
+nruns=$(q "select count(*) from runs")
+"$BENCHORCH" run --distros debian --quick --libs openssl --algos sha-256 \
+	--state-dir "$state" --db "$db" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && [ "$(q "select count(*) from runs")" -eq $((nruns + 1)) ] &&
+	! grep -q confirm "$tmp/err"
+ok $? "without a previous image, a run is not followed by a confirmation"
+
+# 6. Usage.
 "$BENCHORCH" confirm --run 999 --state-dir "$state" --db "$db" >/dev/null 2>"$tmp/err"
 ok $([ $? -eq 2 ]; echo $?) "an unknown run is a usage error"
 "$BENCHORCH" confirm --run 1 --curves openssl --state-dir "$state" --db "$db" >/dev/null 2>"$tmp/err"
