@@ -275,32 +275,61 @@ static int changed_curves(sqlite3 *db, int64_t run, struct confirm_curve **ret,
 	return 0;
 }
 
-/* Measure TARGETS: one run, previous and new in alternating rounds. */
+/* Measure the targets: one run, previous and new in alternating rounds.
+ * A group per target and library: the library's guest is asked only for
+ * the algorithms of its curves (the guest measures every library given
+ * with every algorithm given). */
 static int measure(struct confirm_state *s)
 {
 	const struct confirm_config *cc = s->cc;
 	struct run_config c;
-	char **specs = xcalloc(2 * s->nt + 1, sizeof(char *));
-	size_t *group = xcalloc(2 * s->nt + 1, sizeof(size_t));
-	char *libs = NULL, *algos = NULL;
-	size_t i, k, n = 0, nprev = 0;
+	size_t cap = 1, i, k, j, n = 0, ng = 0, nimg = 0, nprev = 0;
+	char **specs, **algs_owned, *libs = NULL, *algos = NULL;
+	const char **slibs, **salgos;
+	size_t *group;
 	int rc;
 
+	for (i = 0; i < s->nt; i++)
+		cap += 2 * s->t[i].ncurves;
+	specs = xcalloc(cap, sizeof(char *));
+	slibs = xcalloc(cap, sizeof(char *));
+	salgos = xcalloc(cap, sizeof(char *));
+	algs_owned = xcalloc(cap, sizeof(char *));
+	group = xcalloc(cap, sizeof(size_t));
 	for (i = 0; i < s->nt; i++) {
 		struct target *t = &s->t[i];
 
 		if (!t->ncurves || !t->img)
 			continue;
-		specs[n] = t->img->name;
-		group[n++] = i;
-		if (t->prev) {
-			specs[n] = t->prev->name;
-			group[n++] = i;
-			nprev++;
-		}
+		nimg++;
+		nprev += t->prev != NULL;
 		for (k = 0; k < t->ncurves; k++) {
-			list_add(&libs, t->curves[k].library);
-			list_add(&algos, t->curves[k].algorithm);
+			char *la = NULL;
+			const char *lib = t->curves[k].library;
+
+			for (j = 0; j < k && strcmp(t->curves[j].library, lib); j++)
+				;
+			if (j < k)	/* the library's group is made */
+				continue;
+			for (j = k; j < t->ncurves; j++)
+				if (!strcmp(t->curves[j].library, lib))
+					list_add(&la, t->curves[j].algorithm);
+			list_add(&libs, lib);
+			for (j = k; j < t->ncurves; j++)
+				if (!strcmp(t->curves[j].library, lib))
+					list_add(&algos, t->curves[j].algorithm);
+			algs_owned[ng] = la;
+			specs[n] = t->img->name;
+			slibs[n] = lib;
+			salgos[n] = la;
+			group[n++] = ng;
+			if (t->prev) {
+				specs[n] = t->prev->name;
+				slibs[n] = lib;
+				salgos[n] = la;
+				group[n++] = ng;
+			}
+			ng++;
 		}
 	}
 	memset(&c, 0, sizeof(c));
@@ -315,6 +344,8 @@ static int measure(struct confirm_state *s)
 	c.quick = cc->quick;
 	c.libs = libs;
 	c.algos = algos;
+	c.spec_libs = slibs;
+	c.spec_algos = salgos;
 	c.seed_set = cc->seed_set;
 	c.seed = cc->seed;
 	c.timeout_s = cc->timeout_s;
@@ -331,12 +362,17 @@ static int measure(struct confirm_state *s)
 	c.on_progress = on_progress;
 	c.progress_ctx = s;
 	if (!cc->quiet)
-		fprintf(stderr, "benchorch: confirming run %lld: %zu image%s (%zu with its previous), libraries %s, algorithms %s, %zu round%s\n",
-			(long long)s->confirmed, n - nprev, n - nprev == 1 ?
-			"" : "s", nprev, libs, algos, c.interleave_rounds,
-			c.interleave_rounds == 1 ? "" : "s");
+		fprintf(stderr, "benchorch: confirming run %lld: %zu image%s (%zu with its previous), libraries %s, algorithms %s, %zu round%s of %zu invocation%s\n",
+			(long long)s->confirmed, nimg, nimg == 1 ? "" : "s",
+			nprev, libs, algos, c.interleave_rounds,
+			c.interleave_rounds == 1 ? "" : "s", n, n == 1 ? "" : "s");
 	rc = run_execute(&c);
+	for (i = 0; i < ng; i++)
+		free(algs_owned[i]);
+	free(algs_owned);
 	free(specs);
+	free(slibs);
+	free(salgos);
 	free(group);
 	free(libs);
 	free(algos);
