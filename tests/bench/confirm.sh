@@ -1,18 +1,18 @@
 #!/bin/sh
-# confirm.sh - what a confirmation costs (issue "regression verdicts",
-# item "confirm before alarming"), as root on the cached Debian image.
+# confirm.sh - what a confirmation costs, as root on the cached Debian
+# image.
 #
 # A copy of the cached debian-bookworm image stands for the new image and
 # a second copy (another digest, another libssl3 version) for the previous
 # one a rebuild kept. For each set of curves, `benchorch confirm` measures
 # both images in alternating rounds (the default 2 rounds: 4 guest
-# invocations), full and --quick, and the script prints per set: the
-# curves asked for, the curves the guests measured (they measure every
-# asked library with every asked algorithm, both operations and modes, so
-# more than were asked), the guest time (sum of the invocations' own
-# timed totals, measure_ns), the guest wall time (sum of wall_ns: spawn to
-# reap, container start included), the wall time of the whole command,
-# and the guest wall time per curve asked.
+# invocations per library), full and --quick, and the script prints per
+# set: the curves asked for; the curves the guests measured (each
+# library's guest measures its curves' algorithms in both operations and
+# modes, so up to four per curve asked); the invocations; the guest time
+# (sum of the invocations' own timed totals, measure_ns); the guest wall
+# time (sum of wall_ns: spawn to reap, container start included); the
+# wall time of the whole command; and the guest wall time per curve asked.
 #
 # Usage: tests/bench/confirm.sh [BUILDDIR]    (BENCHORCH_TEST_STATE names
 # the cache of the integration tests, default /var/cache/benchorch-test).
