@@ -173,6 +173,11 @@ tests_t3056_plan_interleave_SOURCES = tests/t3056-plan-interleave.c tests/tap.h
 tests_t3056_plan_interleave_CFLAGS = $(ORCH_TEST_CFLAGS)
 tests_t3056_plan_interleave_LDADD = $(ORCH_TEST_LDADD)
 TESTS += tests/t3056-plan-interleave
+check_PROGRAMS += tests/t3057-confirm-curves
+tests_t3057_confirm_curves_SOURCES = tests/t3057-confirm-curves.c tests/tap.h
+tests_t3057_confirm_curves_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t3057_confirm_curves_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t3057-confirm-curves
 # Last: memcheck over the unit tests.
 TESTS += tests/t3900-valgrind.sh
 EXTRA_DIST += tests/t3900-valgrind.sh tests/bench/overhead.sh

@@ -23,7 +23,7 @@ units="t1000-guest-json t1040-guest-stats t1045-guest-shuffle
 	t2125-images-osrelease
 	t3000-validate t3005-guest-faults t3010-db t3012-db-package-changes
 	t3015-db-open t3020-spawn t3022-child-env t3040-cpustate t3050-plan
-	t3056-plan-interleave
+	t3056-plan-interleave t3057-confirm-curves
 	t6000-daemon-config t6120-schedule-dst t7010-stats t7015-fit-clamp"
 for t in $units; do
 	bin="$top_builddir/tests/$t"
