@@ -1196,6 +1196,11 @@ int image_import_name_check(const char *data_dir, const char *name,
 	if (recipe_exists(data_dir, name))
 		return bo_err_set(err, "image name '%s' is a distro with a "
 				  "recipe: choose another name", name);
+	if (image_name_is_previous(name))
+		return bo_err_set(err, "image name '%s' ends in '%s', which "
+				  "names the previous image a rebuild keeps: "
+				  "choose another name", name,
+				  IMAGE_PREVIOUS_SUFFIX);
 	return 0;
 }
 

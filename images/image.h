@@ -114,8 +114,9 @@ int image_spec_check(const char *data_dir, const char *state_dir,
 int image_spec_name(const char *data_dir, const char *spec, char **ret_name,
 		    bo_err *err);
 
-/* Check that NAME can name an imported image: image_name_ok() and not the
- * name of a distro with a recipe in DATA_DIR. Returns 0, or -1 with err set
+/* Check that NAME can name an imported image: image_name_ok(), not the
+ * name of a distro with a recipe in DATA_DIR and not ending in ".previous"
+ * (images/previous.h). Returns 0, or -1 with err set
  * ("invalid image name 'x': use only [a-z0-9._-]"). */
 int image_import_name_check(const char *data_dir, const char *name,
 			    bo_err *err);

@@ -172,6 +172,12 @@ int main(void)
 	       "removing the previous leaves the image");
 	image_free(prev);
 
+	/* 7. An imported image cannot take a previous's name. */
+	rc = image_import_name_check(src, "mine.previous", &err);
+	tap_ok(rc < 0 && tap_contains(err.msg, "'mine.previous' ends in '.previous'") &&
+	       image_import_name_check(src, "mine.prev", &err) == 0,
+	       "an imported image's name may not end in .previous");
+
 	image_free(img);
 	{
 		bo_err e;
