@@ -11,7 +11,9 @@
  * earlier invocation of the same distro and release; a package is changed
  * when its version differs, or it is in only one of the two images. A spec
  * invoked several times in a run (its rounds) records its changes once, on
- * its first invocation. */
+ * its first invocation. A confirmation run (table confirmations) measures
+ * a previous image again on purpose: it records no changes and is never
+ * the earlier run compared with. */
 static const char record_sql[] =
 "WITH cur AS ("
 "  SELECT inv.id AS inv_id, inv.image_id AS new_id,"
@@ -19,9 +21,12 @@ static const char record_sql[] =
 "     JOIN images pim ON pim.id = p.image_id"
 "     WHERE pim.distro = im.distro AND pim.release = im.release"
 "       AND p.run_id < inv.run_id"
+"       AND p.run_id NOT IN (SELECT run_id FROM confirmations)"
 "     ORDER BY p.run_id DESC, p.id DESC LIMIT 1) AS prev_inv"
 "  FROM invocations inv JOIN images im ON im.id = inv.image_id"
-"  WHERE inv.run_id = ?1 AND inv.id = (SELECT min(f.id) FROM invocations f"
+"  WHERE inv.run_id = ?1"
+"    AND ?1 NOT IN (SELECT run_id FROM confirmations)"
+"    AND inv.id = (SELECT min(f.id) FROM invocations f"
 "    WHERE f.run_id = inv.run_id AND f.spec = inv.spec"
 "      AND f.image_id = inv.image_id)),"
 " pairs AS ("

@@ -24,8 +24,10 @@ struct pkg_change {
 
 /* Record, for every invocation of run RUN_ID that has an image, each
  * package whose version differs from the image of the latest earlier run
- * (smaller run id, any status) of the same distribution and release:
- * nothing when there is none or it is the same image. Runs no
+ * (smaller run id, any status, not a confirmation run: migration 12) of
+ * the same distribution and release:
+ * nothing when there is none or it is the same image, and nothing for a
+ * confirmation run (recorded in confirmations before it is stored). Runs no
  * transaction of its own: db_run_finish calls it inside the run's. Rows
  * already recorded for the run are kept (a second call adds nothing).
  * Returns the number of rows added, or -1 with err set. */

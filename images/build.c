@@ -24,6 +24,7 @@
 #include "images/image.h"
 #include "images/osrelease.h"
 #include "images/recipe.h"
+#include "images/previous.h"
 #include "images/store.h"
 #include "images/tarball.h"
 #include "orchestrator/spawn.h"
@@ -879,7 +880,30 @@ static int unpack(struct build *b, bo_err *err)
 	return 0;
 }
 
-/* Move the finished build into place, replacing an old image. */
+/* After a rebuild: keep the old image, moved away to OLD, as the
+ * previous of B when its packages differ from the new one's, so that a
+ * confirmation can measure both. Returns 1 when kept, 0 when OLD is still
+ * there to be removed (same packages, or it could not be kept). */
+static int keep_as_previous(const struct build *b, const char *old)
+{
+	struct image *was = NULL, *now = NULL;
+	int kept = 0;
+	bo_err e;
+
+	if (image_load(old, &was, &e) == 0 && image_load(b->dir, &now, &e) == 0 &&
+	    image_packages_differ(was, now)) {
+		if (image_previous_keep(b->images_dir, b->name, old, &e) == 0)
+			kept = 1;
+		else
+			progress(b->ctx, "warning: %s", e.msg);
+	}
+	image_free(was);
+	image_free(now);
+	return kept;
+}
+
+/* Move the finished build into place, replacing an old image (kept as
+ * its previous when the packages changed). */
 static int install(struct build *b, bo_err *err)
 {
 	struct stat st;
@@ -912,7 +936,11 @@ static int install(struct build *b, bo_err *err)
 	if (old) {
 		bo_err e;
 
-		if (bo_rm_rf(old, &e) < 0)
+		if (keep_as_previous(b, old))
+			progress(b->ctx, "kept the previous '%s' (its packages "
+				 "differ) as '%s%s' until it is confirmed",
+				 b->name, b->name, IMAGE_PREVIOUS_SUFFIX);
+		else if (bo_rm_rf(old, &e) < 0)
 			progress(b->ctx, "warning: %s", e.msg);
 		free(old);
 	}
@@ -1168,6 +1196,11 @@ int image_import_name_check(const char *data_dir, const char *name,
 	if (recipe_exists(data_dir, name))
 		return bo_err_set(err, "image name '%s' is a distro with a "
 				  "recipe: choose another name", name);
+	if (image_name_is_previous(name))
+		return bo_err_set(err, "image name '%s' ends in '%s', which "
+				  "names the previous image a rebuild keeps: "
+				  "choose another name", name,
+				  IMAGE_PREVIOUS_SUFFIX);
 	return 0;
 }
 

@@ -42,6 +42,10 @@ struct image {
 				 * "none (--no-verify)", ...; NULL = the
 				 * bootstrap tool's own archive signatures */
 	char *pkgdb;		/* "dpkg", "apk", "portage", "none" */
+	int previous;		/* 1: the previous version of an image, kept
+				 * after a rebuild changed its packages
+				 * (images/previous.h); name and dir end in
+				 * ".previous" */
 };
 
 /* Where images live and how to build them. */
@@ -72,7 +76,10 @@ char *image_known_distros(const char *data_dir);
  * ctx->refresh), then load it. Building happens in a temporary directory
  * under STATE/images renamed into place only on success, under a lock file
  * so two processes never build the same image at once; the builder runs in
- * a private mount namespace so nothing stays mounted. Unknown distro: error
+ * a private mount namespace so nothing stays mounted. A rebuild whose
+ * packages differ from the image it replaces keeps the old one as
+ * STATE/images/NAME.previous (images/previous.h; one at most, replacing an
+ * older one), else deletes it. Unknown distro: error
  * lists the known ones. Returns 0 and a new image in *ret (caller frees with
  * image_free), or -1 with err set. */
 int image_ensure(const struct image_ctx *ctx, const char *spec,
@@ -107,8 +114,9 @@ int image_spec_check(const char *data_dir, const char *state_dir,
 int image_spec_name(const char *data_dir, const char *spec, char **ret_name,
 		    bo_err *err);
 
-/* Check that NAME can name an imported image: image_name_ok() and not the
- * name of a distro with a recipe in DATA_DIR. Returns 0, or -1 with err set
+/* Check that NAME can name an imported image: image_name_ok(), not the
+ * name of a distro with a recipe in DATA_DIR and not ending in ".previous"
+ * (images/previous.h). Returns 0, or -1 with err set
  * ("invalid image name 'x': use only [a-z0-9._-]"). */
 int image_import_name_check(const char *data_dir, const char *name,
 			    bo_err *err);
@@ -129,8 +137,9 @@ int image_list(const char *state_dir, struct image ***ret, size_t *ret_n,
 void image_list_free(struct image **v, size_t n);
 
 /* Remove the image IMG (from image_find) under the images lock: renamed
- * away first, so it disappears at once, then deleted. Returns 0, or -1
- * with err set. */
+ * away first, so it disappears at once, then deleted; the previous kept
+ * beside it (images/previous.h) goes with it, unless IMG is itself that
+ * previous. Returns 0, or -1 with err set. */
 int image_remove(const struct image_ctx *ctx, const struct image *img,
 		 bo_err *err);
 

@@ -12,7 +12,8 @@ liborch_a_SOURCES += \
 	images/pkgdb.c \
 	images/osrelease.c images/osrelease.h \
 	images/tarball.c images/tarball.h \
-	images/manage.c
+	images/manage.c \
+	images/previous.c images/previous.h
 
 dist_images_DATA += images/debian.json images/ubuntu.json \
 	images/gentoo.json images/alpine.json
@@ -26,6 +27,7 @@ check_PROGRAMS += \
 	tests/t2020-images-rootfs \
 	tests/t2030-images-digest \
 	tests/t2035-images-fakebuild \
+	tests/t2036-images-previous \
 	tests/t2040-images-build-cli \
 	tests/t2120-images-pkgdb \
 	tests/t2125-images-osrelease
@@ -55,6 +57,10 @@ tests_t2035_images_fakebuild_SOURCES = tests/t2035-images-fakebuild.c \
 	tests/tap.h
 tests_t2035_images_fakebuild_CFLAGS = $(IMAGES_TEST_CFLAGS)
 tests_t2035_images_fakebuild_LDADD = $(IMAGES_TEST_LDADD)
+tests_t2036_images_previous_SOURCES = tests/t2036-images-previous.c \
+	tests/tap.h
+tests_t2036_images_previous_CFLAGS = $(IMAGES_TEST_CFLAGS)
+tests_t2036_images_previous_LDADD = $(IMAGES_TEST_LDADD)
 # Driver for t2040-images-build.sh (not a test by itself).
 tests_t2040_images_build_cli_SOURCES = tests/t2040-images-build-cli.c
 tests_t2040_images_build_cli_CFLAGS = $(IMAGES_TEST_CFLAGS)
@@ -66,6 +72,7 @@ TESTS += \
 	tests/t2020-images-rootfs \
 	tests/t2030-images-digest \
 	tests/t2035-images-fakebuild \
+	tests/t2036-images-previous \
 	tests/t2040-images-build.sh \
 	tests/t2100-images-archive.sh \
 	tests/t2110-images-tarball.sh \

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "images/image.h"
+#include "images/previous.h"
 #include "images/recipe.h"
 #include "images/store.h"
 
@@ -216,11 +217,35 @@ void image_list_free(struct image **v, size_t n)
 	free(v);
 }
 
+/* Rename DIR (the image NAME) away under IMAGES_DIR and delete it; the
+ * caller holds the images lock. Returns 0, or -1 with err set. */
+static int remove_locked(const char *images_dir, const char *name,
+			 const char *dir, bo_err *err)
+{
+	char *old = xasprintf("%s/.old-%s-XXXXXX", images_dir, name);
+	int rc = 0;
+
+	if (!mkdtemp(old) || rename(dir, old) < 0) {
+		rc = bo_err_set(err, "cannot remove image '%s': %s", name,
+				strerror(errno));
+		rmdir(old);
+	} else if (bo_rm_rf(old, err) < 0) {
+		char msg[sizeof(err->msg)];
+
+		snprintf(msg, sizeof(msg), "%s", err->msg);
+		rc = bo_err_set(err, "image '%s' is unregistered but not all "
+				"removed: %s", name, msg);
+	}
+	free(old);
+	return rc;
+}
+
 int image_remove(const struct image_ctx *ctx, const struct image *img,
 		 bo_err *err)
 {
-	char *images_dir = images_dir_abs(ctx->state_dir, err), *old;
-	int lockfd, rc = 0;
+	char *images_dir = images_dir_abs(ctx->state_dir, err), *prev;
+	struct stat st;
+	int lockfd, rc;
 
 	if (!images_dir)
 		return -1;
@@ -229,19 +254,17 @@ int image_remove(const struct image_ctx *ctx, const struct image *img,
 		free(images_dir);
 		return -1;
 	}
-	old = xasprintf("%s/.old-%s-XXXXXX", images_dir, img->name);
-	if (!mkdtemp(old) || rename(img->dir, old) < 0) {
-		rc = bo_err_set(err, "cannot remove image '%s': %s", img->name,
-				strerror(errno));
-		rmdir(old);
-	} else if (bo_rm_rf(old, err) < 0) {
-		char msg[sizeof(err->msg)];
+	rc = remove_locked(images_dir, img->name, img->dir, err);
+	/* an image goes with the previous kept beside it */
+	prev = xasprintf("%s%s", img->dir, IMAGE_PREVIOUS_SUFFIX);
+	if (rc == 0 && !img->previous && lstat(prev, &st) == 0) {
+		char *name = xasprintf("%s%s", img->name,
+				       IMAGE_PREVIOUS_SUFFIX);
 
-		snprintf(msg, sizeof(msg), "%s", err->msg);
-		rc = bo_err_set(err, "image '%s' is unregistered but not all "
-				"removed: %s", img->name, msg);
+		rc = remove_locked(images_dir, name, prev, err);
+		free(name);
 	}
-	free(old);
+	free(prev);
 	close(lockfd);
 	free(images_dir);
 	return rc;

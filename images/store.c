@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "images/image.h"
+#include "images/previous.h"
 #include "images/store.h"
 
 int image_json_write(const struct image *img, const char *mirror,
@@ -124,6 +125,18 @@ int image_load(const char *dir, struct image **ret, bo_err *err)
 	    req_string(root, "created_at", path, &img->created_at, err) < 0 ||
 	    req_string(root, "method", path, &img->method, err) < 0)
 		goto out;
+	{
+		/* a kept previous is named by its directory, so it stays
+		 * apart from the current image in lists and runs */
+		const char *base = strrchr(dir, '/');
+
+		base = base ? base + 1 : dir;
+		if (image_name_is_previous(base)) {
+			free(img->name);
+			img->name = xstrdup(base);
+			img->previous = 1;
+		}
+	}
 	if (strncmp(img->digest, "sha256:", 7) != 0 ||
 	    strlen(img->digest) != 71) {
 		bo_err_set(err, "invalid image description '%s': 'digest' must "

@@ -39,6 +39,7 @@ extern const struct cmd_entry cmd_submit_entry;
 extern const struct cmd_entry cmd_cancel_entry;
 extern const struct cmd_entry cmd_images_entry;
 extern const struct cmd_entry cmd_compare_entry;
+extern const struct cmd_entry cmd_confirm_entry;
 extern const struct cmd_entry cmd_report_entry;
 extern const struct cmd_entry cmd_export_entry;
 extern const struct cmd_entry cmd_merge_entry;

@@ -17,6 +17,7 @@
 #include "images/image.h"
 #include "orchestrator/algorithms.h"
 #include "orchestrator/cli.h"
+#include "orchestrator/confirm.h"
 #include "orchestrator/cpuinfo.h"
 #include "orchestrator/format.h"
 #include "orchestrator/paths.h"
@@ -326,9 +327,16 @@ static void on_run_lock_wait(void *ctx, const char *path)
 		path);
 }
 
+/* run_config.on_progress: keep the run's id for the confirmation. */
+static void keep_run_id(void *ctx, const struct run_progress *p)
+{
+	*(int64_t *)ctx = p->run_id;
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	struct run_config c;
+	int64_t run_id = 0;
 	bo_err err;
 	int rc, lock;
 
@@ -358,7 +366,19 @@ static int cmd_run(int argc, char **argv)
 	}
 	c.argc = argc;
 	c.argv = argv;
+	c.on_progress = keep_run_id;
+	c.progress_ctx = &run_id;
 	rc = run_execute(&c);
+	/* an image rebuilt with other packages (its previous kept): measure
+	 * what looks changed again, previous beside new, before it is
+	 * reported */
+	if (run_id > 0 && !bo_interrupted &&
+	    (rc == EXIT_OK || rc == EXIT_FAILED)) {
+		int crc = confirm_after_run(&c, run_id);
+
+		if (rc == EXIT_OK)
+			rc = crc;
+	}
 	close(lock);
 out:
 	run_config_release(&c);

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "orchestrator/cli.h"
+#include "orchestrator/confirm.h"
 #include "orchestrator/config-file.h"
 #include "orchestrator/control.h"
 #include "orchestrator/daemon.h"
@@ -494,6 +495,15 @@ static int child_main(struct daemon *d, const struct job *j, int pfd)
 	rc = run_execute(&c);
 	if (cc.run_id >= 0 && !bo_interrupted)
 		child_changes(&c, cc.run_id, cc.uuid, pfd);
+	/* an image rebuilt with other packages: confirm what looks
+	 * changed (confirm.h) */
+	if (cc.run_id > 0 && !bo_interrupted &&
+	    (rc == EXIT_OK || rc == EXIT_FAILED)) {
+		int crc = confirm_after_run(&c, cc.run_id);
+
+		if (rc == EXIT_OK)
+			rc = crc;
+	}
 	close(lock);
 	run_config_release(&c);
 	return rc;

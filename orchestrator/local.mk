@@ -23,6 +23,11 @@ liborch_a_SOURCES += \
 	orchestrator/progress.c orchestrator/progress.h \
 	orchestrator/fastest.c orchestrator/fastest.h \
 	orchestrator/plan.c orchestrator/plan.h \
+	orchestrator/plan-interleave.c orchestrator/plan-interleave.h \
+	orchestrator/confirm-curves.c orchestrator/confirm-curves.h \
+	orchestrator/confirm.c orchestrator/confirm.h \
+	orchestrator/confirm-summary.c orchestrator/confirm-summary.h \
+	orchestrator/cmd-confirm.c \
 	guest/shuffle.c guest/shuffle.h \
 	orchestrator/run.c orchestrator/run.h \
 	orchestrator/cli.c orchestrator/cli.h \

@@ -21,6 +21,7 @@
 #include "orchestrator/flavour.h"
 #include "orchestrator/paths.h"
 #include "orchestrator/plan.h"
+#include "orchestrator/plan-interleave.h"
 #include "orchestrator/progress.h"
 #include "orchestrator/run.h"
 #include "orchestrator/summary.h"
@@ -227,6 +228,7 @@ static int invoke(const struct run_config *c, const struct plan *p,
 	const char *args[26];
 	char cpubuf[16], seedbuf[24], batchbuf[24], repbuf[16], rerunbuf[16];
 	char libtobuf[24];
+	const char *libs;
 	struct spawn_result res;
 	struct runner_fallback fb;
 	off_t log_from;
@@ -237,7 +239,10 @@ static int invoke(const struct run_config *c, const struct plan *p,
 	bo_utc_now(s->started_at, sizeof(s->started_at));
 	s->runner = "";
 	s->round = (int)step->round + 1;
-	s->algos = p->algos[step->round];
+	s->algos = c->spec_algos && c->spec_algos[step->spec] ?
+		   c->spec_algos[step->spec] : p->algos[step->round];
+	libs = c->spec_libs && c->spec_libs[step->spec] ?
+	       c->spec_libs[step->spec] : c->libs;
 	snprintf(cpubuf, sizeof(cpubuf), "%d", cpu);
 	snprintf(seedbuf, sizeof(seedbuf), "%llu",
 		 (unsigned long long)step->guest_seed);
@@ -249,9 +254,9 @@ static int invoke(const struct run_config *c, const struct plan *p,
 	args[n++] = s->algos;
 	if (c->quick)
 		args[n++] = "--quick";
-	if (c->libs) {
+	if (libs) {
 		args[n++] = "--libs";
-		args[n++] = c->libs;
+		args[n++] = libs;
 	}
 	if (c->nohw)
 		args[n++] = "--nohw";
@@ -543,7 +548,11 @@ int run_execute(const struct run_config *c)
 	gov_warn = join_warnings(gov_warn, busy_warn);
 
 	algs = run_algorithms(c, &algbuf, &nalgs);
-	plan_make(seed, algs, nalgs, c->nspecs, PLAN_ROUNDS, &plan);
+	if (c->interleave_rounds)
+		plan_make_interleaved(seed, algs, nalgs, c->interleave_group,
+				      c->nspecs, c->interleave_rounds, &plan);
+	else
+		plan_make(seed, algs, nalgs, c->nspecs, PLAN_ROUNDS, &plan);
 	report_progress(c, run_id, uuid, 0, plan.nsteps, NULL, 0,
 			plan.nrounds);
 	progress_init(&pg, progress_mode_for(c->quiet, stderr), stderr,

@@ -59,6 +59,18 @@ struct run_config {
 	 * without newline; the daemon's log); NULL = stderr. */
 	void (*progress_sink)(void *ctx, const char *line);
 	void *progress_sink_ctx;
+	/* A confirmation run (confirm.h): with interleave_rounds > 0 the
+	 * plan is plan_make_interleaved's (plan-interleave.h) with that many
+	 * rounds, interleave_group[i] the group of specs[i] (owned by the
+	 * caller), instead of plan_make's. */
+	size_t interleave_rounds;
+	const size_t *interleave_group;
+	/* Per spec (owned by the caller; NULL, or a NULL entry = as for any
+	 * run): the guest's --libs instead of libs, and its --algos instead
+	 * of the round's, so that a confirmation measures each library only
+	 * with the algorithms asked of it. */
+	const char *const *spec_libs;
+	const char *const *spec_algos;
 	void (*on_progress)(void *ctx, const struct run_progress *p);
 	void *progress_ctx;	/* NULL on_progress = no callback */
 };

@@ -41,6 +41,9 @@ EXTRA_DIST += tests/t3100-run-debian.sh tests/t3110-run-interrupt.sh \
 	tests/fixtures/guest-crash.sh tests/fixtures/guest-hang.sh \
 	tests/fixtures/guest-bad-late.sh tests/fixtures/guest-clock-lie.sh \
 	tests/fixtures/guest-clock-true.sh
+# A confirmation run: previous and new image in alternating rounds.
+TESTS += tests/t3130-confirm.sh
+EXTRA_DIST += tests/t3130-confirm.sh tests/bench/confirm.sh
 # Results, compare, report, export/merge (issue #7): a fixture database
 # built through the real migrations and run API.
 check_PROGRAMS += tests/fixtures/results-mkdb tests/t7010-stats
@@ -165,6 +168,16 @@ tests_t3050_plan_SOURCES = tests/t3050-plan.c tests/tap.h
 tests_t3050_plan_CFLAGS = $(ORCH_TEST_CFLAGS)
 tests_t3050_plan_LDADD = $(ORCH_TEST_LDADD)
 TESTS += tests/t3050-plan
+check_PROGRAMS += tests/t3056-plan-interleave
+tests_t3056_plan_interleave_SOURCES = tests/t3056-plan-interleave.c tests/tap.h
+tests_t3056_plan_interleave_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t3056_plan_interleave_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t3056-plan-interleave
+check_PROGRAMS += tests/t3057-confirm-curves
+tests_t3057_confirm_curves_SOURCES = tests/t3057-confirm-curves.c tests/tap.h
+tests_t3057_confirm_curves_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t3057_confirm_curves_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t3057-confirm-curves
 # Last: memcheck over the unit tests.
 TESTS += tests/t3900-valgrind.sh
 EXTRA_DIST += tests/t3900-valgrind.sh tests/bench/overhead.sh

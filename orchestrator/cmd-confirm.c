@@ -1,0 +1,221 @@
+/* cmd-confirm.c - `benchorch confirm`: measure again, in one run, the
+ * curves of a run that look changed, in its distributions' previous and
+ * new images in alternating rounds. */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "guest/shuffle.h"
+#include "orchestrator/cli.h"
+#include "orchestrator/confirm.h"
+#include "orchestrator/paths.h"
+
+#define DEFAULT_TIMEOUT_S 1800
+
+static const char usage[] =
+"Usage: benchorch confirm [OPTIONS]\n"
+"\n"
+"Measure again, before they are reported, the curves of a run that look\n"
+"changed. When a distribution's packages changed, the rebuild ('images\n"
+"build --refresh', 'run --refresh', the daemon) kept the image it replaced\n"
+"as NAME.previous; confirm measures the previous and the new image in\n"
+"alternating rounds within one run (each round both images, in an order\n"
+"drawn per round), stores both (invocations.image_id tells them apart),\n"
+"records what it confirmed and then deletes the previous image. Without a\n"
+"previous image the curves are measured once more in the current image.\n"
+"A distribution with no curve to measure again has nothing to confirm:\n"
+"its previous image is deleted. A confirmation that fails or is\n"
+"interrupted keeps the previous image for a later one.\n"
+"'run --refresh' and the daemon confirm by themselves after a run whose\n"
+"packages changed.\n"
+"\n"
+"A curve is a distribution's LIBRARY/ALGORITHM[/OPERATION[/MODE]]. Without\n"
+"--curves, those that look changed against the previous run of the same\n"
+"distributions: more than half of the curve's buffer sizes changed\n"
+"significantly in one direction (as 'compare' judges a point) and none in\n"
+"the other.\n"
+"\n"
+"stdout: per point of those curves, the median MB/s over the previous\n"
+"image's invocations and over the new one's, the change and the number\n"
+"of invocations; progress on stderr.\n"
+"\n"
+"Options:\n"
+"      --run N            the run to confirm (default: the latest finished\n"
+"                         run that is not itself a confirmation)\n"
+"      --curves LIST      comma-separated LIBRARY/ALGORITHM[/OPERATION[/MODE]]\n"
+"                         (e.g. openssl/aes-128-cbc/encrypt/bulk), in every\n"
+"                         distribution of the run\n"
+"      --rounds N         rounds of previous and new image, 1 to 50 (default\n"
+"                         2; 1 when no previous image is kept)\n"
+"      --quick            the guests' short run: 4 buffer sizes\n"
+"      --seed N           draw the order from N (0..4294967295)\n"
+"      --db PATH          database (default: $BENCHORCH_DB, or\n"
+"                         STATE/results.db, or /var/lib/benchorch/results.db)\n"
+"      --state-dir DIR    images and logs (default: $BENCHORCH_STATE_DIR or\n"
+"                         /var/lib/benchorch)\n"
+"      --runner KIND      auto, nspawn or chroot (default: auto)\n"
+"      --timeout SECONDS  kill a guest that runs longer (default: 1800)\n"
+"      --format FMT       table (default), csv or json\n"
+"  -q, --quiet            no progress lines on stderr\n"
+"  -h, --help             show this help\n"
+"\n"
+"Exit status: 0 confirmed (or nothing to confirm), 1 the run or a library\n"
+"in it failed, 2 usage error or no such run, 3 environment (not root,\n"
+"database), 130/143 interrupted.\n";
+
+enum { OPT_RUN = 256, OPT_CURVES, OPT_ROUNDS, OPT_QUICK, OPT_SEED, OPT_DB,
+       OPT_STATE, OPT_RUNNER, OPT_TIMEOUT, OPT_FORMAT };
+
+static const struct option options[] = {
+	{ "run", required_argument, NULL, OPT_RUN },
+	{ "curves", required_argument, NULL, OPT_CURVES },
+	{ "rounds", required_argument, NULL, OPT_ROUNDS },
+	{ "quick", no_argument, NULL, OPT_QUICK },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "db", required_argument, NULL, OPT_DB },
+	{ "state-dir", required_argument, NULL, OPT_STATE },
+	{ "runner", required_argument, NULL, OPT_RUNNER },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const char *state_opt, *db_opt;
+
+static int parse_args(int argc, char **argv, struct confirm_config *c)
+{
+	long long v;
+	bo_err err;
+	int opt;
+
+	optind = 1;
+	opterr = 0;
+	state_opt = db_opt = NULL;
+	c->kind = RUNNER_AUTO;
+	c->timeout_s = DEFAULT_TIMEOUT_S;
+	c->format = FORMAT_TABLE;
+	while ((opt = getopt_long(argc, argv, ":hq", options, NULL)) != -1) {
+		switch (opt) {
+		case OPT_RUN:
+			if (cli_parse_ll(optarg, 1, CLI_RUN_ID_MAX, &v, &err) < 0)
+				return cli_usage_error("confirm", "--run: %s",
+						       err.msg);
+			c->run_id = (int64_t)v;
+			break;
+		case OPT_CURVES:
+			c->curves = optarg;
+			break;
+		case OPT_ROUNDS:
+			if (cli_parse_ll(optarg, 1, 50, &v, &err) < 0)
+				return cli_usage_error("confirm", "--rounds: %s",
+						       err.msg);
+			c->rounds = (size_t)v;
+			break;
+		case OPT_QUICK:
+			c->quick = 1;
+			break;
+		case OPT_SEED:
+			if (cli_parse_ll(optarg, 0, (long long)SHUFFLE_SEED_MAX,
+					 &v, &err) < 0)
+				return cli_usage_error("confirm", "--seed: %s",
+						       err.msg);
+			c->seed = (uint64_t)v;
+			c->seed_set = 1;
+			break;
+		case OPT_DB:
+			db_opt = optarg;
+			break;
+		case OPT_STATE:
+			state_opt = optarg;
+			break;
+		case OPT_RUNNER:
+			if (runner_kind_parse(optarg, &c->kind, &err) < 0)
+				return cli_usage_error("confirm", "%s", err.msg);
+			break;
+		case OPT_TIMEOUT:
+			if (cli_parse_ll(optarg, 1, 86400 * 7, &v, &err) < 0)
+				return cli_usage_error("confirm", "--timeout takes seconds: %s",
+						       err.msg);
+			c->timeout_s = (long)v;
+			break;
+		case OPT_FORMAT:
+			if (format_parse(optarg, &c->format, &err) < 0)
+				return cli_usage_error("confirm", "%s", err.msg);
+			break;
+		case 'q':
+			c->quiet = 1;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return -1;
+		case ':':
+			return cli_usage_error("confirm", "option '%s' needs a value",
+					       argv[optind - 1]);
+		default:
+			return cli_usage_error("confirm", "unknown option '%s'",
+					       argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return cli_usage_error("confirm", "unexpected argument '%s'",
+				       argv[optind]);
+	return 0;
+}
+
+static void on_run_lock_wait(void *ctx, const char *path)
+{
+	(void)ctx;
+	fprintf(stderr, "benchorch: another run holds '%s'; waiting for it to finish\n",
+		path);
+}
+
+static int cmd_confirm(int argc, char **argv)
+{
+	struct confirm_config c;
+	char *state = NULL, *db = NULL, *data = NULL, *guest = NULL;
+	int64_t run_id;
+	bo_err err;
+	int rc, lock;
+
+	memset(&c, 0, sizeof(c));
+	rc = parse_args(argc, argv, &c);
+	if (rc != 0)
+		return rc < 0 ? EXIT_OK : rc;
+	c.state_dir = state = paths_state_dir(state_opt);
+	c.db_path = db = paths_db(db_opt, state_opt);
+	c.data_dir = data = paths_data_dir();
+	c.guest = guest = paths_guest(GUEST_FLAVOUR_GLIBC);
+	c.argc = argc;
+	c.argv = argv;
+	bo_signals_install();
+	lock = bo_mkdir_p("/run/lock", &err) < 0 ? -1 :
+	       bo_lock_wait(BENCHORCH_RUN_LOCK, on_run_lock_wait, NULL, &err);
+	if (lock < 0) {
+		cli_error("%s", err.msg);
+		rc = bo_interrupted ? cli_interrupted_status(bo_interrupted) :
+				      EXIT_ENV;
+	} else {
+		rc = confirm_execute(&c, &run_id);
+		close(lock);
+	}
+	free(state);
+	free(db);
+	free(data);
+	free(guest);
+	return rc;
+}
+
+const struct cmd_entry cmd_confirm_entry = {
+	.name = "confirm",
+	.summary = "measure what looks changed again, previous and new image side by side",
+	.usage = usage,
+	.flags = CMD_NEEDS_ROOT,
+	.fn = cmd_confirm,
+};

@@ -1,0 +1,53 @@
+/* confirm-curves.h - which curves of a run look changed and so are
+ * measured again before anything is reported (`benchorch confirm`). The
+ * one place that decides it: a stand-in built on compare_runs until the
+ * per-curve verdicts of compare replace it here. */
+#ifndef BENCHORCH_CONFIRM_CURVES_H
+#define BENCHORCH_CONFIRM_CURVES_H
+
+#include <sqlite3.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "orchestrator/util.h"
+
+/* A curve: one distribution's (library, algorithm, operation, mode) over
+ * its buffer sizes. All strings owned. */
+struct confirm_curve {
+	char *distro;		/* "debian:bookworm" */
+	char *library, *algorithm;
+	char *operation;	/* "encrypt", "decrypt", "hash"; "" = all */
+	char *mode;		/* "bulk", "oneshot"; "" = all */
+	int kind;		/* -1 looks slower, +1 faster, 0 asked for
+				 * (--curves) */
+};
+
+/* The curves of run NEW_RUN that look changed against run BASE_RUN in DB:
+ * compare_runs at COMPARE_DEFAULT_THRESHOLD, its points grouped by
+ * (distro, library, algorithm, operation, mode); a curve looks changed
+ * when more than half of its points (buffer sizes) are significant
+ * changes in one direction and none in the other. Returns 0 with a new
+ * array in *ret and its length in *ret_n (free with confirm_curves_free;
+ * NULL and 0 for none), or -1 with err set. */
+int confirm_changed_curves(sqlite3 *db, int64_t base_run, int64_t new_run,
+			   struct confirm_curve **ret, size_t *ret_n,
+			   bo_err *err);
+
+/* The run a confirmation of RUN_ID compares it with: the latest earlier
+ * run (smaller id) that finished ('done'), is not itself a confirmation
+ * run and measured one of RUN_ID's distributions (distro and release).
+ * Returns its id, 0 when there is none, or -1 on a database error. */
+int64_t confirm_base_run(sqlite3 *db, int64_t run_id);
+
+/* Parse LIST, comma-separated LIBRARY/ALGORITHM[/OPERATION[/MODE]] (e.g.
+ * "openssl/aes-128-cbc/encrypt/bulk,nettle/sha-256"), into curves of
+ * DISTRO (may be NULL: every distribution) with kind 0. Returns 0 with a
+ * new array (free with confirm_curves_free), or -1 with err set naming
+ * the item that is not a curve. */
+int confirm_curves_parse(const char *list, const char *distro,
+			 struct confirm_curve **ret, size_t *ret_n,
+			 bo_err *err);
+
+void confirm_curves_free(struct confirm_curve *v, size_t n);
+
+#endif

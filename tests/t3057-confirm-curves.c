@@ -1,0 +1,165 @@
+/* t3057-confirm-curves - which curves a confirmation measures again, on
+ * the fixture database of tests/fixtures/results-mkdb (run 2: libgcrypt
+ * twice as slow everywhere; run 3: the same numbers as run 2): the six
+ * libgcrypt curves (two distributions x aes-256-gcm encrypt and decrypt
+ * and sha-256) look slower in run 2 against run 1 and nothing else does,
+ * nothing looks changed in run 3 against run 2; the run compared with is
+ * the latest earlier finished run that is no confirmation; a confirmation
+ * is recorded with its images and curves and read back; --curves lists
+ * are parsed and malformed ones refused. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "db/confirmations.h"
+#include "db/db.h"
+#include "orchestrator/confirm-curves.h"
+#include "tests/tap.h"
+
+/* 1 when V[0..N) holds the curve DISTRO LIB ALGO OP (mode bulk). */
+static int has(const struct confirm_curve *v, size_t n, const char *distro,
+	       const char *lib, const char *algo, const char *op, int kind)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(v[i].distro, distro) && !strcmp(v[i].library, lib) &&
+		    !strcmp(v[i].algorithm, algo) &&
+		    !strcmp(v[i].operation, op) && !strcmp(v[i].mode, "bulk") &&
+		    v[i].kind == kind)
+			return 1;
+	return 0;
+}
+
+int main(void)
+{
+	char tmpl[] = "/tmp/t3057-XXXXXX";
+	char *dir = mkdtemp(tmpl), *path, *cmd;
+	struct confirm_curve *v = NULL;
+	size_t n = 0;
+	sqlite3 *db = NULL;
+	bo_err err;
+	int rc, ok;
+
+	if (!dir) {
+		tap_ok(0, "mkdtemp");
+		return tap_done();
+	}
+	path = xasprintf("%s/r.db", dir);
+	cmd = xasprintf("'%s/tests/fixtures/results-mkdb' '%s' >/dev/null",
+			BENCHORCH_BUILDDIR, path);
+	rc = system(cmd);
+	free(cmd);
+	tap_ok(rc == 0 && db_open(path, &db, &err) == 0,
+	       "the fixture database");
+	if (!db)
+		return tap_done();
+
+	/* 1. A real change: libgcrypt twice as slow. */
+	rc = confirm_changed_curves(db, 1, 2, &v, &n, &err);
+	ok = rc == 0 && n == 6;
+	ok &= has(v, n, "debian:bookworm", "libgcrypt", "aes-256-gcm", "encrypt", -1) &&
+	      has(v, n, "debian:bookworm", "libgcrypt", "aes-256-gcm", "decrypt", -1) &&
+	      has(v, n, "debian:bookworm", "libgcrypt", "sha-256", "hash", -1) &&
+	      has(v, n, "ubuntu:noble", "libgcrypt", "aes-256-gcm", "encrypt", -1) &&
+	      has(v, n, "ubuntu:noble", "libgcrypt", "aes-256-gcm", "decrypt", -1) &&
+	      has(v, n, "ubuntu:noble", "libgcrypt", "sha-256", "hash", -1);
+	tap_ok(ok, "run 2 against run 1: the six libgcrypt curves look slower, nothing else (%zu curves)", n);
+	confirm_curves_free(v, n);
+
+	/* 2. The same numbers: nothing. */
+	rc = confirm_changed_curves(db, 2, 3, &v, &n, &err);
+	tap_ok(rc == 0 && n == 0 && !v, "run 3 against run 2 (same numbers): nothing looks changed");
+	confirm_curves_free(v, n);
+
+	/* 3. The run compared with. */
+	tap_ok(confirm_base_run(db, 3) == 2 && confirm_base_run(db, 2) == 1 &&
+	       confirm_base_run(db, 1) == 0,
+	       "the run compared with is the latest earlier finished one (3 -> 2, 2 -> 1, 1 -> none)");
+
+	/* 4. A confirmation recorded: run 3 confirms run 2. */
+	{
+		static const struct db_confirm_curve curves[] = {
+			{ "libgcrypt", "sha-256", "hash", "" },
+			{ "libgcrypt", "aes-256-gcm", "", "" },
+		};
+		char *digest = NULL;
+		sqlite3_stmt *st;
+		struct db_confirmation c = {
+			.distro = "debian",
+			.release = "bookworm",
+			.previous_digest = NULL,
+			.curves = curves,
+			.ncurves = 2,
+		};
+
+		if (sqlite3_prepare_v2(db, "SELECT digest FROM images WHERE distro = 'debian'",
+				       -1, &st, NULL) == SQLITE_OK &&
+		    sqlite3_step(st) == SQLITE_ROW)
+			digest = xstrdup((const char *)sqlite3_column_text(st, 0));
+		sqlite3_finalize(st);
+		c.digest = digest;
+		tap_ok(db_confirmed_by(db, 2) == 0, "run 2 is confirmed by no run yet");
+		rc = db_confirmation_record(db, 3, 2, &c, &err);
+		rc |= db_confirmation_record(db, 3, 2, &c, &err);	/* again */
+		tap_ok(rc == 0 &&
+		       db_query_int(db, "SELECT count(*) FROM confirmations") == 1 &&
+		       db_query_int(db, "SELECT count(*) FROM confirmation_curves") == 2 &&
+		       db_query_int(db, "SELECT image_id IS NOT NULL AND previous_image_id IS NULL AND previous_removed = 0 FROM confirmations") == 1,
+		       "a confirmation is recorded once, with its image, no previous and its curves%s%s",
+		       rc ? ": " : "", rc ? err.msg : "");
+		tap_ok(db_confirmed_by(db, 2) == 3 && db_confirmed_by(db, 1) == 0,
+		       "run 2 is confirmed by run 3, run 1 by none");
+		tap_ok(db_confirmation_previous_removed(db, 3, "debian", "bookworm", &err) == 0 &&
+		       db_query_int(db, "SELECT previous_removed FROM confirmations") == 1,
+		       "the removal of the previous image is recorded");
+		/* run 2 made a confirmation too: run 3 compares with 1 */
+		rc = db_exec(db, "INSERT INTO confirmations (run_id, confirmed_run_id,"
+			     " distro, release) VALUES (2, 1, 'ubuntu', 'noble')",
+			     &err);
+		tap_ok(rc == 0 && confirm_base_run(db, 3) == 1,
+		       "a confirmation run is never the run compared with (3 -> 1 once run 2 is one)");
+		free(digest);
+	}
+
+	/* 5. --curves. */
+	rc = confirm_curves_parse("openssl/aes-128-cbc/encrypt/bulk,nettle/sha-256",
+				  NULL, &v, &n, &err);
+	tap_ok(rc == 0 && n == 2 && !v[0].distro &&
+	       !strcmp(v[0].library, "openssl") &&
+	       !strcmp(v[0].algorithm, "aes-128-cbc") &&
+	       !strcmp(v[0].operation, "encrypt") && !strcmp(v[0].mode, "bulk") &&
+	       !strcmp(v[1].library, "nettle") && !strcmp(v[1].operation, "") &&
+	       !strcmp(v[1].mode, "") && v[1].kind == 0,
+	       "a curve list: whole curves and library/algorithm alone");
+	confirm_curves_free(v, n);
+	{
+		static const char *const bad[] = {
+			"openssl", "openssl/", "/sha-256", "openssl/aes-128-cbc/sign",
+			"openssl/aes-128-cbc/encrypt/fast", "a/b/encrypt/bulk/x",
+		};
+		size_t i;
+
+		ok = 1;
+		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			char *want = xasprintf("invalid curve '%s'", bad[i]);
+
+			rc = confirm_curves_parse(bad[i], NULL, &v, &n, &err);
+			ok &= rc < 0 && !v && n == 0 && tap_contains(err.msg, want);
+			if (rc == 0)
+				confirm_curves_free(v, n);
+			free(want);
+		}
+		tap_ok(ok, "malformed curves are refused, the message naming them");
+	}
+	sqlite3_close(db);
+	unlink(path);
+	cmd = xasprintf("rm -rf '%s'", dir);
+	(void)!system(cmd);
+	free(cmd);
+	free(path);
+	return tap_done();
+}
