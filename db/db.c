@@ -526,13 +526,15 @@ static void bind_timing(sqlite3_stmt *st, int first,
 		sqlite3_bind_int64(st, first + 5, t->tsc_cycles);
 }
 
-/* Store T's samples for row ID with ST (INSERT of (id, rep, ns)). */
+/* Store T's samples for row ID with ST (INSERT of (id, rep, ns)): every
+ * set, rep = set x repetitions + index in the set, so that the row's
+ * repetitions column (samples per set) splits them into their sets. */
 static int store_samples(sqlite3 *db, sqlite3_stmt *st, int64_t id,
 			 const struct guest_timing *t, bo_err *err)
 {
 	int64_t i;
 
-	for (i = 0; i < t->repetitions; i++) {
+	for (i = 0; i < t->nsamples; i++) {
 		sqlite3_bind_int64(st, 1, id);
 		sqlite3_bind_int64(st, 2, i);
 		sqlite3_bind_int64(st, 3, t->samples_ns[i]);

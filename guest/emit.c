@@ -134,11 +134,12 @@ int emit_error(const char *library, const char *algorithm, const char *fmt,
 }
 
 /* The members every measurement (result or keysetup) shares, after
- * calls_per_batch: repetitions, median_ns, min_ns, p25_ns, p75_ns, cv,
+ * calls_per_batch: repetitions, sets, median_ns, min_ns, p25_ns, p75_ns, cv,
  * reruns, noisy, tsc_cycles. */
 static void add_timing(struct json_line *j, const struct bench_result *r)
 {
 	json_add_uint(j, "repetitions", r->repetitions);
+	json_add_uint(j, "sets", r->sets);
 	json_add_uint(j, "median_ns", r->median_ns);
 	json_add_uint(j, "min_ns", r->min_ns);
 	json_add_uint(j, "p25_ns", r->p25_ns);
@@ -166,7 +167,8 @@ void emit_format_result(struct json_line *j, const char *library,
 	add_timing(j, r);
 	json_add_double(j, "mb_per_s", r->mb_per_s);
 	json_add_bool(j, "verified", verified);
-	json_add_uint_array(j, "samples_ns", r->samples_ns, r->repetitions);
+	json_add_uint_array(j, "samples_ns", r->samples_ns,
+			    (size_t)r->repetitions * r->sets);
 }
 
 int emit_result(const char *library, const char *algorithm,
@@ -193,7 +195,8 @@ void emit_format_keysetup(struct json_line *j, const char *library,
 	json_add_double(j, "ns_per_call",
 			(double)r->median_ns / (double)r->calls_per_batch);
 	json_add_bool(j, "verified", verified);
-	json_add_uint_array(j, "samples_ns", r->samples_ns, r->repetitions);
+	json_add_uint_array(j, "samples_ns", r->samples_ns,
+			    (size_t)r->repetitions * r->sets);
 }
 
 int emit_keysetup(const char *library, const char *algorithm,

@@ -47,7 +47,7 @@
  * not fit. */
 #define DEFAULT_MIN_BATCH_NS UINT64_C(1000000)	/* 1 ms */
 #define QUICK_MIN_BATCH_NS UINT64_C(500000)	/* 0.5 ms */
-#define DEFAULT_REPETITIONS 5
+#define DEFAULT_REPETITIONS 2
 #define QUICK_REPETITIONS 3
 /* Re-run a point whose samples' coefficient of variation exceeds this
  * fraction (--max-cv), at most DEFAULT_MAX_RERUNS times (--max-reruns);
@@ -59,8 +59,8 @@
 #define DEFAULT_MAX_CV 0.02
 #define DEFAULT_MAX_RERUNS 2
 #define QUICK_MAX_RERUNS 0
-/* Largest --max-reruns accepted. */
-#define MAX_MAX_RERUNS 100
+/* Largest --max-reruns accepted: BENCH_MAX_SETS sets. */
+#define MAX_MAX_RERUNS (BENCH_MAX_SETS - 1)
 /* One-shot timing (context + key + one buffer + free per call) is done for
  * buffers up to this size: above it the per-message cost is lost in the
  * bulk cost, which the bulk mode measures. */
@@ -95,9 +95,9 @@ struct options {
 	uint64_t oneshot_max;		/* largest one-shot buffer, bytes */
 	uint64_t lib_timeout_s;		/* per library child, seconds */
 	bool max_cv_set;		/* --max-cv given */
-	double max_cv;			/* re-run above this CV (fraction) */
+	double max_cv;			/* noisy above this CV (fraction) */
 	bool max_reruns_set;		/* --max-reruns given */
-	unsigned max_reruns;		/* re-runs per point */
+	unsigned max_reruns;		/* sets per point after the first */
 	bool seed_set;			/* --seed given */
 	uint64_t seed;			/* shuffles libs and algos */
 };
@@ -116,9 +116,13 @@ static const char usage_text[] =
 	"                     1 ms, 5, up to 2 re-runs)\n"
 	"  --min-batch-ns N   shortest timed batch (one sample), in ns\n"
 	"  --repetitions N    timed batches (samples) per measurement (1..150)\n"
-	"  --max-cv F         re-run a measurement whose samples' coefficient\n"
-	"                     of variation exceeds the fraction F (0.02)\n"
-	"  --max-reruns N     at most N re-runs per measurement (2; --quick: 0)\n"
+	"  --max-cv F         flag a measurement noisy when its samples'\n"
+	"                     coefficient of variation exceeds the fraction F\n"
+	"                     (0.02)\n"
+	"  --max-reruns N     measure every point in N + 1 sets of\n"
+	"                     --repetitions batches, always (0..9; default 2;\n"
+	"                     --quick: 0); it reports the median of the sets'\n"
+	"                     medians\n"
 	"  --libs a,b         libraries to try, in this order unless --seed\n"
 	"                     shuffles it (default: all)\n"
 	"  --algos x,y        algorithms (default: all)\n"
@@ -445,6 +449,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 			}
 			o->max_reruns = (unsigned)v;
 			o->max_reruns_set = true;
+			/* the product with --repetitions is checked below */
 		} else if (strcmp(name, "--seed") == 0) {
 			if (parse_u64(val, SHUFFLE_SEED_MAX, &v) < 0) {
 				complain("--seed: want 0..%llu, got '%s'",
@@ -473,6 +478,13 @@ static int parse_args(int argc, char **argv, struct options *o)
 		o->max_cv = DEFAULT_MAX_CV;
 	if (!o->max_reruns_set)
 		o->max_reruns = o->quick ? QUICK_MAX_RERUNS : DEFAULT_MAX_RERUNS;
+	if (o->repetitions * (o->max_reruns + 1) > BENCH_MAX_REPETITIONS) {
+		complain("--repetitions %u with --max-reruns %u: %u samples per point, at most %d fit a line",
+			 o->repetitions, o->max_reruns,
+			 o->repetitions * (o->max_reruns + 1),
+			 BENCH_MAX_REPETITIONS);
+		return 2;
+	}
 	if (o->lib_timeout_s == 0)
 		o->lib_timeout_s = DEFAULT_LIB_TIMEOUT_S;
 	if (o->nlibs == 0) {
@@ -1054,7 +1066,7 @@ int main(int argc, char **argv)
 	run.params.min_batch_ns = o.min_batch_ns;
 	run.params.repetitions = o.repetitions;
 	run.params.max_cv = o.max_cv;
-	run.params.max_reruns = o.max_reruns;
+	run.params.sets = o.max_reruns + 1;
 	run.params.tsc = cpuclock_have_tsc();
 	for (size_t i = 0; i < sizeof(run.key); i++)
 		run.key[i] = (uint8_t)(0x10 + i);

@@ -29,8 +29,8 @@ static const char usage[] =
 "variant is hw, or nohw when hardware acceleration was masked.\n"
 "cyc/B (cycles_per_byte) is the curve's fitted cost per byte at the core\n"
 "clock the guest measured; CV% (cv, a fraction) the spread of the point's\n"
-"raw samples; a throughput marked ~ (noisy = 1) stayed above the guest's\n"
-"CV limit after re-runs (--quick makes none). csv and json also give the\n"
+"raw samples (all its sets); a throughput marked ~ (noisy = 1) was above\n"
+"the guest's CV limit. csv and json also give the\n"
 "quartiles p25_ns and p75_ns (ns per batch). Runs stored before the guest\n"
 "reported samples leave these empty.\n"
 "The table starts with a line per run: its CPU, the state of the CPU its\n"
@@ -686,8 +686,8 @@ static int cmd_results(int argc, char **argv)
 	} else {
 		if (noisy > 0)
 			cli_warn("%ld of these %ld points are noisy (MB/s marked ~): their"
-				 " coefficient of variation stayed above the guest's limit"
-				 " after the re-runs the run made (none with --quick)",
+				 " coefficient of variation, over all their sets, was above"
+				 " the guest's limit",
 				 noisy, n);
 		if (!f.all) {	/* with --all, every partial run would be named */
 			warn_partial_runs(db, &f);

@@ -813,8 +813,7 @@ int report_write_html(sqlite3 *db, const struct report_opts *o, FILE *f,
 		      " clock the guest measured on its CPU at start and end, the"
 		      " invariant TSC's rate, the time from hello to done by the"
 		      " guest's clock and by the host's, and the points whose"
-		      " spread stayed above the guest's limit after re-runs (none"
-		      " with --quick)"
+		      " spread (over all their sets) was above the guest's limit"
 		      "</caption>\n<tr><th>run</th><th>distro</th><th>clock at start"
 		      " (GHz)</th><th>clock at end (GHz)</th><th>TSC (GHz)</th>"
 		      "<th>guest (s)</th><th>host (s)</th><th>noisy points</th></tr>\n",

@@ -413,15 +413,16 @@ static bool measured_nothing(const struct inv_state *st, size_t n)
 	return true;
 }
 
-/* How the guests treated a noisy point in run C, to end "stayed above
- * the guest's limit ...": --quick and --max-reruns 0 make no re-runs. */
+/* How many sets the guests measured of every point in run C, to end
+ * "... above the guest's limit ...": --quick and --max-reruns 0 measure
+ * one set. */
 static const char *reruns_phrase(const struct run_config *c)
 {
 	if (c->max_reruns_set)
-		return c->max_reruns == 0 ? "with no re-runs (--max-reruns 0)" :
-		       "after re-runs";
-	return c->quick ? "with no re-runs (--quick makes none)" :
-	       "after re-runs";
+		return c->max_reruns == 0 ? "in one set (--max-reruns 0)" :
+		       "over all their sets";
+	return c->quick ? "in one set (--quick measures one)" :
+	       "over all their sets";
 }
 
 /* The CPU warnings of the run, one per line, or NULL. Caller frees. */
