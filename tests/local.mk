@@ -217,8 +217,8 @@ check_PROGRAMS += tests/t7015-fit-clamp
 tests_t7015_fit_clamp_SOURCES = tests/t7015-fit-clamp.c tests/tap.h
 tests_t7015_fit_clamp_CFLAGS = $(ORCH_TEST_CFLAGS)
 tests_t7015_fit_clamp_LDADD = $(ORCH_TEST_LDADD) -lm
-TESTS += tests/t7015-fit-clamp tests/t7212-report-fit-clamp.sh
-EXTRA_DIST += tests/t7212-report-fit-clamp.sh
+TESTS += tests/t7015-fit-clamp tests/t7212-report-fit-clamp.sh tests/t7020-points.sh
+EXTRA_DIST += tests/t7212-report-fit-clamp.sh tests/t7020-points.sh
 # Library faults as the orchestrator reads them from the guest.
 check_PROGRAMS += tests/t3005-guest-faults
 tests_t3005_guest_faults_SOURCES = tests/t3005-guest-faults.c tests/tap.h
