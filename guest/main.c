@@ -27,6 +27,7 @@
 #include "bench.h"
 #include "cpuclock.h"
 #include "emit.h"
+#include "canary.h"
 #include "kat.h"
 #include "shuffle.h"
 
@@ -98,6 +99,9 @@ struct options {
 	double max_cv;			/* noisy above this CV (fraction) */
 	bool max_reruns_set;		/* --max-reruns given */
 	unsigned max_reruns;		/* sets per point after the first */
+	unsigned canary_disturb;	/* --canary-disturb: the first N
+					 * sweeps' canaries run 3 x the work
+					 * after the sweep (for tests) */
 	bool seed_set;			/* --seed given */
 	uint64_t seed;			/* shuffles libs and algos */
 };
@@ -107,7 +111,8 @@ static const char usage_text[] =
 	"                       [--max-cv F] [--max-reruns N]\n"
 	"                       [--libs a,b] [--algos x,y] [--cpu N] [--nohw]\n"
 	"                       [--oneshot-max BYTES] [--lib-timeout S]\n"
-	"                       [--seed N] [--no-fork] [--help] [--version]\n"
+	"                       [--seed N] [--no-fork] [--canary-disturb N]\n"
+	"                       [--help] [--version]\n"
 	"       benchorch-guest --list-libs | --list-algos\n"
 	"Benchmark the crypto libraries found in this root filesystem and\n"
 	"print one JSON object per line (benchorch guest protocol 3).\n"
@@ -134,6 +139,9 @@ static const char usage_text[] =
 	"  --seed N           shuffle the order of the libraries and of the\n"
 	"                     algorithms with seed N (0..4294967295)\n"
 	"  --no-fork          run every library in this process (no isolation)\n"
+	"  --canary-disturb N for tests: the contention canary after the first\n"
+	"                     N sweeps of sizes does 3 times its work, as if\n"
+	"                     another process had taken the CPU (0)\n"
 	"  --list-libs        print the library names, one a line, in the\n"
 	"                     default order, and exit (no library is loaded)\n"
 	"  --list-algos       print the algorithm names, one a line, and exit\n"
@@ -384,7 +392,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 		    && strcmp(name, "--libs") && strcmp(name, "--algos")
 		    && strcmp(name, "--cpu") && strcmp(name, "--oneshot-max")
 		    && strcmp(name, "--lib-timeout") && strcmp(name, "--max-cv")
-		    && strcmp(name, "--max-reruns") && strcmp(name, "--seed")) {
+		    && strcmp(name, "--max-reruns") && strcmp(name, "--seed")
+		    && strcmp(name, "--canary-disturb")) {
 			complain("unknown option '%s'", name);
 			return 2;
 		}
@@ -450,6 +459,13 @@ static int parse_args(int argc, char **argv, struct options *o)
 			o->max_reruns = (unsigned)v;
 			o->max_reruns_set = true;
 			/* the product with --repetitions is checked below */
+		} else if (strcmp(name, "--canary-disturb") == 0) {
+			if (parse_u64(val, 1000000, &v) < 0) {
+				complain("--canary-disturb: want 0..1000000, got '%s'",
+					 val);
+				return 2;
+			}
+			o->canary_disturb = (unsigned)v;
 		} else if (strcmp(name, "--seed") == 0) {
 			if (parse_u64(val, SHUFFLE_SEED_MAX, &v) < 0) {
 				complain("--seed: want 0..%llu, got '%s'",
@@ -622,6 +638,7 @@ static int run_rekey_batch(void *p, uint64_t calls)
 struct shared_counts {
 	uint64_t results;	/* result lines printed */
 	uint64_t measure_ns;	/* ns spent in timed batches */
+	uint64_t sweeps;	/* sweeps of sizes begun (canary_disturb) */
 	int algo;		/* algorithm being worked on, -1 = none */
 	int finished;		/* 1 when the child got through its list */
 };
@@ -637,8 +654,9 @@ struct run {
 
 /* Time OP of ALGO on LEN-byte buffers (pt/ct/tag prepared by the caller)
  * in MODE ("bulk" or "oneshot") and print the result (or an error line).
- * HINT is the previous point of the same curve (bench.h), updated here. */
-static void measure_op(struct run *run, const struct guest_backend *b,
+ * HINT is the previous point of the same curve (bench.h), updated here.
+ * Returns true when a result line was printed. */
+static bool measure_op(struct run *run, const struct guest_backend *b,
 		       enum guest_algo algo, enum guest_op op, size_t len,
 		       const uint8_t *tag, bool verified, bool oneshot,
 		       struct bench_hint *hint)
@@ -680,7 +698,7 @@ static void measure_op(struct run *run, const struct guest_backend *b,
 			check_emit(emit_error(b->name, aname,
 					      "cannot create a %s context (%zu bytes)",
 					      op_name(op), len));
-			return;
+			return false;
 		}
 		rc = bench_measure(run_batch, &arg, len, &run->params, hint,
 				   &r);
@@ -692,12 +710,13 @@ static void measure_op(struct run *run, const struct guest_backend *b,
 				      "%s %s of %zu-byte buffers failed",
 				      oneshot ? "one-shot" : "bulk",
 				      op_name(op), len));
-		return;
+		return false;
 	}
 	check_emit(emit_result(b->name, aname, op_name(op),
 			       oneshot ? "oneshot" : "bulk", len, &r,
 			       verified));
 	run->counts->results++;
+	return true;
 }
 
 /* Time key setup alone for OP of cipher ALGO in B (if B can) and print a
@@ -812,6 +831,115 @@ static void crosscheck(struct run *run, const struct guest_backend *b,
 				   h, rt));
 }
 
+/* Every size and operation (bulk and one-shot) of ALGO in B, its
+ * known-answer tests passed when KAT_OK; DONE[operation][one-shot] is set
+ * for each curve that printed a result (operation 0: encrypt or hash, 1:
+ * decrypt). */
+static void sweep_sizes(struct run *run, const struct guest_backend *b,
+			enum guest_algo algo, bool kat_ok, bool done[2][2])
+{
+	const struct guest_algo_info *ai = algo_info(algo);
+	size_t nsizes;
+	uint8_t tag[GUEST_MAX_DIGEST];
+	/* per curve, the previous size's point: [operation][one-shot] */
+	struct bench_hint hints[2][2];
+
+	memset(done, 0, 4 * sizeof(bool));
+	memset(hints, 0, sizeof(hints));
+	nsizes = run->o->quick ? sizeof(quick_sizes) / sizeof(quick_sizes[0])
+			       : FULL_SIZES;
+	for (size_t s = 0; s < nsizes; s++) {
+		size_t len = run->o->quick ? quick_sizes[s] : (size_t)16 << s;
+		bool rt, ok, one = len <= run->o->oneshot_max;
+		/* bulk streams whole keystream blocks only (algo.h) */
+		bool bulk = len % algo_stream_block(algo) == 0;
+
+		fill_pattern(run->bufs.pt, len);
+		memset(tag, 0, sizeof(tag));
+		rt = kat_roundtrip(b, algo, run->key, run->iv, run->bufs.pt,
+				   len, run->bufs.ct, tag, run->bufs.scratch);
+		if (!rt)
+			check_emit(emit_error(b->name, ai->name,
+					      "round trip on a %zu-byte buffer failed",
+					      len));
+		ok = kat_ok && rt;
+		if (ai->kind == GUEST_KIND_HASH) {
+			done[0][0] |= measure_op(run, b, algo, GUEST_OP_HASH,
+						 len, tag, ok, false,
+						 &hints[0][0]);
+			if (one)
+				done[0][1] |= measure_op(run, b, algo,
+							 GUEST_OP_HASH, len,
+							 tag, ok, true,
+							 &hints[0][1]);
+			continue;
+		}
+		if (bulk) {
+			done[0][0] |= measure_op(run, b, algo, GUEST_OP_ENCRYPT,
+						 len, tag, ok, false,
+						 &hints[0][0]);
+			done[1][0] |= measure_op(run, b, algo, GUEST_OP_DECRYPT,
+						 len, tag, ok, false,
+						 &hints[1][0]);
+		}
+		if (one) {
+			done[0][1] |= measure_op(run, b, algo, GUEST_OP_ENCRYPT,
+						 len, tag, ok, true,
+						 &hints[0][1]);
+			done[1][1] |= measure_op(run, b, algo, GUEST_OP_DECRYPT,
+						 len, tag, ok, true,
+						 &hints[1][1]);
+		}
+	}
+}
+
+/* The sizes of ALGO in B (sweep_sizes) between two timings of the
+ * contention canary (guest/canary.h). When the canary moved, the lines of
+ * the sweep are dropped and it is measured once more between two new
+ * timings; the lines of the sweep kept are followed by one canary line
+ * per curve that has results, moved only when the canary moved in the
+ * sweep kept (both). */
+static void sweep_with_canary(struct run *run, const struct guest_backend *b,
+			      enum guest_algo algo, bool kat_ok)
+{
+	uint64_t before[CANARY_REPS], after[CANARY_REPS], results;
+	static const char *const modes[2] = { "bulk", "oneshot" };
+	const struct guest_algo_info *ai = algo_info(algo);
+	bool done[2][2];
+	struct canary c;
+	unsigned attempt;
+
+	for (attempt = 0;; attempt++) {
+		unsigned extra = run->counts->sweeps++ <
+				 run->o->canary_disturb ? 2 : 0;
+
+		results = run->counts->results;
+		canary_time(before, CANARY_REPS, 0);
+		emit_hold();
+		sweep_sizes(run, b, algo, kat_ok, done);
+		canary_time(after, CANARY_REPS, extra);
+		canary_judge(before, after, CANARY_REPS, &c);
+		if (!c.moved || attempt == 1 || !(done[0][0] || done[0][1] ||
+						  done[1][0] || done[1][1]))
+			break;
+		/* measured again: the first sweep's lines are dropped
+		 * (unless there were too many to hold) */
+		if (emit_release(false) == 1)
+			break;
+		run->counts->results = results;
+	}
+	if (emit_release(true) < 0)
+		check_emit(-1);
+	for (int op = 0; op < 2; op++)
+		for (int m = 0; m < 2; m++)
+			if (done[op][m])
+				check_emit(emit_canary(b->name, ai->name,
+						       ai->kind == GUEST_KIND_HASH ?
+						       "hash" : op ? "decrypt" :
+						       "encrypt", modes[m], &c,
+						       attempt > 0));
+}
+
 /* Known-answer tests, the cross-check, key setup, then every size and
  * operation (bulk and one-shot), of ALGO in B. */
 static void run_algo(struct run *run, const struct guest_backend *b,
@@ -819,11 +947,8 @@ static void run_algo(struct run *run, const struct guest_backend *b,
 {
 	const struct guest_algo_info *ai = algo_info(algo);
 	const struct kat_vector *v;
-	size_t nv, nsizes;
+	size_t nv;
 	bool kat_ok = true;
-	uint8_t tag[GUEST_MAX_DIGEST];
-	/* per curve, the previous size's point: [operation][one-shot] */
-	struct bench_hint hints[2][2];
 
 	if (!b->supports(algo)) {
 		check_emit(emit_unsupported(b->name, ai->name));
@@ -852,45 +977,7 @@ static void run_algo(struct run *run, const struct guest_backend *b,
 		measure_keysetup(run, b, algo, GUEST_OP_DECRYPT, kat_ok);
 	}
 
-	memset(hints, 0, sizeof(hints));
-	nsizes = run->o->quick ? sizeof(quick_sizes) / sizeof(quick_sizes[0])
-			       : FULL_SIZES;
-	for (size_t s = 0; s < nsizes; s++) {
-		size_t len = run->o->quick ? quick_sizes[s] : (size_t)16 << s;
-		bool rt, ok, one = len <= run->o->oneshot_max;
-		/* bulk streams whole keystream blocks only (algo.h) */
-		bool bulk = len % algo_stream_block(algo) == 0;
-
-		fill_pattern(run->bufs.pt, len);
-		memset(tag, 0, sizeof(tag));
-		rt = kat_roundtrip(b, algo, run->key, run->iv, run->bufs.pt,
-				   len, run->bufs.ct, tag, run->bufs.scratch);
-		if (!rt)
-			check_emit(emit_error(b->name, ai->name,
-					      "round trip on a %zu-byte buffer failed",
-					      len));
-		ok = kat_ok && rt;
-		if (ai->kind == GUEST_KIND_HASH) {
-			measure_op(run, b, algo, GUEST_OP_HASH, len, tag, ok,
-				   false, &hints[0][0]);
-			if (one)
-				measure_op(run, b, algo, GUEST_OP_HASH, len,
-					   tag, ok, true, &hints[0][1]);
-			continue;
-		}
-		if (bulk) {
-			measure_op(run, b, algo, GUEST_OP_ENCRYPT, len, tag, ok,
-				   false, &hints[0][0]);
-			measure_op(run, b, algo, GUEST_OP_DECRYPT, len, tag, ok,
-				   false, &hints[1][0]);
-		}
-		if (one) {
-			measure_op(run, b, algo, GUEST_OP_ENCRYPT, len, tag, ok,
-				   true, &hints[0][1]);
-			measure_op(run, b, algo, GUEST_OP_DECRYPT, len, tag, ok,
-				   true, &hints[1][1]);
-		}
-	}
+	sweep_with_canary(run, b, algo, kat_ok);
 }
 
 /* Load library B and run every selected algorithm in it (in the calling

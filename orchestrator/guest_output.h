@@ -105,6 +105,18 @@ struct guest_crosscheck {
 				 * compare with */
 };
 
+/* The contention canary of one curve (protocol 3 `canary`,
+ * guest/canary.h). */
+struct guest_canary {
+	char *library, *algorithm, *operation;
+	char *mode;			/* "bulk" or "oneshot" */
+	int64_t before_ns, after_ns;	/* the reference kernel's median, ns */
+	double noise;			/* fraction it was judged against */
+	int moved;			/* it moved in the sweep kept */
+	int remeasured;			/* the first sweep's moved: measured
+					 * again */
+};
+
 /* Everything one invocation printed. All memory owned by the struct. */
 struct guest_output {
 	int have_hello, have_done;
@@ -113,7 +125,8 @@ struct guest_output {
 	int cpu;
 	int64_t seed;		/* hello's seed (guest --seed), -1 = none */
 	size_t nlibraries, nkats, nunsupported, nerrors, nresults;
-	size_t nkeysetups, ncrosschecks;
+	size_t nkeysetups, ncrosschecks, ncanaries;
+	struct guest_canary *canaries;
 	struct guest_keysetup *keysetups;
 	struct guest_crosscheck *crosschecks;
 	struct guest_library *libraries;

@@ -681,7 +681,7 @@ int run_execute(const struct run_config *c)
 		/* the database could not be written: an environment error */
 		rc = EXIT_ENV;
 	} else if (nok > 0 && !bo_interrupted) {
-		long unverified, noisy, measured;
+		long unverified, noisy, measured, moved, curves;
 
 		/* with nothing measured, the table prints nothing (not even
 		 * its header); csv and json still print their empty document */
@@ -697,6 +697,10 @@ int run_execute(const struct run_config *c)
 			fprintf(stderr, "benchorch: run %lld: %ld of %ld measurements stayed noisy (the coefficient of variation of their samples above the guest's limit %s)\n",
 				(long long)run_id, noisy, measured,
 				reruns_phrase(c));
+		moved = summary_canaries_moved(db, run_id, &curves);
+		if (moved > 0)
+			fprintf(stderr, "benchorch: run %lld: the contention canary moved during %ld of %ld curves even when measured again; they are stored with canaries.moved = 1\n",
+				(long long)run_id, moved, curves);
 		unverified = summary_unverified(db, run_id);
 		if (unverified > 0)
 			cli_warn("%ld results of run %lld are NOT verified: a library failed its known-answer test or disagreed",

@@ -64,6 +64,26 @@ long summary_unverified(sqlite3 *db, int64_t run_id)
 	return n;
 }
 
+long summary_canaries_moved(sqlite3 *db, int64_t run_id, long *ret_total)
+{
+	sqlite3_stmt *st;
+	long n = -1;
+
+	*ret_total = 0;
+	if (sqlite3_prepare_v2(db, "SELECT coalesce(sum(c.moved), 0), count(*)"
+			       " FROM canaries c JOIN invocations i ON"
+			       " i.id = c.invocation_id WHERE i.run_id = ?1",
+			       -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		n = (long)sqlite3_column_int64(st, 0);
+		*ret_total = (long)sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
+	return n;
+}
+
 long summary_noisy(sqlite3 *db, int64_t run_id, long *ret_total)
 {
 	sqlite3_stmt *st;

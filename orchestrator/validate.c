@@ -80,6 +80,13 @@ void guest_output_release(struct guest_output *out)
 		free(out->crosschecks[i].algorithm);
 	}
 	free(out->crosschecks);
+	for (i = 0; i < out->ncanaries; i++) {
+		free(out->canaries[i].library);
+		free(out->canaries[i].algorithm);
+		free(out->canaries[i].operation);
+		free(out->canaries[i].mode);
+	}
+	free(out->canaries);
 	guest_output_init(out);
 }
 
@@ -655,6 +662,70 @@ static int add_crosscheck(struct guest_output *out, json_t *o, size_t lineno,
 	return 0;
 }
 
+/* A canary line: a loaded library's curve, each at most once; the times
+ * 1 .. MAX_BATCH_NS ns, noise a finite fraction >= 0, and moved as the
+ * times and noise say (|after / before - 1| > noise), or the line is
+ * not believed. */
+static int add_canary(struct guest_output *out, json_t *o, size_t lineno,
+		      bo_err *err)
+{
+	const char *lib, *alg, *op, *mode;
+	const struct algorithm *a;
+	struct guest_canary c, *p;
+	json_t *v;
+	double change;
+	size_t i;
+
+	memset(&c, 0, sizeof(c));
+	if (get_loaded_library(out, o, lineno, &lib, err) < 0 ||
+	    get_algorithm(o, lineno, &alg, &a, err) < 0 ||
+	    get_name(o, "operation", lineno, &op, err) < 0 ||
+	    get_name(o, "mode", lineno, &mode, err) < 0 ||
+	    get_int(o, "before_ns", 1, MAX_BATCH_NS, lineno, &c.before_ns,
+		    err) < 0 ||
+	    get_int(o, "after_ns", 1, MAX_BATCH_NS, lineno, &c.after_ns,
+		    err) < 0 ||
+	    get_bool(o, "moved", lineno, &c.moved, err) < 0 ||
+	    get_bool(o, "remeasured", lineno, &c.remeasured, err) < 0)
+		return -1;
+	if (strcmp(mode, "bulk") != 0 && strcmp(mode, "oneshot") != 0)
+		return bo_err_set(err, "guest output line %zu: 'mode' must be bulk or oneshot",
+				  lineno);
+	if (!algorithm_has_operation(a, op))
+		return bo_err_set(err, "guest output line %zu: operation '%s' does not apply to '%s'",
+				  lineno, op, alg);
+	v = json_object_get(o, "noise");
+	if (!v || !json_is_number(v) || !isfinite(json_number_value(v)) ||
+	    json_number_value(v) < 0)
+		return bo_err_set(err, "guest output line %zu: 'noise' must be a number >= 0",
+				  lineno);
+	c.noise = json_number_value(v);
+	change = fabs((double)c.after_ns / (double)c.before_ns - 1);
+	/* a hair of slack: noise is printed with 10 significant digits */
+	if (c.moved != (change > c.noise) &&
+	    fabs(change - c.noise) > 1e-9 * (c.noise + 1))
+		return bo_err_set(err, "guest output line %zu: 'moved' is %s, but after_ns / before_ns - 1 = %.4f against noise %.4f",
+				  lineno, c.moved ? "true" : "false",
+				  (double)c.after_ns / (double)c.before_ns - 1,
+				  c.noise);
+	for (i = 0; i < out->ncanaries; i++)
+		if (strcmp(out->canaries[i].library, lib) == 0 &&
+		    strcmp(out->canaries[i].algorithm, alg) == 0 &&
+		    strcmp(out->canaries[i].operation, op) == 0 &&
+		    strcmp(out->canaries[i].mode, mode) == 0)
+			return bo_err_set(err, "guest output line %zu: duplicate canary for %s %s %s %s",
+					  lineno, lib, alg, op, mode);
+	out->canaries = xrealloc(out->canaries,
+				 (out->ncanaries + 1) * sizeof(*p));
+	p = &out->canaries[out->ncanaries++];
+	*p = c;
+	p->library = xstrdup(lib);
+	p->algorithm = xstrdup(alg);
+	p->operation = xstrdup(op);
+	p->mode = xstrdup(mode);
+	return 0;
+}
+
 /* Do cross-check entries A and B compare the same thing? */
 static int same_check(const struct guest_crosscheck *a,
 		      const struct guest_crosscheck *b)
@@ -796,6 +867,8 @@ int guest_output_add_line(struct guest_output *out, const char *line,
 		rc = add_keysetup(out, o, lineno, err);
 	else if (strcmp(type, "crosscheck") == 0)
 		rc = add_crosscheck(out, o, lineno, err);
+	else if (strcmp(type, "canary") == 0)
+		rc = add_canary(out, o, lineno, err);
 	else if (strcmp(type, "done") == 0)
 		rc = add_done(out, o, lineno, err);
 	else
