@@ -27,81 +27,52 @@
 -- results_v is unchanged: one row per invocation, for whoever needs them.
 
 CREATE VIEW points_v AS
-WITH per AS (
-	SELECT v.*, inv.image_id AS p_image, r.library_id AS p_library,
-		v.median_ns * 1.0 / v.calls_per_batch AS p_ns,
-		row_number() OVER (PARTITION BY v.run_id, inv.image_id,
-			r.library_id, v.algorithm, v.operation, v.mode,
-			v.variant, v.buffer_bytes
-			ORDER BY v.median_ns * 1.0 / v.calls_per_batch,
-			v.result_id) AS p_k,
-		count(*) OVER (PARTITION BY v.run_id, inv.image_id,
-			r.library_id, v.algorithm, v.operation, v.mode,
-			v.variant, v.buffer_bytes) AS p_n
-	FROM results_v v
-	JOIN results r ON r.id = v.result_id
-	JOIN invocations inv ON inv.id = r.invocation_id
-), agg AS (
-	SELECT run_id, p_image, p_library, algorithm, operation, mode,
-		variant, buffer_bytes,
-		avg(p_ns) FILTER (WHERE p_k IN ((p_n + 1) / 2, (p_n + 2) / 2))
-			AS a_ns,
-		min(min_ns * 1.0 / calls_per_batch) AS a_min,
-		max(p_ns) - min(p_ns) AS a_range,
-		min(verified) AS a_verified,
-		max(noisy) AS a_noisy,
-		count(*) AS a_n
-	FROM per
-	GROUP BY run_id, p_image, p_library, algorithm, operation, mode,
-		variant, buffer_bytes
-)
 SELECT
-	p.result_id		AS result_id,
-	p.run_id		AS run_id,
-	p.run_uuid		AS run_uuid,
-	p.host			AS host,
-	p.run_started_at	AS run_started_at,
-	p.distro		AS distro,
-	p.release		AS release,
-	p.image_digest		AS image_digest,
-	p.cpu_model		AS cpu_model,
-	p.library		AS library,
-	p.library_version	AS library_version,
-	p.package		AS package,
-	p.package_version	AS package_version,
-	p.library_path		AS library_path,
-	p.algorithm		AS algorithm,
-	p.operation		AS operation,
-	p.buffer_bytes		AS buffer_bytes,
-	CASE WHEN a.a_n = 1 THEN p.median_ns
-		ELSE CAST(round(a.a_ns * p.calls_per_batch) AS INTEGER)
+	result_id, run_id, run_uuid, host, run_started_at, distro, release,
+	image_digest, cpu_model, library, library_version, package,
+	package_version, library_path, algorithm, operation, buffer_bytes,
+	CASE WHEN p_n = 1 THEN median_ns
+		ELSE CAST(round(a_ns * calls_per_batch) AS INTEGER)
 		END AS median_ns,
-	CASE WHEN a.a_n = 1 THEN p.min_ns
-		ELSE CAST(round(a.a_min * p.calls_per_batch) AS INTEGER)
+	CASE WHEN p_n = 1 THEN min_ns
+		ELSE CAST(round(a_min * calls_per_batch) AS INTEGER)
 		END AS min_ns,
-	p.calls_per_batch	AS calls_per_batch,
-	p.repetitions		AS repetitions,
-	CASE WHEN a.a_n = 1 THEN p.mb_per_s
-		ELSE p.buffer_bytes * 1000.0 / a.a_ns END AS mb_per_s,
-	a.a_verified		AS verified,
-	p.runner		AS runner,
-	p.mode			AS mode,
-	p.variant		AS variant,
-	p.build_id		AS build_id,
-	p.p25_ns		AS p25_ns,
-	p.p75_ns		AS p75_ns,
-	p.cv			AS cv,
-	p.reruns		AS reruns,
-	a.a_noisy		AS noisy,
-	p.tsc_cycles		AS tsc_cycles,
-	p.overhead_ns		AS overhead_ns,
-	p.ns_per_byte		AS ns_per_byte,
-	p.cycles_per_byte	AS cycles_per_byte,
-	a.a_n			AS invocations,
-	a.a_range / a.a_ns	AS invocation_spread
-FROM per p
-JOIN agg a ON a.run_id = p.run_id AND a.p_image IS p.p_image
-	AND a.p_library = p.p_library AND a.algorithm = p.algorithm
-	AND a.operation = p.operation AND a.mode IS p.mode
-	AND a.variant IS p.variant AND a.buffer_bytes = p.buffer_bytes
-WHERE p.p_k = (p.p_n + 1) / 2;
+	calls_per_batch, repetitions,
+	CASE WHEN p_n = 1 THEN mb_per_s
+		ELSE buffer_bytes * 1000.0 / a_ns END AS mb_per_s,
+	a_verified AS verified, runner, mode, variant, build_id, p25_ns,
+	p75_ns, cv, reruns, a_noisy AS noisy, tsc_cycles, overhead_ns,
+	ns_per_byte, cycles_per_byte,
+	p_n AS invocations,
+	a_range / a_ns AS invocation_spread
+FROM (
+	-- every invocation of a point, with the point's aggregates: the
+	-- median of the ns per call (the mean of the middle one or two)
+	SELECT *,
+		avg(p_ns) FILTER (WHERE p_k IN ((p_n + 1) / 2, (p_n + 2) / 2))
+			OVER pt AS a_ns,
+		min(min_ns * 1.0 / calls_per_batch) OVER pt AS a_min,
+		max(p_ns) OVER pt - min(p_ns) OVER pt AS a_range,
+		min(verified) OVER pt AS a_verified,
+		max(noisy) OVER pt AS a_noisy
+	FROM (
+		-- every invocation of a point, ranked by its ns per call
+		SELECT v.*, inv.image_id AS p_image, r.library_id AS p_library,
+			v.median_ns * 1.0 / v.calls_per_batch AS p_ns,
+			row_number() OVER (PARTITION BY v.run_id, inv.image_id,
+				r.library_id, v.algorithm, v.operation, v.mode,
+				v.variant, v.buffer_bytes
+				ORDER BY v.median_ns * 1.0 / v.calls_per_batch,
+				v.result_id) AS p_k,
+			count(*) OVER (PARTITION BY v.run_id, inv.image_id,
+				r.library_id, v.algorithm, v.operation, v.mode,
+				v.variant, v.buffer_bytes) AS p_n
+		FROM results_v v
+		JOIN results r ON r.id = v.result_id
+		JOIN invocations inv ON inv.id = r.invocation_id
+	)
+	WINDOW pt AS (PARTITION BY run_id, p_image, p_library, algorithm,
+		operation, mode, variant, buffer_bytes)
+)
+-- the invocation at the lower median stands for the point
+WHERE p_k = (p_n + 1) / 2;
