@@ -35,28 +35,30 @@
 #define GUEST_VERSION "unknown"
 #endif
 
-/* Defaults (full run / --quick). A full run measures ~10^4 points (10
- * libraries x 32 algorithms x 17 sizes x 2 directions x 2 modes, fewer for
- * what a library lacks) and must fit in 5 minutes on 2 cores: ~25 ms per
- * point all in. With 1 ms batches a point costs ~6 ms (one calibration
- * batch, 5 timed batches) and up to ~16 ms when re-run twice, which
- * leaves room for the large buffers of slow ciphers (one 1 MiB 3DES call
- * alone is ~40 ms). Measured with tests/bench/full-run.sh, 7 libraries
- * (7868 results) on a busy 2-core machine, guest time: 126 s with 1 ms
- * batches (~60 s of it re-runs: most points exceeded a 2 % CV there), and
- * 1377 s with 10 ms batches (~540 s even without a re-run) - 10 ms does
- * not fit. */
+/* Defaults (full run / --quick). A full run measures ~1.2 x 10^4 points
+ * (10 libraries x 32 algorithms x 17 sizes x 2 directions x 2 modes, fewer
+ * for what a library lacks), each in two guest invocations
+ * (orchestrator/plan.h), and must fit in 5 minutes of guest time on 2
+ * cores: ~12 ms per point and invocation all in. With 1 ms batches a
+ * point costs ~7 ms: one calibration batch and 3 sets of 2 timed batches,
+ * always (guest/bench.h), which leaves room for the large buffers of slow
+ * ciphers (one 1 MiB 3DES call alone is ~40 ms). Measured with
+ * tests/bench/full-run.sh on Debian bookworm (10 libraries, 23920 results
+ * in two invocations each) on a busy 2-core machine: 286 s of guest
+ * time. Before, with one invocation per point, 5 batches and up to two
+ * re-runs of 5 for a point above 2 % CV (most points, on that machine), a
+ * run took about 195 s: 3 sets of 5 in two invocations would not fit.
+ * An older measurement: 1377 s with 10 ms batches for 7 libraries - 10 ms
+ * does not fit. */
 #define DEFAULT_MIN_BATCH_NS UINT64_C(1000000)	/* 1 ms */
 #define QUICK_MIN_BATCH_NS UINT64_C(500000)	/* 0.5 ms */
 #define DEFAULT_REPETITIONS 2
 #define QUICK_REPETITIONS 3
-/* Re-run a point whose samples' coefficient of variation exceeds this
- * fraction (--max-cv), at most DEFAULT_MAX_RERUNS times (--max-reruns);
- * see guest/bench.h. --quick, a smoke test whose 3 samples of 0.5 ms are
- * too few and too short to be quiet on a shared machine, does not re-run
- * (it still flags noisy points): measured on a busy 2-core machine, most
- * of its points exceeded 2 % and re-running them made a quick run of 7
- * libraries take 39 s instead of 28 s. */
+/* Flag a point noisy when the coefficient of variation of all its samples
+ * exceeds this fraction (--max-cv); measure every point in
+ * DEFAULT_MAX_RERUNS + 1 sets (--max-reruns; guest/bench.h). --quick, a
+ * smoke test, measures one set of 3 samples of 0.5 ms (it still flags
+ * noisy points). */
 #define DEFAULT_MAX_CV 0.02
 #define DEFAULT_MAX_RERUNS 2
 #define QUICK_MAX_RERUNS 0
