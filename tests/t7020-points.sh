@@ -16,6 +16,9 @@ q() { sqlite3 "$db" "$1"; }
 ok $? "results of run 3 as measured once"
 "$BENCHORCH" results --db "$db" --summary >"$tmp/once.sum" 2>/dev/null
 ok $? "its summary"
+"$BENCHORCH" compare --db "$db" --format csv 2 3 >"$tmp/once.cmp" 2>/dev/null
+[ -s "$tmp/once.cmp" ]
+ok $? "compare run 2 with run 3"
 
 # Run 3 measured a second time: every invocation copied (its results
 # three times slower per call), as the second round of a run would add.
@@ -70,6 +73,9 @@ x=$(awk '$1 == "aes-256-gcm" && $2 == "openssl" { print $3; exit }' "$tmp/once.s
 y=$(awk '$1 == "aes-256-gcm" && $2 == "openssl" { print $3; exit }' "$tmp/twice.sum")
 awk -v x="$x" -v y="$y" 'BEGIN { exit !(x > 0 && y > 0.49 * x && y < 0.51 * x) }'
 ok $? "the summary's fastest figure is the median of the invocations' ($x -> $y MB/s), not the faster one"
+"$BENCHORCH" compare --db "$db" --format csv 2 3 >"$tmp/twice.cmp" 2>/dev/null
+[ "$(wc -l <"$tmp/twice.cmp")" -eq "$(wc -l <"$tmp/once.cmp")" ]
+ok $? "compare lists each point once, not once per pair of invocations ($(wc -l <"$tmp/twice.cmp") lines)"
 "$BENCHORCH" report --db "$db" --run 3 -o "$tmp/r.html" >/dev/null 2>&1
 ok $? "report of run 3 measured twice"
 done_testing
