@@ -641,6 +641,10 @@ struct shared_counts {
 	uint64_t results;	/* result lines printed */
 	uint64_t measure_ns;	/* ns spent in timed batches */
 	uint64_t sweeps;	/* sweeps of sizes begun (canary_disturb) */
+	uint64_t held;		/* result lines of the current sweep, held
+				 * (emit_hold): counted in results only
+				 * when written, so that a library that
+				 * dies in a sweep leaves a true count */
 	int algo;		/* algorithm being worked on, -1 = none */
 	int finished;		/* 1 when the child got through its list */
 };
@@ -717,7 +721,7 @@ static bool measure_op(struct run *run, const struct guest_backend *b,
 	check_emit(emit_result(b->name, aname, op_name(op),
 			       oneshot ? "oneshot" : "bulk", len, &r,
 			       verified));
-	run->counts->results++;
+	run->counts->held++;
 	return true;
 }
 
@@ -904,7 +908,7 @@ static void sweep_sizes(struct run *run, const struct guest_backend *b,
 static void sweep_with_canary(struct run *run, const struct guest_backend *b,
 			      enum guest_algo algo, bool kat_ok)
 {
-	uint64_t before[CANARY_REPS], after[CANARY_REPS], results;
+	uint64_t before[CANARY_REPS], after[CANARY_REPS];
 	static const char *const modes[2] = { "bulk", "oneshot" };
 	const struct guest_algo_info *ai = algo_info(algo);
 	bool done[2][2];
@@ -915,7 +919,7 @@ static void sweep_with_canary(struct run *run, const struct guest_backend *b,
 		unsigned extra = run->counts->sweeps++ <
 				 run->o->canary_disturb ? 2 : 0;
 
-		results = run->counts->results;
+		run->counts->held = 0;
 		canary_time(before, CANARY_REPS, 0);
 		emit_hold();
 		sweep_sizes(run, b, algo, kat_ok, done);
@@ -928,10 +932,11 @@ static void sweep_with_canary(struct run *run, const struct guest_backend *b,
 		 * (unless there were too many to hold) */
 		if (emit_release(false) == 1)
 			break;
-		run->counts->results = results;
 	}
 	if (emit_release(true) < 0)
 		check_emit(-1);
+	run->counts->results += run->counts->held;
+	run->counts->held = 0;
 	for (int op = 0; op < 2; op++)
 		for (int m = 0; m < 2; m++)
 			if (done[op][m])
