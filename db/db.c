@@ -587,8 +587,9 @@ static int store_curves(sqlite3 *db, int64_t inv_id,
 
 /* Store what the guest reported for invocation INV_ID. */
 /* Store the contention canary of every curve of OUT (table canaries,
- * schema 8): before_ns, after_ns, noise and moved as the guest judged
- * them, LIB_IDS indexed like out->libraries. */
+ * schema 8; remeasured schema 13): before_ns, after_ns, noise, moved and
+ * remeasured as the guest judged them, LIB_IDS indexed like
+ * out->libraries. */
 static int store_canaries(sqlite3 *db, int64_t inv_id,
 			  const struct guest_output *out,
 			  const int64_t *lib_ids, bo_err *err)
@@ -598,8 +599,9 @@ static int store_canaries(sqlite3 *db, int64_t inv_id,
 	int rc = -1;
 
 	if (prep(db, "INSERT INTO canaries (invocation_id, library_id,"
-		 " algorithm, operation, mode, before_ns, after_ns, noise, moved)"
-		 " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)", &st, err) < 0)
+		 " algorithm, operation, mode, before_ns, after_ns, noise, moved,"
+		 " remeasured) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+		 &st, err) < 0)
 		return -1;
 	for (i = 0; i < out->ncanaries; i++) {
 		const struct guest_canary *c = &out->canaries[i];
@@ -619,6 +621,7 @@ static int store_canaries(sqlite3 *db, int64_t inv_id,
 		sqlite3_bind_int64(st, 7, c->after_ns);
 		sqlite3_bind_double(st, 8, c->noise);
 		sqlite3_bind_int(st, 9, c->moved);
+		sqlite3_bind_int(st, 10, c->remeasured);
 		if (step_done(db, st, err) < 0)
 			goto out;
 	}

@@ -55,7 +55,7 @@ static void expect_bad(const char *line, const char *needle,
 }
 
 /* Rows of canaries in DB, as "library algorithm operation mode before
- * after noise moved" lines joined by '|', in key order. */
+ * after noise moved remeasured" lines joined by '|', in key order. */
 static char *rows(sqlite3 *db)
 {
 	sqlite3_stmt *st;
@@ -63,7 +63,8 @@ static char *rows(sqlite3 *db)
 
 	if (sqlite3_prepare_v2(db, "SELECT l.name || ' ' || c.algorithm || ' ' ||"
 			       " c.operation || ' ' || c.mode || ' ' || c.before_ns ||"
-			       " ' ' || c.after_ns || ' ' || c.noise || ' ' || c.moved"
+			       " ' ' || c.after_ns || ' ' || c.noise || ' ' || c.moved ||"
+			       " ' ' || c.remeasured"
 			       " FROM canaries c JOIN libraries l ON l.id = c.library_id"
 			       " ORDER BY c.operation DESC", -1, &st, NULL) != SQLITE_OK)
 		return s;
@@ -80,8 +81,8 @@ static char *rows(sqlite3 *db)
 int main(void)
 {
 	static const char want[] =
-		"openssl aes-128-cbc encrypt bulk 200000 202000 0.03 0|"
-		"openssl aes-128-cbc decrypt bulk 200000 300000 0.03 1";
+		"openssl aes-128-cbc encrypt bulk 200000 202000 0.03 0 0|"
+		"openssl aes-128-cbc decrypt bulk 200000 300000 0.03 1 1";
 	const char *good[] = { RESULT, CALM, MOVED, DONE };
 	char dir[] = "/tmp/benchorch-t3016-XXXXXX";
 	struct cpuinfo ci = { .vendor = "GenuineTest", .model_name = "Test CPU",

@@ -1,5 +1,14 @@
--- Migration 13: points_v, one row per point of a run.
+-- Migration 13: points_v, one row per point of a run; and whether a
+-- curve's sweep was measured again for its contention canary.
 --
+-- canaries.remeasured: 1 when the canary moved during the curve's first
+-- sweep, so that the guest dropped it and measured the sweep again (the
+-- row's times are the second sweep's; moved = 1 when it moved again), 0
+-- when the first sweep was kept; NULL on rows stored before.
+ALTER TABLE canaries ADD COLUMN remeasured INTEGER
+	CHECK (remeasured IN (0, 1));
+
+-- points_v:
 -- A run measures every point (distribution image, library, algorithm,
 -- operation, mode, variant, buffer size) in more than one guest
 -- invocation (orchestrator/plan.h: every algorithm in two rounds), so

@@ -38,7 +38,7 @@ one() {
 	q() { sqlite3 -batch -noheader "$tmp/$name.db" "$1"; }
 	guest=$(q "select coalesce(sum(wall_ns), 0) / 1e9 from invocations")
 	noisy=$(q "select coalesce(sum(noisy), 0) || ' noisy, ' || coalesce(sum(reruns), 0) || ' sets after the first' from results" 2>/dev/null)
-	moved=$(q "select count(*) || ' curves, ' || coalesce(sum(moved), 0) || ' moved twice' from canaries" 2>/dev/null)
+	moved=$(q "select count(*) || ' curves, ' || coalesce(sum(remeasured), 0) || ' measured again, ' || coalesce(sum(moved), 0) || ' moved twice' from canaries" 2>/dev/null)
 	points=$(q "select count(*) from points_v" 2>/dev/null)
 	pairs=$(q "select count(*) from (select distinct library, algorithm from results_v)")
 	verified=$(q "select count(*) from (select library, algorithm from results_v group by 1, 2 having min(verified) = 1)")
