@@ -232,8 +232,9 @@ ok $? "nothing stays mounted under the state directory, no guest left"
 ok $? "results --format csv exits 0"
 head -1 "$tmp/csv" | grep -q '^run_id,distro,release,library,'
 ok $? "with a header line"
-[ "$(wc -l <"$tmp/csv")" -eq $((n1 + 1)) ]
-ok $? "and the latest run's $n1 rows"
+p2=$(q "select count(*) from points_v where run_id = 2")
+[ "$(wc -l <"$tmp/csv")" -eq $((p2 + 1)) ] && [ $((2 * p2)) -eq "$n1" ]
+ok $? "and the latest run's $p2 points, one row each (its $n1 results are two invocations of each)"
 "$BENCHORCH" results --db "$db" --run 1 | grep -q 'aes-256-gcm'
 ok $? "results --run 1 shows the first run"
 
