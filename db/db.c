@@ -526,13 +526,15 @@ static void bind_timing(sqlite3_stmt *st, int first,
 		sqlite3_bind_int64(st, first + 5, t->tsc_cycles);
 }
 
-/* Store T's samples for row ID with ST (INSERT of (id, rep, ns)). */
+/* Store T's samples for row ID with ST (INSERT of (id, rep, ns)): every
+ * set, rep = set x repetitions + index in the set, so that the row's
+ * repetitions column (samples per set) splits them into their sets. */
 static int store_samples(sqlite3 *db, sqlite3_stmt *st, int64_t id,
 			 const struct guest_timing *t, bo_err *err)
 {
 	int64_t i;
 
-	for (i = 0; i < t->repetitions; i++) {
+	for (i = 0; i < t->nsamples; i++) {
 		sqlite3_bind_int64(st, 1, id);
 		sqlite3_bind_int64(st, 2, i);
 		sqlite3_bind_int64(st, 3, t->samples_ns[i]);
@@ -584,6 +586,51 @@ static int store_curves(sqlite3 *db, int64_t inv_id,
 }
 
 /* Store what the guest reported for invocation INV_ID. */
+/* Store the contention canary of every curve of OUT (table canaries,
+ * schema 8; remeasured schema 13): before_ns, after_ns, noise, moved and
+ * remeasured as the guest judged them, LIB_IDS indexed like
+ * out->libraries. */
+static int store_canaries(sqlite3 *db, int64_t inv_id,
+			  const struct guest_output *out,
+			  const int64_t *lib_ids, bo_err *err)
+{
+	sqlite3_stmt *st;
+	size_t i, j;
+	int rc = -1;
+
+	if (prep(db, "INSERT INTO canaries (invocation_id, library_id,"
+		 " algorithm, operation, mode, before_ns, after_ns, noise, moved,"
+		 " remeasured) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+		 &st, err) < 0)
+		return -1;
+	for (i = 0; i < out->ncanaries; i++) {
+		const struct guest_canary *c = &out->canaries[i];
+
+		j = loaded_index(out, c->library);
+		if (j == out->nlibraries) {
+			bo_err_set(err, "canary for library '%s' that was not loaded",
+				   c->library);
+			goto out;
+		}
+		sqlite3_bind_int64(st, 1, inv_id);
+		sqlite3_bind_int64(st, 2, lib_ids[j]);
+		bind_text(st, 3, c->algorithm);
+		bind_text(st, 4, c->operation);
+		bind_text(st, 5, c->mode);
+		sqlite3_bind_int64(st, 6, c->before_ns);
+		sqlite3_bind_int64(st, 7, c->after_ns);
+		sqlite3_bind_double(st, 8, c->noise);
+		sqlite3_bind_int(st, 9, c->moved);
+		sqlite3_bind_int(st, 10, c->remeasured);
+		if (step_done(db, st, err) < 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(st);
+	return rc;
+}
+
 static int store_output(sqlite3 *db, int64_t inv_id,
 			const struct guest_output *out,
 			const struct image *img, bo_err *err)
@@ -766,6 +813,10 @@ static int store_output(sqlite3 *db, int64_t inv_id,
 		if (step_done(db, st, err) < 0)
 			goto out;
 	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (store_canaries(db, inv_id, out, lib_ids, err) < 0)
+		goto out;
 	rc = 0;
 out:
 	sqlite3_finalize(st);

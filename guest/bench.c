@@ -136,49 +136,38 @@ int bench_sample(bench_batch_fn fn, void *arg, size_t bytes_per_call,
 		 uint64_t calls, const struct bench_params *p,
 		 struct bench_result *r)
 {
-	uint64_t set[BENCH_MAX_REPETITIONS], ticks[BENCH_MAX_REPETITIONS];
-	uint64_t best_ticks[BENCH_MAX_REPETITIONS];
-	unsigned reps = p->repetitions;
+	uint64_t ticks[BENCH_MAX_REPETITIONS];
+	uint64_t medians[BENCH_MAX_SETS];
+	unsigned reps = p->repetitions, sets = p->sets, n;
 	struct samples_summary s;
-	double best_cv = 0;
 
-	if (calls < 1 || reps < 1 || reps > BENCH_MAX_REPETITIONS ||
-	    !(p->max_cv >= 0))
+	if (calls < 1 || reps < 1 || sets < 1 || sets > BENCH_MAX_SETS ||
+	    reps * sets > BENCH_MAX_REPETITIONS || !(p->max_cv >= 0))
 		return -1;
-	/* steps 3 and 4: sets of samples, the quietest kept */
-	for (unsigned sets = 0;; sets++) {
-		double cv;
-
-		for (unsigned i = 0; i < reps; i++)
-			if (timed_batch(fn, arg, calls, p->tsc, &set[i],
-					&ticks[i], &r->spent_ns) != 0)
-				return -1;
-		cv = samples_cv(set, reps);
-		if (sets == 0 || cv < best_cv) {
-			best_cv = cv;
-			memcpy(r->samples_ns, set, reps * sizeof(set[0]));
-			memcpy(best_ticks, ticks, reps * sizeof(ticks[0]));
-		}
-		r->reruns = sets;
-		if (!samples_rerun_wanted(best_cv, p->max_cv, sets,
-					  p->max_reruns))
-			break;
-	}
-
-	samples_summarise(r->samples_ns, reps, &s);
+	n = reps * sets;
+	/* steps 3 and 4: every set, one after the other, all kept */
+	for (unsigned i = 0; i < n; i++)
+		if (timed_batch(fn, arg, calls, p->tsc, &r->samples_ns[i],
+				&ticks[i], &r->spent_ns) != 0)
+			return -1;
+	if (samples_median_of_sets(r->samples_ns, reps, sets, medians) == 0)
+		return -1;
+	samples_summarise(r->samples_ns, n, &s);
 	r->calls_per_batch = calls;
 	r->repetitions = reps;
+	r->sets = sets;
+	r->reruns = sets - 1;
 	r->min_ns = s.min_ns;
 	r->p25_ns = s.p25_ns;
-	r->median_ns = s.median_ns;
+	r->median_ns = samples_median_of_sets(r->samples_ns, reps, sets,
+					      medians);
 	r->p75_ns = s.p75_ns;
 	r->cv = s.cv;
 	r->noisy = s.cv > p->max_cv;
 	r->tsc_cycles = 0;
-	if (p->tsc) {
-		samples_sort(best_ticks, reps);
-		r->tsc_cycles = samples_quartile(best_ticks, reps, 2);
-	}
+	if (p->tsc)
+		r->tsc_cycles = samples_median_of_sets(ticks, reps, sets,
+						       medians);
 	r->mb_per_s = (double)bytes_per_call * (double)calls /
 		      (double)r->median_ns * 1000.0;
 	return 0;
@@ -191,8 +180,10 @@ int bench_measure(bench_batch_fn fn, void *arg, size_t bytes_per_call,
 	uint64_t calls;
 
 	memset(r, 0, sizeof(*r));
-	if (p->min_batch_ns < 1 || p->repetitions < 1 ||
-	    p->repetitions > BENCH_MAX_REPETITIONS || !(p->max_cv >= 0))
+	if (p->min_batch_ns < 1 || p->repetitions < 1 || p->sets < 1 ||
+	    p->sets > BENCH_MAX_SETS ||
+	    p->repetitions * p->sets > BENCH_MAX_REPETITIONS ||
+	    !(p->max_cv >= 0))
 		return -1;
 	if (bench_calibrate(fn, arg, bytes_per_call, p, hint, &calls, r) < 0 ||
 	    bench_sample(fn, arg, bytes_per_call, calls, p, r) < 0)

@@ -3,7 +3,8 @@
  * Method (DESIGN.md, "Where the numbers come from"): time batches, not
  * single calls; calibrate the batch so it lasts at least min_batch_ns; warm
  * up; repeat and keep every raw sample; report median, quartiles and
- * minimum per batch; re-run noisy points.
+ * minimum per batch; measure every point in several sets and report the
+ * median of their medians.
  *
  *  1. calibration: find the call count that makes one batch last at least
  *     min_batch_ns. Without a hint: batches of 1, then growing call
@@ -23,17 +24,22 @@
  *     calibration batch ran at the final size (after smaller ones, or
  *     predicted) and was the warm-up, or one call is so long that a cold
  *     start is lost in it;
- *  3. a set of `repetitions` timed batches of that size (the samples);
- *  4. while the lowest coefficient of variation (CV) of the sets so far
- *     exceeds max_cv and fewer than max_reruns re-runs were made, another
- *     set of the same size (guest/samples.h: samples_rerun_wanted). The
- *     set with the lowest CV is reported (the quietest stretch of time:
- *     interference only ever adds time); the point is `noisy` when even
- *     that set's CV exceeds max_cv.
+ *  3. SETS sets of `repetitions` timed batches of that size each, one
+ *     after the other (the samples, all kept, set after set);
+ *  4. the point's time is the median of the sets' medians
+ *     (guest/samples.h: samples_median_of_sets), the same estimator for
+ *     every point whatever its spread: a set disturbed by another process
+ *     moves one of the medians, not the reported value. An earlier guest
+ *     re-ran a set only while its coefficient of variation (CV) exceeded
+ *     max_cv and reported the set with the lowest CV; that chose on
+ *     spread, not level, and two runs of one point used different
+ *     estimators whenever only one of them was re-run. The CV of all the
+ *     samples is still reported, as a description: the point is `noisy`
+ *     when it exceeds max_cv.
  *
  * Where the CPU has an invariant TSC (guest/cpuclock.h) it is also read
- * around every batch, and the median of the TSC ticks per batch of the
- * reported set is kept (reference cycles at the TSC rate, not core
+ * around every batch, and the median of the sets' medians of the TSC
+ * ticks per batch is kept (reference cycles at the TSC rate, not core
  * cycles).
  */
 #ifndef GUEST_BENCH_H
@@ -48,6 +54,9 @@
  * digits and a comma take 3150 bytes, the other members of a result line
  * fewer than 900 (guest/PROTOCOL.md). */
 #define BENCH_MAX_REPETITIONS 150
+/* Upper bound for sets per point (repetitions x sets is at most
+ * BENCH_MAX_REPETITIONS as well). */
+#define BENCH_MAX_SETS 10
 
 /* Run CALLS (>= 1) calls of the measured operation on ARG. Returns 0, or -1
  * if a call failed (the measurement is then abandoned). */
@@ -57,9 +66,10 @@ typedef int (*bench_batch_fn)(void *arg, uint64_t calls);
 struct bench_params {
 	uint64_t min_batch_ns;	/* shortest timed batch, ns, >= 1 */
 	unsigned repetitions;	/* samples per set, 1 .. BENCH_MAX_REPETITIONS */
-	double max_cv;		/* re-run a set whose CV exceeds this
-				 * fraction (0.02 = 2 %), >= 0 */
-	unsigned max_reruns;	/* at most this many re-runs per point */
+	unsigned sets;		/* sets per point, 1 .. BENCH_MAX_SETS;
+				 * repetitions x sets <= BENCH_MAX_REPETITIONS */
+	double max_cv;		/* a point whose CV exceeds this fraction
+				 * (0.02 = 2 %) is flagged noisy, >= 0 */
 	bool tsc;		/* read the invariant TSC around each batch */
 };
 
@@ -73,22 +83,26 @@ struct bench_hint {
 
 struct bench_result {
 	uint64_t calls_per_batch;	/* calls in each timed batch, >= 1 */
-	unsigned repetitions;		/* samples in the reported set */
-	uint64_t samples_ns[BENCH_MAX_REPETITIONS];	/* the reported set,
-					 * ns per batch, in the order measured */
-	uint64_t median_ns;		/* ns per batch, >= 1 */
+	unsigned repetitions;		/* samples per set */
+	unsigned sets;			/* sets measured */
+	uint64_t samples_ns[BENCH_MAX_REPETITIONS];	/* repetitions x sets
+					 * samples, ns per batch, in the order
+					 * measured (set after set) */
+	uint64_t median_ns;		/* median of the sets' medians, ns per
+					 * batch, >= 1 */
 	uint64_t min_ns;		/* ns per batch, >= 1, <= p25_ns */
-	uint64_t p25_ns, p75_ns;	/* quartiles, ns per batch */
-	double cv;			/* coefficient of variation of the
-					 * reported set, a fraction */
+	uint64_t p25_ns, p75_ns;	/* quartiles of all samples, ns per
+					 * batch */
+	double cv;			/* coefficient of variation of all
+					 * samples, a fraction */
 	unsigned reruns;		/* sets measured after the first */
-	bool noisy;			/* cv > max_cv after every re-run */
-	uint64_t tsc_cycles;		/* median TSC ticks per batch of the
-					 * reported set; 0 = TSC not read */
+	bool noisy;			/* cv > max_cv */
+	uint64_t tsc_cycles;		/* median of the sets' median TSC ticks
+					 * per batch; 0 = TSC not read */
 	double mb_per_s;		/* 10^6 bytes/s at the median:
 					 * bytes_per_batch / median_ns * 1000 */
 	uint64_t spent_ns;		/* ns spent in every batch run here,
-					 * calibration, warm-up and re-runs
+					 * calibration, warm-up and every set
 					 * included */
 	unsigned calibration_batches;	/* batches run before the first set,
 					 * warm-up included */
@@ -107,8 +121,8 @@ int bench_calibrate(bench_batch_fn fn, void *arg, size_t bytes_per_call,
 		    const struct bench_hint *hint, uint64_t *calls,
 		    struct bench_result *r);
 
-/* Steps 3 and 4 above with CALLS (>= 1) calls per batch: sets of
- * p->repetitions samples, re-run while noisy; fills every member of *r
+/* Steps 3 and 4 above with CALLS (>= 1) calls per batch: p->sets sets of
+ * p->repetitions samples; fills every member of *r
  * but calibration_batches, and adds to r->spent_ns. Returns 0, or -1 if
  * FN failed or P is out of range. */
 int bench_sample(bench_batch_fn fn, void *arg, size_t bytes_per_call,

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "emit.h"
@@ -17,15 +18,14 @@
 #define MAX_VERSION 1024
 #define MAX_MESSAGE 3072
 
-/* Finish J and write it to stdout. */
-static int flush(struct json_line *j)
-{
-	const char *p = j->buf;
-	size_t left;
+/* Lines held by emit_hold, and whether holding. */
+static char held[EMIT_HOLD_MAX];
+static size_t held_len;
+static bool holding, hold_overflowed;
 
-	if (json_end(j) < 0)
-		return -1;
-	left = j->len;
+/* Write the LEN bytes at P to stdout. */
+static int put(const char *p, size_t left)
+{
 	while (left > 0) {
 		ssize_t n = write(1, p, left);
 
@@ -38,6 +38,65 @@ static int flush(struct json_line *j)
 	}
 	return 0;
 }
+
+/* Write the held lines, one write(2) each (a line stays atomic on a
+ * pipe), and empty the hold. */
+static int put_held(void)
+{
+	size_t at = 0;
+
+	while (at < held_len) {
+		const char *nl = memchr(held + at, '\n', held_len - at);
+		size_t len = nl ? (size_t)(nl - (held + at)) + 1 : held_len - at;
+
+		if (put(held + at, len) < 0)
+			return -1;
+		at += len;
+	}
+	held_len = 0;
+	return 0;
+}
+
+/* Finish J and write it to stdout, or to the hold. */
+static int flush(struct json_line *j)
+{
+	if (json_end(j) < 0)
+		return -1;
+	if (holding && held_len + j->len > sizeof(held)) {
+		/* too much to hold: what is held goes out after all */
+		hold_overflowed = true;
+		holding = false;
+		if (put_held() < 0)
+			return -1;
+	}
+	if (holding) {
+		memcpy(held + held_len, j->buf, j->len);
+		held_len += j->len;
+		return 0;
+	}
+	return put(j->buf, j->len);
+}
+
+void emit_hold(void)
+{
+	holding = true;
+	hold_overflowed = false;
+	held_len = 0;
+}
+
+int emit_release(bool keep)
+{
+	bool overflowed = hold_overflowed;
+
+	holding = false;
+	hold_overflowed = false;
+	if (!keep) {
+		held_len = 0;
+		return overflowed ? 1 : 0;
+	}
+	return put_held();
+}
+
 
 /* Start a line of protocol type TYPE. */
 static void begin(struct json_line *j, const char *type)
@@ -133,12 +192,32 @@ int emit_error(const char *library, const char *algorithm, const char *fmt,
 	return flush(&j);
 }
 
+int emit_canary(const char *library, const char *algorithm,
+		const char *operation, const char *mode,
+		const struct canary *c, bool remeasured)
+{
+	struct json_line j;
+
+	begin(&j, "canary");
+	json_add_str_max(&j, "library", library, MAX_NAME);
+	json_add_str_max(&j, "algorithm", algorithm, MAX_NAME);
+	json_add_str(&j, "operation", operation);
+	json_add_str(&j, "mode", mode);
+	json_add_uint(&j, "before_ns", c->before_ns);
+	json_add_uint(&j, "after_ns", c->after_ns);
+	json_add_double(&j, "noise", c->noise);
+	json_add_bool(&j, "moved", c->moved);
+	json_add_bool(&j, "remeasured", remeasured);
+	return flush(&j);
+}
+
 /* The members every measurement (result or keysetup) shares, after
- * calls_per_batch: repetitions, median_ns, min_ns, p25_ns, p75_ns, cv,
+ * calls_per_batch: repetitions, sets, median_ns, min_ns, p25_ns, p75_ns, cv,
  * reruns, noisy, tsc_cycles. */
 static void add_timing(struct json_line *j, const struct bench_result *r)
 {
 	json_add_uint(j, "repetitions", r->repetitions);
+	json_add_uint(j, "sets", r->sets);
 	json_add_uint(j, "median_ns", r->median_ns);
 	json_add_uint(j, "min_ns", r->min_ns);
 	json_add_uint(j, "p25_ns", r->p25_ns);
@@ -166,7 +245,8 @@ void emit_format_result(struct json_line *j, const char *library,
 	add_timing(j, r);
 	json_add_double(j, "mb_per_s", r->mb_per_s);
 	json_add_bool(j, "verified", verified);
-	json_add_uint_array(j, "samples_ns", r->samples_ns, r->repetitions);
+	json_add_uint_array(j, "samples_ns", r->samples_ns,
+			    (size_t)r->repetitions * r->sets);
 }
 
 int emit_result(const char *library, const char *algorithm,
@@ -193,7 +273,8 @@ void emit_format_keysetup(struct json_line *j, const char *library,
 	json_add_double(j, "ns_per_call",
 			(double)r->median_ns / (double)r->calls_per_batch);
 	json_add_bool(j, "verified", verified);
-	json_add_uint_array(j, "samples_ns", r->samples_ns, r->repetitions);
+	json_add_uint_array(j, "samples_ns", r->samples_ns,
+			    (size_t)r->repetitions * r->sets);
 }
 
 int emit_keysetup(const char *library, const char *algorithm,

@@ -18,6 +18,7 @@
 
 #include "backend.h"
 #include "bench.h"
+#include "canary.h"
 #include "json.h"
 
 /* Protocol version implemented. */
@@ -86,6 +87,26 @@ void emit_format_keysetup(struct json_line *j, const char *library,
 int emit_crosscheck(const char *library, const char *algorithm,
 		    size_t input_bytes, size_t output_bytes, uint64_t digest,
 		    bool roundtrip);
+
+/* canary: the contention canary of the curve (LIBRARY, ALGORITHM,
+ * OPERATION, MODE), guest/canary.h; REMEASURED when its first sweep's
+ * canary moved and these are the second's. */
+int emit_canary(const char *library, const char *algorithm,
+		const char *operation, const char *mode,
+		const struct canary *c, bool remeasured);
+
+/* Hold the lines written from now on in memory instead of writing them
+ * (up to EMIT_HOLD_MAX bytes; past that, what is held and every later
+ * line is written after all, and emit_release can no longer drop them).
+ * For a sweep that may have to be measured again. */
+#define EMIT_HOLD_MAX ((size_t)512 * 1024)
+void emit_hold(void);
+
+/* Stop holding: with KEEP write the held lines, one write(2) each;
+ * without, drop them. Returns 0, 1 when lines were to be dropped but had
+ * been written already (the hold overflowed), or -1 if a line could not
+ * be written. */
+int emit_release(bool keep);
 
 /* done: RESULTS result lines were printed; MEASURE_NS ns were spent in
  * timed batches, calibration and warm-up included; ELAPSED_NS ns passed

@@ -18,6 +18,7 @@ GUEST_SOURCES = \
 	guest/backend-botan.c guest/backend-libtomcrypt.c \
 	guest/backend-libmcrypt.c \
 	guest/bench.c guest/bench.h \
+	guest/canary.c guest/canary.h \
 	guest/cpuclock.c guest/cpuclock.h \
 	guest/samples.c guest/samples.h \
 	guest/emit.c guest/emit.h \

@@ -27,6 +27,7 @@
 #include "bench.h"
 #include "cpuclock.h"
 #include "emit.h"
+#include "canary.h"
 #include "kat.h"
 #include "shuffle.h"
 
@@ -34,33 +35,35 @@
 #define GUEST_VERSION "unknown"
 #endif
 
-/* Defaults (full run / --quick). A full run measures ~10^4 points (10
- * libraries x 32 algorithms x 17 sizes x 2 directions x 2 modes, fewer for
- * what a library lacks) and must fit in 5 minutes on 2 cores: ~25 ms per
- * point all in. With 1 ms batches a point costs ~6 ms (one calibration
- * batch, 5 timed batches) and up to ~16 ms when re-run twice, which
- * leaves room for the large buffers of slow ciphers (one 1 MiB 3DES call
- * alone is ~40 ms). Measured with tests/bench/full-run.sh, 7 libraries
- * (7868 results) on a busy 2-core machine, guest time: 126 s with 1 ms
- * batches (~60 s of it re-runs: most points exceeded a 2 % CV there), and
- * 1377 s with 10 ms batches (~540 s even without a re-run) - 10 ms does
- * not fit. */
+/* Defaults (full run / --quick). A full run measures ~1.2 x 10^4 points
+ * (10 libraries x 32 algorithms x 17 sizes x 2 directions x 2 modes, fewer
+ * for what a library lacks), each in two guest invocations
+ * (orchestrator/plan.h), and must fit in 5 minutes of guest time on 2
+ * cores: ~12 ms per point and invocation all in. With 1 ms batches a
+ * point costs ~7 ms: one calibration batch and 3 sets of 2 timed batches,
+ * always (guest/bench.h), which leaves room for the large buffers of slow
+ * ciphers (one 1 MiB 3DES call alone is ~40 ms). Measured with
+ * tests/bench/full-run.sh on Debian bookworm (10 libraries, 23920 results
+ * in two invocations each) on a busy 2-core machine: 286 s of guest
+ * time. Before, with one invocation per point, 5 batches and up to two
+ * re-runs of 5 for a point above 2 % CV (most points, on that machine), a
+ * run took about 195 s: 3 sets of 5 in two invocations would not fit.
+ * An older measurement: 1377 s with 10 ms batches for 7 libraries - 10 ms
+ * does not fit. */
 #define DEFAULT_MIN_BATCH_NS UINT64_C(1000000)	/* 1 ms */
 #define QUICK_MIN_BATCH_NS UINT64_C(500000)	/* 0.5 ms */
-#define DEFAULT_REPETITIONS 5
+#define DEFAULT_REPETITIONS 2
 #define QUICK_REPETITIONS 3
-/* Re-run a point whose samples' coefficient of variation exceeds this
- * fraction (--max-cv), at most DEFAULT_MAX_RERUNS times (--max-reruns);
- * see guest/bench.h. --quick, a smoke test whose 3 samples of 0.5 ms are
- * too few and too short to be quiet on a shared machine, does not re-run
- * (it still flags noisy points): measured on a busy 2-core machine, most
- * of its points exceeded 2 % and re-running them made a quick run of 7
- * libraries take 39 s instead of 28 s. */
+/* Flag a point noisy when the coefficient of variation of all its samples
+ * exceeds this fraction (--max-cv); measure every point in
+ * DEFAULT_MAX_RERUNS + 1 sets (--max-reruns; guest/bench.h). --quick, a
+ * smoke test, measures one set of 3 samples of 0.5 ms (it still flags
+ * noisy points). */
 #define DEFAULT_MAX_CV 0.02
 #define DEFAULT_MAX_RERUNS 2
 #define QUICK_MAX_RERUNS 0
-/* Largest --max-reruns accepted. */
-#define MAX_MAX_RERUNS 100
+/* Largest --max-reruns accepted: BENCH_MAX_SETS sets. */
+#define MAX_MAX_RERUNS (BENCH_MAX_SETS - 1)
 /* One-shot timing (context + key + one buffer + free per call) is done for
  * buffers up to this size: above it the per-message cost is lost in the
  * bulk cost, which the bulk mode measures. */
@@ -95,9 +98,12 @@ struct options {
 	uint64_t oneshot_max;		/* largest one-shot buffer, bytes */
 	uint64_t lib_timeout_s;		/* per library child, seconds */
 	bool max_cv_set;		/* --max-cv given */
-	double max_cv;			/* re-run above this CV (fraction) */
+	double max_cv;			/* noisy above this CV (fraction) */
 	bool max_reruns_set;		/* --max-reruns given */
-	unsigned max_reruns;		/* re-runs per point */
+	unsigned max_reruns;		/* sets per point after the first */
+	unsigned canary_disturb;	/* --canary-disturb: the first N
+					 * sweeps' canaries run 3 x the work
+					 * after the sweep (for tests) */
 	bool seed_set;			/* --seed given */
 	uint64_t seed;			/* shuffles libs and algos */
 };
@@ -107,7 +113,8 @@ static const char usage_text[] =
 	"                       [--max-cv F] [--max-reruns N]\n"
 	"                       [--libs a,b] [--algos x,y] [--cpu N] [--nohw]\n"
 	"                       [--oneshot-max BYTES] [--lib-timeout S]\n"
-	"                       [--seed N] [--no-fork] [--help] [--version]\n"
+	"                       [--seed N] [--no-fork] [--canary-disturb N]\n"
+	"                       [--help] [--version]\n"
 	"       benchorch-guest --list-libs | --list-algos\n"
 	"Benchmark the crypto libraries found in this root filesystem and\n"
 	"print one JSON object per line (benchorch guest protocol 3).\n"
@@ -116,9 +123,13 @@ static const char usage_text[] =
 	"                     1 ms, 5, up to 2 re-runs)\n"
 	"  --min-batch-ns N   shortest timed batch (one sample), in ns\n"
 	"  --repetitions N    timed batches (samples) per measurement (1..150)\n"
-	"  --max-cv F         re-run a measurement whose samples' coefficient\n"
-	"                     of variation exceeds the fraction F (0.02)\n"
-	"  --max-reruns N     at most N re-runs per measurement (2; --quick: 0)\n"
+	"  --max-cv F         flag a measurement noisy when its samples'\n"
+	"                     coefficient of variation exceeds the fraction F\n"
+	"                     (0.02)\n"
+	"  --max-reruns N     measure every point in N + 1 sets of\n"
+	"                     --repetitions batches, always (0..9; default 2;\n"
+	"                     --quick: 0); it reports the median of the sets'\n"
+	"                     medians\n"
 	"  --libs a,b         libraries to try, in this order unless --seed\n"
 	"                     shuffles it (default: all)\n"
 	"  --algos x,y        algorithms (default: all)\n"
@@ -130,6 +141,9 @@ static const char usage_text[] =
 	"  --seed N           shuffle the order of the libraries and of the\n"
 	"                     algorithms with seed N (0..4294967295)\n"
 	"  --no-fork          run every library in this process (no isolation)\n"
+	"  --canary-disturb N for tests: the contention canary after the first\n"
+	"                     N sweeps of sizes does 3 times its work, as if\n"
+	"                     another process had taken the CPU (0)\n"
 	"  --list-libs        print the library names, one a line, in the\n"
 	"                     default order, and exit (no library is loaded)\n"
 	"  --list-algos       print the algorithm names, one a line, and exit\n"
@@ -380,7 +394,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 		    && strcmp(name, "--libs") && strcmp(name, "--algos")
 		    && strcmp(name, "--cpu") && strcmp(name, "--oneshot-max")
 		    && strcmp(name, "--lib-timeout") && strcmp(name, "--max-cv")
-		    && strcmp(name, "--max-reruns") && strcmp(name, "--seed")) {
+		    && strcmp(name, "--max-reruns") && strcmp(name, "--seed")
+		    && strcmp(name, "--canary-disturb")) {
 			complain("unknown option '%s'", name);
 			return 2;
 		}
@@ -445,6 +460,14 @@ static int parse_args(int argc, char **argv, struct options *o)
 			}
 			o->max_reruns = (unsigned)v;
 			o->max_reruns_set = true;
+			/* the product with --repetitions is checked below */
+		} else if (strcmp(name, "--canary-disturb") == 0) {
+			if (parse_u64(val, 1000000, &v) < 0) {
+				complain("--canary-disturb: want 0..1000000, got '%s'",
+					 val);
+				return 2;
+			}
+			o->canary_disturb = (unsigned)v;
 		} else if (strcmp(name, "--seed") == 0) {
 			if (parse_u64(val, SHUFFLE_SEED_MAX, &v) < 0) {
 				complain("--seed: want 0..%llu, got '%s'",
@@ -473,6 +496,13 @@ static int parse_args(int argc, char **argv, struct options *o)
 		o->max_cv = DEFAULT_MAX_CV;
 	if (!o->max_reruns_set)
 		o->max_reruns = o->quick ? QUICK_MAX_RERUNS : DEFAULT_MAX_RERUNS;
+	if (o->repetitions * (o->max_reruns + 1) > BENCH_MAX_REPETITIONS) {
+		complain("--repetitions %u with --max-reruns %u: %u samples per point, at most %d fit a line",
+			 o->repetitions, o->max_reruns,
+			 o->repetitions * (o->max_reruns + 1),
+			 BENCH_MAX_REPETITIONS);
+		return 2;
+	}
 	if (o->lib_timeout_s == 0)
 		o->lib_timeout_s = DEFAULT_LIB_TIMEOUT_S;
 	if (o->nlibs == 0) {
@@ -610,6 +640,11 @@ static int run_rekey_batch(void *p, uint64_t calls)
 struct shared_counts {
 	uint64_t results;	/* result lines printed */
 	uint64_t measure_ns;	/* ns spent in timed batches */
+	uint64_t sweeps;	/* sweeps of sizes begun (canary_disturb) */
+	uint64_t held;		/* result lines of the current sweep, held
+				 * (emit_hold): counted in results only
+				 * when written, so that a library that
+				 * dies in a sweep leaves a true count */
 	int algo;		/* algorithm being worked on, -1 = none */
 	int finished;		/* 1 when the child got through its list */
 };
@@ -625,8 +660,9 @@ struct run {
 
 /* Time OP of ALGO on LEN-byte buffers (pt/ct/tag prepared by the caller)
  * in MODE ("bulk" or "oneshot") and print the result (or an error line).
- * HINT is the previous point of the same curve (bench.h), updated here. */
-static void measure_op(struct run *run, const struct guest_backend *b,
+ * HINT is the previous point of the same curve (bench.h), updated here.
+ * Returns true when a result line was printed. */
+static bool measure_op(struct run *run, const struct guest_backend *b,
 		       enum guest_algo algo, enum guest_op op, size_t len,
 		       const uint8_t *tag, bool verified, bool oneshot,
 		       struct bench_hint *hint)
@@ -668,7 +704,7 @@ static void measure_op(struct run *run, const struct guest_backend *b,
 			check_emit(emit_error(b->name, aname,
 					      "cannot create a %s context (%zu bytes)",
 					      op_name(op), len));
-			return;
+			return false;
 		}
 		rc = bench_measure(run_batch, &arg, len, &run->params, hint,
 				   &r);
@@ -680,12 +716,13 @@ static void measure_op(struct run *run, const struct guest_backend *b,
 				      "%s %s of %zu-byte buffers failed",
 				      oneshot ? "one-shot" : "bulk",
 				      op_name(op), len));
-		return;
+		return false;
 	}
 	check_emit(emit_result(b->name, aname, op_name(op),
 			       oneshot ? "oneshot" : "bulk", len, &r,
 			       verified));
-	run->counts->results++;
+	run->counts->held++;
+	return true;
 }
 
 /* Time key setup alone for OP of cipher ALGO in B (if B can) and print a
@@ -800,6 +837,116 @@ static void crosscheck(struct run *run, const struct guest_backend *b,
 				   h, rt));
 }
 
+/* Every size and operation (bulk and one-shot) of ALGO in B, its
+ * known-answer tests passed when KAT_OK; DONE[operation][one-shot] is set
+ * for each curve that printed a result (operation 0: encrypt or hash, 1:
+ * decrypt). */
+static void sweep_sizes(struct run *run, const struct guest_backend *b,
+			enum guest_algo algo, bool kat_ok, bool done[2][2])
+{
+	const struct guest_algo_info *ai = algo_info(algo);
+	size_t nsizes;
+	uint8_t tag[GUEST_MAX_DIGEST];
+	/* per curve, the previous size's point: [operation][one-shot] */
+	struct bench_hint hints[2][2];
+
+	memset(done, 0, 4 * sizeof(bool));
+	memset(hints, 0, sizeof(hints));
+	nsizes = run->o->quick ? sizeof(quick_sizes) / sizeof(quick_sizes[0])
+			       : FULL_SIZES;
+	for (size_t s = 0; s < nsizes; s++) {
+		size_t len = run->o->quick ? quick_sizes[s] : (size_t)16 << s;
+		bool rt, ok, one = len <= run->o->oneshot_max;
+		/* bulk streams whole keystream blocks only (algo.h) */
+		bool bulk = len % algo_stream_block(algo) == 0;
+
+		fill_pattern(run->bufs.pt, len);
+		memset(tag, 0, sizeof(tag));
+		rt = kat_roundtrip(b, algo, run->key, run->iv, run->bufs.pt,
+				   len, run->bufs.ct, tag, run->bufs.scratch);
+		if (!rt)
+			check_emit(emit_error(b->name, ai->name,
+					      "round trip on a %zu-byte buffer failed",
+					      len));
+		ok = kat_ok && rt;
+		if (ai->kind == GUEST_KIND_HASH) {
+			done[0][0] |= measure_op(run, b, algo, GUEST_OP_HASH,
+						 len, tag, ok, false,
+						 &hints[0][0]);
+			if (one)
+				done[0][1] |= measure_op(run, b, algo,
+							 GUEST_OP_HASH, len,
+							 tag, ok, true,
+							 &hints[0][1]);
+			continue;
+		}
+		if (bulk) {
+			done[0][0] |= measure_op(run, b, algo, GUEST_OP_ENCRYPT,
+						 len, tag, ok, false,
+						 &hints[0][0]);
+			done[1][0] |= measure_op(run, b, algo, GUEST_OP_DECRYPT,
+						 len, tag, ok, false,
+						 &hints[1][0]);
+		}
+		if (one) {
+			done[0][1] |= measure_op(run, b, algo, GUEST_OP_ENCRYPT,
+						 len, tag, ok, true,
+						 &hints[0][1]);
+			done[1][1] |= measure_op(run, b, algo, GUEST_OP_DECRYPT,
+						 len, tag, ok, true,
+						 &hints[1][1]);
+		}
+	}
+}
+
+/* The sizes of ALGO in B (sweep_sizes) between two timings of the
+ * contention canary (guest/canary.h). When the canary moved, the lines of
+ * the sweep are dropped and it is measured once more between two new
+ * timings; the lines of the sweep kept are followed by one canary line
+ * per curve that has results, moved only when the canary moved in the
+ * sweep kept (both). */
+static void sweep_with_canary(struct run *run, const struct guest_backend *b,
+			      enum guest_algo algo, bool kat_ok)
+{
+	uint64_t before[CANARY_REPS], after[CANARY_REPS];
+	static const char *const modes[2] = { "bulk", "oneshot" };
+	const struct guest_algo_info *ai = algo_info(algo);
+	bool done[2][2];
+	struct canary c;
+	unsigned attempt;
+
+	for (attempt = 0;; attempt++) {
+		unsigned extra = run->counts->sweeps++ <
+				 run->o->canary_disturb ? 2 : 0;
+
+		run->counts->held = 0;
+		canary_time(before, CANARY_REPS, 0);
+		emit_hold();
+		sweep_sizes(run, b, algo, kat_ok, done);
+		canary_time(after, CANARY_REPS, extra);
+		canary_judge(before, after, CANARY_REPS, &c);
+		if (!c.moved || attempt == 1 || !(done[0][0] || done[0][1] ||
+						  done[1][0] || done[1][1]))
+			break;
+		/* measured again: the first sweep's lines are dropped
+		 * (unless there were too many to hold) */
+		if (emit_release(false) == 1)
+			break;
+	}
+	if (emit_release(true) < 0)
+		check_emit(-1);
+	run->counts->results += run->counts->held;
+	run->counts->held = 0;
+	for (int op = 0; op < 2; op++)
+		for (int m = 0; m < 2; m++)
+			if (done[op][m])
+				check_emit(emit_canary(b->name, ai->name,
+						       ai->kind == GUEST_KIND_HASH ?
+						       "hash" : op ? "decrypt" :
+						       "encrypt", modes[m], &c,
+						       attempt > 0));
+}
+
 /* Known-answer tests, the cross-check, key setup, then every size and
  * operation (bulk and one-shot), of ALGO in B. */
 static void run_algo(struct run *run, const struct guest_backend *b,
@@ -807,11 +954,8 @@ static void run_algo(struct run *run, const struct guest_backend *b,
 {
 	const struct guest_algo_info *ai = algo_info(algo);
 	const struct kat_vector *v;
-	size_t nv, nsizes;
+	size_t nv;
 	bool kat_ok = true;
-	uint8_t tag[GUEST_MAX_DIGEST];
-	/* per curve, the previous size's point: [operation][one-shot] */
-	struct bench_hint hints[2][2];
 
 	if (!b->supports(algo)) {
 		check_emit(emit_unsupported(b->name, ai->name));
@@ -840,45 +984,7 @@ static void run_algo(struct run *run, const struct guest_backend *b,
 		measure_keysetup(run, b, algo, GUEST_OP_DECRYPT, kat_ok);
 	}
 
-	memset(hints, 0, sizeof(hints));
-	nsizes = run->o->quick ? sizeof(quick_sizes) / sizeof(quick_sizes[0])
-			       : FULL_SIZES;
-	for (size_t s = 0; s < nsizes; s++) {
-		size_t len = run->o->quick ? quick_sizes[s] : (size_t)16 << s;
-		bool rt, ok, one = len <= run->o->oneshot_max;
-		/* bulk streams whole keystream blocks only (algo.h) */
-		bool bulk = len % algo_stream_block(algo) == 0;
-
-		fill_pattern(run->bufs.pt, len);
-		memset(tag, 0, sizeof(tag));
-		rt = kat_roundtrip(b, algo, run->key, run->iv, run->bufs.pt,
-				   len, run->bufs.ct, tag, run->bufs.scratch);
-		if (!rt)
-			check_emit(emit_error(b->name, ai->name,
-					      "round trip on a %zu-byte buffer failed",
-					      len));
-		ok = kat_ok && rt;
-		if (ai->kind == GUEST_KIND_HASH) {
-			measure_op(run, b, algo, GUEST_OP_HASH, len, tag, ok,
-				   false, &hints[0][0]);
-			if (one)
-				measure_op(run, b, algo, GUEST_OP_HASH, len,
-					   tag, ok, true, &hints[0][1]);
-			continue;
-		}
-		if (bulk) {
-			measure_op(run, b, algo, GUEST_OP_ENCRYPT, len, tag, ok,
-				   false, &hints[0][0]);
-			measure_op(run, b, algo, GUEST_OP_DECRYPT, len, tag, ok,
-				   false, &hints[1][0]);
-		}
-		if (one) {
-			measure_op(run, b, algo, GUEST_OP_ENCRYPT, len, tag, ok,
-				   true, &hints[0][1]);
-			measure_op(run, b, algo, GUEST_OP_DECRYPT, len, tag, ok,
-				   true, &hints[1][1]);
-		}
-	}
+	sweep_with_canary(run, b, algo, kat_ok);
 }
 
 /* Load library B and run every selected algorithm in it (in the calling
@@ -1054,7 +1160,7 @@ int main(int argc, char **argv)
 	run.params.min_batch_ns = o.min_batch_ns;
 	run.params.repetitions = o.repetitions;
 	run.params.max_cv = o.max_cv;
-	run.params.max_reruns = o.max_reruns;
+	run.params.sets = o.max_reruns + 1;
 	run.params.tsc = cpuclock_have_tsc();
 	for (size_t i = 0; i < sizeof(run.key); i++)
 		run.key[i] = (uint8_t)(0x10 + i);

@@ -94,8 +94,21 @@ int samples_summarise(const uint64_t *v, unsigned n,
 	return 0;
 }
 
-bool samples_rerun_wanted(double cv, double max_cv, unsigned reruns_done,
-			  unsigned max_reruns)
+uint64_t samples_median_of_sets(const uint64_t *v, unsigned per_set,
+				unsigned sets, uint64_t *medians)
 {
-	return cv > max_cv && reruns_done < max_reruns;
+	uint64_t sorted[SAMPLES_MAX];
+
+	if (per_set < 1 || sets < 1 || per_set > SAMPLES_MAX ||
+	    sets > SAMPLES_MAX)
+		return 0;
+	for (unsigned k = 0; k < sets; k++) {
+		memcpy(sorted, v + (size_t)k * per_set,
+		       per_set * sizeof(*v));
+		samples_sort(sorted, per_set);
+		medians[k] = samples_quartile(sorted, per_set, 2);
+	}
+	memcpy(sorted, medians, sets * sizeof(*medians));
+	samples_sort(sorted, sets);
+	return samples_quartile(sorted, sets, 2);
 }

@@ -1,5 +1,6 @@
 /* guest/samples.h - summary statistics of the timed batches of one
- * measured point, and the decision to re-run a noisy point.
+ * measured point, and the estimator it reports (the median of its sets'
+ * medians).
  *
  * A sample is the duration of one timed batch in ns (>= 1). Quartiles are
  * the linear interpolation between order statistics that Hyndman and Fan
@@ -48,10 +49,13 @@ double samples_cv(const uint64_t *v, unsigned n);
 int samples_summarise(const uint64_t *v, unsigned n,
 		      struct samples_summary *s);
 
-/* The re-run decision: true when a point whose samples have coefficient
- * of variation CV (a fraction) exceeds MAX_CV and has been re-run
- * RERUNS_DONE times so far, fewer than MAX_RERUNS. */
-bool samples_rerun_wanted(double cv, double max_cv, unsigned reruns_done,
-			  unsigned max_reruns);
+/* The estimator every measured point reports (guest/PROTOCOL.md,
+ * "Samples"): V holds SETS sets of PER_SET samples each, set after set
+ * (sample i of set k at V[k * PER_SET + i]); each set's median goes to
+ * MEDIANS[k] (SETS values, caller's array), and the median of those
+ * medians, both as quartile 2 above, is returned (ns per batch). Returns 0
+ * when PER_SET or SETS is 0 or above SAMPLES_MAX. */
+uint64_t samples_median_of_sets(const uint64_t *v, unsigned per_set,
+				unsigned sets, uint64_t *medians);
 
 #endif /* GUEST_SAMPLES_H */

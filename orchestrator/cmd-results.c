@@ -21,7 +21,9 @@ static const char usage[] =
 "Usage: benchorch results [OPTIONS]\n"
 "\n"
 "Print the measurements of one run (the latest by default), one row per\n"
-"library, algorithm, operation and buffer size. Throughput in MB/s\n"
+"library, algorithm, operation and buffer size: a point that several guest\n"
+"invocations of the run measured (each is measured in two) is one row, the\n"
+"median of their medians (per call). Throughput in MB/s\n"
 "(10^6 bytes per second). The table shows sizes in binary units (16 B,\n"
 "1 KiB, 1 MiB) and the median time per call in ns; csv and json keep the\n"
 "stored columns (buffer_bytes, mb_per_s, median_ns per batch) for machines.\n"
@@ -29,8 +31,8 @@ static const char usage[] =
 "variant is hw, or nohw when hardware acceleration was masked.\n"
 "cyc/B (cycles_per_byte) is the curve's fitted cost per byte at the core\n"
 "clock the guest measured; CV% (cv, a fraction) the spread of the point's\n"
-"raw samples; a throughput marked ~ (noisy = 1) stayed above the guest's\n"
-"CV limit after re-runs (--quick makes none). csv and json also give the\n"
+"raw samples (all its sets); a throughput marked ~ (noisy = 1) was above\n"
+"the guest's CV limit. csv and json also give the\n"
 "quartiles p25_ns and p75_ns (ns per batch). Runs stored before the guest\n"
 "reported samples leave these empty.\n"
 "The table starts with a line per run: its CPU, the state of the CPU its\n"
@@ -133,10 +135,13 @@ static int has_stats(sqlite3 *db)
 /* The query for F: BASE columns, then mode and variant, then the
  * statistics p25_ns, p75_ns, cv, noisy and cycles_per_byte (appended, so
  * the names before them stay stable; NULL on an older schema), from
- * results_v filtered by F, with positional parameters bound in order by
+ * VIEW (results_points_view: one row per point of a run, the median of
+ * its invocations' medians; the statistics of its representative
+ * invocation) filtered by F, with positional parameters bound in order by
  * bind_filters. Caller frees. */
 static char *build_sql(const char *base, const char *mode,
-		       const char *variant, int stats, const struct filters *f)
+		       const char *variant, int stats, const char *view,
+		       const struct filters *f)
 {
 	char *cols = xasprintf("%s, %s AS mode, %s AS variant, %s", base, mode,
 			       variant, stats ?
@@ -145,7 +150,7 @@ static char *build_sql(const char *base, const char *mode,
 			       " round(stat_cpb, 3) AS cycles_per_byte" :
 			       "NULL AS p25_ns, NULL AS p75_ns, NULL AS cv,"
 			       " NULL AS noisy, NULL AS cycles_per_byte");
-	char *sql = xasprintf("%s FROM results_v%s WHERE 1", cols,
+	char *sql = xasprintf("%s FROM %s%s WHERE 1", cols, view,
 			      stats ? stats_join : ""), *t;
 
 	free(cols);
@@ -658,7 +663,7 @@ static int cmd_results(int argc, char **argv)
 	}
 	sql = build_sql(fmt == FORMAT_TABLE ? human_cols : machine_cols,
 			results_mode_expr(db), results_variant_expr(db),
-			has_stats(db), &f);
+			has_stats(db), results_points_view(db), &f);
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
 		cli_error("database error in '%s': %s", path, sqlite3_errmsg(db));
 		sqlite3_close(db);
@@ -686,8 +691,8 @@ static int cmd_results(int argc, char **argv)
 	} else {
 		if (noisy > 0)
 			cli_warn("%ld of these %ld points are noisy (MB/s marked ~): their"
-				 " coefficient of variation stayed above the guest's limit"
-				 " after the re-runs the run made (none with --quick)",
+				 " coefficient of variation, over all their sets, was above"
+				 " the guest's limit",
 				 noisy, n);
 		if (!f.all) {	/* with --all, every partial run would be named */
 			warn_partial_runs(db, &f);

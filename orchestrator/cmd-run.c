@@ -76,13 +76,14 @@ static const char usage[] =
 "                         variant 'nohw'\n"
 "      --min-batch-ms MS  shortest timed batch (one sample), in ms, 0.001 to\n"
 "                         60000 (default 1; --quick 0.5)\n"
-"      --repetitions N    samples per measurement, 1 to 150 (default 5;\n"
-"                         --quick 3)\n"
-"      --max-cv F         re-run a measurement whose samples' coefficient of\n"
-"                         variation exceeds the fraction F, 0 to 1 (0.02)\n"
-"      --max-reruns N     re-run a measurement at most N times, 0 to 100\n"
-"                         (default 2; --quick 0); still above --max-cv\n"
-"                         after them, it is stored as noisy\n"
+"      --repetitions N    samples per set, 1 to 150 (default 2; --quick 3)\n"
+"      --max-cv F         store a measurement whose samples' coefficient of\n"
+"                         variation exceeds the fraction F, 0 to 1 (0.02),\n"
+"                         as noisy\n"
+"      --max-reruns N     measure every point in N + 1 sets of --repetitions\n"
+"                         samples, always, 0 to 9 (default 2; --quick 0);\n"
+"                         a point is the median of its sets' medians;\n"
+"                         repetitions x sets is at most 150\n"
 "      --mirror URL       package mirror for images built now\n"
 "      --refresh          rebuild the images even if cached\n"
 "      --timeout SECONDS  kill a guest that runs longer (default: 1800)\n"
@@ -234,7 +235,7 @@ static int parse_args(int argc, char **argv, struct run_config *c)
 		case OPT_MAX_RERUNS: {
 			long long v;
 
-			if (cli_parse_ll(optarg, 0, 100, &v, &err) < 0)
+			if (cli_parse_ll(optarg, 0, 9, &v, &err) < 0)
 				return cli_usage_error("run", "--max-reruns: %s",
 						       err.msg);
 			c->max_reruns = (unsigned)v;
@@ -270,6 +271,10 @@ static int parse_args(int argc, char **argv, struct run_config *c)
 					       argv[optind - 1]);
 		}
 	}
+	/* the guest's defaults: 2 samples in 3 sets, --quick 3 in 1 */
+	if ((c->repetitions ? c->repetitions : c->quick ? 3 : 2) *
+	    (c->max_reruns_set ? c->max_reruns + 1 : c->quick ? 1 : 3) > 150)
+		return cli_usage_error("run", "--repetitions x sets (--max-reruns + 1): more than 150 samples per point");
 	if (optind < argc)
 		return cli_usage_error("run", "unexpected argument '%s'",
 				       argv[optind]);

@@ -130,9 +130,9 @@ int compare_machines(sqlite3 *db, const int64_t *runs, size_t nruns,
 	sql = xasprintf("SELECT distro || coalesce(':' || release, '') ||"
 			" CASE WHEN %s = 'nohw' THEN ' (nohw)' ELSE '' END,"
 			" library, algorithm, operation, run_id, mb_per_s"
-			" FROM results_v WHERE %s AND %s = 'bulk' AND buffer_bytes = ?%zu"
+			" FROM %s WHERE %s AND %s = 'bulk' AND buffer_bytes = ?%zu"
 			" ORDER BY algorithm, operation DESC, library, 1, run_id",
-			results_variant_expr(db), in, results_mode_expr(db), c.nm + 1);
+			results_variant_expr(db), results_points_view(db), in, results_mode_expr(db), c.nm + 1);
 	free(in);
 	rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
 	free(sql);

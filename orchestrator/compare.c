@@ -23,7 +23,7 @@ static const char points_fmt[] =
 	" b.mb_per_s, b.mb_per_s * b.median_ns / max(b.min_ns, 1),"
 	" n.mb_per_s, n.mb_per_s * n.median_ns / max(n.min_ns, 1),"
 	" b.result_id, n.result_id, %1$s"
-	" FROM results_v b JOIN results_v n ON n.run_id = ?2"
+	" FROM %6$s b JOIN %6$s n ON n.run_id = ?2"
 	"  AND n.distro IS b.distro AND n.release IS b.release"
 	"  AND n.library = b.library AND n.algorithm = b.algorithm"
 	"  AND n.operation = b.operation AND n.buffer_bytes = b.buffer_bytes"
@@ -222,10 +222,14 @@ int compare_runs(sqlite3 *db, int64_t base_run, int64_t new_run,
 	r.new_variant = run_variants(db, new_run);
 	{
 		int v2 = strcmp(results_mode_expr(db), "mode") == 0;
+		/* one row per point of a run (points_v: the median of
+		 * its invocations), its samples those of one invocation */
+		const char *pv = results_points_view(db);
 		char *sql = v2 ? xasprintf(points_fmt, "b.mode", "n.mode",
-					   "b.variant", "n.variant", "variant")
+					   "b.variant", "n.variant", "variant",
+					   pv)
 			       : xasprintf(points_fmt, "'bulk'", "'bulk'", "'hw'",
-					   "'hw'", "'hw'");
+					   "'hw'", "'hw'", pv);
 
 		rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
 		free(sql);

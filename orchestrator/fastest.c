@@ -85,19 +85,23 @@ long fastest_load(sqlite3 *db, const int64_t *runs, size_t nruns,
 		  struct fastest_table *t, bo_err *err)
 {
 	int s5 = has_schema5(db);
+	/* one row per point, folded over the run's invocations (its clock
+	 * that of the representative invocation's, see points_v) */
+	int pv = strcmp(results_points_view(db), "points_v") == 0;
 	char *in = sql_in_list("v.run_id", nruns ? nruns : 1);
 	char *sql = xasprintf(
 		"SELECT v.run_id, v.distro || coalesce(':' || v.release, ''),"
 		" v.algorithm, v.operation, v.library, v.library_version,"
 		" v.buffer_bytes, v.mb_per_s, %s, v.verified, %s, v.cpu_model"
-		" FROM results_v v%s WHERE %s AND %s = 'bulk'"
+		" FROM %s v%s WHERE %s AND %s = 'bulk'"
 		" AND v.buffer_bytes IN (%d, %d)"
 		" AND v.operation IN ('encrypt', 'hash')"
 		" ORDER BY v.run_id, 2, v.algorithm, v.library",
-		s5 ? "r.noisy" : "NULL",
+		!s5 ? "NULL" : pv ? "v.noisy" : "r.noisy",
 		s5 ? "CASE WHEN inv.clock_start_hz > 0 AND inv.clock_end_hz > 0"
 		     " THEN (inv.clock_start_hz + inv.clock_end_hz) / 2.0 END" :
 		     "NULL",
+		pv ? "points_v" : "results_v",
 		s5 ? " JOIN results r ON r.id = v.result_id JOIN invocations inv"
 		     " ON inv.id = r.invocation_id" : "",
 		in, strcmp(results_mode_expr(db), "mode") == 0 ? "v.mode" :

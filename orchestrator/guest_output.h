@@ -15,8 +15,10 @@
 /* Most samples (repetitions) per result or keysetup line (guest/PROTOCOL.md:
  * 150 samples of up to 20 digits keep a line under 4096 bytes). */
 #define GUEST_MAX_REPETITIONS 150
-/* Most re-runs of a point the protocol allows. */
+/* Most re-runs of a point the protocol allows (sets after the first). */
 #define GUEST_MAX_RERUNS 100
+/* Most sets of samples per point ('sets'; guest/bench.h BENCH_MAX_SETS). */
+#define GUEST_MAX_SETS 10
 /* The host/guest clock cross-check (guest_output_check_clock): the
  * guest's hello-to-done time may differ from the host's by this fraction
  * of the host's, plus GUEST_CLOCK_SLACK_NS for pipe latency and
@@ -51,15 +53,23 @@ struct guest_error {
 /* The timing of one measured point (protocol 3), shared by `result` and
  * `keysetup`: checked against its own samples by the validator. */
 struct guest_timing {
-	int64_t repetitions;		/* samples, 1 .. GUEST_MAX_REPETITIONS */
-	int64_t median_ns, min_ns;	/* ns per batch */
+	int64_t repetitions;		/* samples per set, 1 ..
+					 * GUEST_MAX_REPETITIONS */
+	int64_t sets;			/* sets, 1 .. GUEST_MAX_SETS; 1 when the
+					 * line has no 'sets' */
+	int64_t nsamples;		/* repetitions x sets, <=
+					 * GUEST_MAX_REPETITIONS */
+	int64_t median_ns;		/* median of the sets' medians, ns per
+					 * batch */
+	int64_t min_ns;			/* ns per batch */
 	int64_t p25_ns, p75_ns;		/* quartiles, ns per batch */
 	double cv;			/* coefficient of variation, fraction */
 	int64_t reruns;			/* sets measured after the first */
 	int noisy;			/* cv stayed above the guest's --max-cv */
 	int64_t tsc_cycles;		/* median TSC ticks per batch, 0 = none */
-	int64_t *samples_ns;		/* repetitions values, ns per batch, in
-					 * the order measured; owned */
+	int64_t *samples_ns;		/* nsamples values, ns per batch, in
+					 * the order measured, set after set;
+					 * owned */
 };
 
 struct guest_result {
@@ -95,6 +105,18 @@ struct guest_crosscheck {
 				 * compare with */
 };
 
+/* The contention canary of one curve (protocol 3 `canary`,
+ * guest/canary.h). */
+struct guest_canary {
+	char *library, *algorithm, *operation;
+	char *mode;			/* "bulk" or "oneshot" */
+	int64_t before_ns, after_ns;	/* the reference kernel's median, ns */
+	double noise;			/* fraction it was judged against */
+	int moved;			/* it moved in the sweep kept */
+	int remeasured;			/* the first sweep's moved: measured
+					 * again */
+};
+
 /* Everything one invocation printed. All memory owned by the struct. */
 struct guest_output {
 	int have_hello, have_done;
@@ -103,7 +125,8 @@ struct guest_output {
 	int cpu;
 	int64_t seed;		/* hello's seed (guest --seed), -1 = none */
 	size_t nlibraries, nkats, nunsupported, nerrors, nresults;
-	size_t nkeysetups, ncrosschecks;
+	size_t nkeysetups, ncrosschecks, ncanaries;
+	struct guest_canary *canaries;
 	struct guest_keysetup *keysetups;
 	struct guest_crosscheck *crosschecks;
 	struct guest_library *libraries;

@@ -284,6 +284,11 @@ static int do_merge(sqlite3 *db, const int64_t *runs, size_t nruns,
 	    exec(db, "INSERT INTO temp.sel_lib SELECT library_id FROM src.keysetups"
 		 " WHERE invocation_id IN (SELECT id FROM temp.sel_inv)", err) < 0)
 		return -1;
+	/* and by the contention canaries (schema 8) */
+	if (db_query_int(db, "SELECT count(*) FROM src.sqlite_master WHERE name = 'canaries'") > 0 &&
+	    exec(db, "INSERT OR IGNORE INTO temp.sel_lib SELECT library_id FROM src.canaries"
+		 " WHERE invocation_id IN (SELECT id FROM temp.sel_inv)", err) < 0)
+		return -1;
 	/* shared rows: cpus, images (+ packages), libraries */
 	if (copy_table(db, "cpus", skip_id, 1,
 		       "id IN (SELECT cpu_id FROM src.runs WHERE id IN temp.sel)", err) < 0 ||

@@ -92,6 +92,16 @@ const char *results_variant_expr(sqlite3 *db)
 	return view_has(db, "variant") ? "variant" : "'hw'";
 }
 
+const char *results_points_view(sqlite3 *db)
+{
+	sqlite3_stmt *st;
+	int ok = sqlite3_prepare_v2(db, "SELECT invocations FROM points_v LIMIT 0",
+				    -1, &st, NULL) == SQLITE_OK;
+
+	sqlite3_finalize(st);
+	return ok ? "points_v" : "results_v";
+}
+
 char *sql_in_list(const char *column, size_t n)
 {
 	char *s = xasprintf("%s IN (?", column), *t;

@@ -32,6 +32,13 @@ int parse_size(const char *s, int64_t *ret, bo_err *err);
 const char *results_mode_expr(sqlite3 *db);
 const char *results_variant_expr(sqlite3 *db);
 
+/* The view that has one row per point of a run: "points_v" (schema 13:
+ * a point measured by several invocations of one run folded into one
+ * row, its median the median of the invocations' medians; the columns of
+ * results_v and more), or "results_v" on an older database opened
+ * read-only, whose runs measured every point once. A static string. */
+const char *results_points_view(sqlite3 *db);
+
 /* "COLUMN IN (?, ?, ...)" with N (>= 1) placeholders, for a list of run
  * ids bound one by one. Newly allocated; caller frees. */
 char *sql_in_list(const char *column, size_t n);

@@ -170,11 +170,12 @@ static int load(sqlite3 *db, const struct report_opts *o, struct data *d,
 			" library, algorithm, operation, buffer_bytes, mb_per_s,"
 			" median_ns * 1.0 / calls_per_batch, %s = 'nohw',"
 			" host || ': ' || coalesce(cpu_model, 'unknown CPU')"
-			" FROM results_v"
+			" FROM %s"
 			" WHERE %s AND %s = 'bulk'"
 			" AND (?%zu IS NULL OR algorithm = ?%zu)"
 			" ORDER BY algorithm, operation DESC, library, 2, run_id,"
-			" buffer_bytes", results_variant_expr(db), in,
+			" buffer_bytes", results_variant_expr(db),
+			results_points_view(db), in,
 			results_mode_expr(db), d->nruns + 1, d->nruns + 1);
 	free(in);
 	rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
@@ -813,8 +814,7 @@ int report_write_html(sqlite3 *db, const struct report_opts *o, FILE *f,
 		      " clock the guest measured on its CPU at start and end, the"
 		      " invariant TSC's rate, the time from hello to done by the"
 		      " guest's clock and by the host's, and the points whose"
-		      " spread stayed above the guest's limit after re-runs (none"
-		      " with --quick)"
+		      " spread (over all their sets) was above the guest's limit"
 		      "</caption>\n<tr><th>run</th><th>distro</th><th>clock at start"
 		      " (GHz)</th><th>clock at end (GHz)</th><th>TSC (GHz)</th>"
 		      "<th>guest (s)</th><th>host (s)</th><th>noisy points</th></tr>\n",

@@ -418,15 +418,16 @@ static bool measured_nothing(const struct inv_state *st, size_t n)
 	return true;
 }
 
-/* How the guests treated a noisy point in run C, to end "stayed above
- * the guest's limit ...": --quick and --max-reruns 0 make no re-runs. */
+/* How many sets the guests measured of every point in run C, to end
+ * "... above the guest's limit ...": --quick and --max-reruns 0 measure
+ * one set. */
 static const char *reruns_phrase(const struct run_config *c)
 {
 	if (c->max_reruns_set)
-		return c->max_reruns == 0 ? "with no re-runs (--max-reruns 0)" :
-		       "after re-runs";
-	return c->quick ? "with no re-runs (--quick makes none)" :
-	       "after re-runs";
+		return c->max_reruns == 0 ? "in one set (--max-reruns 0)" :
+		       "over all their sets";
+	return c->quick ? "in one set (--quick measures one)" :
+	       "over all their sets";
 }
 
 /* The CPU warnings of the run, one per line, or NULL. Caller frees. */
@@ -689,7 +690,7 @@ int run_execute(const struct run_config *c)
 		/* the database could not be written: an environment error */
 		rc = EXIT_ENV;
 	} else if (nok > 0 && !bo_interrupted) {
-		long unverified, noisy, measured;
+		long unverified, noisy, measured, moved, curves;
 
 		/* with nothing measured, the table prints nothing (not even
 		 * its header); csv and json still print their empty document */
@@ -705,6 +706,10 @@ int run_execute(const struct run_config *c)
 			fprintf(stderr, "benchorch: run %lld: %ld of %ld measurements stayed noisy (the coefficient of variation of their samples above the guest's limit %s)\n",
 				(long long)run_id, noisy, measured,
 				reruns_phrase(c));
+		moved = summary_canaries_moved(db, run_id, &curves);
+		if (moved > 0)
+			fprintf(stderr, "benchorch: run %lld: the contention canary moved during %ld of %ld curves even when measured again; they are stored with canaries.moved = 1\n",
+				(long long)run_id, moved, curves);
 		unverified = summary_unverified(db, run_id);
 		if (unverified > 0)
 			cli_warn("%ld results of run %lld are NOT verified: a library failed its known-answer test or disagreed",

@@ -219,7 +219,7 @@ long summary_fastest(FILE *f, sqlite3 *db, int64_t run_id,
 		print_cells(f, lines[i].cell, w);
 	}
 	if (marks)
-		fprintf(f, "\n%s%s%s%s%s\n", marks & 1 ? "~ noisy (spread above the limit after re-runs)" : "",
+		fprintf(f, "\n%s%s%s%s%s\n", marks & 1 ? "~ noisy (spread above the limit)" : "",
 			(marks & 1) && (marks & 6) ? "; " : "",
 			marks & 2 ? "! NOT verified" : "",
 			(marks & 2) && (marks & 4) ? "; " : "",

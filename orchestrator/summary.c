@@ -1,10 +1,17 @@
-/* summary.c - the end-of-run summary: one pivot query over results_v, the
- * package versions that changed since the previous run. */
+/* summary.c - the end-of-run summary: one pivot query over the run's
+ * points (points_v: a point measured by several invocations is one
+ * figure, the median of theirs), the package versions that changed since
+ * the previous run. */
 #include "config.h"
 
-#include "db/package-changes.h"
-#include "orchestrator/summary.h"
+#include <stdlib.h>
 
+#include "db/package-changes.h"
+#include "orchestrator/report-fmt.h"
+#include "orchestrator/summary.h"
+#include "orchestrator/util.h"
+
+/* The pivot over the view named by %s (results_points_view). */
 static const char summary_sql[] =
 	"SELECT distro || ':' || release AS distro, library,"
 	" library_version AS version, package_version,"
@@ -18,7 +25,7 @@ static const char summary_sql[] =
 	" round(max(CASE WHEN buffer_bytes = 1048576 THEN mb_per_s END), 1)"
 	"   AS \"1 MiB MB/s\","
 	" CASE WHEN min(verified) = 1 THEN 'yes' ELSE 'NO' END AS verified"
-	" FROM results_v WHERE run_id = ?1 AND mode = 'bulk'"
+	" FROM %s WHERE run_id = ?1 AND mode = 'bulk'"
 	" GROUP BY distro, release, library, library_version, package_version,"
 	"  algorithm, operation, variant"
 	" ORDER BY distro, release, library, algorithm,"
@@ -28,9 +35,12 @@ long summary_print(FILE *f, sqlite3 *db, int64_t run_id, enum format fmt,
 		   bo_err *err)
 {
 	sqlite3_stmt *st;
+	char *sql = xasprintf(summary_sql, results_points_view(db));
 	long n;
+	int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
 
-	if (sqlite3_prepare_v2(db, summary_sql, -1, &st, NULL) != SQLITE_OK)
+	free(sql);
+	if (rc != SQLITE_OK)
 		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
 	sqlite3_bind_int64(st, 1, run_id);
 	n = format_stmt(f, st, fmt, err);
@@ -50,6 +60,26 @@ long summary_unverified(sqlite3 *db, int64_t run_id)
 	sqlite3_bind_int64(st, 1, run_id);
 	if (sqlite3_step(st) == SQLITE_ROW)
 		n = (long)sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
+long summary_canaries_moved(sqlite3 *db, int64_t run_id, long *ret_total)
+{
+	sqlite3_stmt *st;
+	long n = -1;
+
+	*ret_total = 0;
+	if (sqlite3_prepare_v2(db, "SELECT coalesce(sum(c.moved), 0), count(*)"
+			       " FROM canaries c JOIN invocations i ON"
+			       " i.id = c.invocation_id WHERE i.run_id = ?1",
+			       -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		n = (long)sqlite3_column_int64(st, 0);
+		*ret_total = (long)sqlite3_column_int64(st, 1);
+	}
 	sqlite3_finalize(st);
 	return n;
 }

@@ -43,11 +43,17 @@ long summary_run(FILE *f, sqlite3 *db, int64_t run_id, enum format fmt,
 /* Number of results of RUN_ID stored with verified = 0 (-1 on error). */
 long summary_unverified(sqlite3 *db, int64_t run_id);
 
-/* Measurements (results and key setups) of RUN_ID that stayed noisy: their
- * samples' coefficient of variation exceeded the guest's limit after every
- * re-run (noisy = 1). Returns the count and the number of measurements in
+/* Measurements (results and key setups) of RUN_ID that were noisy: the
+ * coefficient of variation of all their samples exceeded the guest's
+ * limit (noisy = 1). Returns the count and the number of measurements in
  * *ret_total, or -1 on a database error. */
 long summary_noisy(sqlite3 *db, int64_t run_id, long *ret_total);
+
+/* Curves of RUN_ID whose contention canary moved in the sweep stored
+ * (canaries.moved = 1: the guest measured them again and the canary moved
+ * again). Returns the count and the number of curves with a canary in
+ * *ret_total, or -1 on a database error. */
+long summary_canaries_moved(sqlite3 *db, int64_t run_id, long *ret_total);
 
 /* How many changed packages the end-of-run summary lists at most: a
  * refreshed image can bring dozens; the rest are counted and the query

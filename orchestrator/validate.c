@@ -80,6 +80,13 @@ void guest_output_release(struct guest_output *out)
 		free(out->crosschecks[i].algorithm);
 	}
 	free(out->crosschecks);
+	for (i = 0; i < out->ncanaries; i++) {
+		free(out->canaries[i].library);
+		free(out->canaries[i].algorithm);
+		free(out->canaries[i].operation);
+		free(out->canaries[i].mode);
+	}
+	free(out->canaries);
 	guest_output_init(out);
 }
 
@@ -350,7 +357,25 @@ static int cmp_i64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The samples_ns array of O: exactly T->repetitions integers 1 ..
+/* The optional 'sets' member of O into t->sets (1 when absent: a
+ * guest older than the member measured one set), and t->nsamples; after
+ * t->repetitions is read. */
+static int get_sets(json_t *o, size_t lineno, struct guest_timing *t,
+		    bo_err *err)
+{
+	t->sets = 1;
+	if (json_object_get(o, "sets") &&
+	    get_int(o, "sets", 1, GUEST_MAX_SETS, lineno, &t->sets, err) < 0)
+		return -1;
+	t->nsamples = t->repetitions * t->sets;
+	if (t->nsamples > GUEST_MAX_REPETITIONS)
+		return bo_err_set(err, "guest output line %zu: 'repetitions' x 'sets' is %lld, more than %d samples",
+				  lineno, (long long)t->nsamples,
+				  GUEST_MAX_REPETITIONS);
+	return 0;
+}
+
+/* The samples_ns array of O: exactly T->nsamples integers 1 ..
  * MAX_BATCH_NS, into a new array in t->samples_ns. */
 static int get_samples(json_t *o, size_t lineno, struct guest_timing *t,
 		       bo_err *err)
@@ -362,9 +387,9 @@ static int get_samples(json_t *o, size_t lineno, struct guest_timing *t,
 		return bo_err_set(err, "guest output line %zu: 'samples_ns' must be an array of integers",
 				  lineno);
 	n = json_array_size(a);
-	if ((int64_t)n != t->repetitions)
-		return bo_err_set(err, "guest output line %zu: 'samples_ns' has %zu samples, 'repetitions' says %lld",
-				  lineno, n, (long long)t->repetitions);
+	if ((int64_t)n != t->nsamples)
+		return bo_err_set(err, "guest output line %zu: 'samples_ns' has %zu samples, 'repetitions' x 'sets' says %lld",
+				  lineno, n, (long long)t->nsamples);
 	t->samples_ns = xcalloc(n, sizeof(*t->samples_ns));
 	json_array_foreach(a, i, v) {
 		if (!json_is_integer(v) || json_integer_value(v) < 1 ||
@@ -379,11 +404,34 @@ static int get_samples(json_t *o, size_t lineno, struct guest_timing *t,
 	return 0;
 }
 
+/* The median of the sets' medians of T's samples (guest/PROTOCOL.md,
+ * "Samples"), each median as stats_quartile's quartile 2; ns per batch. */
+static int64_t median_of_sets(const struct guest_timing *t)
+{
+	int64_t *one = xcalloc((size_t)t->repetitions, sizeof(*one));
+	int64_t *medians = xcalloc((size_t)t->sets, sizeof(*medians)), m;
+	int64_t k;
+
+	for (k = 0; k < t->sets; k++) {
+		memcpy(one, t->samples_ns + k * t->repetitions,
+		       (size_t)t->repetitions * sizeof(*one));
+		qsort(one, (size_t)t->repetitions, sizeof(*one), cmp_i64);
+		medians[k] = stats_quartile(one, (size_t)t->repetitions, 2);
+	}
+	qsort(medians, (size_t)t->sets, sizeof(*medians), cmp_i64);
+	m = stats_quartile(medians, (size_t)t->sets, 2);
+	free(one);
+	free(medians);
+	return m;
+}
+
 /* The timing members of a result or keysetup line into *t (samples
  * allocated; the caller owns them on success), each checked against the
- * samples: min_ns, p25_ns, median_ns and p75_ns must be the samples'
- * quartiles as PROTOCOL.md defines them (stats_quartile), cv their
- * coefficient of variation (to 10^-6). */
+ * samples: min_ns, p25_ns and p75_ns must be the quartiles of all the
+ * samples as PROTOCOL.md defines them (stats_quartile), median_ns the
+ * median of the sets' medians (the samples are 'sets' sets of
+ * 'repetitions', set after set; 'sets' absent means 1), cv the
+ * coefficient of variation of all samples (to 10^-6). */
 static int get_timing(json_t *o, size_t lineno, struct guest_timing *t,
 		      bo_err *err)
 {
@@ -404,6 +452,7 @@ static int get_timing(json_t *o, size_t lineno, struct guest_timing *t,
 	    get_int(o, "p75_ns", 1, MAX_BATCH_NS, lineno, &t->p75_ns, err) < 0 ||
 	    get_int(o, "reruns", 0, GUEST_MAX_RERUNS, lineno, &t->reruns,
 		    err) < 0 ||
+	    get_sets(o, lineno, t, err) < 0 ||
 	    get_bool(o, "noisy", lineno, &t->noisy, err) < 0 ||
 	    get_int(o, "tsc_cycles", 0, INT64_C(1) << 62, lineno,
 		    &t->tsc_cycles, err) < 0)
@@ -411,9 +460,10 @@ static int get_timing(json_t *o, size_t lineno, struct guest_timing *t,
 	if (t->min_ns > t->median_ns)
 		return bo_err_set(err, "guest output line %zu: 'min_ns' exceeds 'median_ns'",
 				  lineno);
-	if (t->p25_ns < t->min_ns || t->p25_ns > t->median_ns ||
-	    t->p75_ns < t->median_ns)
-		return bo_err_set(err, "guest output line %zu: quartiles out of order (min_ns <= p25_ns <= median_ns <= p75_ns)",
+	/* the median of an even number of sets' medians can lie outside
+	 * [p25, p75] of all the samples; it is recomputed below */
+	if (t->p25_ns < t->min_ns || t->p75_ns < t->p25_ns)
+		return bo_err_set(err, "guest output line %zu: quartiles out of order (min_ns <= p25_ns <= p75_ns)",
 				  lineno);
 	v = json_object_get(o, "cv");
 	if (!v || !json_is_number(v) || !isfinite(json_number_value(v)) ||
@@ -423,13 +473,14 @@ static int get_timing(json_t *o, size_t lineno, struct guest_timing *t,
 	t->cv = json_number_value(v);
 	if (get_samples(o, lineno, t, err) < 0)
 		return -1;
-	sorted = xcalloc((size_t)t->repetitions, sizeof(*sorted));
-	memcpy(sorted, t->samples_ns, (size_t)t->repetitions * sizeof(*sorted));
-	qsort(sorted, (size_t)t->repetitions, sizeof(*sorted), cmp_i64);
+	sorted = xcalloc((size_t)t->nsamples, sizeof(*sorted));
+	memcpy(sorted, t->samples_ns, (size_t)t->nsamples * sizeof(*sorted));
+	qsort(sorted, (size_t)t->nsamples, sizeof(*sorted), cmp_i64);
 	for (k = 0; k < 4; k++)
-		want[k] = stats_quartile(sorted, (size_t)t->repetitions, k);
+		want[k] = stats_quartile(sorted, (size_t)t->nsamples, k);
 	free(sorted);
-	cv = stats_cv(t->samples_ns, (size_t)t->repetitions);
+	want[2] = median_of_sets(t);
+	cv = stats_cv(t->samples_ns, (size_t)t->nsamples);
 	if (want[0] != t->min_ns || want[1] != t->p25_ns ||
 	    want[2] != t->median_ns || want[3] != t->p75_ns) {
 		int64_t got[4] = { t->min_ns, t->p25_ns, t->median_ns,
@@ -611,6 +662,70 @@ static int add_crosscheck(struct guest_output *out, json_t *o, size_t lineno,
 	return 0;
 }
 
+/* A canary line: a loaded library's curve, each at most once; the times
+ * 1 .. MAX_BATCH_NS ns, noise a finite fraction >= 0, and moved as the
+ * times and noise say (|after / before - 1| > noise), or the line is
+ * not believed. */
+static int add_canary(struct guest_output *out, json_t *o, size_t lineno,
+		      bo_err *err)
+{
+	const char *lib, *alg, *op, *mode;
+	const struct algorithm *a;
+	struct guest_canary c, *p;
+	json_t *v;
+	double change;
+	size_t i;
+
+	memset(&c, 0, sizeof(c));
+	if (get_loaded_library(out, o, lineno, &lib, err) < 0 ||
+	    get_algorithm(o, lineno, &alg, &a, err) < 0 ||
+	    get_name(o, "operation", lineno, &op, err) < 0 ||
+	    get_name(o, "mode", lineno, &mode, err) < 0 ||
+	    get_int(o, "before_ns", 1, MAX_BATCH_NS, lineno, &c.before_ns,
+		    err) < 0 ||
+	    get_int(o, "after_ns", 1, MAX_BATCH_NS, lineno, &c.after_ns,
+		    err) < 0 ||
+	    get_bool(o, "moved", lineno, &c.moved, err) < 0 ||
+	    get_bool(o, "remeasured", lineno, &c.remeasured, err) < 0)
+		return -1;
+	if (strcmp(mode, "bulk") != 0 && strcmp(mode, "oneshot") != 0)
+		return bo_err_set(err, "guest output line %zu: 'mode' must be bulk or oneshot",
+				  lineno);
+	if (!algorithm_has_operation(a, op))
+		return bo_err_set(err, "guest output line %zu: operation '%s' does not apply to '%s'",
+				  lineno, op, alg);
+	v = json_object_get(o, "noise");
+	if (!v || !json_is_number(v) || !isfinite(json_number_value(v)) ||
+	    json_number_value(v) < 0)
+		return bo_err_set(err, "guest output line %zu: 'noise' must be a number >= 0",
+				  lineno);
+	c.noise = json_number_value(v);
+	change = fabs((double)c.after_ns / (double)c.before_ns - 1);
+	/* a hair of slack: noise is printed with 10 significant digits */
+	if (c.moved != (change > c.noise) &&
+	    fabs(change - c.noise) > 1e-9 * (c.noise + 1))
+		return bo_err_set(err, "guest output line %zu: 'moved' is %s, but after_ns / before_ns - 1 = %.4f against noise %.4f",
+				  lineno, c.moved ? "true" : "false",
+				  (double)c.after_ns / (double)c.before_ns - 1,
+				  c.noise);
+	for (i = 0; i < out->ncanaries; i++)
+		if (strcmp(out->canaries[i].library, lib) == 0 &&
+		    strcmp(out->canaries[i].algorithm, alg) == 0 &&
+		    strcmp(out->canaries[i].operation, op) == 0 &&
+		    strcmp(out->canaries[i].mode, mode) == 0)
+			return bo_err_set(err, "guest output line %zu: duplicate canary for %s %s %s %s",
+					  lineno, lib, alg, op, mode);
+	out->canaries = xrealloc(out->canaries,
+				 (out->ncanaries + 1) * sizeof(*p));
+	p = &out->canaries[out->ncanaries++];
+	*p = c;
+	p->library = xstrdup(lib);
+	p->algorithm = xstrdup(alg);
+	p->operation = xstrdup(op);
+	p->mode = xstrdup(mode);
+	return 0;
+}
+
 /* Do cross-check entries A and B compare the same thing? */
 static int same_check(const struct guest_crosscheck *a,
 		      const struct guest_crosscheck *b)
@@ -752,6 +867,8 @@ int guest_output_add_line(struct guest_output *out, const char *line,
 		rc = add_keysetup(out, o, lineno, err);
 	else if (strcmp(type, "crosscheck") == 0)
 		rc = add_crosscheck(out, o, lineno, err);
+	else if (strcmp(type, "canary") == 0)
+		rc = add_canary(out, o, lineno, err);
 	else if (strcmp(type, "done") == 0)
 		rc = add_done(out, o, lineno, err);
 	else

@@ -14,6 +14,11 @@ tests_t3000_validate_SOURCES = tests/t3000-validate.c tests/tap.h
 tests_t3000_validate_CFLAGS = $(ORCH_TEST_CFLAGS)
 tests_t3000_validate_LDADD = $(ORCH_TEST_LDADD)
 tests_t3010_db_SOURCES = tests/t3010-db.c tests/tap.h
+check_PROGRAMS += tests/t3016-db-canaries
+tests_t3016_db_canaries_SOURCES = tests/t3016-db-canaries.c tests/tap.h
+tests_t3016_db_canaries_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t3016_db_canaries_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t3016-db-canaries
 tests_t3010_db_CFLAGS = $(ORCH_TEST_CFLAGS)
 tests_t3010_db_LDADD = $(ORCH_TEST_LDADD)
 tests_t3020_spawn_SOURCES = tests/t3020-spawn.c tests/tap.h
@@ -104,6 +109,16 @@ tests_t1040_guest_stats_SOURCES = tests/t1040-guest-stats.c tests/tap.h \
 tests_t1040_guest_stats_CFLAGS = $(GUEST_CFLAGS)
 tests_t1040_guest_stats_LDADD = -lm
 TESTS += tests/t1040-guest-stats
+# The contention canary: its judgement, and re-measuring in the guest.
+check_PROGRAMS += tests/t1050-guest-canary
+tests_t1050_guest_canary_SOURCES = tests/t1050-guest-canary.c tests/tap.h \
+	guest/canary.c guest/canary.h guest/samples.c guest/samples.h \
+	guest/bench.c guest/bench.h guest/cpuclock.c guest/cpuclock.h \
+	guest/compat.h
+tests_t1050_guest_canary_CFLAGS = $(GUEST_CFLAGS)
+tests_t1050_guest_canary_LDADD = -lm
+TESTS += tests/t1050-guest-canary tests/t1055-guest-canary.sh
+EXTRA_DIST += tests/t1055-guest-canary.sh
 # The musl guest and the choice of guest flavour per rootfs (issue #3).
 check_PROGRAMS += tests/t1210-guest-flavour
 tests_t1210_guest_flavour_SOURCES = tests/t1210-guest-flavour.c tests/tap.h
@@ -230,8 +245,8 @@ check_PROGRAMS += tests/t7015-fit-clamp
 tests_t7015_fit_clamp_SOURCES = tests/t7015-fit-clamp.c tests/tap.h
 tests_t7015_fit_clamp_CFLAGS = $(ORCH_TEST_CFLAGS)
 tests_t7015_fit_clamp_LDADD = $(ORCH_TEST_LDADD) -lm
-TESTS += tests/t7015-fit-clamp tests/t7212-report-fit-clamp.sh
-EXTRA_DIST += tests/t7212-report-fit-clamp.sh
+TESTS += tests/t7015-fit-clamp tests/t7212-report-fit-clamp.sh tests/t7020-points.sh
+EXTRA_DIST += tests/t7212-report-fit-clamp.sh tests/t7020-points.sh
 # Library faults as the orchestrator reads them from the guest.
 check_PROGRAMS += tests/t3005-guest-faults
 tests_t3005_guest_faults_SOURCES = tests/t3005-guest-faults.c tests/tap.h

@@ -126,21 +126,24 @@ def quartile(v, k):
     d = v[lo + 1] - v[lo]
     return v[lo] + (d // 4) * rem + ((d % 4) * rem + 2) // 4
 def stats_follow(m):
+    # --repetitions 3 --max-reruns 2: three sets of three, always; the
+    # median is that of the sets' medians, the rest of all nine samples
     s = m.get("samples_ns")
-    if not (isinstance(s, list) and len(s) == m["repetitions"]
+    if not (isinstance(s, list) and m.get("sets") == 3
+            and len(s) == m["repetitions"] * m["sets"]
             and all(isinstance(x, int) and x >= 1 for x in s)):
         return False
     mean = sum(s) / len(s)
     sd = (sum((x - mean) ** 2 for x in s) / (len(s) - 1)) ** 0.5
+    med = quartile([quartile(s[k * 3:k * 3 + 3], 2) for k in range(3)], 2)
     return ([m["min_ns"], m["p25_ns"], m["median_ns"], m["p75_ns"]]
-            == [quartile(s, k) for k in range(4)]
+            == [quartile(s, 0), quartile(s, 1), med, quartile(s, 3)]
             and abs(m["cv"] - sd / mean) <= 1e-6 * sd / mean + 1e-9
             and m["noisy"] == (m["cv"] > 0.02)
-            and 0 <= m["reruns"] <= 2
-            and (m["reruns"] == 2 or not m["noisy"]))
+            and m["reruns"] == 2)
 check(all(stats_follow(m) for m in results + ks),
-      "every result and key setup has its samples; quartiles, cv, noisy"
-      " and re-runs follow from them")
+      "every result and key setup has its three sets of samples; the"
+      " median of their medians, quartiles, cv and noisy follow from them")
 done = objs[-1] if objs else {}
 check(done.get("results") == len(results) and done.get("measure_ns", 0) > 0,
       "done counts the results and the time spent")

@@ -1,6 +1,6 @@
 /* tests/t1040-guest-stats.c - the guest's timing statistics: quartiles and
- * coefficient of variation against hand-computed values, the re-run
- * decision, re-runs and calibration of bench_measure on a batch function
+ * coefficient of variation against hand-computed values, the median of
+ * sets' medians, the sets and calibration of bench_measure on a batch function
  * whose durations this test controls, and the longest possible result
  * line. Prints TAP. */
 #include "guest/compat.h"
@@ -76,7 +76,7 @@ int main(void)
 	uint64_t copy[5];
 	struct samples_summary s;
 	struct bench_params p = { .min_batch_ns = 200000, .repetitions = 5,
-				  .max_cv = 0.2, .max_reruns = 2 };
+				  .sets = 3, .max_cv = 0.2 };
 	struct bench_hint hint = { 0, 0 };
 	struct bench_result r;
 	struct spin sp;
@@ -116,42 +116,72 @@ int main(void)
 	       "samples_summarise: quartiles and cv, input left unsorted");
 	tap_ok(samples_summarise(copy, 0, &s) < 0, "no samples: refused");
 
-	/* the re-run decision */
-	tap_ok(samples_rerun_wanted(0.03, 0.02, 0, 2) &&
-	       samples_rerun_wanted(0.03, 0.02, 1, 2),
-	       "cv 3 %% above a 2 %% limit: re-run while reruns < max");
-	tap_ok(!samples_rerun_wanted(0.03, 0.02, 2, 2),
-	       "no re-run once max_reruns are done");
-	tap_ok(!samples_rerun_wanted(0.02, 0.02, 0, 2) &&
-	       !samples_rerun_wanted(0.01, 0.02, 0, 2),
-	       "cv at or below the limit: no re-run");
-	tap_ok(!samples_rerun_wanted(0.5, 0.02, 0, 0), "max_reruns 0: never");
+	/* the estimator: median of the sets' medians, by hand */
+	{
+		static const uint64_t pairs[] = { 10, 20, 30, 1000, 15, 25 };
+		static const uint64_t threes[] = { 1, 2, 100, 5, 6, 7,
+						   3, 4, 1000 };
+		static const uint64_t even[] = { 10, 20, 30, 50 };
+		uint64_t med[3];
 
-	/* bench_sample: one batch 4 x slower in the first set only (the CV
-	 * of 1 1 4 1 1 is 0.95): re-run, a quiet later set is reported.
-	 * 200 calls of 1 us per batch; up to 10 re-runs, in case this
-	 * machine is busy enough to disturb a later set as well. */
+		tap_ok(samples_median_of_sets(pairs, 2, 3, med) == 20 &&
+		       med[0] == 15 && med[1] == 515 && med[2] == 20,
+		       "sets {10,20} {30,1000} {15,25}: medians 15 515 20, reported 20");
+		tap_ok(samples_median_of_sets(threes, 3, 3, med) == 4 &&
+		       med[0] == 2 && med[1] == 6 && med[2] == 4,
+		       "sets {1,2,100} {5,6,7} {3,4,1000}: medians 2 6 4, reported 4");
+		tap_ok(samples_median_of_sets(even, 2, 2, med) == 28,
+		       "two sets {10,20} {30,50}: medians 15 40, reported 27.5 -> 28");
+		tap_ok(samples_median_of_sets(threes, 9, 1, med) == 5,
+		       "one set of nine: its median, 5");
+		tap_ok(samples_median_of_sets(threes, 0, 3, med) == 0 &&
+		       samples_median_of_sets(threes, 3, 0, med) == 0,
+		       "no samples per set, or no set: 0");
+	}
+
+	/* bench_sample: every point is measured in p.sets sets, whatever
+	 * its spread, and all the samples are kept. One batch 4 x slower in
+	 * the first set only: still three sets (an earlier guest stopped
+	 * after a quiet first set and re-ran only noisy ones), and the
+	 * reported median is that of the three sets' medians, not inflated
+	 * by the slow batch. 200 calls of 1 us per batch. */
 	sp = (struct spin){ .set = 5, .slow_at = 3, .slow_sets = 1 };
 	memset(&r, 0, sizeof(r));
-	p.max_reruns = 10;
 	rc = bench_sample(spin_batch, &sp, 1, 200, &p, &r);
-	p.max_reruns = 2;
-	tap_ok(rc == 0 && r.reruns >= 1 && !r.noisy && r.cv <= p.max_cv &&
+	tap_ok(rc == 0 && r.sets == 3 && r.reruns == 2 &&
 	       r.repetitions == 5 && r.calls_per_batch == 200 &&
-	       sp.batches == 5 * (r.reruns + 1),
-	       "a noisy first set is re-run, a quiet one reported (re-runs %u, cv %.3f)",
-	       r.reruns, r.cv);
+	       sp.batches == 15,
+	       "three sets of five batches, every time (%u batches)",
+	       sp.batches);
+	{
+		uint64_t med[3];
+
+		tap_ok(r.median_ns ==
+			       samples_median_of_sets(r.samples_ns, 5, 3, med) &&
+		       r.median_ns >= 200000 && r.median_ns < 2 * r.min_ns &&
+		       r.samples_ns[2] >= 3 * r.min_ns,
+		       "all 15 samples kept in order (the slow third one too), median of the sets' medians reported");
+	}
 	tap_ok(r.min_ns <= r.p25_ns && r.p25_ns <= r.median_ns &&
-	       r.median_ns <= r.p75_ns && r.median_ns >= 200000 &&
-	       r.p75_ns < 2 * r.min_ns,
-	       "quartiles ordered, no slow batch among the reported samples");
-	sp = (struct spin){ .set = 5, .slow_at = 2, .slow_sets = -1 };
+	       r.median_ns <= r.p75_ns,
+	       "quartiles of all samples ordered around the median");
+	tap_ok(r.noisy == (r.cv > p.max_cv) && r.cv > 0.2,
+	       "cv of all 15 samples kept as a description (%.3f), noisy above max_cv",
+	       r.cv);
+	sp = (struct spin){ .set = 5, .slow_at = 0 };
 	memset(&r, 0, sizeof(r));
 	rc = bench_sample(spin_batch, &sp, 1, 200, &p, &r);
-	tap_ok(rc == 0 && r.reruns == 2 && r.noisy && r.cv > p.max_cv &&
-	       sp.batches == 15,
-	       "noisy in every set: max_reruns re-runs, 15 batches, flagged noisy (cv %.3f)",
-	       r.cv);
+	tap_ok(rc == 0 && sp.batches == 15 && r.sets == 3,
+	       "a quiet point gets the same three sets (%u batches)",
+	       sp.batches);
+	p.sets = 0;
+	tap_ok(bench_sample(spin_batch, &sp, 1, 200, &p, &r) < 0,
+	       "no set: refused");
+	p.sets = 31;
+	p.repetitions = 5;
+	tap_ok(bench_sample(spin_batch, &sp, 1, 200, &p, &r) < 0,
+	       "more than %d samples per point: refused", BENCH_MAX_REPETITIONS);
+	p.sets = 3;
 
 	/* calibration, without and with a hint */
 	memset(&sp, 0, sizeof(sp));
@@ -174,7 +204,8 @@ int main(void)
 	 * number at its maximum, names cut to their budget */
 	memset(&r, 0, sizeof(r));
 	r.calls_per_batch = UINT64_MAX;
-	r.repetitions = BENCH_MAX_REPETITIONS;
+	r.repetitions = BENCH_MAX_REPETITIONS / BENCH_MAX_SETS;
+	r.sets = BENCH_MAX_SETS;
 	for (unsigned i = 0; i < BENCH_MAX_REPETITIONS; i++)
 		r.samples_ns[i] = UINT64_MAX;
 	r.median_ns = r.min_ns = r.p25_ns = r.p75_ns = UINT64_MAX;

@@ -175,6 +175,8 @@ static const char *result_with(const char *timing, const char *samples)
 
 #define T5 "\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"p25_ns\":15500,\"p75_ns\":16500,\"cv\":0.04941058844,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0"
 #define S5 "[16000,15000,17000,15500,16500]"
+#define TS3 "\"repetitions\":2,\"sets\":3,\"median_ns\":16000,\"min_ns\":8000,\"p25_ns\":13000,\"p75_ns\":23000,\"cv\":1.960867155,\"reruns\":2,\"noisy\":true,\"tsc_cycles\":0"
+#define SS3 "[8000,16000,24000,400000,12000,20000]"
 
 static void samples_and_clock(void)
 {
@@ -184,7 +186,7 @@ static void samples_and_clock(void)
 	bo_err err = { "" };
 
 	expect_bad(5, result_with(T5, "[16000,15000,17000,15500]"),
-		   "line 6: 'samples_ns' has 4 samples, 'repetitions' says 5",
+		   "line 6: 'samples_ns' has 4 samples, 'repetitions' x 'sets' says 5",
 		   "a sample count other than repetitions");
 	expect_bad(5, result_with(T5, "[16000,15000,17000.5,15500,16500]"),
 		   "line 6: 'samples_ns' must hold integers",
@@ -200,8 +202,8 @@ static void samples_and_clock(void)
 		   "samples that are not an array");
 	expect_bad(5, result_with("\"repetitions\":5,\"median_ns\":16000,\"min_ns\":17000,\"p25_ns\":15500,\"p75_ns\":16500,\"cv\":0.04941058844,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0", S5),
 		   "line 6: 'min_ns' exceeds 'median_ns'", "min above median (with samples)");
-	expect_bad(5, result_with("\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"p25_ns\":16200,\"p75_ns\":16500,\"cv\":0.04941058844,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0", S5),
-		   "line 6: quartiles out of order", "p25 above the median");
+	expect_bad(5, result_with("\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"p25_ns\":16200,\"p75_ns\":16100,\"cv\":0.04941058844,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0", S5),
+		   "line 6: quartiles out of order", "p75 below p25");
 	expect_bad(5, result_with("\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"p25_ns\":15400,\"p75_ns\":16500,\"cv\":0.04941058844,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0", S5),
 		   "line 6: 'p25_ns' is 15400, its samples give 15500",
 		   "a p25 its samples do not give");
@@ -218,6 +220,27 @@ static void samples_and_clock(void)
 		   "line 6: 'noisy' must be true or false", "a noisy flag that is not a boolean");
 	expect_bad(5, result_with("\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"p25_ns\":15500,\"p75_ns\":16500,\"cv\":0.04941058844,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":33600", S5),
 		   "TSC cycles but no TSC rate", "TSC cycles without a TSC rate in done");
+	/* three sets of two: the median is that of the sets' medians (12000,
+	 * 208000, 16000 -> 16000), the other quartiles and cv of all six
+	 * samples (type 7: 8000 13000 18000 23000 400000) */
+	{
+		const char *m = feed(5, result_with(TS3, SS3), &line);
+
+		tap_ok(m[0] == '\0',
+		       "accepts three sets of two with the median of the sets' medians (%s)",
+		       m);
+	}
+	expect_bad(5, result_with("\"repetitions\":2,\"sets\":3,\"median_ns\":18000,\"min_ns\":8000,\"p25_ns\":13000,\"p75_ns\":23000,\"cv\":1.960867155,\"reruns\":2,\"noisy\":true,\"tsc_cycles\":0", SS3),
+		   "line 6: 'median_ns' is 18000, its samples give 16000",
+		   "the median of all samples where the sets' is due");
+	expect_bad(5, result_with("\"repetitions\":3,\"sets\":3,\"median_ns\":16000,\"min_ns\":8000,\"p25_ns\":13000,\"p75_ns\":23000,\"cv\":1.960867155,\"reruns\":2,\"noisy\":true,\"tsc_cycles\":0", SS3),
+		   "line 6: 'samples_ns' has 6 samples, 'repetitions' x 'sets' says 9",
+		   "fewer samples than repetitions x sets");
+	expect_bad(5, result_with("\"repetitions\":2,\"sets\":11,\"median_ns\":16000,\"min_ns\":8000,\"p25_ns\":13000,\"p75_ns\":23000,\"cv\":1.960867155,\"reruns\":2,\"noisy\":true,\"tsc_cycles\":0", SS3),
+		   "line 6: 'sets' out of range (11)", "eleven sets");
+	expect_bad(5, result_with("\"repetitions\":100,\"sets\":2,\"median_ns\":16000,\"min_ns\":8000,\"p25_ns\":13000,\"p75_ns\":23000,\"cv\":1.960867155,\"reruns\":2,\"noisy\":true,\"tsc_cycles\":0", SS3),
+		   "line 6: 'repetitions' x 'sets' is 200, more than 150 samples",
+		   "more samples than a line may hold");
 	/* 150 samples of 26 characters each: more than a line may hold */
 	n = (size_t)snprintf(big, sizeof(big), "[");
 	for (i = 0; i < 150 && n < sizeof(big) - 32; i++)

@@ -1,6 +1,8 @@
 /* t3050-plan - a run's order drawn from its seed: rounds cover every
- * algorithm exactly once, every round measures every distribution exactly
- * once, the same seed gives the same plan and another seed another. */
+ * algorithm exactly twice (the second half of the rounds mirrors the
+ * first), every round measures every distribution exactly once, the two
+ * invocations of a point differ in order, the same seed gives the same
+ * plan and another seed another. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -30,13 +32,43 @@ static int same_plan(const struct plan *a, const struct plan *b)
 	return 1;
 }
 
-/* 1 when the rounds of P hold each of the N names exactly once, in
- * groups whose sizes differ by at most one. */
+/* 1 when the comma-separated list B is list A reversed. */
+static int mirrored(const char *a, const char *b)
+{
+	char *ca = xstrdup(a), *cb = xstrdup(b), *ta[64], *tb[64], *s = NULL;
+	size_t na = 0, nb = 0, i;
+	int ok = 1;
+
+	for (char *t = strtok_r(ca, ",", &s); t && na < 64;
+	     t = strtok_r(NULL, ",", &s))
+		ta[na++] = t;
+	s = NULL;
+	for (char *t = strtok_r(cb, ",", &s); t && nb < 64;
+	     t = strtok_r(NULL, ",", &s))
+		tb[nb++] = t;
+	ok = na == nb;
+	for (i = 0; ok && i < na; i++)
+		ok = strcmp(ta[i], tb[na - 1 - i]) == 0;
+	free(ca);
+	free(cb);
+	return ok;
+}
+
+/* 1 when the rounds of P hold each of the N names exactly twice, in two
+ * different rounds, in groups whose sizes differ by at most one, round
+ * nrounds - 1 - i holding the algorithms of round i in the reverse
+ * order. */
 static int covers(const struct plan *p, const char *const *names, size_t n)
 {
 	size_t i, total = 0, min = (size_t)-1, max = 0;
 	int *seen = xcalloc(n, sizeof(int)), ok = 1;
+	int *seen_in = xcalloc(n, sizeof(int));
 
+	if (p->nrounds % 2)
+		ok = 0;
+	for (i = 0; ok && i < p->nrounds / 2; i++)
+		if (!mirrored(p->algos[i], p->algos[p->nrounds - 1 - i]))
+			ok = 0;
 	for (i = 0; i < p->nrounds; i++) {
 		char *copy = xstrdup(p->algos[i]), *tok, *save = NULL;
 		size_t k = 0;
@@ -47,8 +79,13 @@ static int covers(const struct plan *p, const char *const *names, size_t n)
 
 			for (j = 0; j < n && strcmp(names[j], tok) != 0; j++)
 				;
-			if (j == n || seen[j]++)
+			if (j == n || seen[j] >= 2 ||
+			    (seen[j] == 1 && (size_t)seen_in[j] == i))
 				ok = 0;
+			if (j < n) {
+				seen[j]++;
+				seen_in[j] = (int)i;
+			}
 			total++;
 		}
 		min = k < min ? k : min;
@@ -56,7 +93,8 @@ static int covers(const struct plan *p, const char *const *names, size_t n)
 		free(copy);
 	}
 	free(seen);
-	return ok && total == n && max - min <= 1;
+	free(seen_in);
+	return ok && total == 2 * n && max - min <= 1;
 }
 
 /* 1 when every round of P runs each of NSPECS distributions once, the
@@ -91,10 +129,11 @@ int main(void)
 	for (n = 0; n < 64 && (all[n] = algorithm_name(n)); n++)
 		;
 	plan_make(12345, all, n, 3, PLAN_ROUNDS, &a);
-	tap_ok(a.nrounds == PLAN_ROUNDS && a.nsteps == 3 * PLAN_ROUNDS,
+	tap_ok(a.nrounds == 2 * PLAN_ROUNDS && a.nsteps == 6 * PLAN_ROUNDS,
 	       "%zu algorithms, 3 distributions: %d rounds, %d invocations",
-	       n, PLAN_ROUNDS, 3 * PLAN_ROUNDS);
-	tap_ok(covers(&a, all, n), "every algorithm in exactly one round, groups of even size");
+	       n, 2 * PLAN_ROUNDS, 6 * PLAN_ROUNDS);
+	tap_ok(covers(&a, all, n),
+	       "every algorithm in exactly two rounds, the second half mirroring the first, groups of even size");
 	tap_ok(rounds_complete(&a, 3), "every round runs every distribution exactly once");
 	plan_make(12345, all, n, 3, PLAN_ROUNDS, &b);
 	tap_ok(same_plan(&a, &b), "the same seed gives the same plan");
@@ -128,17 +167,37 @@ int main(void)
 	       a.nsteps);
 	plan_release(&a);
 
-	/* fewer algorithms than rounds, and a single round */
+	/* a point's two invocations differ in order: for every seed tried,
+	 * every distribution's guest seeds are pairwise distinct, so its
+	 * libraries run in another order the second time */
+	ok = 1;
+	for (seed = 0; seed < 200 && ok; seed++) {
+		plan_make(seed, two, 2, 2, PLAN_ROUNDS, &b);
+		for (i = 0; i < b.nsteps; i++)
+			for (size_t j = i + 1; j < b.nsteps; j++)
+				if (b.steps[i].spec == b.steps[j].spec &&
+				    b.steps[i].guest_seed == b.steps[j].guest_seed)
+					ok = 0;
+		plan_release(&b);
+	}
+	tap_ok(ok, "a distribution never gets the same guest seed twice (200 plans)");
+
+	/* fewer algorithms than rounds, and a single round per pass */
 	plan_make(7, two, 2, 1, PLAN_ROUNDS, &a);
-	tap_ok(a.nrounds == 2 && a.nsteps == 2 && covers(&a, two, 2) &&
+	tap_ok(a.nrounds == 4 && a.nsteps == 4 && covers(&a, two, 2) &&
 	       !strchr(a.algos[0], ','),
-	       "two algorithms: two rounds of one (%s | %s)", a.algos[0],
-	       a.algos[1]);
+	       "two algorithms: four rounds of one (%s | %s | %s | %s)",
+	       a.algos[0], a.algos[1], a.algos[2], a.algos[3]);
 	plan_release(&a);
 	plan_make(7, two, 2, 2, 1, &a);
-	tap_ok(a.nrounds == 1 && a.nsteps == 2 && covers(&a, two, 2),
-	       "one round at most: everything in one invocation per distribution (%s)",
-	       a.algos[0]);
+	tap_ok(a.nrounds == 2 && a.nsteps == 4 && covers(&a, two, 2) &&
+	       strcmp(a.algos[0], a.algos[1]) != 0,
+	       "one round per pass: everything in two invocations per distribution, in opposite orders (%s | %s)",
+	       a.algos[0], a.algos[1]);
+	plan_release(&a);
+	plan_make(7, two, 1, 1, PLAN_ROUNDS, &a);
+	tap_ok(a.nrounds == 2 && a.steps[0].guest_seed != a.steps[1].guest_seed,
+	       "one algorithm: two rounds with different guest seeds");
 	plan_release(&a);
 	return tap_done();
 }

@@ -32,9 +32,15 @@ q() { sqlite3 -batch -noheader "$db" "$1"; }
 
 [ "$(q "select status from runs")" = done ]
 ok $? "the run is stored as done"
-n=$(q "select count(*) from results_v where library = 'openssl'")
-[ "$n" -eq 334 ]
-ok $? "334 OpenSSL results ((21 ciphers x 2 ops + 6 hashes) x (4 bulk sizes + 3 one-shot sizes), but no bulk ChaCha20 below its 64-byte block: 2 fewer): $n"
+n=$(q "select count(*) from points_v where library = 'openssl'")
+[ "$n" -eq 334 ] &&
+	[ "$(q "select count(*) from results_v where library = 'openssl'")" -eq 668 ] &&
+	[ "$(q "select count(*) from points_v where invocations <> 2")" -eq 0 ]
+ok $? "334 OpenSSL points ((21 ciphers x 2 ops + 6 hashes) x (4 bulk sizes + 3 one-shot sizes), but no bulk ChaCha20 below its 64-byte block: 2 fewer), each measured by two invocations: $n"
+[ "$(q "select count(*) from (select invocation_id, library_id, algorithm, operation, mode from results group by 1, 2, 3, 4, 5)")" -eq "$(q "select count(*) from canaries")" ] &&
+	[ "$(q "select count(*) from canaries c where not exists (select 1 from results r where r.invocation_id = c.invocation_id and r.library_id = c.library_id and r.algorithm = c.algorithm and r.operation = c.operation and r.mode = c.mode)")" -eq 0 ] &&
+	[ "$(q "select count(*) from canaries where before_ns <= 0 or after_ns <= 0 or noise < 0.03")" -eq 0 ]
+ok $? "a contention canary stored for every curve of every invocation ($(q "select count(*) from canaries"), $(q "select count(*) from canaries where moved = 1") moved twice)"
 [ "$(q "select count(distinct library) from results_v")" -eq 10 ]
 ok $? "results from the ten libraries of the guest's backends"
 [ "$(q "select count(*) from results_v where mode = 'oneshot' and buffer_bytes > 16384")" -eq 0 ] &&
@@ -89,12 +95,21 @@ ok $? "the invocations ran under nspawn"
 [ "$(q "select seed from runs")" = 12345 ]
 ok $? "the seed given is stored with the run"
 [ "$(q "select group_concat(round, ' ') from (select round from invocations order by id)")" = "1 2 3 4 5 6 7 8" ] &&
-[ "$(q "select count(*) from invocations where status = 'ok' and seed is not null and algorithms like '%,%,%,%' and algorithms not like '%,%,%,%,%'")" -eq 8 ]
-ok $? "8 rounds, one invocation each, 4 algorithms each, each with its guest's seed"
+[ "$(q "select count(*) from invocations where status = 'ok' and seed is not null and algorithms like '%,%,%,%,%,%,%,%' and algorithms not like '%,%,%,%,%,%,%,%,%'")" -eq 8 ] &&
+[ "$(q "select count(distinct seed) from invocations")" -eq 8 ]
+ok $? "8 rounds, one invocation each, 8 algorithms each, each with its own guest seed"
 q "select algorithms from invocations" | tr ',' '\n' | sort >"$tmp/algos"
-[ "$(wc -l <"$tmp/algos")" -eq 32 ] && [ "$(sort -u "$tmp/algos" | wc -l)" -eq 32 ] &&
+[ "$(wc -l <"$tmp/algos")" -eq 64 ] && [ "$(sort -u "$tmp/algos" | wc -l)" -eq 32 ] &&
+[ "$(sort "$tmp/algos" | uniq -c | awk '$1 != 2' | wc -l)" -eq 0 ] &&
 [ "$(q "select count(distinct algorithm) from results_v")" -eq 32 ]
-ok $? "the rounds cover the 32 algorithms, each once"
+ok $? "the rounds cover the 32 algorithms, each twice"
+ok=0
+for r in 1 2 3 4; do
+	a=$(q "select algorithms from invocations where round = $r")
+	b=$(q "select algorithms from invocations where round = $((9 - r))" | tr ',' '\n' | tac | paste -sd, -)
+	[ -n "$a" ] && [ "$a" = "$b" ] || ok=1
+done
+ok $ok "the second half of the rounds mirrors the first: round 9 - r measures round r's algorithms in reverse order"
 [ "$(q "select count(*) from invocations i where (select count(distinct algorithm) from results r where r.invocation_id = i.id) <> length(i.algorithms) - length(replace(i.algorithms, ',', '')) + 1")" -eq 0 ]
 ok $? "each invocation measured exactly its round's algorithms"
 grep -q "^benchorch: run 1: seed 12345 ('--seed 12345' repeats its order), 8 rounds x 1 distribution, guests pinned to cpu [0-9]" "$tmp/err"
@@ -217,8 +232,9 @@ ok $? "nothing stays mounted under the state directory, no guest left"
 ok $? "results --format csv exits 0"
 head -1 "$tmp/csv" | grep -q '^run_id,distro,release,library,'
 ok $? "with a header line"
-[ "$(wc -l <"$tmp/csv")" -eq $((n1 + 1)) ]
-ok $? "and the latest run's $n1 rows"
+p2=$(q "select count(*) from points_v where run_id = 2")
+[ "$(wc -l <"$tmp/csv")" -eq $((p2 + 1)) ] && [ $((2 * p2)) -eq "$n1" ]
+ok $? "and the latest run's $p2 points, one row each (its $n1 results are two invocations of each)"
 "$BENCHORCH" results --db "$db" --run 1 | grep -q 'aes-256-gcm'
 ok $? "results --run 1 shows the first run"
 

@@ -60,13 +60,14 @@ for line in open(sys.argv[2]):
         c = re.split(r"\s{2,}", line.strip())
         rows[c[0]] = c
 bad = []
-algos = [a for (a,) in con.execute("select distinct algorithm from results_v"
+# the summary shows each point once, the median of its invocations
+algos = [a for (a,) in con.execute("select distinct algorithm from points_v"
                                    " where mode = 'bulk' and buffer_bytes = 16384")]
 if sorted(rows) != sorted(algos):
     bad.append("rows %s, algorithms %s" % (sorted(rows), sorted(algos)))
 for a, c in rows.items():
     for size, col in ((16384, 1), (16, 6)):
-        lib, = con.execute("select library from results_v where algorithm = ?"
+        lib, = con.execute("select library from points_v where algorithm = ?"
                            " and mode = 'bulk' and operation in ('encrypt', 'hash')"
                            " and buffer_bytes = ? order by mb_per_s desc limit 1",
                            (a, size)).fetchone()
@@ -95,7 +96,7 @@ grep -q "$(printf '\r\033\\[K')benchorch: round [0-9]*/[0-9]* debian" "$tmp/tty"
 ok $? "a live line redrawn in place: round, distribution, library, invocations done and the time left"
 script -qec "\"$BENCHORCH\" run $args --algos sha-256 --seed 9" "$tmp/tty2" >/dev/null 2>&1
 tr '\r' '\n' <"$tmp/tty2" | grep -a 'benchorch: round ' | sed 's/\x1b\[K//g' >"$tmp/live2"
-grep -q 'benchorch: round 1/1 debian' "$tmp/live2" && ! grep -q 'left\|previous run' "$tmp/live2"
+grep -q 'benchorch: round 1/2 debian' "$tmp/live2" && ! grep -q 'left\|previous run' "$tmp/live2"
 ok $? "no time left shown without a finished run of the same command line"
 
 # shellcheck disable=SC2086

@@ -41,14 +41,25 @@
 # over all trials and its interquartile range, which show how far the
 # machine's own drift spreads single trials.
 #
+# The noise floor (a second table): over all trials, the cross-run
+# coefficient of variation of openssl speed (its run before the guest in
+# each trial) and of the guest, their ratio, and the median ratio guest /
+# openssl. With FIDELITY_NOISE=1 exactly FIDELITY_TRIALS interleaved
+# trials run per algorithm (K of each tool, none singled out as stable)
+# and the exit status is that of the noise floor: every row needs guest
+# CV / openssl CV <= FIDELITY_NOISE_MAX (0.5) and a median ratio within
+# 1 +- FIDELITY_RANGE. For the guest as benchorch runs it, give
+# FIDELITY_MIN_BATCH_NS=1000000 FIDELITY_REPETITIONS=2 FIDELITY_SETS=3.
+#
 # Environment: FIDELITY_SECONDS (S, default 1), FIDELITY_TRIALS (default 5),
 # FIDELITY_STABLE (default 0.02), FIDELITY_MAX_TRIALS (default 4 x TRIALS),
 # FIDELITY_RANGE (default 0.02), FIDELITY_ALGOS (a subset of the four),
 # FIDELITY_CPU (default: the highest-numbered online CPU),
 # FIDELITY_MIN_BATCH_NS (guest batches, default 10000000: 10 ms, ten
 # times the guest's own default of 1 ms), FIDELITY_REPETITIONS (guest
-# batches, default 51: the guest's median then covers about half a
-# second, like openssl's -seconds; the guest's own default is 5),
+# batches per set, default 51: the guest's median then covers about half
+# a second, like openssl's -seconds; the guest's own default is 2),
+# FIDELITY_SETS (the guest's sets, default 1; its own default is 3),
 # FIDELITY_SCHED (fifo: chrt -f 50, the default - the kernel's RT throttling
 # still leaves 5 % of the CPU to others; nice: nice -n -20; none),
 # FIDELITY_VERBOSE=1 (every trial's figures on stderr). Needs root
@@ -64,16 +75,25 @@ usage() {
 [ $# -ge 1 ] && [ $# -le 2 ] || usage
 rootfs=$1
 here=$(cd "$(dirname "$0")" && pwd)
-guest=${2:-${top_builddir:-$here/..}/guest/benchorch-guest}
+# this script is tests/bench/fidelity.sh: the build is two levels up
+guest=${2:-${top_builddir:-$here/../..}/guest/benchorch-guest}
 secs=${FIDELITY_SECONDS:-1}
 trials=${FIDELITY_TRIALS:-5}
 cpu=${FIDELITY_CPU:-$(($(nproc) - 1))}
 min_batch=${FIDELITY_MIN_BATCH_NS:-10000000}
 reps=${FIDELITY_REPETITIONS:-51}
+sets=${FIDELITY_SETS:-1}
 sched=${FIDELITY_SCHED:-fifo}
 stable=${FIDELITY_STABLE:-0.02}
 max_trials=${FIDELITY_MAX_TRIALS:-$((trials * 4))}
 range=${FIDELITY_RANGE:-0.02}
+noise=${FIDELITY_NOISE:-0}
+noise_max=${FIDELITY_NOISE_MAX:-0.5}
+if [ "$noise" = 1 ]; then
+	# exactly TRIALS interleaved trials, none singled out as stable
+	max_trials=$trials
+	stable=-1
+fi
 sizes="16 1024 16384"
 # guest name : openssl name (+aead: openssl speed -aead)
 all_algos="aes-128-cbc:aes-128-cbc aes-128-ctr:aes-128-ctr aes-256-gcm:aes-256-gcm+aead sha-256:sha256"
@@ -86,6 +106,7 @@ done
 [ -n "$algos" ] || usage
 
 case $trials in ''|*[!0-9]*|0) usage ;; esac
+case $sets in ''|*[!0-9]*|0) usage ;; esac
 case $max_trials in ''|*[!0-9]*|0) usage ;; esac
 case $sched in
 fifo) sched_cmd="chrt -f 50" ;;
@@ -108,8 +129,8 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 # size, the guest, openssl speed again. Prints "openssl ALG N BYTES_PER_S"
 # lines, the guest's JSON lines and "guest-exit STATUS".
 inner='
-cpu=$1 secs=$2 min_batch=$3 reps=$4 alg=$5 oalg=$6
-shift 6
+cpu=$1 secs=$2 min_batch=$3 reps=$4 sets=$5 alg=$6 oalg=$7
+shift 7
 aead=
 case $oalg in *+aead) oalg=${oalg%+aead} aead=-aead ;; esac
 ossl() {
@@ -122,7 +143,8 @@ ossl() {
 }
 ossl "$@"
 /run/benchorch/guest --quick --cpu "$cpu" --min-batch-ns "$min_batch" \
-	--repetitions "$reps" --algos "$alg" --libs openssl
+	--repetitions "$reps" --max-reruns $((sets - 1)) --algos "$alg" \
+	--libs openssl
 echo "guest-exit $?"
 ossl "$@"
 '
@@ -145,7 +167,8 @@ nspawn /bin/sh -c "grep -q 'Failed to set iv length' /usr/bin/openssl" \
 ossl_version=$(nspawn openssl version 2>/dev/null | head -n 1)
 echo "# rootfs $rootfs: $ossl_version"
 echo "# cpu $cpu; scheduling $sched; openssl speed -seconds $secs;" \
-	"guest --min-batch-ns $min_batch --repetitions $reps;" \
+	"guest --min-batch-ns $min_batch --repetitions $reps" \
+	"--max-reruns $((sets - 1));" \
 	"median of $trials stable trials (openssl before/after within $stable)"
 
 # Does algorithm $1 still need trials? Prints "more" if some size has fewer
@@ -182,7 +205,8 @@ for pair in $algos; do
 		echo "$alg: trial $t (at most $max_trials)" >&2
 		# shellcheck disable=SC2086
 		if ! nspawn /bin/sh -c "$inner" sh "$cpu" "$secs" "$min_batch" \
-			"$reps" "$alg" "$oalg" $sizes >"$tmp/run" 2>"$tmp/err"; then
+			"$reps" "$sets" "$alg" "$oalg" $sizes >"$tmp/run" \
+			2>"$tmp/err"; then
 			echo "$0: systemd-nspawn failed for $alg:" >&2
 			cat "$tmp/err" >&2
 			failed=1
@@ -245,13 +269,14 @@ done
 # that openssl speed here cannot time like the guest. Fails when a row
 # fails or when no row was measured.
 awk -v sizes="$sizes" -v algos="$algos" -v tol="$stable" -v range="$range" \
-    -v skipped="$skipped" '
+    -v skipped="$skipped" -v noise="$noise" -v noise_max="$noise_max" '
 {
 	k = $1 " " $2
 	m = ($3 + $4) / 2
 	st = m > 0 && ($3 - $4) / m <= tol && ($4 - $3) / m <= tol
 	n = ++all[k]
 	ao[k, n] = m; ag[k, n] = $5 + 0; ar[k, n] = m > 0 ? $5 / m : 0
+	ob[k, n] = $3
 	if (st) {
 		n = ++stab[k]
 		so[k, n] = m; sg[k, n] = $5 + 0; sr[k, n] = m > 0 ? $5 / m : 0
@@ -272,6 +297,15 @@ function quantile(arr, k, n, q,   i, j, x, a, h) {
 }
 function median(arr, k, n) {
 	return quantile(arr, k, n, 0.5)
+}
+# cv(arr, k, n): the coefficient of variation (sample standard deviation
+# over the mean) of arr[k, 1..n]; 0 for fewer than two values.
+function cv(arr, k, n,   i, s, d, ss) {
+	if (n < 2) return 0
+	for (i = 1; i <= n; i++) s += arr[k, i]
+	s /= n
+	for (i = 1; i <= n; i++) { d = arr[k, i] - s; ss += d * d }
+	return s > 0 ? sqrt(ss / (n - 1)) / s : 0
 }
 END {
 	printf "%-12s %8s %12s %12s %7s %7s  %-12s  %s\n", "algorithm", "bytes",
@@ -313,7 +347,30 @@ END {
 		print "nothing measured: every algorithm asked for was skipped"
 		bad = 1
 	}
-	exit bad
+	# the noise floor: how much each tool moves from one trial to the
+	# next (openssl: its run before the guest in each trial)
+	printf "\nnoise floor over all trials (openssl before the guest in each):\n"
+	printf "%-12s %8s %6s %11s %9s %7s %7s  %s\n", "algorithm", "bytes",
+		"trials", "openssl CV", "guest CV", "ratio", "<=" noise_max,
+		"median guest/openssl"
+	nbad = 0
+	for (i = 1; i <= na; i++) {
+		alg = al[i]; sub(":.*", "", alg)
+		if (index(" " skipped " ", " " alg " ")) continue
+		for (j = 1; j <= ns; j++) {
+			k = alg " " sz[j]
+			n = all[k] + 0
+			co = cv(ob, k, n); cg = cv(ag, k, n)
+			q = co > 0 ? cg / co : 0
+			r = median(ar, k, n)
+			ok = (co > 0 && q <= noise_max && r >= 1 - range &&
+			      r <= 1 + range) ? "PASS" : "FAIL"
+			if (ok != "PASS") nbad = 1
+			printf "%-12s %8d %6d %10.2f%% %8.2f%% %7.2f %7s  %.3f\n",
+				alg, sz[j], n, 100 * co, 100 * cg, q, ok, r
+		}
+	}
+	exit noise == 1 ? nbad : bad
 }' "$tmp/all" || failed=1
 
 exit $failed

@@ -1,0 +1,81 @@
+#!/bin/sh
+# t7020-points - a run measures every point in two guest invocations;
+# results, summary, fastest and report show one figure per point, the
+# median of the invocations' medians (points_v), not one row per
+# invocation.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+db="$tmp/r.db"
+"$top_builddir/tests/fixtures/results-mkdb" "$db"
+ok $? "fixture database with three runs"
+q() { sqlite3 "$db" "$1"; }
+
+"$BENCHORCH" results --db "$db" --format csv >"$tmp/once.csv" 2>/dev/null
+ok $? "results of run 3 as measured once"
+"$BENCHORCH" results --db "$db" --summary >"$tmp/once.sum" 2>/dev/null
+ok $? "its summary"
+"$BENCHORCH" compare --db "$db" --format csv 2 3 >"$tmp/once.cmp" 2>/dev/null
+[ -s "$tmp/once.cmp" ]
+ok $? "compare run 2 with run 3"
+
+# Run 3 measured a second time: every invocation copied (its results
+# three times slower per call), as the second round of a run would add.
+q "CREATE TEMP TABLE ti AS SELECT * FROM invocations WHERE run_id = 3;
+   UPDATE ti SET id = id + 1000;
+   INSERT INTO invocations SELECT * FROM ti;
+   CREATE TEMP TABLE tr AS SELECT r.* FROM results r
+     JOIN invocations i ON i.id = r.invocation_id WHERE i.run_id = 3;
+   UPDATE tr SET id = id + 100000, invocation_id = invocation_id + 1000,
+     median_ns = median_ns * 3, min_ns = min_ns * 3, p25_ns = p25_ns * 3,
+     p75_ns = p75_ns * 3, mb_per_s = mb_per_s / 3;
+   INSERT INTO results SELECT * FROM tr;"
+ok $? "a second invocation of every point of run 3, 3 times slower"
+n3=$(q "SELECT count(*) FROM results_v WHERE run_id = 3")
+p3=$(q "SELECT count(*) FROM points_v WHERE run_id = 3")
+[ "$p3" -gt 0 ] && [ "$n3" -eq $((2 * p3)) ]
+ok $? "results_v has both invocations ($n3 rows), points_v one row per point ($p3)"
+[ "$(q "SELECT count(*) FROM points_v WHERE run_id = 3 AND invocations = 2
+        AND abs(invocation_spread - 1.0) < 1e-9")" -eq "$p3" ]
+ok $? "each point: 2 invocations, spread (3x - x) / 2x = 1"
+[ "$(q "SELECT count(*) FROM points_v p JOIN results r ON r.id = p.result_id
+        WHERE p.run_id = 3 AND r.id < 100000
+        AND abs(p.mb_per_s * 2 - r.mb_per_s) <= 1e-4 * r.mb_per_s
+        AND p.median_ns = r.median_ns * 2")" -eq "$p3" ]
+ok $? "median of the two: twice the faster one's time per call, half its MB/s"
+[ "$(q "SELECT count(*) FROM points_v WHERE run_id IN (1, 2) AND invocations = 1
+        AND invocation_spread = 0")" -eq \
+  "$(q "SELECT count(*) FROM results_v WHERE run_id IN (1, 2)")" ]
+ok $? "runs measured once: one row per result, spread 0"
+
+"$BENCHORCH" results --db "$db" --format csv >"$tmp/twice.csv" 2>/dev/null
+ok $? "results of run 3 measured twice"
+[ "$(wc -l <"$tmp/twice.csv")" -eq "$(wc -l <"$tmp/once.csv")" ]
+ok $? "as many rows as before: no point listed twice ($(wc -l <"$tmp/twice.csv"))"
+mb_col=$(head -1 "$tmp/once.csv" | tr ',' '\n' | grep -nx mb_per_s | cut -d: -f1)
+ok=0
+paste -d'|' "$tmp/once.csv" "$tmp/twice.csv" | sed 1d | {
+	while IFS='|' read -r a b; do
+		x=$(echo "$a" | cut -d, -f"$mb_col")
+		y=$(echo "$b" | cut -d, -f"$mb_col")
+		awk -v x="$x" -v y="$y" 'BEGIN { exit !(x > 0 && y > 0.49 * x && y < 0.51 * x) }' || exit 1
+	done
+	exit 0
+}
+ok $? "every row's MB/s is the median of the two invocations' (half)"
+
+"$BENCHORCH" results --db "$db" --summary >"$tmp/twice.sum" 2>/dev/null
+ok $? "summary of run 3 measured twice"
+[ "$(wc -l <"$tmp/twice.sum")" -eq "$(wc -l <"$tmp/once.sum")" ]
+ok $? "the summary has as many lines as before"
+x=$(awk '$1 == "aes-256-gcm" && $2 == "openssl" { print $3; exit }' "$tmp/once.sum")
+y=$(awk '$1 == "aes-256-gcm" && $2 == "openssl" { print $3; exit }' "$tmp/twice.sum")
+awk -v x="$x" -v y="$y" 'BEGIN { exit !(x > 0 && y > 0.49 * x && y < 0.51 * x) }'
+ok $? "the summary's fastest figure is the median of the invocations' ($x -> $y MB/s), not the faster one"
+"$BENCHORCH" compare --db "$db" --format csv 2 3 >"$tmp/twice.cmp" 2>/dev/null
+[ "$(wc -l <"$tmp/twice.cmp")" -eq "$(wc -l <"$tmp/once.cmp")" ]
+ok $? "compare lists each point once, not once per pair of invocations ($(wc -l <"$tmp/twice.cmp") lines)"
+"$BENCHORCH" report --db "$db" --run 3 -o "$tmp/r.html" >/dev/null 2>&1
+ok $? "report of run 3 measured twice"
+done_testing
