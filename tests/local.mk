@@ -47,8 +47,8 @@ EXTRA_DIST += tests/t3100-run-debian.sh tests/t3110-run-interrupt.sh \
 	tests/fixtures/guest-bad-late.sh tests/fixtures/guest-clock-lie.sh \
 	tests/fixtures/guest-clock-true.sh
 # A confirmation run: previous and new image in alternating rounds.
-TESTS += tests/t3130-confirm.sh
-EXTRA_DIST += tests/t3130-confirm.sh tests/bench/confirm.sh
+TESTS += tests/t3135-confirm.sh
+EXTRA_DIST += tests/t3135-confirm.sh tests/bench/confirm.sh
 # Results, compare, report, export/merge (issue #7): a fixture database
 # built through the real migrations and run API.
 check_PROGRAMS += tests/fixtures/results-mkdb tests/t7010-stats

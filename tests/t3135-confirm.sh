@@ -1,5 +1,5 @@
 #!/bin/sh
-# t3130-confirm - a confirmation as a real run on the cached Debian image:
+# t3135-confirm - a confirmation as a real run on the cached Debian image:
 # a copy of it stands for the previous image a rebuild kept (another
 # digest, another libssl3 version); 'benchorch confirm' measures the
 # previous and the new image in alternating rounds within one run, stores
