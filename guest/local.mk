@@ -23,7 +23,8 @@ GUEST_SOURCES = \
 	guest/emit.c guest/emit.h \
 	guest/json.c guest/json.h \
 	guest/kat.c guest/kat.h \
-	guest/shuffle.c guest/shuffle.h
+	guest/shuffle.c guest/shuffle.h \
+	guest/tools.c guest/tools.h
 # A builder's CPPFLAGS and CFLAGS come after these (e.g. dpkg-buildflags'
 # hardening): -D_FORTIFY_SOURCE=2 is undone again by guest/compat.h (its
 # __*_chk functions could need newer GLIBC_ versions), and
