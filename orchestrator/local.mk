@@ -14,6 +14,12 @@ liborch_a_SOURCES += \
 	orchestrator/runner.c orchestrator/runner.h
 # the CPU the guests are pinned to
 liborch_a_SOURCES += orchestrator/cpuchoice.c orchestrator/cpuchoice.h
+# run --tools: the distributions' own encryption tools
+liborch_a_SOURCES += \
+	orchestrator/tool-output.c orchestrator/tool-output.h \
+	orchestrator/tool-stats.c orchestrator/tool-stats.h \
+	orchestrator/tools-print.c orchestrator/tools-print.h \
+	orchestrator/tools-run.c orchestrator/tools-run.h
 liborch_a_SOURCES += \
 	orchestrator/paths.c orchestrator/paths.h \
 	orchestrator/flavour.c orchestrator/flavour.h \
