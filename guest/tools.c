@@ -36,7 +36,7 @@
  * main tools with room for the others. */
 #define DEFAULT_SIZE_MIB 64
 #define MAX_SIZE_MIB 1024
-#define DEFAULT_REPS 5
+#define DEFAULT_REPS 10
 /* Samples per line: four arrays of at most MAX_REPS numbers of at most 20
  * digits stay within a 4096-byte protocol line. */
 #define MAX_REPS 40

@@ -23,7 +23,8 @@ static const char raw_cols[] =
 	" wall_ns, max_rss_kib, mb_per_s";
 
 long tools_print(FILE *f, sqlite3 *db, const int64_t *runs, size_t nruns,
-		 const char *filter_distro, enum format fmt, bo_err *err)
+		 int all, const char *filter_distro, enum format fmt,
+		 bo_err *err)
 {
 	sqlite3_stmt *st;
 	char *sql, *where, *t;
@@ -41,6 +42,8 @@ long tools_print(FILE *f, sqlite3 *db, const int64_t *runs, size_t nruns,
 		t = xasprintf("%s)", where);
 		free(where);
 		where = t;
+	} else if (all) {
+		where = xstrdup(" WHERE 1");
 	} else {
 		where = xstrdup(" WHERE run_id = (SELECT max(run_id) FROM tool_results_v)");
 	}

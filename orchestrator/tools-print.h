@@ -11,7 +11,7 @@
 #include "orchestrator/util.h"
 
 /* Print to F the tool results of the runs RUNS (NRUNS; 0 = the latest
- * run that has tool results), FILTER_DISTRO (NULL = all; "debian" or
+ * run that has tool results, or every run when ALL), FILTER_DISTRO (NULL = all; "debian" or
  * "debian:bookworm") in FMT. FORMAT_TABLE, for people: run, distribution,
  * tool, cipher, direction, variant, package version, status, MB/s (10^6
  * bytes per second of wall time), CPU seconds (user + system), wall
@@ -21,6 +21,7 @@
  * count, or -1 with err set (a database error, or a database without the
  * tool tables). */
 long tools_print(FILE *f, sqlite3 *db, const int64_t *runs, size_t nruns,
-		 const char *filter_distro, enum format fmt, bo_err *err);
+		 int all, const char *filter_distro, enum format fmt,
+		 bo_err *err);
 
 #endif

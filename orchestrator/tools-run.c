@@ -375,7 +375,7 @@ int tools_execute(const struct run_config *c)
 				  (long long)run_id, e2.msg);
 		rc = EXIT_ENV;
 	} else if (!bo_interrupted && nfailed < c->nspecs &&
-		   tools_print(stdout, db, &run_id, 1, NULL, c->format,
+		   tools_print(stdout, db, &run_id, 1, 0, NULL, c->format,
 			       &err) < 0) {
 		cli_error("%s", err.msg);
 		rc = EXIT_FAILED;

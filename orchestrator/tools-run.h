@@ -9,7 +9,7 @@
  * defaults (guest/tools.c), passed on explicitly. */
 #define TOOLS_DEFAULT_SIZE_MIB 64
 #define TOOLS_MAX_SIZE_MIB 1024
-#define TOOLS_DEFAULT_REPS 5
+#define TOOLS_DEFAULT_REPS 10
 #define TOOLS_MAX_REPS 40
 
 /* Do a tool run: pin to one CPU (cpuchoice.h) and record its state,
