@@ -68,7 +68,8 @@ EXTRA_DIST += \
 	tests/t1110-guest-crash-isolation.sh \
 	tests/bench/full-run.sh \
 	tests/bench/fidelity.sh \
-	tests/bench/samework.sh
+	tests/bench/samework.sh \
+	tests/bench/tools.sh
 
 # musl flavour (Alpine and other musl distributions): the same sources built
 # with musl-gcc, dynamic (interpreter /lib/ld-musl-x86_64.so.1, DT_NEEDED
