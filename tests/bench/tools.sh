@@ -57,7 +57,7 @@ echo
 sqlite3 -batch -header -column "$db" "
 SELECT h.spec AS distro, h.tool, h.cipher, h.direction,
        round(h.mb_per_s / n.mb_per_s, 2) AS hw_over_nohw,
-       round(n.cpu_ns / h.cpu_ns, 2) AS nohw_cpu_over_hw
+       round(1.0 * n.cpu_ns / h.cpu_ns, 2) AS nohw_cpu_over_hw
 FROM tool_results_v h JOIN tool_results_v n
   ON n.invocation_id = h.invocation_id AND n.tool = h.tool
  AND n.cipher = h.cipher AND n.direction = h.direction AND n.variant = 'nohw'
