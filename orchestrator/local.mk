@@ -47,6 +47,7 @@ liborch_a_SOURCES += \
 	orchestrator/svg.c orchestrator/svg.h \
 	orchestrator/report.c orchestrator/report.h \
 	orchestrator/report-overview.c orchestrator/report-overview.h \
+	orchestrator/report-tools.c orchestrator/report-tools.h \
 	orchestrator/cmd-report.c \
 	orchestrator/merge.c orchestrator/merge.h \
 	orchestrator/cmd-merge.c

@@ -60,6 +60,21 @@ ok $? "results --tools --lib is a usage error"
 [ -z "$(mounts_under "$rootfs")" ] && [ -z "$(stray_guests)" ]
 ok $? "nothing stays mounted in the image, no process is left behind"
 
+# merge and export carry the tool results; the report shows them
+"$top_builddir/tests/fixtures/results-mkdb" "$tmp/lib.db" &&
+"$BENCHORCH" report --db "$tmp/lib.db" -o "$tmp/before.html" 2>/dev/null &&
+! grep -q 'id="tools"' "$tmp/before.html"
+ok $? "a report of a database without tool results has no tools section"
+"$BENCHORCH" merge --db "$tmp/lib.db" "$db" >/dev/null 2>&1 &&
+"$BENCHORCH" export --db "$db" -o "$tmp/export.db" 2>/dev/null &&
+[ "$(sqlite3 -batch -noheader "$tmp/lib.db" "select count(*) from tool_results")" -eq 16 ] &&
+[ "$(sqlite3 -batch -noheader "$tmp/lib.db" "select count(*) from tool_samples")" -eq "$(q "select count(*) from tool_samples")" ] &&
+[ "$(sqlite3 -batch -noheader "$tmp/export.db" "select count(*) from tool_samples")" -eq "$(q "select count(*) from tool_samples")" ]
+ok $? "merge and export carry the 16 tool results and their samples"
+"$BENCHORCH" report --db "$tmp/lib.db" -o "$tmp/after.html" 2>/dev/null &&
+[ "$(sed -n '/<section id="tools">/,/<\/section>/p' "$tmp/after.html" | grep -c '<tr><td>debian</td><td>openssl</td>')" -eq 4 ]
+ok $? "the report then has a tools section: openssl's 2 ciphers x hw/nohw, encrypt and decrypt side by side"
+
 # The same under chroot: /run is a tmpfs there too.
 "$BENCHORCH" run --tools --tool-size 4 --tool-reps 2 --distros debian \
 	--runner chroot --state-dir "$TEST_STATE" --db "$db" \
