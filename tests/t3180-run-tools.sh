@@ -1,5 +1,5 @@
 #!/bin/sh
-# t3150-run-tools - `run --tools` on the cached Debian image: the image's
+# t3180-run-tools - `run --tools` on the cached Debian image: the image's
 # own openssl (and gpg and age where the image has them) encrypt and
 # decrypt a 4 MiB file in the container's tmpfs, hw and nohw; verified
 # rows with their samples and package version are stored, a tool the

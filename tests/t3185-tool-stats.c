@@ -1,4 +1,4 @@
-/* t3155-tool-stats - the tool mode's trimmed summary (5 % of the samples
+/* t3185-tool-stats - the tool mode's trimmed summary (5 % of the samples
  * dropped at each end) and the checks of the guest's tool lines. */
 #include "config.h"
 
