@@ -29,11 +29,13 @@
 #endif
 
 /* Tool-mode defaults. The input file is DEFAULT_SIZE_MIB MiB; every case
- * is encrypted and decrypted DEFAULT_REPS times per variant. A repetition
- * of all four default cases in both variants takes about 4.5 s for 64 MiB
- * on the 2-core machine the budget is measured on (tests/bench/tools.sh),
- * so 5 repetitions keep one distribution near the 60 s budget of the two
- * main tools with room for the others. */
+ * is encrypted and decrypted DEFAULT_REPS times per variant. Measured with
+ * tests/bench/tools.sh on a shared 2-core machine, 64 MiB: one
+ * distribution's whole tool run (all four cases, hw and nohw, 10
+ * repetitions) took 37 to 43 s, of which openssl aes-256-cbc and gpg -
+ * the two tools of the 60 s budget - 23 to 27 s. 10 repetitions are the
+ * fewest of which the trimmed mean drops one at each end (round(n / 20),
+ * orchestrator/tool-stats.h). */
 #define DEFAULT_SIZE_MIB 64
 #define MAX_SIZE_MIB 1024
 #define DEFAULT_REPS 10
