@@ -888,6 +888,9 @@ static int store_invocation(sqlite3 *db, int64_t run_id,
 	if (rc < 0)
 		return -1;
 	inv_id = sqlite3_last_insert_rowid(db);
+	if (inv->store_more && inv->store_more(db, inv_id, inv->store_ctx,
+					       err) < 0)
+		return -1;
 	return out ? store_output(db, inv_id, out, inv->image, err) : 0;
 }
 

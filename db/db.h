@@ -64,6 +64,13 @@ struct db_invocation {
 	int round;			/* 1-based round of the run; 0 = none
 					 * (stored NULL: no guest ran) */
 	const char *algorithms;		/* the guest's --algos list, or NULL */
+	/* Called in the run's transaction right after the invocation's row
+	 * is stored, with its id, to store rows that hang off it (the tool
+	 * mode's, db/tools.h); NULL = none. Returns 0, or -1 with err set
+	 * (the whole run is then rolled back). */
+	int (*store_more)(sqlite3 *db, int64_t invocation_id, void *ctx,
+			  bo_err *err);
+	void *store_ctx;
 };
 
 /* Insert the run with status 'running' and commit, so that a run killed

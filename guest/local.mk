@@ -24,7 +24,8 @@ GUEST_SOURCES = \
 	guest/emit.c guest/emit.h \
 	guest/json.c guest/json.h \
 	guest/kat.c guest/kat.h \
-	guest/shuffle.c guest/shuffle.h
+	guest/shuffle.c guest/shuffle.h \
+	guest/tools.c guest/tools.h
 # A builder's CPPFLAGS and CFLAGS come after these (e.g. dpkg-buildflags'
 # hardening): -D_FORTIFY_SOURCE=2 is undone again by guest/compat.h (its
 # __*_chk functions could need newer GLIBC_ versions), and
@@ -68,7 +69,8 @@ EXTRA_DIST += \
 	tests/t1110-guest-crash-isolation.sh \
 	tests/bench/full-run.sh \
 	tests/bench/fidelity.sh \
-	tests/bench/samework.sh
+	tests/bench/samework.sh \
+	tests/bench/tools.sh
 
 # musl flavour (Alpine and other musl distributions): the same sources built
 # with musl-gcc, dynamic (interpreter /lib/ld-musl-x86_64.so.1, DT_NEEDED

@@ -30,6 +30,7 @@
 #include "canary.h"
 #include "kat.h"
 #include "shuffle.h"
+#include "tools.h"
 
 #ifndef GUEST_VERSION
 #define GUEST_VERSION "unknown"
@@ -1137,6 +1138,9 @@ int main(int argc, char **argv)
 	/* A hang-up is not ours to act on: the orchestrator (or the daemon's
 	 * job) decides when a run stops, and stops this process itself. */
 	signal(SIGHUP, SIG_IGN);
+	/* `benchorch-guest tool ...`: the distribution's own tools */
+	if (argc > 1 && strcmp(argv[1], "tool") == 0)
+		return guest_tools_main(argc - 1, argv + 1);
 	rc = parse_args(argc, argv, &o);
 	if (rc == 1)
 		return 0;

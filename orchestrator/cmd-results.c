@@ -11,6 +11,7 @@
 #include "orchestrator/cli.h"
 #include "orchestrator/db-names.h"
 #include "orchestrator/format.h"
+#include "orchestrator/tools-print.h"
 #include "orchestrator/lib-faults.h"
 #include "orchestrator/paths.h"
 #include "orchestrator/report-fmt.h"
@@ -58,6 +59,16 @@ static const char usage[] =
 "                         fastest library at 16 KiB and 16 B, the runner-up\n"
 "                         and the slowest (table only; with --run or\n"
 "                         --latest, no other filter)\n"
+"      --tools            the tool mode's results instead (`run --tools`):\n"
+"                         per distribution, tool, cipher, direction and\n"
+"                         variant the package version, MB/s (10^6 bytes\n"
+"                         per second of wall time), CPU (user + system) and\n"
+"                         wall seconds per run of the tool, its peak RSS in\n"
+"                         MiB (trimmed means) and the samples kept/taken;\n"
+"                         absent tools and failed round trips with why\n"
+"                         (--run, --latest, --all, --distro and --format\n"
+"                         apply; the latest run with tool results by\n"
+"                         default)\n"
 "  -h, --help             show this help\n"
 "\n"
 "--run, --latest and --all exclude each other; each other filter takes one\n"
@@ -69,7 +80,8 @@ static const char usage[] =
 "3 the database cannot be read.\n";
 
 enum { OPT_DB = 256, OPT_STATE, OPT_RUN, OPT_ALL, OPT_FORMAT, OPT_LATEST,
-       OPT_DISTRO, OPT_LIB, OPT_ALGO, OPT_SIZE, OPT_OP, OPT_SUMMARY };
+       OPT_DISTRO, OPT_LIB, OPT_ALGO, OPT_SIZE, OPT_OP, OPT_SUMMARY,
+       OPT_TOOLS };
 
 static const struct option options[] = {
 	{ "db", required_argument, NULL, OPT_DB },
@@ -84,6 +96,7 @@ static const struct option options[] = {
 	{ "size", required_argument, NULL, OPT_SIZE },
 	{ "op", required_argument, NULL, OPT_OP },
 	{ "summary", no_argument, NULL, OPT_SUMMARY },
+	{ "tools", no_argument, NULL, OPT_TOOLS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -524,7 +537,7 @@ static int cmd_results(int argc, char **argv)
 	const char *db_opt = NULL, *state_opt = NULL, *size_arg = NULL;
 	enum format fmt = FORMAT_TABLE;
 	struct filters f = { 0 };
-	int opt, rc = EXIT_OK, summary = 0;
+	int opt, rc = EXIT_OK, summary = 0, tools = 0;
 	sqlite3 *db;
 	sqlite3_stmt *st;
 	char *path, *sql;
@@ -605,6 +618,9 @@ static int cmd_results(int argc, char **argv)
 		case OPT_SUMMARY:
 			summary = 1;
 			break;
+		case OPT_TOOLS:
+			tools = 1;
+			break;
 		case 'h':
 			free(f.runs);
 			fputs(usage, stdout);
@@ -637,12 +653,29 @@ static int cmd_results(int argc, char **argv)
 		free(f.runs);
 		return cli_usage_error("results", "--summary takes --run or --latest, no other filter, and no --format but table");
 	}
+	if (tools && (summary || f.lib || f.algo || f.op || f.size)) {
+		free(f.runs);
+		return cli_usage_error("results", "--tools takes no --summary, --lib, --algo, --op or --size");
+	}
 	path = paths_db(db_opt, state_opt);
 	if (db_open_readonly(path, &db, &err) < 0) {
 		cli_error("%s", err.msg);
 		free(f.runs);
 		free(path);
 		return EXIT_ENV;
+	}
+	if (tools) {
+		n = tools_print(stdout, db, f.runs, f.nruns, f.all, f.distro,
+				fmt, &err);
+		if (n < 0)
+			cli_error("%s", err.msg);
+		else if (n == 0)
+			cli_error("no matching tool results in '%s' (`benchorch run --tools` makes them)",
+				  path);
+		sqlite3_close(db);
+		free(f.runs);
+		free(path);
+		return n < 0 ? EXIT_ENV : n == 0 ? EXIT_FAILED : EXIT_OK;
 	}
 	rc = check_known(db, path, &f, size_arg);
 	if (rc == EXIT_OK && summary) {

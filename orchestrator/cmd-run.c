@@ -25,6 +25,7 @@
 #include "orchestrator/run.h"
 #include "orchestrator/run-args.h"
 #include "orchestrator/runner.h"
+#include "orchestrator/tools-run.h"
 
 #define DEFAULT_TIMEOUT_S 1800
 
@@ -84,6 +85,17 @@ static const char usage[] =
 "                         samples, always, 0 to 9 (default 2; --quick 0);\n"
 "                         a point is the median of its sets' medians;\n"
 "                         repetitions x sets is at most 150\n"
+"      --tools            the tool mode instead: time the distribution's own\n"
+"                         command-line tools (openssl enc aes-256-cbc and\n"
+"                         chacha20, gpg --symmetric AES256, age) encrypting\n"
+"                         and decrypting a file in the container's tmpfs,\n"
+"                         with and without hardware acceleration; stores\n"
+"                         user+sys and wall time, peak RSS and MB/s\n"
+"                         (trimmed means, raw samples kept) for round trips\n"
+"                         that restored the file, a missing tool as absent,\n"
+"                         and prints them (`benchorch results --tools`)\n"
+"      --tool-size MIB    the tool mode's file, 1 to 1024 MiB (default 64)\n"
+"      --tool-reps N      its repetitions, 1 to 40 (default 10)\n"
 "      --mirror URL       package mirror for images built now\n"
 "      --refresh          rebuild the images even if cached\n"
 "      --timeout SECONDS  kill a guest that runs longer (default: 1800)\n"
@@ -99,7 +111,8 @@ static const char usage[] =
 
 enum { OPT_DB = 256, OPT_STATE, OPT_RUNNER, OPT_QUICK, OPT_MIRROR,
        OPT_REFRESH, OPT_TIMEOUT, OPT_FORMAT, OPT_LIBS, OPT_ALGOS, OPT_NOHW,
-       OPT_SEED, OPT_MIN_BATCH, OPT_REPETITIONS, OPT_MAX_CV, OPT_MAX_RERUNS };
+       OPT_SEED, OPT_MIN_BATCH, OPT_REPETITIONS, OPT_MAX_CV, OPT_MAX_RERUNS,
+       OPT_TOOLS, OPT_TOOL_SIZE, OPT_TOOL_REPS };
 
 static const struct option options[] = {
 	{ "distros", required_argument, NULL, 'd' },
@@ -114,6 +127,9 @@ static const struct option options[] = {
 	{ "libs", required_argument, NULL, OPT_LIBS },
 	{ "algos", required_argument, NULL, OPT_ALGOS },
 	{ "nohw", no_argument, NULL, OPT_NOHW },
+	{ "tools", no_argument, NULL, OPT_TOOLS },
+	{ "tool-size", required_argument, NULL, OPT_TOOL_SIZE },
+	{ "tool-reps", required_argument, NULL, OPT_TOOL_REPS },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "min-batch-ms", required_argument, NULL, OPT_MIN_BATCH },
 	{ "repetitions", required_argument, NULL, OPT_REPETITIONS },
@@ -198,6 +214,27 @@ static int parse_args(int argc, char **argv, struct run_config *c)
 				return EXIT_USAGE;
 			c->algos = optarg;
 			break;
+		case OPT_TOOLS:
+			c->tools = 1;
+			break;
+		case OPT_TOOL_SIZE:
+		case OPT_TOOL_REPS: {
+			int size = opt == OPT_TOOL_SIZE;
+			long max = size ? TOOLS_MAX_SIZE_MIB : TOOLS_MAX_REPS;
+			char *end;
+			long v = strtol(optarg, &end, 10);
+
+			if (*optarg < '0' || *optarg > '9' || *end || v < 1 ||
+			    v > max)
+				return cli_usage_error("run", "%s takes 1 to %ld, not '%s'",
+						       size ? "--tool-size" : "--tool-reps",
+						       max, optarg);
+			if (size)
+				c->tool_size_mib = (unsigned)v;
+			else
+				c->tool_reps = (unsigned)v;
+			break;
+		}
 		case OPT_NOHW:
 			c->nohw = 1;
 			break;
@@ -278,6 +315,18 @@ static int parse_args(int argc, char **argv, struct run_config *c)
 	if (optind < argc)
 		return cli_usage_error("run", "unexpected argument '%s'",
 				       argv[optind]);
+	if (!c->tools && (c->tool_size_mib || c->tool_reps))
+		return cli_usage_error("run", "--tool-size and --tool-reps need --tools");
+	/* the tool mode measures hw and nohw itself, every tool, its own
+	 * repetitions */
+	if (c->tools && (c->libs || c->algos || c->nohw || c->quick ||
+			 c->min_batch_ns || c->repetitions || c->max_cv[0] ||
+			 c->max_reruns_set || c->seed_set))
+		return cli_usage_error("run", "--tools takes none of --libs, --algos, --nohw, --quick, --seed, --min-batch-ms, --repetitions, --max-cv, --max-reruns");
+	if (!c->tool_size_mib)
+		c->tool_size_mib = TOOLS_DEFAULT_SIZE_MIB;
+	if (!c->tool_reps)
+		c->tool_reps = TOOLS_DEFAULT_REPS;
 	c->state_dir = paths_state_dir(state);
 	c->db_path = paths_db(db, state);
 	c->data_dir = paths_data_dir();
@@ -373,16 +422,20 @@ static int cmd_run(int argc, char **argv)
 	c.argv = argv;
 	c.on_progress = keep_run_id;
 	c.progress_ctx = &run_id;
-	rc = run_execute(&c);
-	/* an image rebuilt with other packages (its previous kept): measure
-	 * what looks changed again, previous beside new, before it is
-	 * reported */
-	if (run_id > 0 && !bo_interrupted &&
-	    (rc == EXIT_OK || rc == EXIT_FAILED)) {
-		int crc = confirm_after_run(&c, run_id);
+	if (c.tools) {
+		rc = tools_execute(&c);
+	} else {
+		rc = run_execute(&c);
+		/* an image rebuilt with other packages (its previous kept):
+		 * measure what looks changed again, previous beside new,
+		 * before it is reported */
+		if (run_id > 0 && !bo_interrupted &&
+		    (rc == EXIT_OK || rc == EXIT_FAILED)) {
+			int crc = confirm_after_run(&c, run_id);
 
-		if (rc == EXIT_OK)
-			rc = crc;
+			if (rc == EXIT_OK)
+				rc = crc;
+		}
 	}
 	close(lock);
 out:

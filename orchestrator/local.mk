@@ -14,6 +14,12 @@ liborch_a_SOURCES += \
 	orchestrator/runner.c orchestrator/runner.h
 # the CPU the guests are pinned to
 liborch_a_SOURCES += orchestrator/cpuchoice.c orchestrator/cpuchoice.h
+# run --tools: the distributions' own encryption tools
+liborch_a_SOURCES += \
+	orchestrator/tool-output.c orchestrator/tool-output.h \
+	orchestrator/tool-stats.c orchestrator/tool-stats.h \
+	orchestrator/tools-print.c orchestrator/tools-print.h \
+	orchestrator/tools-run.c orchestrator/tools-run.h
 liborch_a_SOURCES += \
 	orchestrator/paths.c orchestrator/paths.h \
 	orchestrator/flavour.c orchestrator/flavour.h \
@@ -46,6 +52,7 @@ liborch_a_SOURCES += \
 	orchestrator/svg.c orchestrator/svg.h \
 	orchestrator/report.c orchestrator/report.h \
 	orchestrator/report-overview.c orchestrator/report-overview.h \
+	orchestrator/report-tools.c orchestrator/report-tools.h \
 	orchestrator/cmd-report.c \
 	orchestrator/merge.c orchestrator/merge.h \
 	orchestrator/cmd-merge.c

@@ -47,6 +47,10 @@ struct run_config {
 	int seed_set;		/* 1: seed below orders the run (--seed); 0: a
 				 * random seed is drawn */
 	uint64_t seed;		/* 0 .. 2^32 - 1 */
+	int tools;		/* 1: the tool mode (tools-run.h), not the
+				 * libraries */
+	unsigned tool_size_mib;	/* its input, MiB (--tool-size) */
+	unsigned tool_reps;	/* its repetitions (--tool-reps) */
 	const char *mirror;	/* NULL = recipe default */
 	long timeout_s;		/* per guest invocation, seconds */
 	enum format format;	/* of the summary on stdout */

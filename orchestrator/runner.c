@@ -83,6 +83,14 @@ static int on_line(void *vctx, const char *line, size_t len, int truncated)
 		c->failed = 1;
 		return -1;
 	}
+	if (c->o->parse_line) {
+		c->out->have_hello = 1;
+		if (c->o->parse_line(c->o->parse_ctx, line, len, &c->err) < 0) {
+			c->failed = 1;
+			return -1;
+		}
+		return 0;
+	}
 	if (guest_output_add_line(c->out, line, len, c->lineno, &c->err) < 0) {
 		c->failed = 1;
 		return -1;
@@ -295,6 +303,8 @@ static int run_once(const struct runner_opts *o, enum runner_kind kind,
 					  how, out->lines);
 		return bo_err_set(err, "guest %s", how);
 	}
+	if (o->parse_line)	/* the caller checks its own output */
+		return 0;
 	if (guest_output_finish(out, err) < 0)
 		return -1;
 	/* the guest's clock against ours: its times are only as good as

@@ -32,6 +32,16 @@ struct runner_opts {
 				 * machine name "benchorch-NAME" (see
 				 * runner_machine_name); NULL = nspawn's own
 				 * default (the rootfs directory's name) */
+	/* The tool mode (`benchorch-guest tool`): each line goes to
+	 * parse_line instead of the guest protocol's checks, and runner_run
+	 * neither finishes *out nor compares clocks (the caller checks the
+	 * end of its own output); out->have_hello is set at the first line,
+	 * so that a fallback to chroot happens only before any output.
+	 * parse_line returns 0, or -1 with err set to reject the
+	 * invocation. NULL = the benchmark protocol. */
+	int (*parse_line)(void *ctx, const char *line, size_t len,
+			  bo_err *err);
+	void *parse_ctx;
 };
 
 /* The systemd-nspawn machine name for image NAME into buf (len bytes):

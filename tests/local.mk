@@ -61,6 +61,14 @@ tests_t7010_stats_LDADD = $(ORCH_TEST_LDADD)
 TESTS += tests/t7010-stats tests/t7000-results.sh tests/t7100-compare.sh
 EXTRA_DIST += tests/t7000-results.sh tests/t7100-compare.sh
 TESTS += tests/t7200-report.sh
+# run --tools: the trimmed summary and the guest's tool lines; the tool
+# mode on the cached image (root, under nspawn and chroot).
+check_PROGRAMS += tests/t3185-tool-stats
+tests_t3185_tool_stats_SOURCES = tests/t3185-tool-stats.c tests/tap.h
+tests_t3185_tool_stats_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t3185_tool_stats_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t3185-tool-stats tests/t3180-run-tools.sh
+EXTRA_DIST += tests/t3180-run-tools.sh
 # The answer a run ends with, and its progress (t3141 runs as root).
 TESTS += tests/t3140-run-summary.sh tests/t3141-run-progress.sh
 EXTRA_DIST += tests/t3140-run-summary.sh tests/t3141-run-progress.sh

@@ -80,6 +80,18 @@ if [ "$(id -u)" -eq 0 ]; then
 		ok $([ $? -eq 2 ] && grep -q "^benchorch run: ${bad%% *}: " "$tmp/err" &&
 		     [ ! -s "$tmp/out" ]; echo $?) "run $bad is a usage error"
 	done
+	# the tool mode's options: their ranges, and none of the library
+	# run's options with --tools
+	for bad in "--tool-size 4" "--tools --tool-size 0" \
+		"--tools --tool-size 1025" "--tools --tool-reps 41" \
+		"--tools --tool-reps x" "--tools --libs openssl" "--tools --nohw" \
+		"--tools --quick"; do
+		# shellcheck disable=SC2086
+		"$BENCHORCH" run --distros debian $bad --state-dir "$tmp/state" \
+			--db "$tmp/x.db" >"$tmp/out" 2>"$tmp/err"
+		ok $([ $? -eq 2 ] && grep -q "^benchorch run: .*--tool" "$tmp/err" &&
+		     [ ! -s "$tmp/out" ] && [ ! -e "$tmp/x.db" ]; echo $?) "run $bad is a usage error"
+	done
 	"$BENCHORCH" run --timeout 99999999999999999999 >"$tmp/out" 2>"$tmp/err"
 	ok $([ $? -eq 2 ] && grep -q "out of range (1 to 604800)" "$tmp/err"; echo $?) \
 		"--timeout 99999999999999999999 exits 2, out of range"
