@@ -13,6 +13,7 @@
 #include "db/migrations.h"
 #include "orchestrator/curves.h"
 #include "db/package-changes.h"
+#include "db/resources.h"
 
 int db_schema_version(void)
 {
@@ -743,7 +744,8 @@ static int store_output(sqlite3 *db, int64_t inv_id,
 	sqlite3_finalize(ss);
 	ss = NULL;
 	st = NULL;
-	if (store_curves(db, inv_id, out, lib_ids, err) < 0)
+	if (store_curves(db, inv_id, out, lib_ids, err) < 0 ||
+	    db_store_resources(db, inv_id, out, err) < 0)
 		goto out;
 
 	if (prep(db, "INSERT INTO crosschecks (invocation_id, library,"

@@ -6,7 +6,8 @@ DB_MIGRATIONS = db/migrations/0001-initial.sql \
 	db/migrations/0005-samples.sql \
 	db/migrations/0006-results-view.sql \
 	db/migrations/0007-cpu-choice.sql \
-	db/migrations/0008-canaries.sql
+	db/migrations/0008-canaries.sql \
+	db/migrations/0009-resources.sql
 EXTRA_DIST += $(DB_MIGRATIONS) db/sql2c.sh
 BUILT_SOURCES += db/migrations-sql.c
 CLEANFILES += db/migrations-sql.c
@@ -16,5 +17,6 @@ db/migrations-sql.c: $(DB_MIGRATIONS) $(top_srcdir)/db/sql2c.sh
 liborch_a_SOURCES += \
 	db/db.c db/db.h \
 	db/package-changes.c db/package-changes.h \
+	db/resources.c db/resources.h \
 	db/migrations.h
 nodist_liborch_a_SOURCES = db/migrations-sql.c

@@ -7,6 +7,7 @@ liborch_a_CFLAGS = $(AM_CFLAGS) $(ORCH_CFLAGS)
 liborch_a_SOURCES += \
 	orchestrator/algorithms.c orchestrator/algorithms.h \
 	orchestrator/validate.c orchestrator/guest_output.h \
+	orchestrator/guest-resources.c orchestrator/guest-resources.h \
 	orchestrator/cpuinfo.c orchestrator/cpuinfo.h \
 	orchestrator/cpustate.c orchestrator/cpustate.h \
 	orchestrator/runstate.c orchestrator/runstate.h

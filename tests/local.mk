@@ -97,6 +97,7 @@ check_PROGRAMS += tests/t1040-guest-stats
 tests_t1040_guest_stats_SOURCES = tests/t1040-guest-stats.c tests/tap.h \
 	guest/samples.c guest/samples.h guest/bench.c guest/bench.h \
 	guest/cpuclock.c guest/cpuclock.h guest/emit.c guest/emit.h \
+	guest/rusage.c guest/rusage.h \
 	guest/json.c guest/json.h guest/compat.h
 tests_t1040_guest_stats_CFLAGS = $(GUEST_CFLAGS)
 tests_t1040_guest_stats_LDADD = -lm

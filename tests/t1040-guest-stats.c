@@ -181,6 +181,7 @@ int main(void)
 	r.cv = 1.234567890123e-300;
 	r.reruns = 4000000000u;
 	r.tsc_cycles = UINT64_MAX;
+	r.maxrss_kib = UINT64_MAX;
 	r.mb_per_s = -1.234567890123e+300;
 	memset(name, 'x', sizeof(name) - 1);
 	name[sizeof(name) - 1] = '\0';
