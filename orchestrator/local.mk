@@ -28,6 +28,7 @@ liborch_a_SOURCES += \
 	orchestrator/run.c orchestrator/run.h \
 	orchestrator/cli.c orchestrator/cli.h \
 	orchestrator/cmd-run.c \
+	orchestrator/results-resources.c orchestrator/results-resources.h \
 	orchestrator/cmd-results.c \
 	orchestrator/lib-faults.c orchestrator/lib-faults.h \
 	orchestrator/cmd-images.c

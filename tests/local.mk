@@ -20,6 +20,12 @@ tests_t3020_spawn_SOURCES = tests/t3020-spawn.c tests/tap.h
 tests_t3020_spawn_CFLAGS = $(ORCH_TEST_CFLAGS)
 tests_t3020_spawn_LDADD = $(ORCH_TEST_LDADD)
 TESTS += tests/t3000-validate tests/t3010-db tests/t3020-spawn
+# Resource figures: protocol members, per-algorithm peaks, storage, merge.
+check_PROGRAMS += tests/t3060-resources
+tests_t3060_resources_SOURCES = tests/t3060-resources.c tests/tap.h
+tests_t3060_resources_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t3060_resources_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t3060-resources
 check_PROGRAMS += tests/t3015-db-open
 tests_t3015_db_open_SOURCES = tests/t3015-db-open.c tests/tap.h
 tests_t3015_db_open_CFLAGS = $(ORCH_TEST_CFLAGS)
