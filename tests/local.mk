@@ -62,6 +62,9 @@ TESTS += tests/t7200-report.sh
 # The answer a run ends with, and its progress (t3141 runs as root).
 TESTS += tests/t3140-run-summary.sh tests/t3141-run-progress.sh
 EXTRA_DIST += tests/t3140-run-summary.sh tests/t3141-run-progress.sh
+# What each library's process cost besides time (runs as root, a real run).
+TESTS += tests/t3150-run-resources.sh
+EXTRA_DIST += tests/t3150-run-resources.sh
 # The report's overview (heat maps, fastest per algorithm).
 TESTS += tests/t7210-report-overview.sh
 EXTRA_DIST += tests/t7210-report-overview.sh
