@@ -43,6 +43,7 @@ liborch_a_SOURCES += \
 	orchestrator/svg.c orchestrator/svg.h \
 	orchestrator/report.c orchestrator/report.h \
 	orchestrator/report-overview.c orchestrator/report-overview.h \
+	orchestrator/report-resources.c orchestrator/report-resources.h \
 	orchestrator/cmd-report.c \
 	orchestrator/merge.c orchestrator/merge.h \
 	orchestrator/cmd-merge.c

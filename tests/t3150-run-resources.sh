@@ -104,6 +104,13 @@ ok $? "with --algo, json has one object per library that ran it"
 [ $? -eq 2 ] && grep -q "takes no --summary, --op or --size" "$tmp/err"
 ok $? "--resources with --op is a usage error"
 
+"$BENCHORCH" report --db "$db" -o "$tmp/report.html" 2>"$tmp/err"
+cpu=$(q "select printf('%.3f', sum(user_us + sys_us) / 1e6) from library_resources where library = 'openssl'")
+peak=$(q "select printf('%.1f', max(maxrss_kib) / 1024.0) from library_resources where library = 'openssl'")
+grep -q "<section id=\"resources\">" "$tmp/report.html" &&
+grep -Eq "<tr><td>1</td><td>debian:bookworm</td><td>hw</td><td>openssl</td><td>OpenSSL [^<]*</td><td class=\"num\">[0-9]+</td><td class=\"num\">$cpu</td><td class=\"num\">$peak</td>" "$tmp/report.html"
+ok $? "the report has a resource table: openssl's CPU time summed over the rounds ($cpu s), its largest peak ($peak MiB)"
+
 # Under chroot (the fallback) the guest reads /proc too.
 "$BENCHORCH" run --distros debian --quick --runner chroot --libs nettle \
 	--algos sha-256 --state-dir "$TEST_STATE" --db "$db" >/dev/null 2>"$tmp/err"
