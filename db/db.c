@@ -776,10 +776,10 @@ out:
 	return rc;
 }
 
-static int store_invocation(sqlite3 *db, int64_t run_id,
-			    const struct db_invocation *inv, bo_err *err)
+static int store_invocation_out(sqlite3 *db, int64_t run_id,
+				const struct db_invocation *inv,
+				const struct guest_output *out, bo_err *err)
 {
-	const struct guest_output *out = inv->error ? NULL : inv->out;
 	sqlite3_stmt *st;
 	int64_t img_id = 0, inv_id;
 	int rc;
@@ -840,6 +840,25 @@ static int store_invocation(sqlite3 *db, int64_t run_id,
 		return -1;
 	inv_id = sqlite3_last_insert_rowid(db);
 	return out ? store_output(db, inv_id, out, inv->image, err) : 0;
+}
+
+/* Store INV, its output read back by inv->load where it has one (one
+ * invocation's output in memory at a time). */
+static int store_invocation(sqlite3 *db, int64_t run_id,
+			    const struct db_invocation *inv, bo_err *err)
+{
+	struct guest_output loaded;
+	int rc;
+
+	if (inv->error || !inv->load)
+		return store_invocation_out(db, run_id, inv,
+					    inv->error ? NULL : inv->out, err);
+	guest_output_init(&loaded);
+	rc = inv->load(inv->load_ctx, &loaded, err);
+	if (rc == 0)
+		rc = store_invocation_out(db, run_id, inv, &loaded, err);
+	guest_output_release(&loaded);
+	return rc;
 }
 
 int db_run_finish(sqlite3 *db, int64_t run_id, const char *status,

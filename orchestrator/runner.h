@@ -4,6 +4,7 @@
 #define BENCHORCH_RUNNER_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "orchestrator/guest_output.h"
 #include "orchestrator/spawn.h"
@@ -32,6 +33,8 @@ struct runner_opts {
 				 * machine name "benchorch-NAME" (see
 				 * runner_machine_name); NULL = nspawn's own
 				 * default (the rootfs directory's name) */
+	FILE *spool;		/* every accepted line is also appended here
+				 * (orchestrator/spool.h); NULL = none */
 };
 
 /* The systemd-nspawn machine name for image NAME into buf (len bytes):
