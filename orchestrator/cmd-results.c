@@ -541,7 +541,7 @@ static int print_resources(sqlite3 *db, const char *path,
 		return EXIT_ENV;
 	}
 	if (n == 0) {
-		cli_error("no resource figures in '%s' for these runs (a guest older than them, or one run with --no-fork, reports none)",
+		cli_error("no resource figures in '%s' for these runs (runs stored before benchorch recorded them have none)",
 			  path);
 		return EXIT_FAILED;
 	}

@@ -113,10 +113,32 @@ long results_resources(FILE *out, sqlite3 *db,
 	char *sql;
 	long n;
 
+	/* a database of an older schema, opened read-only, has none */
 	if (db_query_int(db, "SELECT count(*) FROM sqlite_master"
 			 " WHERE name = 'resources_v'") <= 0)
-		return bo_err_set(err, "the database holds no resource figures: its schema predates them (migration 9)");
+		return 0;
 	sql = build(f, fmt);
+	if (fmt == FORMAT_TABLE) {
+		/* an empty table prints nothing, not even its header (csv
+		 * and json print their empty document) */
+		char *count = xasprintf("SELECT count(*) FROM (%s)", sql);
+		int rc = sqlite3_prepare_v2(db, count, -1, &st, NULL);
+
+		free(count);
+		if (rc != SQLITE_OK) {
+			bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+			free(sql);
+			return -1;
+		}
+		bind(st, f);
+		rc = sqlite3_step(st) == SQLITE_ROW ?
+		     sqlite3_column_int(st, 0) : 0;
+		sqlite3_finalize(st);
+		if (rc == 0) {
+			free(sql);
+			return 0;
+		}
+	}
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
 		bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
 		free(sql);

@@ -27,8 +27,8 @@ struct resources_filter {
 /* Print the resource rows of DB matching F to OUT in FMT. The table shows
  * CPU times in ms and sizes in MiB; csv and json the stored columns (CPU
  * times in microseconds, sizes in KiB). Returns the number of rows
- * printed (0 = none match), or -1 with err set on a database error (a
- * database whose schema predates the figures is reported as such). */
+ * printed (0 = none match, also for a database whose schema predates
+ * the figures), or -1 with err set on a database error. */
 long results_resources(FILE *out, sqlite3 *db,
 		       const struct resources_filter *f, enum format fmt,
 		       bo_err *err);
