@@ -15,20 +15,25 @@
 #
 # Usage (as root, from a build directory, under the machine's benchmark
 # lock if it has one):
-#   BENCHORCH=./benchorch sh tests/bench/resources.sh [--quick] [DISTROS3]
+#   BENCHORCH=./benchorch sh tests/bench/resources.sh [--quick] [--one] [DISTROS3]
 # DISTROS3: the three distributions (default
 # debian:bookworm,ubuntu:noble,debian:trixie); the first alone is the
-# one-distribution run. --quick runs both with --quick.
+# one-distribution run. --quick runs both with --quick; --one runs the
+# one-distribution run only (when the machine has no time for both).
 # Environment: BENCHORCH (default ./benchorch), BENCHORCH_TEST_STATE
 # (default /var/cache/benchorch-test: images are reused, not rebuilt).
 # Prints one line per run and per library, and exits 1 if a budget is
 # missed.
 set -u
-quick=
-if [ "${1:-}" = --quick ]; then
-	quick=--quick
+quick= only_one=
+while :; do
+	case ${1:-} in
+	--quick) quick=--quick ;;
+	--one) only_one=1 ;;
+	*) break ;;
+	esac
 	shift
-fi
+done
 three=${1:-debian:bookworm,ubuntu:noble,debian:trixie}
 one=${three%%,*}
 benchorch=${BENCHORCH:-./benchorch}
@@ -91,6 +96,7 @@ run() {
 }
 
 run one "$one"
+[ -n "$only_one" ] && exit $status
 run three "$three"
 # not growing with the number of results: the same bound, and at most a
 # fixed allowance per distribution (its image and invocations' records),
