@@ -13,6 +13,7 @@
 #include "db/migrations.h"
 #include "orchestrator/curves.h"
 #include "db/package-changes.h"
+#include "db/resources.h"
 
 int db_schema_version(void)
 {
@@ -790,7 +791,8 @@ static int store_output(sqlite3 *db, int64_t inv_id,
 	sqlite3_finalize(ss);
 	ss = NULL;
 	st = NULL;
-	if (store_curves(db, inv_id, out, lib_ids, err) < 0)
+	if (store_curves(db, inv_id, out, lib_ids, err) < 0 ||
+	    db_store_resources(db, inv_id, out, err) < 0)
 		goto out;
 
 	if (prep(db, "INSERT INTO crosschecks (invocation_id, library,"
@@ -825,10 +827,10 @@ out:
 	return rc;
 }
 
-static int store_invocation(sqlite3 *db, int64_t run_id,
-			    const struct db_invocation *inv, bo_err *err)
+static int store_invocation_out(sqlite3 *db, int64_t run_id,
+				const struct db_invocation *inv,
+				const struct guest_output *out, bo_err *err)
 {
-	const struct guest_output *out = inv->error ? NULL : inv->out;
 	sqlite3_stmt *st;
 	int64_t img_id = 0, inv_id;
 	int rc;
@@ -892,6 +894,25 @@ static int store_invocation(sqlite3 *db, int64_t run_id,
 					       err) < 0)
 		return -1;
 	return out ? store_output(db, inv_id, out, inv->image, err) : 0;
+}
+
+/* Store INV, its output read back by inv->load where it has one (one
+ * invocation's output in memory at a time). */
+static int store_invocation(sqlite3 *db, int64_t run_id,
+			    const struct db_invocation *inv, bo_err *err)
+{
+	struct guest_output loaded;
+	int rc;
+
+	if (inv->error || !inv->load)
+		return store_invocation_out(db, run_id, inv,
+					    inv->error ? NULL : inv->out, err);
+	guest_output_init(&loaded);
+	rc = inv->load(inv->load_ctx, &loaded, err);
+	if (rc == 0)
+		rc = store_invocation_out(db, run_id, inv, &loaded, err);
+	guest_output_release(&loaded);
+	return rc;
 }
 
 int db_run_finish(sqlite3 *db, int64_t run_id, const char *status,

@@ -71,6 +71,12 @@ struct db_invocation {
 	int (*store_more)(sqlite3 *db, int64_t invocation_id, void *ctx,
 			  bo_err *err);
 	void *store_ctx;
+	/* Optional: where the output is, when it is not in memory: called
+	 * once while storing (unless error is set) to fill OUT (initialised
+	 * by the caller, released after storing), which is then stored
+	 * instead of out. Returns 0, or -1 with err set. */
+	int (*load)(void *ctx, struct guest_output *out, bo_err *err);
+	void *load_ctx;
 };
 
 /* Insert the run with status 'running' and commit, so that a run killed

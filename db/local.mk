@@ -7,6 +7,7 @@ DB_MIGRATIONS = db/migrations/0001-initial.sql \
 	db/migrations/0006-results-view.sql \
 	db/migrations/0007-cpu-choice.sql \
 	db/migrations/0008-canaries.sql \
+	db/migrations/0009-resources.sql \
 	db/migrations/0010-tools.sql \
 	db/migrations/0012-confirmations.sql \
 	db/migrations/0013-points-view.sql
@@ -21,5 +22,6 @@ liborch_a_SOURCES += \
 	db/package-changes.c db/package-changes.h \
 	db/confirmations.c db/confirmations.h \
 	db/tools.c db/tools.h \
+	db/resources.c db/resources.h \
 	db/migrations.h
 nodist_liborch_a_SOURCES = db/migrations-sql.c

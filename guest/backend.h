@@ -57,6 +57,12 @@ struct guest_lib_info {
 				 * lowercase hex, "" when it has none; set
 				 * by the caller (backend_build_id), not by
 				 * load() */
+	uint64_t rss_before_load_kib;	/* resident set of the measuring
+				 * process before load(), KiB; 0 = unknown;
+				 * set by the caller (guest/rusage.h) */
+	uint64_t footprint_kib;	/* its resident set right after load()
+				 * returned, KiB; 0 = unknown; set by the
+				 * caller */
 };
 
 /* Arguments of one one-shot operation (known-answer tests, round trips). */

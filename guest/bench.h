@@ -106,6 +106,11 @@ struct bench_result {
 					 * included */
 	unsigned calibration_batches;	/* batches run before the first set,
 					 * warm-up included */
+	uint64_t maxrss_kib;		/* set by the caller, not by
+					 * bench_measure: the measuring process's
+					 * peak resident set right after this
+					 * point, KiB (guest/rusage.h); 0 =
+					 * unknown */
 };
 
 /* Current CLOCK_MONOTONIC time in ns. */

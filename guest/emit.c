@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "emit.h"
+#include "rusage.h"
 #include "json.h"
 
 /* Budgets (escaped bytes) for strings from outside the guest; together
@@ -136,6 +137,11 @@ int emit_library(const char *library, const struct guest_lib_info *info)
 		json_add_str_max(&j, "path", info->path, MAX_PATH_OUT);
 		json_add_str_max(&j, "version", info->version, MAX_VERSION);
 		json_add_str_max(&j, "build_id", info->build_id, MAX_NAME);
+		if (info->footprint_kib > 0) {
+			json_add_uint(&j, "rss_before_load_kib",
+				      info->rss_before_load_kib);
+			json_add_uint(&j, "footprint_kib", info->footprint_kib);
+		}
 	}
 	return flush(&j);
 }
@@ -245,6 +251,8 @@ void emit_format_result(struct json_line *j, const char *library,
 	add_timing(j, r);
 	json_add_double(j, "mb_per_s", r->mb_per_s);
 	json_add_bool(j, "verified", verified);
+	if (r->maxrss_kib > 0)
+		json_add_uint(j, "maxrss_kib", r->maxrss_kib);
 	json_add_uint_array(j, "samples_ns", r->samples_ns,
 			    (size_t)r->repetitions * r->sets);
 }
@@ -306,7 +314,8 @@ int emit_crosscheck(const char *library, const char *algorithm,
 }
 
 int emit_done(uint64_t results, uint64_t measure_ns, uint64_t elapsed_ns,
-	      uint64_t clock_hz, const char *clock_source, uint64_t tsc_hz)
+	      uint64_t clock_hz, const char *clock_source, uint64_t tsc_hz,
+	      const struct rusage_lib *libs, size_t nlibs)
 {
 	struct json_line j;
 
@@ -317,5 +326,7 @@ int emit_done(uint64_t results, uint64_t measure_ns, uint64_t elapsed_ns,
 	json_add_uint(&j, "clock_hz", clock_hz);
 	json_add_str(&j, "clock_source", clock_source);
 	json_add_uint(&j, "tsc_hz", tsc_hz);
+	if (libs)
+		rusage_add_json(&j, "rusage", libs, nlibs);
 	return flush(&j);
 }

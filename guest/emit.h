@@ -20,6 +20,7 @@
 #include "bench.h"
 #include "canary.h"
 #include "json.h"
+#include "rusage.h"
 
 /* Protocol version implemented. */
 #define GUEST_PROTOCOL 3
@@ -33,8 +34,9 @@ int emit_hello(const char *guest_version, const char *libc, int cpu,
 	       const char *variant, uint64_t clock_hz,
 	       const char *clock_source, int64_t seed);
 
-/* library: INFO describes the loaded library (build_id included), or is
- * NULL for `absent`. */
+/* library: INFO describes the loaded library (build_id included, and
+ * when INFO->footprint_kib > 0 the members rss_before_load_kib and
+ * footprint_kib, in KiB), or is NULL for `absent`. */
 int emit_library(const char *library, const struct guest_lib_info *info);
 
 /* library with status `failed`: the library's file is there but it could
@@ -56,7 +58,8 @@ int emit_error(const char *library, const char *algorithm, const char *fmt,
 
 /* result: one measurement (bench.h) of OPERATION on BUFFER_BYTES-byte
  * buffers; MODE is "bulk" (keyed context reused) or "oneshot" (context
- * created, keyed, used and freed in every call). */
+ * created, keyed, used and freed in every call); R->maxrss_kib, when > 0,
+ * becomes the member maxrss_kib (KiB). */
 int emit_result(const char *library, const char *algorithm,
 		const char *operation, const char *mode, size_t buffer_bytes,
 		const struct bench_result *r, bool verified);
@@ -113,8 +116,11 @@ int emit_release(bool keep);
  * between writing hello and now (CLOCK_MONOTONIC); CLOCK_HZ is the core
  * clock measured at the end, in Hz, and CLOCK_SOURCE how (a CPUCLOCK_*
  * string); TSC_HZ the invariant TSC's rate measured over those
- * ELAPSED_NS, in ticks per second (0 = no invariant TSC). */
+ * ELAPSED_NS, in ticks per second (0 = no invariant TSC); LIBS, when not
+ * NULL, the NLIBS libraries' child processes as wait4() reported them
+ * (member `rusage`, guest/rusage.h; NULL with --no-fork: no member). */
 int emit_done(uint64_t results, uint64_t measure_ns, uint64_t elapsed_ns,
-	      uint64_t clock_hz, const char *clock_source, uint64_t tsc_hz);
+	      uint64_t clock_hz, const char *clock_source, uint64_t tsc_hz,
+	      const struct rusage_lib *libs, size_t nlibs);
 
 #endif /* GUEST_EMIT_H */

@@ -209,6 +209,13 @@ void json_add_uint_array(struct json_line *j, const char *key,
 	put(j, "]", 1);
 }
 
+void json_add_raw(struct json_line *j, const char *key, const char *text,
+		  size_t len)
+{
+	put_key(j, key);
+	put(j, text, len);
+}
+
 void json_add_double(struct json_line *j, const char *key, double value)
 {
 	char num[48];

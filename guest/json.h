@@ -67,6 +67,12 @@ void json_add_double(struct json_line *j, const char *key, double value);
 /* Add member KEY with true or false. */
 void json_add_bool(struct json_line *j, const char *key, bool value);
 
+/* Add member KEY whose value is TEXT, LEN bytes of JSON the caller built
+ * (e.g. an object made with another struct json_line), copied as it is.
+ * Fails the line if it does not fit. */
+void json_add_raw(struct json_line *j, const char *key, const char *text,
+		  size_t len);
+
 /* Close the object and append '\n'. Returns 0 when j->buf now holds the
  * complete line (j->len bytes, <= JSON_LINE_MAX), -1 if any member failed
  * (j->buf then holds no usable line). */

@@ -24,6 +24,7 @@ GUEST_SOURCES = \
 	guest/emit.c guest/emit.h \
 	guest/json.c guest/json.h \
 	guest/kat.c guest/kat.h \
+	guest/rusage.c guest/rusage.h \
 	guest/shuffle.c guest/shuffle.h \
 	guest/tools.c guest/tools.h
 # A builder's CPPFLAGS and CFLAGS come after these (e.g. dpkg-buildflags'

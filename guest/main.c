@@ -29,6 +29,7 @@
 #include "emit.h"
 #include "canary.h"
 #include "kat.h"
+#include "rusage.h"
 #include "shuffle.h"
 #include "tools.h"
 
@@ -657,6 +658,9 @@ struct run {
 	struct buffers bufs;
 	uint8_t key[GUEST_MAX_KEY], iv[GUEST_MAX_IV];
 	struct shared_counts *counts;
+	/* each library's child process, as wait4() reported it (parent) */
+	struct rusage_lib rusage[MAX_LIBS];
+	size_t nrusage;
 };
 
 /* Time OP of ALGO on LEN-byte buffers (pt/ct/tag prepared by the caller)
@@ -712,6 +716,9 @@ static bool measure_op(struct run *run, const struct guest_backend *b,
 		b->bulk_free(arg.ctx);
 	}
 	run->counts->measure_ns += r.spent_ns;
+	/* the high-water mark after the point: which point raised the
+	 * library's peak (PROTOCOL.md, "Resources"); outside the timing */
+	r.maxrss_kib = rusage_peak_kib();
 	if (rc < 0) {
 		check_emit(emit_error(b->name, aname,
 				      "%s %s of %zu-byte buffers failed",
@@ -998,7 +1005,11 @@ static void run_library(struct run *run, const struct guest_backend *b)
 
 	memset(&info, 0, sizeof(info));
 	why[0] = '\0';
+	/* the footprint: resident set before and right after loading
+	 * (PROTOCOL.md, "Resources") */
+	info.rss_before_load_kib = rusage_rss_now_kib();
 	rc = b->load(&info, why, sizeof(why));
+	info.footprint_kib = rusage_rss_now_kib();
 	if (rc == GUEST_LOAD_ABSENT) {
 		check_emit(emit_library(b->name, NULL));
 		return;
@@ -1027,6 +1038,7 @@ static void run_library_isolated(struct run *run,
 				 const struct guest_backend *b)
 {
 	uint64_t deadline;
+	struct rusage ru;
 	int status = 0;
 	pid_t pid, w;
 	bool killed = false;
@@ -1044,8 +1056,9 @@ static void run_library_isolated(struct run *run,
 		_exit(0);
 	}
 	deadline = bench_now_ns() + run->o->lib_timeout_s * UINT64_C(1000000000);
+	memset(&ru, 0, sizeof(ru));
 	for (;;) {
-		w = waitpid(pid, &status, WNOHANG);
+		w = wait4(pid, &status, WNOHANG, &ru);
 		if (w == pid || (w < 0 && errno != EINTR))
 			break;
 		if (!killed && bench_now_ns() > deadline) {
@@ -1054,6 +1067,8 @@ static void run_library_isolated(struct run *run,
 		}
 		poll(NULL, 0, 20);
 	}
+	if (w == pid && run->nrusage < MAX_LIBS)
+		rusage_from(&run->rusage[run->nrusage++], b->name, &ru);
 	if (w == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
 	    run->counts->finished)
 		return;
@@ -1196,7 +1211,8 @@ int main(int argc, char **argv)
 		tsc_hz = (uint64_t)((double)(cpuclock_tsc() - hello_tsc) * 1e9 /
 				    (double)elapsed_ns + 0.5);
 	check_emit(emit_done(run.counts->results, run.counts->measure_ns,
-			     elapsed_ns, clock_hz, clock_source, tsc_hz));
+			     elapsed_ns, clock_hz, clock_source, tsc_hz,
+			     o.no_fork ? NULL : run.rusage, run.nrusage));
 	free_buffers(&run.bufs);
 	munmap(run.counts, sizeof(*run.counts));
 	return 0;

@@ -15,6 +15,7 @@
 #include "orchestrator/lib-faults.h"
 #include "orchestrator/paths.h"
 #include "orchestrator/report-fmt.h"
+#include "orchestrator/results-resources.h"
 #include "orchestrator/runstate.h"
 #include "orchestrator/summary.h"
 
@@ -69,6 +70,15 @@ static const char usage[] =
 "                         (--run, --latest, --all, --distro and --format\n"
 "                         apply; the latest run with tool results by\n"
 "                         default)\n"
+"      --resources        print what each library's process cost instead:\n"
+"                         per invocation and library the CPU time (user,\n"
+"                         system), the peak resident set, the footprint\n"
+"                         after loading and the algorithm that raised the\n"
+"                         peak most; with --algo NAME that algorithm's\n"
+"                         peak and raise per library (takes --run,\n"
+"                         --latest, --all, --distro, --lib, --algo and\n"
+"                         --format; the table in ms and MiB, csv and json\n"
+"                         in microseconds and KiB)\n"
 "  -h, --help             show this help\n"
 "\n"
 "--run, --latest and --all exclude each other; each other filter takes one\n"
@@ -81,7 +91,8 @@ static const char usage[] =
 
 enum { OPT_DB = 256, OPT_STATE, OPT_RUN, OPT_ALL, OPT_FORMAT, OPT_LATEST,
        OPT_DISTRO, OPT_LIB, OPT_ALGO, OPT_SIZE, OPT_OP, OPT_SUMMARY,
-       OPT_TOOLS };
+       OPT_TOOLS,
+       OPT_RESOURCES };
 
 static const struct option options[] = {
 	{ "db", required_argument, NULL, OPT_DB },
@@ -97,6 +108,7 @@ static const struct option options[] = {
 	{ "op", required_argument, NULL, OPT_OP },
 	{ "summary", no_argument, NULL, OPT_SUMMARY },
 	{ "tools", no_argument, NULL, OPT_TOOLS },
+	{ "resources", no_argument, NULL, OPT_RESOURCES },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -532,12 +544,34 @@ static void warn_failed_libraries(sqlite3 *db, const struct filters *f)
 	sqlite3_finalize(st);
 }
 
+/* --resources: print results_resources() for F in FMT. Returns an exit
+ * status. */
+static int print_resources(sqlite3 *db, const char *path,
+			   const struct filters *f, enum format fmt)
+{
+	struct resources_filter rf = { f->all, f->runs, f->nruns, f->distro,
+				       f->lib, f->algo };
+	bo_err err;
+	long n = results_resources(stdout, db, &rf, fmt, &err);
+
+	if (n < 0) {
+		cli_error("cannot read resources from '%s': %s", path, err.msg);
+		return EXIT_ENV;
+	}
+	if (n == 0) {
+		cli_error("no resource figures in '%s' for these runs (runs stored before benchorch recorded them have none)",
+			  path);
+		return EXIT_FAILED;
+	}
+	return EXIT_OK;
+}
+
 static int cmd_results(int argc, char **argv)
 {
 	const char *db_opt = NULL, *state_opt = NULL, *size_arg = NULL;
 	enum format fmt = FORMAT_TABLE;
 	struct filters f = { 0 };
-	int opt, rc = EXIT_OK, summary = 0, tools = 0;
+	int opt, rc = EXIT_OK, summary = 0, tools = 0, resources = 0;
 	sqlite3 *db;
 	sqlite3_stmt *st;
 	char *path, *sql;
@@ -621,6 +655,9 @@ static int cmd_results(int argc, char **argv)
 		case OPT_TOOLS:
 			tools = 1;
 			break;
+		case OPT_RESOURCES:
+			resources = 1;
+			break;
 		case 'h':
 			free(f.runs);
 			fputs(usage, stdout);
@@ -653,9 +690,17 @@ static int cmd_results(int argc, char **argv)
 		free(f.runs);
 		return cli_usage_error("results", "--summary takes --run or --latest, no other filter, and no --format but table");
 	}
+	if (tools && resources) {
+		free(f.runs);
+		return cli_usage_error("results", "--tools and --resources exclude each other");
+	}
 	if (tools && (summary || f.lib || f.algo || f.op || f.size)) {
 		free(f.runs);
 		return cli_usage_error("results", "--tools takes no --summary, --lib, --algo, --op or --size");
+	}
+	if (resources && (summary || f.op || f.size)) {
+		free(f.runs);
+		return cli_usage_error("results", "--resources takes no --summary, --op or --size");
 	}
 	path = paths_db(db_opt, state_opt);
 	if (db_open_readonly(path, &db, &err) < 0) {
@@ -688,7 +733,9 @@ static int cmd_results(int argc, char **argv)
 		free(path);
 		return rc;
 	}
-	if (rc != EXIT_OK) {
+	if (rc == EXIT_OK && resources)
+		rc = print_resources(db, path, &f, fmt);
+	if (rc != EXIT_OK || resources) {
 		sqlite3_close(db);
 		free(f.runs);
 		free(path);

@@ -35,6 +35,10 @@ struct guest_library {
 	char *soname, *path, *version;	/* NULL unless loaded */
 	char *build_id;		/* lowercase hex, "" if none; NULL when
 				 * absent */
+	int64_t rss_before_load_kib;	/* resident set of its process before
+				 * loading it, KiB; -1 = not reported */
+	int64_t footprint_kib;	/* and right after loading, KiB; -1 = not
+				 * reported (guest/PROTOCOL.md "Resources") */
 };
 
 struct guest_kat {
@@ -81,6 +85,17 @@ struct guest_result {
 	struct guest_timing t;
 	double mb_per_s;		/* 10^6 B/s at the median */
 	int verified;
+	int64_t maxrss_kib;		/* the measuring process's peak resident
+					 * set right after this point, KiB;
+					 * -1 = not reported */
+};
+
+/* One library's process as the guest's wait4() reported it (`done`
+ * member `rusage`, guest/PROTOCOL.md "Resources"). */
+struct guest_rusage {
+	char *library;
+	int64_t user_us, sys_us;	/* CPU time, microseconds */
+	int64_t maxrss_kib;		/* peak resident set, KiB; 0 = unknown */
 };
 
 /* Key setup alone (`keysetup`). */
@@ -143,6 +158,9 @@ struct guest_output {
 	int64_t host_elapsed_ns;	/* the host's, between receiving hello
 				 * and done; 0 = not measured */
 	size_t lines;		/* lines accepted so far */
+	struct guest_rusage *rusage;	/* done's rusage, owned; NULL when
+				 * not reported (older guest, --no-fork) */
+	size_t nrusage;
 };
 
 /* A library of one invocation that failed: it could not be loaded

@@ -7,11 +7,13 @@ liborch_a_CFLAGS = $(AM_CFLAGS) $(ORCH_CFLAGS)
 liborch_a_SOURCES += \
 	orchestrator/algorithms.c orchestrator/algorithms.h \
 	orchestrator/validate.c orchestrator/guest_output.h \
+	orchestrator/guest-resources.c orchestrator/guest-resources.h \
 	orchestrator/cpuinfo.c orchestrator/cpuinfo.h \
 	orchestrator/cpustate.c orchestrator/cpustate.h \
 	orchestrator/runstate.c orchestrator/runstate.h
 liborch_a_SOURCES += \
-	orchestrator/runner.c orchestrator/runner.h
+	orchestrator/runner.c orchestrator/runner.h \
+	orchestrator/spool.c orchestrator/spool.h
 # the CPU the guests are pinned to
 liborch_a_SOURCES += orchestrator/cpuchoice.c orchestrator/cpuchoice.h
 # run --tools: the distributions' own encryption tools
@@ -38,6 +40,7 @@ liborch_a_SOURCES += \
 	orchestrator/run.c orchestrator/run.h \
 	orchestrator/cli.c orchestrator/cli.h \
 	orchestrator/cmd-run.c \
+	orchestrator/results-resources.c orchestrator/results-resources.h \
 	orchestrator/cmd-results.c \
 	orchestrator/lib-faults.c orchestrator/lib-faults.h \
 	orchestrator/cmd-images.c
@@ -53,6 +56,7 @@ liborch_a_SOURCES += \
 	orchestrator/report.c orchestrator/report.h \
 	orchestrator/report-overview.c orchestrator/report-overview.h \
 	orchestrator/report-tools.c orchestrator/report-tools.h \
+	orchestrator/report-resources.c orchestrator/report-resources.h \
 	orchestrator/cmd-report.c \
 	orchestrator/merge.c orchestrator/merge.h \
 	orchestrator/cmd-merge.c

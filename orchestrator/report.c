@@ -8,6 +8,7 @@
 #include "orchestrator/report-fmt.h"
 #include "orchestrator/report-overview.h"
 #include "orchestrator/report-tools.h"
+#include "orchestrator/report-resources.h"
 #include "orchestrator/report.h"
 #include "orchestrator/runstate.h"
 #include "orchestrator/stats.h"
@@ -876,6 +877,7 @@ int report_write_html(sqlite3 *db, const struct report_opts *o, FILE *f,
 		ncharts++;
 	}
 	report_write_tools(f, db);
+	report_write_resources(f, db, d.runs, d.nruns);
 	fputs("<section id=\"versions\"><h2>Libraries and packages</h2>\n<table>"
 	      "<tr><th>run</th><th>distro</th><th>image</th><th>library</th>"
 	      "<th>version</th><th>path</th><th>package</th><th>package version</th>"

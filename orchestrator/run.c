@@ -24,6 +24,7 @@
 #include "orchestrator/plan-interleave.h"
 #include "orchestrator/progress.h"
 #include "orchestrator/run.h"
+#include "orchestrator/spool.h"
 #include "orchestrator/summary.h"
 
 void run_config_release(struct run_config *c)
@@ -142,7 +143,19 @@ struct inv_state {
 	char *error;
 	const char *runner;
 	uint64_t wall_ns;
+	FILE *spool;		/* the guest's lines (spool.h), or NULL: out
+				 * holds them */
+	size_t measured;	/* results and key setups it printed */
 };
+
+/* db_invocation.load: S's output, read back from its spool. */
+static int load_spool(void *ctx, struct guest_output *out, bo_err *err)
+{
+	struct inv_state *s = ctx;
+
+	guest_output_release(out);
+	return spool_load(s->spool, s->out.host_elapsed_ns, out, err);
+}
 
 /* Get D's image and guest flavour and open its log. Returns 0, or -1
  * with *error set (caller frees). */
@@ -239,6 +252,8 @@ static int invoke(const struct run_config *c, const struct plan *p,
 	bo_utc_now(s->started_at, sizeof(s->started_at));
 	s->runner = "";
 	s->round = (int)step->round + 1;
+	/* without a spool the output stays in memory until it is stored */
+	s->spool = spool_open(&err);
 	s->algos = c->spec_algos && c->spec_algos[step->spec] ?
 		   c->spec_algos[step->spec] : p->algos[step->round];
 	libs = c->spec_libs && c->spec_libs[step->spec] ?
@@ -299,6 +314,7 @@ static int invoke(const struct run_config *c, const struct plan *p,
 			.on_output = on_guest_output,
 			.output_ctx = pg,
 			.machine = d->image->name,
+			.spool = s->spool,
 		};
 
 		rc = runner_run(&ro, &s->out, &s->runner, &res, &fb, &err);
@@ -413,7 +429,7 @@ static bool measured_nothing(const struct inv_state *st, size_t n)
 
 	for (i = 0; i < n; i++)
 		if (!st[i].error &&
-		    (st[i].out.nresults > 0 || st[i].out.nkeysetups > 0))
+		    st[i].measured > 0)
 			return false;
 	return true;
 }
@@ -603,6 +619,10 @@ int run_execute(const struct run_config *c)
 		if (!failed) {
 			nok++;
 			nfaults += report_faults(d, &plan, s);
+			/* until it is stored, the output waits on disk */
+			s->measured = s->out.nresults + s->out.nkeysetups;
+			if (s->spool)
+				spool_shrink(&s->out);
 			continue;
 		}
 		d->failed = 1;
@@ -652,6 +672,8 @@ int run_execute(const struct run_config *c)
 			.variant = c->nohw ? "nohw" : "hw",
 			.round = st[i].round,
 			.algorithms = st[i].algos,
+			.load = st[i].spool ? load_spool : NULL,
+			.load_ctx = &st[i],
 		};
 	if (bo_interrupted) {
 		status = "aborted";
@@ -739,6 +761,8 @@ int run_execute(const struct run_config *c)
 	for (i = 0; i < ninvs; i++) {
 		guest_output_release(&st[i].out);
 		free(st[i].error);
+		if (st[i].spool)
+			fclose(st[i].spool);
 	}
 	for (i = 0; i < c->nspecs; i++) {
 		image_free(dists[i].image);

@@ -4,6 +4,7 @@
 #define BENCHORCH_RUNNER_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "orchestrator/guest_output.h"
 #include "orchestrator/spawn.h"
@@ -42,6 +43,8 @@ struct runner_opts {
 	int (*parse_line)(void *ctx, const char *line, size_t len,
 			  bo_err *err);
 	void *parse_ctx;
+	FILE *spool;		/* every accepted line is also appended here
+				 * (orchestrator/spool.h); NULL = none */
 };
 
 /* The systemd-nspawn machine name for image NAME into buf (len bytes):

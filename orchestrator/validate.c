@@ -10,6 +10,7 @@
 
 #include "orchestrator/algorithms.h"
 #include "orchestrator/guest_output.h"
+#include "orchestrator/guest-resources.h"
 #include "orchestrator/stats.h"
 
 /* Longest string member accepted (bytes): names, versions, paths. */
@@ -43,6 +44,7 @@ void guest_output_release(struct guest_output *out)
 		free(out->libraries[i].message);
 	}
 	free(out->libraries);
+	guest_resources_release(out);
 	for (i = 0; i < out->nkats; i++) {
 		free(out->kats[i].library);
 		free(out->kats[i].algorithm);
@@ -248,7 +250,7 @@ static int add_library(struct guest_output *out, json_t *o, size_t lineno,
 {
 	const char *name, *status, *soname = NULL, *path = NULL, *ver = NULL;
 	const char *bid = NULL, *msg = NULL;
-	struct guest_library *l;
+	struct guest_library *l, res;
 	int loaded, failed = 0;
 
 	if (get_name(o, "library", lineno, &name, err) < 0 ||
@@ -277,6 +279,8 @@ static int add_library(struct guest_output *out, json_t *o, size_t lineno,
 		    strspn(bid, "0123456789abcdef") != strlen(bid)))
 		return bo_err_set(err, "guest output line %zu: 'build_id' must be lowercase hex",
 				  lineno);
+	if (guest_resources_library(o, lineno, &res, err) < 0)
+		return -1;
 	out->libraries = xrealloc(out->libraries,
 				  (out->nlibraries + 1) * sizeof(*l));
 	l = &out->libraries[out->nlibraries++];
@@ -288,6 +292,8 @@ static int add_library(struct guest_output *out, json_t *o, size_t lineno,
 	l->path = path ? xstrdup(path) : NULL;
 	l->version = ver ? xstrdup(ver) : NULL;
 	l->build_id = bid ? xstrdup(bid) : NULL;
+	l->rss_before_load_kib = res.rss_before_load_kib;
+	l->footprint_kib = res.footprint_kib;
 	return 0;
 }
 
@@ -531,7 +537,8 @@ static int add_result(struct guest_output *out, json_t *o, size_t lineno,
 		    &r.calls_per_batch, err) < 0 ||
 	    get_int(o, "bytes_per_batch", 1, INT64_C(1) << 60, lineno,
 		    &r.bytes_per_batch, err) < 0 ||
-	    get_bool(o, "verified", lineno, &r.verified, err) < 0)
+	    get_bool(o, "verified", lineno, &r.verified, err) < 0 ||
+	    guest_resources_result(o, lineno, &r, err) < 0)
 		return -1;
 	if (r.bytes_per_batch != r.buffer_bytes * r.calls_per_batch)
 		return bo_err_set(err, "guest output line %zu: 'bytes_per_batch' is not buffer_bytes x calls_per_batch",
@@ -809,6 +816,8 @@ static int add_done(struct guest_output *out, json_t *o, size_t lineno,
 	if (out->measure_ns > out->elapsed_ns)
 		return bo_err_set(err, "guest output line %zu: 'measure_ns' exceeds 'elapsed_ns'",
 				  lineno);
+	if (guest_resources_done(out, o, lineno, err) < 0)
+		return -1;
 	out->have_done = 1;
 	return 0;
 }

@@ -25,6 +25,18 @@ tests_t3020_spawn_SOURCES = tests/t3020-spawn.c tests/tap.h
 tests_t3020_spawn_CFLAGS = $(ORCH_TEST_CFLAGS)
 tests_t3020_spawn_LDADD = $(ORCH_TEST_LDADD)
 TESTS += tests/t3000-validate tests/t3010-db tests/t3020-spawn
+# Resource figures: protocol members, per-algorithm peaks, storage, merge.
+check_PROGRAMS += tests/t3060-resources
+tests_t3060_resources_SOURCES = tests/t3060-resources.c tests/tap.h
+tests_t3060_resources_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t3060_resources_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t3060-resources
+# A guest invocation's output kept on disk until the run is stored.
+check_PROGRAMS += tests/t3065-spool
+tests_t3065_spool_SOURCES = tests/t3065-spool.c tests/tap.h
+tests_t3065_spool_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t3065_spool_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t3065-spool
 check_PROGRAMS += tests/t3015-db-open
 tests_t3015_db_open_SOURCES = tests/t3015-db-open.c tests/tap.h
 tests_t3015_db_open_CFLAGS = $(ORCH_TEST_CFLAGS)
@@ -72,6 +84,10 @@ EXTRA_DIST += tests/t3180-run-tools.sh
 # The answer a run ends with, and its progress (t3141 runs as root).
 TESTS += tests/t3140-run-summary.sh tests/t3141-run-progress.sh
 EXTRA_DIST += tests/t3140-run-summary.sh tests/t3141-run-progress.sh
+# What each library's process cost besides time (runs as root, a real run).
+TESTS += tests/t3150-run-resources.sh tests/t7020-results-resources.sh
+EXTRA_DIST += tests/t3150-run-resources.sh tests/bench/resources.sh \
+	tests/t7020-results-resources.sh
 # The report's overview (heat maps, fastest per algorithm).
 TESTS += tests/t7210-report-overview.sh
 EXTRA_DIST += tests/t7210-report-overview.sh
@@ -113,6 +129,7 @@ check_PROGRAMS += tests/t1040-guest-stats
 tests_t1040_guest_stats_SOURCES = tests/t1040-guest-stats.c tests/tap.h \
 	guest/samples.c guest/samples.h guest/bench.c guest/bench.h \
 	guest/cpuclock.c guest/cpuclock.h guest/emit.c guest/emit.h \
+	guest/rusage.c guest/rusage.h \
 	guest/json.c guest/json.h guest/compat.h
 tests_t1040_guest_stats_CFLAGS = $(GUEST_CFLAGS)
 tests_t1040_guest_stats_LDADD = -lm

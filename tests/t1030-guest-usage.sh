@@ -69,8 +69,9 @@ status=$?
 check $? "a --quick sha-256 run exits 0 (got $status)"
 head -n 1 "$tmp.out" | grep -q '^{"type":"hello","protocol":3,"guest_version":"[^"]*","libc":"[^"]*","cpu":-1,"variant":"hw","clock_hz":[1-9][0-9]*,"clock_source":"\(perf\|chain\|tsc\)"}$'
 check $? "first line is hello with protocol 3, cpu -1, variant hw and the clock"
-tail -n 1 "$tmp.out" | grep -q '^{"type":"done","results":[0-9]*,"measure_ns":[0-9]*,"elapsed_ns":[0-9]*,"clock_hz":[1-9][0-9]*,"clock_source":"\(perf\|chain\|tsc\)","tsc_hz":[0-9]*}$'
-check $? "last line is done"
+ru='{"library":"[a-z0-9]*","user_us":[0-9]*,"sys_us":[0-9]*,"maxrss_kib":[0-9]*}'
+tail -n 1 "$tmp.out" | grep -q '^{"type":"done","results":[0-9]*,"measure_ns":[0-9]*,"elapsed_ns":[0-9]*,"clock_hz":[1-9][0-9]*,"clock_source":"\(perf\|chain\|tsc\)","tsc_hz":[0-9]*,"rusage":\['"$ru"'\(,'"$ru"'\)*\]}$'
+check $? "last line is done, with each library process's rusage"
 
 # --seed: the order of the library lines (absent ones too) is drawn from
 # the seed. lib_order [--seed N]: print the libraries on one line, in the

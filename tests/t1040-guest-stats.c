@@ -11,6 +11,7 @@
 
 #include "guest/bench.h"
 #include "guest/emit.h"
+#include "guest/rusage.h"
 #include "guest/json.h"
 #include "guest/samples.h"
 #include "tests/tap.h"
@@ -212,6 +213,7 @@ int main(void)
 	r.cv = 1.234567890123e-300;
 	r.reruns = 4000000000u;
 	r.tsc_cycles = UINT64_MAX;
+	r.maxrss_kib = UINT64_MAX;
 	r.mb_per_s = -1.234567890123e+300;
 	memset(name, 'x', sizeof(name) - 1);
 	name[sizeof(name) - 1] = '\0';
@@ -223,5 +225,32 @@ int main(void)
 	emit_format_keysetup(&j, name, name, "encrypt", &r, false);
 	tap_ok(json_end(&j) == 0 && j.len <= JSON_LINE_MAX,
 	       "the longest keysetup line fits too (%zu)", j.len);
+
+	/* the longest done line: every member at its maximum and an rusage
+	 * entry for as many libraries as --libs takes (32; there are 10
+	 * backends), each under the longest backend name, CPU times and
+	 * peaks at the largest the orchestrator accepts (2^50 us, 2^30 KiB) */
+	{
+		struct rusage_lib libs[32];
+
+		for (size_t i = 0; i < 32; i++) {
+			libs[i].library = "libtomcrypt";
+			libs[i].user_us = libs[i].sys_us = UINT64_C(1) << 50;
+			libs[i].maxrss_kib = UINT64_C(1) << 30;
+		}
+		json_begin(&j);
+		json_add_str(&j, "type", "done");
+		json_add_uint(&j, "results", UINT64_MAX);
+		json_add_uint(&j, "measure_ns", UINT64_MAX);
+		json_add_uint(&j, "elapsed_ns", UINT64_MAX);
+		json_add_uint(&j, "clock_hz", UINT64_MAX);
+		json_add_str(&j, "clock_source", "chain");
+		json_add_uint(&j, "tsc_hz", UINT64_MAX);
+		rusage_add_json(&j, "rusage", libs, 32);
+		tap_ok(json_end(&j) == 0 && j.len <= JSON_LINE_MAX &&
+		       strstr(j.buf, ",\"rusage\":[{\"library\":\"libtomcrypt\",\"user_us\":1125899906842624,\"sys_us\":1125899906842624,\"maxrss_kib\":1073741824},{"),
+		       "the longest done line, with 32 libraries' rusage, fits (%zu)",
+		       j.len);
+	}
 	return tap_done();
 }
