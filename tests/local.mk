@@ -85,9 +85,9 @@ EXTRA_DIST += tests/t3180-run-tools.sh
 TESTS += tests/t3140-run-summary.sh tests/t3141-run-progress.sh
 EXTRA_DIST += tests/t3140-run-summary.sh tests/t3141-run-progress.sh
 # What each library's process cost besides time (runs as root, a real run).
-TESTS += tests/t3150-run-resources.sh tests/t7020-results-resources.sh
+TESTS += tests/t3150-run-resources.sh tests/t7025-results-resources.sh
 EXTRA_DIST += tests/t3150-run-resources.sh tests/bench/resources.sh \
-	tests/t7020-results-resources.sh
+	tests/t7025-results-resources.sh
 # The report's overview (heat maps, fastest per algorithm).
 TESTS += tests/t7210-report-overview.sh
 EXTRA_DIST += tests/t7210-report-overview.sh

@@ -1,5 +1,5 @@
 #!/bin/sh
-# t7020-results-resources - `results --resources` on a database without
+# t7025-results-resources - `results --resources` on a database without
 # resource figures, its usage errors and its help.
 . "${top_srcdir:-.}/tests/lib.sh"
 
