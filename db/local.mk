@@ -6,7 +6,8 @@ DB_MIGRATIONS = db/migrations/0001-initial.sql \
 	db/migrations/0005-samples.sql \
 	db/migrations/0006-results-view.sql \
 	db/migrations/0007-cpu-choice.sql \
-	db/migrations/0008-canaries.sql
+	db/migrations/0008-canaries.sql \
+	db/migrations/0011-verdicts.sql
 EXTRA_DIST += $(DB_MIGRATIONS) db/sql2c.sh
 BUILT_SOURCES += db/migrations-sql.c
 CLEANFILES += db/migrations-sql.c

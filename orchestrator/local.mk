@@ -37,6 +37,11 @@ liborch_a_SOURCES += \
 	orchestrator/stats.c orchestrator/stats.h \
 	orchestrator/curves.c orchestrator/curves.h \
 	orchestrator/compare.c orchestrator/compare.h \
+	orchestrator/verdict.c orchestrator/verdict.h \
+	orchestrator/verdict-load.c orchestrator/verdict-load.h \
+	orchestrator/verdict-stats.c orchestrator/verdict-stats.h \
+	orchestrator/verdict-store.c \
+	orchestrator/verdict-print.c orchestrator/verdict-print.h \
 	orchestrator/cmd-compare.c \
 	orchestrator/svg.c orchestrator/svg.h \
 	orchestrator/report.c orchestrator/report.h \

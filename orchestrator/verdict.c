@@ -1,0 +1,831 @@
+/* verdict.c - judge each curve measured on both sides of a comparison:
+ * effect, interval, p and q, the noise it was judged against, and its
+ * state (doc/verdicts.md). */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "orchestrator/verdict-load.h"
+#include "orchestrator/verdict-stats.h"
+#include "orchestrator/verdict.h"
+
+/* z of a two-sided 95 % interval, and z(0.975) + z(0.80) for the
+ * minimum detectable effect at 80 % power */
+#define Z95 1.959964
+#define Z_MDE (1.959964 + 0.841621)
+#define NSHAPES 3
+
+/* One side of one curve: a sizes x invocations matrix of log throughputs
+ * (NAN where an invocation did not measure a size). */
+struct cside {
+	size_t ninv;
+	int64_t *inv;		/* invocation ids, ascending */
+	double *x;		/* x[size * ninv + k] */
+	double clock_hz;	/* mean over invocations; 0 unknown */
+	const char *package, *version;	/* borrowed from the rows */
+};
+
+struct ccurve {
+	const struct vrow *name;	/* a row naming the curve (borrowed) */
+	size_t ns;
+	int64_t *bytes;		/* sizes on both sides, ascending */
+	struct cside b, n;
+	double ss[NSHAPES];	/* within-run sum of squared deviations */
+	double df[NSHAPES];	/* and its degrees of freedom */
+	double hist_sigma[NSHAPES], hist_max[NSHAPES];	/* -1: none */
+	int hist_runs;
+	int moved;
+};
+
+static int in_shape(size_t ns, int shape, size_t si)
+{
+	if (shape == VERDICT_SHAPE_STARTUP)
+		return si < (ns + 1) / 2;
+	if (shape == VERDICT_SHAPE_PERBYTE)
+		return si >= ns / 2;
+	return 1;
+}
+
+/* Halves are judged only when each has at least three sizes, so that no
+ * single size can decide them. */
+static int shape_usable(size_t ns, int shape)
+{
+	return shape == VERDICT_SHAPE_SHIFT ? ns >= 3 : ns >= 6;
+}
+
+/* Mean of side S at size SI over its invocations IDX[0..NIDX) (all when
+ * IDX is NULL), NAN when none measured it. */
+static double side_mean(const struct cside *s, size_t si, const size_t *idx,
+			size_t nidx)
+{
+	double sum = 0;
+	size_t k, m = 0, n = idx ? nidx : s->ninv;
+
+	for (k = 0; k < n; k++) {
+		double v = s->x[si * s->ninv + (idx ? idx[k] : k)];
+
+		if (!isnan(v)) {
+			sum += v;
+			m++;
+		}
+	}
+	return m ? sum / (double)m : NAN;
+}
+
+/* The log effect of C on SHAPE: the median over the shape's sizes of
+ * (mean log throughput of new - of base), over the chosen invocations
+ * (NULL: all). NAN when no size is measured on both sides. */
+static double effect_of(const struct ccurve *c, int shape, const size_t *bi,
+			size_t nbi, const size_t *ni, size_t nni)
+{
+	double *d = xmalloc(c->ns * sizeof(*d)), e;
+	size_t si, m = 0;
+
+	for (si = 0; si < c->ns; si++) {
+		double mb, mn;
+
+		if (!in_shape(c->ns, shape, si))
+			continue;
+		mb = side_mean(&c->b, si, bi, nbi);
+		mn = side_mean(&c->n, si, ni, nni);
+		if (!isnan(mb) && !isnan(mn))
+			d[m++] = mn - mb;
+	}
+	e = vstat_median(d, m);
+	free(d);
+	return e;
+}
+
+/* Add side S's between-invocation deviations on SHAPE to *ss and *df:
+ * each invocation's curve-level deviation is the median over the sizes
+ * of its log throughput minus the size's mean over the side. */
+static void side_within(const struct cside *s, size_t ns, int shape,
+			double *ss, double *df)
+{
+	double *dev, *mean;
+	size_t k, si;
+
+	if (s->ninv < 2)
+		return;
+	dev = xmalloc(ns * sizeof(*dev));
+	mean = xmalloc(ns * sizeof(*mean));
+	for (si = 0; si < ns; si++)
+		mean[si] = side_mean(s, si, NULL, 0);
+	for (k = 0; k < s->ninv; k++) {
+		size_t m = 0;
+
+		for (si = 0; si < ns; si++) {
+			double v = s->x[si * s->ninv + k];
+
+			if (in_shape(ns, shape, si) && !isnan(v) && !isnan(mean[si]))
+				dev[m++] = v - mean[si];
+		}
+		if (m) {
+			double d = vstat_median(dev, m);
+
+			*ss += d * d;
+		}
+	}
+	*df += (double)(s->ninv - 1);
+	free(dev);
+	free(mean);
+}
+
+/* Fill side S of curve C from the rows R[lo..hi) (one curve, sorted by
+ * size and invocation), keeping the sizes of C->bytes. */
+static void fill_side(struct cside *s, const struct ccurve *c,
+		      const struct vrow *r, size_t lo, size_t hi)
+{
+	size_t i, k, si;
+	double csum = 0;
+	size_t cn = 0;
+
+	s->inv = NULL;
+	s->ninv = 0;
+	for (i = lo; i < hi; i++) {
+		for (k = 0; k < s->ninv && s->inv[k] != r[i].inv; k++)
+			;
+		if (k == s->ninv) {
+			s->inv = xrealloc(s->inv, (s->ninv + 1) * sizeof(*s->inv));
+			s->inv[s->ninv++] = r[i].inv;
+			if (r[i].clock_hz > 0) {
+				csum += r[i].clock_hz;
+				cn++;
+			}
+		}
+	}
+	/* ascending ids: the halves alternate in measuring order */
+	for (i = 1; i < s->ninv; i++)
+		for (k = i; k > 0 && s->inv[k - 1] > s->inv[k]; k--) {
+			int64_t t = s->inv[k];
+
+			s->inv[k] = s->inv[k - 1];
+			s->inv[k - 1] = t;
+		}
+	s->clock_hz = cn ? csum / (double)cn : 0;
+	s->x = xmalloc((c->ns ? c->ns : 1) * (s->ninv ? s->ninv : 1) * sizeof(*s->x));
+	for (i = 0; i < c->ns * s->ninv; i++)
+		s->x[i] = NAN;
+	for (i = lo; i < hi; i++) {
+		for (si = 0; si < c->ns && c->bytes[si] != r[i].bytes; si++)
+			;
+		if (si == c->ns)
+			continue;
+		for (k = 0; s->inv[k] != r[i].inv; k++)
+			;
+		s->x[si * s->ninv + k] = r[i].logthr;
+	}
+	s->package = r[lo].package;
+	s->version = r[lo].version;
+}
+
+/* The sizes measured in both B[blo..bhi) and N[nlo..nhi) into C. */
+static void common_sizes(struct ccurve *c, const struct vrow *b, size_t blo,
+			 size_t bhi, const struct vrow *n, size_t nlo, size_t nhi)
+{
+	size_t i = blo, j = nlo;
+
+	c->ns = 0;
+	c->bytes = NULL;
+	while (i < bhi && j < nhi) {
+		if (b[i].bytes < n[j].bytes) {
+			i++;
+		} else if (b[i].bytes > n[j].bytes) {
+			j++;
+		} else {
+			int64_t v = b[i].bytes;
+
+			c->bytes = xrealloc(c->bytes, (c->ns + 1) * sizeof(*c->bytes));
+			c->bytes[c->ns++] = v;
+			while (i < bhi && b[i].bytes == v)
+				i++;
+			while (j < nhi && n[j].bytes == v)
+				j++;
+		}
+	}
+}
+
+/* History of C from the rows H[lo..hi) (one curve, newest run first):
+ * runs with the base side's package version, at most
+ * VERDICT_HISTORY_RUNS; the A/A change between each two consecutive of
+ * them on every shape gives hist_sigma (root mean square) and hist_max
+ * (largest magnitude). */
+static void history(struct ccurve *c, const struct vrow *h, size_t lo,
+		    size_t hi)
+{
+	double *lvl = NULL;	/* runs x sizes mean log throughput */
+	size_t nruns = 0, i = lo, si, k;
+	int shape;
+
+	for (shape = 0; shape < NSHAPES; shape++)
+		c->hist_sigma[shape] = c->hist_max[shape] = -1;
+	c->hist_runs = 0;
+	while (i < hi && nruns < VERDICT_HISTORY_RUNS) {
+		size_t j = i;
+		int64_t run = h[i].run;
+		double *sum, *cnt;
+
+		while (j < hi && h[j].run == run)
+			j++;
+		if (strcmp(h[i].version, c->b.version) != 0) {
+			i = j;
+			continue;
+		}
+		lvl = xrealloc(lvl, (nruns + 1) * c->ns * sizeof(*lvl));
+		sum = &lvl[nruns * c->ns];
+		cnt = xcalloc(c->ns, sizeof(*cnt));
+		for (si = 0; si < c->ns; si++)
+			sum[si] = 0;
+		for (; i < j; i++)
+			for (si = 0; si < c->ns; si++)
+				if (c->bytes[si] == h[i].bytes) {
+					sum[si] += h[i].logthr;
+					cnt[si]++;
+				}
+		for (si = 0; si < c->ns; si++)
+			sum[si] = cnt[si] ? sum[si] / cnt[si] : NAN;
+		free(cnt);
+		nruns++;
+	}
+	c->hist_runs = (int)nruns;
+	for (shape = 0; shape < NSHAPES; shape++) {
+		double ss = 0, mx = 0, *d = xmalloc(c->ns * sizeof(*d));
+		size_t pairs = 0;
+
+		for (k = 0; k + 1 < nruns; k++) {
+			size_t m = 0;
+
+			for (si = 0; si < c->ns; si++) {
+				double a = lvl[k * c->ns + si], b = lvl[(k + 1) * c->ns + si];
+
+				if (in_shape(c->ns, shape, si) && !isnan(a) && !isnan(b))
+					d[m++] = a - b;
+			}
+			if (m) {
+				double e = vstat_median(d, m);
+
+				ss += e * e;
+				if (fabs(e) > mx)
+					mx = fabs(e);
+				pairs++;
+			}
+		}
+		free(d);
+		/* two A/A pairs at least: one says little about a spread */
+		if (pairs >= 2) {
+			c->hist_sigma[shape] = sqrt(ss / (double)pairs);
+			c->hist_max[shape] = mx;
+		}
+	}
+	free(lvl);
+}
+
+struct boot {
+	const struct ccurve *c;
+	int shape;
+	size_t *bi, *ni;	/* resampled invocations */
+	const double *diffs;	/* per-size log-ratios (by sizes) */
+	double *tmp;
+	size_t nd;
+};
+
+static double boot_invocations(void *ctx, struct vstat_rng *rng)
+{
+	struct boot *b = ctx;
+	size_t k;
+
+	for (k = 0; k < b->c->b.ninv; k++)
+		b->bi[k] = vstat_rng_below(rng, b->c->b.ninv);
+	for (k = 0; k < b->c->n.ninv; k++)
+		b->ni[k] = vstat_rng_below(rng, b->c->n.ninv);
+	return effect_of(b->c, b->shape, b->bi, b->c->b.ninv, b->ni,
+			 b->c->n.ninv);
+}
+
+static double boot_sizes(void *ctx, struct vstat_rng *rng)
+{
+	struct boot *b = ctx;
+	size_t k;
+
+	for (k = 0; k < b->nd; k++)
+		b->tmp[k] = b->diffs[vstat_rng_below(rng, b->nd)];
+	return vstat_median(b->tmp, b->nd);
+}
+
+/* Bootstrap interval of C's log effect on SHAPE: over invocations when
+ * both sides have two or more, else over sizes. Returns 0 or -1. */
+static int boot_ci(const struct ccurve *c, int shape, double *lo, double *hi)
+{
+	struct boot b = { .c = c, .shape = shape };
+	uint64_t seed = VSTAT_FNV_INIT;
+	double *d = xmalloc(c->ns * sizeof(*d));
+	size_t si;
+	int k, rc;
+
+	for (k = 0; k < VK_N; k++)
+		seed = vstat_hash(seed, c->name->k[k]);
+	seed ^= (uint64_t)shape;
+	if (c->b.ninv >= 2 && c->n.ninv >= 2) {
+		b.bi = xmalloc(c->b.ninv * sizeof(*b.bi));
+		b.ni = xmalloc(c->n.ninv * sizeof(*b.ni));
+		rc = vstat_bootstrap(boot_invocations, &b, seed,
+				     VERDICT_BOOTSTRAP_REPS, 0.05, lo, hi);
+		free(b.bi);
+		free(b.ni);
+	} else {
+		for (si = 0; si < c->ns; si++) {
+			double mb = side_mean(&c->b, si, NULL, 0);
+			double mn = side_mean(&c->n, si, NULL, 0);
+
+			if (in_shape(c->ns, shape, si) && !isnan(mb) && !isnan(mn))
+				d[b.nd++] = mn - mb;
+		}
+		b.diffs = d;
+		b.tmp = xmalloc((b.nd ? b.nd : 1) * sizeof(*b.tmp));
+		rc = b.nd ? vstat_bootstrap(boot_sizes, &b, seed,
+					    VERDICT_BOOTSTRAP_REPS, 0.05, lo, hi) : -1;
+		free(b.tmp);
+	}
+	free(d);
+	return rc;
+}
+
+/* Does the effect on SHAPE hold in both halves of each side's
+ * invocations (even and odd positions in measuring order): same sign as
+ * E and at least THRESHOLD in size? 1 yes, 0 no, -1 not testable. */
+static int halves_hold(const struct ccurve *c, int shape, double e,
+		       double threshold)
+{
+	size_t bi[2][64], ni[2][64], nb[2] = { 0, 0 }, nn[2] = { 0, 0 }, k;
+	int h;
+
+	if (c->b.ninv < 2 || c->n.ninv < 2)
+		return -1;
+	for (k = 0; k < c->b.ninv && k < 128; k++)
+		bi[k % 2][nb[k % 2]++] = k;
+	for (k = 0; k < c->n.ninv && k < 128; k++)
+		ni[k % 2][nn[k % 2]++] = k;
+	for (h = 0; h < 2; h++) {
+		double eh = effect_of(c, shape, bi[h], nb[h], ni[h], nn[h]);
+
+		if (isnan(eh) || (eh < 0) != (e < 0) || fabs(expm1(eh)) < threshold)
+			return 0;
+	}
+	return 1;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int key_in(char **list, size_t n, const struct vrow *r)
+{
+	char *key = xasprintf("%s|%s|%s|%s|%s|%s", r->k[VK_DISTRO],
+			      r->k[VK_LIBRARY], r->k[VK_ALGORITHM],
+			      r->k[VK_OPERATION], r->k[VK_MODE], r->k[VK_VARIANT]);
+	int found = n && bsearch(&key, list, n, sizeof(*list), cmp_str) != NULL;
+
+	free(key);
+	return found;
+}
+
+static void free_strs(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* End of the group of rows from I naming the same curve. */
+static size_t group_end(const struct vrows *r, size_t i)
+{
+	size_t j = i + 1;
+
+	while (j < r->n && vrow_key_cmp(&r->v[i], &r->v[j]) == 0)
+		j++;
+	return j;
+}
+
+/* Pair the curves of B and N (and their history in H) into *ret. */
+static size_t build_curves(const struct vrows *b, const struct vrows *n,
+			   const struct vrows *h, char **mb, size_t nmb,
+			   char **mn, size_t nmn, struct ccurve **ret)
+{
+	struct ccurve *cs = NULL;
+	size_t i = 0, j = 0, hk = 0, nc = 0;
+
+	while (i < b->n && j < n->n) {
+		int c = vrow_key_cmp(&b->v[i], &n->v[j]);
+		size_t ie, je;
+		struct ccurve *cc;
+
+		if (c < 0) {
+			i = group_end(b, i);
+			continue;
+		}
+		if (c > 0) {
+			j = group_end(n, j);
+			continue;
+		}
+		ie = group_end(b, i);
+		je = group_end(n, j);
+		cs = xrealloc(cs, (nc + 1) * sizeof(*cs));
+		cc = &cs[nc];
+		memset(cc, 0, sizeof(*cc));
+		cc->name = &b->v[i];
+		common_sizes(cc, b->v, i, ie, n->v, j, je);
+		if (cc->ns == 0) {
+			free(cc->bytes);
+			i = ie;
+			j = je;
+			continue;
+		}
+		fill_side(&cc->b, cc, b->v, i, ie);
+		fill_side(&cc->n, cc, n->v, j, je);
+		while (hk < h->n && vrow_key_cmp(&h->v[hk], cc->name) < 0)
+			hk++;
+		{
+			size_t he = hk;
+
+			while (he < h->n && vrow_key_cmp(&h->v[he], cc->name) == 0)
+				he++;
+			history(cc, h->v, hk, he);
+			hk = he;
+		}
+		cc->moved = key_in(mb, nmb, cc->name) || key_in(mn, nmn, cc->name);
+		nc++;
+		i = ie;
+		j = je;
+	}
+	*ret = cs;
+	return nc;
+}
+
+static void ccurves_free(struct ccurve *cs, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(cs[i].bytes);
+		free(cs[i].b.inv);
+		free(cs[i].b.x);
+		free(cs[i].n.inv);
+		free(cs[i].n.x);
+	}
+	free(cs);
+}
+
+/* Pooled within-run variance per (distro, library) and shape: curves of
+ * one library share their invocations, and a pool has far more degrees
+ * of freedom than a curve. */
+static void pool_library(struct ccurve *cs, size_t nc, size_t i,
+			 double *pss, double *pdf)
+{
+	size_t k;
+	int s;
+
+	for (s = 0; s < NSHAPES; s++)
+		pss[s] = pdf[s] = 0;
+	for (k = 0; k < nc; k++) {
+		if (strcmp(cs[k].name->k[VK_DISTRO], cs[i].name->k[VK_DISTRO]) ||
+		    strcmp(cs[k].name->k[VK_LIBRARY], cs[i].name->k[VK_LIBRARY]))
+			continue;
+		for (s = 0; s < NSHAPES; s++) {
+			pss[s] += cs[k].ss[s];
+			pdf[s] += cs[k].df[s];
+		}
+	}
+}
+
+/* Judge curve C into V (p, effect, interval, noise; q and state later). */
+static void judge(const struct ccurve *c, const double *pss, const double *pdf,
+		  double threshold, struct verdict_curve *v)
+{
+	double best_p = 2;
+	int shape, nshapes = 0;
+
+	v->p = 1;
+	v->effect = 0;
+	v->ci_low = v->ci_high = 0;
+	v->shape = VERDICT_SHAPE_SHIFT;
+	v->noise = VERDICT_NOISE_FALLBACK;
+	v->noise_within = v->noise_history = -1;
+	v->source = VERDICT_NOISE_ASSUMED;
+	v->halves = -1;
+	for (shape = 0; shape < NSHAPES; shape++)
+		nshapes += shape_usable(c->ns, shape);
+	for (shape = 0; shape < NSHAPES; shape++) {
+		double e, sw = -1, sh = c->hist_sigma[shape], sigma, p, lo, hi;
+		enum verdict_noise_source src = VERDICT_NOISE_ASSUMED;
+
+		if (!shape_usable(c->ns, shape) && !(shape == 0 && nshapes == 0))
+			continue;
+		e = effect_of(c, shape, NULL, 0, NULL, 0);
+		if (isnan(e))
+			continue;
+		if (pdf[shape] >= 1) {
+			double sc = c->df[shape] >= 1 ? sqrt(c->ss[shape] / c->df[shape]) : 0;
+			double sp = sqrt(pss[shape] / pdf[shape]);
+
+			sw = (sc > sp ? sc : sp) *
+			     sqrt(1.0 / (double)c->b.ninv + 1.0 / (double)c->n.ninv);
+		}
+		if (sw < 0 && sh < 0) {
+			sigma = VERDICT_NOISE_FALLBACK;
+		} else if (sh > sw) {
+			sigma = sh;
+			src = VERDICT_NOISE_HISTORY;
+		} else {
+			sigma = sw;
+			src = VERDICT_NOISE_INVOCATIONS;
+		}
+		if (sigma < VERDICT_NOISE_MIN)
+			sigma = VERDICT_NOISE_MIN;
+		p = vstat_normal_p(e / sigma);
+		if (p >= best_p)
+			continue;
+		best_p = p;
+		lo = e - Z95 * sigma;
+		hi = e + Z95 * sigma;
+		{
+			double blo, bhi;
+
+			/* the wider of the model's and the bootstrap's */
+			if (boot_ci(c, shape, &blo, &bhi) == 0) {
+				if (blo < lo)
+					lo = blo;
+				if (bhi > hi)
+					hi = bhi;
+			}
+		}
+		v->shape = (enum verdict_shape)shape;
+		v->effect = expm1(e);
+		v->ci_low = expm1(lo);
+		v->ci_high = expm1(hi);
+		v->noise = sigma;
+		v->noise_within = sw;
+		v->noise_history = sh;
+		v->source = src;
+		/* Bonferroni over the shapes tried, within the curve */
+		v->p = p * (nshapes ? nshapes : 1);
+		if (v->p > 1)
+			v->p = 1;
+		v->halves = halves_hold(c, shape, e, threshold);
+	}
+}
+
+/* Fill R's curves from CS: judge, adjust, set states. */
+static void decide(struct verdict_result *r, struct ccurve *cs, size_t nc)
+{
+	double *p = xmalloc((nc ? nc : 1) * sizeof(*p)), *q;
+	size_t i, m = 0, *idx = xmalloc((nc ? nc : 1) * sizeof(*idx));
+	double *clock = xmalloc((nc ? nc : 1) * sizeof(*clock));
+	size_t nclock = 0, nassumed = 0;
+
+	r->curves = xcalloc(nc ? nc : 1, sizeof(*r->curves));
+	r->ncurves = nc;
+	for (i = 0; i < nc; i++) {
+		struct ccurve *c = &cs[i];
+		int k;
+
+		for (k = 0; k < NSHAPES; k++) {
+			side_within(&c->b, c->ns, k, &c->ss[k], &c->df[k]);
+			side_within(&c->n, c->ns, k, &c->ss[k], &c->df[k]);
+		}
+	}
+	for (i = 0; i < nc; i++) {
+		struct ccurve *c = &cs[i];
+		struct verdict_curve *v = &r->curves[i];
+		double pss[NSHAPES], pdf[NSHAPES];
+
+		v->distro = xstrdup(c->name->k[VK_DISTRO]);
+		v->library = xstrdup(c->name->k[VK_LIBRARY]);
+		v->algorithm = xstrdup(c->name->k[VK_ALGORITHM]);
+		v->operation = xstrdup(c->name->k[VK_OPERATION]);
+		v->mode = xstrdup(c->name->k[VK_MODE]);
+		v->variant = xstrdup(c->name->k[VK_VARIANT]);
+		v->package = xstrdup(c->n.package);
+		v->base_version = xstrdup(c->b.version);
+		v->new_version = xstrdup(c->n.version);
+		v->nsizes = c->ns;
+		v->base_inv = c->b.ninv;
+		v->new_inv = c->n.ninv;
+		v->history_runs = c->hist_runs;
+		v->clock_ratio = c->b.clock_hz > 0 && c->n.clock_hz > 0 ?
+				 c->n.clock_hz / c->b.clock_hz : 0;
+		if (v->clock_ratio > 0)
+			clock[nclock++] = v->clock_ratio;
+		v->canary_moved = c->moved;
+		v->q = 1;
+		pool_library(cs, nc, i, pss, pdf);
+		judge(c, pss, pdf, r->threshold, v);
+		if (v->source == VERDICT_NOISE_ASSUMED)
+			nassumed++;
+		if (c->moved) {
+			v->state = VERDICT_FLAGGED;
+			r->nflagged++;
+			continue;
+		}
+		p[m] = v->p;
+		idx[m++] = i;
+	}
+	q = xmalloc((m ? m : 1) * sizeof(*q));
+	vstat_bh_adjust(p, q, m);
+	for (i = 0; i < m; i++) {
+		struct verdict_curve *v = &r->curves[idx[i]];
+		const struct ccurve *c = &cs[idx[i]];
+
+		v->q = q[i];
+		v->state = VERDICT_UNCHANGED;
+		if (v->q > r->alpha || fabs(v->effect) <= r->threshold)
+			continue;
+		v->state = VERDICT_CHANGED;
+		r->nchanged++;
+		if (v->effect < 0)
+			r->nregressions++;
+		else
+			r->nimprovements++;
+		if (v->halves == 1 && (c->hist_max[v->shape] < 0 ||
+				       fabs(log1p(v->effect)) > c->hist_max[v->shape])) {
+			v->state = VERDICT_CONFIRMED;
+			r->nconfirmed++;
+			if (v->effect < 0)
+				r->nconfirmed_regressions++;
+		}
+	}
+	if (nclock) {
+		double med = vstat_median(clock, nclock);
+
+		if (fabs(med - 1) > 0.02)
+			verdict_add_caveat(r, "the core clock the guests measured differs by %+.1f %% (new against base): CPU-bound curves move with it; effects are not corrected for it",
+					   100 * (med - 1));
+	}
+	if (nassumed)
+		verdict_add_caveat(r, "%zu curve%s had neither two invocations on a side nor history: judged against an assumed noise of %.0f %%",
+				   nassumed, nassumed == 1 ? "" : "s",
+				   100 * VERDICT_NOISE_FALLBACK);
+	free(p);
+	free(q);
+	free(idx);
+	free(clock);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Per library, the minimum detectable effect. */
+static void mdes(struct verdict_result *r)
+{
+	size_t i, k;
+
+	for (i = 0; i < r->ncurves; i++) {
+		const char *lib = r->curves[i].library;
+		double *noise = NULL, m;
+		size_t n = 0;
+
+		for (k = 0; k < r->nmdes && strcmp(r->mdes[k].library, lib); k++)
+			;
+		if (k < r->nmdes)
+			continue;
+		for (k = 0; k < r->ncurves; k++)
+			if (strcmp(r->curves[k].library, lib) == 0 &&
+			    r->curves[k].state != VERDICT_FLAGGED) {
+				noise = xrealloc(noise, (n + 1) * sizeof(*noise));
+				noise[n++] = r->curves[k].noise;
+			}
+		if (!n)
+			continue;
+		qsort(noise, n, sizeof(*noise), cmp_double);
+		m = expm1(Z_MDE * vstat_median(noise, n));
+		free(noise);
+		r->mdes = xrealloc(r->mdes, (r->nmdes + 1) * sizeof(*r->mdes));
+		r->mdes[r->nmdes].library = xstrdup(lib);
+		r->mdes[r->nmdes++].mde = m > r->threshold ? m : r->threshold;
+	}
+}
+
+int verdict_compare(sqlite3 *db, struct verdict_sel base, struct verdict_sel new,
+		    double threshold, double alpha, struct verdict_result *ret,
+		    bo_err *err)
+{
+	struct verdict_result r = { .base = base, .new = new,
+				    .threshold = threshold, .alpha = alpha };
+	struct vrows b = { 0 }, n = { 0 }, h = { 0 };
+	char *bv, *nv, **mb = NULL, **mn = NULL;
+	size_t nmb = 0, nmn = 0, nc = 0;
+	struct ccurve *cs = NULL;
+	int any_variant, rc = -1;
+
+	if (vload_check_sel(db, base, err) < 0 || vload_check_sel(db, new, err) < 0)
+		return -1;
+	bv = vload_variants(db, base);
+	nv = vload_variants(db, new);
+	/* sides that share no variant (a --nohw run against a normal one)
+	 * are matched regardless of it, as compare --points does */
+	any_variant = 1;
+	{
+		char *copy = xstrdup(bv), *tok, *save = NULL;
+
+		for (tok = strtok_r(copy, ",", &save); tok;
+		     tok = strtok_r(NULL, ",", &save)) {
+			char *pat = xasprintf(",%s,", tok), *in = xasprintf(",%s,", nv);
+
+			if (strstr(in, pat))
+				any_variant = 0;
+			free(pat);
+			free(in);
+		}
+		free(copy);
+		if (!*bv || !*nv)
+			any_variant = 0;
+	}
+	if (vload_side(db, base, any_variant, &b, err) < 0 ||
+	    vload_side(db, new, any_variant, &n, err) < 0 ||
+	    vload_history(db, base, new, any_variant, &h, err) < 0)
+		goto out;
+	nmb = vload_moved_canaries(db, base, any_variant, &mb);
+	nmn = vload_moved_canaries(db, new, any_variant, &mn);
+	nc = build_curves(&b, &n, &h, mb, nmb, mn, nmn, &cs);
+	vload_caveats(db, &r, bv, nv);
+	decide(&r, cs, nc);
+	mdes(&r);
+	if (vload_changes(db, &r, err) < 0)
+		goto out;
+	*ret = r;
+	memset(&r, 0, sizeof(r));
+	rc = 0;
+out:
+	ccurves_free(cs, cs ? nc : 0);
+	free_strs(mb, mb ? nmb : 0);
+	free_strs(mn, mn ? nmn : 0);
+	vrows_free(&b);
+	vrows_free(&n);
+	vrows_free(&h);
+	free(bv);
+	free(nv);
+	verdict_result_free(&r);
+	return rc;
+}
+
+void verdict_result_free(struct verdict_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->ncurves; i++) {
+		struct verdict_curve *v = &r->curves[i];
+
+		free(v->distro);
+		free(v->library);
+		free(v->algorithm);
+		free(v->operation);
+		free(v->mode);
+		free(v->variant);
+		free(v->package);
+		free(v->base_version);
+		free(v->new_version);
+	}
+	for (i = 0; i < r->nchanges; i++) {
+		free(r->changes[i].distro);
+		free(r->changes[i].package);
+		free(r->changes[i].old_version);
+		free(r->changes[i].new_version);
+	}
+	for (i = 0; i < r->nmdes; i++)
+		free(r->mdes[i].library);
+	free_strs(r->caveats, r->ncaveats);
+	free(r->curves);
+	free(r->changes);
+	free(r->mdes);
+	memset(r, 0, sizeof(*r));
+}
+
+const char *verdict_state_name(enum verdict_state s)
+{
+	static const char *const n[] = { "unchanged", "changed", "confirmed",
+					 "flagged" };
+
+	return n[s];
+}
+
+const char *verdict_shape_name(enum verdict_shape s)
+{
+	static const char *const n[] = { "shift", "start-up", "per-byte" };
+
+	return n[s];
+}
+
+const char *verdict_source_name(enum verdict_noise_source s)
+{
+	static const char *const n[] = { "invocations", "history", "assumed" };
+
+	return n[s];
+}
