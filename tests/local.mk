@@ -66,6 +66,14 @@ EXTRA_DIST += tests/t7200-report.sh
 CLEANFILES += tests/t7200-report.png
 TESTS += tests/t7300-merge.sh tests/t7400-db-readme.sh tests/t7500-cli.sh
 TESTS += tests/t7110-compare-nohw.sh
+# Per-curve verdicts: their statistics, and compare on stored runs of
+# known noise.
+check_PROGRAMS += tests/t7120-verdict-stats
+tests_t7120_verdict_stats_SOURCES = tests/t7120-verdict-stats.c tests/tap.h
+tests_t7120_verdict_stats_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t7120_verdict_stats_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t7120-verdict-stats tests/t7130-compare-verdicts.sh
+EXTRA_DIST += tests/t7130-compare-verdicts.sh tests/fixtures/verdict-runs.py
 EXTRA_DIST += tests/t7110-compare-nohw.sh
 EXTRA_DIST += tests/t7300-merge.sh tests/t7400-db-readme.sh db/README \
 	tests/t7500-cli.sh
