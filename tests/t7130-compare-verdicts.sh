@@ -57,6 +57,18 @@ assert all(c["package"] == "libgcrypt20" and c["new_version"] == "1.10.1-3+b1" f
 assert d["package_changes"] == [{"distro": "debian:bookworm", "package": "libgcrypt20", "old_version": "1.10.1-3", "new_version": "1.10.1-3+b1"}]
 ' "$tmp/json"
 ok $? "A/B: each effect about -10 % inside its interval, judged against history, package named"
+python3 -c '
+import json, sys
+c = [x for x in json.load(open(sys.argv[1]))["curves"] if x["state"] != "flagged"]
+# Benjamini-Hochberg 1995: q(i) = min over j >= i of m p(j) / j
+p = sorted(x["p"] for x in c)
+m = len(p)
+q = [min(1.0, min(m * p[j] / (j + 1) for j in range(i, m))) for i in range(m)]
+want = {pv: qv for pv, qv in zip(p, q)}
+assert all(abs(x["q"] - want[x["p"]]) <= 1e-12 * max(1, want[x["p"]]) for x in c), [(x["p"], x["q"]) for x in c]
+assert any(x["q"] > x["p"] for x in c)
+' "$tmp/json"
+ok $? "each q is the Benjamini-Hochberg adjustment of the p-values over the curves"
 "$BENCHORCH" compare --db "$db" --fail-on-regression 6 8 >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 4 ]
 ok $? "A/B: --fail-on-regression exits 4 on the confirmed regression"
