@@ -61,6 +61,7 @@ liborch_a_SOURCES += \
 	orchestrator/control-cli.c orchestrator/control-cli.h \
 	orchestrator/daemon.c orchestrator/daemon.h \
 	orchestrator/daemon-packages.c \
+	orchestrator/daemon-verdict.c orchestrator/daemon-verdict.h \
 	orchestrator/cmd-daemon.c orchestrator/cmd-status.c \
 	orchestrator/cmd-submit.c orchestrator/cmd-cancel.c
 # Many machines: Slurm submission, merge job and status.
