@@ -44,7 +44,7 @@ static const char history_fmt[] =
 	" JOIN invocations inv ON inv.run_id = ru.id"
 	" JOIN results r ON r.invocation_id = inv.id"
 	" JOIN images im ON im.id = inv.image_id"
-	" JOIN libraries l ON l.id = r.library_id";
+	" JOIN libraries l ON l.id = r.library_id%6$s";
 
 /* Does TABLE of DB have column COL (older schemas lack some)? */
 static int has_col(sqlite3 *db, const char *table, const char *col)
@@ -188,11 +188,18 @@ int vload_history(sqlite3 *db, struct verdict_sel base, struct verdict_sel new,
 	/* a few more runs than a curve uses: some may measure other distros
 	 * or carry another package version */
 	struct cols c = schema_cols(db, any_variant);
+	/* sides of other variants: the history is the base's variant's */
+	char *bv = any_variant ? vload_variants(db, base) : xstrdup("");
+	char *filter = *bv ? xasprintf(" WHERE inv.variant = '%s'",
+				      strcmp(bv, "nohw") == 0 ? "nohw" : "hw") :
+			     xstrdup("");
 	char *sql = xasprintf(history_fmt, c.variant, 4 * VERDICT_HISTORY_RUNS,
-			      c.mode, c.clock0, c.clock1);
+			      c.mode, c.clock0, c.clock1, filter);
 	int rc = load_rows(db, sql, base.run, new.run, ret, err);
 
 	free(sql);
+	free(filter);
+	free(bv);
 	if (rc == 0 && ret->n)
 		qsort(ret->v, ret->n, sizeof(*ret->v), cmp_history);
 	return rc;
