@@ -32,7 +32,7 @@ static const char usage[] =
 "discovery rate of 5 % over the curves compared (Benjamini-Hochberg) and\n"
 "by at least the threshold. A change at one size only is not a change of\n"
 "the curve. A curve whose contention canary moved in either run is\n"
-"flagged, never judged. doc/verdicts.md describes the method.\n"
+"flagged, never judged. orchestrator/verdicts.md describes the method.\n"
 "\n"
 "The output starts with a summary: curves compared, curves changed,\n"
 "caveats (the runs differ in --quick, repetitions, batch length, variants\n"

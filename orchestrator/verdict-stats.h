@@ -1,5 +1,5 @@
 /* verdict-stats.h - the statistics behind the per-curve verdicts of
- * compare (doc/verdicts.md): medians, the two-sided normal p-value, the
+ * compare (orchestrator/verdicts.md): medians, the two-sided normal p-value, the
  * Benjamini-Hochberg adjustment and a reproducible percentile bootstrap. */
 #ifndef BENCHORCH_VERDICT_STATS_H
 #define BENCHORCH_VERDICT_STATS_H

@@ -1,6 +1,6 @@
 /* verdict.c - judge each curve measured on both sides of a comparison:
  * effect, interval, p and q, the noise it was judged against, and its
- * state (doc/verdicts.md). */
+ * state (orchestrator/verdicts.md). */
 #include "config.h"
 
 #include <math.h>

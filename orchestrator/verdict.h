@@ -1,6 +1,6 @@
 /* verdict.h - per-curve verdicts between two stored measurements (two
  * runs, or two images of one run): is a curve's throughput changed, by
- * how much, how sure, and against which noise (doc/verdicts.md). */
+ * how much, how sure, and against which noise (orchestrator/verdicts.md). */
 #ifndef BENCHORCH_VERDICT_H
 #define BENCHORCH_VERDICT_H
 
@@ -120,7 +120,7 @@ struct verdict_result {
 
 /* Judge every curve measured on both sides BASE and NEW in DB (schema 5 or
  * later), with THRESHOLD and ALPHA (fractions). The method, noise model
- * and states are those of doc/verdicts.md. Returns 0 with *ret filled
+ * and states are those of orchestrator/verdicts.md. Returns 0 with *ret filled
  * (free with verdict_result_free), or -1 with err set (a run or image
  * that does not exist, a schema too old, a database error). */
 int verdict_compare(sqlite3 *db, struct verdict_sel base, struct verdict_sel new,
