@@ -165,6 +165,13 @@ ok $? "--store keeps the verdict and each curve's state and noise"
 	[ "$(sqlite3 "$db" "select count(*) from verdicts")" -eq 1 ]
 ok $? "without --store nothing is written"
 
+"$BENCHORCH" merge --db "$tmp/merged.db" "$db" >"$tmp/out" 2>"$tmp/err" &&
+	[ "$(sqlite3 "$tmp/merged.db" "select count(*) from runs")" -eq 12 ] &&
+	[ "$(sqlite3 "$tmp/merged.db" "select count(*) from verdicts")" -eq 0 ] &&
+	"$BENCHORCH" compare --db "$tmp/merged.db" --store 6 8 >/dev/null 2>"$tmp/err" &&
+	[ "$(sqlite3 "$tmp/merged.db" "select changed, confirmed_regressions from verdicts")" = "7|7" ]
+ok $? "merge does not carry verdicts; compare --store re-derives the same in the merged database"
+
 if command -v valgrind >/dev/null 2>&1; then
 	valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
 		"$BENCHORCH" compare --db "$db" --points --format json 6 8 >/dev/null 2>"$tmp/vg"
