@@ -169,6 +169,10 @@ static void print_json(FILE *f, const struct verdict_result *r, json_t *extra)
 	json_object_set_new(o, "new_run", json_integer(r->new.run));
 	json_object_set_new(o, "new_image", r->new.image ?
 			    json_integer(r->new.image) : json_null());
+	json_object_set_new(o, "base_variant", json_string(r->base_variant ?
+							       r->base_variant : ""));
+	json_object_set_new(o, "new_variant", json_string(r->new_variant ?
+							      r->new_variant : ""));
 	json_object_set_new(o, "threshold", json_real(r->threshold));
 	json_object_set_new(o, "alpha", json_real(r->alpha));
 	json_object_set_new(o, "curves_compared", json_integer((json_int_t)r->ncurves));

@@ -760,6 +760,8 @@ int verdict_compare(sqlite3 *db, struct verdict_sel base, struct verdict_sel new
 	mdes(&r);
 	if (vload_changes(db, &r, err) < 0)
 		goto out;
+	r.base_variant = xstrdup(bv);
+	r.new_variant = xstrdup(nv);
 	*ret = r;
 	memset(&r, 0, sizeof(r));
 	rc = 0;
@@ -802,6 +804,8 @@ void verdict_result_free(struct verdict_result *r)
 	for (i = 0; i < r->nmdes; i++)
 		free(r->mdes[i].library);
 	free_strs(r->caveats, r->ncaveats);
+	free(r->base_variant);
+	free(r->new_variant);
 	free(r->curves);
 	free(r->changes);
 	free(r->mdes);

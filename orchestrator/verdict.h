@@ -109,6 +109,8 @@ struct verdict_mde {
 struct verdict_result {
 	struct verdict_sel base, new;
 	double threshold, alpha;	/* fractions */
+	char *base_variant, *new_variant;	/* each side's variants, sorted,
+					 * ','-joined ("hw", "nohw", "hw,nohw") */
 	size_t ncurves, nchanged, nconfirmed, nflagged;
 	size_t nregressions, nimprovements;	/* of the changed */
 	size_t nconfirmed_regressions;
