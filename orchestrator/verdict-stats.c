@@ -37,6 +37,88 @@ double vstat_normal_p(double z)
 	return p > 1 ? 1 : p;
 }
 
+/* The continued fraction of the incomplete beta function (A&S 26.5.8),
+ * evaluated by the modified Lentz method. */
+static double beta_cf(double a, double b, double x)
+{
+	const double tiny = 1e-300, eps = 1e-14;
+	double c = 1, d = 1 - (a + b) * x / (a + 1), h;
+	int m;
+
+	if (fabs(d) < tiny)
+		d = tiny;
+	d = 1 / d;
+	h = d;
+	for (m = 1; m <= 300; m++) {
+		double m2 = 2.0 * m, num, del;
+
+		/* even step: m (b - m) x / ((a + 2m - 1)(a + 2m)) */
+		num = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
+		d = 1 + num * d;
+		c = 1 + num / c;
+		d = fabs(d) < tiny ? 1 / tiny : 1 / d;
+		if (fabs(c) < tiny)
+			c = tiny;
+		h *= d * c;
+		/* odd step: -(a + m)(a + b + m) x / ((a + 2m)(a + 2m + 1)) */
+		num = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
+		d = 1 + num * d;
+		c = 1 + num / c;
+		d = fabs(d) < tiny ? 1 / tiny : 1 / d;
+		if (fabs(c) < tiny)
+			c = tiny;
+		del = d * c;
+		h *= del;
+		if (fabs(del - 1) < eps)
+			break;
+	}
+	return h;
+}
+
+/* The regularized incomplete beta function I_x(a, b) (A&S 26.5.1). */
+static double beta_inc(double a, double b, double x)
+{
+	double front;
+
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) +
+		    b * log1p(-x));
+	/* the fraction converges fast below the mean; above it, use the
+	 * symmetry I_x(a, b) = 1 - I_(1-x)(b, a) */
+	if (x < (a + 1) / (a + b + 2))
+		return front * beta_cf(a, b, x) / a;
+	return 1 - front * beta_cf(b, a, 1 - x) / b;
+}
+
+double vstat_t_p(double t, double df)
+{
+	double p;
+
+	if (df >= 1e6)
+		return vstat_normal_p(t);
+	p = beta_inc(df / 2, 0.5, df / (df + t * t));
+	return p < 0 ? 0 : p > 1 ? 1 : p;
+}
+
+double vstat_t_crit(double df, double alpha)
+{
+	double lo = 0, hi = 1e6;
+	int k;
+
+	for (k = 0; k < 200 && hi - lo > 1e-12 * (1 + lo); k++) {
+		double mid = (lo + hi) / 2;
+
+		if (vstat_t_p(mid, df) > alpha)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
 struct ranked {
 	double p;
 	size_t i;

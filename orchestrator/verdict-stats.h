@@ -1,6 +1,7 @@
 /* verdict-stats.h - the statistics behind the per-curve verdicts of
- * compare (orchestrator/verdicts.md): medians, the two-sided normal p-value, the
- * Benjamini-Hochberg adjustment and a reproducible percentile bootstrap. */
+ * compare (orchestrator/verdicts.md): medians, two-sided normal and
+ * Student's t p-values, the Benjamini-Hochberg adjustment and a
+ * reproducible percentile bootstrap. */
 #ifndef BENCHORCH_VERDICT_STATS_H
 #define BENCHORCH_VERDICT_STATS_H
 
@@ -15,6 +16,20 @@ double vstat_median(const double *v, size_t n);
 /* Two-sided p-value of a standard normal statistic Z: P(|N(0,1)| >= |Z|)
  * = erfc(|Z| / sqrt(2)). Returns a value in [0, 1]. */
 double vstat_normal_p(double z);
+
+/* Two-sided p-value of Student's t statistic T with DF degrees of
+ * freedom: P(|T_df| >= |T|) = I_x(DF/2, 1/2) with x = DF / (DF + T^2),
+ * the regularized incomplete beta function computed by its continued
+ * fraction (Abramowitz and Stegun, "Handbook of Mathematical Functions",
+ * 26.5.8 and 26.7.1). DF > 0 (need not be an integer); DF of 1e6 or more
+ * is the normal distribution (vstat_normal_p). Returns a value in
+ * [0, 1]. */
+double vstat_t_p(double t, double df);
+
+/* The two-sided critical value of Student's t with DF degrees of freedom
+ * at level ALPHA (0.05: the t of a 95 % interval), found by bisection on
+ * vstat_t_p. DF > 0, 0 < ALPHA < 1. */
+double vstat_t_crit(double df, double alpha);
 
 /* Benjamini-Hochberg adjusted p-values ("q-values") of the N p-values P,
  * written to Q (N entries, same order as P; Q may equal P): with the

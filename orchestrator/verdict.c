@@ -11,9 +11,7 @@
 #include "orchestrator/verdict-stats.h"
 #include "orchestrator/verdict.h"
 
-/* z of a two-sided 95 % interval, and z(0.975) + z(0.80) for the
- * minimum detectable effect at 80 % power */
-#define Z95 1.959964
+/* z(0.975) + z(0.80): the minimum detectable effect at 80 % power */
 #define Z_MDE (1.959964 + 0.841621)
 #define NSHAPES 3
 
@@ -35,6 +33,7 @@ struct ccurve {
 	double ss[NSHAPES];	/* within-run sum of squared deviations */
 	double df[NSHAPES];	/* and its degrees of freedom */
 	double hist_sigma[NSHAPES], hist_max[NSHAPES];	/* -1: none */
+	int hist_pairs[NSHAPES];	/* A/A pairs behind hist_sigma */
 	int hist_runs;
 	int moved;
 };
@@ -219,8 +218,10 @@ static void history(struct ccurve *c, const struct vrow *h, size_t lo,
 	size_t nruns = 0, i = lo, si, k;
 	int shape;
 
-	for (shape = 0; shape < NSHAPES; shape++)
+	for (shape = 0; shape < NSHAPES; shape++) {
 		c->hist_sigma[shape] = c->hist_max[shape] = -1;
+		c->hist_pairs[shape] = 0;
+	}
 	c->hist_runs = 0;
 	while (i < hi && nruns < VERDICT_HISTORY_RUNS) {
 		size_t j = i;
@@ -277,6 +278,7 @@ static void history(struct ccurve *c, const struct vrow *h, size_t lo,
 		if (pairs >= 2) {
 			c->hist_sigma[shape] = sqrt(ss / (double)pairs);
 			c->hist_max[shape] = mx;
+			c->hist_pairs[shape] = (int)pairs;
 		}
 	}
 	free(lvl);
@@ -521,6 +523,7 @@ static void judge(const struct ccurve *c, const double *pss, const double *pdf,
 		nshapes += shape_usable(c->ns, shape);
 	for (shape = 0; shape < NSHAPES; shape++) {
 		double e, sw = -1, sh = c->hist_sigma[shape], sigma, p, lo, hi;
+		double dfw = 0, df = 1e6;	/* degrees of freedom of sigma */
 		enum verdict_noise_source src = VERDICT_NOISE_ASSUMED;
 
 		if (!shape_usable(c->ns, shape) && !(shape == 0 && nshapes == 0))
@@ -534,24 +537,30 @@ static void judge(const struct ccurve *c, const double *pss, const double *pdf,
 
 			sw = (sc > sp ? sc : sp) *
 			     sqrt(1.0 / (double)c->b.ninv + 1.0 / (double)c->n.ninv);
+			dfw = pdf[shape];	/* the pool's: the max above is the caution */
 		}
+		/* an estimate from few degrees of freedom is uncertain itself:
+		 * the p-value and interval come from Student's t with the
+		 * estimate's degrees of freedom (the assumed noise: normal) */
 		if (sw < 0 && sh < 0) {
 			sigma = VERDICT_NOISE_FALLBACK;
 		} else if (sh > sw) {
 			sigma = sh;
+			df = c->hist_pairs[shape];
 			src = VERDICT_NOISE_HISTORY;
 		} else {
 			sigma = sw;
+			df = dfw;
 			src = VERDICT_NOISE_INVOCATIONS;
 		}
 		if (sigma < VERDICT_NOISE_MIN)
 			sigma = VERDICT_NOISE_MIN;
-		p = vstat_normal_p(e / sigma);
+		p = vstat_t_p(e / sigma, df);
 		if (p >= best_p)
 			continue;
 		best_p = p;
-		lo = e - Z95 * sigma;
-		hi = e + Z95 * sigma;
+		lo = e - vstat_t_crit(df, 0.05) * sigma;
+		hi = e + vstat_t_crit(df, 0.05) * sigma;
 		{
 			double blo, bhi;
 

@@ -1,7 +1,7 @@
 /* t7120-verdict-stats - the statistics of the per-curve verdicts with
  * known values: Benjamini-Hochberg on the paper's own example, the
- * SplitMix64 reference outputs, the two-sided normal p-value, medians and
- * the percentile bootstrap. */
+ * SplitMix64 reference outputs, the two-sided normal and Student's t
+ * p-values, medians and the percentile bootstrap. */
 #include "config.h"
 
 #include <math.h>
@@ -96,6 +96,21 @@ int main(void)
 	tap_ok(fabs(vstat_normal_p(1.959964) - 0.05) < 1e-6 &&
 	       fabs(vstat_normal_p(-2.575829) - 0.01) < 1e-6 &&
 	       vstat_normal_p(0) == 1, "two-sided normal p-values");
+
+	/* Student's t: the critical values of the NIST/SEMATECH e-Handbook of
+	 * Statistical Methods, table 1.3.6.7.2 (upper tail 0.025: two-sided
+	 * 0.05; upper tail 0.005: two-sided 0.01) */
+	tap_ok(fabs(vstat_t_p(12.706, 1) - 0.05) < 1e-4 &&
+	       fabs(vstat_t_p(4.303, 2) - 0.05) < 1e-4 &&
+	       fabs(vstat_t_p(-2.228, 10) - 0.05) < 1e-4 &&
+	       fabs(vstat_t_p(2.750, 30) - 0.01) < 1e-4 && vstat_t_p(0, 5) == 1,
+	       "Student's t p-values at the table's critical values");
+	tap_ok(fabs(vstat_t_crit(2, 0.05) - 4.303) < 1e-3 &&
+	       fabs(vstat_t_crit(10, 0.05) - 2.228) < 1e-3 &&
+	       fabs(vstat_t_crit(100, 0.05) - 1.984) < 1e-3,
+	       "Student's t critical values (2, 10, 100 degrees of freedom)");
+	tap_ok(fabs(vstat_t_p(1.959964, 1e6) - 0.05) < 1e-6,
+	       "a million degrees of freedom: the normal distribution");
 
 	tap_ok(vstat_median(nine, 9) == 5 && vstat_median(nine, 4) == 2.5 &&
 	       isnan(vstat_median(nine, 0)), "medians: odd, even, none");
