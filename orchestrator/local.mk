@@ -38,6 +38,7 @@ liborch_a_SOURCES += \
 	orchestrator/curves.c orchestrator/curves.h \
 	orchestrator/compare.c orchestrator/compare.h \
 	orchestrator/verdict.c orchestrator/verdict.h \
+	orchestrator/verdict-curve.c orchestrator/verdict-curve.h \
 	orchestrator/verdict-load.c orchestrator/verdict-load.h \
 	orchestrator/verdict-stats.c orchestrator/verdict-stats.h \
 	orchestrator/verdict-store.c \
