@@ -137,9 +137,35 @@ static void pool_library(struct ccurve *cs, size_t nc, size_t i,
 	}
 }
 
+/* The noise across the curves of a comparison: 1.4826 x the median of
+ * |log effect| over every curve whose canary did not move (the median
+ * absolute deviation about zero, scaled to a standard deviation for
+ * normal data; Rousseeuw and Croux, JASA 88, 1993). Most curves of a
+ * comparison do not change, so this measures how far the two sides
+ * drift apart as a whole, a shift shared by every curve included.
+ * -1 with fewer than VERDICT_ACROSS_MIN curves. */
+static double across_curves(const struct ccurve *cs, size_t nc)
+{
+	double *e = xmalloc((nc ? nc : 1) * sizeof(*e)), m;
+	size_t i, n = 0;
+
+	for (i = 0; i < nc; i++) {
+		double v;
+
+		if (cs[i].moved)
+			continue;
+		v = vc_effect(&cs[i], VERDICT_SHAPE_SHIFT, NULL, 0, NULL, 0);
+		if (!isnan(v))
+			e[n++] = fabs(v);
+	}
+	m = n >= VERDICT_ACROSS_MIN ? 1.4826 * vstat_median(e, n) : -1;
+	free(e);
+	return m;
+}
+
 /* Judge curve C into V (p, effect, interval, noise; q and state later). */
 static void judge(const struct ccurve *c, const double *pss, const double *pdf,
-		  double threshold, struct verdict_curve *v)
+		  double across, double threshold, struct verdict_curve *v)
 {
 	double best_p = 2;
 	int shape, nshapes = 0;
@@ -186,6 +212,14 @@ static void judge(const struct ccurve *c, const double *pss, const double *pdf,
 			df = dfw;
 			src = VERDICT_NOISE_INVOCATIONS;
 		}
+		/* without history nothing measured says how far two runs
+		 * drift apart: the spread of the effects of all the curves
+		 * compared, about zero, is such a measure */
+		if (sh < 0 && across > sigma) {
+			sigma = across;
+			df = 1e6;
+			src = VERDICT_NOISE_CURVES;
+		}
 		if (sigma < VERDICT_NOISE_MIN)
 			sigma = VERDICT_NOISE_MIN;
 		p = vstat_t_p(e / sigma, df);
@@ -227,7 +261,8 @@ static void decide(struct verdict_result *r, struct ccurve *cs, size_t nc)
 	double *p = xmalloc((nc ? nc : 1) * sizeof(*p)), *q;
 	size_t i, m = 0, *idx = xmalloc((nc ? nc : 1) * sizeof(*idx));
 	double *clock = xmalloc((nc ? nc : 1) * sizeof(*clock));
-	size_t nclock = 0, nassumed = 0;
+	size_t nclock = 0, nassumed = 0, nacross = 0;
+	double across;
 
 	r->curves = xcalloc(nc ? nc : 1, sizeof(*r->curves));
 	r->ncurves = nc;
@@ -240,6 +275,7 @@ static void decide(struct verdict_result *r, struct ccurve *cs, size_t nc)
 			vc_side_within(&c->n, c->ns, k, &c->ss[k], &c->df[k]);
 		}
 	}
+	across = across_curves(cs, nc);
 	for (i = 0; i < nc; i++) {
 		struct ccurve *c = &cs[i];
 		struct verdict_curve *v = &r->curves[i];
@@ -265,9 +301,11 @@ static void decide(struct verdict_result *r, struct ccurve *cs, size_t nc)
 		v->canary_moved = c->moved;
 		v->q = 1;
 		pool_library(cs, nc, i, pss, pdf);
-		judge(c, pss, pdf, r->threshold, v);
+		judge(c, pss, pdf, across, r->threshold, v);
 		if (v->source == VERDICT_NOISE_ASSUMED)
 			nassumed++;
+		if (v->source == VERDICT_NOISE_CURVES)
+			nacross++;
 		if (c->moved) {
 			v->state = VERDICT_FLAGGED;
 			r->nflagged++;
@@ -311,6 +349,9 @@ static void decide(struct verdict_result *r, struct ccurve *cs, size_t nc)
 		verdict_add_caveat(r, "%zu curve%s had neither two invocations on a side nor history: judged against an assumed noise of %.0f %%",
 				   nassumed, nassumed == 1 ? "" : "s",
 				   100 * VERDICT_NOISE_FALLBACK);
+	if (nacross)
+		verdict_add_caveat(r, "%zu curve%s had no history: judged against the spread of the effects of every curve compared (%.1f %%), larger than their own",
+				   nacross, nacross == 1 ? "" : "s", 100 * across);
 	free(p);
 	free(q);
 	free(idx);
@@ -471,7 +512,8 @@ const char *verdict_shape_name(enum verdict_shape s)
 
 const char *verdict_source_name(enum verdict_noise_source s)
 {
-	static const char *const n[] = { "invocations", "history", "assumed" };
+	static const char *const n[] = { "invocations", "history", "assumed",
+					 "curves" };
 
 	return n[s];
 }

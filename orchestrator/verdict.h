@@ -24,6 +24,8 @@
 /* Lower bound of any measured noise (0.5 %): a few invocations can agree
  * by chance far better than the machine repeats. */
 #define VERDICT_NOISE_MIN 0.005
+/* Curves a comparison needs for the noise across curves. */
+#define VERDICT_ACROSS_MIN 20
 /* History: at most this many earlier runs per curve, newest first. */
 #define VERDICT_HISTORY_RUNS 10
 /* Bootstrap replicates per curve. */
@@ -43,6 +45,9 @@ enum verdict_noise_source {
 	VERDICT_NOISE_INVOCATIONS,	/* the two runs' own invocations */
 	VERDICT_NOISE_HISTORY,		/* earlier runs, same CPU and package */
 	VERDICT_NOISE_ASSUMED,		/* neither: VERDICT_NOISE_FALLBACK */
+	VERDICT_NOISE_CURVES,		/* no history: the spread of every
+					 * curve's effect (larger than the
+					 * others) */
 };
 
 /* Which part of the curve the decisive effect was measured on. */

@@ -135,6 +135,21 @@ ok $? "no history, one invocation: libgcrypt's 6 curves changed, the assumed noi
 	grep -q "^Caveat: run 3 was measured with a CPU warning: the scaling governor of cpu 1 is 'powersave'" "$tmp/out"
 ok $? "a CPU warning of either run is a caveat"
 
+# Two runs of a machine whose whole curves move by 15 % from run to run,
+# one invocation each and no history: the spread across the curves is the
+# noise, not the assumed 5 %.
+sqlite3 "$tmp/noisy.db" <"$tmp/schema.sql" && sqlite3 "$tmp/noisy.db" "pragma user_version = $last" &&
+	python3 "$top_srcdir/tests/fixtures/verdict-runs.py" "$tmp/noisy.db" noisy noisy &&
+	"$BENCHORCH" compare --db "$tmp/noisy.db" --format json 1 2 >"$tmp/json" 2>"$tmp/err" &&
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["changed"] == 0, d["changed"]
+assert all(c["noise_source"] == "curves" and c["noise"] > 0.1 for c in d["curves"])
+assert any("judged against the spread of the effects of every curve compared" in c for c in d["caveats"])
+' "$tmp/json"
+ok $? "no history, one invocation, whole curves 15 % apart: judged against the spread across curves, nothing changed"
+
 # caveats: --quick on one side only, other repetitions, other batch length
 sqlite3 "$db" "update runs set quick = 1, command_line = command_line || ' --min-batch-ms 2' where id = 7;
 update results set repetitions = 3 where invocation_id in (select id from invocations where run_id = 7)" &&

@@ -24,7 +24,9 @@
 --  * noise: the standard deviation of the log effect the curve was judged
 --    against (log units, about a fraction); noise_within and
 --    noise_history: its two measured estimates (NULL when not available);
---    noise_source: which one was used ('assumed': neither existed).
+--    noise_source: which one was used ('assumed': neither existed;
+--    'curves': without history, the spread of every curve's effect in
+--    the comparison was larger).
 --  * history_runs: earlier runs the history used; clock_ratio: new / base
 --    mean measured core clock (NULL when not stored), shown, not
 --    corrected for.
@@ -74,7 +76,7 @@ CREATE TABLE verdict_curves (
 	noise		REAL NOT NULL,		-- log units
 	noise_within	REAL,
 	noise_history	REAL,
-	noise_source	TEXT NOT NULL CHECK (noise_source IN ('invocations', 'history', 'assumed')),
+	noise_source	TEXT NOT NULL CHECK (noise_source IN ('invocations', 'history', 'assumed', 'curves')),
 	history_runs	INTEGER NOT NULL,
 	clock_ratio	REAL,
 	halves		INTEGER CHECK (halves IN (0, 1)),
