@@ -9,6 +9,7 @@ DB_MIGRATIONS = db/migrations/0001-initial.sql \
 	db/migrations/0008-canaries.sql \
 	db/migrations/0009-resources.sql \
 	db/migrations/0010-tools.sql \
+	db/migrations/0011-verdicts.sql \
 	db/migrations/0012-confirmations.sql \
 	db/migrations/0013-points-view.sql
 EXTRA_DIST += $(DB_MIGRATIONS) db/sql2c.sh

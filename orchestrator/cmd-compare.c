@@ -13,30 +13,51 @@
 #include "orchestrator/format.h"
 #include "orchestrator/paths.h"
 #include "orchestrator/report-fmt.h"
+#include "orchestrator/verdict-print.h"
+#include "orchestrator/verdict.h"
 
 static const char usage[] =
 "Usage: benchorch compare [OPTIONS] BASE NEW\n"
 "       benchorch compare [OPTIONS] --latest 2\n"
+"       benchorch compare [OPTIONS] --base-image ID --new-image ID RUN RUN\n"
 "       benchorch compare --machines [--size SIZE] [--format F] [RUN...]\n"
 "\n"
-"Compare run NEW against run BASE (run ids) point by point: for each\n"
-"distro, library, algorithm, operation and buffer size measured in both,\n"
-"the change in median throughput (MB/s) and whether it is significant.\n"
+"Compare run NEW against run BASE (run ids) curve by curve. A curve is a\n"
+"distro, library, algorithm, operation, mode and variant over its buffer\n"
+"sizes. A curve has changed when its throughput moved consistently across\n"
+"its sizes (the median over the sizes of the log-ratio new/base), or\n"
+"across the smaller half of its sizes (start-up cost) or the larger half\n"
+"(cost per byte), by more than the noise this machine shows between\n"
+"invocations, between earlier runs of the same packages and across the\n"
+"curves compared (when there is no history), with a false\n"
+"discovery rate of 5 % over the curves compared (Benjamini-Hochberg) and\n"
+"by at least the threshold. A change at one size only is not a change of\n"
+"the curve. A curve whose contention canary moved in either run is\n"
+"flagged, never judged. orchestrator/verdicts.md describes the method.\n"
 "\n"
-"Significance: a change is significant when it exceeds the threshold AND,\n"
-"where both runs stored at least 5 raw samples (one per timed batch) of\n"
-"the point, a two-sided Mann-Whitney rank test on them gives p < 0.05.\n"
-"Points without them (runs stored before samples were kept, --quick runs\n"
-"of 3 repetitions) are judged by their median and best (minimum-time)\n"
-"batch instead: the [median, best] throughput ranges of the two runs must\n"
-"not overlap (a slowdown counts only if even the new best is below the\n"
-"old median). json gives each point's method and p-value.\n"
+"The output starts with a summary: curves compared, curves changed,\n"
+"caveats (the runs differ in --quick, repetitions, batch length, variants\n"
+"or CPU, a CPU warning, a clock that moved), the packages that changed\n"
+"and, per library, the smallest change this machine can detect at its\n"
+"measured noise. Then it lists the changed and flagged curves, each with\n"
+"its effect and 95 % interval, q-value, the noise it was judged against\n"
+"and where that came from, the clock ratio new/base (shown, not\n"
+"corrected for), its state and its library's package change.\n"
 "\n"
-"Each regression and improvement is annotated with the version change of\n"
-"the library's package, and every image package that changed between the\n"
-"two runs is listed per distro. The header names each run's variants (hw,\n"
-"nohw for a run with --nohw) and says so when the runs share none. BASE\n"
-"and NEW must be different runs.\n"
+"A change is confirmed when it also holds in both halves of each run's\n"
+"invocations (alternate invocations in measuring order; a point must have\n"
+"been measured by two invocations or more on each side) and exceeds every\n"
+"change seen between earlier runs of the same packages on this CPU.\n"
+"\n"
+"--points adds the former point-by-point comparison: each distro,\n"
+"library, algorithm, operation and buffer size measured in both runs,\n"
+"judged alone (a Mann-Whitney rank test on the stored samples, or the\n"
+"[median, best] ranges). With --format csv it prints the points instead\n"
+"of the curves; with json it adds them as \"points\", \"regressions\" and\n"
+"\"improvements\".\n"
+"\n"
+"--base-image and --new-image compare two images measured in one run (or\n"
+"in two): each side is then the given image's invocations only.\n"
 "\n"
 "--machines puts several machines side by side instead (runs merged from\n"
 "many hosts, e.g. by 'benchorch slurm'): one column per machine (host and\n"
@@ -50,19 +71,24 @@ static const char usage[] =
 "      --state-dir DIR    where the default database lives\n"
 "      --latest 2         compare the two most recent runs\n"
 "      --threshold PCT    ignore changes of at most PCT % (default: 3)\n"
-"      --all              list every point, not only significant ones\n"
+"      --all              list every curve (with --points: every point)\n"
+"      --points           add the point-by-point comparison (see above)\n"
+"      --base-image ID    BASE is this image of the run only\n"
+"      --new-image ID     NEW is this image of the run only\n"
+"      --store            keep the verdict in the database (table verdicts)\n"
 "      --format FORMAT    table, csv or json (default: table)\n"
-"      --fail-on-regression  exit 4 when a regression is found\n"
+"      --fail-on-regression  exit 4 when a confirmed regression is found\n"
 "      --machines         one column per machine (see above)\n"
 "      --size SIZE        buffer size of --machines (default: 16KiB)\n"
 "  -h, --help             show this help\n"
 "\n"
 "Exit status: 0 compared; 2 usage error; 3 the database cannot be read or\n"
-"a run does not exist; 4 a regression was found and --fail-on-regression\n"
-"was given.\n";
+"written, or a run or image does not exist; 4 a confirmed regression was\n"
+"found and --fail-on-regression was given.\n";
 
 enum { OPT_DB = 256, OPT_STATE, OPT_LATEST, OPT_THRESHOLD, OPT_ALL,
-       OPT_FORMAT, OPT_FAIL, OPT_MACHINES, OPT_SIZE };
+       OPT_FORMAT, OPT_FAIL, OPT_MACHINES, OPT_SIZE, OPT_POINTS,
+       OPT_BASE_IMAGE, OPT_NEW_IMAGE, OPT_STORE };
 
 static const struct option options[] = {
 	{ "db", required_argument, NULL, OPT_DB },
@@ -74,6 +100,10 @@ static const struct option options[] = {
 	{ "fail-on-regression", no_argument, NULL, OPT_FAIL },
 	{ "machines", no_argument, NULL, OPT_MACHINES },
 	{ "size", required_argument, NULL, OPT_SIZE },
+	{ "points", no_argument, NULL, OPT_POINTS },
+	{ "base-image", required_argument, NULL, OPT_BASE_IMAGE },
+	{ "new-image", required_argument, NULL, OPT_NEW_IMAGE },
+	{ "store", no_argument, NULL, OPT_STORE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -142,17 +172,94 @@ static int compare_machines_cmd(const char *db_opt, const char *state_opt,
 	return rc;
 }
 
+/* What the curve comparison of one invocation of compare needs. */
+struct cmp_opts {
+	struct verdict_sel base, new;
+	double threshold;
+	enum format fmt;
+	int all, points, store, fail;
+};
+
+/* Judge the curves (and with --points the points) of O on the database
+ * at PATH, print them, store the verdict with --store. Returns the exit
+ * status. */
+static int compare_curves(const char *path, const struct cmp_opts *o,
+			  int latest)
+{
+	struct verdict_sel base = o->base, new = o->new;
+	struct verdict_result v;
+	struct compare_result r;
+	json_t *extra = NULL;
+	sqlite3 *db;
+	bo_err err;
+	int rc = EXIT_OK;
+
+	if ((o->store ? db_open(path, &db, &err) :
+	     db_open_readonly(path, &db, &err)) < 0) {
+		cli_error("%s", err.msg);
+		return EXIT_ENV;
+	}
+	if (latest && compare_latest_two(db, &base.run, &new.run, &err) < 0) {
+		cli_error("%s", err.msg);
+		sqlite3_close(db);
+		return EXIT_ENV;
+	}
+	if (verdict_compare(db, base, new, o->threshold, VERDICT_DEFAULT_ALPHA,
+			    &v, &err) < 0) {
+		cli_error("%s", err.msg);
+		sqlite3_close(db);
+		return EXIT_ENV;
+	}
+	if (o->points && compare_runs(db, base.run, new.run, o->threshold, &r,
+				      &err) < 0) {
+		cli_error("%s", err.msg);
+		verdict_result_free(&v);
+		sqlite3_close(db);
+		return EXIT_ENV;
+	}
+	if (o->points && o->fmt == FORMAT_CSV) {
+		compare_print(stdout, &r, o->fmt, o->all);
+	} else if (o->points && o->fmt == FORMAT_TABLE) {
+		verdict_print_summary(stdout, &v);
+		fputc('\n', stdout);
+		compare_print(stdout, &r, o->fmt, o->all);
+	} else {
+		if (o->points) {
+			json_t *pj = compare_json(&r);
+
+			extra = json_pack("{s:O, s:O, s:O}", "points",
+					  json_object_get(pj, "points"),
+					  "regressions", json_object_get(pj, "regressions"),
+					  "improvements", json_object_get(pj, "improvements"));
+			json_decref(pj);
+		}
+		verdict_print(stdout, &v, o->fmt, o->all, extra);
+		json_decref(extra);
+	}
+	if (v.ncurves == 0)
+		cli_warn("runs %lld and %lld have no curve in common",
+			 (long long)base.run, (long long)new.run);
+	if (o->store && verdict_store(db, &v, "compare", NULL, &err) < 0) {
+		cli_error("%s", err.msg);
+		rc = EXIT_ENV;
+	}
+	if (rc == EXIT_OK && o->fail && v.nconfirmed_regressions)
+		rc = EXIT_REGRESSION;
+	if (o->points)
+		compare_result_free(&r);
+	verdict_result_free(&v);
+	sqlite3_close(db);
+	return rc;
+}
+
 static int cmd_compare(int argc, char **argv)
 {
 	int machines = 0;
 	int64_t bytes = 16384;
 	const char *db_opt = NULL, *state_opt = NULL;
-	enum format fmt = FORMAT_TABLE;
-	double threshold = COMPARE_DEFAULT_THRESHOLD;
-	int latest = 0, all = 0, fail = 0, opt, rc = EXIT_OK;
-	int64_t base = 0, new = 0;
-	struct compare_result r;
-	sqlite3 *db;
+	struct cmp_opts o = { .threshold = COMPARE_DEFAULT_THRESHOLD,
+			      .fmt = FORMAT_TABLE };
+	int latest = 0, opt, rc;
 	char *path;
 	bo_err err;
 
@@ -173,19 +280,19 @@ static int cmd_compare(int argc, char **argv)
 			latest = 1;
 			break;
 		case OPT_THRESHOLD:
-			if (parse_threshold(optarg, &threshold, &err) < 0)
+			if (parse_threshold(optarg, &o.threshold, &err) < 0)
 				return cli_usage_error("compare", "--threshold: %s",
 						       err.msg);
 			break;
 		case OPT_ALL:
-			all = 1;
+			o.all = 1;
 			break;
 		case OPT_FORMAT:
-			if (format_parse(optarg, &fmt, &err) < 0)
+			if (format_parse(optarg, &o.fmt, &err) < 0)
 				return cli_usage_error("compare", "%s", err.msg);
 			break;
 		case OPT_FAIL:
-			fail = 1;
+			o.fail = 1;
 			break;
 		case OPT_MACHINES:
 			machines = 1;
@@ -193,6 +300,19 @@ static int cmd_compare(int argc, char **argv)
 		case OPT_SIZE:
 			if (parse_size(optarg, &bytes, &err) < 0)
 				return cli_usage_error("compare", "%s", err.msg);
+			break;
+		case OPT_POINTS:
+			o.points = 1;
+			break;
+		case OPT_STORE:
+			o.store = 1;
+			break;
+		case OPT_BASE_IMAGE:
+		case OPT_NEW_IMAGE:
+			if (cli_parse_run_id(optarg, opt == OPT_BASE_IMAGE ?
+					     &o.base.image : &o.new.image, &err) < 0)
+				return cli_usage_error("compare", "invalid image id: %s",
+						       err.msg);
 			break;
 		case 'h':
 			fputs(usage, stdout);
@@ -205,53 +325,42 @@ static int cmd_compare(int argc, char **argv)
 					       argv[optind - 1]);
 		}
 	}
-	if (machines && (latest || all || fail || threshold != COMPARE_DEFAULT_THRESHOLD))
-		return cli_usage_error("compare", "--machines takes no --latest, --all, --threshold or --fail-on-regression");
+	if (machines && (latest || o.all || o.fail || o.points || o.store ||
+			 o.base.image || o.new.image ||
+			 o.threshold != COMPARE_DEFAULT_THRESHOLD))
+		return cli_usage_error("compare", "--machines takes no --latest, --all, --threshold, --points, --store, --base-image, --new-image or --fail-on-regression");
 	if (machines)
-		return compare_machines_cmd(db_opt, state_opt, fmt, bytes,
+		return compare_machines_cmd(db_opt, state_opt, o.fmt, bytes,
 					    argc - optind, argv + optind);
 	if (bytes != 16384)
 		return cli_usage_error("compare", "--size goes with --machines");
 	if (latest && optind < argc)
 		return cli_usage_error("compare", "give two run ids or --latest 2, not both");
+	if (o.points && (o.base.image || o.new.image))
+		return cli_usage_error("compare", "--points compares whole runs: it takes no --base-image or --new-image");
 	if (!latest) {
 		if (argc - optind != 2)
 			return cli_usage_error("compare", "needs two run ids, BASE and NEW (or --latest 2)");
-		if (cli_parse_run_id(argv[optind], &base, &err) < 0 ||
-		    cli_parse_run_id(argv[optind + 1], &new, &err) < 0)
+		if (cli_parse_run_id(argv[optind], &o.base.run, &err) < 0 ||
+		    cli_parse_run_id(argv[optind + 1], &o.new.run, &err) < 0)
 			return cli_usage_error("compare", "invalid run id: %s", err.msg);
-		if (base == new)
-			return cli_usage_error("compare", "BASE and NEW are the same run (%lld)",
-					       (long long)base);
+		if (o.base.run == o.new.run && o.base.image == o.new.image)
+			return cli_usage_error("compare", o.base.image ?
+					       "BASE and NEW are the same image of the same run" :
+					       "BASE and NEW are the same run (%lld)",
+					       (long long)o.base.run);
+		if (o.base.run == o.new.run && (!o.base.image || !o.new.image))
+			return cli_usage_error("compare", "one run against itself needs --base-image and --new-image");
 	}
 	path = paths_db(db_opt, state_opt);
-	if (db_open_readonly(path, &db, &err) < 0) {
-		cli_error("%s", err.msg);
-		free(path);
-		return EXIT_ENV;
-	}
-	if ((latest && compare_latest_two(db, &base, &new, &err) < 0) ||
-	    compare_runs(db, base, new, threshold, &r, &err) < 0) {
-		cli_error("%s", err.msg);
-		sqlite3_close(db);
-		free(path);
-		return EXIT_ENV;
-	}
-	compare_print(stdout, &r, fmt, all);
-	if (r.npoints == 0)
-		cli_warn("runs %lld and %lld have no point in common",
-			 (long long)base, (long long)new);
-	if (fail && r.nregressions)
-		rc = EXIT_REGRESSION;
-	compare_result_free(&r);
-	sqlite3_close(db);
+	rc = compare_curves(path, &o, latest);
 	free(path);
 	return rc;
 }
 
 const struct cmd_entry cmd_compare_entry = {
 	.name = "compare",
-	.summary = "compare two runs: regressions, improvements, package changes",
+	.summary = "compare two runs curve by curve: changes, their noise, package changes",
 	.usage = usage,
 	.flags = 0,
 	.fn = cmd_compare,

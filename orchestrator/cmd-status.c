@@ -17,9 +17,11 @@ static const char usage[] =
 "Show what the daemon is doing: the current run and its progress, the\n"
 "queue, when each schedule runs next and how the last run ended, with\n"
 "the package versions that changed since the previous run (the first few;\n"
-"the database's package_changes_v view has them all), and the newest run in\n"
-"the database, a manual `benchorch run` included. Times are local, with\n"
-"their UTC offset; --json gives them in UTC.\n"
+"the database's package_changes_v view has them all), the newest run in\n"
+"the database, a manual `benchorch run` included, and the last verdict the\n"
+"daemon kept: its last run judged curve by curve against the run before\n"
+"it (as `benchorch compare` does), with the largest changes. Times are\n"
+"local, with their UTC offset; --json gives them in UTC.\n"
 "\n"
 "Options:\n"
 "      --json             print the daemon's reply as JSON\n"
@@ -104,6 +106,33 @@ static void print_changes(json_t *last)
 		       total - (long long)json_array_size(a), num(last, "run_id"));
 }
 
+/* The daemon's last verdict (run against the previous run), with its
+ * largest changes. */
+static void print_verdict(json_t *v)
+{
+	json_t *c;
+	size_t i;
+
+	if (!json_is_object(v))
+		return;
+	printf("verdict:   run %lld against run %lld: %lld curves, %lld changed"
+	       " (%lld confirmed regression%s), %lld flagged\n",
+	       num(v, "new_run"), num(v, "base_run"), num(v, "curves"),
+	       num(v, "changed"), num(v, "confirmed_regressions"),
+	       num(v, "confirmed_regressions") == 1 ? "" : "s", num(v, "flagged"));
+	json_array_foreach(json_object_get(v, "changed_curves"), i, c) {
+		double e = json_real_value(json_object_get(c, "effect"));
+
+		printf("           %s %s %s %s %s: %+.1f %% [%+.1f, %+.1f], %s; %s %s -> %s\n",
+		       str(c, "distro"), str(c, "library"), str(c, "algorithm"),
+		       str(c, "operation"), str(c, "mode"), 100 * e,
+		       100 * json_real_value(json_object_get(c, "ci_low")),
+		       100 * json_real_value(json_object_get(c, "ci_high")),
+		       str(c, "state"), str(c, "package"), str(c, "base_version"),
+		       str(c, "new_version"));
+	}
+}
+
 static void print_status(json_t *r)
 {
 	json_t *j, *v;
@@ -148,6 +177,7 @@ static void print_status(json_t *r)
 		printf("database:  newest run %lld, %s, started %s: %s\n",
 		       num(j, "id"), str(j, "status"), local(j, "started_at", 0),
 		       str(j, "command_line"));
+	print_verdict(json_object_get(r, "last_verdict"));
 }
 
 static int cmd_status(int argc, char **argv)

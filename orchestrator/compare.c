@@ -380,11 +380,10 @@ static json_t *point_json(const struct compare_point *p)
 			 "new_package_version", p->new_version);
 }
 
-static void print_json(FILE *f, const struct compare_result *r)
+json_t *compare_json(const struct compare_result *r)
 {
 	json_t *o = json_object(), *pts = json_array(), *reg = json_array(),
 	       *imp = json_array(), *chg = json_array();
-	char *s;
 	size_t i;
 
 	json_object_set_new(o, "base_run", json_integer(r->base_run));
@@ -412,8 +411,15 @@ static void print_json(FILE *f, const struct compare_result *r)
 	json_object_set_new(o, "regressions", reg);
 	json_object_set_new(o, "improvements", imp);
 	json_object_set_new(o, "package_changes", chg);
-	s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+	return o;
+}
+
+static void print_json(FILE *f, const struct compare_result *r)
+{
+	json_t *o = compare_json(r);
+	char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
 				FORMAT_JSON_REAL);
+
 	fprintf(f, "%s\n", s);
 	free(s);
 	json_decref(o);

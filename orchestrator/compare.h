@@ -3,6 +3,7 @@
 #ifndef BENCHORCH_COMPARE_H
 #define BENCHORCH_COMPARE_H
 
+#include <jansson.h>
 #include <sqlite3.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -77,5 +78,9 @@ int compare_latest_two(sqlite3 *db, int64_t *ret_base, int64_t *ret_new,
  * package_changes. */
 void compare_print(FILE *f, const struct compare_result *r,
 		   enum format fmt, int all_points);
+
+/* The object FORMAT_JSON prints for R (a new reference: the caller
+ * json_decref()s it). */
+json_t *compare_json(const struct compare_result *r);
 
 #endif

@@ -27,6 +27,7 @@
 #include "orchestrator/config-file.h"
 #include "orchestrator/control.h"
 #include "orchestrator/daemon.h"
+#include "orchestrator/daemon-verdict.h"
 #include "orchestrator/daemon-slurm.h"
 #include "orchestrator/paths.h"
 #include "orchestrator/request-check.h"
@@ -390,6 +391,21 @@ static void child_changes(const struct run_config *c, int64_t run_id,
 	pkg_changes_free(v, n);
 }
 
+/* Judge run RUN_ID against the previous one and keep the verdict for
+ * status (daemon-verdict.c); its summary goes to the log. */
+static void child_verdict(const struct run_config *c, int64_t run_id)
+{
+	char line[256];
+	bo_err err;
+
+	if (daemon_verdict_after_run(c->db_path, run_id, line, sizeof(line),
+				     &err) < 0)
+		dlog(L_WARNING, "verdict of run %lld: %s", (long long)run_id,
+		     err.msg);
+	else
+		dlog(L_NOTICE, "verdict: %s", line);
+}
+
 struct child_ctx {
 	int fd;
 	int64_t run_id;
@@ -504,6 +520,9 @@ static int child_main(struct daemon *d, const struct job *j, int pfd)
 		if (rc == EXIT_OK)
 			rc = crc;
 	}
+	/* then judge the run against the previous one of its CPU */
+	if (cc.run_id >= 0 && !bo_interrupted)
+		child_verdict(&c, cc.run_id);
 	close(lock);
 	run_config_release(&c);
 	return rc;
@@ -806,6 +825,7 @@ static json_t *status_json(const struct daemon *d)
 	}
 	json_object_set_new(r, "schedules", s);
 	daemon_latest_run_json(d->conf->db_path, r);
+	daemon_last_verdict_json(d->conf->db_path, r);
 	if (d->last.id) {
 		j = job_json(&d->last);
 		json_object_set_new(j, "status", json_string(

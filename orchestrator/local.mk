@@ -51,6 +51,12 @@ liborch_a_SOURCES += \
 	orchestrator/stats.c orchestrator/stats.h \
 	orchestrator/curves.c orchestrator/curves.h \
 	orchestrator/compare.c orchestrator/compare.h \
+	orchestrator/verdict.c orchestrator/verdict.h \
+	orchestrator/verdict-curve.c orchestrator/verdict-curve.h \
+	orchestrator/verdict-load.c orchestrator/verdict-load.h \
+	orchestrator/verdict-stats.c orchestrator/verdict-stats.h \
+	orchestrator/verdict-store.c \
+	orchestrator/verdict-print.c orchestrator/verdict-print.h \
 	orchestrator/cmd-compare.c \
 	orchestrator/svg.c orchestrator/svg.h \
 	orchestrator/report.c orchestrator/report.h \
@@ -72,6 +78,7 @@ liborch_a_SOURCES += \
 	orchestrator/control-cli.c orchestrator/control-cli.h \
 	orchestrator/daemon.c orchestrator/daemon.h \
 	orchestrator/daemon-packages.c \
+	orchestrator/daemon-verdict.c orchestrator/daemon-verdict.h \
 	orchestrator/cmd-daemon.c orchestrator/cmd-status.c \
 	orchestrator/cmd-submit.c orchestrator/cmd-cancel.c
 # Many machines: Slurm submission, merge job and status.

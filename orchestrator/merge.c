@@ -348,7 +348,11 @@ static int do_merge(sqlite3 *db, const int64_t *runs, size_t nruns,
 	    copy_table(db, "keysetup_samples", NULL, 0,
 		       "keysetup_id IN (SELECT old FROM temp.map_keysetup)", err) < 0)
 		return -1;
-	/* every other table hanging off invocations, found in the schema */
+	/* every other table hanging off invocations, found in the schema.
+	 * Not copied: verdicts and verdict_curves (migration 11) hang off
+	 * runs, not invocations, and are derived data - the verdict of two
+	 * runs depends on the history in the database it was made in, so
+	 * compare --store re-derives it in the merged one. */
 	if (sqlite3_prepare_v2(db,
 			       "SELECT m.name FROM main.sqlite_master m WHERE m.type = 'table'"
 			       " AND m.name NOT IN ('invocations', 'results', 'keysetups')"

@@ -98,6 +98,19 @@ EXTRA_DIST += tests/t7200-report.sh
 CLEANFILES += tests/t7200-report.png
 TESTS += tests/t7300-merge.sh tests/t7400-db-readme.sh tests/t7500-cli.sh
 TESTS += tests/t7110-compare-nohw.sh
+# Per-curve verdicts: their statistics, and compare on stored runs of
+# known noise.
+check_PROGRAMS += tests/t7120-verdict-stats
+tests_t7120_verdict_stats_SOURCES = tests/t7120-verdict-stats.c tests/tap.h
+tests_t7120_verdict_stats_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t7120_verdict_stats_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t7120-verdict-stats tests/t7130-compare-verdicts.sh
+check_PROGRAMS += tests/t7140-daemon-verdict
+tests_t7140_daemon_verdict_SOURCES = tests/t7140-daemon-verdict.c tests/tap.h
+tests_t7140_daemon_verdict_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t7140_daemon_verdict_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t7140-daemon-verdict
+EXTRA_DIST += tests/t7130-compare-verdicts.sh tests/fixtures/verdict-runs.py
 EXTRA_DIST += tests/t7110-compare-nohw.sh
 EXTRA_DIST += tests/t7300-merge.sh tests/t7400-db-readme.sh db/README \
 	tests/t7500-cli.sh
@@ -220,7 +233,8 @@ tests_t3057_confirm_curves_LDADD = $(ORCH_TEST_LDADD)
 TESTS += tests/t3057-confirm-curves
 # Last: memcheck over the unit tests.
 TESTS += tests/t3900-valgrind.sh
-EXTRA_DIST += tests/t3900-valgrind.sh tests/bench/overhead.sh
+EXTRA_DIST += tests/t3900-valgrind.sh tests/bench/overhead.sh \
+	tests/bench/aa.sh tests/bench/ab.sh
 # The C tests that read the cached test image (t2000, t2030) get it built
 # first when it is missing, so that a subset of the tests or make -j does
 # not quietly skip them; the shell tests call require_test_image.

@@ -188,7 +188,7 @@ ok $? "results reads it, the statistics empty"
 "$BENCHORCH" results --db "$old" --all >"$tmp/out" 2>"$tmp/err" &&
 	grep -Eq '^ *2 +debian:bookworm +openssl .* hash +16 B +500 +32 +yes +bulk +hw *$' "$tmp/out"
 ok $? "the table too, without cycles per byte or CV"
-"$BENCHORCH" compare --db "$old" --format json 1 2 >"$tmp/old.json" 2>"$tmp/err" &&
+"$BENCHORCH" compare --db "$old" --points --format json 1 2 >"$tmp/old.json" 2>"$tmp/err" &&
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); p=d["points"]; assert len(p) == 1 and p[0]["method"] == "ranges" and p[0]["p"] is None and p[0]["kind"] == "regression"' "$tmp/old.json"
 ok $? "compare judges it by the ranges: a regression"
 [ "$(sqlite3 "$old" "pragma user_version")" = 2 ]

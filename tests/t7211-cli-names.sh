@@ -37,7 +37,7 @@ ok $([ $? -eq 0 ] && grep -q '<caption>MB/s at 1 KiB</caption>' "$tmp/r.html"; e
 ok $([ $? -eq 2 ] && [ ! -e "$tmp/r2.html" ] && grep -q "unknown algorithm 'aes-999'" "$tmp/err"; echo $?) \
 	"report --algo with a name the guest does not know: exit 2"
 
-"$BENCHORCH" compare --db "$db" --format csv 1 2 >"$tmp/csv" 2>"$tmp/err"
+"$BENCHORCH" compare --db "$db" --points --format csv 1 2 >"$tmp/csv" 2>"$tmp/err"
 ok $? "compare --format csv exits 0"
 head -1 "$tmp/csv" | tr -d '\r' | grep -qx 'distro,library,algorithm,operation,mode,buffer_bytes,base_mb_per_s,new_mb_per_s,change_percent,significant,kind'
 ok $? "the csv has a mode column after the operation"
@@ -45,7 +45,7 @@ n=$(sqlite3 "$db" "select count(*) from results_v b join results_v n on n.run_id
 [ "$(tr -d '\r' <"$tmp/csv" | awk -F, '$5 == "oneshot"' | wc -l)" -eq "$n" ] && [ "$n" -gt 0 ] &&
 	[ "$(tr -d '\r' <"$tmp/csv" | awk -F, 'NR > 1 && ($4 !~ /^(encrypt|decrypt|hash)$/ || $5 !~ /^(bulk|oneshot)$/)' | wc -l)" -eq 0 ]
 ok $? "every operation is a bare operation, the $n one-shot points say so in the mode column"
-"$BENCHORCH" compare --db "$db" --format json 1 2 >"$tmp/json" 2>"$tmp/err"
+"$BENCHORCH" compare --db "$db" --points --format json 1 2 >"$tmp/json" 2>"$tmp/err"
 python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["points"]; assert {x["mode"] for x in p} == {"bulk", "oneshot"} and {x["operation"] for x in p} == {"encrypt", "decrypt", "hash"}' "$tmp/json"
 ok $? "json: operation and mode apart"
 

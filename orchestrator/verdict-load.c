@@ -1,0 +1,498 @@
+/* verdict-load.c - read what the verdict engine judges: points, history,
+ * canaries, package changes and caveats. */
+#include "config.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "orchestrator/verdict-load.h"
+
+/* ?1 run, ?2 image (0: all); %1$s the variant column ("inv.variant",
+ * "'hw'" before schema 2, or "'*'"), %2$s the mode column, %3$s and %4$s
+ * the clocks (NULL before schema 5). */
+static const char side_fmt[] =
+	"SELECT im.distro || ':' || im.release, l.name, r.algorithm,"
+	" r.operation, %2$s, %1$s, r.buffer_bytes, inv.id, inv.run_id, '',"
+	" r.bytes_per_batch, r.median_ns, %3$s, %4$s,"
+	" l.package, l.package_version"
+	" FROM results r JOIN invocations inv ON inv.id = r.invocation_id"
+	" JOIN images im ON im.id = inv.image_id"
+	" JOIN libraries l ON l.id = r.library_id"
+	" WHERE inv.run_id = ?1 AND (?2 = 0 OR inv.image_id = ?2)";
+
+/* ?1 base run, ?2 new run; the same columns, with the run's start. The
+ * history is the newest %2$d runs on the CPU of the base run, with its
+ * quick flag, finished (done, or failed with results), started no later
+ * than the new run, other than the new run (and other than the base run
+ * when both sides are one run). */
+static const char history_fmt[] =
+	"WITH hist AS (SELECT id FROM runs h"
+	"  WHERE h.cpu_id IS (SELECT cpu_id FROM runs WHERE id = ?1)"
+	"  AND h.quick = (SELECT quick FROM runs WHERE id = ?1)"
+	"  AND h.id <> ?2 AND (?1 <> ?2 OR h.id <> ?1)"
+	"  AND h.status IN ('done', 'failed')"
+	"  AND h.started_at <= (SELECT started_at FROM runs WHERE id = ?2)"
+	"  ORDER BY h.started_at DESC, h.id DESC LIMIT %2$d)"
+	" SELECT im.distro || ':' || im.release, l.name, r.algorithm,"
+	" r.operation, %3$s, %1$s, r.buffer_bytes, inv.id, inv.run_id,"
+	" ru.started_at, r.bytes_per_batch, r.median_ns, %4$s,"
+	" %5$s, l.package, l.package_version"
+	" FROM hist JOIN runs ru ON ru.id = hist.id"
+	" JOIN invocations inv ON inv.run_id = ru.id"
+	" JOIN results r ON r.invocation_id = inv.id"
+	" JOIN images im ON im.id = inv.image_id"
+	" JOIN libraries l ON l.id = r.library_id%6$s";
+
+/* Does TABLE of DB have column COL (older schemas lack some)? */
+static int has_col(sqlite3 *db, const char *table, const char *col)
+{
+	sqlite3_stmt *st;
+	int found = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM pragma_table_info(?1)"
+			       " WHERE name = ?2", -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, col, -1, SQLITE_STATIC);
+	found = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return found;
+}
+
+/* The column expressions of this schema: variant, mode, clocks. */
+struct cols {
+	const char *variant, *mode, *clock0, *clock1;
+};
+
+static struct cols schema_cols(sqlite3 *db, int any_variant)
+{
+	int v2 = has_col(db, "invocations", "variant");
+	int v5 = has_col(db, "invocations", "clock_start_hz");
+
+	return (struct cols){
+		any_variant ? "'*'" : v2 ? "inv.variant" : "'hw'",
+		v2 ? "r.mode" : "'bulk'",
+		v5 ? "inv.clock_start_hz" : "NULL",
+		v5 ? "inv.clock_end_hz" : "NULL",
+	};
+}
+
+static char *col_dup(sqlite3_stmt *st, int i)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+
+	return xstrdup(s ? (const char *)s : "");
+}
+
+int vrow_key_cmp(const struct vrow *a, const struct vrow *b)
+{
+	int k, c;
+
+	for (k = 0; k < VK_N; k++)
+		if ((c = strcmp(a->k[k], b->k[k])) != 0)
+			return c;
+	return 0;
+}
+
+static int cmp_side(const void *x, const void *y)
+{
+	const struct vrow *a = x, *b = y;
+	int c = vrow_key_cmp(a, b);
+
+	if (c)
+		return c;
+	if (a->bytes != b->bytes)
+		return a->bytes < b->bytes ? -1 : 1;
+	return a->inv < b->inv ? -1 : a->inv > b->inv;
+}
+
+/* curve, newest run first, then size and invocation */
+static int cmp_history(const void *x, const void *y)
+{
+	const struct vrow *a = x, *b = y;
+	int c = vrow_key_cmp(a, b);
+
+	if (c)
+		return c;
+	if ((c = strcmp(b->started, a->started)) != 0)
+		return c;
+	if (a->run != b->run)
+		return a->run > b->run ? -1 : 1;
+	if (a->bytes != b->bytes)
+		return a->bytes < b->bytes ? -1 : 1;
+	return a->inv < b->inv ? -1 : a->inv > b->inv;
+}
+
+static int load_rows(sqlite3 *db, const char *sql, int64_t a, int64_t b,
+		     struct vrows *ret, bo_err *err)
+{
+	sqlite3_stmt *st;
+	int rc, k;
+
+	memset(ret, 0, sizeof(*ret));
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+	sqlite3_bind_int64(st, 1, a);
+	sqlite3_bind_int64(st, 2, b);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct vrow *r;
+		double ns = sqlite3_column_double(st, 11);
+		double bpb = sqlite3_column_double(st, 10);
+		double c0 = sqlite3_column_double(st, 12);
+		double c1 = sqlite3_column_double(st, 13);
+
+		if (ns <= 0 || bpb <= 0)
+			continue;
+		ret->v = xrealloc(ret->v, (ret->n + 1) * sizeof(*ret->v));
+		r = &ret->v[ret->n++];
+		for (k = 0; k < VK_N; k++)
+			r->k[k] = col_dup(st, k);
+		r->bytes = sqlite3_column_int64(st, 6);
+		r->inv = sqlite3_column_int64(st, 7);
+		r->run = sqlite3_column_int64(st, 8);
+		r->started = col_dup(st, 9);
+		r->logthr = log(bpb * 1e3 / ns);
+		r->clock_hz = c0 > 0 && c1 > 0 ? (c0 + c1) / 2 : 0;
+		r->package = col_dup(st, 14);
+		r->version = col_dup(st, 15);
+	}
+	if (rc != SQLITE_DONE)
+		bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		vrows_free(ret);
+		return -1;
+	}
+	return 0;
+}
+
+int vload_side(sqlite3 *db, struct verdict_sel sel, int any_variant,
+	       struct vrows *ret, bo_err *err)
+{
+	struct cols c = schema_cols(db, any_variant);
+	char *sql = xasprintf(side_fmt, c.variant, c.mode, c.clock0, c.clock1);
+	int rc = load_rows(db, sql, sel.run, sel.image, ret, err);
+
+	free(sql);
+	if (rc == 0 && ret->n)
+		qsort(ret->v, ret->n, sizeof(*ret->v), cmp_side);
+	return rc;
+}
+
+int vload_history(sqlite3 *db, struct verdict_sel base, struct verdict_sel new,
+		  int any_variant, struct vrows *ret, bo_err *err)
+{
+	/* a few more runs than a curve uses: some may measure other distros
+	 * or carry another package version */
+	struct cols c = schema_cols(db, any_variant);
+	/* sides of other variants: the history is the base's variant's */
+	char *bv = any_variant ? vload_variants(db, base) : xstrdup("");
+	char *filter = *bv ? xasprintf(" WHERE inv.variant = '%s'",
+				      strcmp(bv, "nohw") == 0 ? "nohw" : "hw") :
+			     xstrdup("");
+	char *sql = xasprintf(history_fmt, c.variant, 4 * VERDICT_HISTORY_RUNS,
+			      c.mode, c.clock0, c.clock1, filter);
+	int rc = load_rows(db, sql, base.run, new.run, ret, err);
+
+	free(sql);
+	free(filter);
+	free(bv);
+	if (rc == 0 && ret->n)
+		qsort(ret->v, ret->n, sizeof(*ret->v), cmp_history);
+	return rc;
+}
+
+void vrows_free(struct vrows *r)
+{
+	size_t i;
+	int k;
+
+	for (i = 0; i < r->n; i++) {
+		for (k = 0; k < VK_N; k++)
+			free(r->v[i].k[k]);
+		free(r->v[i].started);
+		free(r->v[i].package);
+		free(r->v[i].version);
+	}
+	free(r->v);
+	memset(r, 0, sizeof(*r));
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+size_t vload_moved_canaries(sqlite3 *db, struct verdict_sel sel,
+			    int any_variant, char ***ret)
+{
+	char *sql = xasprintf("SELECT DISTINCT im.distro || ':' || im.release"
+			      " || '|' || l.name || '|' || c.algorithm || '|' ||"
+			      " c.operation || '|' || c.mode || '|' || %s"
+			      " FROM canaries c JOIN invocations inv"
+			      " ON inv.id = c.invocation_id"
+			      " JOIN images im ON im.id = inv.image_id"
+			      " JOIN libraries l ON l.id = c.library_id"
+			      " WHERE c.moved = 1 AND inv.run_id = ?1"
+			      " AND (?2 = 0 OR inv.image_id = ?2)",
+			      any_variant ? "'*'" : "inv.variant");
+	sqlite3_stmt *st;
+	char **v = NULL;
+	size_t n = 0;
+
+	*ret = NULL;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		free(sql);
+		return 0;	/* a schema before canaries */
+	}
+	free(sql);
+	sqlite3_bind_int64(st, 1, sel.run);
+	sqlite3_bind_int64(st, 2, sel.image);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		v = xrealloc(v, (n + 1) * sizeof(*v));
+		v[n++] = col_dup(st, 0);
+	}
+	sqlite3_finalize(st);
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_str);
+	*ret = v;
+	return n;
+}
+
+char *vload_variants(sqlite3 *db, struct verdict_sel sel)
+{
+	sqlite3_stmt *st;
+	char *v = xstrdup("");
+	char *sql = xasprintf("SELECT DISTINCT %s FROM invocations inv"
+			      " WHERE inv.run_id = ?1 AND (?2 = 0 OR inv.image_id = ?2)"
+			      " AND EXISTS (SELECT 1 FROM results r"
+			      "  WHERE r.invocation_id = inv.id) ORDER BY 1",
+			      schema_cols(db, 0).variant);
+	int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+
+	free(sql);
+	if (rc != SQLITE_OK)
+		return v;
+	sqlite3_bind_int64(st, 1, sel.run);
+	sqlite3_bind_int64(st, 2, sel.image);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *one = (const char *)sqlite3_column_text(st, 0);
+		char *joined = xasprintf("%s%s%s", v, *v ? "," : "", one ? one : "");
+
+		free(v);
+		v = joined;
+	}
+	sqlite3_finalize(st);
+	return v;
+}
+
+/* Per distro on both sides, the two image ids. */
+static const char images_sql[] =
+	"SELECT DISTINCT bi.distro || ':' || bi.release, bi.id, ni.id"
+	" FROM invocations b JOIN images bi ON bi.id = b.image_id"
+	" JOIN invocations n ON n.run_id = ?3 AND (?4 = 0 OR n.image_id = ?4)"
+	" JOIN images ni ON ni.id = n.image_id AND ni.distro = bi.distro"
+	"  AND ni.release = bi.release"
+	" WHERE b.run_id = ?1 AND (?2 = 0 OR b.image_id = ?2)"
+	" AND bi.id <> ni.id ORDER BY 1";
+
+static const char changes_sql[] =
+	"SELECT b.package, b.version, n.version FROM image_packages b"
+	" LEFT JOIN image_packages n ON n.image_id = ?2 AND n.package = b.package"
+	" WHERE b.image_id = ?1 AND n.version IS NOT b.version"
+	" UNION ALL"
+	" SELECT n.package, NULL, n.version FROM image_packages n"
+	" WHERE n.image_id = ?2 AND NOT EXISTS (SELECT 1 FROM image_packages b"
+	"  WHERE b.image_id = ?1 AND b.package = n.package)"
+	" ORDER BY 1";
+
+static char *col_dup_null(sqlite3_stmt *st, int i)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+
+	return s ? xstrdup((const char *)s) : NULL;
+}
+
+int vload_changes(sqlite3 *db, struct verdict_result *r, bo_err *err)
+{
+	sqlite3_stmt *im, *ch;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, images_sql, -1, &im, NULL) != SQLITE_OK)
+		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+	if (sqlite3_prepare_v2(db, changes_sql, -1, &ch, NULL) != SQLITE_OK) {
+		sqlite3_finalize(im);
+		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+	}
+	sqlite3_bind_int64(im, 1, r->base.run);
+	sqlite3_bind_int64(im, 2, r->base.image);
+	sqlite3_bind_int64(im, 3, r->new.run);
+	sqlite3_bind_int64(im, 4, r->new.image);
+	while ((rc = sqlite3_step(im)) == SQLITE_ROW) {
+		const char *distro = (const char *)sqlite3_column_text(im, 0);
+
+		sqlite3_reset(ch);
+		sqlite3_bind_int64(ch, 1, sqlite3_column_int64(im, 1));
+		sqlite3_bind_int64(ch, 2, sqlite3_column_int64(im, 2));
+		while ((rc = sqlite3_step(ch)) == SQLITE_ROW) {
+			struct verdict_change *c;
+
+			r->changes = xrealloc(r->changes, (r->nchanges + 1) *
+					      sizeof(*r->changes));
+			c = &r->changes[r->nchanges++];
+			c->distro = xstrdup(distro ? distro : "");
+			c->package = col_dup(ch, 0);
+			c->old_version = col_dup_null(ch, 1);
+			c->new_version = col_dup_null(ch, 2);
+		}
+		if (rc != SQLITE_DONE)
+			break;
+	}
+	if (rc != SQLITE_DONE)
+		bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+	sqlite3_finalize(ch);
+	sqlite3_finalize(im);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+void verdict_add_caveat(struct verdict_result *r, const char *fmt, ...)
+{
+	va_list ap;
+	char buf[1024];
+
+	size_t n;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	/* the summary ends each caveat itself */
+	n = strlen(buf);
+	while (n && buf[n - 1] == '.')
+		buf[--n] = '\0';
+	r->caveats = xrealloc(r->caveats, (r->ncaveats + 1) * sizeof(*r->caveats));
+	r->caveats[r->ncaveats++] = xstrdup(buf);
+}
+
+/* Text column COL of the query SQL (?1 run, ?2 image) as an owned string,
+ * "" when there is no row or the query fails. */
+static char *query_text(sqlite3 *db, const char *sql, struct verdict_sel sel)
+{
+	sqlite3_stmt *st;
+	char *s = NULL;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, sel.run);
+		sqlite3_bind_int64(st, 2, sel.image);
+		if (sqlite3_step(st) == SQLITE_ROW)
+			s = col_dup(st, 0);
+		sqlite3_finalize(st);
+	}
+	return s ? s : xstrdup("");
+}
+
+/* The value of option OPT ("--min-batch-ms") in command line CMD, or
+ * "default" (owned). */
+static char *option_value(const char *cmd, const char *opt)
+{
+	const char *p = cmd;
+	size_t n = strlen(opt), len;
+
+	while ((p = strstr(p, opt)) != NULL) {
+		if ((p == cmd || p[-1] == ' ') && (p[n] == ' ' || p[n] == '=')) {
+			p += n + 1;
+			len = strcspn(p, " ");
+			return xasprintf("%.*s", (int)len, p);
+		}
+		p += n;
+	}
+	return xstrdup("default");
+}
+
+static void caveat_pair(struct verdict_result *r, const char *what,
+			const char *b, const char *n)
+{
+	if (strcmp(b, n) != 0)
+		verdict_add_caveat(r, "the runs differ in %s (base %s, new %s)",
+				   what, *b ? b : "-", *n ? n : "-");
+}
+
+void vload_caveats(sqlite3 *db, struct verdict_result *r,
+		   const char *base_variants, const char *new_variants)
+{
+	static const char quick_sql[] =
+		"SELECT CASE quick WHEN 1 THEN 'quick' ELSE 'full' END"
+		" FROM runs WHERE id = ?1";
+	static const char reps_sql[] =
+		"SELECT group_concat(x, ',') FROM (SELECT DISTINCT r.repetitions AS x"
+		" FROM results r JOIN invocations inv ON inv.id = r.invocation_id"
+		" WHERE inv.run_id = ?1 AND (?2 = 0 OR inv.image_id = ?2) ORDER BY 1)";
+	static const char cmd_sql[] = "SELECT command_line FROM runs WHERE id = ?1";
+	static const char cpu_sql[] =
+		"SELECT coalesce(c.model_name, '') || ' (' || coalesce(c.microcode, '')"
+		" || ')' FROM runs ru LEFT JOIN cpus c ON c.id = ru.cpu_id WHERE ru.id = ?1";
+	static const char warn_sql[] =
+		"SELECT coalesce(cpu_warnings, '') FROM runs WHERE id = ?1";
+	const char *sqls[] = { quick_sql, reps_sql, cpu_sql };
+	const char *what[] = { "--quick", "repetitions per point", "CPU" };
+	struct verdict_sel sides[2] = { r->base, r->new };
+	char *b, *n, *cb, *cn;
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		b = query_text(db, sqls[i], r->base);
+		n = query_text(db, sqls[i], r->new);
+		caveat_pair(r, what[i], b, n);
+		free(b);
+		free(n);
+	}
+	cb = query_text(db, cmd_sql, r->base);
+	cn = query_text(db, cmd_sql, r->new);
+	b = option_value(cb, "--min-batch-ms");
+	n = option_value(cn, "--min-batch-ms");
+	caveat_pair(r, "batch length (--min-batch-ms)", b, n);
+	free(b);
+	free(n);
+	free(cb);
+	free(cn);
+	caveat_pair(r, "variants", base_variants, new_variants);
+	for (i = 0; i < 2; i++) {
+		char *w;
+
+		if (i == 1 && sides[1].run == sides[0].run)
+			break;
+		w = query_text(db, warn_sql, sides[i]);
+		if (*w) {
+			size_t len = strcspn(w, "\n");
+
+			verdict_add_caveat(r, "run %lld was measured with a CPU warning: %.*s",
+					   (long long)sides[i].run, (int)len, w);
+		}
+		free(w);
+	}
+}
+
+int vload_check_sel(sqlite3 *db, struct verdict_sel sel, bo_err *err)
+{
+	sqlite3_stmt *st;
+	int found;
+
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM runs WHERE id = ?1 AND (?2 = 0"
+			       " OR EXISTS (SELECT 1 FROM invocations WHERE"
+			       " run_id = ?1 AND image_id = ?2))", -1, &st,
+			       NULL) != SQLITE_OK)
+		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+	sqlite3_bind_int64(st, 1, sel.run);
+	sqlite3_bind_int64(st, 2, sel.image);
+	found = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	if (!found && sel.image)
+		return bo_err_set(err, "no image '%lld' in run '%lld'",
+				  (long long)sel.image, (long long)sel.run);
+	if (!found)
+		return bo_err_set(err, "no run '%lld' in the database",
+				  (long long)sel.run);
+	return 0;
+}

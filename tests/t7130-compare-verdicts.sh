@@ -1,0 +1,198 @@
+#!/bin/sh
+# t7130-compare-verdicts - compare's per-curve verdicts on stored runs of
+# known noise (tests/fixtures/verdict-runs.py): identical runs give no
+# verdict; a 10 % slowdown of one library is found on every one of its
+# curves, confirmed and named with its package; a change at one size only
+# is no curve verdict; a curve whose canary moved is flagged, not judged;
+# --fail-on-regression exits 4 only on a confirmed regression; two images
+# of one run compare; one invocation and no history give a conservative
+# verdict; --store keeps the verdict.
+. "${top_srcdir:-.}/tests/lib.sh"
+command -v python3 >/dev/null 2>&1 || skip_all "needs python3"
+command -v sqlite3 >/dev/null 2>&1 || skip_all "needs sqlite3"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+db="$tmp/v.db"
+last=0
+for f in "$top_srcdir"/db/migrations/[0-9]*.sql; do
+	cat "$f"
+	last=$(basename "$f" | sed 's/^0*\([0-9][0-9]*\)-.*/\1/')
+done >"$tmp/schema.sql"
+sqlite3 "$db" <"$tmp/schema.sql" && sqlite3 "$db" "pragma user_version = $last" &&
+	python3 "$top_srcdir/tests/fixtures/verdict-runs.py" "$db" aa aa aa aa aa aa \
+		aa gcrypt-10 one-size canary single pair-gcrypt-10
+ok $? "runs 1-7 alike, 8 libgcrypt -10 %, 9 one size, 10 a canary, 11 one invocation, 12 two images"
+
+# summary of compare BASE NEW on stdout: "curves changed confirmed flagged"
+counts() {
+	"$BENCHORCH" compare --db "$db" --format json "$@" >"$tmp/json" 2>"$tmp/err" || return 1
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
+print(d["curves_compared"], d["changed"], d["confirmed"], d["flagged"])' "$tmp/json"
+}
+
+c=$(counts 6 7)
+[ "$c" = "21 0 0 0" ]
+ok $? "A/A: 21 curves, none changed ($c)"
+"$BENCHORCH" compare --db "$db" --fail-on-regression 6 7 >"$tmp/out" 2>"$tmp/err"
+ok $? "A/A: --fail-on-regression exits 0"
+grep -q '^run 6 (base) against run 7 (new): 21 curves compared, 0 changed' "$tmp/out" &&
+	! grep -q '^Changed and flagged curves' "$tmp/out" &&
+	[ "$(wc -l <"$tmp/out")" -le 6 ]
+ok $? "A/A: a short summary, no curve listed"
+grep -Eq '^Smallest change detectable here .*: libgcrypt [0-9.]+ %, nettle [0-9.]+ %, openssl [0-9.]+ %\.$' "$tmp/out"
+ok $? "the summary gives each library's smallest detectable change"
+
+c=$(counts 6 8)
+[ "$c" = "21 7 7 0" ]
+ok $? "A/B: the 7 curves of libgcrypt changed and confirmed, nothing else ($c)"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+ch = [c for c in d["curves"] if c["state"] != "unchanged"]
+assert {c["library"] for c in ch} == {"libgcrypt"}, ch
+assert all(-0.13 < c["effect"] < -0.07 and c["ci_low"] < c["effect"] < c["ci_high"] < 0 for c in ch)
+assert all(c["q"] <= 0.05 and c["noise_source"] == "history" and c["history_runs"] >= 3 for c in ch)
+assert all(c["package"] == "libgcrypt20" and c["new_version"] == "1.10.1-3+b1" for c in ch)
+assert d["package_changes"] == [{"distro": "debian:bookworm", "package": "libgcrypt20", "old_version": "1.10.1-3", "new_version": "1.10.1-3+b1"}]
+' "$tmp/json"
+ok $? "A/B: each effect about -10 % inside its interval, judged against history, package named"
+python3 -c '
+import json, sys
+c = [x for x in json.load(open(sys.argv[1]))["curves"] if x["state"] != "flagged"]
+# Benjamini-Hochberg 1995: q(i) = min over j >= i of m p(j) / j
+p = sorted(x["p"] for x in c)
+m = len(p)
+q = [min(1.0, min(m * p[j] / (j + 1) for j in range(i, m))) for i in range(m)]
+want = {pv: qv for pv, qv in zip(p, q)}
+assert all(abs(x["q"] - want[x["p"]]) <= 1e-12 * max(1, want[x["p"]]) for x in c), [(x["p"], x["q"]) for x in c]
+assert any(x["q"] > x["p"] for x in c)
+' "$tmp/json"
+ok $? "each q is the Benjamini-Hochberg adjustment of the p-values over the curves"
+"$BENCHORCH" compare --db "$db" --fail-on-regression 6 8 >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 4 ]
+ok $? "A/B: --fail-on-regression exits 4 on the confirmed regression"
+grep -Eq '^debian:bookworm +libgcrypt +aes-128-cbc +encrypt +bulk +-[0-9.]+ % \[-[0-9.]+, -[0-9.]+\] .* confirmed regression +libgcrypt20 1\.10\.1-3 -> 1\.10\.1-3\+b1$' "$tmp/out" &&
+	[ "$(grep -c 'confirmed regression' "$tmp/out")" -eq 7 ]
+ok $? "A/B: the table lists the 7 curves with effect, interval and package change"
+"$BENCHORCH" compare --db "$db" 8 6 >"$tmp/out" 2>"$tmp/err" &&
+	[ "$(grep -c 'confirmed improvement' "$tmp/out")" -eq 7 ]
+ok $? "the other way round: 7 improvements"
+
+c=$(counts 6 9)
+[ "$c" = "21 0 0 0" ]
+ok $? "a 30 % change at one size only is not a curve verdict ($c)"
+"$BENCHORCH" compare --db "$db" --points --format json 6 9 >"$tmp/json" 2>"$tmp/err" &&
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["changed"] == 0
+r = [p for p in d["points"] if p["kind"] == "regression"]
+assert any(p["library"] == "openssl" and p["buffer_bytes"] == 1024 for p in r), r
+' "$tmp/json"
+ok $? "--points still shows that point, beside the curves"
+
+c=$(counts 6 10)
+[ "$c" = "21 0 0 1" ]
+ok $? "a 20 % change whose canary moved is flagged, not a verdict ($c)"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = [c for c in d["curves"] if c["state"] == "flagged"]
+assert len(f) == 1 and f[0]["library"] == "nettle" and f[0]["algorithm"] == "sha-256" and f[0]["canary_moved"]
+' "$tmp/json"
+ok $? "the flagged curve is nettle sha-256, its canary marked"
+"$BENCHORCH" compare --db "$db" --fail-on-regression 6 10 >"$tmp/out" 2>"$tmp/err"
+ok $? "a flagged curve does not fail --fail-on-regression"
+
+c=$(counts 6 11)
+[ "$c" = "21 0 0 0" ]
+ok $? "one invocation on a side, alike: no verdict ($c)"
+
+c=$(counts --base-image 1 --new-image 2 12 12)
+[ "$c" = "21 7 7 0" ]
+ok $? "two images of one run, alternating: libgcrypt's 7 curves confirmed ($c)"
+"$BENCHORCH" compare --db "$db" 12 12 >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q 'BASE and NEW are the same run (12)' "$tmp/err" &&
+	"$BENCHORCH" compare --db "$db" --new-image 2 12 12 >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q 'one run against itself needs --base-image and --new-image' "$tmp/err"
+ok $? "a run against itself without two images is a usage error"
+"$BENCHORCH" compare --db "$db" --base-image 9 --new-image 2 12 12 >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 3 ] && grep -q "no image '9' in run '12'" "$tmp/err"
+ok $? "an image the run did not measure exits 3"
+
+# One invocation a side and no history (the runs of results-mkdb): a
+# 50 % slowdown is still found, against the assumed noise, and said so;
+# it cannot be confirmed.
+"$top_builddir/tests/fixtures/results-mkdb" "$tmp/one.db" &&
+	"$BENCHORCH" compare --db "$tmp/one.db" --fail-on-regression 1 2 >"$tmp/out" 2>"$tmp/err"
+ok $? "no history, one invocation: --fail-on-regression exits 0"
+grep -q '^run 1 (base) against run 2 (new): 20 curves compared, 6 changed (6 slower, 0 faster; 0 confirmed)' "$tmp/out" &&
+	grep -q '^Caveat: 20 curves had neither two invocations on a side nor history: judged against an assumed noise of 5 %\.$' "$tmp/out" &&
+	[ "$(grep -c ' libgcrypt .* regression ' "$tmp/out")" -eq 6 ]
+ok $? "no history, one invocation: libgcrypt's 6 curves changed, the assumed noise said"
+"$BENCHORCH" compare --db "$tmp/one.db" 2 3 >"$tmp/out" 2>"$tmp/err" &&
+	grep -q "^Caveat: run 3 was measured with a CPU warning: the scaling governor of cpu 1 is 'powersave'" "$tmp/out"
+ok $? "a CPU warning of either run is a caveat"
+
+# Two runs of a machine whose whole curves move by 15 % from run to run,
+# one invocation each and no history: the spread across the curves is the
+# noise, not the assumed 5 %.
+sqlite3 "$tmp/noisy.db" <"$tmp/schema.sql" && sqlite3 "$tmp/noisy.db" "pragma user_version = $last" &&
+	python3 "$top_srcdir/tests/fixtures/verdict-runs.py" "$tmp/noisy.db" noisy noisy &&
+	"$BENCHORCH" compare --db "$tmp/noisy.db" --format json 1 2 >"$tmp/json" 2>"$tmp/err" &&
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["changed"] == 0, d["changed"]
+assert all(c["noise_source"] == "curves" and c["noise"] > 0.1 for c in d["curves"])
+assert any("judged against the spread of the effects of every curve compared" in c for c in d["caveats"])
+' "$tmp/json"
+ok $? "no history, one invocation, whole curves 15 % apart: judged against the spread across curves, nothing changed"
+
+# caveats: --quick on one side only, other repetitions, other batch length
+sqlite3 "$db" "update runs set quick = 1, command_line = command_line || ' --min-batch-ms 2' where id = 7;
+update results set repetitions = 3 where invocation_id in (select id from invocations where run_id = 7)" &&
+	"$BENCHORCH" compare --db "$db" 6 7 >"$tmp/out" 2>"$tmp/err" &&
+	grep -q '^Caveat: the runs differ in --quick (base full, new quick)\.$' "$tmp/out" &&
+	grep -q '^Caveat: the runs differ in repetitions per point (base 5, new 3)\.$' "$tmp/out" &&
+	grep -q '^Caveat: the runs differ in batch length (--min-batch-ms) (base default, new 2)\.$' "$tmp/out"
+ok $? "caveats: --quick, repetitions and batch length differ"
+sqlite3 "$db" "update runs set quick = 0, command_line = 'benchorch run --distros debian' where id = 7;
+update results set repetitions = 5 where invocation_id in (select id from invocations where run_id = 7);
+update invocations set clock_start_hz = 3150000000, clock_end_hz = 3150000000 where run_id = 7" &&
+	"$BENCHORCH" compare --db "$db" 6 7 >"$tmp/out" 2>"$tmp/err" &&
+	grep -q '^Caveat: the core clock the guests measured differs by +5.0 %' "$tmp/out" &&
+	! grep -q 'differ in' "$tmp/out"
+ok $? "a clock 5 % faster is a caveat; alike runs have no other"
+
+"$BENCHORCH" compare --db "$db" --format csv 6 8 >"$tmp/csv" 2>"$tmp/err" &&
+	head -1 "$tmp/csv" | tr -d '\r' | grep -q '^distro,library,algorithm,operation,mode,variant,sizes,base_invocations,new_invocations,effect_percent,ci_low_percent,ci_high_percent,shape,p,q,noise_percent,noise_source,' &&
+	[ "$(tr -d '\r' <"$tmp/csv" | awk -F, 'NR > 1' | wc -l)" -eq 21 ] &&
+	[ "$(tr -d '\r' <"$tmp/csv" | grep -c ',confirmed,libgcrypt20,')" -eq 7 ]
+ok $? "--format csv: every curve, one row each"
+
+"$BENCHORCH" compare --db "$db" --store 6 8 >/dev/null 2>"$tmp/err" &&
+	[ "$(sqlite3 "$db" "select base_run, new_run, source, curves, changed, confirmed_regressions from verdicts")" = "6|8|compare|21|7|7" ] &&
+	[ "$(sqlite3 "$db" "select count(*) from verdict_curves where state = 'confirmed' and library = 'libgcrypt' and noise_source = 'history'")" -eq 7 ]
+ok $? "--store keeps the verdict and each curve's state and noise"
+"$BENCHORCH" compare --db "$db" 6 8 >/dev/null 2>"$tmp/err" &&
+	[ "$(sqlite3 "$db" "select count(*) from verdicts")" -eq 1 ]
+ok $? "without --store nothing is written"
+
+"$BENCHORCH" merge --db "$tmp/merged.db" "$db" >"$tmp/out" 2>"$tmp/err" &&
+	[ "$(sqlite3 "$tmp/merged.db" "select count(*) from runs")" -eq 12 ] &&
+	[ "$(sqlite3 "$tmp/merged.db" "select count(*) from verdicts")" -eq 0 ] &&
+	"$BENCHORCH" compare --db "$tmp/merged.db" --store 6 8 >/dev/null 2>"$tmp/err" &&
+	[ "$(sqlite3 "$tmp/merged.db" "select changed, confirmed_regressions from verdicts")" = "7|7" ]
+ok $? "merge does not carry verdicts; compare --store re-derives the same in the merged database"
+
+if command -v valgrind >/dev/null 2>&1; then
+	valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+		"$BENCHORCH" compare --db "$db" --points --format json 6 8 >/dev/null 2>"$tmp/vg"
+	ok $? "compare under valgrind: no memory error"
+else
+	skip_point "needs valgrind" "compare under valgrind: no memory error"
+fi
+
+done_testing
