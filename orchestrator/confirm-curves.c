@@ -5,18 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "orchestrator/compare.h"
 #include "orchestrator/confirm-curves.h"
-
-static int same_curve(const struct compare_point *a,
-		      const struct compare_point *b)
-{
-	return strcmp(a->distro, b->distro) == 0 &&
-	       strcmp(a->library, b->library) == 0 &&
-	       strcmp(a->algorithm, b->algorithm) == 0 &&
-	       strcmp(a->operation, b->operation) == 0 &&
-	       strcmp(a->mode, b->mode) == 0;
-}
+#include "orchestrator/verdict.h"
 
 static void add_curve(struct confirm_curve **v, size_t *n, const char *distro,
 		      const char *library, const char *algorithm,
@@ -34,36 +24,47 @@ static void add_curve(struct confirm_curve **v, size_t *n, const char *distro,
 	c->kind = kind;
 }
 
+/* 1 when V[0..N) already holds the curve of C (variants fall together). */
+static int listed(const struct confirm_curve *v, size_t n,
+		  const struct verdict_curve *c)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(v[i].distro, c->distro) &&
+		    !strcmp(v[i].library, c->library) &&
+		    !strcmp(v[i].algorithm, c->algorithm) &&
+		    !strcmp(v[i].operation, c->operation) &&
+		    !strcmp(v[i].mode, c->mode))
+			return 1;
+	return 0;
+}
+
 int confirm_changed_curves(sqlite3 *db, int64_t base_run, int64_t new_run,
 			   struct confirm_curve **ret, size_t *ret_n,
 			   bo_err *err)
 {
-	struct compare_result r;
-	size_t i, j;
+	struct verdict_sel base = { base_run, 0 }, new = { new_run, 0 };
+	struct verdict_result r;
+	size_t i;
 
 	*ret = NULL;
 	*ret_n = 0;
-	if (compare_runs(db, base_run, new_run, COMPARE_DEFAULT_THRESHOLD, &r,
-			 err) < 0)
+	if (verdict_compare(db, base, new, VERDICT_DEFAULT_THRESHOLD,
+			    VERDICT_DEFAULT_ALPHA, &r, err) < 0)
 		return -1;
-	/* compare_runs sorts its points by distro, library, algorithm,
-	 * operation, mode and size: a curve is a run of equal keys */
-	for (i = 0; i < r.npoints; i = j) {
-		size_t slower = 0, faster = 0, n;
+	/* verdict_compare sorts its curves by distro, library, algorithm,
+	 * operation, mode and variant */
+	for (i = 0; i < r.ncurves; i++) {
+		const struct verdict_curve *c = &r.curves[i];
 
-		for (j = i; j < r.npoints && same_curve(&r.points[i],
-							&r.points[j]); j++) {
-			slower += r.points[j].kind < 0;
-			faster += r.points[j].kind > 0;
-		}
-		n = j - i;
-		if ((slower && faster) || 2 * (slower + faster) <= n)
+		if ((c->state != VERDICT_CHANGED &&
+		     c->state != VERDICT_CONFIRMED) || listed(*ret, *ret_n, c))
 			continue;
-		add_curve(ret, ret_n, r.points[i].distro, r.points[i].library,
-			  r.points[i].algorithm, r.points[i].operation,
-			  r.points[i].mode, slower ? -1 : 1);
+		add_curve(ret, ret_n, c->distro, c->library, c->algorithm,
+			  c->operation, c->mode, c->effect < 0 ? -1 : 1);
 	}
-	compare_result_free(&r);
+	verdict_result_free(&r);
 	return 0;
 }
 

@@ -1,7 +1,7 @@
 /* confirm-curves.h - which curves of a run look changed and so are
  * measured again before anything is reported (`benchorch confirm`). The
- * one place that decides it: a stand-in built on compare_runs until the
- * per-curve verdicts of compare replace it here. */
+ * one place that decides it, from the per-curve verdicts of compare
+ * (verdict_compare, orchestrator/verdicts.md). */
 #ifndef BENCHORCH_CONFIRM_CURVES_H
 #define BENCHORCH_CONFIRM_CURVES_H
 
@@ -23,12 +23,14 @@ struct confirm_curve {
 };
 
 /* The curves of run NEW_RUN that look changed against run BASE_RUN in DB:
- * compare_runs at COMPARE_DEFAULT_THRESHOLD, its points grouped by
- * (distro, library, algorithm, operation, mode); a curve looks changed
- * when more than half of its points (buffer sizes) are significant
- * changes in one direction and none in the other. Returns 0 with a new
- * array in *ret and its length in *ret_n (free with confirm_curves_free;
- * NULL and 0 for none), or -1 with err set. */
+ * those verdict_compare (the two whole runs, VERDICT_DEFAULT_THRESHOLD
+ * and VERDICT_DEFAULT_ALPHA, as compare uses them) calls changed or
+ * confirmed; unchanged and flagged (canary moved) ones are not. One
+ * entry per (distro, library, algorithm, operation, mode), whatever the
+ * variants; kind -1 when the effect is negative (slower), +1 when
+ * faster. Returns 0 with a new array in *ret and its length in *ret_n
+ * (free with confirm_curves_free; NULL and 0 for none), or -1 with err
+ * set (verdict_compare's error). */
 int confirm_changed_curves(sqlite3 *db, int64_t base_run, int64_t new_run,
 			   struct confirm_curve **ret, size_t *ret_n,
 			   bo_err *err);

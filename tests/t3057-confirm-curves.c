@@ -1,12 +1,19 @@
-/* t3057-confirm-curves - which curves a confirmation measures again, on
- * the fixture database of tests/fixtures/results-mkdb (run 2: libgcrypt
- * twice as slow everywhere; run 3: the same numbers as run 2): the six
- * libgcrypt curves (two distributions x aes-256-gcm encrypt and decrypt
- * and sha-256) look slower in run 2 against run 1 and nothing else does,
- * nothing looks changed in run 3 against run 2; the run compared with is
- * the latest earlier finished run that is no confirmation; a confirmation
- * is recorded with its images and curves and read back; --curves lists
- * are parsed and malformed ones refused. */
+/* t3057-confirm-curves - which curves a confirmation measures again: those
+ * compare's per-curve verdicts call changed or confirmed. On the fixture
+ * database of tests/fixtures/results-mkdb (run 2: libgcrypt twice as slow
+ * everywhere, one invocation a run, no history; run 3: the same numbers
+ * as run 2): the six libgcrypt curves (two distributions x aes-256-gcm
+ * encrypt and decrypt and sha-256) are changed, not confirmed, in run 2
+ * against run 1 and are measured again, nothing else; nothing in run 3
+ * against run 2. On stored runs of known noise (tests/fixtures/
+ * verdict-runs.py): a 10 % slowdown of libgcrypt gives its seven curves
+ * (slower; faster the other way round); identical runs, a change at one
+ * size only and a 20 % change whose canary moved give none; two runs
+ * whose every curve moved at random by 15 % (a noisy machine, one
+ * invocation, no history) give none. Then: the run compared with is the
+ * latest earlier finished run that is no confirmation; a confirmation is
+ * recorded with its images and curves and read back; --curves lists are
+ * parsed and malformed ones refused. */
 #include "config.h"
 
 #include <stdio.h>
@@ -18,6 +25,25 @@
 #include "db/db.h"
 #include "orchestrator/confirm-curves.h"
 #include "tests/tap.h"
+
+/* Make the database PATH with every migration, then add the runs of
+ * tests/fixtures/verdict-runs.py SPECS. Returns 0 or -1. */
+static int verdict_runs(const char *path, const char *specs)
+{
+	sqlite3 *db;
+	bo_err err;
+	char *cmd;
+	int rc;
+
+	if (db_open(path, &db, &err) < 0)
+		return -1;
+	sqlite3_close(db);
+	cmd = xasprintf("python3 '%s/tests/fixtures/verdict-runs.py' '%s' %s",
+			BENCHORCH_SRCDIR, path, specs);
+	rc = system(cmd);
+	free(cmd);
+	return rc == 0 ? 0 : -1;
+}
 
 /* 1 when V[0..N) holds the curve DISTRO LIB ALGO OP (mode bulk). */
 static int has(const struct confirm_curve *v, size_t n, const char *distro,
@@ -58,7 +84,8 @@ int main(void)
 	if (!db)
 		return tap_done();
 
-	/* 1. A real change: libgcrypt twice as slow. */
+	/* 1. A real change: libgcrypt twice as slow, changed but not
+	 * confirmed (one invocation a run: no halves, no history). */
 	rc = confirm_changed_curves(db, 1, 2, &v, &n, &err);
 	ok = rc == 0 && n == 6;
 	ok &= has(v, n, "debian:bookworm", "libgcrypt", "aes-256-gcm", "encrypt", -1) &&
@@ -67,13 +94,64 @@ int main(void)
 	      has(v, n, "ubuntu:noble", "libgcrypt", "aes-256-gcm", "encrypt", -1) &&
 	      has(v, n, "ubuntu:noble", "libgcrypt", "aes-256-gcm", "decrypt", -1) &&
 	      has(v, n, "ubuntu:noble", "libgcrypt", "sha-256", "hash", -1);
-	tap_ok(ok, "run 2 against run 1: the six libgcrypt curves look slower, nothing else (%zu curves)", n);
+	tap_ok(ok, "run 2 against run 1: the six libgcrypt curves, changed and not confirmed, look slower, nothing else (%zu curves)", n);
 	confirm_curves_free(v, n);
 
 	/* 2. The same numbers: nothing. */
 	rc = confirm_changed_curves(db, 2, 3, &v, &n, &err);
 	tap_ok(rc == 0 && n == 0 && !v, "run 3 against run 2 (same numbers): nothing looks changed");
 	confirm_curves_free(v, n);
+
+	/* 2b. Runs of known noise. */
+	if (system("command -v python3 >/dev/null 2>&1") != 0) {
+		tap_skip(7, "needs python3");
+	} else {
+		static const char *const algos[][2] = {
+			{ "aes-128-cbc", "encrypt" }, { "aes-128-cbc", "decrypt" },
+			{ "aes-256-gcm", "encrypt" }, { "aes-256-gcm", "decrypt" },
+			{ "chacha20", "encrypt" }, { "chacha20", "decrypt" },
+			{ "sha-256", "hash" },
+		};
+		char *vpath = xasprintf("%s/v.db", dir);
+		char *npath = xasprintf("%s/noisy.db", dir);
+		sqlite3 *vdb = NULL, *ndb = NULL;
+		int kind;
+		size_t a;
+
+		rc = verdict_runs(vpath, "aa aa aa aa aa aa aa gcrypt-10 one-size canary");
+		rc |= verdict_runs(npath, "noisy noisy");
+		tap_ok(rc == 0 && db_open(vpath, &vdb, &err) == 0 &&
+		       db_open(npath, &ndb, &err) == 0,
+		       "runs of known noise: 1-7 alike, 8 libgcrypt -10 %%, 9 one size, 10 a canary; two noisy runs");
+		for (kind = -1; kind <= 1 && vdb; kind += 2) {
+			rc = kind < 0 ? confirm_changed_curves(vdb, 6, 8, &v, &n, &err) :
+					confirm_changed_curves(vdb, 8, 6, &v, &n, &err);
+			ok = rc == 0 && n == 7;
+			for (a = 0; a < 7; a++)
+				ok &= has(v, n, "debian:bookworm", "libgcrypt",
+					  algos[a][0], algos[a][1], kind);
+			tap_ok(ok, "libgcrypt 10 %% slower (run %d against %d): its 7 curves, %s, nothing else (%zu curves)",
+			       kind < 0 ? 8 : 6, kind < 0 ? 6 : 8,
+			       kind < 0 ? "slower" : "faster", n);
+			confirm_curves_free(v, n);
+		}
+		rc = vdb ? confirm_changed_curves(vdb, 6, 7, &v, &n, &err) : -1;
+		tap_ok(rc == 0 && n == 0, "A/A, runs 7 against 6: nothing (%zu curves)", n);
+		confirm_curves_free(v, n);
+		rc = vdb ? confirm_changed_curves(vdb, 6, 9, &v, &n, &err) : -1;
+		tap_ok(rc == 0 && n == 0, "a 30 %% change at one size only: no curve (%zu curves)", n);
+		confirm_curves_free(v, n);
+		rc = vdb ? confirm_changed_curves(vdb, 6, 10, &v, &n, &err) : -1;
+		tap_ok(rc == 0 && n == 0, "a 20 %% change whose canary moved is flagged: not measured again (%zu curves)", n);
+		confirm_curves_free(v, n);
+		rc = ndb ? confirm_changed_curves(ndb, 1, 2, &v, &n, &err) : -1;
+		tap_ok(rc == 0 && n == 0, "two noisy runs, whole curves 15 %% apart at random: nothing (%zu curves)", n);
+		confirm_curves_free(v, n);
+		sqlite3_close(vdb);
+		sqlite3_close(ndb);
+		free(vpath);
+		free(npath);
+	}
 
 	/* 3. The run compared with. */
 	tap_ok(confirm_base_run(db, 3) == 2 && confirm_base_run(db, 2) == 1 &&
