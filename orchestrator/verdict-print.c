@@ -129,7 +129,7 @@ static json_t *curve_json(const struct verdict_curve *v)
 {
 	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:f, s:f,"
 			 " s:f, s:s, s:f, s:f, s:f, s:o, s:o, s:s, s:i, s:o,"
-			 " s:o, s:b, s:s, s:s, s:s, s:s}",
+			 " s:o, s:b, s:o, s:s, s:s, s:s, s:s}",
 			 "distro", v->distro, "library", v->library,
 			 "algorithm", v->algorithm, "operation", v->operation,
 			 "mode", v->mode, "variant", v->variant,
@@ -151,6 +151,8 @@ static json_t *curve_json(const struct verdict_curve *v)
 			 "halves", v->halves < 0 ? json_null() :
 				json_boolean(v->halves),
 			 "canary_moved", v->canary_moved,
+			 "confirmation", v->confirmation < 0 ? json_null() :
+				json_boolean(v->confirmation),
 			 "state", verdict_state_name(v->state),
 			 "package", v->package, "base_version", v->base_version,
 			 "new_version", v->new_version);
@@ -183,6 +185,9 @@ static void print_json(FILE *f, const struct verdict_result *r, json_t *extra)
 	json_object_set_new(o, "confirmed_regressions",
 			    json_integer((json_int_t)r->nconfirmed_regressions));
 	json_object_set_new(o, "flagged", json_integer((json_int_t)r->nflagged));
+	json_object_set_new(o, "confirmation_run", r->confirm_run ?
+			    json_integer((json_int_t)r->confirm_run) :
+			    json_null());
 	for (i = 0; i < r->ncaveats; i++)
 		json_array_append_new(ca, json_string(r->caveats[i]));
 	json_object_set_new(o, "caveats", ca);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "db/confirmations.h"
 #include "orchestrator/verdict-curve.h"
 #include "orchestrator/verdict-load.h"
 #include "orchestrator/verdict-stats.h"
@@ -299,6 +300,7 @@ static void decide(struct verdict_result *r, struct ccurve *cs, size_t nc)
 		if (v->clock_ratio > 0)
 			clock[nclock++] = v->clock_ratio;
 		v->canary_moved = c->moved;
+		v->confirmation = -1;
 		v->q = 1;
 		pool_library(cs, nc, i, pss, pdf);
 		judge(c, pss, pdf, across, r->threshold, v);
@@ -396,9 +398,174 @@ static void mdes(struct verdict_result *r)
 	}
 }
 
+static int compare_sides(sqlite3 *db, struct verdict_sel base,
+			 struct verdict_sel new, double threshold, double alpha,
+			 int with_confirmation, struct verdict_result *ret,
+			 bo_err *err);
+
+/* 1 when A and B name the same curve; a variant of '*' (sides matched
+ * regardless of variant) matches any. */
+static int same_curve(const struct verdict_curve *a,
+		      const struct verdict_curve *b)
+{
+	return !strcmp(a->distro, b->distro) &&
+	       !strcmp(a->library, b->library) &&
+	       !strcmp(a->algorithm, b->algorithm) &&
+	       !strcmp(a->operation, b->operation) &&
+	       !strcmp(a->mode, b->mode) &&
+	       (!strcmp(a->variant, b->variant) || !strcmp(a->variant, "*") ||
+		!strcmp(b->variant, "*"));
+}
+
+/* Set the state of R's changed curves of distro DISTRO ("debian:bookworm")
+ * from C, the verdict of the confirmation run on that distro: a curve C
+ * judged is confirmed when C found it changed (or confirmed) in the same
+ * direction, else changed; the others keep theirs. Adds to *held and
+ * *not_held, and the names of those not held to *names. */
+static void apply_confirmation(struct verdict_result *r, const char *distro,
+			       const struct verdict_result *c, size_t *held,
+			       size_t *not_held, char **names)
+{
+	size_t i, k;
+
+	for (i = 0; i < r->ncurves; i++) {
+		struct verdict_curve *v = &r->curves[i];
+		const struct verdict_curve *w = NULL;
+
+		if (strcmp(v->distro, distro) ||
+		    (v->state != VERDICT_CHANGED && v->state != VERDICT_CONFIRMED))
+			continue;
+		for (k = 0; k < c->ncurves && !w; k++)
+			if (same_curve(v, &c->curves[k]))
+				w = &c->curves[k];
+		if (!w)
+			continue;	/* not measured again: the rule without */
+		v->confirmation = (w->state == VERDICT_CHANGED ||
+				   w->state == VERDICT_CONFIRMED) &&
+				  (w->effect < 0) == (v->effect < 0);
+		if (v->state == VERDICT_CONFIRMED) {
+			r->nconfirmed--;
+			if (v->effect < 0)
+				r->nconfirmed_regressions--;
+		}
+		v->state = v->confirmation ? VERDICT_CONFIRMED : VERDICT_CHANGED;
+		if (v->confirmation) {
+			r->nconfirmed++;
+			if (v->effect < 0)
+				r->nconfirmed_regressions++;
+			(*held)++;
+		} else if (*not_held >= 8) {
+			(*not_held)++;	/* the caveat counts the rest */
+		} else {
+			char *s = xasprintf("%s%s%s %s %s %s %s", *names,
+					    **names ? ", " : "", v->distro,
+					    v->library, v->algorithm,
+					    v->operation, v->mode);
+
+			free(*names);
+			*names = s;
+			(*not_held)++;
+		}
+	}
+}
+
+/* When both sides of R are whole runs and the new run has a finished
+ * confirmation run, decide R's "confirmed" from that run's verdicts,
+ * distribution by distribution (orchestrator/verdicts.md). Returns 0
+ * (also when there is no confirmation), or -1 with err set. */
+static int use_confirmation(sqlite3 *db, struct verdict_result *r,
+			    bo_err *err)
+{
+	static const char sql[] =
+		"SELECT distro || ':' || release, image_id, previous_image_id"
+		" FROM confirmations WHERE run_id = ?1 AND image_id IS NOT NULL"
+		" ORDER BY distro, release";
+	size_t held = 0, not_held = 0, measured = 0;
+	char *names = xstrdup("");
+	sqlite3_stmt *st = NULL;
+	int64_t conf;
+	int rc = -1, step;
+
+	if (r->base.image || r->new.image || r->base.run == r->new.run ||
+	    r->nchanged == 0 ||
+	    db_query_int(db, "SELECT count(*) FROM sqlite_master WHERE"
+			 " type = 'table' AND name = 'confirmations'") != 1) {
+		free(names);
+		return 0;
+	}
+	conf = db_confirmed_by(db, r->new.run);
+	if (conf < 0) {
+		free(names);
+		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+	}
+	if (conf == 0) {
+		free(names);
+		return 0;
+	}
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+		goto out;
+	}
+	sqlite3_bind_int64(st, 1, conf);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		char *distro = xstrdup((const char *)sqlite3_column_text(st, 0));
+		int64_t img = sqlite3_column_int64(st, 1);
+		int64_t prev = sqlite3_column_int64(st, 2);	/* NULL: 0 */
+		struct verdict_sel b = { r->base.run, 0 }, n = { conf, 0 };
+		struct verdict_result c;
+
+		if (prev) {
+			b.run = conf;
+			b.image = prev;
+			n.image = img;
+		}
+		if (compare_sides(db, b, n, r->threshold, r->alpha, 0, &c,
+				  err) < 0) {
+			free(distro);
+			goto out;
+		}
+		measured++;
+		apply_confirmation(r, distro, &c, &held, &not_held, &names);
+		verdict_result_free(&c);
+		free(distro);
+	}
+	if (step != SQLITE_DONE) {
+		bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+		goto out;
+	}
+	if (measured)
+		r->confirm_run = conf;
+	if (held || not_held) {
+		char *more = not_held > 8 ?
+			     xasprintf(" and %zu more", not_held - 8) :
+			     xstrdup("");
+
+		verdict_add_caveat(r, "confirmation run %lld measured %zu changed curve%s again: %zu held (confirmed), %zu did not hold (not confirmed)%s%s%s",
+				   (long long)conf, held + not_held,
+				   held + not_held == 1 ? "" : "s", held,
+				   not_held, not_held ? ": " : "", names, more);
+		free(more);
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(st);
+	free(names);
+	return rc;
+}
+
 int verdict_compare(sqlite3 *db, struct verdict_sel base, struct verdict_sel new,
 		    double threshold, double alpha, struct verdict_result *ret,
 		    bo_err *err)
+{
+	return compare_sides(db, base, new, threshold, alpha, 1, ret, err);
+}
+
+/* verdict_compare; the confirmation run is looked at only when
+ * WITH_CONFIRMATION (not for the confirmation's own verdict). */
+static int compare_sides(sqlite3 *db, struct verdict_sel base,
+			 struct verdict_sel new, double threshold, double alpha,
+			 int with_confirmation, struct verdict_result *ret,
+			 bo_err *err)
 {
 	struct verdict_result r = { .base = base, .new = new,
 				    .threshold = threshold, .alpha = alpha };
@@ -441,7 +608,8 @@ int verdict_compare(sqlite3 *db, struct verdict_sel base, struct verdict_sel new
 	vload_caveats(db, &r, bv, nv);
 	decide(&r, cs, nc);
 	mdes(&r);
-	if (vload_changes(db, &r, err) < 0)
+	if (vload_changes(db, &r, err) < 0 ||
+	    (with_confirmation && use_confirmation(db, &r, err) < 0))
 		goto out;
 	r.base_variant = xstrdup(bv);
 	r.new_variant = xstrdup(nv);

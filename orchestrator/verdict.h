@@ -61,9 +61,12 @@ enum verdict_shape {
 enum verdict_state {
 	VERDICT_UNCHANGED,	/* no change beyond noise and threshold */
 	VERDICT_CHANGED,	/* q <= alpha and |effect| >= threshold */
-	VERDICT_CONFIRMED,	/* changed, and held in both halves of each
-				 * side's invocations and beyond every
-				 * change seen in history */
+	VERDICT_CONFIRMED,	/* changed, and held by the finished
+				 * confirmation run of the new run when
+				 * that measured the curve; else held in
+				 * both halves of each side's invocations
+				 * and beyond every change seen in
+				 * history */
 	VERDICT_FLAGGED,	/* a contention canary moved: no verdict */
 };
 
@@ -90,6 +93,10 @@ struct verdict_curve {
 	double clock_ratio;	/* new/base mean measured core clock; 0
 				 * when a side stored none */
 	int canary_moved;	/* a canary moved in either side */
+	int confirmation;	/* changed curves only: 1 the confirmation
+				 * run found the same change, 0 it measured
+				 * the curve and did not, -1 it did not
+				 * measure it or there is none */
 	int halves;		/* 1 held in both halves, 0 did not, -1 not
 				 * testable (a side has one invocation) */
 	enum verdict_state state;
@@ -119,6 +126,9 @@ struct verdict_result {
 	size_t ncurves, nchanged, nconfirmed, nflagged;
 	size_t nregressions, nimprovements;	/* of the changed */
 	size_t nconfirmed_regressions;
+	int64_t confirm_run;	/* the finished confirmation run of the
+				 * new run whose verdicts decided
+				 * "confirmed"; 0 none */
 	struct verdict_curve *curves;	/* sorted by distro, library, ... */
 	struct verdict_change *changes;	size_t nchanges;
 	struct verdict_mde *mdes;	size_t nmdes;
@@ -127,7 +137,13 @@ struct verdict_result {
 
 /* Judge every curve measured on both sides BASE and NEW in DB (schema 5 or
  * later), with THRESHOLD and ALPHA (fractions). The method, noise model
- * and states are those of orchestrator/verdicts.md. Returns 0 with *ret filled
+ * and states are those of orchestrator/verdicts.md. When both sides are
+ * whole runs (image 0) and a finished confirmation run of NEW.run exists
+ * (db_confirmed_by; schema 12 or later), a changed curve that run
+ * measured is confirmed exactly when the confirmation's own verdict
+ * (its previous image against its new one, or BASE.run against it when
+ * it had no previous image) found the same curve changed in the same
+ * direction; a caveat names the changes it did not hold. Returns 0 with *ret filled
  * (free with verdict_result_free), or -1 with err set (a run or image
  * that does not exist, a schema too old, a database error). */
 int verdict_compare(sqlite3 *db, struct verdict_sel base, struct verdict_sel new,

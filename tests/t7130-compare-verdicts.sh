@@ -6,7 +6,11 @@
 # is no curve verdict; a curve whose canary moved is flagged, not judged;
 # --fail-on-regression exits 4 only on a confirmed regression; two images
 # of one run compare; one invocation and no history give a conservative
-# verdict; --store keeps the verdict.
+# verdict; --store keeps the verdict. With a confirmation run of the new
+# run, "confirmed" is what it found again: the previous and the new image
+# in alternating rounds, or the current image measured once more; a change
+# it did not find is not confirmed and a caveat says so; curves it did not
+# measure keep the rule without.
 . "${top_srcdir:-.}/tests/lib.sh"
 command -v python3 >/dev/null 2>&1 || skip_all "needs python3"
 command -v sqlite3 >/dev/null 2>&1 || skip_all "needs sqlite3"
@@ -186,6 +190,69 @@ ok $? "without --store nothing is written"
 	"$BENCHORCH" compare --db "$tmp/merged.db" --store 6 8 >/dev/null 2>"$tmp/err" &&
 	[ "$(sqlite3 "$tmp/merged.db" "select changed, confirmed_regressions from verdicts")" = "7|7" ]
 ok $? "merge does not carry verdicts; compare --store re-derives the same in the merged database"
+
+# Confirmation runs. conf.db: 1-7 alike, 8 libgcrypt -10 %, 9 the images
+# of 7 and 8 in alternating rounds with libgcrypt slower in the new one,
+# 10 the same with both alike. re.db: 1-8 the same, 9 the image of 8
+# measured once more with libgcrypt still slower, 10 with it not.
+for d in conf re; do
+	sqlite3 "$tmp/$d.db" <"$tmp/schema.sql" && sqlite3 "$tmp/$d.db" "pragma user_version = $last" || break
+done &&
+	python3 "$top_srcdir/tests/fixtures/verdict-runs.py" "$tmp/conf.db" aa aa aa aa aa aa aa \
+		gcrypt-10 pair-gcrypt-10 pair-gcrypt-0 &&
+	python3 "$top_srcdir/tests/fixtures/verdict-runs.py" "$tmp/re.db" aa aa aa aa aa aa aa \
+		gcrypt-10 gcrypt-10 gcrypt-0
+ok $? "confirmation runs: two with a previous image, two without"
+# confirm DB RUN PREVIOUS: run RUN is the (only) confirmation of run 8 in
+# DB, new image 2 (libgcrypt20 1.10.1-3+b1), previous image PREVIOUS
+# (1 or NULL)
+confirm() {
+	sqlite3 "$tmp/$1.db" "delete from confirmation_curves; delete from confirmations;
+insert into confirmations (run_id, confirmed_run_id, distro, release, image_id, previous_image_id)
+values ($2, 8, 'debian', 'bookworm', 2, $3);
+insert into confirmation_curves (run_id, distro, release, library, algorithm)
+values ($2, 'debian', 'bookworm', 'libgcrypt', 'aes-128-cbc')"
+}
+# held DB: "changed confirmed confirmation_run" and each changed curve's
+# confirmation (1 held, 0 not, - not measured) of compare 6 8
+held() {
+	"$BENCHORCH" compare --db "$tmp/$1.db" --format json 6 8 >"$tmp/json" 2>"$tmp/err" || return 1
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
+print(d["changed"], d["confirmed"], d["confirmation_run"],
+      "".join("-" if c["confirmation"] is None else str(int(c["confirmation"]))
+              for c in d["curves"] if c["state"] != "unchanged"))' "$tmp/json"
+}
+fail() {
+	"$BENCHORCH" compare --db "$tmp/$1.db" --fail-on-regression 6 8 >"$tmp/out" 2>"$tmp/err"
+}
+c=$(held conf)
+[ "$c" = "7 7 None -------" ]
+ok $? "no confirmation run: confirmed by halves and history, as before ($c)"
+confirm conf 9 1 && c=$(held conf) && [ "$c" = "7 7 9 1111111" ] && { fail conf; [ $? -eq 4 ]; } &&
+	grep -q '^Caveat: confirmation run 9 measured 7 changed curves again: 7 held (confirmed), 0 did not hold (not confirmed)\.$' "$tmp/out"
+ok $? "previous and new image alternating, slower again: confirmed, --fail-on-regression exits 4 ($c)"
+confirm conf 10 1 && c=$(held conf) && [ "$c" = "7 0 10 0000000" ] && fail conf &&
+	grep -q '^Caveat: confirmation run 10 measured 7 changed curves again: 0 held (confirmed), 7 did not hold (not confirmed): debian:bookworm libgcrypt aes-128-cbc decrypt bulk, .*, debian:bookworm libgcrypt sha-256 hash bulk\.$' "$tmp/out" &&
+	[ "$(grep -c ' libgcrypt .* regression ' "$tmp/out")" -eq 7 ] &&
+	! grep -q 'confirmed regression' "$tmp/out"
+ok $? "previous and new image alike: changed, not confirmed, the caveat names them, exit 0 ($c)"
+# images swapped: the confirmation finds libgcrypt faster, not slower
+confirm conf 9 1 && sqlite3 "$tmp/conf.db" "update confirmations set image_id = 1, previous_image_id = 2" &&
+	c=$(held conf) && [ "$c" = "7 0 9 0000000" ] && fail conf
+ok $? "a confirmation that found the change the other way round: not confirmed, exit 0 ($c)"
+confirm conf 10 1 &&
+	sqlite3 "$tmp/conf.db" "delete from results where invocation_id in (select id from invocations where run_id = 10)
+and library_id in (select id from libraries where name = 'libgcrypt') and algorithm <> 'sha-256'" &&
+	c=$(held conf) && [ "$c" = "7 6 10 ------0" ] && { fail conf; [ $? -eq 4 ]; } &&
+	grep -q 'did not hold (not confirmed): debian:bookworm libgcrypt sha-256 hash bulk\.$' "$tmp/out"
+ok $? "a confirmation that measured one curve decides that curve only; the others keep halves and history ($c)"
+confirm re 9 NULL && c=$(held re) && [ "$c" = "7 7 9 1111111" ] && { fail re; [ $? -eq 4 ]; }
+ok $? "no previous image, measured once more and slower again: confirmed, exit 4 ($c)"
+confirm re 10 NULL && c=$(held re) && [ "$c" = "7 0 10 0000000" ] && fail re &&
+	grep -q '^Caveat: confirmation run 10 measured 7 changed curves again: 0 held (confirmed), 7 did not hold' "$tmp/out"
+ok $? "no previous image, measured once more and not slower: not confirmed, exit 0 ($c)"
+sqlite3 "$tmp/re.db" "update runs set status = 'running' where id = 10" && c=$(held re) && [ "$c" = "7 7 None -------" ]
+ok $? "an unfinished confirmation run counts for nothing ($c)"
 
 if command -v valgrind >/dev/null 2>&1; then
 	valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
