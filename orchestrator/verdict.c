@@ -471,8 +471,10 @@ static void apply_confirmation(struct verdict_result *r, const char *distro,
 
 /* When both sides of R are whole runs and the new run has a finished
  * confirmation run, decide R's "confirmed" from that run's verdicts,
- * distribution by distribution (orchestrator/verdicts.md). Returns 0
- * (also when there is no confirmation), or -1 with err set. */
+ * distribution by distribution (orchestrator/verdicts.md); a distribution
+ * whose confirmation cannot be judged keeps the rule without, with a
+ * caveat. Returns 0 (also when there is no confirmation), or -1 with err
+ * set on a database error. */
 static int use_confirmation(sqlite3 *db, struct verdict_result *r,
 			    bo_err *err)
 {
@@ -521,8 +523,12 @@ static int use_confirmation(sqlite3 *db, struct verdict_result *r,
 		}
 		if (compare_sides(db, b, n, r->threshold, r->alpha, 0, &c,
 				  err) < 0) {
+			/* e.g. an image it did not measure after all: the
+			 * rule without a confirmation, and said so */
+			verdict_add_caveat(r, "confirmation run %lld could not be judged for %s (%s): its changes keep the rule without a confirmation",
+					   (long long)conf, distro, err->msg);
 			free(distro);
-			goto out;
+			continue;
 		}
 		measured++;
 		apply_confirmation(r, distro, &c, &held, &not_held, &names);

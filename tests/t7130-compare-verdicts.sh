@@ -251,7 +251,10 @@ ok $? "no previous image, measured once more and slower again: confirmed, exit 4
 confirm re 10 NULL && c=$(held re) && [ "$c" = "7 0 10 0000000" ] && fail re &&
 	grep -q '^Caveat: confirmation run 10 measured 7 changed curves again: 0 held (confirmed), 7 did not hold' "$tmp/out"
 ok $? "no previous image, measured once more and not slower: not confirmed, exit 0 ($c)"
-sqlite3 "$tmp/re.db" "update runs set status = 'running' where id = 10" && c=$(held re) && [ "$c" = "7 7 None -------" ]
+confirm re 9 1 && c=$(held re) && [ "$c" = "7 7 None -------" ] && { fail re; [ $? -eq 4 ]; } &&
+	grep -q "^Caveat: confirmation run 9 could not be judged for debian:bookworm (no image '1' in run '9'): its changes keep the rule without a confirmation\.$" "$tmp/out"
+ok $? "a confirmation naming a previous image it did not measure: a caveat, the rule without ($c)"
+confirm re 10 NULL && sqlite3 "$tmp/re.db" "update runs set status = 'running' where id = 10" && c=$(held re) && [ "$c" = "7 7 None -------" ]
 ok $? "an unfinished confirmation run counts for nothing ($c)"
 
 if command -v valgrind >/dev/null 2>&1; then
