@@ -27,14 +27,16 @@ static const char side_fmt[] =
  * history is the newest %2$d runs on the CPU of the base run, with its
  * quick flag, finished (done, or failed with results), started no later
  * than the new run, other than the new run (and other than the base run
- * when both sides are one run). */
+ * when both sides are one run), and not confirmation runs (%7$s): one of
+ * those measures two images of a distribution, old and new packages
+ * mixed, and would make a real change look like noise. */
 static const char history_fmt[] =
 	"WITH hist AS (SELECT id FROM runs h"
 	"  WHERE h.cpu_id IS (SELECT cpu_id FROM runs WHERE id = ?1)"
 	"  AND h.quick = (SELECT quick FROM runs WHERE id = ?1)"
 	"  AND h.id <> ?2 AND (?1 <> ?2 OR h.id <> ?1)"
 	"  AND h.status IN ('done', 'failed')"
-	"  AND h.started_at <= (SELECT started_at FROM runs WHERE id = ?2)"
+	"  AND h.started_at <= (SELECT started_at FROM runs WHERE id = ?2)%7$s"
 	"  ORDER BY h.started_at DESC, h.id DESC LIMIT %2$d)"
 	" SELECT im.distro || ':' || im.release, l.name, r.algorithm,"
 	" r.operation, %3$s, %1$s, r.buffer_bytes, inv.id, inv.run_id,"
@@ -45,6 +47,22 @@ static const char history_fmt[] =
 	" JOIN results r ON r.invocation_id = inv.id"
 	" JOIN images im ON im.id = inv.image_id"
 	" JOIN libraries l ON l.id = r.library_id%6$s";
+
+/* Does DB have TABLE (older schemas lack some)? */
+static int has_table(sqlite3 *db, const char *table)
+{
+	sqlite3_stmt *st;
+	int found;
+
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE"
+			       " type = 'table' AND name = ?1", -1, &st,
+			       NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+	found = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return found;
+}
 
 /* Does TABLE of DB have column COL (older schemas lack some)? */
 static int has_col(sqlite3 *db, const char *table, const char *col)
@@ -193,8 +211,11 @@ int vload_history(sqlite3 *db, struct verdict_sel base, struct verdict_sel new,
 	char *filter = *bv ? xasprintf(" WHERE inv.variant = '%s'",
 				      strcmp(bv, "nohw") == 0 ? "nohw" : "hw") :
 			     xstrdup("");
+	/* schema 12 and later: leave out the confirmation runs */
+	const char *no_confirm = has_table(db, "confirmations") ?
+		" AND h.id NOT IN (SELECT run_id FROM confirmations)" : "";
 	char *sql = xasprintf(history_fmt, c.variant, 4 * VERDICT_HISTORY_RUNS,
-			      c.mode, c.clock0, c.clock1, filter);
+			      c.mode, c.clock0, c.clock1, filter, no_confirm);
 	int rc = load_rows(db, sql, base.run, new.run, ret, err);
 
 	free(sql);
