@@ -74,7 +74,7 @@ static const char usage[] =
 "      --db PATH          database (default: $BENCHORCH_DB, or\n"
 "                         STATE/results.db, or /var/lib/benchorch/results.db)\n"
 "      --state-dir DIR    where the default database lives\n"
-"      --latest 2         compare the two most recent runs\n"
+"      --latest 2         compare the two most recent finished runs\n"
 "      --threshold PCT    ignore changes of at most PCT % (default: 3)\n"
 "      --all              list every curve (with --points: every point)\n"
 "      --points           add the point-by-point comparison (see above)\n"
@@ -87,7 +87,8 @@ static const char usage[] =
 "      --size SIZE        buffer size of --machines (default: 16KiB)\n"
 "  -h, --help             show this help\n"
 "\n"
-"Exit status: 0 compared; 2 usage error; 3 the database cannot be read or\n"
+"Exit status: 0 compared; 1 the runs have no curve in common (nothing\n"
+"compared); 2 usage error; 3 the database cannot be read or\n"
 "written, or a run or image does not exist; 4 a confirmed regression was\n"
 "found and --fail-on-regression was given.\n";
 
@@ -120,6 +121,23 @@ static const struct option options[] = {
 /* Parse --threshold PCT ("5", "2.5", "5%": a number from 0 to
  * THRESHOLD_MAX_PCT, one '%' allowed after it) into a fraction (0.05) in
  * *ret. Returns 0, or -1 with err set ("'x' is not a percentage ..."). */
+/* Say on standard error when run RUN of DB did not finish: its results are
+ * partial, and a change against it may be only that. */
+static void warn_unfinished(sqlite3 *db, int64_t run)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(db, "SELECT status FROM runs WHERE id = ?1", -1,
+			       &st, NULL) != SQLITE_OK)
+		return;
+	sqlite3_bind_int64(st, 1, run);
+	if (sqlite3_step(st) == SQLITE_ROW &&
+	    strcmp((const char *)sqlite3_column_text(st, 0), "done") != 0)
+		cli_warn("run %lld is stored as %s: its results are partial",
+			 (long long)run, (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+}
+
 static int parse_threshold(const char *s, double *ret, bo_err *err)
 {
 	size_t len = strlen(s);
@@ -241,9 +259,15 @@ static int compare_curves(const char *path, const struct cmp_opts *o,
 		verdict_print(stdout, &v, o->fmt, o->all, extra);
 		json_decref(extra);
 	}
-	if (v.ncurves == 0)
-		cli_warn("runs %lld and %lld have no curve in common",
-			 (long long)base.run, (long long)new.run);
+	warn_unfinished(db, base.run);
+	if (new.run != base.run)
+		warn_unfinished(db, new.run);
+	if (v.ncurves == 0) {
+		/* nothing compared is not "no regression": a gate must see it */
+		cli_error("runs %lld and %lld have no curve in common: nothing compared",
+			  (long long)base.run, (long long)new.run);
+		rc = EXIT_FAILED;
+	}
 	if (o->store && verdict_store(db, &v, "compare", NULL, &err) < 0) {
 		cli_error("%s", err.msg);
 		rc = EXIT_ENV;

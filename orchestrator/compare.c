@@ -332,18 +332,29 @@ int compare_latest_two(sqlite3 *db, int64_t *ret_base, int64_t *ret_new,
 	int64_t id[2];
 	int n = 0;
 
-	if (sqlite3_prepare_v2(db,
-			       "SELECT id FROM runs r WHERE EXISTS (SELECT 1 FROM"
-			       " invocations i JOIN results x ON x.invocation_id = i.id"
-			       " WHERE i.run_id = r.id)"
-			       " ORDER BY started_at DESC, id DESC LIMIT 2",
-			       -1, &st, NULL) != SQLITE_OK)
+	/* finished runs only: an aborted or failed run's results are partial;
+	 * and no confirmation run (schema 12): it measures a few curves of
+	 * two images, not the state of the machine */
+	int confirms = sqlite3_table_column_metadata(db, NULL, "confirmations",
+						     "run_id", NULL, NULL, NULL,
+						     NULL, NULL) == SQLITE_OK;
+	char *sql = xasprintf("SELECT id FROM runs r WHERE status = 'done'"
+			      " AND EXISTS (SELECT 1 FROM"
+			      " invocations i JOIN results x ON x.invocation_id = i.id"
+			      " WHERE i.run_id = r.id)%s"
+			      " ORDER BY started_at DESC, id DESC LIMIT 2",
+			      confirms ? " AND id NOT IN (SELECT run_id FROM"
+					 " confirmations)" : "");
+	int prc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+
+	free(sql);
+	if (prc != SQLITE_OK)
 		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
 	while (n < 2 && sqlite3_step(st) == SQLITE_ROW)
 		id[n++] = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	if (n < 2)
-		return bo_err_set(err, "'--latest 2' needs two runs with results, the database has %d",
+		return bo_err_set(err, "'--latest 2' needs two finished runs with results, the database has %d",
 				  n);
 	*ret_base = id[1];
 	*ret_new = id[0];

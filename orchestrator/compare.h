@@ -62,7 +62,8 @@ int compare_runs(sqlite3 *db, int64_t base_run, int64_t new_run,
 
 void compare_result_free(struct compare_result *r);
 
-/* The two most recent runs that have results (by start time, then id):
+/* The two most recent runs that finished ('done'), have results and are
+ * not confirmation runs (by start time, then id):
  * *ret_base the older, *ret_new the newer. Returns 0, or -1 with err set
  * when fewer than two exist. */
 int compare_latest_two(sqlite3 *db, int64_t *ret_base, int64_t *ret_new,

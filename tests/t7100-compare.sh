@@ -40,6 +40,20 @@ ok $? "identical runs: no regression, no improvement, no package change"
 ok $? "--latest 2 exits 0"
 grep -q '^Run 2 (base, variant hw) against run 3 (new, variant hw): 166 points' "$tmp/out2"
 ok $? "--latest 2 picks runs 2 and 3, 166 points in common"
+# an aborted run's results are partial: --latest passes over it, and
+# naming it gets a warning
+cp "$db" "$tmp/ab.db" && sqlite3 "$tmp/ab.db" "update runs set status = 'aborted' where id = 3" &&
+	"$BENCHORCH" compare --db "$tmp/ab.db" --points --latest 2 >"$tmp/out" 2>"$tmp/err" &&
+	grep -q '^Run 1 (base, variant hw) against run 2 (new, variant hw)' "$tmp/out"
+ok $? "--latest 2 passes over an aborted run: $(head -1 "$tmp/err")"
+"$BENCHORCH" compare --db "$tmp/ab.db" 2 3 >/dev/null 2>"$tmp/err" &&
+	grep -q "^benchorch: warning: run 3 is stored as aborted: its results are partial$" "$tmp/err"
+ok $? "comparing with an aborted run says its results are partial"
+# nothing compared is no all-clear
+sqlite3 "$tmp/ab.db" "delete from results where invocation_id in (select id from invocations where run_id = 3)"
+"$BENCHORCH" compare --db "$tmp/ab.db" --fail-on-regression 2 3 >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q "^benchorch: runs 2 and 3 have no curve in common: nothing compared$" "$tmp/err"
+ok $? "two runs without a curve in common: exit 1, said on stderr: $(tail -1 "$tmp/err")"
 "$BENCHORCH" compare --db "$db" --points 2 1 >"$tmp/out" 2>&1
 grep -q '^54 improvements above' "$tmp/out"
 ok $? "the other way round they are improvements"
