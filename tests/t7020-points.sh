@@ -44,6 +44,13 @@ ok $? "each point: 2 invocations, spread (3x - x) / 2x = 1"
         AND abs(p.mb_per_s * 2 - r.mb_per_s) <= 1e-4 * r.mb_per_s
         AND p.median_ns = r.median_ns * 2")" -eq "$p3" ]
 ok $? "median of the two: twice the faster one's time per call, half its MB/s"
+# the quartiles span both invocations: the faster one's first quartile,
+# the slower one's third, so that the median lies between them
+[ "$(q "SELECT count(*) FROM points_v p JOIN results r ON r.id = p.result_id
+        WHERE p.run_id = 3 AND r.id < 100000 AND p.p25_ns = r.p25_ns
+        AND p.p75_ns = r.p75_ns * 3
+        AND p.median_ns BETWEEN p.p25_ns AND p.p75_ns")" -eq "$p3" ]
+ok $? "quartiles of the two: the faster's p25, the slower's p75, the median between"
 [ "$(q "SELECT count(*) FROM points_v WHERE run_id IN (1, 2) AND invocations = 1
         AND invocation_spread = 0")" -eq \
   "$(q "SELECT count(*) FROM results_v WHERE run_id IN (1, 2)")" ]

@@ -25,10 +25,15 @@ ALTER TABLE canaries ADD COLUMN remeasured INTEGER
 --    mb_per_s as they are.)
 --  * verified: 1 only when every invocation's result was verified;
 --    noisy: 1 when any invocation's was.
---  * result_id, calls_per_batch, repetitions, runner, build_id, p25_ns,
---    p75_ns, cv, reruns, tsc_cycles and the curve's overhead_ns,
---    ns_per_byte and cycles_per_byte: those of one invocation, the one
---    at the lower median (for two, the faster).
+--  * p25_ns, p75_ns: the lowest of the invocations' first quartiles and
+--    the highest of their third (per call, at calls_per_batch; rounded
+--    outwards), so that median_ns lies between them as it does for one
+--    invocation; cv: the largest of the invocations' (a point measured
+--    once keeps its own).
+--  * result_id, calls_per_batch, repetitions, runner, build_id, reruns,
+--    tsc_cycles and the curve's overhead_ns, ns_per_byte and
+--    cycles_per_byte: those of one invocation, the one at the lower
+--    median (for two, the faster).
 --  * invocations: how many invocations measured the point;
 --    invocation_spread: (slowest - fastest) / median of their ns per
 --    call, a fraction (0 for one invocation): the run's own
@@ -49,8 +54,15 @@ SELECT
 	calls_per_batch, repetitions,
 	CASE WHEN p_n = 1 THEN mb_per_s
 		ELSE buffer_bytes * 1000.0 / a_ns END AS mb_per_s,
-	a_verified AS verified, runner, mode, variant, build_id, p25_ns,
-	p75_ns, cv, reruns, a_noisy AS noisy, tsc_cycles, overhead_ns,
+	a_verified AS verified, runner, mode, variant, build_id,
+	CASE WHEN p_n = 1 THEN p25_ns
+		ELSE CAST(a_p25 * calls_per_batch AS INTEGER) END AS p25_ns,
+	CASE WHEN p_n = 1 THEN p75_ns
+		ELSE CAST(a_p75 * calls_per_batch AS INTEGER) +
+			(a_p75 * calls_per_batch >
+			 CAST(a_p75 * calls_per_batch AS INTEGER)) END AS p75_ns,
+	CASE WHEN p_n = 1 THEN cv ELSE a_cv END AS cv,
+	reruns, a_noisy AS noisy, tsc_cycles, overhead_ns,
 	ns_per_byte, cycles_per_byte,
 	p_n AS invocations,
 	a_range / a_ns AS invocation_spread
@@ -63,7 +75,10 @@ FROM (
 		min(min_ns * 1.0 / calls_per_batch) OVER pt AS a_min,
 		max(p_ns) OVER pt - min(p_ns) OVER pt AS a_range,
 		min(verified) OVER pt AS a_verified,
-		max(noisy) OVER pt AS a_noisy
+		max(noisy) OVER pt AS a_noisy,
+		min(p25_ns * 1.0 / calls_per_batch) OVER pt AS a_p25,
+		max(p75_ns * 1.0 / calls_per_batch) OVER pt AS a_p75,
+		max(cv) OVER pt AS a_cv
 	FROM (
 		-- every invocation of a point, ranked by its ns per call
 		SELECT v.*, inv.image_id AS p_image, r.library_id AS p_library,
