@@ -83,6 +83,10 @@ static int parse(const char *cmd, const char *usage, int argc, char **argv,
 	while ((opt = getopt_long(argc, argv, ":ho:", options, NULL)) != -1) {
 		switch (opt) {
 		case 'o':
+			/* SQLite takes "" for a temporary database: the export
+			 * would vanish with a success status */
+			if (!*optarg)
+				return cli_usage_error(cmd, "-o needs a file name");
 			a->out = optarg;
 			break;
 		case OPT_DB:

@@ -98,6 +98,10 @@ static int cmd_report(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, ":ho:", options, NULL)) != -1) {
 		switch (opt) {
 		case 'o':
+			if (!*optarg) {
+				free(runs);
+				return cli_usage_error("report", "-o needs a file name (or - for standard output)");
+			}
 			out = optarg;
 			break;
 		case OPT_DB:

@@ -72,6 +72,9 @@ ok $? "-o is required"
 "$BENCHORCH" report --db "$db" -o "$tmp/r.txt" 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "cannot tell the format of '$tmp/r.txt'" "$tmp/err" && [ ! -e "$tmp/r.txt" ]
 ok $? "-o FILE.txt is refused, not filled with HTML (exit 2)"
+"$BENCHORCH" report --db "$db" -o '' 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "^benchorch report: -o needs a file name" "$tmp/err"
+ok $? "-o '' is a usage error"
 "$BENCHORCH" report --db "$db" --algo sha-256 -o "$tmp/upper.SVG" 2>"$tmp/err" &&
 	grep -q '^<svg ' "$tmp/upper.SVG" &&
 	"$BENCHORCH" report --db "$db" -o "$tmp/noext" 2>"$tmp/err" &&

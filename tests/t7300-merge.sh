@@ -65,6 +65,11 @@ ok $? "the copy has every result, same schema version"
 [ $? -eq 3 ] && grep -q "exists" "$tmp/err"
 ok $? "export refuses to overwrite"
 
+# SQLite opens "" as a temporary database: the export would vanish with
+# exit 0
+( cd "$tmp" && "$BENCHORCH" export --db "$tmp/all.db" -o '' ) >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "^benchorch export: -o needs a file name$" "$tmp/err"
+ok $? "export -o '' is a usage error, not a silent temporary database"
 "$BENCHORCH" export --db "$tmp/all.db" --run 2 --run 5 -o "$tmp/some.db" 2>"$tmp/err"
 ok $? "export --run 2 --run 5 exits 0"
 [ "$(q "$tmp/some.db" "select count(*) from runs")" -eq 2 ] &&
