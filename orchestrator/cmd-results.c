@@ -709,6 +709,18 @@ static int cmd_results(int argc, char **argv)
 		free(path);
 		return EXIT_ENV;
 	}
+	if (tools && sqlite3_table_column_metadata(db, NULL, "tool_results",
+						   "tool", NULL, NULL, NULL,
+						   NULL, NULL) != SQLITE_OK) {
+		/* a database older than the tool mode (opened read-only, not
+		 * migrated) */
+		cli_error("no tool results in '%s' (`benchorch run --tools` makes them; this database predates them)",
+			  path);
+		sqlite3_close(db);
+		free(f.runs);
+		free(path);
+		return EXIT_FAILED;
+	}
 	if (tools) {
 		n = tools_print(stdout, db, f.runs, f.nruns, f.all, f.distro,
 				fmt, &err);

@@ -24,6 +24,15 @@ for bad in "--op encrypt" "--size 16" "--summary"; do
 	ok $? "--resources $bad: usage error, exit 2"
 done
 
+# a database older than the tool mode (read, not migrated): said plainly,
+# not as an SQL error
+cp "$db" "$tmp/old.db" &&
+	sqlite3 "$tmp/old.db" "drop view tool_results_v; drop table tool_samples; drop table tool_results"
+"$BENCHORCH" results --tools --db "$tmp/old.db" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 1 ] && [ ! -s "$tmp/out" ] &&
+	grep -q "^benchorch: no tool results in '$tmp/old.db' (.*predates them)$" "$tmp/err"
+ok $? "results --tools on a database older than the tool mode: exit 1, the reason: $(cat "$tmp/err")"
+
 "$BENCHORCH" results --help | grep -q '^      --resources  '
 ok $? "--help lists --resources"
 
