@@ -1,4 +1,5 @@
-/* guest/bench.h - timing batches of calls with CLOCK_MONOTONIC.
+/* guest/bench.h - timing batches of calls in the measuring thread's CPU
+ * time (CLOCK_THREAD_CPUTIME_ID).
  *
  * Method (DESIGN.md, "Where the numbers come from"): time batches, not
  * single calls; calibrate the batch so it lasts at least min_batch_ns; warm
@@ -113,8 +114,25 @@ struct bench_result {
 					 * unknown */
 };
 
-/* Current CLOCK_MONOTONIC time in ns. */
+/* Current CLOCK_MONOTONIC time in ns (deadlines, elapsed time). */
 uint64_t bench_now_ns(void);
+
+/* The CPU time the calling thread has used, ns (CLOCK_THREAD_CPUTIME_ID,
+ * POSIX.1-2008): the clock every batch and the canary are timed with.
+ * It does not advance while the thread waits - another process holding
+ * the CPU, the hypervisor's steal time where the kernel accounts it -
+ * so a batch preempted half-way costs what its own instructions took;
+ * what stays in it is what slows the instructions themselves (a lower
+ * core clock, caches another process filled, a busy hyperthread
+ * sibling), which the canary watches. This is the divisor `openssl
+ * speed` uses by default (user CPU time; -elapsed for wall-clock time).
+ * Falls back to CLOCK_MONOTONIC for good if the CPU-time clock fails. */
+uint64_t bench_cpu_ns(void);
+
+/* "thread-cpu" while bench_cpu_ns reads CLOCK_THREAD_CPUTIME_ID,
+ * "monotonic" after it fell back (the hello line's `timer`). Static
+ * string. */
+const char *bench_timer_name(void);
 
 /* Steps 1 and 2 above: the call count per batch for FN(ARG, calls), each
  * call processing BYTES_PER_CALL bytes, into *CALLS, predicted from HINT

@@ -36,10 +36,10 @@ void canary_time(uint64_t *ns, unsigned n, unsigned extra)
 	 * predictors */
 	sink += canary_kernel(0);
 	for (unsigned i = 0; i < n; i++) {
-		uint64_t t0 = bench_now_ns(), t;
+		uint64_t t0 = bench_cpu_ns(), t;
 
 		sink += canary_kernel(extra);
-		t = bench_now_ns() - t0;
+		t = bench_cpu_ns() - t0;
 		ns[i] = t > 0 ? t : 1;
 	}
 }

@@ -9,9 +9,11 @@
  * RNGs", Journal of Statistical Software 8(14), 2003; shifts 13, 7, 17),
  * each reading and updating one word of a CANARY_WORDS-word table chosen
  * by the generator (32 KiB: an L1 data cache on current x86-64 and
- * AArch64 cores), every step depending on the one before. Its time only
- * changes when the CPU it runs on does: a neighbour taking part of the
- * core, a lower clock, another cache state.
+ * AArch64 cores), every step depending on the one before. It is timed in
+ * the thread's CPU time, like the batches (guest/bench.h, bench_cpu_ns):
+ * time off the CPU shows in neither, so its time only changes when the
+ * CPU it runs on does - a lower clock, another cache state, a busy
+ * hyperthread sibling - which is what would move the curve's own time.
  */
 #ifndef GUEST_CANARY_H
 #define GUEST_CANARY_H

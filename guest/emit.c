@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench.h"
 #include "emit.h"
 #include "rusage.h"
 #include "json.h"
@@ -120,6 +121,7 @@ int emit_hello(const char *guest_version, const char *libc, int cpu,
 	json_add_str(&j, "variant", variant);
 	json_add_uint(&j, "clock_hz", clock_hz);
 	json_add_str(&j, "clock_source", clock_source);
+	json_add_str(&j, "timer", bench_timer_name());
 	if (seed >= 0)
 		json_add_int(&j, "seed", (long long)seed);
 	return flush(&j);

@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <time.h>
 
 #include "guest/bench.h"
 #include "guest/emit.h"
@@ -42,7 +43,7 @@ static int q_is(const uint64_t *v, unsigned n, uint64_t a, uint64_t b,
 }
 
 /* A batch function whose batches last calls x 1 us of busy waiting on
- * CLOCK_MONOTONIC, except that batch SLOW_AT (1-based) of each set of SET
+ * the thread's CPU time (the clock batches are timed with), except that batch SLOW_AT (1-based) of each set of SET
  * batches lasts 4 times longer, in the first SLOW_SETS sets (-1: all;
  * SLOW_AT 0: never). */
 struct spin {
@@ -53,13 +54,29 @@ struct spin {
 static int spin_batch(void *arg, uint64_t calls)
 {
 	struct spin *s = arg;
-	uint64_t ns = calls * 1000, t0 = bench_now_ns();
+	uint64_t ns = calls * 1000, t0 = bench_cpu_ns();
 	unsigned b = s->batches++;
 
 	if (s->slow_at && b % s->set + 1 == s->slow_at &&
 	    (s->slow_sets < 0 || b / s->set < (unsigned)s->slow_sets))
 		ns *= 4;
-	while (bench_now_ns() - t0 < ns)
+	while (bench_cpu_ns() - t0 < ns)
+		;
+	return 0;
+}
+
+/* A batch function that waits off the CPU for 20 ms (nanosleep) and
+ * then spins for calls x 1 us of its own CPU time: a batch preempted
+ * for 20 ms, as far as the clock is concerned. */
+static int sleepy_batch(void *arg, uint64_t calls)
+{
+	struct timespec nap = { 0, 20000000 };
+	uint64_t t0;
+
+	(void)arg;
+	nanosleep(&nap, NULL);
+	t0 = bench_cpu_ns();
+	while (bench_cpu_ns() - t0 < calls * 1000)
 		;
 	return 0;
 }
@@ -183,6 +200,26 @@ int main(void)
 	tap_ok(bench_sample(spin_batch, &sp, 1, 200, &p, &r) < 0,
 	       "more than %d samples per point: refused", BENCH_MAX_REPETITIONS);
 	p.sets = 3;
+
+	/* the timer: the thread's CPU time, so that 20 ms off the CPU
+	 * in every batch do not count (a batch of 2000 calls spins 2 ms) */
+	tap_ok(strcmp(bench_timer_name(), "thread-cpu") == 0,
+	       "batches are timed in the thread's CPU time (%s)",
+	       bench_timer_name());
+	memset(&r, 0, sizeof(r));
+	{
+		struct bench_params q = { .min_batch_ns = 1000000,
+					  .repetitions = 2, .sets = 1,
+					  .max_cv = 1 };
+		uint64_t w0 = bench_now_ns(), wall;
+
+		rc = bench_sample(sleepy_batch, NULL, 1, 2000, &q, &r);
+		wall = bench_now_ns() - w0;
+		tap_ok(rc == 0 && wall >= 40000000 &&
+		       r.median_ns >= 2000000 && r.median_ns < 10000000,
+		       "a batch that waited 20 ms off the CPU is timed by its own 2 ms of CPU time (%.2f ms; %.1f ms wall for two)",
+		       (double)r.median_ns / 1e6, (double)wall / 1e6);
+	}
 
 	/* calibration, without and with a hint */
 	memset(&sp, 0, sizeof(sp));
