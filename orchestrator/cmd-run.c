@@ -50,6 +50,13 @@ static const char usage[] =
 "line with the library being measured and the time left, estimated from\n"
 "the previous finished run with the same command line (--seed aside).\n"
 "\n"
+"Confirm before alarming: when curves look changed against the previous\n"
+"run of the same distributions (benchorch compare's verdict), the run\n"
+"measures them once more in a confirmation run right after it - the\n"
+"previous image beside the new one in alternating rounds when the image\n"
+"was rebuilt with other packages, else the current image again - and\n"
+"compare reports only the changes that held (--no-confirm leaves it out).\n"
+"\n"
 "The run is made of rounds: in each, every distribution's guest measures\n"
 "one group of the algorithms, the distributions in a new random order, and\n"
 "each guest runs its libraries and algorithms in a random order; one seed\n"
@@ -98,6 +105,8 @@ static const char usage[] =
 "      --tool-reps N      its repetitions, 1 to 40 (default 10)\n"
 "      --mirror URL       package mirror for images built now\n"
 "      --refresh          rebuild the images even if cached\n"
+"      --no-confirm       do not measure again what looks changed against\n"
+"                         the previous run\n"
 "      --timeout SECONDS  kill a guest that runs longer (default: 1800)\n"
 "      --format FORMAT    table (the summary), or csv or json (every\n"
 "                         bulk point: MB/s per buffer size; default: table)\n"
@@ -112,7 +121,7 @@ static const char usage[] =
 enum { OPT_DB = 256, OPT_STATE, OPT_RUNNER, OPT_QUICK, OPT_MIRROR,
        OPT_REFRESH, OPT_TIMEOUT, OPT_FORMAT, OPT_LIBS, OPT_ALGOS, OPT_NOHW,
        OPT_SEED, OPT_MIN_BATCH, OPT_REPETITIONS, OPT_MAX_CV, OPT_MAX_RERUNS,
-       OPT_TOOLS, OPT_TOOL_SIZE, OPT_TOOL_REPS };
+       OPT_TOOLS, OPT_TOOL_SIZE, OPT_TOOL_REPS, OPT_NO_CONFIRM };
 
 static const struct option options[] = {
 	{ "distros", required_argument, NULL, 'd' },
@@ -122,6 +131,7 @@ static const struct option options[] = {
 	{ "quick", no_argument, NULL, OPT_QUICK },
 	{ "mirror", required_argument, NULL, OPT_MIRROR },
 	{ "refresh", no_argument, NULL, OPT_REFRESH },
+	{ "no-confirm", no_argument, NULL, OPT_NO_CONFIRM },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "libs", required_argument, NULL, OPT_LIBS },
@@ -190,6 +200,9 @@ static int parse_args(int argc, char **argv, struct run_config *c)
 			break;
 		case OPT_REFRESH:
 			c->refresh = 1;
+			break;
+		case OPT_NO_CONFIRM:
+			c->no_confirm = 1;
 			break;
 		case OPT_TIMEOUT: {
 			long long v;
@@ -426,10 +439,10 @@ static int cmd_run(int argc, char **argv)
 		rc = tools_execute(&c);
 	} else {
 		rc = run_execute(&c);
-		/* an image rebuilt with other packages (its previous kept):
-		 * measure what looks changed again, previous beside new,
-		 * before it is reported */
-		if (run_id > 0 && !bo_interrupted &&
+		/* measure what looks changed again before it is reported:
+		 * previous beside new when an image was rebuilt with other
+		 * packages (its previous kept), else the current image */
+		if (run_id > 0 && !bo_interrupted && !c.no_confirm &&
 		    (rc == EXIT_OK || rc == EXIT_FAILED)) {
 			int crc = confirm_after_run(&c, run_id);
 

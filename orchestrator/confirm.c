@@ -35,6 +35,8 @@ struct confirm_state {
 	struct target *t;
 	size_t nt;
 	int record_failed;
+	int nohw;		/* measure with --nohw: given, or the
+				 * confirmed run measured variant 'nohw' */
 };
 
 static char *col_dup(sqlite3_stmt *st, int i)
@@ -342,6 +344,11 @@ static int measure(struct confirm_state *s)
 	c.guest = (char *)cc->guest;
 	c.kind = cc->kind;
 	c.quick = cc->quick;
+	c.nohw = s->nohw;
+	c.min_batch_ns = cc->min_batch_ns;
+	c.repetitions = cc->repetitions;
+	c.max_reruns_set = cc->max_reruns_set;
+	c.max_reruns = cc->max_reruns;
 	c.libs = libs;
 	c.algos = algos;
 	c.spec_libs = slibs;
@@ -464,6 +471,18 @@ int confirm_execute(const struct confirm_config *cc, int64_t *ret_run_id)
 		rc = EXIT_USAGE;
 		goto out;
 	}
+	/* the confirmed run's variant: a --nohw run is measured again
+	 * with --nohw */
+	{
+		char sql[160];
+		int64_t nohw;
+
+		snprintf(sql, sizeof(sql),
+			 "SELECT count(*) FROM invocations WHERE run_id = %lld"
+			 " AND variant = 'nohw'", (long long)s.confirmed);
+		nohw = db_query_int(s.db, sql);
+		s.nohw = cc->nohw || nohw > 0;
+	}
 	if (!given && changed_curves(s.db, s.confirmed, &changed, &nchanged,
 				     cc->quiet, &err) < 0) {
 		cli_error("%s", err.msg);
@@ -553,6 +572,11 @@ int confirm_after_run(const struct run_config *c, int64_t run_id)
 		.guest = c->guest,
 		.kind = c->kind,
 		.quick = c->quick,
+		.nohw = c->nohw,
+		.min_batch_ns = c->min_batch_ns,
+		.repetitions = c->repetitions,
+		.max_reruns_set = c->max_reruns_set,
+		.max_reruns = c->max_reruns,
 		.timeout_s = c->timeout_s,
 		.run_id = run_id,
 		.format = FORMAT_TABLE,
@@ -564,7 +588,7 @@ int confirm_after_run(const struct run_config *c, int64_t run_id)
 	};
 	sqlite3 *db;
 	size_t kept;
-	int64_t conf = 0;
+	int64_t conf = 0, base;
 	bo_err err;
 	int rc;
 
@@ -574,9 +598,24 @@ int confirm_after_run(const struct run_config *c, int64_t run_id)
 		return EXIT_ENV;
 	}
 	kept = kept_previous(db, c->state_dir, run_id);
+	base = kept ? 0 : confirm_base_run(db, run_id);
+	if (!kept && base > 0) {
+		/* no package changed: only when something looks changed
+		 * (a base with no curve in common - other libraries, the
+		 * tool mode - has nothing to confirm) */
+		struct confirm_curve *cv = NULL;
+		size_t ncv = 0;
+
+		if (confirm_changed_curves(db, base, run_id, &cv, &ncv,
+					   &err) < 0)
+			ncv = 0;
+		confirm_curves_free(cv, ncv);
+		if (!ncv)
+			base = 0;
+	}
 	sqlite3_close(db);
-	if (!kept)
-		return EXIT_OK;
+	if (!kept && base <= 0)
+		return EXIT_OK;	/* nothing looks changed */
 	snprintf(runbuf, sizeof(runbuf), "%lld", (long long)run_id);
 	argv[cc.argc++] = "confirm";
 	argv[cc.argc++] = "--run";
@@ -584,9 +623,12 @@ int confirm_after_run(const struct run_config *c, int64_t run_id)
 	if (c->quick)
 		argv[cc.argc++] = "--quick";
 	argv[cc.argc] = NULL;
-	if (!c->quiet)
+	if (!c->quiet && kept)
 		fprintf(stderr, "benchorch: run %lld: %zu image%s rebuilt with other packages, the previous kept; confirming what looks changed\n",
 			(long long)run_id, kept, kept == 1 ? "" : "s");
+	else if (!c->quiet)
+		fprintf(stderr, "benchorch: run %lld: measuring again what looks changed against run %lld\n",
+			(long long)run_id, (long long)base);
 	rc = confirm_execute(&cc, &conf);
 	if (conf > 0 && !c->quiet)
 		fprintf(stderr, "benchorch: run %lld is confirmed by run %lld ('benchorch results --run %lld' shows it)\n",

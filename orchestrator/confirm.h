@@ -21,6 +21,12 @@ struct confirm_config {
 	const char *state_dir, *db_path, *data_dir, *guest;
 	enum runner_kind kind;
 	int quick;		/* the guests' --quick (shorter batches) */
+	int nohw;		/* 1: the guests' --nohw; also set when the
+				 * confirmed run measured variant 'nohw' */
+	uint64_t min_batch_ns;	/* the guests' --min-batch-ns; 0 = default */
+	unsigned repetitions;	/* the guests' --repetitions; 0 = default */
+	int max_reruns_set;	/* 1: max_reruns below is given */
+	unsigned max_reruns;	/* the guests' --max-reruns */
 	long timeout_s;		/* per guest invocation, seconds */
 	int64_t run_id;		/* the run to confirm; 0 = the latest run
 				 * that finished ('done') and is not itself a
@@ -68,13 +74,16 @@ int confirm_execute(const struct confirm_config *cc, int64_t *ret_run_id);
 struct run_config;
 
 /* The step after run RUN_ID made with C (`run`, the daemon's runs): when
- * the image of one of its distributions was rebuilt with other packages
- * and the previous kept beside it (images/previous.h), confirm the run
- * (confirm_execute with the curves that look changed, C's state,
- * database, guest, runner, --quick, timeout, quietness and progress
- * sink; nothing on stdout) and say on stderr which run confirmed it.
- * Nothing happens when no previous image is kept. Returns EXIT_OK (also
- * when nothing was confirmed) or confirm_execute's exit status. */
+ * curves of the run look changed against the previous run of its
+ * distributions (confirm_base_run), confirm the run (confirm_execute with
+ * the curves that look changed: the previous image beside the new one
+ * when an image was rebuilt with other packages and the previous kept,
+ * else the current image once more; C's state, database, guest, runner,
+ * --quick, --nohw, batch length, repetitions, sets, timeout, quietness
+ * and progress sink; nothing on stdout) and say on stderr which run
+ * confirmed it. Nothing happens when the run has no earlier run to
+ * compare with. Returns EXIT_OK (also when nothing was confirmed) or
+ * confirm_execute's exit status. */
 int confirm_after_run(const struct run_config *c, int64_t run_id);
 
 #endif

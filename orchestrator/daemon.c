@@ -511,9 +511,8 @@ static int child_main(struct daemon *d, const struct job *j, int pfd)
 	rc = run_execute(&c);
 	if (cc.run_id >= 0 && !bo_interrupted)
 		child_changes(&c, cc.run_id, cc.uuid, pfd);
-	/* an image rebuilt with other packages: confirm what looks
-	 * changed (confirm.h) */
-	if (cc.run_id > 0 && !bo_interrupted &&
+	/* measure what looks changed again (confirm.h) */
+	if (cc.run_id > 0 && !bo_interrupted && !c.no_confirm &&
 	    (rc == EXIT_OK || rc == EXIT_FAILED)) {
 		int crc = confirm_after_run(&c, cc.run_id);
 

@@ -47,6 +47,8 @@ struct run_config {
 	int seed_set;		/* 1: seed below orders the run (--seed); 0: a
 				 * random seed is drawn */
 	uint64_t seed;		/* 0 .. 2^32 - 1 */
+	int no_confirm;		/* 1: --no-confirm: no confirmation after
+				 * the run (cmd-run.c) */
 	int tools;		/* 1: the tool mode (tools-run.h), not the
 				 * libraries */
 	unsigned tool_size_mib;	/* its input, MiB (--tool-size) */

@@ -138,14 +138,19 @@ static void pool_library(struct ccurve *cs, size_t nc, size_t i,
 	}
 }
 
-/* The noise across the curves of a comparison: 1.4826 x the median of
- * |log effect| over every curve whose canary did not move (the median
- * absolute deviation about zero, scaled to a standard deviation for
- * normal data; Rousseeuw and Croux, JASA 88, 1993). Most curves of a
- * comparison do not change, so this measures how far the two sides
- * drift apart as a whole, a shift shared by every curve included.
- * -1 with fewer than VERDICT_ACROSS_MIN curves. */
-static double across_curves(const struct ccurve *cs, size_t nc)
+/* The noise across the curves of a comparison for a curve of library
+ * LIBRARY on DISTRO: 1.4826 x the median of |log effect| over every curve
+ * of the other libraries (any distribution) whose canary did not move
+ * (the median absolute deviation about zero, scaled to a standard
+ * deviation for normal data; Rousseeuw and Croux, JASA 88, 1993). A
+ * package update touches one library, so the others' curves measure how
+ * far the two sides drift apart as a whole, a shift shared by every curve
+ * included, without the change being judged (a --nohw run that changes
+ * most of OpenSSL's curves does not hide them in their own spread).
+ * -1 with fewer than VERDICT_ACROSS_MIN such curves (a comparison of one
+ * library has none). */
+static double across_curves(const struct ccurve *cs, size_t nc,
+			    const char *library)
 {
 	double *e = xmalloc((nc ? nc : 1) * sizeof(*e)), m;
 	size_t i, n = 0;
@@ -153,7 +158,8 @@ static double across_curves(const struct ccurve *cs, size_t nc)
 	for (i = 0; i < nc; i++) {
 		double v;
 
-		if (cs[i].moved)
+		if (cs[i].moved ||
+		    !strcmp(cs[i].name->k[VK_LIBRARY], library))
 			continue;
 		v = vc_effect(&cs[i], VERDICT_SHAPE_SHIFT, NULL, 0, NULL, 0);
 		if (!isnan(v))
@@ -256,14 +262,19 @@ static void judge(const struct ccurve *c, const double *pss, const double *pdf,
 	}
 }
 
-/* Fill R's curves from CS: judge, adjust, set states. */
-static void decide(struct verdict_result *r, struct ccurve *cs, size_t nc)
+/* Fill R's curves from CS: judge, adjust, set states. The spread across
+ * the curves serves as noise only when USE_ACROSS: it assumes that most
+ * curves compared did not change, which does not hold for a
+ * confirmation's own verdict (it measured again only curves that looked
+ * changed, so their spread is the change itself). */
+static void decide(struct verdict_result *r, struct ccurve *cs, size_t nc,
+		   int use_across)
 {
 	double *p = xmalloc((nc ? nc : 1) * sizeof(*p)), *q;
 	size_t i, m = 0, *idx = xmalloc((nc ? nc : 1) * sizeof(*idx));
 	double *clock = xmalloc((nc ? nc : 1) * sizeof(*clock));
 	size_t nclock = 0, nassumed = 0, nacross = 0;
-	double across;
+	double across = -1, across_max = -1;
 
 	r->curves = xcalloc(nc ? nc : 1, sizeof(*r->curves));
 	r->ncurves = nc;
@@ -276,7 +287,6 @@ static void decide(struct verdict_result *r, struct ccurve *cs, size_t nc)
 			vc_side_within(&c->n, c->ns, k, &c->ss[k], &c->df[k]);
 		}
 	}
-	across = across_curves(cs, nc);
 	for (i = 0; i < nc; i++) {
 		struct ccurve *c = &cs[i];
 		struct verdict_curve *v = &r->curves[i];
@@ -303,7 +313,15 @@ static void decide(struct verdict_result *r, struct ccurve *cs, size_t nc)
 		v->confirmation = -1;
 		v->q = 1;
 		pool_library(cs, nc, i, pss, pdf);
+		/* once per library: the curves are sorted by distro and
+		 * library, so the last value serves until it changes */
+		if (use_across && (i == 0 ||
+				   strcmp(cs[i - 1].name->k[VK_LIBRARY],
+					  c->name->k[VK_LIBRARY])))
+			across = across_curves(cs, nc, c->name->k[VK_LIBRARY]);
 		judge(c, pss, pdf, across, r->threshold, v);
+		if (v->source == VERDICT_NOISE_CURVES && across > across_max)
+			across_max = across;
 		if (v->source == VERDICT_NOISE_ASSUMED)
 			nassumed++;
 		if (v->source == VERDICT_NOISE_CURVES)
@@ -352,8 +370,8 @@ static void decide(struct verdict_result *r, struct ccurve *cs, size_t nc)
 				   nassumed, nassumed == 1 ? "" : "s",
 				   100 * VERDICT_NOISE_FALLBACK);
 	if (nacross)
-		verdict_add_caveat(r, "%zu curve%s had no history: judged against the spread of the effects of every curve compared (%.1f %%), larger than their own",
-				   nacross, nacross == 1 ? "" : "s", 100 * across);
+		verdict_add_caveat(r, "%zu curve%s had no history: judged against the spread of the effects of the other libraries' curves (up to %.1f %%), larger than their own",
+				   nacross, nacross == 1 ? "" : "s", 100 * across_max);
 	free(p);
 	free(q);
 	free(idx);
@@ -420,8 +438,9 @@ static int same_curve(const struct verdict_curve *a,
 /* Set the state of R's changed curves of distro DISTRO ("debian:bookworm")
  * from C, the verdict of the confirmation run on that distro: a curve C
  * judged is confirmed when C found it changed (or confirmed) in the same
- * direction, else changed; the others keep theirs. Adds to *held and
- * *not_held, and the names of those not held to *names. */
+ * direction, else unchanged with confirmation 0 (measured again, the
+ * change did not hold: it is not reported); the others keep theirs. Adds
+ * to *held and *not_held, and the names of those not held to *names. */
 static void apply_confirmation(struct verdict_result *r, const char *distro,
 			       const struct verdict_result *c, size_t *held,
 			       size_t *not_held, char **names)
@@ -448,7 +467,15 @@ static void apply_confirmation(struct verdict_result *r, const char *distro,
 			if (v->effect < 0)
 				r->nconfirmed_regressions--;
 		}
-		v->state = v->confirmation ? VERDICT_CONFIRMED : VERDICT_CHANGED;
+		v->state = v->confirmation ? VERDICT_CONFIRMED :
+					     VERDICT_UNCHANGED;
+		if (!v->confirmation) {
+			r->nchanged--;
+			if (v->effect < 0)
+				r->nregressions--;
+			else
+				r->nimprovements--;
+		}
 		if (v->confirmation) {
 			r->nconfirmed++;
 			if (v->effect < 0)
@@ -612,7 +639,7 @@ static int compare_sides(sqlite3 *db, struct verdict_sel base,
 	nmn = vload_moved_canaries(db, new, any_variant, &mn);
 	nc = vc_build(&b, &n, &h, mb, nmb, mn, nmn, &cs);
 	vload_caveats(db, &r, bv, nv);
-	decide(&r, cs, nc);
+	decide(&r, cs, nc, with_confirmation);
 	mdes(&r);
 	if (vload_changes(db, &r, err) < 0 ||
 	    (with_confirmation && use_confirmation(db, &r, err) < 0))

@@ -50,7 +50,8 @@ else
 	done
 fi
 echo "database: $db"
-ids=$(sqlite3 "$db" "select id from runs where status = 'done' order by started_at, id")
+# the runs measured, not the confirmation runs `run` adds after them
+ids=$(sqlite3 "$db" "select id from runs where status = 'done' and id not in (select run_id from confirmations) order by started_at, id")
 set -- $ids
 [ $# -ge 2 ] || { echo "$0: fewer than two runs in '$db'" >&2; exit 1; }
 prev=$1

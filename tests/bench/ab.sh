@@ -58,7 +58,8 @@ else
 	done
 fi
 echo "database: $db"
-ids=$(sqlite3 "$db" "select id from runs where status = 'done' order by started_at, id")
+# the runs measured, not the confirmation runs `run` adds after them
+ids=$(sqlite3 "$db" "select id from runs where status = 'done' and id not in (select run_id from confirmations) order by started_at, id")
 set -- $ids
 [ $# -ge 4 ] || { echo "$0: fewer than two pairs of runs in '$db'" >&2; exit 1; }
 while [ $# -ge 2 ]; do
