@@ -59,7 +59,8 @@ int confirm_changed_curves(sqlite3 *db, int64_t base_run, int64_t new_run,
 		const struct verdict_curve *c = &r.curves[i];
 
 		if ((c->state != VERDICT_CHANGED &&
-		     c->state != VERDICT_CONFIRMED) || listed(*ret, *ret_n, c))
+		     c->state != VERDICT_CONFIRMED &&
+		     c->state != VERDICT_FLAGGED) || listed(*ret, *ret_n, c))
 			continue;
 		add_curve(ret, ret_n, c->distro, c->library, c->algorithm,
 			  c->operation, c->mode, c->effect < 0 ? -1 : 1);

@@ -22,10 +22,11 @@ struct confirm_curve {
 				 * (--curves) */
 };
 
-/* The curves of run NEW_RUN that look changed against run BASE_RUN in DB:
+/* The curves of run NEW_RUN to measure again against run BASE_RUN in DB:
  * those verdict_compare (the two whole runs, VERDICT_DEFAULT_THRESHOLD
  * and VERDICT_DEFAULT_ALPHA, as compare uses them) calls changed or
- * confirmed; unchanged and flagged (canary moved) ones are not. One
+ * confirmed, and those it flagged (their canary moved: no verdict until
+ * they are measured undisturbed); unchanged ones are not. One
  * entry per (distro, library, algorithm, operation, mode), whatever the
  * variants; kind -1 when the effect is negative (slower), +1 when
  * faster. Returns 0 with a new array in *ret and its length in *ret_n

@@ -363,8 +363,10 @@ static int measure(struct confirm_state *s)
 	c.quiet = cc->quiet;
 	c.progress_sink = cc->progress_sink;
 	c.progress_sink_ctx = cc->progress_sink_ctx;
+	/* without a previous image, two rounds: a curve disturbed in one
+	 * (its canary moved) is judged by the other */
 	c.interleave_rounds = cc->rounds ? cc->rounds :
-			      nprev ? PLAN_INTERLEAVE_ROUNDS : 1;
+			      nprev ? PLAN_INTERLEAVE_ROUNDS : 2;
 	c.interleave_group = group;
 	c.on_progress = on_progress;
 	c.progress_ctx = s;

@@ -36,8 +36,9 @@ struct confirm_config {
 				 * those that look changed
 				 * (confirm-curves.h) */
 	size_t rounds;		/* rounds of previous + new; 0 =
-				 * PLAN_INTERLEAVE_ROUNDS (1 when no
-				 * distribution has a previous image) */
+				 * PLAN_INTERLEAVE_ROUNDS (2 rounds of the
+				 * image alone when no distribution has a
+				 * previous image) */
 	int seed_set;		/* 1: seed below orders the run */
 	uint64_t seed;		/* 0 .. 2^32 - 1 */
 	enum format format;	/* of the result on stdout */
@@ -56,7 +57,8 @@ struct confirm_config {
  * nothing to confirm and its kept previous image is deleted. The others
  * are measured in one run (run_execute; its guests restricted to the
  * curves' libraries and algorithms): each image and its previous in
- * alternating rounds, order drawn per round, or the image alone once.
+ * alternating rounds, order drawn per round, or the image alone in two
+ * rounds.
  * The confirmation is recorded before the guests start (so that the run
  * itself records no package changes) and completed after. When the run
  * is stored 'done', every previous image it measured is deleted (and

@@ -21,7 +21,26 @@ static const char side_fmt[] =
 	" FROM results r JOIN invocations inv ON inv.id = r.invocation_id"
 	" JOIN images im ON im.id = inv.image_id"
 	" JOIN libraries l ON l.id = r.library_id"
-	" WHERE inv.run_id = ?1 AND (?2 = 0 OR inv.image_id = ?2)";
+	" WHERE inv.run_id = ?1 AND (?2 = 0 OR inv.image_id = ?2)%5$s";
+
+/* Schema 8 and later: leave out a curve's points of an invocation whose
+ * canary moved around it when another invocation of the same run, image
+ * and variant measured the curve with a canary that did not move: the
+ * disturbed measurement is replaced by the undisturbed one, as the guest
+ * replaces a sweep it measured again. A curve whose every invocation of a
+ * side moved keeps them all and is flagged (vload_moved_canaries). */
+static const char side_quiet[] =
+	" AND NOT EXISTS (SELECT 1 FROM canaries c"
+	"  WHERE c.invocation_id = inv.id AND c.library_id = r.library_id"
+	"  AND c.algorithm = r.algorithm AND c.operation = r.operation"
+	"  AND c.mode = %1$s AND c.moved = 1"
+	"  AND EXISTS (SELECT 1 FROM canaries c2"
+	"   JOIN invocations i2 ON i2.id = c2.invocation_id"
+	"   WHERE i2.run_id = inv.run_id AND i2.image_id IS inv.image_id"
+	"   AND %2$s = %3$s"
+	"   AND c2.library_id = c.library_id AND c2.algorithm = c.algorithm"
+	"   AND c2.operation = c.operation AND c2.mode = c.mode"
+	"   AND c2.moved = 0))";
 
 /* ?1 base run, ?2 new run; the same columns, with the run's start. The
  * history is the newest %2$d runs on the CPU of the base run, with its
@@ -29,7 +48,8 @@ static const char side_fmt[] =
  * than the new run, other than the new run (and other than the base run
  * when both sides are one run), and not confirmation runs (%7$s): one of
  * those measures two images of a distribution, old and new packages
- * mixed, and would make a real change look like noise. */
+ * mixed, and would make a real change look like noise; nor, when the new
+ * run is a confirmation, the run it confirms (the change itself). */
 static const char history_fmt[] =
 	"WITH hist AS (SELECT id FROM runs h"
 	"  WHERE h.cpu_id IS (SELECT cpu_id FROM runs WHERE id = ?1)"
@@ -191,10 +211,15 @@ int vload_side(sqlite3 *db, struct verdict_sel sel, int any_variant,
 	       struct vrows *ret, bo_err *err)
 {
 	struct cols c = schema_cols(db, any_variant);
-	char *sql = xasprintf(side_fmt, c.variant, c.mode, c.clock0, c.clock1);
+	char *quiet = has_table(db, "canaries") ?
+		      xasprintf(side_quiet, c.mode, "i2.variant",
+				"inv.variant") : xstrdup("");
+	char *sql = xasprintf(side_fmt, c.variant, c.mode, c.clock0, c.clock1,
+			      quiet);
 	int rc = load_rows(db, sql, sel.run, sel.image, ret, err);
 
 	free(sql);
+	free(quiet);
 	if (rc == 0 && ret->n)
 		qsort(ret->v, ret->n, sizeof(*ret->v), cmp_side);
 	return rc;
@@ -211,9 +236,13 @@ int vload_history(sqlite3 *db, struct verdict_sel base, struct verdict_sel new,
 	char *filter = *bv ? xasprintf(" WHERE inv.variant = '%s'",
 				      strcmp(bv, "nohw") == 0 ? "nohw" : "hw") :
 			     xstrdup("");
-	/* schema 12 and later: leave out the confirmation runs */
+	/* schema 12 and later: leave out the confirmation runs, and when
+	 * NEW is one, the run it confirms: that run holds the change being
+	 * confirmed, which its history would count as noise */
 	const char *no_confirm = has_table(db, "confirmations") ?
-		" AND h.id NOT IN (SELECT run_id FROM confirmations)" : "";
+		" AND h.id NOT IN (SELECT run_id FROM confirmations)"
+		" AND h.id NOT IN (SELECT confirmed_run_id FROM confirmations"
+		"  WHERE run_id = ?2 AND confirmed_run_id IS NOT NULL)" : "";
 	char *sql = xasprintf(history_fmt, c.variant, 4 * VERDICT_HISTORY_RUNS,
 			      c.mode, c.clock0, c.clock1, filter, no_confirm);
 	int rc = load_rows(db, sql, base.run, new.run, ret, err);
@@ -250,15 +279,18 @@ static int cmp_str(const void *a, const void *b)
 size_t vload_moved_canaries(sqlite3 *db, struct verdict_sel sel,
 			    int any_variant, char ***ret)
 {
-	char *sql = xasprintf("SELECT DISTINCT im.distro || ':' || im.release"
+	/* moved in every invocation of the side that measured it (one
+	 * that did not move replaces the others: vload_side) */
+	char *sql = xasprintf("SELECT im.distro || ':' || im.release"
 			      " || '|' || l.name || '|' || c.algorithm || '|' ||"
-			      " c.operation || '|' || c.mode || '|' || %s"
+			      " c.operation || '|' || c.mode || '|' || %s AS k"
 			      " FROM canaries c JOIN invocations inv"
 			      " ON inv.id = c.invocation_id"
 			      " JOIN images im ON im.id = inv.image_id"
 			      " JOIN libraries l ON l.id = c.library_id"
-			      " WHERE c.moved = 1 AND inv.run_id = ?1"
-			      " AND (?2 = 0 OR inv.image_id = ?2)",
+			      " WHERE inv.run_id = ?1"
+			      " AND (?2 = 0 OR inv.image_id = ?2)"
+			      " GROUP BY k HAVING min(c.moved) = 1",
 			      any_variant ? "'*'" : "inv.variant");
 	sqlite3_stmt *st;
 	char **v = NULL;

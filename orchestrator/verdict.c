@@ -439,11 +439,13 @@ static int same_curve(const struct verdict_curve *a,
  * from C, the verdict of the confirmation run on that distro: a curve C
  * judged is confirmed when C found it changed (or confirmed) in the same
  * direction, else unchanged with confirmation 0 (measured again, the
- * change did not hold: it is not reported); the others keep theirs. Adds
- * to *held and *not_held, and the names of those not held to *names. */
+ * change did not hold: it is not reported); one C flagged (its canary
+ * moved again) keeps the rule without a confirmation (*again); the others
+ * keep theirs. Adds to *held and *not_held, and the names of those not
+ * held to *names. */
 static void apply_confirmation(struct verdict_result *r, const char *distro,
 			       const struct verdict_result *c, size_t *held,
-			       size_t *not_held, char **names)
+			       size_t *not_held, size_t *again, char **names)
 {
 	size_t i, k;
 
@@ -459,6 +461,12 @@ static void apply_confirmation(struct verdict_result *r, const char *distro,
 				w = &c->curves[k];
 		if (!w)
 			continue;	/* not measured again: the rule without */
+		if (w->state == VERDICT_FLAGGED) {
+			/* measured again but disturbed again: no evidence
+			 * either way, the rule without */
+			(*again)++;
+			continue;
+		}
 		v->confirmation = (w->state == VERDICT_CHANGED ||
 				   w->state == VERDICT_CONFIRMED) &&
 				  (w->effect < 0) == (v->effect < 0);
@@ -496,6 +504,71 @@ static void apply_confirmation(struct verdict_result *r, const char *distro,
 	}
 }
 
+/* Judge R's flagged curves of distro DISTRO (their canary moved: no
+ * verdict from that measurement) by C, the verdict of the confirmation
+ * run that measured them again: a curve C flagged too stays flagged
+ * (*again); otherwise it takes C's effect, interval, p, q and noise - the
+ * undisturbed measurement - and C's state: changed, and confirmed when
+ * the disturbed measurement had moved the same way (*changed), or
+ * unchanged with confirmation 0 (*quiet). Curves C did not measure stay
+ * flagged. */
+static void apply_flagged(struct verdict_result *r, const char *distro,
+			  const struct verdict_result *c, size_t *changed,
+			  size_t *quiet, size_t *again)
+{
+	size_t i, k;
+
+	for (i = 0; i < r->ncurves; i++) {
+		struct verdict_curve *v = &r->curves[i];
+		const struct verdict_curve *w = NULL;
+		int moved_same_way;
+
+		if (strcmp(v->distro, distro) || v->state != VERDICT_FLAGGED)
+			continue;
+		for (k = 0; k < c->ncurves && !w; k++)
+			if (same_curve(v, &c->curves[k]))
+				w = &c->curves[k];
+		if (!w)
+			continue;
+		if (w->state == VERDICT_FLAGGED) {
+			(*again)++;
+			continue;
+		}
+		moved_same_way = (w->effect < 0) == (v->effect < 0);
+		v->effect = w->effect;
+		v->ci_low = w->ci_low;
+		v->ci_high = w->ci_high;
+		v->p = w->p;
+		v->q = w->q;
+		v->shape = w->shape;
+		v->noise = w->noise;
+		v->noise_within = w->noise_within;
+		v->noise_history = w->noise_history;
+		v->source = w->source;
+		v->halves = w->halves;
+		r->nflagged--;
+		if (w->state == VERDICT_UNCHANGED) {
+			v->state = VERDICT_UNCHANGED;
+			v->confirmation = 0;
+			(*quiet)++;
+			continue;
+		}
+		v->confirmation = moved_same_way;
+		v->state = moved_same_way ? VERDICT_CONFIRMED : VERDICT_CHANGED;
+		r->nchanged++;
+		if (v->effect < 0)
+			r->nregressions++;
+		else
+			r->nimprovements++;
+		if (moved_same_way) {
+			r->nconfirmed++;
+			if (v->effect < 0)
+				r->nconfirmed_regressions++;
+		}
+		(*changed)++;
+	}
+}
+
 /* When both sides of R are whole runs and the new run has a finished
  * confirmation run, decide R's "confirmed" from that run's verdicts,
  * distribution by distribution (orchestrator/verdicts.md); a distribution
@@ -509,14 +582,15 @@ static int use_confirmation(sqlite3 *db, struct verdict_result *r,
 		"SELECT distro || ':' || release, image_id, previous_image_id"
 		" FROM confirmations WHERE run_id = ?1 AND image_id IS NOT NULL"
 		" ORDER BY distro, release";
-	size_t held = 0, not_held = 0, measured = 0;
+	size_t held = 0, not_held = 0, measured = 0, ch_again = 0;
+	size_t fl_changed = 0, fl_quiet = 0, fl_again = 0;
 	char *names = xstrdup("");
 	sqlite3_stmt *st = NULL;
 	int64_t conf;
 	int rc = -1, step;
 
 	if (r->base.image || r->new.image || r->base.run == r->new.run ||
-	    r->nchanged == 0 ||
+	    (r->nchanged == 0 && r->nflagged == 0) ||
 	    db_query_int(db, "SELECT count(*) FROM sqlite_master WHERE"
 			 " type = 'table' AND name = 'confirmations'") != 1) {
 		free(names);
@@ -558,7 +632,9 @@ static int use_confirmation(sqlite3 *db, struct verdict_result *r,
 			continue;
 		}
 		measured++;
-		apply_confirmation(r, distro, &c, &held, &not_held, &names);
+		apply_confirmation(r, distro, &c, &held, &not_held, &ch_again,
+				   &names);
+		apply_flagged(r, distro, &c, &fl_changed, &fl_quiet, &fl_again);
 		verdict_result_free(&c);
 		free(distro);
 	}
@@ -568,6 +644,16 @@ static int use_confirmation(sqlite3 *db, struct verdict_result *r,
 	}
 	if (measured)
 		r->confirm_run = conf;
+	if (ch_again)
+		verdict_add_caveat(r, "confirmation run %lld measured %zu changed curve%s again while its canary moved: %s kept the rule without a confirmation",
+				   (long long)conf, ch_again,
+				   ch_again == 1 ? "" : "s",
+				   ch_again == 1 ? "it" : "they");
+	if (fl_changed || fl_quiet || fl_again)
+		verdict_add_caveat(r, "confirmation run %lld measured %zu flagged curve%s again (its canary had moved): %zu changed, %zu unchanged, %zu flagged again",
+				   (long long)conf, fl_changed + fl_quiet + fl_again,
+				   fl_changed + fl_quiet + fl_again == 1 ? "" : "s",
+				   fl_changed, fl_quiet, fl_again);
 	if (held || not_held) {
 		char *more = not_held > 8 ?
 			     xasprintf(" and %zu more", not_held - 8) :

@@ -292,3 +292,11 @@ tests_t3005_guest_faults_SOURCES = tests/t3005-guest-faults.c tests/tap.h
 tests_t3005_guest_faults_CFLAGS = $(ORCH_TEST_CFLAGS)
 tests_t3005_guest_faults_LDADD = $(ORCH_TEST_LDADD)
 TESTS += tests/t3005-guest-faults
+
+# The benchmark scripts and programs (run by hand on a quiet machine; the
+# figures they print go into the notes, not into the test suite).
+EXTRA_DIST += tests/bench/fidelity.sh tests/bench/findings.sh \
+	tests/bench/full-run.sh tests/bench/image-build.sh \
+	tests/bench/order.sh tests/bench/regimes.c \
+	tests/bench/repeatability.sh tests/bench/samework.sh \
+	tests/bench/speed-loop.c tests/bench/tools.sh

@@ -109,6 +109,43 @@ ok $? "the flagged curve is nettle sha-256, its canary marked"
 "$BENCHORCH" compare --db "$db" --fail-on-regression 6 10 >"$tmp/out" 2>"$tmp/err"
 ok $? "a flagged curve does not fail --fail-on-regression"
 
+# fl.db: 1-7 alike, 8 nettle sha-256 -20 % with its canary moved in both
+# invocations, 9 the same 20 % with a quiet canary, 10 alike, 11 one of
+# its two invocations measured nettle sha-256 30 % slower while its canary
+# moved. flagged DB BASE NEW: changed, confirmed, flagged and nettle
+# sha-256's state and confirmation.
+sqlite3 "$tmp/fl.db" <"$tmp/schema.sql" && sqlite3 "$tmp/fl.db" "pragma user_version = $last" &&
+	python3 "$top_srcdir/tests/fixtures/verdict-runs.py" "$tmp/fl.db" aa aa aa aa aa aa aa \
+		canary nettle-20 aa canary-one
+ok $? "flagged curves: runs 1-7 alike, 8 a canary, 9 and 10 measured again, 11 one disturbed invocation"
+flagged() {
+	"$BENCHORCH" compare --db "$tmp/fl.db" --format json "$1" "$2" >"$tmp/json" 2>"$tmp/err" || return 1
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
+n = [c for c in d["curves"] if c["library"] == "nettle" and c["algorithm"] == "sha-256"][0]
+print(d["changed"], d["confirmed"], d["flagged"], n["state"], n["confirmation"])' "$tmp/json"
+}
+c=$(flagged 6 11)
+[ "$c" = "0 0 0 unchanged None" ]
+ok $? "one invocation disturbed (its canary moved), the other not: judged by the undisturbed one, unchanged, not flagged ($c)"
+c=$(flagged 6 8)
+[ "$c" = "0 0 1 flagged None" ]
+ok $? "every invocation disturbed: flagged ($c)"
+# run 9 (or 10) as the confirmation of run 8 that measured nettle sha-256
+# once more, no previous image
+flag_confirm() {
+	sqlite3 "$tmp/fl.db" "delete from confirmation_curves; delete from confirmations;
+insert into confirmations (run_id, confirmed_run_id, distro, release, image_id, previous_image_id)
+values ($1, 8, 'debian', 'bookworm', 1, NULL);
+insert into confirmation_curves (run_id, distro, release, library, algorithm)
+values ($1, 'debian', 'bookworm', 'nettle', 'sha-256')"
+}
+flag_confirm 9 && c=$(flagged 6 8) && [ "$c" = "1 1 0 confirmed True" ] &&
+	"$BENCHORCH" compare --db "$tmp/fl.db" 6 8 >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && grep -q '^Caveat: confirmation run 9 measured 1 flagged curve again (its canary had moved): 1 changed, 0 unchanged, 0 flagged again\.$' "$tmp/out"
+ok $? "a flagged curve measured again undisturbed and slower: the re-measurement's verdict, confirmed ($c)"
+flag_confirm 10 && c=$(flagged 6 8) && [ "$c" = "0 0 0 unchanged False" ]
+ok $? "a flagged curve measured again undisturbed and alike: unchanged ($c)"
+
 c=$(counts 6 11)
 [ "$c" = "21 0 0 0" ]
 ok $? "one invocation on a side, alike: no verdict ($c)"
