@@ -142,7 +142,9 @@ int main(void)
 		tap_ok(rc == 0 && n == 0, "a 30 %% change at one size only: no curve (%zu curves)", n);
 		confirm_curves_free(v, n);
 		rc = vdb ? confirm_changed_curves(vdb, 6, 10, &v, &n, &err) : -1;
-		tap_ok(rc == 0 && n == 0, "a 20 %% change whose canary moved is flagged: not measured again (%zu curves)", n);
+		tap_ok(rc == 0 && n == 1 &&
+		       has(v, n, "debian:bookworm", "nettle", "sha-256", "hash", -1),
+		       "a 20 %% change whose canary moved is flagged: measured again, to get a verdict (%zu curves)", n);
 		confirm_curves_free(v, n);
 		rc = ndb ? confirm_changed_curves(ndb, 1, 2, &v, &n, &err) : -1;
 		tap_ok(rc == 0 && n == 0, "two noisy runs, whole curves 15 %% apart at random: nothing (%zu curves)", n);

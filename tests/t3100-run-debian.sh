@@ -168,7 +168,7 @@ if [ "$cpu" != 1 ]; then
 fi
 created=$(sed -n 's/.*"created_at": *"\([^"]*\)".*/\1/p' "$TEST_STATE/images/debian-bookworm/image.json" | head -1)
 start=$(date +%s)
-BENCHORCH_SYSFS="$tmp/sysfs" "$BENCHORCH" run --distros debian:bookworm --quick --runner chroot --seed 12345 \
+BENCHORCH_SYSFS="$tmp/sysfs" "$BENCHORCH" run --no-confirm --distros debian:bookworm --quick --runner chroot --seed 12345 \
 	--state-dir "$TEST_STATE" --db "$db" --format json >"$tmp/out2" 2>"$tmp/err2"
 rc=$?
 ok $rc "a second run, under chroot, exits 0"
@@ -241,7 +241,7 @@ ok $? "results --run 1 shows the first run"
 if command -v valgrind >/dev/null 2>&1; then
 	valgrind -q --error-exitcode=99 --leak-check=full \
 		--errors-for-leak-kinds=definite --trace-children=no \
-		"$BENCHORCH" run --distros debian --quick --runner chroot \
+		"$BENCHORCH" run --no-confirm --distros debian --quick --runner chroot \
 		--state-dir "$TEST_STATE" --db "$db" >/dev/null 2>"$tmp/vg"
 	ok $? "a whole run under valgrind exits 0 with no memory error"
 	grep -v '^benchorch: ' "$tmp/vg" | sed 's/^/# /' | head -30

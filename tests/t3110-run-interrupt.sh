@@ -98,7 +98,7 @@ ok $? "INT/later round: no mount or guest process left"
 
 # SIGKILL: nothing can clean up in the process, but its guest dies with it
 # and the next run marks the orphaned run aborted.
-"$BENCHORCH" run --distros debian --state-dir "$TEST_STATE" --db "$db" \
+"$BENCHORCH" run --no-confirm --distros debian --state-dir "$TEST_STATE" --db "$db" \
 	>/dev/null 2>&1 &
 pid=$!
 wait_guest
@@ -112,7 +112,7 @@ ok $? "KILL: the guest dies with the orchestrator"
 ok $? "KILL: nothing stays mounted"
 [ "$(q "select status from runs order by id desc limit 1")" = running ]
 ok $? "KILL: the killed run is left 'running'"
-"$BENCHORCH" run --distros debian --quick --state-dir "$TEST_STATE" \
+"$BENCHORCH" run --no-confirm --distros debian --quick --state-dir "$TEST_STATE" \
 	--db "$db" >/dev/null 2>&1
 [ "$(q "select status from runs order by id desc limit 1 offset 1")" = aborted ]
 ok $? "KILL: the next run marks it aborted"

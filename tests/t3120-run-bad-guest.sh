@@ -18,7 +18,7 @@ try() {
 	msg=$2
 	shift 2
 	BENCHORCH_GUEST="$top_srcdir/tests/fixtures/guest-$name.sh" \
-		"$BENCHORCH" run --distros debian --quick --state-dir "$TEST_STATE" \
+		"$BENCHORCH" run --no-confirm --distros debian --quick --state-dir "$TEST_STATE" \
 		--db "$db" "$@" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	ok $([ $rc -eq 1 ]; echo $?) "$name guest: exit status 1 (got $rc)"
@@ -49,7 +49,7 @@ try clock-lie "^benchorch: debian: .*guest clock disagrees with the host: the gu
 
 # The same second, truthfully reported: the invocation is valid.
 BENCHORCH_GUEST="$top_srcdir/tests/fixtures/guest-clock-true.sh" \
-	"$BENCHORCH" run --distros debian --quick --state-dir "$TEST_STATE" \
+	"$BENCHORCH" run --no-confirm --distros debian --quick --state-dir "$TEST_STATE" \
 	--db "$db" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 # It measures nothing, so the run exits 1 for that - and for nothing else.

@@ -18,7 +18,8 @@ trap 'rm -rf "$tmp"' EXIT
 BENCHORCH_DB="$tmp/r.db"
 export BENCHORCH_DB
 q() { sqlite3 -batch -noheader "$BENCHORCH_DB" "$1"; }
-args="--distros debian --quick --libs openssl,nettle,libgcrypt,libsodium --algos aes-128-gcm,sha-256,chacha20-poly1305 --state-dir $TEST_STATE"
+# --no-confirm: the progress of the runs alone, no confirmation after them
+args="--no-confirm --distros debian --quick --libs openssl,nettle,libgcrypt,libsodium --algos aes-128-gcm,sha-256,chacha20-poly1305 --state-dir $TEST_STATE"
 
 # shellcheck disable=SC2086
 "$BENCHORCH" run $args --seed 7 >"$tmp/out" 2>"$tmp/err"

@@ -112,7 +112,7 @@ grep -Eq "<tr><td>1</td><td>debian:bookworm</td><td>hw</td><td>openssl</td><td>O
 ok $? "the report has a resource table: openssl's CPU time summed over the rounds ($cpu s), its largest peak ($peak MiB)"
 
 # Under chroot (the fallback) the guest reads /proc too.
-"$BENCHORCH" run --distros debian --quick --runner chroot --libs nettle \
+"$BENCHORCH" run --no-confirm --distros debian --quick --runner chroot --libs nettle \
 	--algos sha-256 --state-dir "$TEST_STATE" --db "$db" >/dev/null 2>"$tmp/err"
 rc=$?
 [ $rc -eq 0 ] &&

@@ -73,13 +73,13 @@ daemon_clean_after_job
 ok $? "no job or guest process left"
 
 # A manual run shows in status as the newest run in the database.
-"$BENCHORCH" run --distros debian --quick --libs openssl --runner nspawn \
+"$BENCHORCH" run --no-confirm --distros debian --quick --libs openssl --runner nspawn \
 	--state-dir "$TEST_STATE" --db "$db" >/dev/null 2>"$tmp/manual"
 ok $? "a manual run"
 id=$(daemon_sql "select max(id) from runs")
 st 'r["latest_run"]["id"] == '"$id"' and r["latest_run"]["command_line"].startswith("benchorch run ")'
 ok $? "status --json: latest_run is the manual run $id"
-daemon_status | grep -q "^database:  newest run $id, done, started .*: benchorch run --distros debian"
+daemon_status | grep -q "^database:  newest run $id, done, started .*: benchorch run --no-confirm --distros debian"
 ok $? "status: $(daemon_status | grep database:)"
 
 # cancelling: between the cancel and the end of the job.

@@ -91,7 +91,7 @@ if [ "$(id -u)" -eq 0 ] && command -v systemd-nspawn >/dev/null 2>&1 &&
 	ssl=$(sqlite3 "$tmp/real.db" "select version from image_packages where package = 'libssl3'")
 	sqlite3 "$tmp/real.db" "update images set digest = 'sha256:t7400-older';
 		update image_packages set version = '0.9-t7400' where package = 'libssl3'"
-	timeout 900 "$BENCHORCH" run --distros debian --quick --libs openssl \
+	timeout 900 "$BENCHORCH" run --no-confirm --distros debian --quick --libs openssl \
 		--algos sha-256,aes-256-gcm --state-dir "$TEST_STATE" \
 		--db "$tmp/real.db" >/dev/null 2>"$tmp/run2.err"
 	ok $? "a second real quick run (openssl alone)"
