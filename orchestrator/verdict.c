@@ -435,6 +435,18 @@ static int same_curve(const struct verdict_curve *a,
 		!strcmp(b->variant, "*"));
 }
 
+/* The curve of C that names the same curve as V, or NULL. */
+static const struct verdict_curve *find_same(const struct verdict_result *c,
+					     const struct verdict_curve *v)
+{
+	size_t k;
+
+	for (k = 0; k < c->ncurves; k++)
+		if (same_curve(v, &c->curves[k]))
+			return &c->curves[k];
+	return NULL;
+}
+
 /* Set the state of R's changed curves of distro DISTRO ("debian:bookworm")
  * from C, the verdict of the confirmation run on that distro: a curve C
  * judged is confirmed when C found it changed (or confirmed) in the same
@@ -447,18 +459,16 @@ static void apply_confirmation(struct verdict_result *r, const char *distro,
 			       const struct verdict_result *c, size_t *held,
 			       size_t *not_held, size_t *again, char **names)
 {
-	size_t i, k;
+	size_t i;
 
 	for (i = 0; i < r->ncurves; i++) {
 		struct verdict_curve *v = &r->curves[i];
-		const struct verdict_curve *w = NULL;
+		const struct verdict_curve *w;
 
 		if (strcmp(v->distro, distro) ||
 		    (v->state != VERDICT_CHANGED && v->state != VERDICT_CONFIRMED))
 			continue;
-		for (k = 0; k < c->ncurves && !w; k++)
-			if (same_curve(v, &c->curves[k]))
-				w = &c->curves[k];
+		w = find_same(c, v);
 		if (!w)
 			continue;	/* not measured again: the rule without */
 		if (w->state == VERDICT_FLAGGED) {
@@ -516,18 +526,16 @@ static void apply_flagged(struct verdict_result *r, const char *distro,
 			  const struct verdict_result *c, size_t *changed,
 			  size_t *quiet, size_t *again)
 {
-	size_t i, k;
+	size_t i;
 
 	for (i = 0; i < r->ncurves; i++) {
 		struct verdict_curve *v = &r->curves[i];
-		const struct verdict_curve *w = NULL;
+		const struct verdict_curve *w;
 		int moved_same_way;
 
 		if (strcmp(v->distro, distro) || v->state != VERDICT_FLAGGED)
 			continue;
-		for (k = 0; k < c->ncurves && !w; k++)
-			if (same_curve(v, &c->curves[k]))
-				w = &c->curves[k];
+		w = find_same(c, v);
 		if (!w)
 			continue;
 		if (w->state == VERDICT_FLAGGED) {
