@@ -116,12 +116,35 @@ fail:
 	return -1;
 }
 
+/* Say why PATH cannot be a database file before SQLite tries it (its own
+ * messages, "disk I/O error" for a directory, "unable to open database
+ * file" for a file without permission, name neither): a directory, or
+ * an existing file this process may not read (MODE R_OK) or read and
+ * write (R_OK | W_OK). Returns 0 when nothing speaks against it (also
+ * when PATH does not exist), or -1 with err set naming PATH. */
+static int check_path(const char *path, int mode, bo_err *err)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0)
+		return 0;
+	if (S_ISDIR(st.st_mode))
+		return bo_err_set(err, "cannot open database '%s': it is a directory (--db names the database file)",
+				  path);
+	if (access(path, mode) != 0)
+		return bo_err_set(err, "cannot open database '%s': %s", path,
+				  strerror(errno));
+	return 0;
+}
+
 int db_open(const char *path, sqlite3 **ret, bo_err *err)
 {
 	sqlite3 *db = NULL;
 	int persist = 1, v;
 	bo_err e;
 
+	if (check_path(path, R_OK | W_OK, err) < 0)
+		return -1;
 	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE |
 			    SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, NULL) !=
 	    SQLITE_OK) {
@@ -245,7 +268,8 @@ int db_open_readonly(const char *path, sqlite3 **ret, bo_err *err)
 			   path, strerror(errno));
 		return -1;
 	}
-	if (open_for_reading(path, &db, &v, err) < 0)
+	if (check_path(path, R_OK, err) < 0 ||
+	    open_for_reading(path, &db, &v, err) < 0)
 		return -1;
 	if (v == 0) {
 		bo_err_set(err, "'%s' is not a benchorch database (no schema): 'benchorch run' creates one",

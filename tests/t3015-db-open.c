@@ -56,6 +56,16 @@ int main(void)
 	       "reading a missing database names it and creates nothing (%s)",
 	       err.msg);
 
+	/* --db naming a directory: said so, by both ways of opening
+	 * (SQLite itself says "disk I/O error") */
+	tap_ok(db_open(dir, &db, &err) < 0 && strstr(err.msg, dir) &&
+	       strstr(err.msg, "it is a directory"),
+	       "opening a directory as the database says it is one (%s)",
+	       err.msg);
+	tap_ok(db_open_readonly(dir, &db, &err) < 0 &&
+	       strstr(err.msg, "it is a directory"),
+	       "reading a directory as the database says it is one");
+
 	/* a reader who cannot create files beside the database */
 	tap_ok(db_open(ours, &db, &err) == 0, "creates a database");
 	sqlite3_close(db);
