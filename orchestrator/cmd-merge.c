@@ -149,6 +149,23 @@ static int cmd_merge(int argc, char **argv)
 		return rc;
 	}
 	path = paths_db(a.db, a.state);
+	/* a source that is the database itself (by another name, too):
+	 * SQLite would only say "database is locked" */
+	for (i = optind; i < argc; i++) {
+		struct stat s1, s2;
+
+		if (stat(argv[i], &s1) == 0 && stat(path, &s2) == 0 &&
+		    s1.st_dev == s2.st_dev && s1.st_ino == s2.st_ino) {
+			cli_error("'%s' is the database it would be merged into ('%s'): nothing to merge",
+				  argv[i], path);
+			rc = EXIT_USAGE;
+		}
+	}
+	if (rc != EXIT_OK) {
+		free(a.runs);
+		free(path);
+		return rc;
+	}
 	if (db_open(path, &db, &err) < 0) {
 		cli_error("%s", err.msg);
 		free(path);

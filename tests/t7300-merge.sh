@@ -92,6 +92,12 @@ printf 'not a database' >"$tmp/junk.db"
 "$BENCHORCH" merge --db "$tmp/all.db" "$tmp/junk.db" >/dev/null 2>"$tmp/err"
 [ $? -eq 3 ] && [ "$(q "$tmp/all.db" "select count(*) from runs")" -eq 6 ]
 ok $? "a file that is no database is refused, nothing merged"
+ln -s "$tmp/all.db" "$tmp/alias.db"
+"$BENCHORCH" merge --db "$tmp/all.db" "$tmp/alias.db" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] && [ ! -s "$tmp/out" ] &&
+	grep -q "is the database it would be merged into" "$tmp/err" &&
+	[ "$(q "$tmp/all.db" "select count(*) from runs")" -eq 6 ]
+ok $? "merging the database into itself (by another name) is a usage error, said so"
 if command -v valgrind >/dev/null 2>&1; then
 	cp "$tmp/a.db" "$tmp/vg.db"
 	valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
