@@ -164,6 +164,8 @@ static int fill_addr(const char *path, struct sockaddr_un *sa, bo_err *err)
 {
 	memset(sa, 0, sizeof(*sa));
 	sa->sun_family = AF_UNIX;
+	if (!*path)
+		return bo_err_set(err, "the socket path is empty");
 	if (strlen(path) >= sizeof(sa->sun_path))
 		return bo_err_set(err, "socket path '%s' is too long", path);
 	strcpy(sa->sun_path, path);
@@ -261,9 +263,19 @@ int control_call(const char *path, json_t *req, json_t **ret, bo_err *err)
 				  strerror(errno));
 	}
 	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-		if (errno == EACCES || errno == EPERM)
+		struct stat st;
+		int e = errno;
+
+		if (e == EACCES || e == EPERM)
 			bo_err_set(err, "not allowed to use the daemon's socket '%s': %s (it answers root and its own user only)",
-				   path, strerror(errno));
+				   path, strerror(e));
+		else if (e == ECONNREFUSED && stat(path, &st) == 0 &&
+			 !S_ISSOCK(st.st_mode))
+			bo_err_set(err, "cannot connect to the daemon at '%s': it is not a socket",
+				   path);
+		else if (e == ECONNREFUSED)
+			bo_err_set(err, "cannot connect to the daemon at '%s': nothing listens there (is the daemon running?)",
+				   path);
 		else
 			bo_err_set(err, "cannot connect to the daemon at '%s': %s",
 				   path, strerror(errno));
