@@ -111,6 +111,30 @@ int verdict_store(sqlite3 *db, const struct verdict_result *r,
 		free(caveats);
 		return bo_err_set(err, "cannot store verdicts: %s", sqlite3_errmsg(db));
 	}
+	/* the same comparison stored again (compare --store twice, the
+	 * daemon after a confirmation changed it) replaces the earlier
+	 * one: one row per comparison, the latest derivation */
+	if (sqlite3_prepare_v2(db, "DELETE FROM verdicts WHERE base_run = ?1"
+			       " AND base_image IS ?2 AND new_run = ?3"
+			       " AND new_image IS ?4 AND source = ?5"
+			       " AND threshold = ?6 AND alpha = ?7", -1, &st,
+			       NULL) != SQLITE_OK) {
+		bo_err_set(err, "cannot store verdicts: %s", sqlite3_errmsg(db));
+		goto fail;
+	}
+	sqlite3_bind_int64(st, 1, r->base.run);
+	bind_image(st, 2, r->base.image);
+	sqlite3_bind_int64(st, 3, r->new.run);
+	bind_image(st, 4, r->new.image);
+	sqlite3_bind_text(st, 5, source, -1, SQLITE_STATIC);
+	sqlite3_bind_double(st, 6, r->threshold);
+	sqlite3_bind_double(st, 7, r->alpha);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		bo_err_set(err, "cannot store verdicts: %s", sqlite3_errmsg(db));
+		goto fail;
+	}
 	if (sqlite3_prepare_v2(db, "INSERT INTO verdicts (base_run, base_image,"
 			       " new_run, new_image, created_at, source, method,"
 			       " threshold, alpha, curves, changed, confirmed,"

@@ -158,8 +158,9 @@ void verdict_result_free(struct verdict_result *r);
 
 /* Store R in DB (schema 11 or later, opened for writing) as one row of
  * verdicts (SOURCE: "compare", "daemon" or "confirm") and one row of
- * verdict_curves per curve. *ret_id gets the verdict's id when not NULL.
- * Returns 0, or -1 with err set. */
+ * verdict_curves per curve, replacing a verdict stored before for the
+ * same sides, source, threshold and alpha (and its curves). *ret_id gets
+ * the verdict's id when not NULL. Returns 0, or -1 with err set. */
 int verdict_store(sqlite3 *db, const struct verdict_result *r,
 		  const char *source, int64_t *ret_id, bo_err *err);
 

@@ -221,6 +221,14 @@ ok $? "--store keeps the verdict and each curve's state and noise"
 "$BENCHORCH" compare --db "$db" 6 8 >/dev/null 2>"$tmp/err" &&
 	[ "$(sqlite3 "$db" "select count(*) from verdicts")" -eq 1 ]
 ok $? "without --store nothing is written"
+sqlite3 "$db" "update verdicts set created_at = '2000-01-01T00:00:00Z'" &&
+"$BENCHORCH" compare --db "$db" --store 6 8 >/dev/null 2>"$tmp/err" &&
+	[ "$(sqlite3 "$db" "select count(*) || ' ' || (created_at > '2000-01-01T00:00:00Z') from verdicts")" = "1 1" ] &&
+	[ "$(sqlite3 "$db" "select count(*) from verdict_curves")" -eq 21 ] &&
+	"$BENCHORCH" compare --db "$db" --store --threshold 5 6 8 >/dev/null 2>"$tmp/err" &&
+	[ "$(sqlite3 "$db" "select count(*) from verdicts")" -eq 2 ]
+ok $? "--store again replaces the verdict of the same comparison (one row, its 21 curves); another threshold is another verdict"
+sqlite3 "$db" "delete from verdicts where threshold > 0.04"
 
 "$BENCHORCH" merge --db "$tmp/merged.db" "$db" >"$tmp/out" 2>"$tmp/err" &&
 	[ "$(sqlite3 "$tmp/merged.db" "select count(*) from runs")" -eq 12 ] &&
