@@ -15,6 +15,7 @@
 #include "orchestrator/cli.h"
 #include "orchestrator/format.h"
 #include "orchestrator/paths.h"
+#include "orchestrator/request-check.h"
 
 static const char usage[] =
 "Usage: benchorch images list [--format FORMAT]\n"
@@ -138,9 +139,14 @@ static int parse(int argc, char **argv, struct opts *o)
 		case OPT_REFRESH:
 			o->ctx.refresh = 1;
 			break;
-		case OPT_MIRROR:
+		case OPT_MIRROR: {
+			bo_err e;
+
+			if (request_check_mirror(optarg, "--mirror", &e) < 0)
+				return cli_usage_error("images", "%s", e.msg);
 			o->ctx.mirror = optarg;
 			break;
+		}
 		case OPT_FROM:
 			o->ctx.from = optarg;
 			break;

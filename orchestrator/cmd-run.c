@@ -196,6 +196,8 @@ static int parse_args(int argc, char **argv, struct run_config *c)
 			c->quick = 1;
 			break;
 		case OPT_MIRROR:
+			if (request_check_mirror(optarg, "--mirror", &err) < 0)
+				return cli_usage_error("run", "%s", err.msg);
 			c->mirror = optarg;
 			break;
 		case OPT_REFRESH:

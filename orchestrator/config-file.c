@@ -150,7 +150,7 @@ static int parse_schedule(struct conf *c, char **w, int n, int lineno,
 	struct sched sc;
 	bo_err e2;
 	size_t k;
-	int i = 2;
+	int i = 2, refresh_word = -1;	/* the refresh word given, if any */
 
 	memset(&sc, 0, sizeof(sc));
 	sc.refresh = 1;
@@ -221,10 +221,19 @@ static int parse_schedule(struct conf *c, char **w, int n, int lineno,
 			}
 		} else if (strcmp(w[i], "quick") == 0) {
 			sc.quick = 1;
-		} else if (strcmp(w[i], "refresh") == 0) {
-			sc.refresh = 1;
-		} else if (strcmp(w[i], "no-refresh") == 0) {
-			sc.refresh = 0;
+		} else if (strcmp(w[i], "refresh") == 0 ||
+			   strcmp(w[i], "no-refresh") == 0) {
+			int r = strcmp(w[i], "refresh") == 0;
+
+			if (refresh_word >= 0 && refresh_word != r) {
+				free(sc.distros);
+				free(sc.libs);
+				conf_slurm_free(sc.slurm);
+				return bo_err_set(err, "schedule '%s': both refresh and no-refresh",
+						  w[1]);
+			}
+			refresh_word = r;
+			sc.refresh = r;
 		} else {
 			bo_err e;
 			int r = conf_slurm_word(&sc.slurm, w[i], &e);
@@ -291,6 +300,8 @@ static int parse_words(struct conf *c, char **w, int n, int lineno,
 	if (strcmp(w[0], "mirror") == 0) {
 		if (n != 2)
 			return bo_err_set(err, "'mirror' takes one URL");
+		if (request_check_mirror(w[1], "mirror", err) < 0)
+			return -1;
 		free(c->mirror);
 		c->mirror = xstrdup(w[1]);
 		return 0;

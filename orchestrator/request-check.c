@@ -2,6 +2,7 @@
  * same way for run, the configuration file and submit. */
 #include "config.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,4 +146,21 @@ static int algorithm_known(const char *name)
 int request_check_algos(const char *list, const char *what, bo_err *err)
 {
 	return check_names(list, what, algorithm_known, algorithm_name, err);
+}
+
+int request_check_mirror(const char *url, const char *what, bo_err *err)
+{
+	const char *p = url;
+
+	/* RFC 3986: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) */
+	if (!isalpha((unsigned char)*p))
+		p = NULL;
+	else
+		while (isalnum((unsigned char)*p) || *p == '+' || *p == '-' ||
+		       *p == '.')
+			p++;
+	if (!p || strncmp(p, "://", 3) != 0 || !p[3])
+		return bo_err_set(err, "%s: '%s' is not a URL (e.g. http://deb.debian.org/debian)",
+				  what, url);
+	return 0;
 }

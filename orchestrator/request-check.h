@@ -32,4 +32,11 @@ int request_check_libs(const char *list, const char *what, bo_err *err);
  * protocol's algorithm names, algorithms.h). */
 int request_check_algos(const char *list, const char *what, bo_err *err);
 
+/* Check the package mirror URL given to WHAT: SCHEME://REST with a scheme
+ * of letters, digits, '+', '-' or '.' (RFC 3986, section 3.1: http,
+ * https, file, copy, mirror+file, ... as apt and debootstrap take them)
+ * and something after it. Returns 0, or -1 with err set ("WHAT: 'x' is
+ * not a URL (e.g. http://deb.debian.org/debian)"). */
+int request_check_mirror(const char *url, const char *what, bo_err *err);
+
 #endif

@@ -101,4 +101,19 @@ check_conf "${head}schedule nightly every day at 03:00 distros debian libs opens
 [ $rc -eq 0 ] && grep -q "^schedule nightly every day at 03:00:00 distros debian libs openssl,nettle refresh$" "$tmp/out"
 ok $? "a valid file is accepted and printed"
 
+# contradictions and a mirror that is no URL: refused, with the line, the
+# mirror as run --mirror refuses it
+check_conf "${head}schedule nightly every 6h distros debian refresh no-refresh\n" "$tmp" "$tmp"
+[ $rc -eq 2 ] && grep -q "line 3: schedule 'nightly': both refresh and no-refresh" "$tmp/err"
+ok $? "refresh and no-refresh in one schedule are refused: $(cat "$tmp/err")"
+check_conf "${head}mirror notaurl\nschedule nightly every 6h distros debian\n" "$tmp" "$tmp"
+[ $rc -eq 2 ] && grep -q "line 3: mirror: 'notaurl' is not a URL" "$tmp/err"
+ok $? "a mirror that is no URL is refused: $(cat "$tmp/err")"
+if [ "$(id -u)" -eq 0 ]; then
+	[ "$(run_err --mirror notaurl)" = "--mirror: 'notaurl' is not a URL (e.g. http://deb.debian.org/debian)" ]
+	ok $? "run --mirror refuses it in the same words"
+else
+	echo "ok $((tap_n += 1)) # SKIP run checks its options as root only"
+fi
+
 done_testing
