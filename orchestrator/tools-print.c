@@ -10,9 +10,14 @@ static const char human_cols[] =
 	"SELECT run_id AS run, spec AS distro, tool, cipher, direction,"
 	" variant, package_version AS version, status,"
 	" round(mb_per_s, 1) AS mb_per_s,"
-	" printf('%.3f', cpu_ns / 1e9) AS cpu_s,"
-	" printf('%.3f', wall_ns / 1e9) AS wall_s,"
-	" printf('%.1f', max_rss_kib / 1024.0) AS rss_mib,"
+	/* an absent tool or a failed round trip has no figures: blank,
+	 * not 0.000 */
+	" CASE WHEN cpu_ns IS NULL THEN '' ELSE"
+	"  printf('%.3f', cpu_ns / 1e9) END AS cpu_s,"
+	" CASE WHEN wall_ns IS NULL THEN '' ELSE"
+	"  printf('%.3f', wall_ns / 1e9) END AS wall_s,"
+	" CASE WHEN max_rss_kib IS NULL THEN '' ELSE"
+	"  printf('%.1f', max_rss_kib / 1024.0) END AS rss_mib,"
 	" CASE WHEN status = 'measured' THEN kept || '/' || repetitions"
 	"  ELSE coalesce(error, '') END AS samples";
 

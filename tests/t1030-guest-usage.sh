@@ -67,8 +67,8 @@ check $? "--version, exit 0"
 status=$?
 [ $status -eq 0 ]
 check $? "a --quick sha-256 run exits 0 (got $status)"
-head -n 1 "$tmp.out" | grep -q '^{"type":"hello","protocol":3,"guest_version":"[^"]*","libc":"[^"]*","cpu":-1,"variant":"hw","clock_hz":[1-9][0-9]*,"clock_source":"\(perf\|chain\|tsc\)"}$'
-check $? "first line is hello with protocol 3, cpu -1, variant hw and the clock"
+head -n 1 "$tmp.out" | grep -q '^{"type":"hello","protocol":3,"guest_version":"[^"]*","libc":"[^"]*","cpu":-1,"variant":"hw","clock_hz":[1-9][0-9]*,"clock_source":"\(perf\|chain\|tsc\)","timer":"thread-cpu"}$'
+check $? "first line is hello with protocol 3, cpu -1, variant hw, the clock and the timer"
 ru='{"library":"[a-z0-9]*","user_us":[0-9]*,"sys_us":[0-9]*,"maxrss_kib":[0-9]*}'
 tail -n 1 "$tmp.out" | grep -q '^{"type":"done","results":[0-9]*,"measure_ns":[0-9]*,"elapsed_ns":[0-9]*,"clock_hz":[1-9][0-9]*,"clock_source":"\(perf\|chain\|tsc\)","tsc_hz":[0-9]*,"rusage":\['"$ru"'\(,'"$ru"'\)*\]}$'
 check $? "last line is done, with each library process's rusage"
@@ -93,7 +93,7 @@ check $? "another seed, and no seed, give other orders ($c / $plain)"
 [ "$(echo $a | tr ' ' '\n' | sort)" = "$(echo $plain | tr ' ' '\n' | sort)" ] &&
 [ "$(echo $a | wc -w)" -eq "$(echo $a | tr ' ' '\n' | sort -u | wc -w)" ]
 check $? "every library runs exactly once"
-head -n 1 "$tmp.seed" | grep -q '^{"type":"hello",.*,"variant":"hw","clock_hz":[1-9][0-9]*,"clock_source":"[a-z]*","seed":5}$'
+head -n 1 "$tmp.seed" | grep -q '^{"type":"hello",.*,"variant":"hw","clock_hz":[1-9][0-9]*,"clock_source":"[a-z]*","timer":"thread-cpu","seed":5}$'
 check $? "hello states the seed"
 
 exit $((fails > 0))

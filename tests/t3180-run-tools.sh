@@ -116,4 +116,10 @@ grep -q "openssl aes-256-cbc decrypt hw NOT stored: round trip differs" "$tmp/er
 ok $? "stderr says which measurement was not stored and why"
 [ "$(q "select count(*) from tool_results_v where run_id = 3 and tool in ('gpg', 'age') and status = 'absent'")" -eq 8 ]
 ok $? "gpg and age, removed from the copy, are absent"
+"$BENCHORCH" results --tools --run 3 --db "$db" >"$tmp/t3" 2>"$tmp/err" &&
+	grep -E ' gpg .* absent ' "$tmp/t3" >"$tmp/absent" &&
+	[ -s "$tmp/absent" ] && ! grep -q '0\.000' "$tmp/absent" &&
+	grep -E ' openssl .* failed ' "$tmp/t3" >"$tmp/failed" &&
+	! grep -q '0\.000' "$tmp/failed"
+ok $? "results --tools leaves the figures of absent and failed rows blank"
 done_testing
