@@ -249,7 +249,7 @@ for pair in $algos; do
 		}
 		/^\{"type":"result"/ {
 			# what openssl speed times: for a cipher the keyed
-			# context reused (the guest's bulk mode); for a digest
+			# context reused (the bulk mode of the guest); for a digest
 			# EVP_Digest, a new context per buffer (its one-shot
 			# mode: bulk reuses one context and a fetched digest)
 			op = str("operation")
