@@ -17,14 +17,18 @@
  * blocks, the coefficient of variation of the block medians, and the
  * correlation of each kernel's block medians with the canary's.
  *
- * What it shows here (2-core KVM guest): the whole machine slows by 15 to
- * 60 % for spans of 0.2 s to over 7 s and then recovers, with no process
- * of its own running and no steal time accounted - another tenant on the
- * host's core. Throughput-bound code (ctr, sha256-16) follows the canary
- * (correlation ~0.95); latency-bound code (cbc) barely moves. So no
- * single reference kernel can correct every curve for it, and a point
- * measured within a few milliseconds lands in whichever span is current:
- * only measurements spread over seconds (rounds, runs) average it out.
+ * What it showed here (2-core KVM guest, two traces an hour apart): the
+ * whole core slows for spans of 0.2 s to over 7 s and then recovers, with
+ * no process of this machine running and no steal time accounted -
+ * another tenant on the host's core. In the first trace the canary ran up
+ * to 60 % slower, AES-CTR 30 %, SHA-256 of 16 B 66 %, and AES-CBC
+ * encryption (latency-bound) hardly at all (correlation with the canary
+ * 0.94, 0.95 and 0.25); in the second, quieter, the canary up to 22 %,
+ * SHA-256 of 16 B up to 52 %, CBC 3 % (correlations 0.93, 0.90, 0.73).
+ * So no single reference kernel can correct every curve for it, and a
+ * point measured within a few milliseconds lands in whichever span is
+ * current: only measurements spread over seconds (rounds, runs) average
+ * it out.
  *
  * Build and run (pin it, under the machine's benchmark lock):
  *   cc -O2 -o regimes tests/bench/regimes.c -lcrypto -lm
