@@ -88,6 +88,16 @@ static int store_curves(sqlite3 *db, const struct verdict_result *r,
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
+/* Bind R's sides to parameters 1 to 4 of ST: base run, base image,
+ * new run, new image (NULL for a whole run). */
+static void bind_sides(sqlite3_stmt *st, const struct verdict_result *r)
+{
+	sqlite3_bind_int64(st, 1, r->base.run);
+	bind_image(st, 2, r->base.image);
+	sqlite3_bind_int64(st, 3, r->new.run);
+	bind_image(st, 4, r->new.image);
+}
+
 int verdict_store(sqlite3 *db, const struct verdict_result *r,
 		  const char *source, int64_t *ret_id, bo_err *err)
 {
@@ -122,10 +132,7 @@ int verdict_store(sqlite3 *db, const struct verdict_result *r,
 		bo_err_set(err, "cannot store verdicts: %s", sqlite3_errmsg(db));
 		goto fail;
 	}
-	sqlite3_bind_int64(st, 1, r->base.run);
-	bind_image(st, 2, r->base.image);
-	sqlite3_bind_int64(st, 3, r->new.run);
-	bind_image(st, 4, r->new.image);
+	bind_sides(st, r);
 	sqlite3_bind_text(st, 5, source, -1, SQLITE_STATIC);
 	sqlite3_bind_double(st, 6, r->threshold);
 	sqlite3_bind_double(st, 7, r->alpha);
@@ -145,10 +152,7 @@ int verdict_store(sqlite3 *db, const struct verdict_result *r,
 		bo_err_set(err, "cannot store verdicts: %s", sqlite3_errmsg(db));
 		goto fail;
 	}
-	sqlite3_bind_int64(st, 1, r->base.run);
-	bind_image(st, 2, r->base.image);
-	sqlite3_bind_int64(st, 3, r->new.run);
-	bind_image(st, 4, r->new.image);
+	bind_sides(st, r);
 	sqlite3_bind_text(st, 5, now, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 6, source, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 7, VERDICT_METHOD, -1, SQLITE_STATIC);
