@@ -74,3 +74,13 @@ int canary_judge(const uint64_t *before, const uint64_t *after, unsigned n,
 	c->moved = change > c->noise || -change > c->noise;
 	return 0;
 }
+
+bool canary_may_remeasure(uint64_t sweeps, uint64_t remeasured,
+			  unsigned pct)
+{
+	if (pct == 0)
+		return false;
+	if (pct >= 100)
+		return true;
+	return remeasured <= sweeps * pct / 100;
+}

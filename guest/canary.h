@@ -30,6 +30,14 @@
  * apart on an idle core. */
 #define CANARY_MIN_NOISE 0.03
 
+/* Sweeps measured again, at most, in percent of the sweeps begun (plus
+ * one): on a host whose speed moves in spans of seconds, a quarter of the
+ * sweeps of a run saw their canary move, and measuring each again cost a
+ * quarter of the run's time. Beyond the allowance a moved sweep is kept,
+ * its curves marked moved; the run's other invocation (every curve is
+ * measured in two) judges them (guest/PROTOCOL.md, "Contention canary"). */
+#define CANARY_REMEASURE_PCT 10
+
 /* The canary of one curve. */
 struct canary {
 	uint64_t before_ns;	/* median time of the kernel before, ns */
@@ -56,5 +64,14 @@ void canary_time(uint64_t *ns, unsigned n, unsigned extra);
  * relative to before_ns. Returns 0, or -1 when N is out of range. */
 int canary_judge(const uint64_t *before, const uint64_t *after, unsigned n,
 		 struct canary *c);
+
+/* Whether a sweep whose canary moved may be measured again: SWEEPS
+ * sweeps begun so far (first attempts, this one included), REMEASURED of
+ * them measured again so far, PCT (0 .. 100) the allowance in percent.
+ * True when REMEASURED <= SWEEPS * PCT / 100 (rounded down), so the
+ * first moved sweep of a process is measured again whenever PCT > 0 and
+ * at most 1 + PCT % of the sweeps are; PCT 0 never, 100 always. */
+bool canary_may_remeasure(uint64_t sweeps, uint64_t remeasured,
+			  unsigned pct);
 
 #endif /* GUEST_CANARY_H */

@@ -28,6 +28,7 @@
 #include "cpuclock.h"
 #include "emit.h"
 #include "canary.h"
+#include "hwmask.h"
 #include "kat.h"
 #include "rusage.h"
 #include "shuffle.h"
@@ -106,6 +107,8 @@ struct options {
 	unsigned canary_disturb;	/* --canary-disturb: the first N
 					 * sweeps' canaries run 3 x the work
 					 * after the sweep (for tests) */
+	unsigned remeasure_max;		/* --remeasure-max: sweeps measured
+					 * again, at most, percent (plus 1) */
 	bool seed_set;			/* --seed given */
 	uint64_t seed;			/* shuffles libs and algos */
 };
@@ -116,6 +119,7 @@ static const char usage_text[] =
 	"                       [--libs a,b] [--algos x,y] [--cpu N] [--nohw]\n"
 	"                       [--oneshot-max BYTES] [--lib-timeout S]\n"
 	"                       [--seed N] [--no-fork] [--canary-disturb N]\n"
+	"                       [--remeasure-max PCT]\n"
 	"                       [--help] [--version]\n"
 	"       benchorch-guest --list-libs | --list-algos\n"
 	"Benchmark the crypto libraries found in this root filesystem and\n"
@@ -146,6 +150,9 @@ static const char usage_text[] =
 	"  --canary-disturb N for tests: the contention canary after the first\n"
 	"                     N sweeps of sizes does 3 times its work, as if\n"
 	"                     another process had taken the CPU (0)\n"
+	"  --remeasure-max PCT measure again at most 1 + PCT %% of the sweeps\n"
+	"                     whose canary moved (0..100; 10); the others\n"
+	"                     are kept and marked moved\n"
 	"  --list-libs        print the library names, one a line, in the\n"
 	"                     default order, and exit (no library is loaded)\n"
 	"  --list-algos       print the algorithm names, one a line, and exit\n"
@@ -348,6 +355,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->cpu = -1;
+	o->remeasure_max = CANARY_REMEASURE_PCT;
 	for (int i = 1; i < argc; i++) {
 		const char *arg = argv[i], *val = NULL, *eq;
 		char name[32];
@@ -397,7 +405,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 		    && strcmp(name, "--cpu") && strcmp(name, "--oneshot-max")
 		    && strcmp(name, "--lib-timeout") && strcmp(name, "--max-cv")
 		    && strcmp(name, "--max-reruns") && strcmp(name, "--seed")
-		    && strcmp(name, "--canary-disturb")) {
+		    && strcmp(name, "--canary-disturb")
+		    && strcmp(name, "--remeasure-max")) {
 			complain("unknown option '%s'", name);
 			return 2;
 		}
@@ -470,6 +479,13 @@ static int parse_args(int argc, char **argv, struct options *o)
 				return 2;
 			}
 			o->canary_disturb = (unsigned)v;
+		} else if (strcmp(name, "--remeasure-max") == 0) {
+			if (parse_u64(val, 100, &v) < 0) {
+				complain("--remeasure-max: want 0..100, got '%s'",
+					 val);
+				return 2;
+			}
+			o->remeasure_max = (unsigned)v;
 		} else if (strcmp(name, "--seed") == 0) {
 			if (parse_u64(val, SHUFFLE_SEED_MAX, &v) < 0) {
 				complain("--seed: want 0..%llu, got '%s'",
@@ -643,6 +659,8 @@ struct shared_counts {
 	uint64_t results;	/* result lines printed */
 	uint64_t measure_ns;	/* ns spent in timed batches */
 	uint64_t sweeps;	/* sweeps of sizes begun (canary_disturb) */
+	uint64_t first_sweeps;	/* of them first attempts */
+	uint64_t remeasured;	/* of them measured again */
 	uint64_t held;		/* result lines of the current sweep, held
 				 * (emit_hold): counted in results only
 				 * when written, so that a library that
@@ -908,9 +926,10 @@ static void sweep_sizes(struct run *run, const struct guest_backend *b,
 }
 
 /* The sizes of ALGO in B (sweep_sizes) between two timings of the
- * contention canary (guest/canary.h). When the canary moved, the lines of
- * the sweep are dropped and it is measured once more between two new
- * timings; the lines of the sweep kept are followed by one canary line
+ * contention canary (guest/canary.h). When the canary moved, and the
+ * process has measured fewer sweeps again than --remeasure-max allows
+ * (canary_may_remeasure), the lines of the sweep are dropped and it is
+ * measured once more between two new timings; the lines of the sweep kept are followed by one canary line
  * per curve that has results, moved only when the canary moved in the
  * sweep kept (both). */
 static void sweep_with_canary(struct run *run, const struct guest_backend *b,
@@ -923,6 +942,7 @@ static void sweep_with_canary(struct run *run, const struct guest_backend *b,
 	struct canary c;
 	unsigned attempt;
 
+	run->counts->first_sweeps++;
 	for (attempt = 0;; attempt++) {
 		unsigned extra = run->counts->sweeps++ <
 				 run->o->canary_disturb ? 2 : 0;
@@ -936,10 +956,16 @@ static void sweep_with_canary(struct run *run, const struct guest_backend *b,
 		if (!c.moved || attempt == 1 || !(done[0][0] || done[0][1] ||
 						  done[1][0] || done[1][1]))
 			break;
+		/* over the allowance: kept, marked moved */
+		if (!canary_may_remeasure(run->counts->first_sweeps,
+					  run->counts->remeasured,
+					  run->o->remeasure_max))
+			break;
 		/* measured again: the first sweep's lines are dropped
 		 * (unless there were too many to hold) */
 		if (emit_release(false) == 1)
 			break;
+		run->counts->remeasured++;
 	}
 	if (emit_release(true) < 0)
 		check_emit(-1);
@@ -1109,36 +1135,6 @@ static int pin_cpu(int cpu)
 	return sched_setaffinity(0, sizeof(set), &set);
 }
 
-/* --nohw: mask hardware acceleration for every library, before any is
- * loaded (each reads its setting once, at initialisation):
- *  - OpenSSL: OPENSSL_ia32cap (openssl-env(7), OPENSSL_ia32cap(3)):
- *    ~0x200000200000000 clears the AES-NI (bit 57) and PCLMULQDQ (bit 33)
- *    capability bits;
- *  - Nettle: NETTLE_FAT_OVERRIDE=none (fat builds: the generic C code);
- *  - GnuTLS: GNUTLS_CPUID_OVERRIDE=0x1 ("disable all run-time detected
- *    optimizations", GnuTLS manual, "Environment variables");
- *  - Botan 3: BOTAN_CLEAR_CPUID, a comma-separated list of CPU features
- *    to treat as absent, read once when the library starts; the names are
- *    Botan 3's (src/lib/utils/cpuid, checked against 3.13: unknown names
- *    are ignored): AES-NI and its VAES forms, PCLMUL and its VPCLMUL forms,
- *    every SIMD level (SSE2 .. AVX-512, GFNI), the SHA extensions and
- *    BMI2. Botan 2 reads no such variable and has no other switch;
- *  - libgcrypt: the backend calls gcry_control(GCRYCTL_DISABLE_HWF, ...)
- *    when guest_nohw is set (see backend-libgcrypt.c).
- * Libraries without a runtime switch (libsodium, Mbed TLS, wolfSSL,
- * Botan 2, LibTomCrypt, libmcrypt) are measured as they are; PROTOCOL.md
- * says which. */
-static void mask_hw(void)
-{
-	setenv("OPENSSL_ia32cap", "~0x200000200000000", 1);
-	setenv("NETTLE_FAT_OVERRIDE", "none", 1);
-	setenv("GNUTLS_CPUID_OVERRIDE", "0x1", 1);
-	setenv("BOTAN_CLEAR_CPUID",
-	       "aes_ni,avx2_aes,avx512_aes,clmul,avx2_clmul,avx512_clmul,"
-	       "sse2,ssse3,avx2,avx512,gfni,intel_sha,intel_sha512,bmi2", 1);
-	guest_nohw = true;
-}
-
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -1167,8 +1163,17 @@ int main(int argc, char **argv)
 		complain("cannot pin to CPU %d: %s", o.cpu, strerror(errno));
 		return 1;
 	}
-	if (o.nohw)
-		mask_hw();
+	/* --nohw: the mask, before any library is loaded (guest/hwmask.h;
+	 * libgcrypt is masked by its backend, backend-libgcrypt.c, when
+	 * guest_nohw is set); without it the stand-in of the same size.
+	 * Libraries without a runtime switch (libsodium, Mbed TLS, wolfSSL,
+	 * Botan 2, LibTomCrypt, libmcrypt) are measured as they are;
+	 * PROTOCOL.md says which. */
+	if (hwmask_apply(o.nohw) < 0) {
+		complain("cannot set the environment: %s", strerror(errno));
+		return 1;
+	}
+	guest_nohw = o.nohw;
 #ifdef __GLIBC__
 	snprintf(libc, sizeof(libc), "glibc %s", gnu_get_libc_version());
 #else

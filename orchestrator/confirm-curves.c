@@ -76,6 +76,7 @@ int64_t confirm_base_run(sqlite3 *db, int64_t run_id)
 		" JOIN images bim ON bim.id = b.image_id"
 		" JOIN runs br ON br.id = b.run_id"
 		" WHERE b.run_id < ?1 AND br.status = 'done'"
+		" AND br.quick = (SELECT quick FROM runs WHERE id = ?1)"
 		" AND b.run_id NOT IN (SELECT run_id FROM confirmations)"
 		" AND EXISTS (SELECT 1 FROM invocations n"
 		"  JOIN images nim ON nim.id = n.image_id"

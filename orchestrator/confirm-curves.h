@@ -38,8 +38,10 @@ int confirm_changed_curves(sqlite3 *db, int64_t base_run, int64_t new_run,
 
 /* The run a confirmation of RUN_ID compares it with: the latest earlier
  * run (smaller id) that finished ('done'), is not itself a confirmation
- * run and measured one of RUN_ID's distributions (distro and release).
- * Returns its id, 0 when there is none, or -1 on a database error. */
+ * run, was made with RUN_ID's --quick flag (the same design of sizes and
+ * batches, as the verdict's history) and measured one of RUN_ID's
+ * distributions (distro and release). Its variant may differ: a --nohw
+ * run is compared with the run before it, as `compare` does. Returns its id, 0 when there is none, or -1 on a database error. */
 int64_t confirm_base_run(sqlite3 *db, int64_t run_id);
 
 /* Parse LIST, comma-separated LIBRARY/ALGORITHM[/OPERATION[/MODE]] (e.g.

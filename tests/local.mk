@@ -157,6 +157,12 @@ tests_t1050_guest_canary_CFLAGS = $(GUEST_CFLAGS)
 tests_t1050_guest_canary_LDADD = -lm
 TESTS += tests/t1050-guest-canary tests/t1055-guest-canary.sh
 EXTRA_DIST += tests/t1055-guest-canary.sh
+# The --nohw environment and its stand-in of the same size.
+check_PROGRAMS += tests/t1060-guest-hwmask
+tests_t1060_guest_hwmask_SOURCES = tests/t1060-guest-hwmask.c tests/tap.h \
+	guest/hwmask.c guest/hwmask.h guest/compat.h
+tests_t1060_guest_hwmask_CFLAGS = $(GUEST_CFLAGS)
+TESTS += tests/t1060-guest-hwmask
 # The musl guest and the choice of guest flavour per rootfs (issue #3).
 check_PROGRAMS += tests/t1210-guest-flavour
 tests_t1210_guest_flavour_SOURCES = tests/t1210-guest-flavour.c tests/tap.h

@@ -60,5 +60,13 @@ int main(void)
 	       (double)b < 4.5 * (double)a,
 	       "the kernel run 3 times over takes 2 to 4.5 times as long (%llu ns, %llu ns)",
 	       (unsigned long long)a, (unsigned long long)b);
+	/* the allowance of sweeps measured again */
+	tap_ok(canary_may_remeasure(1, 0, 10) && !canary_may_remeasure(2, 1, 10),
+	       "10 %%: the first moved sweep is measured again, a second of two is not");
+	tap_ok(canary_may_remeasure(10, 1, 10) && !canary_may_remeasure(10, 2, 10) &&
+	       canary_may_remeasure(100, 10, 10) && !canary_may_remeasure(100, 11, 10),
+	       "10 %%: at most 1 + 10 %% of the sweeps begun (2 of 10, 11 of 100)");
+	tap_ok(!canary_may_remeasure(1, 0, 0) && canary_may_remeasure(5, 5, 100),
+	       "0 %%: never; 100 %%: always");
 	return tap_done();
 }

@@ -60,4 +60,25 @@ check 1 'len(canaries) == 2 and all(c["remeasured"] for c in canaries)'
 ok $? "its canary lines say it was measured again"
 check 2 'len(results) == 7 and done["results"] == 7 and len(canaries) == 2 and all(c["remeasured"] and c["moved"] and c["after_ns"] > 2 * c["before_ns"] for c in canaries)'
 ok $? "moved again: kept once and flagged moved (after more than twice before)"
+
+# the allowance: four sweeps (four hashes), every canary disturbed.
+# --remeasure-max 10 measures again only the first (at most 1 + 10 % of
+# the sweeps begun), 0 none, 100 every one; the sweeps not measured again
+# keep their lines, marked moved
+for pct in 10 0 100; do
+	"$guest" --quick --min-batch-ns 100000 --libs openssl \
+		--algos sha-256,sha-1,md5,sha-512 --no-fork \
+		--canary-disturb 1000 --remeasure-max $pct >"$tmp/out.cap$pct" \
+		2>"$tmp/err.cap$pct"
+	ok $? "four disturbed sweeps with --remeasure-max $pct: the guest runs"
+done
+check cap10 'len(canaries) == 8 and all(c["moved"] for c in canaries) and sum(c["remeasured"] for c in canaries) == 2 and done["results"] == len(results) == 28'
+ok $? "--remeasure-max 10: one sweep of four measured again, three kept as moved, every point once"
+check cap0 'len(canaries) == 8 and all(c["moved"] and not c["remeasured"] for c in canaries) and done["results"] == len(results) == 28'
+ok $? "--remeasure-max 0: none measured again"
+check cap100 'len(canaries) == 8 and all(c["moved"] and c["remeasured"] for c in canaries) and done["results"] == len(results) == 28'
+ok $? "--remeasure-max 100: every sweep measured again"
+"$guest" --remeasure-max 101 --quick >/dev/null 2>"$tmp/err.bad"
+[ $? -eq 2 ] && grep -q "remeasure-max: want 0..100" "$tmp/err.bad"
+ok $? "--remeasure-max 101: usage error, exit 2"
 done_testing

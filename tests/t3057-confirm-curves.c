@@ -159,6 +159,15 @@ int main(void)
 	tap_ok(confirm_base_run(db, 3) == 2 && confirm_base_run(db, 2) == 1 &&
 	       confirm_base_run(db, 1) == 0,
 	       "the run compared with is the latest earlier finished one (3 -> 2, 2 -> 1, 1 -> none)");
+	/* a full run measures other sizes and batches than the --quick
+	 * runs of the fixture: never compared with them, as the verdict's
+	 * history */
+	rc = db_exec(db, "UPDATE runs SET quick = 0 WHERE id = 2", &err);
+	tap_ok(rc == 0 && confirm_base_run(db, 3) == 1 &&
+	       confirm_base_run(db, 2) == 0,
+	       "only a run with the same --quick flag (3 -> 1 past the full run 2, 2 -> none)");
+	rc |= db_exec(db, "UPDATE runs SET quick = 1 WHERE id = 2", &err);
+	tap_ok(rc == 0, "run 2 quick again");
 
 	/* 4. A confirmation recorded: run 3 confirms run 2. */
 	{

@@ -16,7 +16,7 @@ vg() {
 # is t2040-images-build.sh's driver and runs there). A test that was not
 # built is a failure, not a silent gap.
 units="t1000-guest-json t1040-guest-stats t1045-guest-shuffle
-	t1050-guest-canary t1210-guest-flavour t1300-guest-alloc t1310-guest-clock
+	t1050-guest-canary t1060-guest-hwmask t1210-guest-flavour t1300-guest-alloc t1310-guest-clock
 	t1320-guest-timedpath t1330-cpuchoice t2000-images-dpkg
 	t2010-images-spec t2020-images-rootfs t2030-images-digest
 	t2035-images-fakebuild t2036-images-previous t2120-images-pkgdb
