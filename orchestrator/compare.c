@@ -35,24 +35,6 @@ static const char points_fmt[] =
 	"  b.buffer_bytes";
 
 /* Per distro present in both runs, the two image ids. */
-static const char images_sql[] =
-	"SELECT DISTINCT bi.distro || ':' || bi.release, bi.id, ni.id"
-	" FROM invocations b JOIN images bi ON bi.id = b.image_id"
-	" JOIN invocations n ON n.run_id = ?2"
-	" JOIN images ni ON ni.id = n.image_id AND ni.distro = bi.distro"
-	"  AND ni.release = bi.release"
-	" WHERE b.run_id = ?1 AND bi.id <> ni.id ORDER BY 1";
-
-static const char changes_sql[] =
-	"SELECT b.package, b.version, n.version FROM image_packages b"
-	" LEFT JOIN image_packages n ON n.image_id = ?2 AND n.package = b.package"
-	" WHERE b.image_id = ?1 AND n.version IS NOT b.version"
-	" UNION ALL"
-	" SELECT n.package, NULL, n.version FROM image_packages n"
-	" WHERE n.image_id = ?2 AND NOT EXISTS (SELECT 1 FROM image_packages b"
-	"  WHERE b.image_id = ?1 AND b.package = n.package)"
-	" ORDER BY 1";
-
 static char *col_dup(sqlite3_stmt *st, int i)
 {
 	const unsigned char *s = sqlite3_column_text(st, i);
@@ -168,46 +150,6 @@ static int run_exists(sqlite3 *db, int64_t id, bo_err *err)
 	return 0;
 }
 
-static int load_changes(sqlite3 *db, struct compare_result *r, bo_err *err)
-{
-	sqlite3_stmt *im, *ch;
-	int rc;
-
-	if (sqlite3_prepare_v2(db, images_sql, -1, &im, NULL) != SQLITE_OK)
-		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
-	if (sqlite3_prepare_v2(db, changes_sql, -1, &ch, NULL) != SQLITE_OK) {
-		sqlite3_finalize(im);
-		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
-	}
-	sqlite3_bind_int64(im, 1, r->base_run);
-	sqlite3_bind_int64(im, 2, r->new_run);
-	while ((rc = sqlite3_step(im)) == SQLITE_ROW) {
-		const char *distro = (const char *)sqlite3_column_text(im, 0);
-
-		sqlite3_reset(ch);
-		sqlite3_bind_int64(ch, 1, sqlite3_column_int64(im, 1));
-		sqlite3_bind_int64(ch, 2, sqlite3_column_int64(im, 2));
-		while ((rc = sqlite3_step(ch)) == SQLITE_ROW) {
-			struct compare_change *c;
-
-			r->changes = xrealloc(r->changes, (r->nchanges + 1) *
-					      sizeof(*r->changes));
-			c = &r->changes[r->nchanges++];
-			c->distro = xstrdup(distro ? distro : "");
-			c->package = col_dup(ch, 0);
-			c->old_version = col_dup(ch, 1);
-			c->new_version = col_dup(ch, 2);
-		}
-		if (rc != SQLITE_DONE)
-			break;
-	}
-	if (rc != SQLITE_DONE)
-		bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
-	sqlite3_finalize(ch);
-	sqlite3_finalize(im);
-	return rc == SQLITE_DONE ? 0 : -1;
-}
-
 int compare_runs(sqlite3 *db, int64_t base_run, int64_t new_run,
 		 double threshold, struct compare_result *ret, bo_err *err)
 {
@@ -286,7 +228,8 @@ int compare_runs(sqlite3 *db, int64_t base_run, int64_t new_run,
 		return -1;
 	}
 	sqlite3_finalize(st);
-	if (load_changes(db, &r, err) < 0) {
+	if (package_changes_load(db, base_run, 0, new_run, 0, &r.changes,
+				 &r.nchanges, err) < 0) {
 		compare_result_free(&r);
 		return -1;
 	}
@@ -314,14 +257,8 @@ void compare_result_free(struct compare_result *r)
 		free(p->base_samples);
 		free(p->new_samples);
 	}
-	for (i = 0; i < r->nchanges; i++) {
-		free(r->changes[i].distro);
-		free(r->changes[i].package);
-		free(r->changes[i].old_version);
-		free(r->changes[i].new_version);
-	}
 	free(r->points);
-	free(r->changes);
+	package_changes_free(r->changes, r->nchanges);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -411,7 +348,7 @@ json_t *compare_json(const struct compare_result *r)
 					      point_json(p));
 	}
 	for (i = 0; i < r->nchanges; i++) {
-		const struct compare_change *c = &r->changes[i];
+		const struct package_change *c = &r->changes[i];
 
 		json_array_append_new(chg, json_pack("{s:s, s:s, s:s?, s:s?}",
 			"distro", c->distro, "package", c->package,
@@ -453,7 +390,7 @@ static void print_csv(FILE *f, const struct compare_result *r)
 	}
 }
 
-static void change_text(const struct compare_change *c, char *buf, size_t len)
+static void change_text(const struct package_change *c, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s %s -> %s", c->package,
 		 c->old_version ? c->old_version : "(none)",

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "orchestrator/format.h"
+#include "orchestrator/pkgchanges.h"
 #include "orchestrator/stats.h"
 #include "orchestrator/util.h"
 
@@ -31,12 +32,6 @@ struct compare_point {
 	int kind;		/* -1 regression, +1 improvement, 0 neither */
 };
 
-/* A package whose version differs between the two runs' images of a
- * distro. old_version NULL = added; new_version NULL = removed. */
-struct compare_change {
-	char *distro, *package, *old_version, *new_version;
-};
-
 /* Everything compare_runs found; all memory owned by the struct. */
 struct compare_result {
 	int64_t base_run, new_run;
@@ -47,7 +42,7 @@ struct compare_result {
 	size_t npoints, nchanges, nregressions, nimprovements;
 	size_t nranked;		/* points judged by the rank test */
 	struct compare_point *points;	/* sorted by distro, library, ... */
-	struct compare_change *changes;	/* sorted by distro, package */
+	struct package_change *changes;	/* sorted by distro, package */
 };
 
 /* Compare run NEW_RUN against BASE_RUN in DB: every point present in both

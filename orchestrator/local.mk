@@ -51,9 +51,11 @@ liborch_a_SOURCES += \
 	orchestrator/stats.c orchestrator/stats.h \
 	orchestrator/curves.c orchestrator/curves.h \
 	orchestrator/compare.c orchestrator/compare.h \
+	orchestrator/pkgchanges.c orchestrator/pkgchanges.h \
 	orchestrator/verdict.c orchestrator/verdict.h \
 	orchestrator/verdict-curve.c orchestrator/verdict-curve.h \
 	orchestrator/verdict-load.c orchestrator/verdict-load.h \
+	orchestrator/verdict-regime.c orchestrator/verdict-regime.h \
 	orchestrator/verdict-stats.c orchestrator/verdict-stats.h \
 	orchestrator/verdict-store.c \
 	orchestrator/verdict-print.c orchestrator/verdict-print.h \

@@ -348,11 +348,33 @@ static int do_merge(sqlite3 *db, const int64_t *runs, size_t nruns,
 	    copy_table(db, "keysetup_samples", NULL, 0,
 		       "keysetup_id IN (SELECT old FROM temp.map_keysetup)", err) < 0)
 		return -1;
+	/* confirmations (migration 12) hang off runs: what a confirmation
+	 * run measured again and for which run. The confirmed run is found
+	 * by its uuid (merged now or before; NULL when the destination has
+	 * not got it, as when it is deleted), the images by the map. */
+	if (in_both(db, "confirmations") && in_both(db, "confirmation_curves") &&
+	    exec(db,
+		 "INSERT INTO main.confirmations (run_id, confirmed_run_id,"
+		 " distro, release, image_id, previous_image_id, previous_removed)"
+		 " SELECT mr.new, (SELECT m.id FROM main.runs m JOIN src.runs s"
+		 "  ON s.uuid = m.uuid WHERE s.id = c.confirmed_run_id),"
+		 " c.distro, c.release,"
+		 " (SELECT new FROM temp.map_image WHERE old = c.image_id),"
+		 " (SELECT new FROM temp.map_image WHERE old = c.previous_image_id),"
+		 " c.previous_removed"
+		 " FROM src.confirmations c JOIN temp.map_run mr ON mr.old = c.run_id;"
+		 " INSERT INTO main.confirmation_curves (run_id, distro, release,"
+		 " library, algorithm, operation, mode)"
+		 " SELECT mr.new, c.distro, c.release, c.library, c.algorithm,"
+		 " c.operation, c.mode FROM src.confirmation_curves c"
+		 " JOIN temp.map_run mr ON mr.old = c.run_id", err) < 0)
+		return -1;
 	/* every other table hanging off invocations, found in the schema.
 	 * Not copied: verdicts and verdict_curves (migration 11) hang off
 	 * runs, not invocations, and are derived data - the verdict of two
 	 * runs depends on the history in the database it was made in, so
-	 * compare --store re-derives it in the merged one. */
+	 * compare --store re-derives it in the merged one (and with the
+	 * confirmations above, the same confirmed states). */
 	if (sqlite3_prepare_v2(db,
 			       "SELECT m.name FROM main.sqlite_master m WHERE m.type = 'table'"
 			       " AND m.name NOT IN ('invocations', 'results', 'keysetups')"

@@ -27,7 +27,9 @@ struct merge_stats {
  * package lists, libraries and CPUs, which are shared with DST's rows when
  * equal (same natural key) and added otherwise; row ids are renumbered,
  * and the raw samples of results and key setups (samples,
- * keysetup_samples) follow their renumbered rows.
+ * keysetup_samples) follow their renumbered rows, and so do the
+ * confirmations a run made (confirmations, confirmation_curves; the
+ * confirmed run found by uuid, NULL when DST has not got it).
  * Columns are those both schemas have, so a source at an older schema
  * version merges (the destination's defaults fill the rest). SRC_PATH is
  * only read. Returns 0 with *stats filled, or -1 with err set (not a

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "orchestrator/verdict-curve.h"
+#include "orchestrator/verdict-regime.h"
 #include "orchestrator/verdict-stats.h"
 
 int vc_in_shape(size_t ns, int shape, size_t si)
@@ -284,8 +285,8 @@ static size_t group_end(const struct vrows *r, size_t i)
 }
 
 /* Pair the curves of B and N (and their history in H) into *ret. */
-size_t vc_build(const struct vrows *b, const struct vrows *n,
-			   const struct vrows *h, char **mb, size_t nmb,
+size_t vc_build(struct vrows *b, struct vrows *n,
+			   struct vrows *h, char **mb, size_t nmb,
 			   char **mn, size_t nmn, struct ccurve **ret)
 {
 	struct ccurve *cs = NULL;
@@ -293,7 +294,7 @@ size_t vc_build(const struct vrows *b, const struct vrows *n,
 
 	while (i < b->n && j < n->n) {
 		int c = vrow_key_cmp(&b->v[i], &n->v[j]);
-		size_t ie, je;
+		size_t ie, je, he;
 		struct ccurve *cc;
 
 		if (c < 0) {
@@ -306,6 +307,11 @@ size_t vc_build(const struct vrows *b, const struct vrows *n,
 		}
 		ie = group_end(b, i);
 		je = group_end(n, j);
+		while (hk < h->n && vrow_key_cmp(&h->v[hk], &b->v[i]) < 0)
+			hk++;
+		he = hk;
+		while (he < h->n && vrow_key_cmp(&h->v[he], &b->v[i]) == 0)
+			he++;
 		cs = xrealloc(cs, (nc + 1) * sizeof(*cs));
 		cc = &cs[nc];
 		memset(cc, 0, sizeof(*cc));
@@ -315,20 +321,18 @@ size_t vc_build(const struct vrows *b, const struct vrows *n,
 			free(cc->bytes);
 			i = ie;
 			j = je;
+			hk = he;
 			continue;
 		}
+		/* the host's speed out first: sides, history, noise */
+		cc->regime_slope = vregime_adjust(&b->v[i], ie - i, &n->v[j],
+						  je - j, &h->v[hk], he - hk,
+						  b->v[i].version,
+						  &cc->regime_se);
 		fill_side(&cc->b, cc, b->v, i, ie);
 		fill_side(&cc->n, cc, n->v, j, je);
-		while (hk < h->n && vrow_key_cmp(&h->v[hk], cc->name) < 0)
-			hk++;
-		{
-			size_t he = hk;
-
-			while (he < h->n && vrow_key_cmp(&h->v[he], cc->name) == 0)
-				he++;
-			history(cc, h->v, hk, he);
-			hk = he;
-		}
+		history(cc, h->v, hk, he);
+		hk = he;
 		cc->moved = key_in(mb, nmb, cc->name) || key_in(mn, nmn, cc->name);
 		nc++;
 		i = ie;

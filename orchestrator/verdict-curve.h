@@ -35,6 +35,8 @@ struct ccurve {
 	int hist_pairs[NSHAPES];	/* A/A pairs behind hist_sigma */
 	int hist_runs;
 	int moved;
+	double regime_slope;	/* vregime_adjust's slope; 0: not adjusted */
+	double regime_se;	/* and the standard error it adds, log */
 };
 
 /* Is size index SI (of NS, ascending) part of SHAPE? */
@@ -64,9 +66,11 @@ void vc_side_within(const struct cside *s, size_t ns, int shape, double *ss,
 /* Pair the curves of B and N (sorted as vload_side sorts) and their
  * history H (sorted as vload_history sorts) into *ret (free with
  * vc_free); MB[0..NMB) and MN[0..NMN) are the sorted names of the curves
- * whose canary moved on each side. Returns the number of curves. */
-size_t vc_build(const struct vrows *b, const struct vrows *n,
-		const struct vrows *h, char **mb, size_t nmb, char **mn,
+ * whose canary moved on each side. Each curve's rows in B, N and H are
+ * first adjusted for the host's speed (vregime_adjust: their logthr
+ * changes). Returns the number of curves. */
+size_t vc_build(struct vrows *b, struct vrows *n,
+		struct vrows *h, char **mb, size_t nmb, char **mn,
 		size_t nmn, struct ccurve **ret);
 
 void vc_free(struct ccurve *cs, size_t n);

@@ -12,12 +12,13 @@
 
 /* ?1 run, ?2 image (0: all); %1$s the variant column ("inv.variant",
  * "'hw'" before schema 2, or "'*'"), %2$s the mode column, %3$s and %4$s
- * the clocks (NULL before schema 5). */
+ * the clocks (NULL before schema 5), %6$s the canary's time around the
+ * point's curve in its invocation (NULL before schema 8). */
 static const char side_fmt[] =
 	"SELECT im.distro || ':' || im.release, l.name, r.algorithm,"
 	" r.operation, %2$s, %1$s, r.buffer_bytes, inv.id, inv.run_id, '',"
 	" r.bytes_per_batch, r.median_ns, %3$s, %4$s,"
-	" l.package, l.package_version"
+	" l.package, l.package_version, %6$s"
 	" FROM results r JOIN invocations inv ON inv.id = r.invocation_id"
 	" JOIN images im ON im.id = inv.image_id"
 	" JOIN libraries l ON l.id = r.library_id"
@@ -61,7 +62,7 @@ static const char history_fmt[] =
 	" SELECT im.distro || ':' || im.release, l.name, r.algorithm,"
 	" r.operation, %3$s, %1$s, r.buffer_bytes, inv.id, inv.run_id,"
 	" ru.started_at, r.bytes_per_batch, r.median_ns, %4$s,"
-	" %5$s, l.package, l.package_version"
+	" %5$s, l.package, l.package_version, %8$s"
 	" FROM hist JOIN runs ru ON ru.id = hist.id"
 	" JOIN invocations inv ON inv.run_id = ru.id"
 	" JOIN results r ON r.invocation_id = inv.id"
@@ -100,9 +101,11 @@ static int has_col(sqlite3 *db, const char *table, const char *col)
 	return found;
 }
 
-/* The column expressions of this schema: variant, mode, clocks. */
+/* The column expressions of this schema: variant, mode, clocks, the
+ * canary (the mean of its medians before and after the curve's sweep,
+ * ns). */
 struct cols {
-	const char *variant, *mode, *clock0, *clock1;
+	const char *variant, *mode, *clock0, *clock1, *canary;
 };
 
 static struct cols schema_cols(sqlite3 *db, int any_variant)
@@ -115,6 +118,11 @@ static struct cols schema_cols(sqlite3 *db, int any_variant)
 		v2 ? "r.mode" : "'bulk'",
 		v5 ? "inv.clock_start_hz" : "NULL",
 		v5 ? "inv.clock_end_hz" : "NULL",
+		has_table(db, "canaries") ?
+		"(SELECT (cy.before_ns + cy.after_ns) / 2.0 FROM canaries cy"
+		" WHERE cy.invocation_id = inv.id AND cy.library_id = r.library_id"
+		" AND cy.algorithm = r.algorithm AND cy.operation = r.operation"
+		" AND cy.mode = r.mode)" : "NULL",
 	};
 }
 
@@ -181,6 +189,7 @@ static int load_rows(sqlite3 *db, const char *sql, int64_t a, int64_t b,
 		double bpb = sqlite3_column_double(st, 10);
 		double c0 = sqlite3_column_double(st, 12);
 		double c1 = sqlite3_column_double(st, 13);
+		double can = sqlite3_column_double(st, 16);	/* NULL: 0 */
 
 		if (ns <= 0 || bpb <= 0)
 			continue;
@@ -196,6 +205,7 @@ static int load_rows(sqlite3 *db, const char *sql, int64_t a, int64_t b,
 		r->clock_hz = c0 > 0 && c1 > 0 ? (c0 + c1) / 2 : 0;
 		r->package = col_dup(st, 14);
 		r->version = col_dup(st, 15);
+		r->logcan = can > 0 ? log(can) : NAN;
 	}
 	if (rc != SQLITE_DONE)
 		bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
@@ -215,7 +225,7 @@ int vload_side(sqlite3 *db, struct verdict_sel sel, int any_variant,
 		      xasprintf(side_quiet, c.mode, "i2.variant",
 				"inv.variant") : xstrdup("");
 	char *sql = xasprintf(side_fmt, c.variant, c.mode, c.clock0, c.clock1,
-			      quiet);
+			      quiet, c.canary);
 	int rc = load_rows(db, sql, sel.run, sel.image, ret, err);
 
 	free(sql);
@@ -244,7 +254,8 @@ int vload_history(sqlite3 *db, struct verdict_sel base, struct verdict_sel new,
 		" AND h.id NOT IN (SELECT confirmed_run_id FROM confirmations"
 		"  WHERE run_id = ?2 AND confirmed_run_id IS NOT NULL)" : "";
 	char *sql = xasprintf(history_fmt, c.variant, 4 * VERDICT_HISTORY_RUNS,
-			      c.mode, c.clock0, c.clock1, filter, no_confirm);
+			      c.mode, c.clock0, c.clock1, filter, no_confirm,
+			      c.canary);
 	int rc = load_rows(db, sql, base.run, new.run, ret, err);
 
 	free(sql);
@@ -340,75 +351,6 @@ char *vload_variants(sqlite3 *db, struct verdict_sel sel)
 	}
 	sqlite3_finalize(st);
 	return v;
-}
-
-/* Per distro on both sides, the two image ids. */
-static const char images_sql[] =
-	"SELECT DISTINCT bi.distro || ':' || bi.release, bi.id, ni.id"
-	" FROM invocations b JOIN images bi ON bi.id = b.image_id"
-	" JOIN invocations n ON n.run_id = ?3 AND (?4 = 0 OR n.image_id = ?4)"
-	" JOIN images ni ON ni.id = n.image_id AND ni.distro = bi.distro"
-	"  AND ni.release = bi.release"
-	" WHERE b.run_id = ?1 AND (?2 = 0 OR b.image_id = ?2)"
-	" AND bi.id <> ni.id ORDER BY 1";
-
-static const char changes_sql[] =
-	"SELECT b.package, b.version, n.version FROM image_packages b"
-	" LEFT JOIN image_packages n ON n.image_id = ?2 AND n.package = b.package"
-	" WHERE b.image_id = ?1 AND n.version IS NOT b.version"
-	" UNION ALL"
-	" SELECT n.package, NULL, n.version FROM image_packages n"
-	" WHERE n.image_id = ?2 AND NOT EXISTS (SELECT 1 FROM image_packages b"
-	"  WHERE b.image_id = ?1 AND b.package = n.package)"
-	" ORDER BY 1";
-
-static char *col_dup_null(sqlite3_stmt *st, int i)
-{
-	const unsigned char *s = sqlite3_column_text(st, i);
-
-	return s ? xstrdup((const char *)s) : NULL;
-}
-
-int vload_changes(sqlite3 *db, struct verdict_result *r, bo_err *err)
-{
-	sqlite3_stmt *im, *ch;
-	int rc;
-
-	if (sqlite3_prepare_v2(db, images_sql, -1, &im, NULL) != SQLITE_OK)
-		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
-	if (sqlite3_prepare_v2(db, changes_sql, -1, &ch, NULL) != SQLITE_OK) {
-		sqlite3_finalize(im);
-		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
-	}
-	sqlite3_bind_int64(im, 1, r->base.run);
-	sqlite3_bind_int64(im, 2, r->base.image);
-	sqlite3_bind_int64(im, 3, r->new.run);
-	sqlite3_bind_int64(im, 4, r->new.image);
-	while ((rc = sqlite3_step(im)) == SQLITE_ROW) {
-		const char *distro = (const char *)sqlite3_column_text(im, 0);
-
-		sqlite3_reset(ch);
-		sqlite3_bind_int64(ch, 1, sqlite3_column_int64(im, 1));
-		sqlite3_bind_int64(ch, 2, sqlite3_column_int64(im, 2));
-		while ((rc = sqlite3_step(ch)) == SQLITE_ROW) {
-			struct verdict_change *c;
-
-			r->changes = xrealloc(r->changes, (r->nchanges + 1) *
-					      sizeof(*r->changes));
-			c = &r->changes[r->nchanges++];
-			c->distro = xstrdup(distro ? distro : "");
-			c->package = col_dup(ch, 0);
-			c->old_version = col_dup_null(ch, 1);
-			c->new_version = col_dup_null(ch, 2);
-		}
-		if (rc != SQLITE_DONE)
-			break;
-	}
-	if (rc != SQLITE_DONE)
-		bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
-	sqlite3_finalize(ch);
-	sqlite3_finalize(im);
-	return rc == SQLITE_DONE ? 0 : -1;
 }
 
 void verdict_add_caveat(struct verdict_result *r, const char *fmt, ...)

@@ -26,6 +26,10 @@ struct vrow {
 	double logthr;		/* natural log of the throughput, MB/s */
 	double clock_hz;	/* mean measured core clock of the
 				 * invocation, Hz; 0 when not stored */
+	double logcan;		/* natural log of the contention canary's
+				 * time around the curve in the
+				 * invocation (mean of its medians before
+				 * and after, ns); NAN when not stored */
 	char *package, *version;	/* the library's package, owned */
 };
 
@@ -63,9 +67,6 @@ size_t vload_moved_canaries(sqlite3 *db, struct verdict_sel sel,
 /* The variants SEL measured, sorted and joined with ',' (owned). */
 char *vload_variants(sqlite3 *db, struct verdict_sel sel);
 
-/* Package changes between the images of BASE and NEW, per distro, into
- * R->changes. Returns 0 or -1 with err set. */
-int vload_changes(sqlite3 *db, struct verdict_result *r, bo_err *err);
 
 /* Append to R->caveats what makes the two sides not alike: --quick on one
  * side only, other repetitions or --min-batch-ms, other variants, other

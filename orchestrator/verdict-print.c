@@ -128,7 +128,7 @@ static void print_table(FILE *f, const struct verdict_result *r, int all)
 static json_t *curve_json(const struct verdict_curve *v)
 {
 	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:f, s:f,"
-			 " s:f, s:s, s:f, s:f, s:f, s:o, s:o, s:s, s:i, s:o,"
+			 " s:f, s:s, s:f, s:f, s:f, s:o, s:o, s:s, s:i, s:o, s:f,"
 			 " s:o, s:b, s:o, s:s, s:s, s:s, s:s}",
 			 "distro", v->distro, "library", v->library,
 			 "algorithm", v->algorithm, "operation", v->operation,
@@ -148,6 +148,7 @@ static json_t *curve_json(const struct verdict_curve *v)
 			 "history_runs", v->history_runs,
 			 "clock_ratio", v->clock_ratio > 0 ?
 				json_real(v->clock_ratio) : json_null(),
+			 "regime_slope", v->regime_slope,
 			 "halves", v->halves < 0 ? json_null() :
 				json_boolean(v->halves),
 			 "canary_moved", v->canary_moved,
@@ -192,7 +193,7 @@ static void print_json(FILE *f, const struct verdict_result *r, json_t *extra)
 		json_array_append_new(ca, json_string(r->caveats[i]));
 	json_object_set_new(o, "caveats", ca);
 	for (i = 0; i < r->nchanges; i++) {
-		const struct verdict_change *c = &r->changes[i];
+		const struct package_change *c = &r->changes[i];
 
 		json_array_append_new(ch, json_pack("{s:s, s:s, s:s?, s:s?}",
 			"distro", c->distro, "package", c->package,
@@ -222,7 +223,7 @@ static void print_csv(FILE *f, const struct verdict_result *r)
 	      "base_invocations,new_invocations,effect_percent,ci_low_percent,"
 	      "ci_high_percent,shape,p,q,noise_percent,noise_source,"
 	      "history_runs,clock_ratio,canary_moved,state,package,"
-	      "base_version,new_version\r\n", f);
+	      "base_version,new_version,regime_slope\r\n", f);
 	for (i = 0; i < r->ncurves; i++) {
 		const struct verdict_curve *v = &r->curves[i];
 
@@ -243,7 +244,7 @@ static void print_csv(FILE *f, const struct verdict_result *r)
 		format_csv_field(f, v->base_version);
 		fputc(',', f);
 		format_csv_field(f, v->new_version);
-		fputs("\r\n", f);
+		fprintf(f, ",%.4g\r\n", v->regime_slope);
 	}
 }
 

@@ -220,3 +220,107 @@ int vstat_bootstrap(double (*stat)(void *ctx, struct vstat_rng *rng),
 	free(rep);
 	return 0;
 }
+
+double vstat_digamma(double x)
+{
+	double r = 0, x2;
+
+	if (!(x > 0))
+		return NAN;
+	while (x < 6) {
+		r -= 1 / x;
+		x += 1;
+	}
+	x2 = 1 / (x * x);
+	return r + log(x) - 0.5 / x -
+	       x2 * (1.0 / 12 - x2 * (1.0 / 120 - x2 * (1.0 / 252 -
+	       x2 * (1.0 / 240 - x2 * (1.0 / 132)))));
+}
+
+double vstat_trigamma(double x)
+{
+	double r = 0, x2;
+
+	if (!(x > 0))
+		return NAN;
+	while (x < 6) {
+		r += 1 / (x * x);
+		x += 1;
+	}
+	x2 = 1 / (x * x);
+	return r + 1 / x + x2 / 2 +
+	       x2 / x * (1.0 / 6 - x2 * (1.0 / 30 - x2 * (1.0 / 42 -
+	       x2 * (1.0 / 30 - x2 * (5.0 / 66)))));
+}
+
+double vstat_tetragamma(double x)
+{
+	double r = 0, x2;
+
+	if (!(x > 0))
+		return NAN;
+	while (x < 6) {
+		r -= 2 / (x * x * x);
+		x += 1;
+	}
+	x2 = 1 / (x * x);
+	return r - x2 - x2 / x -
+	       x2 * x2 * (0.5 - x2 * (1.0 / 6 - x2 * (1.0 / 6 -
+	       x2 * (3.0 / 10 - x2 * (5.0 / 6)))));
+}
+
+double vstat_trigamma_inverse(double y)
+{
+	double x;
+
+	if (!(y > 0))
+		return NAN;
+	if (y > 1e7)
+		return 1 / sqrt(y);
+	if (y < 1e-6)
+		return 1 / y;
+	x = 0.5 + 1 / y;
+	for (int i = 0; i < 50; i++) {
+		double tri = vstat_trigamma(x);
+		double dif = tri * (1 - tri / y) / vstat_tetragamma(x);
+
+		x += dif;
+		if (-dif / x < 1e-8)
+			break;
+	}
+	return x;
+}
+
+int vstat_moderate_fit(const double *s2, const double *df, size_t n,
+		       double *s0sq, double *d0)
+{
+	double sum = 0, sum2 = 0, tri = 0, mean, var;
+	size_t m = 0, i;
+
+	for (i = 0; i < n; i++) {
+		double e;
+
+		if (!(s2[i] > 0) || !(df[i] > 0))
+			continue;
+		e = log(s2[i]) - vstat_digamma(df[i] / 2) + log(df[i] / 2);
+		sum += e;
+		sum2 += e * e;
+		tri += vstat_trigamma(df[i] / 2);
+		m++;
+	}
+	if (m < 3)
+		return -1;
+	mean = sum / (double)m;
+	/* the spread of log s2 beyond what each estimate's own degrees of
+	 * freedom give it */
+	var = (sum2 - (double)m * mean * mean) / (double)(m - 1) -
+	      tri / (double)m;
+	if (var > 0) {
+		*d0 = 2 * vstat_trigamma_inverse(var);
+		*s0sq = exp(mean + vstat_digamma(*d0 / 2) - log(*d0 / 2));
+	} else {
+		*d0 = INFINITY;
+		*s0sq = exp(mean);
+	}
+	return 0;
+}

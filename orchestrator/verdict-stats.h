@@ -70,4 +70,35 @@ int vstat_bootstrap(double (*stat)(void *ctx, struct vstat_rng *rng),
 		    void *ctx, uint64_t seed, size_t nrep, double level,
 		    double *lo, double *hi);
 
+/* The digamma function psi(X) = d/dx ln Gamma(x), its derivative
+ * (trigamma, psi') and second derivative (psi''), for X > 0: the
+ * recurrence psi(x) = psi(x + 1) - 1/x up to x >= 6, then the asymptotic
+ * series (Abramowitz and Stegun 6.3.5, 6.3.18, 6.4.11 and 6.4.12);
+ * relative error below 1e-10. NAN for X <= 0. */
+double vstat_digamma(double x);
+double vstat_trigamma(double x);
+double vstat_tetragamma(double x);
+
+/* The X > 0 with trigamma(X) = Y, for Y > 0, by Newton's method on
+ * 1 / trigamma (Smyth, "Linear models and empirical Bayes methods for
+ * assessing differential expression in microarray experiments", Stat.
+ * Appl. Genet. Mol. Biol. 3(1), 2004, and the limma package's
+ * trigammaInverse). NAN for Y <= 0. */
+double vstat_trigamma_inverse(double y);
+
+/* The prior of the empirical Bayes moderated variance (Smyth 2004, as
+ * above, section 6.2): fitted to N variance estimates S2 (each > 0, in
+ * the squared units of the variance) with DF degrees of freedom each (>
+ * 0; entries with S2 or DF <= 0 are left out), by the method of moments
+ * on log S2 - the scaled F distribution they follow if their true
+ * variances scatter around S0SQ like a scaled inverse chi-square with D0
+ * degrees of freedom. *S0SQ gets the prior variance, *D0 its degrees of
+ * freedom: INFINITY when the estimates scatter no more than their own
+ * degrees of freedom explain (every curve has the same variance), small
+ * when they differ much. A curve's moderated variance is then
+ * (D0 S0SQ + d s2) / (D0 + d) with D0 + d degrees of freedom. Returns 0,
+ * or -1 with fewer than 3 usable estimates (*S0SQ and *D0 untouched). */
+int vstat_moderate_fit(const double *s2, const double *df, size_t n,
+		       double *s0sq, double *d0);
+
 #endif

@@ -138,6 +138,50 @@ static void pool_library(struct ccurve *cs, size_t nc, size_t i,
 	}
 }
 
+/* The prior of the history noise of library cs[I]'s curves on its
+ * distribution, per shape: the empirical Bayes fit (vstat_moderate_fit)
+ * to the history variances of the library's curves (hist_sigma squared,
+ * hist_pairs degrees of freedom each) into S0SQ and D0. A curve's own
+ * history has few pairs (one less than its history runs); alone, its
+ * Student's t with 2 or 3 degrees of freedom cannot reach a p-value that
+ * survives the correction over hundreds of curves, whatever the effect.
+ * Moderated, it borrows the degrees of freedom its library's curves
+ * share, as much as their variances agree. D0 is capped at the pool's
+ * degrees of freedom (a prior carries no more than the data it came
+ * from), and 0 when fewer than 3 curves have a history (no prior). */
+static void history_prior(const struct ccurve *cs, size_t nc, size_t i,
+			  double *s0sq, double *d0)
+{
+	double *s2 = xmalloc((nc ? nc : 1) * sizeof(*s2));
+	double *df = xmalloc((nc ? nc : 1) * sizeof(*df));
+	int s;
+
+	for (s = 0; s < NSHAPES; s++) {
+		double pool = 0;
+		size_t k, m = 0;
+
+		for (k = 0; k < nc; k++) {
+			if (strcmp(cs[k].name->k[VK_DISTRO], cs[i].name->k[VK_DISTRO]) ||
+			    strcmp(cs[k].name->k[VK_LIBRARY], cs[i].name->k[VK_LIBRARY]) ||
+			    cs[k].hist_pairs[s] < 1 || !(cs[k].hist_sigma[s] > 0))
+				continue;
+			s2[m] = cs[k].hist_sigma[s] * cs[k].hist_sigma[s];
+			df[m] = cs[k].hist_pairs[s];
+			pool += df[m++];
+		}
+		d0[s] = 0;
+		s0sq[s] = 0;
+		if (vstat_moderate_fit(s2, df, m, &s0sq[s], &d0[s]) < 0) {
+			d0[s] = 0;
+			s0sq[s] = 0;
+		} else if (d0[s] > pool) {
+			d0[s] = pool;
+		}
+	}
+	free(s2);
+	free(df);
+}
+
 /* The noise across the curves of a comparison for a curve of library
  * LIBRARY on DISTRO: 1.4826 x the median of |log effect| over every curve
  * of the other libraries (any distribution) whose canary did not move
@@ -172,7 +216,8 @@ static double across_curves(const struct ccurve *cs, size_t nc,
 
 /* Judge curve C into V (p, effect, interval, noise; q and state later). */
 static void judge(const struct ccurve *c, const double *pss, const double *pdf,
-		  double across, double threshold, struct verdict_curve *v)
+		  const double *h_s0sq, const double *h_d0, double across,
+		  double threshold, struct verdict_curve *v)
 {
 	double best_p = 2;
 	int shape, nshapes = 0;
@@ -190,6 +235,7 @@ static void judge(const struct ccurve *c, const double *pss, const double *pdf,
 	for (shape = 0; shape < NSHAPES; shape++) {
 		double e, sw = -1, sh = c->hist_sigma[shape], sigma, p, lo, hi;
 		double dfw = 0, df = 1e6;	/* degrees of freedom of sigma */
+		double dfh = c->hist_pairs[shape];	/* of sh */
 		enum verdict_noise_source src = VERDICT_NOISE_ASSUMED;
 
 		if (!vc_shape_usable(c->ns, shape) && !(shape == 0 && nshapes == 0))
@@ -197,6 +243,12 @@ static void judge(const struct ccurve *c, const double *pss, const double *pdf,
 		e = vc_effect(c, shape, NULL, 0, NULL, 0);
 		if (isnan(e))
 			continue;
+		/* the history noise moderated by its library's (history_prior) */
+		if (sh >= 0 && dfh >= 1 && h_d0[shape] > 0) {
+			sh = sqrt((h_d0[shape] * h_s0sq[shape] + dfh * sh * sh) /
+				  (h_d0[shape] + dfh));
+			dfh += h_d0[shape];
+		}
 		if (pdf[shape] >= 1) {
 			double sc = c->df[shape] >= 1 ? sqrt(c->ss[shape] / c->df[shape]) : 0;
 			double sp = sqrt(pss[shape] / pdf[shape]);
@@ -212,7 +264,7 @@ static void judge(const struct ccurve *c, const double *pss, const double *pdf,
 			sigma = VERDICT_NOISE_FALLBACK;
 		} else if (sh > sw) {
 			sigma = sh;
-			df = c->hist_pairs[shape];
+			df = dfh;
 			src = VERDICT_NOISE_HISTORY;
 		} else {
 			sigma = sw;
@@ -229,6 +281,8 @@ static void judge(const struct ccurve *c, const double *pss, const double *pdf,
 		}
 		if (sigma < VERDICT_NOISE_MIN)
 			sigma = VERDICT_NOISE_MIN;
+		/* the uncertainty of the host-speed adjustment */
+		sigma = sqrt(sigma * sigma + c->regime_se * c->regime_se);
 		p = vstat_t_p(e / sigma, df);
 		if (p >= best_p)
 			continue;
@@ -275,6 +329,7 @@ static void decide(struct verdict_result *r, struct ccurve *cs, size_t nc,
 	double *clock = xmalloc((nc ? nc : 1) * sizeof(*clock));
 	size_t nclock = 0, nassumed = 0, nacross = 0;
 	double across = -1, across_max = -1;
+	double h_s0sq[NSHAPES] = { 0 }, h_d0[NSHAPES] = { 0 };
 
 	r->curves = xcalloc(nc ? nc : 1, sizeof(*r->curves));
 	r->ncurves = nc;
@@ -305,6 +360,7 @@ static void decide(struct verdict_result *r, struct ccurve *cs, size_t nc,
 		v->base_inv = c->b.ninv;
 		v->new_inv = c->n.ninv;
 		v->history_runs = c->hist_runs;
+		v->regime_slope = c->regime_slope;
 		v->clock_ratio = c->b.clock_hz > 0 && c->n.clock_hz > 0 ?
 				 c->n.clock_hz / c->b.clock_hz : 0;
 		if (v->clock_ratio > 0)
@@ -319,7 +375,12 @@ static void decide(struct verdict_result *r, struct ccurve *cs, size_t nc,
 				   strcmp(cs[i - 1].name->k[VK_LIBRARY],
 					  c->name->k[VK_LIBRARY])))
 			across = across_curves(cs, nc, c->name->k[VK_LIBRARY]);
-		judge(c, pss, pdf, across, r->threshold, v);
+		/* likewise once per distribution and library */
+		if (i == 0 || strcmp(cs[i - 1].name->k[VK_LIBRARY],
+				     c->name->k[VK_LIBRARY]) ||
+		    strcmp(cs[i - 1].name->k[VK_DISTRO], c->name->k[VK_DISTRO]))
+			history_prior(cs, nc, i, h_s0sq, h_d0);
+		judge(c, pss, pdf, h_s0sq, h_d0, across, r->threshold, v);
 		if (v->source == VERDICT_NOISE_CURVES && across > across_max)
 			across_max = across;
 		if (v->source == VERDICT_NOISE_ASSUMED)
@@ -735,7 +796,9 @@ static int compare_sides(sqlite3 *db, struct verdict_sel base,
 	vload_caveats(db, &r, bv, nv);
 	decide(&r, cs, nc, with_confirmation);
 	mdes(&r);
-	if (vload_changes(db, &r, err) < 0 ||
+	if (package_changes_load(db, r.base.run, r.base.image, r.new.run,
+				 r.new.image, &r.changes, &r.nchanges,
+				 err) < 0 ||
 	    (with_confirmation && use_confirmation(db, &r, err) < 0))
 		goto out;
 	r.base_variant = xstrdup(bv);
@@ -773,19 +836,13 @@ void verdict_result_free(struct verdict_result *r)
 		free(v->base_version);
 		free(v->new_version);
 	}
-	for (i = 0; i < r->nchanges; i++) {
-		free(r->changes[i].distro);
-		free(r->changes[i].package);
-		free(r->changes[i].old_version);
-		free(r->changes[i].new_version);
-	}
 	for (i = 0; i < r->nmdes; i++)
 		free(r->mdes[i].library);
 	free_strs(r->caveats, r->ncaveats);
 	free(r->base_variant);
 	free(r->new_variant);
 	free(r->curves);
-	free(r->changes);
+	package_changes_free(r->changes, r->nchanges);
 	free(r->mdes);
 	memset(r, 0, sizeof(*r));
 }

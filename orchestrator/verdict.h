@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "orchestrator/pkgchanges.h"
 #include "orchestrator/util.h"
 
 /* Default false discovery rate of the Benjamini-Hochberg step over the
@@ -96,6 +97,10 @@ struct verdict_curve {
 	int history_runs;	/* earlier runs the history used */
 	double clock_ratio;	/* new/base mean measured core clock; 0
 				 * when a side stored none */
+	double regime_slope;	/* the slope the curve's points were
+				 * adjusted for the host's speed by (log
+				 * throughput per log canary time, <= 0;
+				 * 0: not adjusted; verdict-regime.h) */
 	int canary_moved;	/* a canary moved in either side */
 	int confirmation;	/* changed curves only: 1 the confirmation
 				 * run found the same change, 0 it measured
@@ -104,12 +109,6 @@ struct verdict_curve {
 	int halves;		/* 1 held in both halves, 0 did not, -1 not
 				 * testable (a side has one invocation) */
 	enum verdict_state state;
-};
-
-/* A package whose version differs between the two sides' images of a
- * distro (old NULL: added; new NULL: removed). */
-struct verdict_change {
-	char *distro, *package, *old_version, *new_version;
 };
 
 /* Per library, the smallest change this comparison could report: the
@@ -134,7 +133,7 @@ struct verdict_result {
 				 * new run whose verdicts decided
 				 * "confirmed"; 0 none */
 	struct verdict_curve *curves;	/* sorted by distro, library, ... */
-	struct verdict_change *changes;	size_t nchanges;
+	struct package_change *changes;	size_t nchanges;
 	struct verdict_mde *mdes;	size_t nmdes;
 	char **caveats;			size_t ncaveats;
 };

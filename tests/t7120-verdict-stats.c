@@ -133,5 +133,53 @@ int main(void)
 	       "a replicate that is not finite, or one replicate: refused");
 	tap_ok(vstat_hash(VSTAT_FNV_INIT, "a") == 0xaf63dc4c8601ec8cULL,
 	       "FNV-1a 64 of 'a' (the published test vector)");
+
+	/* psi, psi', psi'' at 1 and 1/2 (Abramowitz and Stegun 6.3.2,
+	 * 6.3.3, 6.4.2 and 6.4.4: -gamma, -gamma - 2 ln 2, pi^2 / 6,
+	 * pi^2 / 2, -2 zeta(3)) */
+	tap_ok(fabs(vstat_digamma(1) + 0.5772156649015329) < 1e-10 &&
+	       fabs(vstat_digamma(0.5) + 1.9635100260214235) < 1e-10 &&
+	       fabs(vstat_digamma(20) - 2.9705239922421490) < 1e-10,
+	       "digamma(1) = -0.5772156649, digamma(0.5) = -1.9635100260, digamma(20) = 2.9705239922");
+	tap_ok(fabs(vstat_trigamma(1) - 1.6449340668482264) < 1e-10 &&
+	       fabs(vstat_trigamma(0.5) - 4.9348022005446793) < 1e-10 &&
+	       fabs(vstat_tetragamma(1) + 2.4041138063191885) < 1e-9,
+	       "trigamma(1) = pi^2/6, trigamma(0.5) = pi^2/2, tetragamma(1) = -2 zeta(3)");
+	tap_ok(isnan(vstat_digamma(0)) && isnan(vstat_trigamma(-1)) &&
+	       isnan(vstat_trigamma_inverse(0)),
+	       "outside their domain: NAN");
+	{
+		int good = 1;
+		static const double xs[] = { 0.05, 0.5, 1, 3.7, 12, 250 };
+
+		for (size_t i = 0; i < sizeof(xs) / sizeof(xs[0]); i++) {
+			double y = vstat_trigamma(xs[i]);
+			double x = vstat_trigamma_inverse(y);
+
+			if (fabs(x - xs[i]) > 1e-6 * xs[i])
+				good = 0;
+		}
+		tap_ok(good, "trigamma_inverse undoes trigamma from 0.05 to 250");
+	}
+	{
+		static const double same[] = { 0.04, 0.04, 0.04, 0.04 };
+		static const double wide[] = { 0.0001, 1, 0.01, 100, 0.1, 10 };
+		static const double df3[] = { 3, 3, 3, 3, 3, 3 };
+		double s0 = -1, d0 = -1;
+
+		rc = vstat_moderate_fit(same, df3, 4, &s0, &d0);
+		tap_ok(rc == 0 && isinf(d0) &&
+		       fabs(s0 - 0.04 * exp(log(1.5) - vstat_digamma(1.5))) < 1e-12,
+		       "equal variances: an infinite prior, at their level corrected for log's bias (%g)",
+		       s0);
+		rc = vstat_moderate_fit(wide, df3, 6, &s0, &d0);
+		tap_ok(rc == 0 && d0 > 0 && d0 < 1,
+		       "variances six decades apart: a prior of little weight (d0 = %g)",
+		       d0);
+		s0 = d0 = -1;
+		tap_ok(vstat_moderate_fit(same, df3, 2, &s0, &d0) == -1 &&
+		       s0 == -1 && d0 == -1,
+		       "fewer than three estimates: no prior");
+	}
 	return tap_done();
 }

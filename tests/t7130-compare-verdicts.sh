@@ -303,6 +303,38 @@ ok $? "a confirmation naming a previous image it did not measure: a caveat, the 
 confirm re 10 NULL && sqlite3 "$tmp/re.db" "update runs set status = 'running' where id = 10" && c=$(held re) && [ "$c" = "7 7 None -------" ]
 ok $? "an unfinished confirmation run counts for nothing ($c)"
 
+# The host's speed: six runs at speeds drawn per run, then a run 1.5
+# times slower (every library by its own slope of the canary's time),
+# then one as slow with libgcrypt 10 % slower too. The canary took the
+# host's time around every curve: the verdict takes it out.
+sqlite3 "$tmp/rg.db" <"$tmp/schema.sql" && sqlite3 "$tmp/rg.db" "pragma user_version = $last" &&
+	python3 "$top_srcdir/tests/fixtures/verdict-runs.py" "$tmp/rg.db" regime regime \
+		regime regime regime regime slow slow-gcrypt-10
+ok $? "runs 1-6 at the host's varying speed, 7 a slow host, 8 slow with libgcrypt -10 %"
+raw=$(sqlite3 "$tmp/rg.db" "select round(100 * (avg(case when i.run_id = 7 then ln(r.mb_per_s) end) - avg(case when i.run_id = 6 then ln(r.mb_per_s) end)))
+	from results r join invocations i on i.id = r.invocation_id join libraries l on l.id = r.library_id where l.name = 'openssl'" 2>/dev/null)
+"$BENCHORCH" compare --db "$tmp/rg.db" --format json 6 7 >"$tmp/rg.json" 2>"$tmp/err" &&
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+want = {"openssl": -2.0, "libgcrypt": -1.0, "nettle": -0.5}
+assert d["curves_compared"] == 21 and d["changed"] == 0, (d["changed"], d["curves_compared"])
+assert all(1.3 * want[c["library"]] <= c["regime_slope"] <= 0.7 * want[c["library"]] for c in d["curves"]), [(c["library"], c["regime_slope"]) for c in d["curves"]]
+assert all(abs(c["effect"]) < 0.05 for c in d["curves"]), [c["effect"] for c in d["curves"]]
+' "$tmp/rg.json"
+ok $? "a slow host (OpenSSL ${raw:-?} % in log throughput): no curve changed, each adjusted by about its library's slope"
+"$BENCHORCH" compare --db "$tmp/rg.db" --format json 6 8 >"$tmp/rg.json" 2>"$tmp/err" &&
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+ch = [c for c in d["curves"] if c["state"] != "unchanged"]
+assert {c["library"] for c in ch} == {"libgcrypt"} and len(ch) == 7, [(c["library"], c["state"]) for c in ch]
+assert all(-0.14 < c["effect"] < -0.06 for c in ch), [c["effect"] for c in ch]
+' "$tmp/rg.json"
+ok $? "a slow host and libgcrypt -10 %: the 7 libgcrypt curves changed, about -10 %, nothing else"
+"$BENCHORCH" compare --db "$tmp/rg.db" --format csv 6 8 2>/dev/null | head -1 | tr -d '\r' | grep -q ',new_version,regime_slope$'
+ok $? "csv: the slope is the last column"
+
 if command -v valgrind >/dev/null 2>&1; then
 	valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
 		"$BENCHORCH" compare --db "$db" --points --format json 6 8 >/dev/null 2>"$tmp/vg"

@@ -88,6 +88,26 @@ ok $? "the exported runs compare"
 [ $? -eq 3 ] && grep -q "no run '99'" "$tmp/err" && [ ! -e "$tmp/none.db" ]
 ok $? "an unknown run is an error and leaves no file"
 
+# a confirmation comes along with its run: run 3 of host a confirmed run 2
+cp "$tmp/a.db" "$tmp/c.db"
+q "$tmp/c.db" "insert into confirmations (run_id, confirmed_run_id, distro, release, image_id)
+	values (3, 2, 'debian', 'bookworm', 3);
+	insert into confirmation_curves (run_id, distro, release, library, algorithm)
+	values (3, 'debian', 'bookworm', 'libgcrypt', 'sha-256')"
+u2=$(q "$tmp/c.db" "select uuid from runs where id = 2")
+u3=$(q "$tmp/c.db" "select uuid from runs where id = 3")
+cp "$tmp/b.db" "$tmp/cm.db"
+"$BENCHORCH" merge --db "$tmp/cm.db" "$tmp/c.db" >/dev/null 2>"$tmp/err" &&
+	[ "$(q "$tmp/cm.db" "select r.uuid || ' ' || p.uuid || ' ' || i.distro || ' ' || c.previous_removed
+		from confirmations c join runs r on r.id = c.run_id
+		join runs p on p.id = c.confirmed_run_id join images i on i.id = c.image_id")" = "$u3 $u2 debian 0" ] &&
+	[ "$(q "$tmp/cm.db" "select r.uuid || ' ' || c.library || ' ' || c.algorithm
+		from confirmation_curves c join runs r on r.id = c.run_id")" = "$u3 libgcrypt sha-256" ]
+ok $? "merge: a confirmation and its curves follow the renumbered runs and image"
+"$BENCHORCH" export --db "$tmp/c.db" --run 3 -o "$tmp/c3.db" 2>"$tmp/err" &&
+	[ "$(q "$tmp/c3.db" "select coalesce(confirmed_run_id, 'none') || ' ' || (select count(*) from confirmation_curves) from confirmations")" = "none 1" ]
+ok $? "export of the confirmation run alone: kept, its confirmed run unknown (NULL)"
+
 printf 'not a database' >"$tmp/junk.db"
 "$BENCHORCH" merge --db "$tmp/all.db" "$tmp/junk.db" >/dev/null 2>"$tmp/err"
 [ $? -eq 3 ] && [ "$(q "$tmp/all.db" "select count(*) from runs")" -eq 6 ]
