@@ -129,6 +129,7 @@ print("curves judged: %d; truly moved (%s, the same sign in %d other pairs, medi
       % (len(judged["curves"]), changed_lib, len(files) - 1, moved_pct, mv, quiet, len(unsettled)))
 print("moved curves reported: %d of %d (%.1f %%)" % (found, mv, 100.0 * found / mv if mv else 100))
 print("quiet curves reported: %d of %d" % (alarms, quiet))
+print("unsettled curves reported: %d of %d" % (sum(u.endswith(" reported") for u in unsettled), len(unsettled)))
 for m in misses:
     print("  missed:", m)
 for m in false:
