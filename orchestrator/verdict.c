@@ -580,9 +580,10 @@ static void apply_confirmation(struct verdict_result *r, const char *distro,
  * run that measured them again: a curve C flagged too stays flagged
  * (*again); otherwise it takes C's effect, interval, p, q and noise - the
  * undisturbed measurement - and C's state: changed, and confirmed when
- * the disturbed measurement had moved the same way (*changed), or
- * unchanged with confirmation 0 (*quiet). Curves C did not measure stay
- * flagged. */
+ * the disturbed measurement had moved the same way (*changed; moved the
+ * other way, the disturbed one is no evidence: changed, confirmation
+ * unknown), or unchanged with confirmation 0 (*quiet). Curves C did not
+ * measure stay flagged. */
 static void apply_flagged(struct verdict_result *r, const char *distro,
 			  const struct verdict_result *c, size_t *changed,
 			  size_t *quiet, size_t *again)
@@ -622,7 +623,7 @@ static void apply_flagged(struct verdict_result *r, const char *distro,
 			(*quiet)++;
 			continue;
 		}
-		v->confirmation = moved_same_way;
+		v->confirmation = moved_same_way ? 1 : -1;
 		v->state = moved_same_way ? VERDICT_CONFIRMED : VERDICT_CHANGED;
 		r->nchanged++;
 		if (v->effect < 0)
