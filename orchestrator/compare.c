@@ -34,7 +34,7 @@ static const char points_fmt[] =
 	" ORDER BY 1, b.library, b.algorithm, b.operation DESC, %1$s,"
 	"  b.buffer_bytes";
 
-/* Per distro present in both runs, the two image ids. */
+/* Column I of the row of ST as a new string, or NULL for NULL. */
 static char *col_dup(sqlite3_stmt *st, int i)
 {
 	const unsigned char *s = sqlite3_column_text(st, i);
