@@ -344,8 +344,10 @@ ok $? "csv: the slope is the last column"
 
 if command -v valgrind >/dev/null 2>&1; then
 	valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
-		"$BENCHORCH" compare --db "$db" --points --format json 6 8 >/dev/null 2>"$tmp/vg"
-	ok $? "compare under valgrind: no memory error"
+		"$BENCHORCH" compare --db "$db" --points --format json 6 8 >/dev/null 2>"$tmp/vg" &&
+	valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+		"$BENCHORCH" compare --db "$tmp/rg.db" --format json 6 8 >/dev/null 2>>"$tmp/vg"
+	ok $? "compare under valgrind, with and without the host-speed adjustment: no memory error"
 else
 	skip_point "needs valgrind" "compare under valgrind: no memory error"
 fi
