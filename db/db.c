@@ -1091,3 +1091,17 @@ long db_crosscheck_failures(sqlite3 *db, int64_t run_id, FILE *f)
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? n : -1;
 }
+
+char *db_column_dup(sqlite3_stmt *st, int i)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+
+	return s ? xstrdup((const char *)s) : NULL;
+}
+
+char *db_column_dup_or_empty(sqlite3_stmt *st, int i)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+
+	return xstrdup(s ? (const char *)s : "");
+}

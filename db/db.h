@@ -135,4 +135,10 @@ int db_exec(sqlite3 *db, const char *sql, bo_err *err);
  * row. For counts and other queries whose answer is never negative. */
 long long db_query_int(sqlite3 *db, const char *sql);
 
+/* Column I of the current row of ST as a new string: NULL when the column
+ * is NULL (db_column_dup) or "" then (db_column_dup_or_empty). The caller
+ * frees it; out of memory aborts (xstrdup). */
+char *db_column_dup(sqlite3_stmt *st, int i);
+char *db_column_dup_or_empty(sqlite3_stmt *st, int i);
+
 #endif

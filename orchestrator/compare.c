@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "db/db.h"
 #include "orchestrator/compare.h"
 #include "orchestrator/format.h"
 #include "orchestrator/report-fmt.h"
@@ -33,14 +34,6 @@ static const char points_fmt[] =
 	" WHERE b.run_id = ?1"
 	" ORDER BY 1, b.library, b.algorithm, b.operation DESC, %1$s,"
 	"  b.buffer_bytes";
-
-/* Column I of the row of ST as a new string, or NULL for NULL. */
-static char *col_dup(sqlite3_stmt *st, int i)
-{
-	const unsigned char *s = sqlite3_column_text(st, i);
-
-	return s ? xstrdup((const char *)s) : NULL;
-}
 
 /* The raw samples of result RESULT_ID as throughputs (MB/s = bytes per
  * batch / ns per batch x 1000), in measurement order, with ST (the query
@@ -190,15 +183,15 @@ int compare_runs(sqlite3 *db, int64_t base_run, int64_t new_run,
 		r.points = xrealloc(r.points, (r.npoints + 1) * sizeof(*r.points));
 		p = &r.points[r.npoints++];
 		memset(p, 0, sizeof(*p));
-		p->distro = col_dup(st, 0);
-		p->library = col_dup(st, 1);
-		p->algorithm = col_dup(st, 2);
-		p->operation = col_dup(st, 3);
-		p->mode = col_dup(st, 14);
+		p->distro = db_column_dup(st, 0);
+		p->library = db_column_dup(st, 1);
+		p->algorithm = db_column_dup(st, 2);
+		p->operation = db_column_dup(st, 3);
+		p->mode = db_column_dup(st, 14);
 		p->bytes = sqlite3_column_int64(st, 4);
-		p->package = col_dup(st, 5);
-		p->base_version = col_dup(st, 6);
-		p->new_version = col_dup(st, 7);
+		p->package = db_column_dup(st, 5);
+		p->base_version = db_column_dup(st, 6);
+		p->new_version = db_column_dup(st, 7);
 		p->base.median = sqlite3_column_double(st, 8);
 		p->base.best = sqlite3_column_double(st, 9);
 		p->new.median = sqlite3_column_double(st, 10);

@@ -39,13 +39,6 @@ struct confirm_state {
 				 * confirmed run measured variant 'nohw' */
 };
 
-static char *col_dup(sqlite3_stmt *st, int i)
-{
-	const unsigned char *s = sqlite3_column_text(st, i);
-
-	return xstrdup(s ? (const char *)s : "");
-}
-
 /* The latest run that finished and is not a confirmation; 0 = none. */
 static int64_t latest_run(sqlite3 *db)
 {
@@ -73,9 +66,9 @@ static int load_targets(sqlite3 *db, int64_t run, struct target **ret,
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		v = xrealloc(v, (n + 1) * sizeof(*v));
 		memset(&v[n], 0, sizeof(*v));
-		v[n].distro = col_dup(st, 0);
-		v[n].release = col_dup(st, 1);
-		v[n].digest = col_dup(st, 2);
+		v[n].distro = db_column_dup_or_empty(st, 0);
+		v[n].release = db_column_dup_or_empty(st, 1);
+		v[n].digest = db_column_dup_or_empty(st, 2);
 		v[n].spec = xasprintf("%s:%s", v[n].distro, v[n].release);
 		n++;
 	}
@@ -407,7 +400,7 @@ static void finish(struct confirm_state *s)
 			       -1, &st, NULL) == SQLITE_OK) {
 		sqlite3_bind_int64(st, 1, s->run_id);
 		if (sqlite3_step(st) == SQLITE_ROW)
-			status = col_dup(st, 0);
+			status = db_column_dup_or_empty(st, 0);
 		sqlite3_finalize(st);
 	}
 	done = status && !strcmp(status, "done") && !s->record_failed;

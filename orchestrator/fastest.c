@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "db/db.h"
 #include "orchestrator/fastest.h"
 #include "orchestrator/report-fmt.h"
 #include "orchestrator/stats.h"
@@ -21,13 +22,6 @@ static int has_schema5(sqlite3 *db)
 
 	sqlite3_finalize(st);
 	return ok;
-}
-
-static char *col_dup(sqlite3_stmt *st, int i)
-{
-	const unsigned char *s = sqlite3_column_text(st, i);
-
-	return xstrdup(s ? (const char *)s : "");
 }
 
 static int cmp_lib(const void *pa, const void *pb)
@@ -121,8 +115,8 @@ long fastest_load(sqlite3 *db, const int64_t *runs, size_t nruns,
 	if (!nruns)
 		sqlite3_bind_null(st, 1);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		char *distro = col_dup(st, 1), *algo = col_dup(st, 2);
-		char *op = col_dup(st, 3), *lib = col_dup(st, 4);
+		char *distro = db_column_dup_or_empty(st, 1), *algo = db_column_dup_or_empty(st, 2);
+		char *op = db_column_dup_or_empty(st, 3), *lib = db_column_dup_or_empty(st, 4);
 		const unsigned char *ver = sqlite3_column_text(st, 5);
 		struct fastest_group *g = group_for(t, sqlite3_column_int64(st, 0),
 						    distro, algo, op);

@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 
+#include "db/db.h"
 #include "orchestrator/pkgchanges.h"
 
 /* Per distro measured on both sides in other images, the two image ids.
@@ -28,14 +29,6 @@ static const char changes_sql[] =
 	" WHERE n.image_id = ?2 AND NOT EXISTS (SELECT 1 FROM image_packages b"
 	"  WHERE b.image_id = ?1 AND b.package = n.package)"
 	" ORDER BY 1";
-
-/* Column I of the row of ST as a new string, or NULL for NULL. */
-static char *col_dup(sqlite3_stmt *st, int i)
-{
-	const unsigned char *s = sqlite3_column_text(st, i);
-
-	return s ? xstrdup((const char *)s) : NULL;
-}
 
 int package_changes_load(sqlite3 *db, int64_t base_run, int64_t base_image,
 			 int64_t new_run, int64_t new_image,
@@ -71,11 +64,11 @@ int package_changes_load(sqlite3 *db, int64_t base_run, int64_t base_image,
 			v = xrealloc(v, (n + 1) * sizeof(*v));
 			c = &v[n++];
 			c->distro = xstrdup(distro ? distro : "");
-			c->package = col_dup(ch, 0);
+			c->package = db_column_dup(ch, 0);
 			if (!c->package)
 				c->package = xstrdup("");
-			c->old_version = col_dup(ch, 1);
-			c->new_version = col_dup(ch, 2);
+			c->old_version = db_column_dup(ch, 1);
+			c->new_version = db_column_dup(ch, 2);
 		}
 		if (rc != SQLITE_DONE)
 			break;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "db/db.h"
 #include "orchestrator/lib-faults.h"
 #include "orchestrator/report-fmt.h"
 #include "orchestrator/report-overview.h"
@@ -46,13 +47,6 @@ struct data {
 	size_t ncpus;
 	size_t *cpu_runs;	/* per cpus[i]: how many of the runs */
 };
-
-static char *col_dup(sqlite3_stmt *st, int i)
-{
-	const unsigned char *s = sqlite3_column_text(st, i);
-
-	return xstrdup(s ? (const char *)s : "");
-}
 
 static void data_free(struct data *d)
 {
@@ -195,15 +189,15 @@ static int load(sqlite3 *db, const struct report_opts *o, struct data *d,
 		d->rows = xrealloc(d->rows, (d->nrows + 1) * sizeof(*d->rows));
 		r = &d->rows[d->nrows++];
 		r->run = sqlite3_column_int64(st, 0);
-		r->distro = col_dup(st, 1);
-		r->library = col_dup(st, 2);
-		r->algorithm = col_dup(st, 3);
-		r->operation = col_dup(st, 4);
+		r->distro = db_column_dup_or_empty(st, 1);
+		r->library = db_column_dup_or_empty(st, 2);
+		r->algorithm = db_column_dup_or_empty(st, 3);
+		r->operation = db_column_dup_or_empty(st, 4);
 		r->bytes = sqlite3_column_int64(st, 5);
 		r->mbps = sqlite3_column_double(st, 6);
 		r->ns_call = sqlite3_column_double(st, 7);
 		r->nohw = sqlite3_column_int(st, 8);
-		r->cpu = col_dup(st, 9);
+		r->cpu = db_column_dup_or_empty(st, 9);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)

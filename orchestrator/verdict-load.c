@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "db/db.h"
 #include "orchestrator/verdict-load.h"
 
 /* ?1 run, ?2 image (0: all); %1$s the variant column ("inv.variant",
@@ -126,13 +127,6 @@ static struct cols schema_cols(sqlite3 *db, int any_variant)
 	};
 }
 
-static char *col_dup(sqlite3_stmt *st, int i)
-{
-	const unsigned char *s = sqlite3_column_text(st, i);
-
-	return xstrdup(s ? (const char *)s : "");
-}
-
 int vrow_key_cmp(const struct vrow *a, const struct vrow *b)
 {
 	int k, c;
@@ -196,15 +190,15 @@ static int load_rows(sqlite3 *db, const char *sql, int64_t a, int64_t b,
 		ret->v = xrealloc(ret->v, (ret->n + 1) * sizeof(*ret->v));
 		r = &ret->v[ret->n++];
 		for (k = 0; k < VK_N; k++)
-			r->k[k] = col_dup(st, k);
+			r->k[k] = db_column_dup_or_empty(st, k);
 		r->bytes = sqlite3_column_int64(st, 6);
 		r->inv = sqlite3_column_int64(st, 7);
 		r->run = sqlite3_column_int64(st, 8);
-		r->started = col_dup(st, 9);
+		r->started = db_column_dup_or_empty(st, 9);
 		r->logthr = log(bpb * 1e3 / ns);
 		r->clock_hz = c0 > 0 && c1 > 0 ? (c0 + c1) / 2 : 0;
-		r->package = col_dup(st, 14);
-		r->version = col_dup(st, 15);
+		r->package = db_column_dup_or_empty(st, 14);
+		r->version = db_column_dup_or_empty(st, 15);
 		r->logcan = can > 0 ? log(can) : NAN;
 	}
 	if (rc != SQLITE_DONE)
@@ -317,7 +311,7 @@ size_t vload_moved_canaries(sqlite3 *db, struct verdict_sel sel,
 	sqlite3_bind_int64(st, 2, sel.image);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		v = xrealloc(v, (n + 1) * sizeof(*v));
-		v[n++] = col_dup(st, 0);
+		v[n++] = db_column_dup_or_empty(st, 0);
 	}
 	sqlite3_finalize(st);
 	if (n)
@@ -382,7 +376,7 @@ static char *query_text(sqlite3 *db, const char *sql, struct verdict_sel sel)
 		sqlite3_bind_int64(st, 1, sel.run);
 		sqlite3_bind_int64(st, 2, sel.image);
 		if (sqlite3_step(st) == SQLITE_ROW)
-			s = col_dup(st, 0);
+			s = db_column_dup_or_empty(st, 0);
 		sqlite3_finalize(st);
 	}
 	return s ? s : xstrdup("");

@@ -210,9 +210,11 @@ daemon_cleanup() {
 	rm -rf "$tmp"
 }
 
-# daemon_sql SQL: run SQL on the daemon's database, rows on stdout.
+# daemon_sql SQL: run SQL on the daemon's database, rows on stdout. The
+# daemon may be writing: sqlite3 waits for no lock unless told to, and a
+# writer's checkpoint holds the file alone for a moment, so wait up to 10 s.
 daemon_sql() {
-	sqlite3 -batch -noheader "$db" "$1"
+	sqlite3 -batch -noheader -cmd '.timeout 10000' "$db" "$1"
 }
 
 # daemon_status [ARGS...]: `benchorch status` against the daemon's socket.

@@ -10,7 +10,7 @@ command -v systemd-nspawn >/dev/null 2>&1 || skip_all "needs systemd-nspawn"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 db="$tmp/results.db"
-q() { sqlite3 -batch -noheader "$db" "$1"; }
+q() { sqlite3 -batch -noheader -cmd '.timeout 10000' "$db" "$1"; }
 
 # Make sure the image exists so the signal lands while the guest runs.
 "$BENCHORCH" run --distros debian --quick --state-dir "$TEST_STATE" \

@@ -12,7 +12,7 @@ trap 'rm -rf "$tmp"' EXIT
 sp="$tmp/spool"
 mkdir -p "$sp" "$tmp/bin"
 mk="$top_builddir/tests/fixtures/results-mkdb"
-q() { sqlite3 -batch -noheader "$1" "$2"; }
+q() { sqlite3 -batch -noheader -cmd '.timeout 10000' "$1" "$2"; }
 
 # job 500: task 0 done on node-a, task 1 done on node-b, task 2 failed
 # on node-c (exit 2, no database), task 3 killed on node-d (no exit

@@ -34,7 +34,7 @@ if ! slurm_start "$tmp/cluster"; then
 	exit 1
 fi
 ok 0 "a one-node Slurm cluster starts (munged, slurmctld, slurmd: pids $slurm_pids)"
-q() { sqlite3 -batch -noheader "$1" "$2"; }
+q() { sqlite3 -batch -noheader -cmd '.timeout 10000' "$1" "$2"; }
 
 # wait_gone JOB...: wait until squeue shows none of the jobs (10 minutes
 # at most). Returns non-zero on a time-out.
