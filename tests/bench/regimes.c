@@ -28,11 +28,20 @@
  * So no single reference kernel can correct every curve for it, and a
  * point measured within a few milliseconds lands in whichever span is
  * current: only measurements spread over seconds (rounds, runs) average
- * it out.
+ * it out. A third trace, 4 minutes long (40000 rounds), and
+ * tests/bench/spread.py on it: spans of a minute and more; spreading alone
+ * (the median of 5 blocks 15 s apart) leaves 0.66-0.76 of the coefficient
+ * of variation of a one-second mean, and only spreading with each block
+ * corrected by the canary (its slope fitted per kernel: 0.40 for CBC, 1.06
+ * for CTR, 2.33 for SHA-256 of 16 B) comes to 0.3-0.43 (3 blocks 30 s
+ * apart).
  *
  * Build and run (pin it, under the machine's benchmark lock):
  *   cc -O2 -o regimes tests/bench/regimes.c -lcrypto -lm
- *   taskset -c 1 ./regimes [ROUNDS]      (default 3000, about 18 s)
+ *   taskset -c 1 ./regimes [ROUNDS [all]]   (default 3000, about 18 s)
+ * It prints the first 60 blocks of each kernel, every block with "all",
+ * and the trace's length in wall-clock seconds (for tests/bench/spread.py,
+ * which asks how stable an estimate spread over time would be).
  */
 #include <math.h>
 #include <openssl/evp.h>
@@ -108,6 +117,8 @@ int main(int argc, char **argv)
 	static unsigned char buf[16384], key[16], iv[16], md[32];
 	static uint64_t table[4096];
 	long rounds = argc > 1 ? strtol(argv[1], NULL, 10) : 3000;
+	size_t show = argc > 2 && !strcmp(argv[2], "all") ? (size_t)-1 : 60;
+	struct timespec w0, w1;
 	EVP_CIPHER_CTX *ctr = EVP_CIPHER_CTX_new(), *cbc = EVP_CIPHER_CTX_new();
 	EVP_MD_CTX *mdc = EVP_MD_CTX_new();
 	const EVP_MD *sha = EVP_sha256();
@@ -127,6 +138,7 @@ int main(int argc, char **argv)
 		t[k] = calloc((size_t)rounds, sizeof(double));
 		blk[k] = calloc(nb, sizeof(double));
 	}
+	clock_gettime(CLOCK_MONOTONIC, &w0);
 	for (long r = 0; r < rounds; r++) {
 		double t0 = cpu_ns(), t1, t2, t3, t4;
 
@@ -169,8 +181,10 @@ int main(int argc, char **argv)
 		for (size_t b = 0; b < nb; b++)
 			blk[k][b] /= m;
 	}
-	printf("%zu blocks of %d rounds; a block's median time / the kernel's median block (1.20 = 20 %% slower)\n",
-	       nb, BLOCK);
+	clock_gettime(CLOCK_MONOTONIC, &w1);
+	printf("%zu blocks of %d rounds in %.1f s; a block's median time / the kernel's median block (1.20 = 20 %% slower)\n",
+	       nb, BLOCK, (double)(w1.tv_sec - w0.tv_sec) +
+	       (double)(w1.tv_nsec - w0.tv_nsec) / 1e9);
 	for (int k = 0; k < NK; k++) {
 		double lo = blk[k][0], hi = blk[k][0];
 
@@ -184,7 +198,7 @@ int main(int argc, char **argv)
 	}
 	for (int k = 0; k < NK; k++) {
 		printf("%-10s", names[k]);
-		for (size_t b = 0; b < nb && b < 60; b++)
+		for (size_t b = 0; b < nb && b < show; b++)
 			printf(" %.2f", blk[k][b]);
 		printf("\n");
 	}
