@@ -1092,6 +1092,20 @@ long db_crosscheck_failures(sqlite3 *db, int64_t run_id, FILE *f)
 	return rc == SQLITE_DONE ? n : -1;
 }
 
+int db_run_exists(sqlite3 *db, int64_t id)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM runs WHERE id = ?1", -1, &st,
+			       NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
 char *db_column_dup(sqlite3_stmt *st, int i)
 {
 	const unsigned char *s = sqlite3_column_text(st, i);

@@ -135,6 +135,9 @@ int db_exec(sqlite3 *db, const char *sql, bo_err *err);
  * row. For counts and other queries whose answer is never negative. */
 long long db_query_int(sqlite3 *db, const char *sql);
 
+/* Does DB hold run ID? 1 yes, 0 no, -1 on a database error. */
+int db_run_exists(sqlite3 *db, int64_t id);
+
 /* Column I of the current row of ST as a new string: NULL when the column
  * is NULL (db_column_dup) or "" then (db_column_dup_or_empty). The caller
  * frees it; out of memory aborts (xstrdup). */

@@ -13,6 +13,7 @@
 #include "orchestrator/format.h"
 #include "orchestrator/paths.h"
 #include "orchestrator/report-fmt.h"
+#include "orchestrator/verdict-load.h"
 #include "orchestrator/verdict-print.h"
 #include "orchestrator/verdict.h"
 
@@ -88,8 +89,8 @@ static const char usage[] =
 "  -h, --help             show this help\n"
 "\n"
 "Exit status: 0 compared; 1 the runs have no curve in common (nothing\n"
-"compared); 2 usage error; 3 the database cannot be read or\n"
-"written, or a run or image does not exist; 4 a confirmed regression was\n"
+"compared); 2 usage error, or a run or image the database does not hold;\n"
+"3 the database cannot be read or written; 4 a confirmed regression was\n"
 "found and --fail-on-regression was given.\n";
 
 enum { OPT_DB = 256, OPT_STATE, OPT_LATEST, OPT_THRESHOLD, OPT_ALL,
@@ -215,7 +216,7 @@ static int compare_curves(const char *path, const struct cmp_opts *o,
 	json_t *extra = NULL;
 	sqlite3 *db;
 	bo_err err;
-	int rc = EXIT_OK;
+	int rc = EXIT_OK, k;
 
 	if ((o->store ? db_open(path, &db, &err) :
 	     db_open_readonly(path, &db, &err)) < 0) {
@@ -225,6 +226,15 @@ static int compare_curves(const char *path, const struct cmp_opts *o,
 	if (latest && compare_latest_two(db, &base.run, &new.run, &err) < 0) {
 		cli_error("%s", err.msg);
 		sqlite3_close(db);
+		return EXIT_ENV;
+	}
+	/* a run or image the database does not hold is an unknown name */
+	if (!latest && ((k = vload_check_sel(db, base, &err)) < 0 ||
+			(k = vload_check_sel(db, new, &err)) < 0)) {
+		sqlite3_close(db);
+		if (k == -2)
+			return cli_usage_error("compare", "%s", err.msg);
+		cli_error("%s", err.msg);
 		return EXIT_ENV;
 	}
 	if (verdict_compare(db, base, new, o->threshold, VERDICT_DEFAULT_ALPHA,

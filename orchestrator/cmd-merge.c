@@ -50,8 +50,9 @@ static const char export_usage[] =
 "      --run ID           export run ID only (repeat for several runs)\n"
 "  -h, --help             show this help\n"
 "\n"
-"Exit status: 0 written; 2 usage error; 3 the database cannot be read or\n"
-"OUT.db cannot be written.\n";
+"Exit status: 0 written; 2 usage error, or a run the database does not\n"
+"hold (nothing written); 3 the database cannot be read or OUT.db cannot\n"
+"be written.\n";
 
 enum { OPT_DB = 256, OPT_STATE, OPT_RUN };
 
@@ -216,6 +217,32 @@ static int cmd_export(int argc, char **argv)
 			rc = EXIT_OK;
 		}
 		free(path);
+		return rc;
+	}
+	/* a run the database does not hold is an unknown name, said before
+	 * OUT.db is made */
+	if (db_open_readonly(path, &out, &err) < 0) {
+		cli_error("%s", err.msg);
+		free(path);
+		free(a.runs);
+		return EXIT_ENV;
+	}
+	for (size_t i = 0; i < a.nruns && rc < 0; i++) {
+		int k = db_run_exists(out, a.runs[i]);
+
+		if (k < 0) {
+			cli_error("database error in '%s': %s", path,
+				  sqlite3_errmsg(out));
+			rc = EXIT_ENV;
+		} else if (k == 0) {
+			rc = cli_usage_error("export", "--run: no run %lld in '%s'",
+					     (long long)a.runs[i], path);
+		}
+	}
+	sqlite3_close(out);
+	if (rc >= 0) {
+		free(path);
+		free(a.runs);
 		return rc;
 	}
 	if (stat(a.out, &sb) == 0) {

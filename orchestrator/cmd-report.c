@@ -41,8 +41,9 @@ static const char usage[] =
 "      --size SIZE        buffer size of the tables (default: 16KiB)\n"
 "  -h, --help             show this help\n"
 "\n"
-"Exit status: 0 written; 1 no results to report; 2 usage error; 3 the\n"
-"database cannot be read or FILE cannot be written.\n";
+"Exit status: 0 written; 1 no results to report; 2 usage error, or a run\n"
+"the database does not hold; 3 the database cannot be read or FILE cannot\n"
+"be written.\n";
 
 enum { OPT_DB = 256, OPT_STATE, OPT_RUN, OPT_ALGO, OPT_SIZE };
 
@@ -172,6 +173,22 @@ static int cmd_report(int argc, char **argv)
 		free(path);
 		free(runs);
 		return EXIT_ENV;
+	}
+	for (size_t i = 0; i < o.nruns; i++) {
+		int k = db_run_exists(db, runs[i]);
+
+		if (k <= 0) {
+			if (k < 0)
+				cli_error("database error in '%s': %s", path,
+					  sqlite3_errmsg(db));
+			else
+				cli_usage_error("report", "--run: no run %lld in '%s'",
+						(long long)runs[i], path);
+			sqlite3_close(db);
+			free(path);
+			free(runs);
+			return k < 0 ? EXIT_ENV : EXIT_USAGE;
+		}
 	}
 	if (o.table_bytes) {
 		int k = db_names_size_known(db, o.table_bytes);

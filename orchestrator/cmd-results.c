@@ -86,8 +86,8 @@ static const char usage[] =
 "usage error. With no matching row the table is empty, csv prints its header\n"
 "line and json [].\n"
 "\n"
-"Exit status: 0 rows printed; 1 no matching results; 2 usage error;\n"
-"3 the database cannot be read.\n";
+"Exit status: 0 rows printed; 1 no matching results; 2 usage error (a\n"
+"run id the database does not hold too); 3 the database cannot be read.\n";
 
 enum { OPT_DB = 256, OPT_STATE, OPT_RUN, OPT_ALL, OPT_FORMAT, OPT_LATEST,
        OPT_DISTRO, OPT_LIB, OPT_ALGO, OPT_SIZE, OPT_OP, OPT_SUMMARY,
@@ -347,11 +347,12 @@ static char *stored_as(int64_t run_id, const char *status, const char *error)
 			 error ? ")" : "");
 }
 
-/* Why run RUN_ID has no results at all, as a clause to append to the
- * "no matching results" error: ": there is no run N", ": run N is stored
- * as aborted (why)", ": run N is still running (or its orchestrator
- * died)"; NULL when the run has results (the filters excluded them), when
- * it finished normally, or on a database error. The caller frees it. */
+/* Why run RUN_ID (a run DB holds: check_runs) has no results at all, as
+ * a clause to append to the "no matching results" error: ": run N is
+ * stored as aborted (why)", ": run N is still running (or its
+ * orchestrator died)"; NULL when the run has results (the filters
+ * excluded them), when it finished normally, or on a database error. The
+ * caller frees it. */
 static char *no_results_reason(sqlite3 *db, int64_t run_id)
 {
 	sqlite3_stmt *st;
@@ -365,9 +366,7 @@ static char *no_results_reason(sqlite3 *db, int64_t run_id)
 		return NULL;
 	sqlite3_bind_int64(st, 1, run_id);
 	rc = sqlite3_step(st);
-	if (rc == SQLITE_DONE) {
-		why = xasprintf(": there is no run %lld", (long long)run_id);
-	} else if (rc == SQLITE_ROW && sqlite3_column_int(st, 2) == 0) {
+	if (rc == SQLITE_ROW && sqlite3_column_int(st, 2) == 0) {
 		const char *status = (const char *)sqlite3_column_text(st, 0);
 		const char *error = (const char *)sqlite3_column_text(st, 1);
 
@@ -424,6 +423,26 @@ static void warn_partial_runs(sqlite3 *db, const struct filters *f)
 		free(what);
 	}
 	sqlite3_finalize(st);
+}
+
+/* Check F's --run ids against DB: a run it does not hold is an unknown
+ * name, a usage error like an unknown library. Returns 0, EXIT_USAGE
+ * after printing why, or EXIT_ENV on a database error. */
+static int check_runs(sqlite3 *db, const char *path, const struct filters *f)
+{
+	for (size_t i = 0; i < f->nruns; i++) {
+		int k = db_run_exists(db, f->runs[i]);
+
+		if (k < 0) {
+			cli_error("database error in '%s': %s", path,
+				  sqlite3_errmsg(db));
+			return EXIT_ENV;
+		}
+		if (k == 0)
+			return cli_usage_error("results", "--run: no run %lld in '%s'",
+					       (long long)f->runs[i], path);
+	}
+	return 0;
 }
 
 /* Check F's --distro and --size against what DB has results for: a
@@ -708,6 +727,13 @@ static int cmd_results(int argc, char **argv)
 		free(f.runs);
 		free(path);
 		return EXIT_ENV;
+	}
+	rc = check_runs(db, path, &f);
+	if (rc != EXIT_OK) {
+		sqlite3_close(db);
+		free(f.runs);
+		free(path);
+		return rc;
 	}
 	if (tools && sqlite3_table_column_metadata(db, NULL, "tool_results",
 						   "tool", NULL, NULL, NULL,

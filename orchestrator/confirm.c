@@ -455,13 +455,19 @@ int confirm_execute(const struct confirm_config *cc, int64_t *ret_run_id)
 		rc = EXIT_USAGE;
 		goto out;
 	}
+	if (cc->run_id && db_run_exists(s.db, cc->run_id) == 0) {
+		cli_error("no run %lld in '%s'", (long long)cc->run_id,
+			  cc->db_path);
+		rc = EXIT_USAGE;
+		goto out;
+	}
 	if (load_targets(s.db, s.confirmed, &s.t, &s.nt, &err) < 0) {
 		cli_error("%s", err.msg);
 		rc = EXIT_ENV;
 		goto out;
 	}
 	if (!s.nt) {
-		cli_error("run %lld measured no image: nothing to confirm (is it a run of this database?)",
+		cli_error("run %lld measured no image: nothing to confirm",
 			  (long long)s.confirmed);
 		rc = EXIT_USAGE;
 		goto out;

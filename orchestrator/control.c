@@ -226,13 +226,17 @@ int control_listen(const char *path, bo_err *err)
 	old = umask(0177);
 	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
 		umask(old);
-		bo_err_set(err, "cannot bind '%s': %s", path, strerror(errno));
+		bo_err_set(err, "cannot bind '%s': %s", sa.sun_path,
+			   strerror(errno));
 		close(fd);
 		return -1;
 	}
 	umask(old);
+	/* The messages name sa.sun_path, the same string as PATH: GCC's
+	 * -Wformat-overflow, under -fsanitize=address, took PATH for a
+	 * possible NULL here. */
 	if (chmod(path, 0600) < 0 || listen(fd, 16) < 0) {
-		bo_err_set(err, "cannot listen on '%s': %s", path,
+		bo_err_set(err, "cannot listen on '%s': %s", sa.sun_path,
 			   strerror(errno));
 		close(fd);
 		unlink(path);

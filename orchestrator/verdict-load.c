@@ -478,10 +478,10 @@ int vload_check_sel(sqlite3 *db, struct verdict_sel sel, bo_err *err)
 	found = sqlite3_step(st) == SQLITE_ROW;
 	sqlite3_finalize(st);
 	if (!found && sel.image)
-		return bo_err_set(err, "no image '%lld' in run '%lld'",
-				  (long long)sel.image, (long long)sel.run);
-	if (!found)
-		return bo_err_set(err, "no run '%lld' in the database",
-				  (long long)sel.run);
-	return 0;
+		bo_err_set(err, "no image '%lld' in run '%lld'",
+			   (long long)sel.image, (long long)sel.run);
+	else if (!found)
+		bo_err_set(err, "no run '%lld' in the database",
+			   (long long)sel.run);
+	return found ? 0 : -2;
 }

@@ -78,8 +78,8 @@ void vload_caveats(sqlite3 *db, struct verdict_result *r,
 void verdict_add_caveat(struct verdict_result *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Does SEL exist in DB (the run, and the image in that run)? 0, or -1
- * with err set. */
+/* Does SEL exist in DB (the run, and the image in that run)? 0 yes; -2
+ * no, -1 on a database error, both with err set. */
 int vload_check_sel(sqlite3 *db, struct verdict_sel sel, bo_err *err);
 
 #endif

@@ -193,7 +193,7 @@ ok $? "run --no-confirm: never a confirmation"
 
 # 6. Usage.
 "$BENCHORCH" confirm --run 999 --state-dir "$state" --db "$db" >/dev/null 2>"$tmp/err"
-ok $([ $? -eq 2 ]; echo $?) "an unknown run is a usage error"
+ok $([ $? -eq 2 ] && grep -q "no run 999 in '$db'" "$tmp/err"; echo $?) "an unknown run is a usage error, named"
 "$BENCHORCH" confirm --run 1 --curves openssl --state-dir "$state" --db "$db" >/dev/null 2>"$tmp/err"
 rc=$?
 [ $rc -eq 2 ] && grep -q "invalid curve 'openssl'" "$tmp/err"

@@ -182,8 +182,8 @@ ok $([ $? -eq 2 ] && grep -q -- '--summary takes --run or --latest' "$tmp/err"; 
 "$BENCHORCH" results --db "$db" --summary --format csv >/dev/null 2>"$tmp/err"
 ok $([ $? -eq 2 ] && grep -q -- '--summary takes' "$tmp/err"; echo $?) "--summary with --format csv is a usage error"
 "$BENCHORCH" results --db "$db" --summary --run 9 >"$tmp/out" 2>"$tmp/err"
-ok $([ $? -eq 1 ] && [ ! -s "$tmp/out" ] && grep -q 'there is no run 9' "$tmp/err"; echo $?) \
-	"--summary of a missing run exits 1 and says why"
+ok $([ $? -eq 2 ] && [ ! -s "$tmp/out" ] && grep -q "no run 9 in '$db'" "$tmp/err"; echo $?) \
+	"--summary of a missing run is an unknown name: exit 2, saying so"
 
 # The point table tells bulk from one-shot and names the variant: no two
 # rows look the same.

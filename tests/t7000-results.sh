@@ -126,8 +126,8 @@ usage_error "--size 99999999999999999999" "invalid size '99999999999999999999'" 
 usage_error "--size 9000000000000MiB overflows" "invalid size '9000000000000MiB': too large" \
 	--size 9000000000000MiB
 "$BENCHORCH" results --db "$db" --run 9223372036854775807 >"$tmp/out" 2>"$tmp/err"
-[ $? -eq 1 ] && grep -q "no matching results in '$db': there is no run 9223372036854775807" "$tmp/err"
-ok $? "the largest run id is valid: no such run, exit 1, saying so"
+[ $? -eq 2 ] && grep -q "no run 9223372036854775807 in '$db'" "$tmp/err"
+ok $? "the largest run id is valid: no such run, an unknown name (exit 2), saying so"
 cp "$db" "$tmp/aborted.db"
 sqlite3 "$tmp/aborted.db" "insert into runs (id, uuid, host, pid, started_at, status, command_line, error) values (50, 'u50', 'h', 1, '2026-01-01T00:00:00Z', 'aborted', 'benchorch run', 'interrupted by signal 15')"
 "$BENCHORCH" results --db "$tmp/aborted.db" --run 50 >"$tmp/out" 2>"$tmp/err"
@@ -156,7 +156,7 @@ ok $? "no match, table: nothing on stdout, exit 1"
 	tr -d '\r' <"$tmp/out" | grep -qx "$(head -1 "$tmp/csv" | tr -d '\r')" &&
 	grep -q "no matching results" "$tmp/err"
 ok $? "no match, csv: the header line alone, exit 1"
-"$BENCHORCH" results --db "$db" --run 99 --format json >"$tmp/out" 2>"$tmp/err"
+"$BENCHORCH" results --db "$db" --run 1 --lib botan --format json >"$tmp/out" 2>"$tmp/err"
 rc=$?
 [ $rc -eq 1 ] && python3 -c 'import json,sys; assert json.load(open(sys.argv[1])) == []' "$tmp/out" &&
 	grep -q "no matching results" "$tmp/err"

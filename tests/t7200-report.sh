@@ -31,6 +31,9 @@ grep -q 'times the core clock the guest measured' "$tmp/report.html" &&
 	! grep -q 'nominal clock' "$tmp/report.html" &&
 	grep -q '<tr><td>3</td><td>debian:bookworm</td><td>3.100</td><td>2.900</td><td>none</td><td>1.000</td><td>1.001</td><td>1 of 83</td></tr>' "$tmp/report.html"
 ok $? "the page says so, with each invocation's clocks, elapsed times and noisy points"
+"$BENCHORCH" report --db "$db" --run 1 --run 99 -o "$tmp/none.html" 2>"$tmp/err"
+ok $([ $? -eq 2 ] && grep -q "no run 99 in '$db'" "$tmp/err" && [ ! -e "$tmp/none.html" ]; echo $?) \
+	"an unknown run is an unknown name: exit 2, no file"
 "$BENCHORCH" report --db "$db" --run 1 -o "$tmp/old.html" 2>"$tmp/err"
 grep -q '<td>openssl, debian:bookworm</td><td class="num">100</td><td class="num">0.250</td><td class="num">0.55\*</td>' "$tmp/old.html" &&
 	grep -q 'stored before the guest measured its clock use the nominal clock stated in the CPU model name (2.20 GHz)' "$tmp/old.html"

@@ -85,8 +85,8 @@ ok $? "and only the images they used"
 "$BENCHORCH" compare --db "$tmp/some.db" 1 2 >/dev/null
 ok $? "the exported runs compare"
 "$BENCHORCH" export --db "$tmp/all.db" --run 99 -o "$tmp/none.db" 2>"$tmp/err"
-[ $? -eq 3 ] && grep -q "no run '99'" "$tmp/err" && [ ! -e "$tmp/none.db" ]
-ok $? "an unknown run is an error and leaves no file"
+[ $? -eq 2 ] && grep -q "no run 99 in '$tmp/all.db'" "$tmp/err" && [ ! -e "$tmp/none.db" ]
+ok $? "an unknown run is an unknown name (exit 2) and leaves no file"
 
 # a confirmation comes along with its run: run 3 of host a confirmed run 2
 cp "$tmp/a.db" "$tmp/c.db"

@@ -92,7 +92,7 @@ ok $? "compare --threshold 5% (with its percent sign) still works"
 	grep -q "BASE and NEW are the same run (2)" "$tmp/err"
 ok $? "compare of a run with itself is a usage error, not silence"
 "$BENCHORCH" export --db "$tmp/one.db" --run 4294967297 -o "$tmp/x.db" >"$tmp/out" 2>"$tmp/err"
-[ $? -eq 3 ] && grep -q "no run '4294967297' in the source database" "$tmp/err" &&
+[ $? -eq 2 ] && grep -q "no run 4294967297 in '$tmp/one.db'" "$tmp/err" &&
 	[ ! -e "$tmp/x.db" ]
 ok $? "export --run of a large missing run id names it, writes nothing"
 
