@@ -128,7 +128,7 @@ static void print_table(FILE *f, const struct verdict_result *r, int all)
 static json_t *curve_json(const struct verdict_curve *v)
 {
 	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:f, s:f,"
-			 " s:f, s:s, s:f, s:f, s:f, s:o, s:o, s:s, s:i, s:o, s:f,"
+			 " s:f, s:s, s:f, s:f, s:f, s:o, s:o, s:s, s:f, s:i, s:o, s:f,"
 			 " s:o, s:b, s:o, s:s, s:s, s:s, s:s}",
 			 "distro", v->distro, "library", v->library,
 			 "algorithm", v->algorithm, "operation", v->operation,
@@ -145,6 +145,7 @@ static json_t *curve_json(const struct verdict_curve *v)
 			 "noise_history", v->noise_history >= 0 ?
 				json_real(v->noise_history) : json_null(),
 			 "noise_source", verdict_source_name(v->source),
+			 "noise_df", v->noise_df,
 			 "history_runs", v->history_runs,
 			 "clock_ratio", v->clock_ratio > 0 ?
 				json_real(v->clock_ratio) : json_null(),

@@ -40,10 +40,11 @@ static int store_curves(sqlite3 *db, const struct verdict_result *r,
 			       " ci_high, shape, p, q, noise, noise_within,"
 			       " noise_history, noise_source, history_runs,"
 			       " clock_ratio, halves, canary_moved, state, package,"
-			       " base_version, new_version) VALUES (?1, ?2, ?3, ?4,"
+			       " base_version, new_version, noise_df, regime_slope,"
+			       " confirmation) VALUES (?1, ?2, ?3, ?4,"
 			       " ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,"
 			       " ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25,"
-			       " ?26, ?27, ?28)", -1, &st, NULL) != SQLITE_OK)
+			       " ?26, ?27, ?28, ?29, ?30, ?31)", -1, &st, NULL) != SQLITE_OK)
 		return bo_err_set(err, "cannot store verdicts: %s", sqlite3_errmsg(db));
 	for (i = 0; i < r->ncurves && rc == SQLITE_DONE; i++) {
 		const struct verdict_curve *v = &r->curves[i];
@@ -80,6 +81,12 @@ static int store_curves(sqlite3 *db, const struct verdict_result *r,
 		sqlite3_bind_text(st, 26, v->package, -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 27, v->base_version, -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 28, v->new_version, -1, SQLITE_STATIC);
+		sqlite3_bind_double(st, 29, v->noise_df);
+		sqlite3_bind_double(st, 30, v->regime_slope);
+		if (v->confirmation >= 0)
+			sqlite3_bind_int(st, 31, v->confirmation != 0);
+		else
+			sqlite3_bind_null(st, 31);
 		rc = sqlite3_step(st);
 	}
 	if (rc != SQLITE_DONE)

@@ -228,6 +228,7 @@ static void judge(const struct ccurve *c, const double *pss, const double *pdf,
 	v->shape = VERDICT_SHAPE_SHIFT;
 	v->noise = VERDICT_NOISE_FALLBACK;
 	v->noise_within = v->noise_history = -1;
+	v->noise_df = 1e6;
 	v->source = VERDICT_NOISE_ASSUMED;
 	v->halves = -1;
 	for (shape = 0; shape < NSHAPES; shape++)
@@ -307,6 +308,7 @@ static void judge(const struct ccurve *c, const double *pss, const double *pdf,
 		v->noise = sigma;
 		v->noise_within = sw;
 		v->noise_history = sh;
+		v->noise_df = df;
 		v->source = src;
 		/* Bonferroni over the shapes tried, within the curve */
 		v->p = p * (nshapes ? nshapes : 1);

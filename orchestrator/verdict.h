@@ -92,7 +92,11 @@ struct verdict_curve {
 	enum verdict_shape shape;
 	double noise;		/* SD of the log effect used, log units */
 	double noise_within;	/* from the invocations; -1 when none */
-	double noise_history;	/* from history; -1 when none */
+	double noise_history;	/* from history (moderated by its
+				 * library's); -1 when none */
+	double noise_df;	/* degrees of freedom of noise: of Student's
+				 * t the p-value and interval came from
+				 * (1e6: the noise was taken as known) */
 	enum verdict_noise_source source;
 	int history_runs;	/* earlier runs the history used */
 	double clock_ratio;	/* new/base mean measured core clock; 0

@@ -225,6 +225,24 @@ ok $? "--format csv: every curve, one row each"
 	[ "$(sqlite3 "$db" "select base_run, new_run, source, curves, changed, confirmed_regressions from verdicts")" = "6|8|compare|21|7|7" ] &&
 	[ "$(sqlite3 "$db" "select count(*) from verdict_curves where state = 'confirmed' and library = 'libgcrypt' and noise_source = 'history'")" -eq 7 ]
 ok $? "--store keeps the verdict and each curve's state and noise"
+"$BENCHORCH" compare --db "$db" --format json 6 8 >"$tmp/store.json" 2>"$tmp/err" &&
+	sqlite3 -json "$db" "select library, algorithm, operation, mode, noise_df, regime_slope, confirmation from verdict_curves" >"$tmp/stored.json" &&
+	python3 - "$tmp/store.json" "$tmp/stored.json" <<'EOF2'
+import json, sys
+curves = {(c["library"], c["algorithm"], c["operation"], c["mode"]): c
+          for c in json.load(open(sys.argv[1]))["curves"]}
+rows = json.load(open(sys.argv[2]))
+assert len(rows) == len(curves) == 21, (len(rows), len(curves))
+for r in rows:
+    c = curves[(r["library"], r["algorithm"], r["operation"], r["mode"])]
+    assert r["noise_df"] is not None and r["noise_df"] >= 1, r
+    assert abs(r["noise_df"] - c["noise_df"]) < 1e-6 * r["noise_df"], (r, c["noise_df"])
+    assert abs(r["regime_slope"] - c["regime_slope"]) < 1e-6, (r, c["regime_slope"])
+    want = None if c["confirmation"] is None else int(c["confirmation"])
+    assert r["confirmation"] == want, (r, c["confirmation"])
+assert all(r["confirmation"] is None for r in rows)  # no confirmation run
+EOF2
+ok $? "and what the verdict was derived with: the noise's degrees of freedom, the host-speed slope and each curve's confirmation (none here), as compare prints them"
 "$BENCHORCH" compare --db "$db" 6 8 >/dev/null 2>"$tmp/err" &&
 	[ "$(sqlite3 "$db" "select count(*) from verdicts")" -eq 1 ]
 ok $? "without --store nothing is written"
@@ -284,6 +302,13 @@ ok $? "no confirmation run: confirmed by halves and history, as before ($c)"
 confirm conf 9 1 && c=$(held conf) && [ "$c" = "7 7 9 1111111" ] && { fail conf; [ $? -eq 4 ]; } &&
 	grep -q '^Caveat: confirmation run 9 measured 7 changed curves again: 7 held (confirmed), 0 did not hold (not confirmed)\.$' "$tmp/out"
 ok $? "previous and new image alternating, slower again: confirmed, --fail-on-regression exits 4 ($c)"
+"$BENCHORCH" compare --db "$tmp/conf.db" --store 6 8 >/dev/null 2>"$tmp/err" &&
+	[ "$(sqlite3 "$tmp/conf.db" "select count(*) from verdict_curves where confirmation = 1 and state = 'confirmed' and library = 'libgcrypt'")" -eq 7 ] &&
+	[ "$(sqlite3 "$tmp/conf.db" "select count(*) from verdict_curves where confirmation is not null")" -eq 7 ] &&
+	confirm conf 10 1 && "$BENCHORCH" compare --db "$tmp/conf.db" --store 6 8 >/dev/null 2>"$tmp/err" &&
+	[ "$(sqlite3 "$tmp/conf.db" "select count(*) from verdict_curves where confirmation = 0 and state = 'unchanged'")" -eq 7 ] &&
+	[ "$(sqlite3 "$tmp/conf.db" "select count(*) from verdict_curves where confirmation is not null")" -eq 7 ]
+ok $? "--store keeps each curve's confirmation: 1 for the 7 that held, 0 for the 7 that did not"
 confirm conf 10 1 && c=$(held conf) && [ "$c" = "0 0 10 " ] && fail conf &&
 	grep -q '^Caveat: confirmation run 10 measured 7 changed curves again: 0 held (confirmed), 7 did not hold (not confirmed): debian:bookworm libgcrypt aes-128-cbc decrypt bulk, .*, debian:bookworm libgcrypt sha-256 hash bulk\.$' "$tmp/out" &&
 	[ "$(grep -c ' libgcrypt .* regression ' "$tmp/out")" -eq 0 ] &&
