@@ -54,12 +54,28 @@ ok $? "the canary lines follow the curve's results"
 check 0 'all(c["before_ns"] > 0 and c["after_ns"] > 0 and c["noise"] >= 0.03 and c["moved"] == (abs(c["after_ns"] / c["before_ns"] - 1) > c["noise"]) for c in canaries)'
 ok $? "times, a noise of at least 3 %, moved as they say"
 
+# A canary given three times its work moves unless the host itself
+# slowed during its five timings enough to widen their spread past it (or
+# slowed the timings before it): seen once in many runs. Such a run says
+# nothing of the re-measuring, so it is tried again, up to three times in
+# all; every try's output must still be whole.
+# retry N EXPR: EXPR holds for run N, or for one of two more runs of it;
+# fails at once when a try's results are not the seven points once each.
+retry() {
+	for try in 1 2 3; do
+		[ "$try" -gt 1 ] && { run "$1" || return 1; }
+		check "$1" 'len(results) == 7 and done["results"] == 7 and len({(r["operation"], r["mode"], r["buffer_bytes"]) for r in results}) == 7' || return 1
+		check "$1" "$2" && return 0
+		echo "# run $1, try $try: the disturbed canary did not move; again"
+	done
+	return 1
+}
 check 1 'len(results) == 7 and done["results"] == 7 and len({(r["operation"], r["mode"], r["buffer_bytes"]) for r in results}) == 7'
 ok $? "a moved canary: the sweep measured again, each point printed once, done counts 7"
-check 1 'len(canaries) == 2 and all(c["remeasured"] for c in canaries)'
+retry 1 'len(canaries) == 2 and all(c["remeasured"] for c in canaries)'
 ok $? "its canary lines say it was measured again"
-check 2 'len(results) == 7 and done["results"] == 7 and len(canaries) == 2 and all(c["remeasured"] and c["moved"] and c["after_ns"] > 2 * c["before_ns"] for c in canaries)'
-ok $? "moved again: kept once and flagged moved (after more than twice before)"
+retry 2 'len(canaries) == 2 and all(c["remeasured"] and c["moved"] and c["after_ns"] > 2 * c["before_ns"] for c in canaries)'
+ok $? "moved again: kept once and flagged moved (after more than twice before), each point printed once"
 
 # the allowance: four sweeps (four hashes), every canary disturbed.
 # --remeasure-max 10 measures again only the first (at most 1 + 10 % of
