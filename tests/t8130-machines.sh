@@ -87,8 +87,8 @@ ok $? "json at --size 1KiB: machines and a figure per machine"
 [ $? -eq 0 ] && grep -q "one machine only" "$tmp/err" && grep -q "^  host-a: .*, run 2$" "$tmp/out"
 ok $? "runs of one machine: its latest, and a warning"
 "$BENCHORCH" compare --machines --db "$tmp/all.db" 99 >/dev/null 2>"$tmp/err"
-[ $? -eq 3 ] && grep -q "run 99 does not exist" "$tmp/err"
-ok $? "a run that does not exist is named"
+[ $? -eq 2 ] && grep -q "no run 99 in '$tmp/all.db'" "$tmp/err"
+ok $? "a run that does not exist is named: an unknown name, exit 2"
 "$BENCHORCH" compare --machines --latest 2 --db "$tmp/all.db" >/dev/null 2>&1
 [ $? -eq 2 ]
 ok $? "--machines with --latest is a usage error"
