@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "db/db.h"
 #include "orchestrator/cli.h"
 
 void cli_error(const char *fmt, ...)
@@ -67,6 +68,25 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\nTry 'benchorch %s --help'.\n", cmd);
 	return EXIT_USAGE;
+}
+
+int cli_check_runs(const char *cmd, const char *opt, sqlite3 *db,
+		   const char *path, const int64_t *runs, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		int k = db_run_exists(db, runs[i]);
+
+		if (k < 0) {
+			cli_error("database error in '%s': %s", path,
+				  sqlite3_errmsg(db));
+			return EXIT_ENV;
+		}
+		if (k == 0)
+			return cli_usage_error(cmd, "%s%sno run %lld in '%s'",
+					       opt ? opt : "", opt ? ": " : "",
+					       (long long)runs[i], path);
+	}
+	return EXIT_OK;
 }
 
 int cli_parse_ll(const char *s, long long min, long long max,

@@ -5,6 +5,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <sqlite3.h>
+
 #include "orchestrator/util.h"
 
 /* Exit statuses (documented in benchorch(1)). */
@@ -86,5 +88,13 @@ int cli_parse_run_id(const char *s, int64_t *ret, bo_err *err);
 /* Print a usage error for command CMD and return EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* Check that the database DB (at PATH, for the messages) holds each of
+ * the N run ids RUNS, given to command CMD by option OPT (NULL: as
+ * arguments). A run it does not hold is an unknown name: prints "benchorch
+ * CMD: OPT: no run ID in 'PATH'" and returns EXIT_USAGE; a database error
+ * prints it and returns EXIT_ENV; else EXIT_OK. */
+int cli_check_runs(const char *cmd, const char *opt, sqlite3 *db,
+		   const char *path, const int64_t *runs, size_t n);
 
 #endif

@@ -181,18 +181,8 @@ static int compare_machines_cmd(const char *db_opt, const char *state_opt,
 		rc = EXIT_ENV;
 	} else {
 		/* a run the database does not hold is an unknown name */
-		for (i = 0; i < argc && rc == EXIT_OK; i++) {
-			int k = db_run_exists(db, runs[i]);
-
-			if (k < 0) {
-				cli_error("database error in '%s': %s", path,
-					  sqlite3_errmsg(db));
-				rc = EXIT_ENV;
-			} else if (k == 0) {
-				rc = cli_usage_error("compare", "no run %lld in '%s'",
-						     (long long)runs[i], path);
-			}
-		}
+		rc = cli_check_runs("compare", NULL, db, path, runs,
+				    (size_t)argc);
 		if (rc == EXIT_OK &&
 		    compare_machines(db, runs, (size_t)argc, bytes, &c, &err) < 0) {
 			cli_error("%s in '%s'", err.msg, path);

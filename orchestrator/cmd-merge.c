@@ -227,20 +227,9 @@ static int cmd_export(int argc, char **argv)
 		free(a.runs);
 		return EXIT_ENV;
 	}
-	for (size_t i = 0; i < a.nruns && rc < 0; i++) {
-		int k = db_run_exists(out, a.runs[i]);
-
-		if (k < 0) {
-			cli_error("database error in '%s': %s", path,
-				  sqlite3_errmsg(out));
-			rc = EXIT_ENV;
-		} else if (k == 0) {
-			rc = cli_usage_error("export", "--run: no run %lld in '%s'",
-					     (long long)a.runs[i], path);
-		}
-	}
+	rc = cli_check_runs("export", "--run", out, path, a.runs, a.nruns);
 	sqlite3_close(out);
-	if (rc >= 0) {
+	if (rc != EXIT_OK) {
 		free(path);
 		free(a.runs);
 		return rc;

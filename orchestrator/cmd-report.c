@@ -174,21 +174,13 @@ static int cmd_report(int argc, char **argv)
 		free(runs);
 		return EXIT_ENV;
 	}
-	for (size_t i = 0; i < o.nruns; i++) {
-		int k = db_run_exists(db, runs[i]);
-
-		if (k <= 0) {
-			if (k < 0)
-				cli_error("database error in '%s': %s", path,
-					  sqlite3_errmsg(db));
-			else
-				cli_usage_error("report", "--run: no run %lld in '%s'",
-						(long long)runs[i], path);
-			sqlite3_close(db);
-			free(path);
-			free(runs);
-			return k < 0 ? EXIT_ENV : EXIT_USAGE;
-		}
+	/* a run the database does not hold is an unknown name */
+	rc = cli_check_runs("report", "--run", db, path, runs, o.nruns);
+	if (rc != EXIT_OK) {
+		sqlite3_close(db);
+		free(path);
+		free(runs);
+		return rc;
 	}
 	if (o.table_bytes) {
 		int k = db_names_size_known(db, o.table_bytes);

@@ -425,26 +425,6 @@ static void warn_partial_runs(sqlite3 *db, const struct filters *f)
 	sqlite3_finalize(st);
 }
 
-/* Check F's --run ids against DB: a run it does not hold is an unknown
- * name, a usage error like an unknown library. Returns 0, EXIT_USAGE
- * after printing why, or EXIT_ENV on a database error. */
-static int check_runs(sqlite3 *db, const char *path, const struct filters *f)
-{
-	for (size_t i = 0; i < f->nruns; i++) {
-		int k = db_run_exists(db, f->runs[i]);
-
-		if (k < 0) {
-			cli_error("database error in '%s': %s", path,
-				  sqlite3_errmsg(db));
-			return EXIT_ENV;
-		}
-		if (k == 0)
-			return cli_usage_error("results", "--run: no run %lld in '%s'",
-					       (long long)f->runs[i], path);
-	}
-	return 0;
-}
-
 /* Check F's --distro and --size against what DB has results for: a
  * name or size it has none for is a usage error (a typo, or a size the
  * guest does not measure), not an empty answer. Returns 0, EXIT_USAGE
@@ -728,7 +708,8 @@ static int cmd_results(int argc, char **argv)
 		free(path);
 		return EXIT_ENV;
 	}
-	rc = check_runs(db, path, &f);
+	/* a run the database does not hold is an unknown name */
+	rc = cli_check_runs("results", "--run", db, path, f.runs, f.nruns);
 	if (rc != EXIT_OK) {
 		sqlite3_close(db);
 		free(f.runs);
