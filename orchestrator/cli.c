@@ -70,6 +70,37 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+int cli_parse_min_batch_ms(const char *arg, uint64_t *ns, bo_err *err)
+{
+	double ms;
+
+	/* 1 us to 60 s: the guest's own limits are 1 ns and 60 s */
+	if (cli_parse_double(arg, 0.001, 60000, &ms, err) < 0)
+		return -1;
+	*ns = (uint64_t)(ms * 1e6 + 0.5);
+	return 0;
+}
+
+int cli_parse_repetitions(const char *arg, unsigned *ret, bo_err *err)
+{
+	long long v;
+
+	if (cli_parse_ll(arg, 1, 150, &v, err) < 0)
+		return -1;
+	*ret = (unsigned)v;
+	return 0;
+}
+
+int cli_parse_max_reruns(const char *arg, unsigned *ret, bo_err *err)
+{
+	long long v;
+
+	if (cli_parse_ll(arg, 0, 9, &v, err) < 0)
+		return -1;
+	*ret = (unsigned)v;
+	return 0;
+}
+
 int cli_check_runs(const char *cmd, const char *opt, sqlite3 *db,
 		   const char *path, const int64_t *runs, size_t n)
 {

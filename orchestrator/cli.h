@@ -89,6 +89,15 @@ int cli_parse_run_id(const char *s, int64_t *ret, bo_err *err);
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* The guests' measurement options as `run` and `confirm` take them, each
+ * parsed from ARG with err set on a value that is malformed or out of
+ * range (0, or -1): --min-batch-ms (0.001 to 60000 ms; *ns in
+ * nanoseconds), --repetitions (1 to 150 samples a set), --max-reruns (0
+ * to 9 sets after the first). */
+int cli_parse_min_batch_ms(const char *arg, uint64_t *ns, bo_err *err);
+int cli_parse_repetitions(const char *arg, unsigned *ret, bo_err *err);
+int cli_parse_max_reruns(const char *arg, unsigned *ret, bo_err *err);
+
 /* Check that the database DB (at PATH, for the messages) holds each of
  * the N run ids RUNS, given to command CMD by option OPT (NULL: as
  * arguments). A run it does not hold is an unknown name: prints "benchorch

@@ -33,9 +33,10 @@ static const char usage[] =
 "its previous image is deleted. A confirmation that fails or is\n"
 "interrupted keeps the previous image for a later one.\n"
 "'run' and the daemon confirm by themselves after a run in which curves\n"
-"look changed (run --no-confirm leaves it out), with the run's --nohw,\n"
-"batch length and repetitions; a confirmation of a --nohw run measures\n"
-"with --nohw in any case.\n"
+"look changed (run --no-confirm leaves it out). A confirmation measures\n"
+"as the run it confirms did: with its --quick, --nohw, batch length,\n"
+"repetitions and sets, as stored with the run, unless given here; the\n"
+"confirmation's stored command line names those it took from the run.\n"
 "\n"
 "A curve is a distribution's LIBRARY/ALGORITHM[/OPERATION[/MODE]]. Without\n"
 "--curves, those that look changed against the previous run of the same\n"
@@ -57,6 +58,9 @@ static const char usage[] =
 "      --rounds N         rounds of previous and new image, 1 to 50 (default\n"
 "                         2)\n"
 "      --quick            the guests' short run: 4 buffer sizes\n"
+"      --min-batch-ms MS  shortest timed batch, 0.001 to 60000\n"
+"      --repetitions N    samples per set, 1 to 150\n"
+"      --max-reruns N     sets after the first, 0 to 9\n"
 "      --seed N           draw the order from N (0..4294967295)\n"
 "      --db PATH          database (default: $BENCHORCH_DB, or\n"
 "                         STATE/results.db, or /var/lib/benchorch/results.db)\n"
@@ -73,13 +77,17 @@ static const char usage[] =
 "database), 130/143 interrupted.\n";
 
 enum { OPT_RUN = 256, OPT_CURVES, OPT_ROUNDS, OPT_QUICK, OPT_SEED, OPT_DB,
-       OPT_STATE, OPT_RUNNER, OPT_TIMEOUT, OPT_FORMAT };
+       OPT_STATE, OPT_RUNNER, OPT_TIMEOUT, OPT_FORMAT, OPT_MIN_BATCH,
+       OPT_REPETITIONS, OPT_MAX_RERUNS };
 
 static const struct option options[] = {
 	{ "run", required_argument, NULL, OPT_RUN },
 	{ "curves", required_argument, NULL, OPT_CURVES },
 	{ "rounds", required_argument, NULL, OPT_ROUNDS },
 	{ "quick", no_argument, NULL, OPT_QUICK },
+	{ "min-batch-ms", required_argument, NULL, OPT_MIN_BATCH },
+	{ "repetitions", required_argument, NULL, OPT_REPETITIONS },
+	{ "max-reruns", required_argument, NULL, OPT_MAX_RERUNS },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "db", required_argument, NULL, OPT_DB },
 	{ "state-dir", required_argument, NULL, OPT_STATE },
@@ -124,6 +132,25 @@ static int parse_args(int argc, char **argv, struct confirm_config *c)
 			break;
 		case OPT_QUICK:
 			c->quick = 1;
+			break;
+		case OPT_MIN_BATCH:
+			if (cli_parse_min_batch_ms(optarg, &c->min_batch_ns,
+						   &err) < 0)
+				return cli_usage_error("confirm", "--min-batch-ms: %s",
+						       err.msg);
+			break;
+		case OPT_REPETITIONS:
+			if (cli_parse_repetitions(optarg, &c->repetitions,
+						  &err) < 0)
+				return cli_usage_error("confirm", "--repetitions: %s",
+						       err.msg);
+			break;
+		case OPT_MAX_RERUNS:
+			if (cli_parse_max_reruns(optarg, &c->max_reruns,
+						 &err) < 0)
+				return cli_usage_error("confirm", "--max-reruns: %s",
+						       err.msg);
+			c->max_reruns_set = 1;
 			break;
 		case OPT_SEED:
 			if (cli_parse_ll(optarg, 0, (long long)SHUFFLE_SEED_MAX,

@@ -253,25 +253,18 @@ static int parse_args(int argc, char **argv, struct run_config *c)
 		case OPT_NOHW:
 			c->nohw = 1;
 			break;
-		case OPT_MIN_BATCH: {
-			double ms;
-
-			/* 1 us to 60 s: the guest's own limits are 1 ns and 60 s */
-			if (cli_parse_double(optarg, 0.001, 60000, &ms, &err) < 0)
+		case OPT_MIN_BATCH:
+			if (cli_parse_min_batch_ms(optarg, &c->min_batch_ns,
+						   &err) < 0)
 				return cli_usage_error("run", "--min-batch-ms: %s",
 						       err.msg);
-			c->min_batch_ns = (uint64_t)(ms * 1e6 + 0.5);
 			break;
-		}
-		case OPT_REPETITIONS: {
-			long long v;
-
-			if (cli_parse_ll(optarg, 1, 150, &v, &err) < 0)
+		case OPT_REPETITIONS:
+			if (cli_parse_repetitions(optarg, &c->repetitions,
+						  &err) < 0)
 				return cli_usage_error("run", "--repetitions: %s",
 						       err.msg);
-			c->repetitions = (unsigned)v;
 			break;
-		}
 		case OPT_MAX_CV: {
 			double v;
 
@@ -284,16 +277,13 @@ static int parse_args(int argc, char **argv, struct run_config *c)
 				 v == 0 ? 0.0 : v);
 			break;
 		}
-		case OPT_MAX_RERUNS: {
-			long long v;
-
-			if (cli_parse_ll(optarg, 0, 9, &v, &err) < 0)
+		case OPT_MAX_RERUNS:
+			if (cli_parse_max_reruns(optarg, &c->max_reruns,
+						 &err) < 0)
 				return cli_usage_error("run", "--max-reruns: %s",
 						       err.msg);
-			c->max_reruns = (unsigned)v;
 			c->max_reruns_set = 1;
 			break;
-		}
 		case OPT_SEED: {
 			char *end;
 			unsigned long long v;

@@ -37,6 +37,16 @@ struct confirm_state {
 	int record_failed;
 	int nohw;		/* measure with --nohw: given, or the
 				 * confirmed run measured variant 'nohw' */
+	/* the guests' settings: given (cc), else the confirmed run's */
+	int quick;
+	uint64_t min_batch_ns;	/* 0 = the guests' default */
+	unsigned repetitions;	/* 0 = the guests' default */
+	int max_reruns_set;
+	unsigned max_reruns;
+	int argc;		/* cc's command line and the settings taken
+				 * from the run: what the run records */
+	char **argv;		/* owned; its strings borrowed, or in own */
+	char *own[3];		/* owned values added to argv */
 };
 
 /* The latest run that finished and is not a confirmation; 0 = none. */
@@ -336,12 +346,12 @@ static int measure(struct confirm_state *s)
 	c.data_dir = (char *)cc->data_dir;
 	c.guest = (char *)cc->guest;
 	c.kind = cc->kind;
-	c.quick = cc->quick;
+	c.quick = s->quick;
 	c.nohw = s->nohw;
-	c.min_batch_ns = cc->min_batch_ns;
-	c.repetitions = cc->repetitions;
-	c.max_reruns_set = cc->max_reruns_set;
-	c.max_reruns = cc->max_reruns;
+	c.min_batch_ns = s->min_batch_ns;
+	c.repetitions = s->repetitions;
+	c.max_reruns_set = s->max_reruns_set;
+	c.max_reruns = s->max_reruns;
 	c.libs = libs;
 	c.algos = algos;
 	c.spec_libs = slibs;
@@ -350,8 +360,8 @@ static int measure(struct confirm_state *s)
 	c.seed = cc->seed;
 	c.timeout_s = cc->timeout_s;
 	c.format = cc->format;
-	c.argc = cc->argc;
-	c.argv = cc->argv;
+	c.argc = s->argc;
+	c.argv = s->argv;
 	c.no_summary = 1;
 	c.quiet = cc->quiet;
 	c.progress_sink = cc->progress_sink;
@@ -430,6 +440,73 @@ static void finish(struct confirm_state *s)
 	free(status);
 }
 
+/* S's guest settings: those CC gives, the others as the confirmed run
+ * measured (its quick flag, and the --min-batch-ms, --repetitions and
+ * --max-reruns of its stored command line; a value that does not parse
+ * is left at the default). S's command line is CC's with the settings
+ * taken from the run added, so that the confirmation's stored command
+ * line says how it measured. */
+static void run_settings(struct confirm_state *s)
+{
+	const struct confirm_config *cc = s->cc;
+	sqlite3_stmt *st;
+	char *cmd = NULL, *v;
+	int quick = 0;
+	bo_err err;
+
+	if (sqlite3_prepare_v2(s->db, "SELECT quick, command_line FROM runs"
+			       " WHERE id = ?1", -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, s->confirmed);
+		if (sqlite3_step(st) == SQLITE_ROW) {
+			quick = sqlite3_column_int(st, 0);
+			cmd = db_column_dup_or_empty(st, 1);
+		}
+		sqlite3_finalize(st);
+	}
+	s->argv = xmalloc(((size_t)cc->argc + 8) * sizeof(char *));
+	for (s->argc = 0; s->argc < cc->argc; s->argc++)
+		s->argv[s->argc] = cc->argv[s->argc];
+	s->quick = cc->quick;
+	if (!cc->quick && quick) {
+		s->quick = 1;
+		s->argv[s->argc++] = "--quick";
+	}
+	s->min_batch_ns = cc->min_batch_ns;
+	if (!s->min_batch_ns && cmd &&
+	    (v = bo_cmdline_option(cmd, "--min-batch-ms")) != NULL) {
+		if (cli_parse_min_batch_ms(v, &s->min_batch_ns, &err) == 0) {
+			s->argv[s->argc++] = "--min-batch-ms";
+			s->argv[s->argc++] = s->own[0] = v;
+		} else {
+			free(v);
+		}
+	}
+	s->repetitions = cc->repetitions;
+	if (!s->repetitions && cmd &&
+	    (v = bo_cmdline_option(cmd, "--repetitions")) != NULL) {
+		if (cli_parse_repetitions(v, &s->repetitions, &err) == 0) {
+			s->argv[s->argc++] = "--repetitions";
+			s->argv[s->argc++] = s->own[1] = v;
+		} else {
+			free(v);
+		}
+	}
+	s->max_reruns_set = cc->max_reruns_set;
+	s->max_reruns = cc->max_reruns;
+	if (!s->max_reruns_set && cmd &&
+	    (v = bo_cmdline_option(cmd, "--max-reruns")) != NULL) {
+		if (cli_parse_max_reruns(v, &s->max_reruns, &err) == 0) {
+			s->max_reruns_set = 1;
+			s->argv[s->argc++] = "--max-reruns";
+			s->argv[s->argc++] = s->own[2] = v;
+		} else {
+			free(v);
+		}
+	}
+	s->argv[s->argc] = NULL;
+	free(cmd);
+}
+
 int confirm_execute(const struct confirm_config *cc, int64_t *ret_run_id)
 {
 	struct confirm_state s = { .cc = cc };
@@ -484,6 +561,7 @@ int confirm_execute(const struct confirm_config *cc, int64_t *ret_run_id)
 		nohw = db_query_int(s.db, sql);
 		s.nohw = cc->nohw || nohw > 0;
 	}
+	run_settings(&s);
 	if (!given && changed_curves(s.db, s.confirmed, &changed, &nchanged,
 				     cc->quiet, &err) < 0) {
 		cli_error("%s", err.msg);
@@ -526,6 +604,9 @@ out:
 	confirm_curves_free(given, ngiven);
 	confirm_curves_free(changed, nchanged);
 	targets_free(s.t, s.nt);
+	free(s.argv);
+	for (i = 0; i < 3; i++)
+		free(s.own[i]);
 	sqlite3_close(s.db);
 	return rc;
 }
@@ -565,19 +646,16 @@ static size_t kept_previous(sqlite3 *db, const char *state_dir, int64_t run)
 int confirm_after_run(const struct run_config *c, int64_t run_id)
 {
 	char runbuf[24];
-	char *argv[5];
+	char *argv[4];
 	struct confirm_config cc = {
 		.state_dir = c->state_dir,
 		.db_path = c->db_path,
 		.data_dir = c->data_dir,
 		.guest = c->guest,
 		.kind = c->kind,
-		.quick = c->quick,
-		.nohw = c->nohw,
-		.min_batch_ns = c->min_batch_ns,
-		.repetitions = c->repetitions,
-		.max_reruns_set = c->max_reruns_set,
-		.max_reruns = c->max_reruns,
+		/* the guests' settings (--quick, --nohw, batch length,
+		 * repetitions, sets) are the run's: confirm_execute takes
+		 * them from it, and records them */
 		.timeout_s = c->timeout_s,
 		.run_id = run_id,
 		.format = FORMAT_TABLE,
@@ -621,8 +699,6 @@ int confirm_after_run(const struct run_config *c, int64_t run_id)
 	argv[cc.argc++] = "confirm";
 	argv[cc.argc++] = "--run";
 	argv[cc.argc++] = runbuf;
-	if (c->quick)
-		argv[cc.argc++] = "--quick";
 	argv[cc.argc] = NULL;
 	if (!c->quiet && kept)
 		fprintf(stderr, "benchorch: run %lld: %zu image%s rebuilt with other packages, the previous kept; confirming what looks changed\n",

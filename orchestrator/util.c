@@ -306,6 +306,22 @@ uint64_t bo_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+char *bo_cmdline_option(const char *cmdline, const char *opt)
+{
+	const char *p = cmdline;
+	size_t n = strlen(opt), len;
+
+	while ((p = strstr(p, opt)) != NULL) {
+		if ((p == cmdline || p[-1] == ' ') && (p[n] == ' ' || p[n] == '=')) {
+			p += n + 1;
+			len = strcspn(p, " ");
+			return xasprintf("%.*s", (int)len, p);
+		}
+		p += n;
+	}
+	return NULL;
+}
+
 char *bo_utc_now(char *buf, size_t len)
 {
 	time_t t = time(NULL);

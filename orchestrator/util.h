@@ -68,6 +68,12 @@ typedef void (*bo_lock_wait_fn)(void *ctx, const char *path);
 int bo_lock_wait(const char *path, bo_lock_wait_fn on_wait, void *ctx,
 		 bo_err *err);
 
+/* The value of option OPT (e.g. "--min-batch-ms") in the command line
+ * CMDLINE as runs.command_line stores it (arguments joined by spaces),
+ * given as "OPT VALUE" or "OPT=VALUE"; NULL when it is not there. The
+ * caller frees it. */
+char *bo_cmdline_option(const char *cmdline, const char *opt);
+
 /* Nanoseconds from CLOCK_MONOTONIC. */
 uint64_t bo_now_ns(void);
 

@@ -386,18 +386,9 @@ static char *query_text(sqlite3 *db, const char *sql, struct verdict_sel sel)
  * "default" (owned). */
 static char *option_value(const char *cmd, const char *opt)
 {
-	const char *p = cmd;
-	size_t n = strlen(opt), len;
+	char *v = bo_cmdline_option(cmd, opt);
 
-	while ((p = strstr(p, opt)) != NULL) {
-		if ((p == cmd || p[-1] == ' ') && (p[n] == ' ' || p[n] == '=')) {
-			p += n + 1;
-			len = strcspn(p, " ");
-			return xasprintf("%.*s", (int)len, p);
-		}
-		p += n;
-	}
-	return xstrdup("default");
+	return v ? v : xstrdup("default");
 }
 
 static void caveat_pair(struct verdict_result *r, const char *what,
