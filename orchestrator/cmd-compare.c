@@ -75,7 +75,9 @@ static const char usage[] =
 "      --db PATH          database (default: $BENCHORCH_DB, or\n"
 "                         STATE/results.db, or /var/lib/benchorch/results.db)\n"
 "      --state-dir DIR    where the default database lives\n"
-"      --latest 2         compare the two most recent finished runs\n"
+"      --latest 2         compare the most recent finished run with the\n"
+"                         one before it made alike (same --quick, same\n"
+"                         --nohw or not; confirmation runs aside)\n"
 "      --threshold PCT    ignore changes of at most PCT % (default: 3)\n"
 "      --all              list every curve (with --points: every point)\n"
 "      --points           add the point-by-point comparison (see above)\n"
@@ -88,8 +90,8 @@ static const char usage[] =
 "      --size SIZE        buffer size of --machines (default: 16KiB)\n"
 "  -h, --help             show this help\n"
 "\n"
-"Exit status: 0 compared; 1 the runs have no curve in common (nothing\n"
-"compared); 2 usage error, or a run or image the database does not hold;\n"
+"Exit status: 0 compared; 1 nothing compared (the runs have no curve in\n"
+"common, or --latest 2 found no two runs made alike); 2 usage error, or a run or image the database does not hold;\n"
 "3 the database cannot be read or written; 4 a confirmed regression was\n"
 "found and --fail-on-regression was given.\n";
 
@@ -227,10 +229,11 @@ static int compare_curves(const char *path, const struct cmp_opts *o,
 		cli_error("%s", err.msg);
 		return EXIT_ENV;
 	}
-	if (latest && compare_latest_two(db, &base.run, &new.run, &err) < 0) {
+	if (latest && (k = compare_latest_two(db, &base.run, &new.run,
+					      &err)) < 0) {
 		cli_error("%s", err.msg);
 		sqlite3_close(db);
-		return EXIT_ENV;
+		return k == -2 ? EXIT_FAILED : EXIT_ENV;
 	}
 	/* a run or image the database does not hold is an unknown name */
 	if (!latest && ((k = vload_check_sel(db, base, &err)) < 0 ||

@@ -259,20 +259,24 @@ int compare_latest_two(sqlite3 *db, int64_t *ret_base, int64_t *ret_new,
 		       bo_err *err)
 {
 	sqlite3_stmt *st;
-	int64_t id[2];
-	int n = 0;
+	int64_t id[2] = { 0, 0 };
+	int n = 0, quick = 0, nohw = 0;
 
 	/* finished runs only: an aborted or failed run's results are partial;
 	 * and no confirmation run (schema 12): it measures a few curves of
-	 * two images, not the state of the machine */
+	 * two images, not the state of the machine. The base is the latest
+	 * run made like the newest (the same --quick flag and variant): a
+	 * --nohw run beside a nightly one is no regression of a package */
 	int confirms = sqlite3_table_column_metadata(db, NULL, "confirmations",
 						     "run_id", NULL, NULL, NULL,
 						     NULL, NULL) == SQLITE_OK;
-	char *sql = xasprintf("SELECT id FROM runs r WHERE status = 'done'"
+	char *sql = xasprintf("SELECT id, quick, EXISTS (SELECT 1 FROM"
+			      " invocations v WHERE v.run_id = r.id AND"
+			      " v.variant = 'nohw') FROM runs r WHERE status = 'done'"
 			      " AND EXISTS (SELECT 1 FROM"
 			      " invocations i JOIN results x ON x.invocation_id = i.id"
 			      " WHERE i.run_id = r.id)%s"
-			      " ORDER BY started_at DESC, id DESC LIMIT 2",
+			      " ORDER BY started_at DESC, id DESC",
 			      confirms ? " AND id NOT IN (SELECT run_id FROM"
 					 " confirmations)" : "");
 	int prc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
@@ -280,12 +284,30 @@ int compare_latest_two(sqlite3 *db, int64_t *ret_base, int64_t *ret_new,
 	free(sql);
 	if (prc != SQLITE_OK)
 		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
-	while (n < 2 && sqlite3_step(st) == SQLITE_ROW)
-		id[n++] = sqlite3_column_int64(st, 0);
+	while (id[1] == 0 && sqlite3_step(st) == SQLITE_ROW) {
+		int q = sqlite3_column_int(st, 1), h = sqlite3_column_int(st, 2);
+
+		n++;
+		if (n == 1) {
+			id[0] = sqlite3_column_int64(st, 0);
+			quick = q;
+			nohw = h;
+		} else if (q == quick && h == nohw) {
+			id[1] = sqlite3_column_int64(st, 0);
+		}
+	}
 	sqlite3_finalize(st);
-	if (n < 2)
-		return bo_err_set(err, "'--latest 2' needs two finished runs with results, the database has %d",
-				  n);
+	if (n < 2) {
+		bo_err_set(err, "'--latest 2' needs two finished runs with results, the database has %d",
+			   n);
+		return -2;
+	}
+	if (!id[1]) {
+		bo_err_set(err, "'--latest 2': no finished run before run %lld was made like it (%s, %s); give two run ids to compare runs made differently",
+				  (long long)id[0], quick ? "--quick" : "not --quick",
+				  nohw ? "--nohw" : "not --nohw");
+		return -2;
+	}
 	*ret_base = id[1];
 	*ret_new = id[0];
 	return 0;

@@ -16,12 +16,20 @@ static int64_t previous_run(sqlite3 *db, int64_t run_id)
 	sqlite3_stmt *st;
 	int64_t id = 0;
 
+	/* like with like: the same CPU, --quick flag and variant (a
+	 * manual --nohw run in between is no base for a nightly one), and
+	 * no confirmation run (a few curves measured again) */
 	if (sqlite3_prepare_v2(db, "SELECT p.id FROM runs p, runs r WHERE r.id = ?1"
 			       " AND p.id <> r.id AND p.started_at <= r.started_at"
 			       " AND p.cpu_id IS r.cpu_id AND p.quick = r.quick"
 			       " AND p.status = 'done' AND EXISTS (SELECT 1 FROM"
 			       "  invocations i JOIN results x ON x.invocation_id = i.id"
 			       "  WHERE i.run_id = p.id)"
+			       " AND p.id NOT IN (SELECT run_id FROM confirmations)"
+			       " AND EXISTS (SELECT 1 FROM invocations v WHERE"
+			       "  v.run_id = p.id AND v.variant = 'nohw') ="
+			       " EXISTS (SELECT 1 FROM invocations v WHERE"
+			       "  v.run_id = r.id AND v.variant = 'nohw')"
 			       " ORDER BY p.started_at DESC, p.id DESC LIMIT 1",
 			       -1, &st, NULL) != SQLITE_OK)
 		return 0;

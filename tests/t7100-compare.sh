@@ -46,6 +46,19 @@ cp "$db" "$tmp/ab.db" && sqlite3 "$tmp/ab.db" "update runs set status = 'aborted
 	"$BENCHORCH" compare --db "$tmp/ab.db" --points --latest 2 >"$tmp/out" 2>"$tmp/err" &&
 	grep -q '^Run 1 (base, variant hw) against run 2 (new, variant hw)' "$tmp/out"
 ok $? "--latest 2 passes over an aborted run: $(head -1 "$tmp/err")"
+# like with like: a --nohw run newest is compared with the latest --nohw
+# run before it, a plain one with the latest plain one (a --nohw run in
+# between is no regression of a package); none made alike: exit 1
+cp "$db" "$tmp/var.db" && sqlite3 "$tmp/var.db" "update invocations set variant = 'nohw' where run_id = 2" &&
+	"$BENCHORCH" compare --db "$tmp/var.db" --points --latest 2 >"$tmp/out" 2>"$tmp/err" &&
+	grep -q '^Run 1 (base, variant hw) against run 3 (new, variant hw)' "$tmp/out" &&
+	sqlite3 "$tmp/var.db" "update invocations set variant = 'nohw' where run_id = 3" &&
+	"$BENCHORCH" compare --db "$tmp/var.db" --points --latest 2 >"$tmp/out" 2>"$tmp/err" &&
+	grep -q '^Run 2 (base, variant nohw) against run 3 (new, variant nohw)' "$tmp/out" &&
+	sqlite3 "$tmp/var.db" "update invocations set variant = 'hw' where run_id = 2; update runs set quick = 0 where id < 3" &&
+	{ "$BENCHORCH" compare --db "$tmp/var.db" --latest 2 >"$tmp/out" 2>"$tmp/err"; [ $? -eq 1 ]; } &&
+	grep -q "no finished run before run 3 was made like it (--quick, --nohw)" "$tmp/err" && [ ! -s "$tmp/out" ]
+ok $? "--latest 2 compares runs made alike (--quick, --nohw), exit 1 when there are none: $(cat "$tmp/err")"
 "$BENCHORCH" compare --db "$tmp/ab.db" 2 3 >/dev/null 2>"$tmp/err" &&
 	grep -q "^benchorch: warning: run 3 is stored as aborted: its results are partial$" "$tmp/err"
 ok $? "comparing with an aborted run says its results are partial"

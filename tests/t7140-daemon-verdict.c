@@ -27,7 +27,9 @@ static int fill(sqlite3 *db, bo_err *err)
 		    "  (1, 'openssl', 'libssl3', '3.0'), (2, 'libgcrypt', 'libgcrypt20', '1.10')",
 		    err) < 0)
 		return -1;
-	for (run = 1; run <= 3; run++) {
+	/* 1-3 as named in main; 4 a --nohw run, 5 a confirmation of run 2,
+	 * 6 a run like 2: none of 4 and 5 is a base for 6 */
+	for (run = 1; run <= 6; run++) {
 		snprintf(sql, sizeof(sql), "INSERT INTO runs (id, uuid, host, pid,"
 			 " started_at, status, command_line, cpu_id) VALUES (%d,"
 			 " 'u%d', 'h', 1, '2026-01-0%dT00:00:00Z', 'done', 'run', %d)",
@@ -38,15 +40,17 @@ static int fill(sqlite3 *db, bo_err *err)
 			int inv = run * 10 + k;
 
 			snprintf(sql, sizeof(sql), "INSERT INTO invocations (id, run_id,"
-				 " image_id, spec, started_at, status) VALUES (%d, %d, 1,"
-				 " 'debian', 't', 'ok')", inv, run);
+				 " image_id, spec, started_at, status, variant) VALUES"
+				 " (%d, %d, 1, 'debian', 't', 'ok', '%s')", inv, run,
+				 run == 4 ? "nohw" : "hw");
 			if (db_exec(db, sql, err) < 0)
 				return -1;
 			for (l = 0; l < 2; l++)
 				for (s = 0; s < 3; s++) {
 					long long bytes = 16LL << (4 * s);
 					double ns = 1000.0 * (double)bytes * (1 + 0.002 * k) *
-						    (run == 2 && l == 1 ? 1.25 : 1.0);
+						    ((run == 2 || run == 6) && l == 1 ? 1.25 :
+						     run == 4 || run == 5 ? 2.0 : 1.0);
 
 					snprintf(sql, sizeof(sql), "INSERT INTO results"
 						 " (invocation_id, library_id, algorithm,"
@@ -61,7 +65,9 @@ static int fill(sqlite3 *db, bo_err *err)
 				}
 		}
 	}
-	return 0;
+	return db_exec(db, "INSERT INTO confirmations (run_id, confirmed_run_id,"
+		       " distro, release, image_id) VALUES (5, 2, 'debian',"
+		       " 'bookworm', 1)", err);
 }
 
 int main(void)
@@ -76,7 +82,7 @@ int main(void)
 		return 1;
 	snprintf(path, sizeof(path), "%s/r.db", dir);
 	tap_ok(db_open(path, &db, &err) == 0 && fill(db, &err) == 0,
-	       "a database of three runs (%s)", err.msg);
+	       "a database of six runs (%s)", err.msg);
 	sqlite3_close(db);
 
 	o = json_object();
@@ -113,6 +119,14 @@ int main(void)
 	       strcmp(json_string_value(json_object_get(c, "state")), "confirmed") == 0,
 	       "its changed curve: libgcrypt sha-256, -20 %%, confirmed");
 	json_decref(o);
+
+	/* like with like: a --nohw run (4) and a confirmation run (5) in
+	 * between are no base, both 2 times slower */
+	rc = daemon_verdict_after_run(path, 6, line, sizeof(line), &err);
+	tap_ok(rc == 1 && strncmp(line, "run 6 against run 2: 2 curves, 0 changed",
+				  strlen("run 6 against run 2: 2 curves, 0 changed")) == 0,
+	       "run 6 against run 2, past a --nohw run and a confirmation (%d: %s%s)",
+	       rc, line, rc < 0 ? err.msg : "");
 
 	snprintf(line, sizeof(line), "rm -rf '%s'", dir);
 	if (system(line) != 0)
