@@ -101,6 +101,26 @@ int cli_parse_max_reruns(const char *arg, unsigned *ret, bo_err *err)
 	return 0;
 }
 
+void cli_warn_partial_run(sqlite3 *db, int64_t run_id)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(db, "SELECT status, error FROM runs WHERE id = ?1",
+			       -1, &st, NULL) != SQLITE_OK)
+		return;
+	sqlite3_bind_int64(st, 1, run_id);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		const char *status = (const char *)sqlite3_column_text(st, 0);
+		const char *error = (const char *)sqlite3_column_text(st, 1);
+
+		if (status && strcmp(status, "done") != 0)
+			cli_warn("run %lld is stored as %s%s%s%s: its results are partial",
+				 (long long)run_id, status, error ? " (" : "",
+				 error ? error : "", error ? ")" : "");
+	}
+	sqlite3_finalize(st);
+}
+
 int cli_check_runs(const char *cmd, const char *opt, sqlite3 *db,
 		   const char *path, const int64_t *runs, size_t n)
 {

@@ -98,6 +98,12 @@ int cli_parse_min_batch_ms(const char *arg, uint64_t *ns, bo_err *err);
 int cli_parse_repetitions(const char *arg, unsigned *ret, bo_err *err);
 int cli_parse_max_reruns(const char *arg, unsigned *ret, bo_err *err);
 
+/* Warn on stderr when run RUN_ID of DB did not finish normally (stored
+ * as aborted or failed, or still running): "warning: run N is stored as
+ * aborted (ERROR): its results are partial". Prints nothing for a run
+ * that finished ('done'), is not there, or on a database error. */
+void cli_warn_partial_run(sqlite3 *db, int64_t run_id);
+
 /* Check that the database DB (at PATH, for the messages) holds each of
  * the N run ids RUNS, given to command CMD by option OPT (NULL: as
  * arguments). A run it does not hold is an unknown name: prints "benchorch

@@ -190,6 +190,8 @@ static int compare_machines_cmd(const char *db_opt, const char *state_opt,
 			cli_error("%s in '%s'", err.msg, path);
 			rc = EXIT_ENV;
 		} else if (rc == EXIT_OK) {
+			for (size_t m = 0; m < c.nm; m++)
+				cli_warn_partial_run(db, c.m[m].run);
 			compare_machines_print(stdout, &c, fmt);
 			if (c.nm < 2)
 				cli_warn("the runs are of one machine only");

@@ -182,6 +182,11 @@ static int cmd_report(int argc, char **argv)
 		free(runs);
 		return rc;
 	}
+	/* a run that did not finish: its results are partial */
+	for (size_t i = 0; i < o.nruns; i++)
+		cli_warn_partial_run(db, runs[i]);
+	if (!o.nruns && report_latest_run(db) > 0)
+		cli_warn_partial_run(db, report_latest_run(db));
 	if (o.table_bytes) {
 		int k = db_names_size_known(db, o.table_bytes);
 

@@ -389,40 +389,15 @@ static char *no_results_reason(sqlite3 *db, int64_t run_id)
  * still running): its results are partial. */
 static void warn_partial_runs(sqlite3 *db, const struct filters *f)
 {
-	char *sql = xstrdup("SELECT id, status, error FROM runs"
-			    " WHERE status <> 'done' AND id IN"
-			    " (SELECT DISTINCT run_id FROM results_v)"), *t;
-	sqlite3_stmt *st;
 	size_t i;
 
 	if (f->nruns && !f->all) {
-		char *in = sql_in_list("id", f->nruns);
-
-		t = xasprintf("%s AND %s", sql, in);
-		free(in);
-	} else {
-		t = xasprintf("%s AND id = (SELECT max(run_id) FROM results_v)",
-			      sql);
-	}
-	free(sql);
-	if (sqlite3_prepare_v2(db, t, -1, &st, NULL) != SQLITE_OK) {
-		free(t);
-		return;
-	}
-	free(t);
-	if (f->nruns && !f->all)
 		for (i = 0; i < f->nruns; i++)
-			sqlite3_bind_int64(st, (int)i + 1, f->runs[i]);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		const char *status = (const char *)sqlite3_column_text(st, 1);
-		const char *error = (const char *)sqlite3_column_text(st, 2);
-		char *what = stored_as(sqlite3_column_int64(st, 0),
-				       status ? status : "?", error);
-
-		cli_warn("%s: its results are partial", what);
-		free(what);
+			cli_warn_partial_run(db, f->runs[i]);
+	} else {
+		cli_warn_partial_run(db, db_query_int(db, "SELECT coalesce("
+						      "max(run_id), 0) FROM results_v"));
 	}
-	sqlite3_finalize(st);
 }
 
 /* Check F's --distro and --size against what DB has results for: a
@@ -497,6 +472,8 @@ static int print_summaries(sqlite3 *db, const char *path,
 		runs = &latest;
 		nruns = 1;
 	}
+	for (i = 0; i < nruns; i++)
+		cli_warn_partial_run(db, runs[i]);
 	for (i = 0; i < nruns; i++) {
 		long n;
 

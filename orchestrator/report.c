@@ -48,6 +48,20 @@ struct data {
 	size_t *cpu_runs;	/* per cpus[i]: how many of the runs */
 };
 
+int64_t report_latest_run(sqlite3 *db)
+{
+	sqlite3_stmt *st;
+	int64_t id = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT max(run_id) FROM results_v", -1,
+			       &st, NULL) != SQLITE_OK)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		id = sqlite3_column_int64(st, 0);	/* NULL reads 0 */
+	sqlite3_finalize(st);
+	return id;
+}
+
 static void data_free(struct data *d)
 {
 	size_t i;
@@ -148,18 +162,15 @@ static int load(sqlite3 *db, const struct report_opts *o, struct data *d,
 		memcpy(d->runs, o->runs, o->nruns * sizeof(*d->runs));
 		d->nruns = o->nruns;
 	} else {
-		if (sqlite3_prepare_v2(db, "SELECT max(run_id) FROM results_v", -1,
-				       &st, NULL) != SQLITE_OK)
+		int64_t latest = report_latest_run(db);
+
+		if (latest < 0)
 			return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
-		if (sqlite3_step(st) == SQLITE_ROW &&
-		    sqlite3_column_type(st, 0) != SQLITE_NULL) {
-			d->runs = xcalloc(1, sizeof(*d->runs));
-			d->runs[0] = sqlite3_column_int64(st, 0);
-			d->nruns = 1;
-		}
-		sqlite3_finalize(st);
-		if (!d->nruns)
+		if (latest == 0)
 			return bo_err_set(err, "no results in the database");
+		d->runs = xcalloc(1, sizeof(*d->runs));
+		d->runs[0] = latest;
+		d->nruns = 1;
 	}
 	in = sql_in_list("run_id", d->nruns);
 	sql = xasprintf("SELECT run_id, distro || coalesce(':' || release, ''),"

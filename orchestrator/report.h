@@ -17,6 +17,11 @@ struct report_opts {
 	const char *algorithm;	/* only this algorithm; NULL = all */
 };
 
+/* The run a report without --run shows: the latest with results (the
+ * highest id in results_v). Returns it, 0 when DB has no results, -1 on a
+ * database error. */
+int64_t report_latest_run(sqlite3 *db);
+
 /* Write the HTML report for the runs in O to F: per algorithm and
  * operation, a chart of throughput (MB/s) against buffer size (log scale,
  * 16 B to 1 MiB) with one line per library x distro (x run when several);
