@@ -124,23 +124,6 @@ static const struct option options[] = {
 /* Parse --threshold PCT ("5", "2.5", "5%": a number from 0 to
  * THRESHOLD_MAX_PCT, one '%' allowed after it) into a fraction (0.05) in
  * *ret. Returns 0, or -1 with err set ("'x' is not a percentage ..."). */
-/* Say on standard error when run RUN of DB did not finish: its results are
- * partial, and a change against it may be only that. */
-static void warn_unfinished(sqlite3 *db, int64_t run)
-{
-	sqlite3_stmt *st;
-
-	if (sqlite3_prepare_v2(db, "SELECT status FROM runs WHERE id = ?1", -1,
-			       &st, NULL) != SQLITE_OK)
-		return;
-	sqlite3_bind_int64(st, 1, run);
-	if (sqlite3_step(st) == SQLITE_ROW &&
-	    strcmp((const char *)sqlite3_column_text(st, 0), "done") != 0)
-		cli_warn("run %lld is stored as %s: its results are partial",
-			 (long long)run, (const char *)sqlite3_column_text(st, 0));
-	sqlite3_finalize(st);
-}
-
 static int parse_threshold(const char *s, double *ret, bo_err *err)
 {
 	size_t len = strlen(s);
@@ -269,18 +252,21 @@ static int compare_curves(const char *path, const struct cmp_opts *o,
 		if (o->points) {
 			json_t *pj = compare_json(&r);
 
+			/* the points' own lists, beside (not instead of)
+			 * the curves' counts "regressions", "improvements" */
 			extra = json_pack("{s:O, s:O, s:O}", "points",
 					  json_object_get(pj, "points"),
-					  "regressions", json_object_get(pj, "regressions"),
-					  "improvements", json_object_get(pj, "improvements"));
+					  "point_regressions", json_object_get(pj, "regressions"),
+					  "point_improvements", json_object_get(pj, "improvements"));
 			json_decref(pj);
 		}
 		verdict_print(stdout, &v, o->fmt, o->all, extra);
 		json_decref(extra);
 	}
-	warn_unfinished(db, base.run);
+	/* a run that did not finish: a change against it may be only that */
+	cli_warn_partial_run(db, base.run);
 	if (new.run != base.run)
-		warn_unfinished(db, new.run);
+		cli_warn_partial_run(db, new.run);
 	if (v.ncurves == 0) {
 		/* nothing compared is not "no regression": a gate must see it */
 		cli_error("runs %lld and %lld have no curve in common: nothing compared",

@@ -77,11 +77,14 @@ ok $? "--threshold 60 hides a 50 % slowdown"
 python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert len(d["points"]) == 166 and len(d["regressions"]) == 54
-assert all(r["library"] == "libgcrypt" and r["change"] < -0.49 for r in d["regressions"])
+assert len(d["points"]) == 166 and len(d["point_regressions"]) == 54
+assert all(r["library"] == "libgcrypt" and r["change"] < -0.49 for r in d["point_regressions"])
+# the curve counts keep their type with --points
+assert isinstance(d["regressions"], int) and isinstance(d["improvements"], int)
+assert d["point_improvements"] == []
 assert {"distro": "debian:bookworm", "package": "libgcrypt20", "old_version": "1.10.1-3", "new_version": "1.10.1-3+b1"} in d["package_changes"]
 assert all(p["method"] == "mann-whitney" and 0 < p["p"] <= 1 for p in d["points"])
-assert all(r["p"] < 0.05 for r in d["regressions"])
+assert all(r["p"] < 0.05 for r in d["point_regressions"])
 ' "$tmp/json"
 ok $? "--format json: points, regressions, package_changes; each judged on its raw samples, with its p-value"
 "$BENCHORCH" compare --db "$db" 1 99 >"$tmp/out" 2>"$tmp/err"
