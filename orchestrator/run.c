@@ -747,10 +747,13 @@ int run_execute(const struct run_config *c)
 		cli_warn("cannot list the package changes of run %lld: %s",
 			 (long long)run_id, err.msg);
 	/* the order and the CPU state, whatever became of the run */
-	fprintf(stderr, "benchorch: run %lld: seed %llu ('--seed %llu' repeats its order), %zu round%s x %zu distribution%s, guests pinned to cpu %d\n",
+	/* a confirmation's specs are images x library groups: one guest
+	 * invocation each a round */
+	fprintf(stderr, "benchorch: run %lld: seed %llu ('--seed %llu' repeats its order), %zu round%s x %zu %s%s, guests pinned to cpu %d\n",
 		(long long)run_id, (unsigned long long)seed,
 		(unsigned long long)seed, plan.nrounds,
 		plan.nrounds == 1 ? "" : "s", c->nspecs,
+		c->spec_libs ? "invocation" : "distribution",
 		c->nspecs == 1 ? "" : "s", cpu);
 	state = cpustate_describe(&cs, freq_after);
 	fprintf(stderr, "benchorch: %s%s\n", state,

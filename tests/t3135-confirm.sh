@@ -66,8 +66,9 @@ old=$(q "select id from images where digest = 'sha256:$(printf '%064d' 7)'")
 ok $? "both images are stored, apart (new $new, previous $old)"
 # Two curves of two libraries: a group per library, each measured in
 # both images in every round.
-[ "$(q "select round from invocations where run_id = 2 order by id" | tr '\n' ' ')" = "1 1 1 1 2 2 2 2 3 3 3 3 " ]
-ok $? "twelve invocations in three rounds of four (two libraries, two images)"
+[ "$(q "select round from invocations where run_id = 2 order by id" | tr '\n' ' ')" = "1 1 1 1 2 2 2 2 3 3 3 3 " ] &&
+	grep -q "^benchorch: run 2: seed 11 ('--seed 11' repeats its order), 3 rounds x 4 invocations," "$tmp/err"
+ok $? "twelve invocations in three rounds of four (two libraries, two images), and stderr says so"
 q "select round || ' ' || algorithms || ' ' || image_id from invocations where run_id = 2 order by id" >"$tmp/inv"
 awk -v new=$new -v old=$old '
 	NR % 2 == 1 { r = $1; a = $2; i = $3; next }
