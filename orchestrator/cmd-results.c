@@ -10,6 +10,7 @@
 #include "orchestrator/algorithms.h"
 #include "orchestrator/cli.h"
 #include "orchestrator/db-names.h"
+#include "orchestrator/fastest.h"
 #include "orchestrator/format.h"
 #include "orchestrator/tools-print.h"
 #include "orchestrator/lib-faults.h"
@@ -283,7 +284,7 @@ static long print_human(FILE *out, sqlite3_stmt *st, long *ret_noisy,
 
 	tbl_init(&t, 15, hdr, right);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		char run[32], size[32], mbps[40], ns[32], cyc[32], cv[32];
+		char run[32], size[32], mbps[40], ns[32], cyc[32], cv[32], *ver;
 		const char *row[15];
 		int i;
 
@@ -293,6 +294,10 @@ static long print_human(FILE *out, sqlite3_stmt *st, long *ret_noisy,
 		row[0] = run;
 		for (i = 1; i <= 6; i++)
 			row[i] = (const char *)sqlite3_column_text(st, i);
+		/* the short version keeps the table readable; csv and json
+		 * give the library's whole version string */
+		ver = fastest_short_version((const char *)sqlite3_column_text(st, 3));
+		row[3] = ver;
 		row[7] = fmt_size(sqlite3_column_int64(st, 7), size, sizeof(size));
 		row[8] = fmt_mbps(sqlite3_column_double(st, 8), mbps,
 				  sizeof(mbps) - 1);
@@ -314,6 +319,7 @@ static long print_human(FILE *out, sqlite3_stmt *st, long *ret_noisy,
 		row[13] = cyc;
 		row[14] = cv;
 		tbl_add(&t, row);
+		free(ver);
 		n++;
 		/* rows come ordered by run_id */
 		if (nruns == 0 || runs[nruns - 1] != sqlite3_column_int64(st, 0)) {

@@ -27,6 +27,13 @@ head -1 "$tmp/tbl" | grep -Eq '^run +distro +library +version +package +algorith
 ok $? "table header names the units (size, MB/s, ns/call, cycles per byte, CV in %)"
 grep -Eq '^ *3 +debian:bookworm +openssl .* aes-256-gcm +encrypt +1 KiB +[0-9]+ +[0-9]+ +yes +bulk +hw +0\.75 +1\.6$' "$tmp/tbl"
 ok $? "cycles per byte from the curve's fit at the measured clock (0.75), the CV of the samples (1.6 %)"
+# the table gives a library's short version, csv its whole version string
+cp "$db" "$tmp/ver.db" &&
+	sqlite3 "$tmp/ver.db" "update libraries set version = 'OpenSSL 3.0.11 19 Sep 2023' where name = 'openssl'" &&
+	"$BENCHORCH" results --db "$tmp/ver.db" --lib openssl >"$tmp/out" 2>/dev/null &&
+	grep -Eq '^ *3 +debian:bookworm +openssl +3\.0\.11 ' "$tmp/out" && ! grep -q 'Sep 2023' "$tmp/out" &&
+	"$BENCHORCH" results --db "$tmp/ver.db" --lib openssl --format csv 2>/dev/null | grep -q ',OpenSSL 3.0.11 19 Sep 2023,'
+ok $? "the table shows the short version (3.0.11), csv the whole string"
 [ "$(grep -c '~ ' "$tmp/tbl")" -eq 2 ] &&
 	grep -Eq '^ *3 +debian:bookworm +nettle .* sha-256 +hash +1 MiB +[0-9.]+~ ' "$tmp/tbl"
 ok $? "noisy points' throughput is marked ~"
