@@ -29,7 +29,9 @@ static const char usage[] =
 "Manage the root filesystem images under STATE/images.\n"
 "\n"
 "  list     every image: name, distro, release, method, creation time,\n"
-"           digest, verification\n"
+"           digest, verification (the table cuts the digest to 12 hex\n"
+"           digits and counts a keyring's keys; --format csv|json and\n"
+"           'images show' give them whole)\n"
 "  build    build SPEC (NAME[:RELEASE], e.g. debian:trixie, ubuntu:noble,\n"
 "           gentoo, alpine:3.20) unless it is cached; --refresh rebuilds\n"
 "  import   turn any root filesystem tarball (tar, tar.gz, tar.xz, tar.zst,\n"
@@ -246,6 +248,25 @@ static const char *verification_of(const struct image *img)
 		"archive signatures (bootstrap tool)";
 }
 
+/* IMG's verification as the table of `images list` shows it (newly
+ * allocated, caller frees): the keys of a keyring counted, not listed
+ * ("... alone (9 OpenPGP keys)"; `images show` and csv/json list them),
+ * so that a row fits a terminal. The table's digest is cut likewise
+ * (TABLE_DIGEST_CHARS: "sha256:" and 12 hex digits). */
+#define TABLE_DIGEST_CHARS 19
+static char *verification_short(const struct image *img)
+{
+	const char *v = verification_of(img), *keys = strstr(v, " (OpenPGP keys ");
+	size_t n = 1;
+
+	if (!keys)
+		return xstrdup(v);
+	for (const char *p = keys; *p && *p != ')'; p++)
+		n += *p == ',';
+	return xasprintf("%.*s (%zu OpenPGP key%s)", (int)(keys - v), v, n,
+			 n == 1 ? "" : "s");
+}
+
 static int do_list(struct opts *o)
 {
 	struct image **v;
@@ -271,15 +292,24 @@ static int do_list(struct opts *o)
 		return EXIT_FAILED;
 	}
 	for (i = 0; i < n; i++) {
+		char *ver = o->format == FORMAT_TABLE ? verification_short(v[i]) :
+			    xstrdup(verification_of(v[i]));
+
 		bind_s(st, 1, v[i]->name);
 		bind_s(st, 2, v[i]->distro);
 		bind_s(st, 3, v[i]->release);
 		bind_s(st, 4, v[i]->method);
 		bind_s(st, 5, v[i]->created_at);
-		bind_s(st, 6, v[i]->digest);
-		bind_s(st, 7, verification_of(v[i]));
+		if (o->format == FORMAT_TABLE && v[i]->digest &&
+		    strlen(v[i]->digest) > TABLE_DIGEST_CHARS)
+			sqlite3_bind_text(st, 6, v[i]->digest, TABLE_DIGEST_CHARS,
+					  SQLITE_TRANSIENT);
+		else
+			bind_s(st, 6, v[i]->digest);
+		bind_s(st, 7, ver);
 		sqlite3_step(st);
 		sqlite3_reset(st);
+		free(ver);
 	}
 	sqlite3_finalize(st);
 	rc = print_query(db, "SELECT * FROM t ORDER BY name", o->format);

@@ -35,6 +35,11 @@ ok $([ $rc -eq 0 ] && [ "$(field "$IMG" created_at)" = "$created" ] &&
 "$BENCHORCH" images list --state-dir "$TEST_STATE" --format csv > "$TMP/list"
 check "images list --format csv names debian-bookworm" -- \
 	grep -q '^debian-bookworm,debian,bookworm,' "$TMP/list"
+"$BENCHORCH" images list --state-dir "$TEST_STATE" > "$TMP/table"
+check "the table cuts the digest to 12 hex digits, csv gives it whole" -- \
+	sh -c "grep -q '^debian-bookworm .* $(field "$IMG" digest | cut -c1-19)  ' '$TMP/table' &&
+		! grep -q '$(field "$IMG" digest)' '$TMP/table' &&
+		grep -q '$(field "$IMG" digest)' '$TMP/list'"
 
 # Export (cached per image digest: xz over ~150 MB takes a while). /dev is
 # left out: device nodes refuse an archive (see images/archive.c).
