@@ -258,6 +258,58 @@ static int open_for_reading(const char *path, sqlite3 **ret, int *v,
 	return 0;
 }
 
+int db_close_single_file(sqlite3 *db, const char *path, bo_err *err)
+{
+	sqlite3_stmt *st = NULL;
+	const char *side[] = { "-wal", "-shm" };
+	int persist = 0, ok = 0;
+
+	/* db_open keeps the side files after the last close: not here */
+	sqlite3_file_control(db, "main", SQLITE_FCNTL_PERSIST_WAL, &persist);
+	if (sqlite3_prepare_v2(db, "PRAGMA main.journal_mode = DELETE", -1,
+			       &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW) {
+		const unsigned char *mode = sqlite3_column_text(st, 0);
+
+		ok = mode && strcmp((const char *)mode, "delete") == 0;
+	}
+	if (!ok)
+		bo_err_set(err, "cannot make '%s' a single file: %s", path,
+			   sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	if (sqlite3_close(db) != SQLITE_OK) {
+		sqlite3_close_v2(db);
+		if (ok)
+			bo_err_set(err, "cannot close '%s'", path);
+		return -1;
+	}
+	if (!ok)
+		return -1;
+	for (size_t i = 0; i < sizeof(side) / sizeof(side[0]); i++) {
+		char *f = xasprintf("%s%s", path, side[i]);
+		struct stat sb;
+		int left = lstat(f, &sb) == 0;
+
+		if (left)
+			bo_err_set(err, "'%s' is left beside '%s'", f, path);
+		free(f);
+		if (left)
+			return -1;
+	}
+	return 0;
+}
+
+void db_remove_files(const char *path)
+{
+	char *wal = xasprintf("%s-wal", path), *shm = xasprintf("%s-shm", path);
+
+	unlink(path);
+	unlink(wal);
+	unlink(shm);
+	free(wal);
+	free(shm);
+}
+
 int db_open_readonly(const char *path, sqlite3 **ret, bo_err *err)
 {
 	sqlite3 *db = NULL;

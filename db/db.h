@@ -30,6 +30,18 @@ int db_open(const char *path, sqlite3 **ret, bo_err *err);
  * changes cannot be read, err says so and names the command to run). */
 int db_open_readonly(const char *path, sqlite3 **ret, bo_err *err);
 
+/* Close DB, the database at PATH, as one self-contained file: its
+ * write-ahead log is checkpointed into PATH and the database switched to
+ * the rollback journal (journal_mode DELETE), so that no PATH-wal or
+ * PATH-shm is left beside it (an export to carry to another host). DB must
+ * be the only connection to PATH; it is closed in every case. Returns 0,
+ * or -1 with err set naming PATH (the side files may then remain). */
+int db_close_single_file(sqlite3 *db, const char *path, bo_err *err);
+
+/* Remove the database file PATH and its PATH-wal and PATH-shm, those that
+ * exist (what a failed export or merge made; errors are ignored). */
+void db_remove_files(const char *path);
+
 /* Schema version this program writes (= number of migrations). */
 int db_schema_version(void);
 

@@ -466,6 +466,8 @@ static char *find_program(const char *program)
 	}
 }
 
+/* One plain progress line for a build step: "benchorch: MSG" on stderr, or
+ * MSG to ctx->progress_sink when set; nothing unless ctx->progress. */
 static void progress(const struct image_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -475,6 +477,15 @@ static void progress(const struct image_ctx *ctx, const char *fmt, ...)
 
 	if (!ctx->progress)
 		return;
+	if (ctx->progress_sink) {
+		char line[1024];
+
+		va_start(ap, fmt);
+		vsnprintf(line, sizeof(line), fmt, ap);
+		va_end(ap);
+		ctx->progress_sink(ctx->progress_sink_ctx, line);
+		return;
+	}
 	fputs("benchorch: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);

@@ -54,7 +54,12 @@ struct image_ctx {
 	const char *data_dir;	/* recipes: DATA/images/<distro>.json */
 	const char *mirror;	/* NULL = the recipe's (or the tool's) default */
 	int refresh;		/* rebuild even if cached */
-	int progress;		/* print progress lines on stderr */
+	int progress;		/* print progress lines: one plain line per
+				 * build step, on a terminal or not */
+	void (*progress_sink)(void *ctx, const char *line);	/* instead
+				 * of stderr when set (the daemon's log);
+				 * LINE has no "benchorch: " prefix */
+	void *progress_sink_ctx;
 	/* Tarball methods (gentoo, alpine); all optional: */
 	const char *from;	/* local tarball instead of the recipe's URL */
 	const char *digests;	/* its checksum file; NULL = next to it */

@@ -35,24 +35,6 @@ void cli_warn(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-int cli_progress_enabled(void)
-{
-	return isatty(2);
-}
-
-void cli_progress(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!cli_progress_enabled())
-		return;
-	fputs("benchorch: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
 int cli_interrupted_status(int sig)
 {
 	return 128 + (sig > 0 ? sig : 2);

@@ -53,12 +53,6 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print "benchorch: warning: MSG" on stderr. */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Print a progress line on stderr, only when stderr is a terminal. */
-void cli_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* 1 when stderr is a terminal (progress is shown). */
-int cli_progress_enabled(void);
-
 /* Exit status for an interruption by signal SIG (128 + SIG). */
 int cli_interrupted_status(int sig);
 

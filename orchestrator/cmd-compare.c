@@ -10,6 +10,7 @@
 #include "orchestrator/cli.h"
 #include "orchestrator/compare-machines.h"
 #include "orchestrator/compare.h"
+#include "orchestrator/db-names.h"
 #include "orchestrator/format.h"
 #include "orchestrator/paths.h"
 #include "orchestrator/report-fmt.h"
@@ -91,7 +92,8 @@ static const char usage[] =
 "  -h, --help             show this help\n"
 "\n"
 "Exit status: 0 compared; 1 nothing compared (the runs have no curve in\n"
-"common, or --latest 2 found no two runs made alike); 2 usage error, or a run or image the database does not hold;\n"
+"common, or --latest 2 found no two runs made alike); 2 usage error, or a\n"
+"run, image or --size the database (or the runs) do not hold;\n"
 "3 the database cannot be read or written; 4 a confirmed regression was\n"
 "found and --fail-on-regression was given.\n";
 
@@ -143,17 +145,20 @@ static int parse_threshold(const char *s, double *ret, bo_err *err)
 }
 
 /* compare --machines on DB_OPT/STATE_OPT's database: run ids in
- * ARGV[0..ARGC). */
+ * ARGV[0..ARGC), at BYTES per call (SIZE_ARG: the --size given, NULL for
+ * the default). A size the database has no result at, or the runs have no
+ * bulk result at, is an unknown name (exit 2), as for results and report.
+ * Returns the exit status. */
 static int compare_machines_cmd(const char *db_opt, const char *state_opt,
-				enum format fmt, int64_t bytes, int argc,
-				char **argv)
+				enum format fmt, int64_t bytes,
+				const char *size_arg, int argc, char **argv)
 {
 	struct machines_cmp c;
 	int64_t *runs = xcalloc((size_t)argc + 1, sizeof(*runs));
 	sqlite3 *db;
 	char *path;
 	bo_err err;
-	int i, rc = EXIT_OK;
+	int i, k, rc = EXIT_OK;
 
 	for (i = 0; i < argc; i++)
 		if (cli_parse_run_id(argv[i], &runs[i], &err) < 0) {
@@ -168,10 +173,31 @@ static int compare_machines_cmd(const char *db_opt, const char *state_opt,
 		/* a run the database does not hold is an unknown name */
 		rc = cli_check_runs("compare", NULL, db, path, runs,
 				    (size_t)argc);
+		if (rc == EXIT_OK && size_arg) {
+			k = db_names_size_known(db, bytes);
+			if (k < 0) {
+				cli_error("database error in '%s': %s", path,
+					  sqlite3_errmsg(db));
+				rc = EXIT_ENV;
+			} else if (k == 0) {
+				char *sizes = db_names_sizes(db);
+
+				rc = cli_usage_error("compare", "--size: no results at '%s' in '%s' (it has: %s)",
+						     size_arg, path, sizes);
+				free(sizes);
+			}
+		}
 		if (rc == EXIT_OK &&
-		    compare_machines(db, runs, (size_t)argc, bytes, &c, &err) < 0) {
-			cli_error("%s in '%s'", err.msg, path);
-			rc = EXIT_ENV;
+		    (k = compare_machines(db, runs, (size_t)argc, bytes, &c,
+					  &err)) < 0) {
+			if (k == -2)
+				rc = cli_usage_error("compare", "%s%s in '%s'",
+						     size_arg ? "--size: " : "",
+						     err.msg, path);
+			else {
+				cli_error("%s in '%s'", err.msg, path);
+				rc = EXIT_ENV;
+			}
 		} else if (rc == EXIT_OK) {
 			for (size_t m = 0; m < c.nm; m++)
 				cli_warn_partial_run(db, c.m[m].run);
@@ -290,6 +316,7 @@ static int cmd_compare(int argc, char **argv)
 {
 	int machines = 0;
 	int64_t bytes = 16384;
+	const char *size_arg = NULL;
 	const char *db_opt = NULL, *state_opt = NULL;
 	struct cmp_opts o = { .threshold = COMPARE_DEFAULT_THRESHOLD,
 			      .fmt = FORMAT_TABLE };
@@ -334,6 +361,7 @@ static int cmd_compare(int argc, char **argv)
 		case OPT_SIZE:
 			if (parse_size(optarg, &bytes, &err) < 0)
 				return cli_usage_error("compare", "%s", err.msg);
+			size_arg = optarg;
 			break;
 		case OPT_POINTS:
 			o.points = 1;
@@ -365,7 +393,8 @@ static int cmd_compare(int argc, char **argv)
 		return cli_usage_error("compare", "--machines takes no --latest, --all, --threshold, --points, --store, --base-image, --new-image or --fail-on-regression");
 	if (machines)
 		return compare_machines_cmd(db_opt, state_opt, o.fmt, bytes,
-					    argc - optind, argv + optind);
+					    size_arg, argc - optind,
+					    argv + optind);
 	if (bytes != 16384)
 		return cli_usage_error("compare", "--size goes with --machines");
 	if (latest && optind < argc)

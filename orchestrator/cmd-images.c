@@ -21,8 +21,8 @@ static const char usage[] =
 "Usage: benchorch images list [--format FORMAT]\n"
 "       benchorch images build SPEC [--refresh] [--mirror URL]\n"
 "                             [--from FILE [--digests FILE]] [--keyring FILE]\n"
-"                             [--no-verify]\n"
-"       benchorch images import NAME FILE [--refresh]\n"
+"                             [--no-verify] [--quiet]\n"
+"       benchorch images import NAME FILE [--refresh] [--quiet]\n"
 "       benchorch images show NAME [--format FORMAT]\n"
 "       benchorch images remove NAME\n"
 "\n"
@@ -55,18 +55,20 @@ static const char usage[] =
 "                         instead of the recipe's (e.g. an Ubuntu keyring on\n"
 "                         Debian); its keys are recorded with the image\n"
 "      --no-verify        skip checksum verification (recorded on the image)\n"
+"  -q, --quiet            no progress lines on stderr (build, import)\n"
 "  -h, --help             show this help\n"
 "\n"
 "Tarballs are unpacked refusing absolute paths, '..', writes through\n"
 "symlinks, hard links out of the image, device nodes, FIFOs and sockets\n"
 "(the whole archive is refused). A build or import happens in a temporary\n"
-"directory renamed into place on success.\n"
+"directory renamed into place on success. Its progress goes to stderr, one\n"
+"line per step, on a terminal or not.\n"
 "\n"
 "Exit status: 0 success; 1 the build, import or removal failed; 2 usage\n"
 "error or no such image; 3 not root (build, import); 130/143 interrupted.\n";
 
 enum { OPT_STATE = 256, OPT_FORMAT, OPT_REFRESH, OPT_MIRROR, OPT_FROM,
-       OPT_DIGESTS, OPT_KEYRING, OPT_NO_VERIFY };
+       OPT_DIGESTS, OPT_KEYRING, OPT_NO_VERIFY, OPT_QUIET };
 
 static const struct option options[] = {
 	{ "state-dir", required_argument, NULL, OPT_STATE },
@@ -77,6 +79,7 @@ static const struct option options[] = {
 	{ "digests", required_argument, NULL, OPT_DIGESTS },
 	{ "keyring", required_argument, NULL, OPT_KEYRING },
 	{ "no-verify", no_argument, NULL, OPT_NO_VERIFY },
+	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -99,7 +102,7 @@ static int allowed(const char *sub, int opt)
 		return 1;
 	if (opt == OPT_FORMAT)
 		return !strcmp(sub, "list") || !strcmp(sub, "show");
-	if (opt == OPT_REFRESH)
+	if (opt == OPT_REFRESH || opt == OPT_QUIET)
 		return !strcmp(sub, "build") || !strcmp(sub, "import");
 	return !strcmp(sub, "build");
 }
@@ -108,7 +111,7 @@ static int parse(int argc, char **argv, struct opts *o)
 {
 	const char *state = NULL;
 	bo_err err;
-	int opt;
+	int opt, quiet = 0;
 
 	memset(o, 0, sizeof(*o));
 	o->format = FORMAT_TABLE;
@@ -124,8 +127,10 @@ static int parse(int argc, char **argv, struct opts *o)
 				       o->sub);
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc - 1, argv + 1, ":h", options,
+	while ((opt = getopt_long(argc - 1, argv + 1, ":hq", options,
 				  NULL)) != -1) {
+		if (opt == 'q')
+			opt = OPT_QUIET;
 		if (opt >= OPT_STATE && !allowed(o->sub, opt))
 			return cli_usage_error("images", "'%s' takes no option "
 					       "'%s'", o->sub, argv[optind]);
@@ -161,6 +166,9 @@ static int parse(int argc, char **argv, struct opts *o)
 		case OPT_NO_VERIFY:
 			o->ctx.no_verify = 1;
 			break;
+		case OPT_QUIET:
+			quiet = 1;
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			return -1;
@@ -183,7 +191,8 @@ static int parse(int argc, char **argv, struct opts *o)
 	o->data_dir = paths_data_dir();
 	o->ctx.state_dir = o->state_dir;
 	o->ctx.data_dir = o->data_dir;
-	o->ctx.progress = cli_progress_enabled();
+	/* one line per build step on stderr, a terminal or a log alike */
+	o->ctx.progress = !quiet;
 	return 0;
 }
 

@@ -31,16 +31,21 @@ static const char merge_usage[] =
 "      --state-dir DIR    where the default database lives\n"
 "  -h, --help             show this help\n"
 "\n"
+"Every OTHER.db is checked first: one missing or not a benchorch database\n"
+"stops the merge before the database is created or changed. A database\n"
+"created by a merge that then merged nothing is removed again.\n"
+"\n"
 "Exit status: 0 merged (possibly nothing new); 2 usage error; 3 a database\n"
-"cannot be read or written (nothing of that OTHER.db is merged).\n";
+"cannot be read or written (nothing merged when found before merging,\n"
+"else nothing of that OTHER.db).\n";
 
 static const char export_usage[] =
 "Usage: benchorch export [OPTIONS] -o OUT.db\n"
 "\n"
 "Write a new SQLite file holding the whole database (SQLite's online\n"
 "backup, consistent while runs are written), or with --run only the\n"
-"selected runs and what they reference. Carry it to another machine and\n"
-"'benchorch merge' it there.\n"
+"selected runs and what they reference: one file, without -wal or -shm\n"
+"beside it. Carry it to another machine and 'benchorch merge' it there.\n"
 "\n"
 "Options:\n"
 "  -o, --output OUT.db    the new file (must not exist)\n"
@@ -123,7 +128,8 @@ static int parse(const char *cmd, const char *usage, int argc, char **argv,
 static int cmd_merge(int argc, char **argv)
 {
 	struct args a = { 0 };
-	int rc = parse("merge", merge_usage, argc, argv, &a), i;
+	int rc = parse("merge", merge_usage, argc, argv, &a), i, created,
+	    merged = 0;
 	struct merge_stats st;
 	sqlite3 *db;
 	char *path;
@@ -162,13 +168,28 @@ static int cmd_merge(int argc, char **argv)
 			rc = EXIT_USAGE;
 		}
 	}
+	/* and every source a benchorch database this program can read,
+	 * before the destination is created or migrated */
+	for (i = optind; rc == EXIT_OK && i < argc; i++) {
+		sqlite3 *src;
+
+		if (db_open_readonly(argv[i], &src, &err) < 0) {
+			cli_error("%s; nothing merged", err.msg);
+			rc = EXIT_ENV;
+		} else {
+			sqlite3_close(src);
+		}
+	}
 	if (rc != EXIT_OK) {
 		free(a.runs);
 		free(path);
 		return rc;
 	}
+	created = access(path, F_OK) != 0;
 	if (db_open(path, &db, &err) < 0) {
 		cli_error("%s", err.msg);
+		if (created)
+			db_remove_files(path);
 		free(path);
 		return EXIT_ENV;
 	}
@@ -178,6 +199,7 @@ static int cmd_merge(int argc, char **argv)
 			rc = EXIT_ENV;
 			continue;
 		}
+		merged++;
 		printf("merged %ld run%s (%ld results) from '%s'; %ld already present",
 		       st.runs_added, st.runs_added == 1 ? "" : "s", st.results_added,
 		       argv[i], st.runs_present);
@@ -186,6 +208,9 @@ static int cmd_merge(int argc, char **argv)
 		putchar('\n');
 	}
 	sqlite3_close(db);
+	/* a destination made here that nothing went into is not left */
+	if (created && !merged)
+		db_remove_files(path);
 	free(path);
 	return rc;
 }
@@ -252,16 +277,17 @@ static int cmd_export(int argc, char **argv)
 			cli_warn("%ld run%s still running not exported", st.runs_running,
 				 st.runs_running == 1 ? "" : "s");
 		}
-		sqlite3_close(out);
-		if (rc != EXIT_OK) {
-			char *wal = xasprintf("%s-wal", a.out), *shm = xasprintf("%s-shm", a.out);
-
-			unlink(a.out);
-			unlink(wal);
-			unlink(shm);
-			free(wal);
-			free(shm);
+		if (rc == EXIT_OK) {
+			/* one file to carry: no -wal or -shm beside it */
+			if (db_close_single_file(out, a.out, &err) < 0) {
+				cli_error("%s", err.msg);
+				rc = EXIT_ENV;
+			}
+		} else {
+			sqlite3_close(out);
 		}
+		if (rc != EXIT_OK)
+			db_remove_files(a.out);
 	}
 	free(path);
 	free(a.runs);

@@ -179,8 +179,9 @@ int compare_machines(sqlite3 *db, const int64_t *runs, size_t nruns,
 		char sz[32];
 
 		compare_machines_free(&c);
-		return bo_err_set(err, "no results at %s in the selected runs",
-				  fmt_size(bytes, sz, sizeof(sz)));
+		bo_err_set(err, "no results at %s in the selected runs",
+			   fmt_size(bytes, sz, sizeof(sz)));
+		return -2;
 	}
 	*ret = c;
 	return 0;

@@ -489,12 +489,15 @@ int export_all(const char *src_path, const char *out_path, bo_err *err)
 		goto fail;
 	}
 	sqlite3_close(src);
-	if (sqlite3_close(out) != SQLITE_OK)
-		return bo_err_set(err, "cannot finish '%s'", out_path);
+	/* one file to carry: no -wal or -shm beside it */
+	if (db_close_single_file(out, out_path, err) < 0) {
+		db_remove_files(out_path);
+		return -1;
+	}
 	return 0;
 fail:
 	sqlite3_close(src);
 	sqlite3_close(out);
-	unlink(out_path);
+	db_remove_files(out_path);
 	return -1;
 }

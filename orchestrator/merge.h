@@ -40,8 +40,9 @@ int merge_from(sqlite3 *dst, const char *src_path, const int64_t *runs,
 
 /* Copy the whole database SRC_PATH to the new file OUT_PATH with SQLite's
  * online backup API (a consistent snapshot even while SRC is written).
- * OUT_PATH must not exist. Returns 0, or -1 with err set (and no OUT_PATH
- * left behind). */
+ * OUT_PATH must not exist; it is left as one file, in rollback journal
+ * mode, with no -wal or -shm beside it (db_close_single_file). Returns 0,
+ * or -1 with err set (and no OUT_PATH, -wal or -shm left behind). */
 int export_all(const char *src_path, const char *out_path, bo_err *err);
 
 #endif

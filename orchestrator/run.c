@@ -167,7 +167,10 @@ static int prepare_dist(const struct run_config *c, const char *uuid,
 		.data_dir = c->data_dir,
 		.mirror = c->mirror,
 		.refresh = c->refresh,
-		.progress = cli_progress_enabled(),
+		/* one line per build step, a terminal or a log alike */
+		.progress = !c->quiet,
+		.progress_sink = c->progress_sink,
+		.progress_sink_ctx = c->progress_sink_ctx,
 	};
 	enum guest_flavour flavour;
 	char *logdir;

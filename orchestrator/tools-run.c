@@ -149,7 +149,10 @@ static int measure_dist(const struct run_config *c, const char *uuid,
 		.data_dir = c->data_dir,
 		.mirror = c->mirror,
 		.refresh = c->refresh,
-		.progress = cli_progress_enabled(),
+		/* one line per build step, a terminal or a log alike */
+		.progress = !c->quiet,
+		.progress_sink = c->progress_sink,
+		.progress_sink_ctx = c->progress_sink_ctx,
 	};
 	char cpubuf[16], sizebuf[24], repbuf[16], *logpath, *logdir;
 	const char *args[12];

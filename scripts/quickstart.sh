@@ -1,7 +1,10 @@
 #!/bin/sh
 # quickstart.sh - on a fresh Debian machine, as root: install the
 # dependencies, build, and benchmark the crypto libraries of Debian
-# (bookworm) on this CPU. Results go to /var/lib/benchorch/results.db.
+# (bookworm) on this CPU. Results go to /var/lib/benchorch/results.db
+# (BENCHORCH_DB, or BENCHORCH_STATE_DIR/results.db, when set: the run
+# below reads them as benchorch always does; BENCHORCH_STATE_DIR also
+# holds the images and logs).
 #
 # usage: scripts/quickstart.sh [DISTROS]
 # DISTROS is benchorch run's --distros list (default: debian), e.g.

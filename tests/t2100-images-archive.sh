@@ -27,8 +27,8 @@ links_before=$(stat -c %h /etc/shadow)
 for f in dotdot.tar absolute.tar symlink-escape.tar hardlink-escape.tar \
 	 device-nodes.tar truncated.tar.gz not-an-archive.tar.xz empty.tar; do
 	name=bad-$(echo "$f" | tr -c 'a-z\n' '-')
-	"$BENCHORCH" images import --state-dir "$STATE" "$name" "$FIX/$f" \
-		>"$TMP/out" 2>"$TMP/err"
+	"$BENCHORCH" images import --quiet --state-dir "$STATE" "$name" \
+		"$FIX/$f" >"$TMP/out" 2>"$TMP/err"
 	rc=$?
 	ok $([ $rc -eq 1 ]; echo $?) "$f: refused with exit status 1 (got $rc)"
 	ok $([ "$(wc -l < "$TMP/err")" -eq 1 ] &&
@@ -81,7 +81,7 @@ for ext in tar tar.gz tar.xz tar.zst; do
 	name=fmt-$(echo "$ext" | tr . -)
 	"$BENCHORCH" images import --state-dir "$STATE" "$name" "$TMP/r.$ext" \
 		>"$TMP/out" 2>"$TMP/err"
-	ok $? "import $ext: $(cat "$TMP/err")"
+	ok $? "import $ext: $(tail -1 "$TMP/err")"
 done
 RF="$STATE/images/fmt-tar-xz/rootfs"
 check "absolute symlink target kept verbatim (bin/sh -> /bin/busybox)" -- \

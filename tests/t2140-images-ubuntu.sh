@@ -24,7 +24,7 @@ trap 'rm -rf "$TMP"' EXIT
 
 # A keyring that cannot be read is an error before anything is downloaded,
 # never a build without signature checks.
-"$BENCHORCH" images build --state-dir "$TMP/s" --keyring "$TMP/nonexistent.gpg" \
+"$BENCHORCH" images build --quiet --state-dir "$TMP/s" --keyring "$TMP/nonexistent.gpg" \
 	ubuntu:noble >"$TMP/out" 2>"$TMP/err"
 rc=$?
 ok $([ $rc -ne 0 ] && grep -q "cannot read keyring '$TMP/nonexistent.gpg'" "$TMP/err" &&

@@ -61,6 +61,10 @@ ok $? "export of the whole database exits 0"
 [ "$(q "$tmp/copy.db" "select count(*) from results_v")" -eq 996 ] &&
 	[ "$(q "$tmp/copy.db" "pragma user_version")" = "$(q "$tmp/all.db" "pragma user_version")" ]
 ok $? "the copy has every result, same schema version"
+[ ! -e "$tmp/copy.db-wal" ] && [ ! -e "$tmp/copy.db-shm" ] &&
+	[ "$(q "$tmp/copy.db" "pragma journal_mode")" = delete ] &&
+	[ ! -e "$tmp/copy.db-wal" ] && [ ! -e "$tmp/copy.db-shm" ]
+ok $? "the whole export is one file: no -wal or -shm beside it, not in WAL mode"
 "$BENCHORCH" export --db "$tmp/all.db" -o "$tmp/copy.db" 2>"$tmp/err"
 [ $? -eq 3 ] && grep -q "exists" "$tmp/err"
 ok $? "export refuses to overwrite"
@@ -84,6 +88,17 @@ ok $? "with their package changes, the runs compared with not exported"
 ok $? "and only the images they used"
 "$BENCHORCH" compare --db "$tmp/some.db" 1 2 >/dev/null
 ok $? "the exported runs compare"
+[ ! -e "$tmp/some.db-wal" ] && [ ! -e "$tmp/some.db-shm" ]
+ok $? "export --run leaves one file: no -wal or -shm beside it"
+# carried alone to another host: copy the file only, merge it there
+mkdir "$tmp/elsewhere" && cp "$tmp/some.db" "$tmp/copy.db" "$tmp/elsewhere/"
+"$BENCHORCH" merge --db "$tmp/elsewhere/new.db" "$tmp/elsewhere/some.db" \
+	"$tmp/elsewhere/copy.db" >"$tmp/out" 2>"$tmp/err" &&
+	grep -q "^merged 2 runs (332 results) from '$tmp/elsewhere/some.db'; 0 already present$" "$tmp/out" &&
+	grep -q "^merged 4 runs (664 results) from '$tmp/elsewhere/copy.db'; 2 already present$" "$tmp/out" &&
+	[ "$(q "$tmp/elsewhere/new.db" "select count(*) from results_v")" -eq 996 ] &&
+	[ "$(q "$tmp/elsewhere/new.db" "pragma integrity_check")" = ok ]
+ok $? "both exports, their files alone, open and merge elsewhere: $(cat "$tmp/err")"
 "$BENCHORCH" export --db "$tmp/all.db" --run 99 -o "$tmp/none.db" 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "no run 99 in '$tmp/all.db'" "$tmp/err" && [ ! -e "$tmp/none.db" ]
 ok $? "an unknown run is an unknown name (exit 2) and leaves no file"
@@ -112,6 +127,22 @@ printf 'not a database' >"$tmp/junk.db"
 "$BENCHORCH" merge --db "$tmp/all.db" "$tmp/junk.db" >/dev/null 2>"$tmp/err"
 [ $? -eq 3 ] && [ "$(q "$tmp/all.db" "select count(*) from runs")" -eq 6 ]
 ok $? "a file that is no database is refused, nothing merged"
+# sources are checked before the destination is made: nothing is left
+sqlite3 "$tmp/foreign.db" "create table t (x); insert into t values (1)"
+for src in foreign.db junk.db; do
+	"$BENCHORCH" merge --db "$tmp/new-$src" "$tmp/$src" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 3 ] && [ ! -s "$tmp/out" ] && grep -q "nothing merged" "$tmp/err" &&
+		[ -z "$(ls "$tmp" | grep "^new-$src")" ]
+	ok $? "merge --db NEW.db $src: refused (exit $rc), no NEW.db, -wal or -shm made: $(cat "$tmp/err")"
+done
+"$BENCHORCH" merge --db "$tmp/new.db" "$tmp/a.db" "$tmp/foreign.db" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 3 ] && [ ! -s "$tmp/out" ] && [ -z "$(ls "$tmp" | grep '^new\.db')" ]
+ok $? "a foreign source among good ones: refused before anything is merged or made"
+cp "$tmp/a.db" "$tmp/a2.db"
+"$BENCHORCH" merge --db "$tmp/a2.db" "$tmp/b.db" "$tmp/foreign.db" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 3 ] && [ ! -s "$tmp/out" ] && cmp -s "$tmp/a.db" "$tmp/a2.db"
+ok $? "an existing destination is left as it was"
 ln -s "$tmp/all.db" "$tmp/alias.db"
 "$BENCHORCH" merge --db "$tmp/all.db" "$tmp/alias.db" >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 2 ] && [ ! -s "$tmp/out" ] &&

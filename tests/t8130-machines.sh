@@ -89,6 +89,20 @@ ok $? "runs of one machine: its latest, and a warning"
 "$BENCHORCH" compare --machines --db "$tmp/all.db" 99 >/dev/null 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "no run 99 in '$tmp/all.db'" "$tmp/err"
 ok $? "a run that does not exist is named: an unknown name, exit 2"
+"$BENCHORCH" compare --machines --size 17 --db "$tmp/all.db" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+"$BENCHORCH" results --size 17 --db "$tmp/all.db" >/dev/null 2>"$tmp/err.results"
+[ $rc -eq 2 ] && [ ! -s "$tmp/out" ] &&
+	[ "$(sed 's/^benchorch compare:/benchorch results:/; s/compare --help/results --help/' "$tmp/err")" = "$(cat "$tmp/err.results")" ] &&
+	grep -q "^benchorch compare: --size: no results at '17' in '$tmp/all.db' (it has: 16 B, .*1 MiB)$" "$tmp/err"
+ok $? "--size the database has no result at: an unknown name, exit 2 (got $rc), said as results says it: $(head -1 "$tmp/err")"
+cp "$tmp/all.db" "$tmp/cut.db"
+sqlite3 "$tmp/cut.db" "delete from results where buffer_bytes = 1048576 and invocation_id in (select id from invocations where run_id in (4, 5, 6))"
+"$BENCHORCH" compare --machines --size 1MiB --db "$tmp/cut.db" 4 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && [ ! -s "$tmp/out" ] &&
+	grep -q "^benchorch compare: --size: no results at 1 MiB in the selected runs in '$tmp/cut.db'$" "$tmp/err"
+ok $? "--size the runs have no result at: exit 2 (got $rc): $(head -1 "$tmp/err")"
 "$BENCHORCH" compare --machines --latest 2 --db "$tmp/all.db" >/dev/null 2>&1
 [ $? -eq 2 ]
 ok $? "--machines with --latest is a usage error"
