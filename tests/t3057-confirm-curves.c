@@ -244,6 +244,36 @@ int main(void)
 		}
 		tap_ok(ok, "malformed curves are refused, the message naming them");
 	}
+	{
+		/* names the guest does not know: refused before anything
+		 * runs, the message saying which name */
+		static const char *const bad[][2] = {
+			{ "openssl/nosuchalgo", "unknown algorithm 'nosuchalgo' (known: aes-128-ecb, " },
+			{ "nosuchlib/sha-256", "unknown library 'nosuchlib' (known: openssl, " },
+			{ "openssl/sha-256/encrypt", "sha-256 has no operation 'encrypt' (it has: hash)" },
+			{ "openssl/aes-128-cbc/hash", "aes-128-cbc has no operation 'hash' (it has: encrypt, decrypt)" },
+			{ "openssl/aes-128-cbc/sign", "unknown operation 'sign' (known: encrypt, decrypt, hash)" },
+			{ "openssl/aes-128-cbc/encrypt/fast", "unknown mode 'fast' (known: bulk, oneshot)" },
+			{ "nettle/sha-256,openssl/nosuchalgo/encrypt", "invalid curve 'openssl/nosuchalgo/encrypt': unknown algorithm 'nosuchalgo'" },
+		};
+		size_t i;
+
+		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			rc = confirm_curves_parse(bad[i][0], NULL, &v, &n, &err);
+			tap_ok(rc < 0 && !v && n == 0 &&
+			       tap_contains(err.msg, bad[i][1]),
+			       "'%s' is refused: %s", bad[i][0],
+			       rc < 0 ? err.msg : "accepted");
+			if (rc == 0)
+				confirm_curves_free(v, n);
+		}
+		rc = confirm_curves_parse("libsodium/chacha20-poly1305/decrypt/oneshot,gnutls/sha3-256/hash/bulk",
+					  NULL, &v, &n, &err);
+		tap_ok(rc == 0 && n == 2, "known names with an operation they have are accepted%s%s",
+		       rc < 0 ? ": " : "", rc < 0 ? err.msg : "");
+		if (rc == 0)
+			confirm_curves_free(v, n);
+	}
 	sqlite3_close(db);
 	unlink(path);
 	cmd = xasprintf("rm -rf '%s'", dir);

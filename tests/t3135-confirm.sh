@@ -218,6 +218,43 @@ ok $([ $? -eq 2 ] && grep -q "no run 999 in '$db'" "$tmp/err"; echo $?) "an unkn
 rc=$?
 [ $rc -eq 2 ] && grep -q "invalid curve 'openssl'" "$tmp/err"
 ok $? "a malformed curve is a usage error naming it"
+# Names the guest does not know, an operation the algorithm does not
+# have: usage errors before anything runs (no run stored, no guest).
+nruns=$(q "select count(*) from runs")
+for curve in openssl/nosuchalgo nosuchlib/sha-256 openssl/sha-256/encrypt \
+	openssl/aes-128-cbc/encrypt/fast; do
+	"$BENCHORCH" confirm --run 1 --curves nettle/sha-256,$curve --state-dir "$state" \
+		--db "$db" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 2 ] &&
+		grep -q "^benchorch confirm: --curves: invalid curve '$curve': " "$tmp/err" &&
+		[ "$(wc -l <"$tmp/err")" -eq 2 ] && [ ! -s "$tmp/out" ] &&
+		[ "$(q "select count(*) from runs")" -eq "$nruns" ]
+	ok $? "--curves $curve: exit 2 (got $rc) before anything runs: $(head -1 "$tmp/err")"
+done
+# A confirmation run is not confirmed again.
+"$BENCHORCH" confirm --run 2 --curves nettle/sha-256 --state-dir "$state" --db "$db" \
+	>"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && grep -qx "benchorch: run 2 is itself a confirmation (of run 1)" "$tmp/err" &&
+	[ "$(q "select count(*) from runs")" -eq "$nruns" ]
+ok $? "confirm --run 2 (a confirmation of run 1): exit 2 (got $rc), said, nothing run: $(tr '\n' '|' <"$tmp/err")"
+"$BENCHORCH" confirm --run 2 --state-dir "$state" --db "$db" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && grep -qx "benchorch: run 2 is itself a confirmation (of run 1)" "$tmp/err" &&
+	[ "$(q "select count(*) from runs")" -eq "$nruns" ]
+ok $? "and so without --curves (got $rc)"
+# A tool run (run --tools) has no curve to confirm.
+"$BENCHORCH" run --tools --tool-size 1 --tool-reps 1 --distros debian \
+	--state-dir "$state" --db "$db" >/dev/null 2>"$tmp/err"
+ok $? "a tool run"
+tool=$(q "select max(id) from runs")
+nruns=$(q "select count(*) from runs")
+"$BENCHORCH" confirm --run "$tool" --state-dir "$state" --db "$db" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && grep -qx "benchorch: run $tool is a tool run (run --tools): nothing to confirm" "$tmp/err" &&
+	[ "$(q "select count(*) from runs")" -eq "$nruns" ] && [ ! -s "$tmp/out" ]
+ok $? "confirm --run $tool (a tool run): exit 2 (got $rc), said: $(tr '\n' '|' <"$tmp/err")"
 [ "$(q "pragma integrity_check")" = ok ]
 ok $? "database consistent"
 
