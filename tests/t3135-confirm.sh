@@ -155,6 +155,14 @@ rc=$?
 [ "$(q "select count(*) || ' ' || min(image_id) || ' ' || max(image_id) from invocations where run_id = 6")" = "2 $new $new" ] &&
 [ "$(q "select previous_image_id is null from confirmations where run_id = 6")" = 1 ]
 ok $? "without a previous image, two more invocations (rounds) of the current image"
+# stdout then compares the confirmed run's own figures with the
+# confirmation's: run 1's median and invocations beside the two new ones
+n1=$(q "select count(*) from results_v where run_id = 1 and library = 'nettle' and algorithm = 'sha-256' and operation = 'hash' and mode = 'bulk' and buffer_bytes = 16")
+head -1 "$tmp/out" | grep -Eq '^distro +library +algorithm +op +mode +bytes +run 1 MB/s +again MB/s +change% +run 1 +again$' &&
+	grep -Eq "^debian:bookworm +nettle +sha-256 +hash +bulk +16 +[0-9]+\.[0-9] +[0-9]+\.[0-9] +[-+][0-9]+\.[0-9] +$n1 +2\$" "$tmp/out" &&
+	! grep -q ' - \| 0 *$\|prev' "$tmp/out" &&
+	[ "$(grep -c "^debian:bookworm " "$tmp/out")" -eq "$(q "select count(distinct operation || mode || buffer_bytes) from results_v where run_id = 6")" ]
+ok $? "without a previous image, stdout puts run 1's figures ($n1 invocations) beside the confirmation's (2), per point: $(sed -n '1p;/ 16 /p' "$tmp/out" | tr '\n' '|')"
 
 # 5. 'run' confirms by itself when the image it measured has a previous
 # kept (a rebuild changed its packages), and not otherwise. Whether a
