@@ -13,6 +13,7 @@
 #include "guest/shuffle.h"
 #include "orchestrator/cli.h"
 #include "orchestrator/confirm.h"
+#include "orchestrator/confirm-curves.h"
 #include "orchestrator/paths.h"
 
 #define DEFAULT_TIMEOUT_S 1800
@@ -47,14 +48,22 @@ static const char usage[] =
 "\n"
 "stdout: per point of those curves, the median MB/s over the previous\n"
 "image's invocations and over the new one's, the change and the number\n"
-"of invocations; progress on stderr.\n"
+"of invocations; without a previous image, the confirmed run's own\n"
+"median and invocations ('run N') beside the confirmation's ('again');\n"
+"progress on stderr.\n"
 "\n"
 "Options:\n"
 "      --run N            the run to confirm (default: the latest finished\n"
-"                         run that is not itself a confirmation)\n"
+"                         run that is neither a confirmation nor a tool run);\n"
+"                         a confirmation or a tool run (run --tools) is not\n"
+"                         confirmed\n"
 "      --curves LIST      comma-separated LIBRARY/ALGORITHM[/OPERATION[/MODE]]\n"
 "                         (e.g. openssl/aes-128-cbc/encrypt/bulk), in every\n"
-"                         distribution of the run\n"
+"                         distribution of the run: the guest's library and\n"
+"                         algorithm names (run --libs, --algos), an\n"
+"                         operation the algorithm has (encrypt or decrypt\n"
+"                         for a cipher, hash for a hash), checked before\n"
+"                         anything runs\n"
 "      --rounds N         rounds of previous and new image, 1 to 50 (default\n"
 "                         2)\n"
 "      --quick            the guests' short run: 4 buffer sizes\n"
@@ -121,9 +130,19 @@ static int parse_args(int argc, char **argv, struct confirm_config *c)
 						       err.msg);
 			c->run_id = (int64_t)v;
 			break;
-		case OPT_CURVES:
+		case OPT_CURVES: {
+			struct confirm_curve *cv;
+			size_t ncv;
+
+			/* every name checked before anything runs */
+			if (confirm_curves_parse(optarg, NULL, &cv, &ncv,
+						 &err) < 0)
+				return cli_usage_error("confirm", "--curves: %s",
+						       err.msg);
+			confirm_curves_free(cv, ncv);
 			c->curves = optarg;
 			break;
+		}
 		case OPT_ROUNDS:
 			if (cli_parse_ll(optarg, 1, 50, &v, &err) < 0)
 				return cli_usage_error("confirm", "--rounds: %s",

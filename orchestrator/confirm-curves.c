@@ -2,9 +2,11 @@
  * confirm-curves.h). */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "orchestrator/algorithms.h"
 #include "orchestrator/confirm-curves.h"
 #include "orchestrator/verdict.h"
 
@@ -78,6 +80,9 @@ int64_t confirm_base_run(sqlite3 *db, int64_t run_id)
 		" WHERE b.run_id < ?1 AND br.status = 'done'"
 		" AND br.quick = (SELECT quick FROM runs WHERE id = ?1)"
 		" AND b.run_id NOT IN (SELECT run_id FROM confirmations)"
+		/* a run that measured curves: not a tool run */
+		" AND EXISTS (SELECT 1 FROM results r"
+		"  WHERE r.invocation_id = b.id)"
 		" AND EXISTS (SELECT 1 FROM invocations n"
 		"  JOIN images nim ON nim.id = n.image_id"
 		"  WHERE n.run_id = ?1 AND nim.distro = bim.distro"
@@ -92,6 +97,58 @@ int64_t confirm_base_run(sqlite3 *db, int64_t run_id)
 		id = sqlite3_column_int64(st, 0);	/* NULL reads 0 */
 	sqlite3_finalize(st);
 	return id;
+}
+
+/* The names NAME(0), NAME(1), ... comma-separated into BUF (LEN bytes),
+ * for a message. Returns BUF. */
+static const char *known_names(const char *(*name)(size_t), char *buf,
+			       size_t len)
+{
+	size_t i, at = 0;
+	const char *nm;
+
+	buf[0] = '\0';
+	for (i = 0; (nm = name(i)) && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%s",
+				       i ? ", " : "", nm);
+	return buf;
+}
+
+/* Check the fields F[0..K) of the curve SHOWN: their form, then the
+ * library, the algorithm, the operation (one the algorithm has) and the
+ * mode against the guest's. Returns 0, or -1 with err set. */
+static int check_curve(char *const *f, size_t k, const char *shown,
+		       bo_err *err)
+{
+	const struct algorithm *a;
+	char names[1024];
+
+	if (k < 2 || k > 4 || !*f[0] || !*f[1])
+		return bo_err_set(err, "invalid curve '%s': want "
+				  "LIBRARY/ALGORITHM[/OPERATION[/MODE]], "
+				  "OPERATION encrypt, decrypt or hash, "
+				  "MODE bulk or oneshot", shown);
+	if (!library_known(f[0]))
+		return bo_err_set(err, "invalid curve '%s': unknown library '%s' (known: %s)",
+				  shown, f[0],
+				  known_names(library_name, names, sizeof(names)));
+	a = algorithm_find(f[1]);
+	if (!a)
+		return bo_err_set(err, "invalid curve '%s': unknown algorithm '%s' (known: %s)",
+				  shown, f[1],
+				  known_names(algorithm_name, names, sizeof(names)));
+	if (f[2] && strcmp(f[2], "encrypt") && strcmp(f[2], "decrypt") &&
+	    strcmp(f[2], "hash"))
+		return bo_err_set(err, "invalid curve '%s': unknown operation '%s' (known: encrypt, decrypt, hash)",
+				  shown, f[2]);
+	if (f[2] && !algorithm_has_operation(a, f[2]))
+		return bo_err_set(err, "invalid curve '%s': %s has no operation '%s' (it has: %s)",
+				  shown, f[1], f[2], a->kind == ALGO_HASH ?
+				  "hash" : "encrypt, decrypt");
+	if (f[3] && strcmp(f[3], "bulk") && strcmp(f[3], "oneshot"))
+		return bo_err_set(err, "invalid curve '%s': unknown mode '%s' (known: bulk, oneshot)",
+				  shown, f[3]);
+	return 0;
 }
 
 int confirm_curves_parse(const char *list, const char *distro,
@@ -117,14 +174,8 @@ int confirm_curves_parse(const char *list, const char *distro,
 			*slash = '\0';
 			s = slash + 1;
 		}
-		if (k < 2 || k > 4 || !*f[0] || !*f[1] ||
-		    (f[2] && strcmp(f[2], "encrypt") && strcmp(f[2], "decrypt") &&
-		     strcmp(f[2], "hash")) ||
-		    (f[3] && strcmp(f[3], "bulk") && strcmp(f[3], "oneshot")))
-			rc = bo_err_set(err, "invalid curve '%s': want "
-					"LIBRARY/ALGORITHM[/OPERATION[/MODE]], "
-					"OPERATION encrypt, decrypt or hash, "
-					"MODE bulk or oneshot", shown);
+		if (check_curve(f, k, shown, err) < 0)
+			rc = -1;
 		else
 			add_curve(ret, ret_n, distro, f[0], f[1], f[2], f[3], 0);
 		free(shown);

@@ -38,7 +38,7 @@ int confirm_changed_curves(sqlite3 *db, int64_t base_run, int64_t new_run,
 
 /* The run a confirmation of RUN_ID compares it with: the latest earlier
  * run (smaller id) that finished ('done'), is not itself a confirmation
- * run, was made with RUN_ID's --quick flag (the same design of sizes and
+ * run, measured curves (stored results: not a tool run), was made with RUN_ID's --quick flag (the same design of sizes and
  * batches, as the verdict's history) and measured one of RUN_ID's
  * distributions (distro and release). Its variant may differ: a --nohw
  * run is compared with the run before it, as `compare` does. Returns its id, 0 when there is none, or -1 on a database error. */
@@ -46,9 +46,14 @@ int64_t confirm_base_run(sqlite3 *db, int64_t run_id);
 
 /* Parse LIST, comma-separated LIBRARY/ALGORITHM[/OPERATION[/MODE]] (e.g.
  * "openssl/aes-128-cbc/encrypt/bulk,nettle/sha-256"), into curves of
- * DISTRO (may be NULL: every distribution) with kind 0. Returns 0 with a
- * new array (free with confirm_curves_free), or -1 with err set naming
- * the item that is not a curve. */
+ * DISTRO (may be NULL: every distribution) with kind 0. Each item is
+ * checked against the guest's names (algorithms.h): a known library, a
+ * known algorithm, an operation that algorithm has (encrypt and decrypt
+ * for a cipher, hash for a hash) and mode bulk or oneshot. Returns 0
+ * with a new array (free with confirm_curves_free), or -1 with err set
+ * naming the first item that is not a curve and why ("invalid curve
+ * 'openssl/x': unknown algorithm 'x' (known: ...)"), *ret NULL and
+ * *ret_n 0. */
 int confirm_curves_parse(const char *list, const char *distro,
 			 struct confirm_curve **ret, size_t *ret_n,
 			 bo_err *err);

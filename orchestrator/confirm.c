@@ -49,12 +49,79 @@ struct confirm_state {
 	char *own[3];		/* owned values added to argv */
 };
 
-/* The latest run that finished and is not a confirmation; 0 = none. */
+/* The latest run that finished and is neither a confirmation nor a
+ * tool run (run --tools); 0 = none. */
 static int64_t latest_run(sqlite3 *db)
 {
-	return db_query_int(db, "SELECT coalesce(max(id), 0) FROM runs WHERE"
+	return db_query_int(db, "SELECT coalesce(max(id), 0) FROM runs r WHERE"
 			    " status = 'done' AND id NOT IN"
-			    " (SELECT run_id FROM confirmations)");
+			    " (SELECT run_id FROM confirmations) AND NOT EXISTS"
+			    " (SELECT 1 FROM invocations i JOIN tool_results t"
+			    " ON t.invocation_id = i.id WHERE i.run_id = r.id)");
+}
+
+/* Whether RUN in DB is a run to confirm: not itself a confirmation
+ * (it measured curves of another run) and not a tool run (run --tools:
+ * tool_results and no library results, no curve). Returns 0, or -1
+ * after saying on stderr why not (a usage error) or that the database
+ * could not tell (*env set). */
+static int check_confirmable(sqlite3 *db, int64_t run, int *env)
+{
+	sqlite3_stmt *st;
+	int rc, is_conf = 0;
+	int64_t of = 0;
+	char sql[320];
+	long long tools, results;
+
+	*env = 0;
+	if (sqlite3_prepare_v2(db, "SELECT confirmed_run_id FROM confirmations"
+			       " WHERE run_id = ?1 ORDER BY confirmed_run_id"
+			       " IS NULL LIMIT 1", -1, &st, NULL) != SQLITE_OK) {
+		cli_error("database error: %s", sqlite3_errmsg(db));
+		*env = 1;
+		return -1;
+	}
+	sqlite3_bind_int64(st, 1, run);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		is_conf = 1;
+		of = sqlite3_column_type(st, 0) == SQLITE_NULL ? 0 :
+		     sqlite3_column_int64(st, 0);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		cli_error("database error: %s", sqlite3_errmsg(db));
+		*env = 1;
+		return -1;
+	}
+	if (is_conf) {
+		if (of > 0)
+			cli_error("run %lld is itself a confirmation (of run %lld)",
+				  (long long)run, (long long)of);
+		else
+			cli_error("run %lld is itself a confirmation (of a run the database no longer holds)",
+				  (long long)run);
+		return -1;
+	}
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM invocations i JOIN"
+		 " tool_results t ON t.invocation_id = i.id WHERE i.run_id = %lld",
+		 (long long)run);
+	tools = db_query_int(db, sql);
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM invocations i JOIN"
+		 " results r ON r.invocation_id = i.id WHERE i.run_id = %lld",
+		 (long long)run);
+	results = db_query_int(db, sql);
+	if (tools < 0 || results < 0) {
+		cli_error("database error: %s", sqlite3_errmsg(db));
+		*env = 1;
+		return -1;
+	}
+	if (tools > 0 && results == 0) {
+		cli_error("run %lld is a tool run (run --tools): nothing to confirm",
+			  (long long)run);
+		return -1;
+	}
+	return 0;
 }
 
 /* The distributions RUN measured (an image and a guest that ran). */
@@ -513,7 +580,7 @@ int confirm_execute(const struct confirm_config *cc, int64_t *ret_run_id)
 	struct confirm_curve *given = NULL, *changed = NULL;
 	size_t ngiven = 0, nchanged = 0, i, nwork = 0;
 	bo_err err;
-	int rc = EXIT_OK;
+	int rc = EXIT_OK, env;
 
 	*ret_run_id = 0;
 	if (cc->curves && confirm_curves_parse(cc->curves, NULL, &given,
@@ -536,6 +603,10 @@ int confirm_execute(const struct confirm_config *cc, int64_t *ret_run_id)
 		cli_error("no run %lld in '%s'", (long long)cc->run_id,
 			  cc->db_path);
 		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (check_confirmable(s.db, s.confirmed, &env) < 0) {
+		rc = env ? EXIT_ENV : EXIT_USAGE;
 		goto out;
 	}
 	if (load_targets(s.db, s.confirmed, &s.t, &s.nt, &err) < 0) {

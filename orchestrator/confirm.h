@@ -29,8 +29,9 @@ struct confirm_config {
 	unsigned max_reruns;	/* the guests' --max-reruns */
 	long timeout_s;		/* per guest invocation, seconds */
 	int64_t run_id;		/* the run to confirm; 0 = the latest run
-				 * that finished ('done') and is not itself a
-				 * confirmation */
+				 * that finished ('done') and is neither
+				 * itself a confirmation nor a tool run
+				 * (run --tools) */
 	const char *curves;	/* LIBRARY/ALGORITHM[/OPERATION[/MODE]],...
 				 * for every distribution of the run; NULL =
 				 * those that look changed
@@ -69,8 +70,11 @@ struct confirm_config {
  * stderr. *RET_RUN_ID gets the confirmation run's id (0 when nothing was
  * run). Returns an exit status: EXIT_OK (also when there was nothing to
  * confirm), EXIT_FAILED (the run or a library in it failed), EXIT_USAGE
- * (no such run, a malformed curve), EXIT_ENV (database unusable) or
- * 128+signal when interrupted. */
+ * (no such run; a run that is itself a confirmation, "run N is itself a
+ * confirmation (of run M)", or a tool run, "run N is a tool run (run
+ * --tools): nothing to confirm"; a malformed curve or one the guest does
+ * not know, confirm_curves_parse), all said before anything runs,
+ * EXIT_ENV (database unusable) or 128+signal when interrupted. */
 int confirm_execute(const struct confirm_config *cc, int64_t *ret_run_id);
 
 struct run_config;

@@ -87,6 +87,7 @@ static const char *const log_noise[] = {
 	"Press ^] three times",
 	" exited successfully.",
 	" failed with error code ",
+	"Try 'benchorch-guest --help'",	/* the hint after its usage error */
 	NULL,
 };
 
@@ -195,7 +196,7 @@ static int prepare_dist(const struct run_config *c, const char *uuid,
 	}
 	d->logpath = xasprintf("%s/%s-%s.log", logdir, uuid, d->image->name);
 	free(logdir);
-	d->log_fd = open(d->logpath, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND |
+	d->log_fd = open(d->logpath, O_RDWR | O_CREAT | O_TRUNC | O_APPEND |
 			 O_CLOEXEC, 0644);
 	return 0;
 }
@@ -335,6 +336,11 @@ static int invoke(const struct run_config *c, const struct plan *p,
 	if (rc < 0) {
 		char *last = bo_interrupted ? NULL :
 			     log_last_line(d->logpath, log_from, -1);
+
+		if (last && strstr(err.msg, last)) {	/* quoted already */
+			free(last);
+			last = NULL;
+		}
 
 		s->error = last ?
 			xasprintf("%s: %s (guest log: %s)", err.msg, last,

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -258,9 +259,47 @@ static void build_argv(const struct runner_opts *o, enum runner_kind kind,
 	args[n] = NULL;
 }
 
+/* The prefix of every line the guest itself writes on stderr (its usage
+ * errors and other complaints, guest/main.c and guest/tools.c). */
+#define GUEST_SAYS "benchorch-guest: "
+
+/* The last line the guest wrote of its own (one beginning GUEST_SAYS) in
+ * the log on FD from byte FROM on, at most LEN - 1 bytes of it into BUF.
+ * Returns BUF, or NULL when there is none or the log cannot be read (FD
+ * -1 or not open for reading, FROM -1). */
+static char *guest_complaint(int fd, long long from, char *buf, size_t len)
+{
+	char chunk[16384];
+	long long end;
+	ssize_t n;
+	char *line, *found = NULL, *save = NULL;
+
+	if (fd < 0 || from < 0 || len == 0)
+		return NULL;
+	end = (long long)lseek(fd, 0, SEEK_END);
+	if (end <= from)
+		return NULL;
+	if (end - from > (long long)sizeof(chunk) - 1)	/* its tail */
+		from = end - (long long)sizeof(chunk) + 1;
+	n = pread(fd, chunk, (size_t)(end - from), (off_t)from);
+	if (n <= 0)
+		return NULL;
+	chunk[n] = '\0';
+	for (line = strtok_r(chunk, "\r\n", &save); line;
+	     line = strtok_r(NULL, "\r\n", &save))
+		if (!strncmp(line, GUEST_SAYS, strlen(GUEST_SAYS)) &&
+		    line[strlen(GUEST_SAYS)] != '\0' &&
+		    strncasecmp(line + strlen(GUEST_SAYS), "try '", 5))
+			found = line;	/* not its hint "try '... --help'" */
+	if (!found)
+		return NULL;
+	snprintf(buf, len, "%s", found);
+	return buf;
+}
+
 static int run_once(const struct runner_opts *o, enum runner_kind kind,
 		    struct guest_output *out, struct spawn_result *res,
-		    bo_err *err)
+		    long long log_from, bo_err *err)
 {
 	const char *args[MAX_ARGS];
 	char bind[4096], machine[96];
@@ -278,7 +317,7 @@ static int run_once(const struct runner_opts *o, enum runner_kind kind,
 		 * exported reaches nspawn or the guest */
 		.envp = spawn_env_guest(),
 	};
-	char how[128];
+	char how[128], said[512];
 
 	build_argv(o, kind, args, bind, sizeof(bind), machine, sizeof(machine));
 	if (kind == RUNNER_CHROOT) {
@@ -303,6 +342,16 @@ static int run_once(const struct runner_opts *o, enum runner_kind kind,
 		if (out->have_hello && !out->have_done)
 			return bo_err_set(err, "guest %s after %zu lines of output",
 					  how, out->lines);
+		/* before any output: the guest's own reason, when it gave
+		 * one (status 2: it rejected its arguments) */
+		if (res->status == SPAWN_EXITED && !out->have_hello &&
+		    guest_complaint(o->log_fd, log_from, said, sizeof(said)))
+			return bo_err_set(err, "guest %s%s: %s", how,
+					  res->exit_code == 2 ?
+					  " (a usage error)" : "", said);
+		if (res->status == SPAWN_EXITED && res->exit_code == 2 &&
+		    !out->have_hello)
+			return bo_err_set(err, "guest %s (a usage error)", how);
 		return bo_err_set(err, "guest %s", how);
 	}
 	if (o->parse_line)	/* the caller checks its own output */
@@ -327,6 +376,7 @@ int runner_run(const struct runner_opts *o, struct guest_output *out,
 {
 	struct stat st;
 	enum runner_kind kind = o->kind;
+	char said[512];
 	long long from;
 
 	if (ret_fb)
@@ -339,12 +389,17 @@ int runner_run(const struct runner_opts *o, struct guest_output *out,
 		return bo_err_set(err, "systemd-nspawn not found: install the systemd-container package or use --runner chroot");
 	*ret_used = kind == RUNNER_NSPAWN ? "nspawn" : "chroot";
 	from = log_end(o->log_fd);
-	if (run_once(o, kind, out, ret_res, err) == 0)
+	if (run_once(o, kind, out, ret_res, from, err) == 0)
 		return 0;
-	/* nspawn that failed before the guest said anything: fall back. */
+	/* nspawn that failed before the guest said anything: fall back.
+	 * nspawn fails with status 1 (EXIT_FAILURE) and passes any other
+	 * status on from the guest, so another status (2: the guest's
+	 * usage error, 255: it died of a signal) is the guest's own end,
+	 * as is status 1 when the guest said why in the log. */
 	if (o->kind == RUNNER_AUTO && kind == RUNNER_NSPAWN &&
 	    !out->have_hello && !bo_interrupted &&
-	    ret_res->status == SPAWN_EXITED) {
+	    ret_res->status == SPAWN_EXITED && ret_res->exit_code == 1 &&
+	    !guest_complaint(o->log_fd, from, said, sizeof(said))) {
 		if (ret_fb) {
 			ret_fb->happened = 1;
 			ret_fb->why = *err;
@@ -353,7 +408,8 @@ int runner_run(const struct runner_opts *o, struct guest_output *out,
 		}
 		guest_output_release(out);
 		*ret_used = "chroot";
-		return run_once(o, RUNNER_CHROOT, out, ret_res, err);
+		return run_once(o, RUNNER_CHROOT, out, ret_res,
+				log_end(o->log_fd), err);
 	}
 	return -1;
 }

@@ -24,7 +24,11 @@ struct runner_opts {
 	const char *const *guest_args;	/* NULL-terminated, after argv[0] */
 	uint64_t timeout_ns;	/* kill the guest after this long */
 	int cpu;		/* pin to this CPU, -1 = no pinning */
-	int log_fd;		/* guest's and nspawn's stderr; -1 = none */
+	int log_fd;		/* guest's and nspawn's stderr; -1 = none.
+				 * Open it for reading too (O_RDWR): the
+				 * guest's own reason for ending before any
+				 * output ("benchorch-guest: ...") is read
+				 * back from it */
 	/* Called after each line of guest output is accepted, with the
 	 * output so far (progress); NULL = none. */
 	void (*on_output)(void *ctx, const struct guest_output *out);
@@ -59,8 +63,10 @@ int runner_kind_parse(const char *s, enum runner_kind *ret, bo_err *err);
 /* What became of systemd-nspawn when runner_run fell back from it to
  * chroot (kind RUNNER_AUTO only). */
 struct runner_fallback {
-	int happened;		/* 1: nspawn failed before the guest started
-				 * and the guest ran under chroot */
+	int happened;		/* 1: nspawn failed (status 1, nothing of
+				 * the guest's own in the log) before the
+				 * guest said anything, and the guest ran
+				 * under chroot */
 	bo_err why;		/* how nspawn ended ("guest exited with
 				 * status 1") */
 	long long log_from, log_to;	/* bytes of the log (log_fd) that nspawn
@@ -75,9 +81,16 @@ struct runner_fallback {
  * valid and its clock agrees with the host's (guest_output_check_clock on
  * the time between receiving hello and done); -1 with err set otherwise
  * (bad line, crash, timeout, clocks that disagree, interruption - check
- * bo_interrupted). When o->kind is RUNNER_AUTO and nspawn failed before the
- * guest said anything, the guest is run again under chroot and *ret_fb
- * (if not NULL) says why nspawn failed; ret_fb->happened is 0 otherwise.
+ * bo_interrupted). A guest that exited before its first line with a line
+ * of its own in the log ("benchorch-guest: ...", e.g. its usage error,
+ * status 2) has that line in err ("guest exited with status 2 (a usage
+ * error): benchorch-guest: unknown option '--x'"). When o->kind is
+ * RUNNER_AUTO and nspawn failed before the guest said anything - exit
+ * status 1, nspawn's own failure status, with no line of the guest's own
+ * in the log; any other status is the guest's, which nspawn passes on -
+ * the guest is run again under chroot and *ret_fb (if not NULL) says why
+ * nspawn failed; ret_fb->happened is 0 otherwise (the guest's own end
+ * is reported as it is, never retried).
  * The guest and nspawn get the fixed environment of spawn_env_guest()
  * under every runner. Nothing stays mounted either way:
  * every mount lives in a mount namespace that dies with the child. */

@@ -181,7 +181,7 @@ static int measure_dist(const struct run_config *c, const char *uuid,
 	}
 	logpath = xasprintf("%s/%s-%s.log", logdir, uuid, d->image->name);
 	free(logdir);
-	logfd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND |
+	logfd = open(logpath, O_RDWR | O_CREAT | O_TRUNC | O_APPEND |
 		     O_CLOEXEC, 0644);
 	snprintf(cpubuf, sizeof(cpubuf), "%d", cpu);
 	snprintf(sizebuf, sizeof(sizebuf), "%u", c->tool_size_mib);

@@ -57,7 +57,7 @@ EXTRA_DIST += tests/t3100-run-debian.sh tests/t3110-run-interrupt.sh \
 	tests/t3120-run-bad-guest.sh tests/fixtures/guest-garbage.sh \
 	tests/fixtures/guest-crash.sh tests/fixtures/guest-hang.sh \
 	tests/fixtures/guest-bad-late.sh tests/fixtures/guest-clock-lie.sh \
-	tests/fixtures/guest-clock-true.sh
+	tests/fixtures/guest-clock-true.sh tests/fixtures/guest-usage.sh
 # A confirmation run: previous and new image in alternating rounds.
 TESTS += tests/t3135-confirm.sh
 EXTRA_DIST += tests/t3135-confirm.sh tests/bench/confirm.sh

@@ -24,6 +24,7 @@
 #include "db/confirmations.h"
 #include "db/db.h"
 #include "orchestrator/confirm-curves.h"
+#include "orchestrator/confirm-summary.h"
 #include "tests/tap.h"
 
 /* Make the database PATH with every migration, then add the runs of
@@ -58,6 +59,80 @@ static int has(const struct confirm_curve *v, size_t n, const char *distro,
 		    v[i].kind == kind)
 			return 1;
 	return 0;
+}
+
+/* confirm_summary_print of run 3 in DB in FMT, as a new string. */
+static char *summary(sqlite3 *db, enum format fmt)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	bo_err err;
+
+	if (!f)
+		return xstrdup("");
+	if (confirm_summary_print(f, db, 3, fmt, &err) < 0)
+		fprintf(f, "ERROR %s", err.msg);
+	fclose(f);
+	return buf;
+}
+
+/* The number of lines of S. */
+static size_t lines(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* Run 3 confirms run 2's debian curves libgcrypt/sha-256/hash and
+ * libgcrypt/aes-256-gcm without a previous image: the summary puts run
+ * 2's own figures beside run 3's. Run 3 is made 10 % faster at one
+ * point (sha-256, 16 B: 25.316 -> 27.848 MB/s). */
+static void summary_checks(sqlite3 *db)
+{
+	bo_err err;
+	char *t, *c, *j;
+	int rc;
+
+	rc = db_exec(db, "UPDATE results SET mb_per_s = 27.848 WHERE"
+		     " algorithm = 'sha-256' AND buffer_bytes = 16 AND"
+		     " invocation_id IN (SELECT i.id FROM invocations i JOIN"
+		     " images im ON im.id = i.image_id WHERE i.run_id = 3 AND"
+		     " im.distro = 'debian') AND library_id IN (SELECT id FROM"
+		     " libraries WHERE name = 'libgcrypt')", &err);
+	t = summary(db, FORMAT_TABLE);
+	c = summary(db, FORMAT_CSV);
+	j = summary(db, FORMAT_JSON);
+	if (!tap_ok(rc == 0 &&
+	       tap_contains(t, "distro           library    algorithm          op       mode        bytes   run 2 MB/s   again MB/s  change% run 2 again\n") &&
+	       tap_contains(t, "\ndebian:bookworm  libgcrypt  sha-256            hash     bulk           16         25.3         27.8    +10.0     1     1\n") &&
+	       tap_contains(t, "\ndebian:bookworm  libgcrypt  aes-256-gcm        decrypt  bulk         1024        630.5        630.5     +0.0     1     1\n") &&
+	       !tap_contains(t, " - ") && !tap_contains(t, "ubuntu") &&
+	       lines(t) == 1 + 27,
+	       "no previous image: the table puts the confirmed run's figures (run 2 MB/s) beside the confirmation's (again MB/s), per point, 27 points")) {
+		char *line, *save = NULL;
+
+		for (line = strtok_r(t, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save))
+			tap_diag("%s", line);
+	}
+	tap_ok(tap_contains(c, "distro,library,algorithm,operation,mode,bytes,confirmed_run,confirmed_mb_per_s,again_mb_per_s,change_pct,confirmed_invocations,again_invocations\r\n") &&
+	       tap_contains(c, "\ndebian:bookworm,libgcrypt,sha-256,hash,bulk,16,2,25.3,27.8,+10.0,1,1\r\n") &&
+	       lines(c) == 1 + 27,
+	       "and so does the csv");
+	tap_ok(tap_contains(j, "\"confirmed_run\": 2") &&
+	       tap_contains(j, "\"confirmed_mb_per_s\": 25.31") &&
+	       tap_contains(j, "\"again_mb_per_s\": 27.84") &&
+	       tap_contains(j, "\"confirmed_invocations\": 1") &&
+	       tap_contains(j, "\"again_invocations\": 1") &&
+	       !tap_contains(j, "previous") && !tap_contains(j, "\"new_"),
+	       "and so does the json");
+	free(t);
+	free(c);
+	free(j);
 }
 
 int main(void)
@@ -202,6 +277,7 @@ int main(void)
 		       rc ? ": " : "", rc ? err.msg : "");
 		tap_ok(db_confirmed_by(db, 2) == 3 && db_confirmed_by(db, 1) == 0,
 		       "run 2 is confirmed by run 3, run 1 by none");
+		summary_checks(db);
 		tap_ok(db_confirmation_previous_removed(db, 3, "debian", "bookworm", &err) == 0 &&
 		       db_query_int(db, "SELECT previous_removed FROM confirmations") == 1,
 		       "the removal of the previous image is recorded");
@@ -243,6 +319,36 @@ int main(void)
 			free(want);
 		}
 		tap_ok(ok, "malformed curves are refused, the message naming them");
+	}
+	{
+		/* names the guest does not know: refused before anything
+		 * runs, the message saying which name */
+		static const char *const bad[][2] = {
+			{ "openssl/nosuchalgo", "unknown algorithm 'nosuchalgo' (known: aes-128-ecb, " },
+			{ "nosuchlib/sha-256", "unknown library 'nosuchlib' (known: openssl, " },
+			{ "openssl/sha-256/encrypt", "sha-256 has no operation 'encrypt' (it has: hash)" },
+			{ "openssl/aes-128-cbc/hash", "aes-128-cbc has no operation 'hash' (it has: encrypt, decrypt)" },
+			{ "openssl/aes-128-cbc/sign", "unknown operation 'sign' (known: encrypt, decrypt, hash)" },
+			{ "openssl/aes-128-cbc/encrypt/fast", "unknown mode 'fast' (known: bulk, oneshot)" },
+			{ "nettle/sha-256,openssl/nosuchalgo/encrypt", "invalid curve 'openssl/nosuchalgo/encrypt': unknown algorithm 'nosuchalgo'" },
+		};
+		size_t i;
+
+		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			rc = confirm_curves_parse(bad[i][0], NULL, &v, &n, &err);
+			tap_ok(rc < 0 && !v && n == 0 &&
+			       tap_contains(err.msg, bad[i][1]),
+			       "'%s' is refused: %s", bad[i][0],
+			       rc < 0 ? err.msg : "accepted");
+			if (rc == 0)
+				confirm_curves_free(v, n);
+		}
+		rc = confirm_curves_parse("libsodium/chacha20-poly1305/decrypt/oneshot,gnutls/sha3-256/hash/bulk",
+					  NULL, &v, &n, &err);
+		tap_ok(rc == 0 && n == 2, "known names with an operation they have are accepted%s%s",
+		       rc < 0 ? ": " : "", rc < 0 ? err.msg : "");
+		if (rc == 0)
+			confirm_curves_free(v, n);
 	}
 	sqlite3_close(db);
 	unlink(path);

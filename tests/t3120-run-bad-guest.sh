@@ -38,6 +38,28 @@ try() {
 }
 
 try garbage "guest output line 1: not JSON"
+# A guest that rejects its arguments (status 2, before any output) is not
+# a failure of systemd-nspawn: its own complaint is the error, under each
+# runner, and the auto runner does not retry it under chroot.
+for runner in auto nspawn chroot; do
+	try usage "^benchorch: debian: .*guest exited with status 2 (a usage error): benchorch-guest: unknown option '--no-such-option' (guest log: [^)]*); its remaining rounds are skipped$" --runner $runner
+	! grep -q "chroot instead\|systemd-nspawn failed\|Try 'benchorch-guest" "$tmp/err" &&
+		[ "$(grep -c "guest exited" "$tmp/err")" -eq 1 ]
+	ok $? "usage guest, --runner $runner: one line, its own error, nothing blamed on nspawn: $(grep -v '^benchorch: [a-z]*:.*running' "$tmp/err" | tr '\n' '|')"
+	want=$runner
+	[ $runner = auto ] && want=nspawn
+	[ "$(q "select group_concat(distinct runner) from invocations where run_id = $run")" = $want ]
+	ok $? "usage guest, --runner $runner: stored as run under $want, once: $(q "select count(*) || ' ' || group_concat(runner) from invocations where run_id = $run")"
+done
+# the tool mode's runner path says the same
+BENCHORCH_GUEST="$top_srcdir/tests/fixtures/guest-usage.sh" \
+	"$BENCHORCH" run --tools --tool-size 4 --tool-reps 2 --distros debian \
+	--state-dir "$TEST_STATE" --db "$tmp/tools.db" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 1 ] &&
+	grep -q "^benchorch: debian: tool mode failed: guest exited with status 2 (a usage error): benchorch-guest: tool: unknown option or missing value '--cpu' (guest log: [^)]*)$" "$tmp/err" &&
+	! grep -q "chroot instead\|systemd-nspawn failed" "$tmp/err"
+ok $? "usage guest in the tool mode: exit 1 (got $rc), its own error, nothing blamed on nspawn: $(tr '\n' '|' <"$tmp/err")"
 # Under chroot the guest's own death is seen; under nspawn the container's
 # stub init reports only a failure, so the line count names the point.
 try crash "guest killed by signal 11 (Segmentation fault) after 2 lines" --runner chroot

@@ -112,10 +112,12 @@ ok $? "stderr says the previous image is removed"
 ok $? "the next run of the image finds no package change (the previous image measured in run 2 is not its predecessor)"
 
 # 3. Killed in the middle: nothing left running or mounted, the previous
-# kept (and listed) until a later confirmation ends.
+# kept (and listed) until a later confirmation ends. (Long batches: a
+# confirmation of the --quick run 1 measures as quickly as it did, a
+# tenth of a second a guest, too short to be seen and killed.)
 make_previous
 "$BENCHORCH" confirm --run 1 --curves openssl/aes-128-cbc --rounds 4 \
-	--state-dir "$state" --db "$db" >"$tmp/out" 2>"$tmp/err" &
+	--min-batch-ms 100 --state-dir "$state" --db "$db" >"$tmp/out" 2>"$tmp/err" &
 pid=$!
 wait_for 120 '[ -n "$(running_guests)" ]'
 ok $? "killed confirmation: a guest started"
@@ -154,6 +156,14 @@ rc=$?
 [ "$(q "select count(*) || ' ' || min(image_id) || ' ' || max(image_id) from invocations where run_id = 6")" = "2 $new $new" ] &&
 [ "$(q "select previous_image_id is null from confirmations where run_id = 6")" = 1 ]
 ok $? "without a previous image, two more invocations (rounds) of the current image"
+# stdout then compares the confirmed run's own figures with the
+# confirmation's: run 1's median and invocations beside the two new ones
+n1=$(q "select count(*) from results_v where run_id = 1 and library = 'nettle' and algorithm = 'sha-256' and operation = 'hash' and mode = 'bulk' and buffer_bytes = 16")
+head -1 "$tmp/out" | grep -Eq '^distro +library +algorithm +op +mode +bytes +run 1 MB/s +again MB/s +change% +run 1 +again$' &&
+	grep -Eq "^debian:bookworm +nettle +sha-256 +hash +bulk +16 +[0-9]+\.[0-9] +[0-9]+\.[0-9] +[-+][0-9]+\.[0-9] +$n1 +2\$" "$tmp/out" &&
+	! grep -q ' - \| 0 *$\|prev' "$tmp/out" &&
+	[ "$(grep -c "^debian:bookworm " "$tmp/out")" -eq "$(q "select count(distinct operation || mode || buffer_bytes) from results_v where run_id = 6")" ]
+ok $? "without a previous image, stdout puts run 1's figures ($n1 invocations) beside the confirmation's (2), per point: $(sed -n '1p;/ 16 /p' "$tmp/out" | tr '\n' '|')"
 
 # 5. 'run' confirms by itself when the image it measured has a previous
 # kept (a rebuild changed its packages), and not otherwise. Whether a
@@ -217,6 +227,43 @@ ok $([ $? -eq 2 ] && grep -q "no run 999 in '$db'" "$tmp/err"; echo $?) "an unkn
 rc=$?
 [ $rc -eq 2 ] && grep -q "invalid curve 'openssl'" "$tmp/err"
 ok $? "a malformed curve is a usage error naming it"
+# Names the guest does not know, an operation the algorithm does not
+# have: usage errors before anything runs (no run stored, no guest).
+nruns=$(q "select count(*) from runs")
+for curve in openssl/nosuchalgo nosuchlib/sha-256 openssl/sha-256/encrypt \
+	openssl/aes-128-cbc/encrypt/fast; do
+	"$BENCHORCH" confirm --run 1 --curves nettle/sha-256,$curve --state-dir "$state" \
+		--db "$db" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 2 ] &&
+		grep -q "^benchorch confirm: --curves: invalid curve '$curve': " "$tmp/err" &&
+		[ "$(wc -l <"$tmp/err")" -eq 2 ] && [ ! -s "$tmp/out" ] &&
+		[ "$(q "select count(*) from runs")" -eq "$nruns" ]
+	ok $? "--curves $curve: exit 2 (got $rc) before anything runs: $(head -1 "$tmp/err")"
+done
+# A confirmation run is not confirmed again.
+"$BENCHORCH" confirm --run 2 --curves nettle/sha-256 --state-dir "$state" --db "$db" \
+	>"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && grep -qx "benchorch: run 2 is itself a confirmation (of run 1)" "$tmp/err" &&
+	[ "$(q "select count(*) from runs")" -eq "$nruns" ]
+ok $? "confirm --run 2 (a confirmation of run 1): exit 2 (got $rc), said, nothing run: $(tr '\n' '|' <"$tmp/err")"
+"$BENCHORCH" confirm --run 2 --state-dir "$state" --db "$db" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && grep -qx "benchorch: run 2 is itself a confirmation (of run 1)" "$tmp/err" &&
+	[ "$(q "select count(*) from runs")" -eq "$nruns" ]
+ok $? "and so without --curves (got $rc)"
+# A tool run (run --tools) has no curve to confirm.
+"$BENCHORCH" run --tools --tool-size 1 --tool-reps 1 --distros debian \
+	--state-dir "$state" --db "$db" >/dev/null 2>"$tmp/err"
+ok $? "a tool run"
+tool=$(q "select max(id) from runs")
+nruns=$(q "select count(*) from runs")
+"$BENCHORCH" confirm --run "$tool" --state-dir "$state" --db "$db" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && grep -qx "benchorch: run $tool is a tool run (run --tools): nothing to confirm" "$tmp/err" &&
+	[ "$(q "select count(*) from runs")" -eq "$nruns" ] && [ ! -s "$tmp/out" ]
+ok $? "confirm --run $tool (a tool run): exit 2 (got $rc), said: $(tr '\n' '|' <"$tmp/err")"
 [ "$(q "pragma integrity_check")" = ok ]
 ok $? "database consistent"
 
