@@ -110,7 +110,7 @@ int main(void)
 		const int64_t steady[] = { 2800000000, 0, 3080000000, -1,
 					   2900000000 };
 		const int64_t moved[] = { 3080000001, 2800000000, 2950000000 };
-		const int64_t none[] = { 0, -1 };
+		const int64_t unknown[] = { 0, -1 };
 
 		w = cpustate_clock_warning(1, steady, 5);
 		tap_ok(w == NULL, "measured clocks within 10 %% (unknown ones "
@@ -123,7 +123,7 @@ int main(void)
 		       "a spread just above 10 %% is a one-line warning with "
 		       "both ends (%s)", w ? w : "none");
 		free(w);
-		w = cpustate_clock_warning(1, none, 2);
+		w = cpustate_clock_warning(1, unknown, 2);
 		tap_ok(w == NULL, "no known measured clock, no warning");
 		free(w);
 		w = cpustate_clock_warning(1, NULL, 0);

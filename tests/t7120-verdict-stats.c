@@ -152,11 +152,11 @@ int main(void)
 		int good = 1;
 		static const double xs[] = { 0.05, 0.5, 1, 3.7, 12, 250 };
 
-		for (size_t i = 0; i < sizeof(xs) / sizeof(xs[0]); i++) {
-			double y = vstat_trigamma(xs[i]);
+		for (size_t k = 0; k < sizeof(xs) / sizeof(xs[0]); k++) {
+			double y = vstat_trigamma(xs[k]);
 			double x = vstat_trigamma_inverse(y);
 
-			if (fabs(x - xs[i]) > 1e-6 * xs[i])
+			if (fabs(x - xs[k]) > 1e-6 * xs[k])
 				good = 0;
 		}
 		tap_ok(good, "trigamma_inverse undoes trigamma from 0.05 to 250");
