@@ -83,6 +83,13 @@ int cli_parse_max_reruns(const char *arg, unsigned *ret, bo_err *err)
 	return 0;
 }
 
+char *cli_stored_as(int64_t run_id, const char *status, const char *error)
+{
+	return xasprintf("run %lld is stored as %s%s%s%s", (long long)run_id,
+			 status, error ? " (" : "", error ? error : "",
+			 error ? ")" : "");
+}
+
 void cli_warn_partial_run(sqlite3 *db, int64_t run_id)
 {
 	sqlite3_stmt *st;
@@ -95,10 +102,12 @@ void cli_warn_partial_run(sqlite3 *db, int64_t run_id)
 		const char *status = (const char *)sqlite3_column_text(st, 0);
 		const char *error = (const char *)sqlite3_column_text(st, 1);
 
-		if (status && strcmp(status, "done") != 0)
-			cli_warn("run %lld is stored as %s%s%s%s: its results are partial",
-				 (long long)run_id, status, error ? " (" : "",
-				 error ? error : "", error ? ")" : "");
+		if (status && strcmp(status, "done") != 0) {
+			char *what = cli_stored_as(run_id, status, error);
+
+			cli_warn("%s: its results are partial", what);
+			free(what);
+		}
 	}
 	sqlite3_finalize(st);
 }

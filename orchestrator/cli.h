@@ -92,6 +92,11 @@ int cli_parse_min_batch_ms(const char *arg, uint64_t *ns, bo_err *err);
 int cli_parse_repetitions(const char *arg, unsigned *ret, bo_err *err);
 int cli_parse_max_reruns(const char *arg, unsigned *ret, bo_err *err);
 
+/* "run N is stored as STATUS (ERROR)" (without the parenthesis when
+ * ERROR is NULL), for the messages about a run that did not finish
+ * normally. Newly allocated; caller frees. */
+char *cli_stored_as(int64_t run_id, const char *status, const char *error);
+
 /* Warn on stderr when run RUN_ID of DB did not finish normally (stored
  * as aborted or failed, or still running): "warning: run N is stored as
  * aborted (ERROR): its results are partial". Prints nothing for a run

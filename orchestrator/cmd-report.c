@@ -185,7 +185,7 @@ static int cmd_report(int argc, char **argv)
 	/* a run that did not finish: its results are partial */
 	for (size_t i = 0; i < o.nruns; i++)
 		cli_warn_partial_run(db, runs[i]);
-	if (!o.nruns && report_latest_run(db) > 0)
+	if (!o.nruns)
 		cli_warn_partial_run(db, report_latest_run(db));
 	if (o.table_bytes) {
 		int k = db_names_size_known(db, o.table_bytes);

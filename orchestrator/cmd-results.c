@@ -343,16 +343,6 @@ static long print_human(FILE *out, sqlite3_stmt *st, long *ret_noisy,
 	return n;
 }
 
-/* "run N is stored as STATUS (ERROR)" (without the parenthesis when ERROR
- * is NULL), for the messages about a run that did not finish normally.
- * Newly allocated; caller frees. */
-static char *stored_as(int64_t run_id, const char *status, const char *error)
-{
-	return xasprintf("run %lld is stored as %s%s%s%s", (long long)run_id,
-			 status, error ? " (" : "", error ? error : "",
-			 error ? ")" : "");
-}
-
 /* Why run RUN_ID (a run DB holds: check_runs) has no results at all, as
  * a clause to append to the "no matching results" error: ": run N is
  * stored as aborted (why)", ": run N is still running (or its
@@ -380,7 +370,7 @@ static char *no_results_reason(sqlite3 *db, int64_t run_id)
 			why = xasprintf(": run %lld is still running (or its "
 					"orchestrator died)", (long long)run_id);
 		else if (status && strcmp(status, "done") != 0) {
-			char *what = stored_as(run_id, status, error);
+			char *what = cli_stored_as(run_id, status, error);
 
 			why = xasprintf(": %s", what);
 			free(what);
