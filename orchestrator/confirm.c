@@ -508,9 +508,9 @@ static void finish(struct confirm_state *s)
 }
 
 /* S's guest settings: those CC gives, the others as the confirmed run
- * measured (its quick flag, and the --min-batch-ms, --repetitions and
- * --max-reruns of its stored command line; a value that does not parse
- * is left at the default). S's command line is CC's with the settings
+ * measured (its quick flag; --nohw when it measured variant 'nohw'; the
+ * --min-batch-ms, --repetitions and --max-reruns of its stored command
+ * line, a value that does not parse left at the default). S's command line is CC's with the settings
  * taken from the run added, so that the confirmation's stored command
  * line says how it measured. */
 static void run_settings(struct confirm_state *s)
@@ -518,18 +518,23 @@ static void run_settings(struct confirm_state *s)
 	const struct confirm_config *cc = s->cc;
 	sqlite3_stmt *st;
 	char *cmd = NULL, *v;
-	int quick = 0;
+	int quick = 0, nohw = 0;
 	bo_err err;
 
-	if (sqlite3_prepare_v2(s->db, "SELECT quick, command_line FROM runs"
-			       " WHERE id = ?1", -1, &st, NULL) == SQLITE_OK) {
+	if (sqlite3_prepare_v2(s->db, "SELECT quick, command_line, EXISTS"
+			       " (SELECT 1 FROM invocations WHERE run_id = ?1"
+			       " AND variant = 'nohw') FROM runs WHERE id = ?1",
+			       -1, &st, NULL) == SQLITE_OK) {
 		sqlite3_bind_int64(st, 1, s->confirmed);
 		if (sqlite3_step(st) == SQLITE_ROW) {
 			quick = sqlite3_column_int(st, 0);
 			cmd = db_column_dup_or_empty(st, 1);
+			nohw = sqlite3_column_int(st, 2);
 		}
 		sqlite3_finalize(st);
 	}
+	/* a --nohw run is measured again with --nohw */
+	s->nohw = cc->nohw || nohw;
 	s->argv = xmalloc(((size_t)cc->argc + 8) * sizeof(char *));
 	for (s->argc = 0; s->argc < cc->argc; s->argc++)
 		s->argv[s->argc] = cc->argv[s->argc];
@@ -619,18 +624,6 @@ int confirm_execute(const struct confirm_config *cc, int64_t *ret_run_id)
 			  (long long)s.confirmed);
 		rc = EXIT_USAGE;
 		goto out;
-	}
-	/* the confirmed run's variant: a --nohw run is measured again
-	 * with --nohw */
-	{
-		char sql[160];
-		int64_t nohw;
-
-		snprintf(sql, sizeof(sql),
-			 "SELECT count(*) FROM invocations WHERE run_id = %lld"
-			 " AND variant = 'nohw'", (long long)s.confirmed);
-		nohw = db_query_int(s.db, sql);
-		s.nohw = cc->nohw || nohw > 0;
 	}
 	run_settings(&s);
 	if (!given && changed_curves(s.db, s.confirmed, &changed, &nchanged,
