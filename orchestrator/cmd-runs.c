@@ -9,6 +9,7 @@
 #include "orchestrator/cli.h"
 #include "orchestrator/format.h"
 #include "orchestrator/paths.h"
+#include "orchestrator/util.h"
 
 static const char usage[] =
 "Usage: benchorch runs [OPTIONS]\n"
@@ -16,7 +17,10 @@ static const char usage[] =
 "List the runs stored in the database, newest first: run id (what\n"
 "results --run, compare, report --run and export --run take), start and\n"
 "end time (UTC), status (running, done, failed or aborted), quick (1 for\n"
-"a --quick run), the distributions as given (distros) and the host.\n"
+"a --quick run), the distributions as given (distros), the host and\n"
+"what the run measured (kind): libraries (the guest's benchmark of the\n"
+"crypto libraries), tools (run --tools) or confirmation (the curves of\n"
+"another run measured again: the run it confirmed is in confirms).\n"
 "\n"
 "Options:\n"
 "      --db PATH          database (default: $BENCHORCH_DB, or\n"
@@ -38,14 +42,27 @@ static const struct option options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* One row per run; distros in the order the run first invoked them. */
+/* One row per run; distros in the order the run first invoked them;
+ * kind and confirms from KIND_SQL when the database has the tables they
+ * read (tool_results: migration 10, confirmations: 12), else a run of
+ * the libraries. */
 static const char runs_sql[] =
 	"SELECT r.id, r.started_at, r.finished_at, r.status, r.quick,"
 	" (SELECT group_concat(spec, ',') FROM"
 	"  (SELECT spec FROM invocations i WHERE i.run_id = r.id"
 	"   GROUP BY spec ORDER BY min(i.id))) AS distros,"
-	" r.host"
+	" r.host, %s"
 	" FROM runs r ORDER BY r.id DESC";
+static const char kind_sql[] =
+	"CASE WHEN EXISTS (SELECT 1 FROM confirmations c"
+	"  WHERE c.run_id = r.id) THEN 'confirmation'"
+	" WHEN EXISTS (SELECT 1 FROM invocations i JOIN tool_results t"
+	"  ON t.invocation_id = i.id WHERE i.run_id = r.id) THEN 'tools'"
+	" ELSE 'libraries' END AS kind,"
+	" (SELECT min(c.confirmed_run_id) FROM confirmations c"
+	"  WHERE c.run_id = r.id) AS confirms";
+static const char kind_none_sql[] =
+	"'libraries' AS kind, NULL AS confirms";
 
 static int cmd_runs(int argc, char **argv)
 {
@@ -53,7 +70,7 @@ static int cmd_runs(int argc, char **argv)
 	enum format fmt = FORMAT_TABLE;
 	sqlite3_stmt *st = NULL;
 	sqlite3 *db;
-	char *path;
+	char *path, *sql;
 	bo_err err;
 	int opt, rc = EXIT_OK;
 
@@ -91,7 +108,12 @@ static int cmd_runs(int argc, char **argv)
 		free(path);
 		return EXIT_ENV;
 	}
-	if (sqlite3_prepare_v2(db, runs_sql, -1, &st, NULL) != SQLITE_OK) {
+	sql = xasprintf(runs_sql,
+			db_query_int(db, "SELECT count(*) FROM sqlite_master"
+				     " WHERE type = 'table' AND name IN"
+				     " ('confirmations', 'tool_results')") == 2 ?
+			kind_sql : kind_none_sql);
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
 		cli_error("cannot read the runs of '%s': %s", path,
 			  sqlite3_errmsg(db));
 		rc = EXIT_ENV;
@@ -101,6 +123,7 @@ static int cmd_runs(int argc, char **argv)
 	}
 	sqlite3_finalize(st);
 	sqlite3_close(db);
+	free(sql);
 	free(path);
 	return rc;
 }

@@ -11,8 +11,8 @@
 #include "orchestrator/format.h"
 
 static const char usage[] =
-"Usage: benchorch status [--json] [--socket PATH | --config FILE |\n"
-"                        --state-dir DIR]\n"
+"Usage: benchorch status [--format table|json] [--socket PATH |\n"
+"                        --config FILE | --state-dir DIR]\n"
 "\n"
 "Show what the daemon is doing: the current run and its progress, the\n"
 "queue, when each schedule runs next and how the last run ended, with\n"
@@ -21,10 +21,12 @@ static const char usage[] =
 "the database, a manual `benchorch run` included, and the last verdict the\n"
 "daemon kept: its last run judged curve by curve against the run before\n"
 "it (as `benchorch compare` does), with the largest changes. Times are\n"
-"local, with their UTC offset; --json gives them in UTC.\n"
+"local, with their UTC offset; in JSON they are in UTC.\n"
 "\n"
 "Options:\n"
-"      --json             print the daemon's reply as JSON\n"
+"      --format FORMAT    table (default) or json: the daemon's reply as\n"
+"                         it sent it\n"
+"      --json             the same as --format json\n"
 CONTROL_CLI_USAGE
 "  -h, --help             show this help\n"
 "\n"
@@ -33,6 +35,7 @@ CONTROL_CLI_USAGE
 
 static const struct option options[] = {
 	{ "json", no_argument, NULL, 'j' },
+	{ "format", required_argument, NULL, 'f' },
 	CONTROL_CLI_OPTIONS,
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -194,6 +197,16 @@ static int cmd_status(int argc, char **argv)
 		switch (opt) {
 		case 'j':
 			as_json = 1;
+			break;
+		case 'f':
+			if (strcmp(optarg, "json") == 0)
+				as_json = 1;
+			else if (strcmp(optarg, "table") == 0)
+				as_json = 0;
+			else
+				return cli_usage_error("status",
+						       "--format takes table or json "
+						       "(not '%s')", optarg);
 			break;
 		case 'h':
 			fputs(usage, stdout);

@@ -63,6 +63,9 @@ printf 'socket %s/other.sock\n' "$tmp" >"$tmp/c.conf"
 "$BENCHORCH" submit --config "$tmp/c.conf" --distros debian >/dev/null 2>"$tmp/err"
 [ $? -eq 3 ] && grep -q "'$tmp/other.sock'" "$tmp/err"
 ok $? "submit --config takes the socket from the configuration"
+"$BENCHORCH" status --format csv --socket "$tmp/none.sock" >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "status: --format takes table or json (not 'csv')" "$tmp/err"
+ok $? "status --format csv is a usage error, said before the socket is tried"
 for c in daemon status submit cancel; do
 	"$BENCHORCH" $c --help | grep -q "^Usage: benchorch $c"
 	ok $? "$c --help"
@@ -131,6 +134,12 @@ for m in [b"junk", b'{"version":1,"type":"submit","distros":"nosuch"}',
     json.loads(s.recv(65536))
 EOF2
 		ok $? "the daemon under valgrind answers good and bad requests"
+		"$BENCHORCH" status --state-dir "$tmp/state" --format json >"$tmp/st1" &&
+			"$BENCHORCH" status --state-dir "$tmp/state" --json >"$tmp/st2" &&
+			python3 -c 'import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+sys.exit(not (a["state"] == b["state"] == "idle" and a.keys() == b.keys()))' "$tmp/st1" "$tmp/st2"
+		ok $? "status --format json prints the reply as --json does"
 		kill -TERM $vpid
 		wait $vpid
 		rc=$?
@@ -139,6 +148,7 @@ EOF2
 	else
 		why="needs root and python3"
 		skip_point "$why" "the daemon under valgrind answers good and bad requests"
+		skip_point "$why" "status --format json prints the reply as --json does"
 		skip_point "$why" "the daemon under valgrind: no memory error, exit 0 on SIGTERM"
 	fi
 else
