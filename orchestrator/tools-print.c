@@ -7,7 +7,8 @@
 #include "orchestrator/tools-print.h"
 
 static const char human_cols[] =
-	"SELECT run_id AS run, spec AS distro, tool, cipher, direction,"
+	"SELECT run_id AS run, distro || ':' || release AS distro, tool,"
+	" cipher, direction,"
 	" variant, package_version AS version, status,"
 	" round(mb_per_s, 1) AS mb_per_s,"
 	/* an absent tool or a failed round trip has no figures: blank,
