@@ -76,6 +76,13 @@ long tools_print(FILE *f, sqlite3 *db, const int64_t *runs, size_t nruns,
 		for (i = 0; i < 3; i++)
 			sqlite3_bind_text(st, k++, filter_distro, -1,
 					  SQLITE_STATIC);
+	/* no row: the table prints nothing (as results' point table does),
+	 * csv its header and json [] (format_stmt) */
+	if (fmt == FORMAT_TABLE && sqlite3_step(st) == SQLITE_DONE) {
+		sqlite3_finalize(st);
+		return 0;
+	}
+	sqlite3_reset(st);
 	n = format_stmt(f, st, fmt, err);
 	sqlite3_finalize(st);
 	return n;

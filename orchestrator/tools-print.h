@@ -19,7 +19,8 @@
  * (db/migrations/0010-tools.sql), absent and failed rows with their
  * reason. CSV and JSON: every column of tool_results_v. Returns the row
  * count, or -1 with err set (a database error, or a database without the
- * tool tables). */
+ * tool tables). With no matching row the table prints nothing, csv its
+ * header line and json [] (a valid document for a script). */
 long tools_print(FILE *f, sqlite3 *db, const int64_t *runs, size_t nruns,
 		 int all, const char *filter_distro, enum format fmt,
 		 bo_err *err);

@@ -54,6 +54,14 @@ ok $? "the run prints the table of its tool results on stdout"
 [ $? -eq 0 ] && [ "$(wc -l <"$tmp/csv")" -eq 17 ] &&
 head -1 "$tmp/csv" | grep -q '^run_id,spec,distro,release,tool,cipher,direction,variant,status,'
 ok $? "results --tools --format csv prints the 16 rows and a header"
+# no matching row: the table prints nothing, csv its header, json [];
+# exit 1 with the reason on stderr (as results' point table)
+"$BENCHORCH" results --tools --db "$db" --distro ubuntu >"$tmp/none" 2>"$tmp/err3"
+[ $? -eq 1 ] && [ ! -s "$tmp/none" ] && grep -q "no matching tool results" "$tmp/err3" &&
+	"$BENCHORCH" results --tools --db "$db" --distro ubuntu --format csv 2>/dev/null |
+	tr -d '\r' | grep -c . | grep -qx 1 &&
+	[ "$("$BENCHORCH" results --tools --db "$db" --distro ubuntu --format json 2>/dev/null | tr -d ' \n')" = "[]" ]
+ok $? "results --tools with no match: the table prints nothing, csv its header, json [], exit 1"
 "$BENCHORCH" results --tools --db "$db" --lib openssl >/dev/null 2>&1
 [ $? -eq 2 ]
 ok $? "results --tools --lib is a usage error"
