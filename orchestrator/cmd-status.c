@@ -187,6 +187,8 @@ static int cmd_status(int argc, char **argv)
 {
 	struct control_cli cc = { 0 };
 	json_t *reply;
+	enum format fmt;
+	bo_err err;
 	int opt, as_json = 0, rc;
 
 	optind = 1;
@@ -199,14 +201,14 @@ static int cmd_status(int argc, char **argv)
 			as_json = 1;
 			break;
 		case 'f':
-			if (strcmp(optarg, "json") == 0)
-				as_json = 1;
-			else if (strcmp(optarg, "table") == 0)
-				as_json = 0;
-			else
+			/* the names every command takes; csv has no place
+			 * for the reply's nested lists */
+			if (format_parse(optarg, &fmt, &err) < 0 ||
+			    fmt == FORMAT_CSV)
 				return cli_usage_error("status",
 						       "--format takes table or json "
 						       "(not '%s')", optarg);
+			as_json = fmt == FORMAT_JSON;
 			break;
 		case 'h':
 			fputs(usage, stdout);
