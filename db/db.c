@@ -47,6 +47,21 @@ long long db_query_int(sqlite3 *db, const char *sql)
 	return v;
 }
 
+int db_has(sqlite3 *db, const char *name)
+{
+	sqlite3_stmt *st;
+	int found = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE"
+			       " type IN ('table', 'view') AND name = ?1", -1,
+			       &st, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	found = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return found;
+}
+
 static int user_version(sqlite3 *db, int *ret, bo_err *err)
 {
 	sqlite3_stmt *st;

@@ -147,6 +147,11 @@ int db_exec(sqlite3 *db, const char *sql, bo_err *err);
  * row. For counts and other queries whose answer is never negative. */
 long long db_query_int(sqlite3 *db, const char *sql);
 
+/* Whether DB's schema holds a table or view named NAME (a database opened
+ * read-only is not migrated: an older one lacks later tables). 1 yes, 0
+ * no or on a database error. */
+int db_has(sqlite3 *db, const char *name);
+
 /* Does DB hold run ID? 1 yes, 0 no, -1 on a database error. */
 int db_run_exists(sqlite3 *db, int64_t id);
 

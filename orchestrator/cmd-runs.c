@@ -109,9 +109,7 @@ static int cmd_runs(int argc, char **argv)
 		return EXIT_ENV;
 	}
 	sql = xasprintf(runs_sql,
-			db_query_int(db, "SELECT count(*) FROM sqlite_master"
-				     " WHERE type = 'table' AND name IN"
-				     " ('confirmations', 'tool_results')") == 2 ?
+			db_has(db, "confirmations") && db_has(db, "tool_results") ?
 			kind_sql : kind_none_sql);
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
 		cli_error("cannot read the runs of '%s': %s", path,

@@ -510,9 +510,9 @@ static void finish(struct confirm_state *s)
 /* S's guest settings: those CC gives, the others as the confirmed run
  * measured (its quick flag; --nohw when it measured variant 'nohw'; the
  * --min-batch-ms, --repetitions and --max-reruns of its stored command
- * line, a value that does not parse left at the default). S's command line is CC's with the settings
- * taken from the run added, so that the confirmation's stored command
- * line says how it measured. */
+ * line, a value that does not parse left at the default). S's command
+ * line is CC's with the settings taken from the run added, so that the
+ * confirmation's stored command line says how it measured. */
 static void run_settings(struct confirm_state *s)
 {
 	const struct confirm_config *cc = s->cc;

@@ -31,8 +31,7 @@ long report_write_resources(FILE *f, sqlite3 *db, const int64_t *runs,
 	sqlite3_stmt *st;
 	long n = 0;
 
-	if (db_query_int(db, "SELECT count(*) FROM sqlite_master"
-			 " WHERE name = 'resources_v'") <= 0 ||
+	if (!db_has(db, "resources_v") ||
 	    sqlite3_prepare_v2(db, rows_sql, -1, &st, NULL) != SQLITE_OK)
 		return 0;
 	for (size_t i = 0; i < nruns; i++) {

@@ -114,8 +114,7 @@ long results_resources(FILE *out, sqlite3 *db,
 	long n;
 
 	/* a database of an older schema, opened read-only, has none */
-	if (db_query_int(db, "SELECT count(*) FROM sqlite_master"
-			 " WHERE name = 'resources_v'") <= 0)
+	if (!db_has(db, "resources_v"))
 		return 0;
 	sql = build(f, fmt);
 	if (fmt == FORMAT_TABLE) {

@@ -70,22 +70,6 @@ static const char history_fmt[] =
 	" JOIN images im ON im.id = inv.image_id"
 	" JOIN libraries l ON l.id = r.library_id%6$s";
 
-/* Does DB have TABLE (older schemas lack some)? */
-static int has_table(sqlite3 *db, const char *table)
-{
-	sqlite3_stmt *st;
-	int found;
-
-	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE"
-			       " type = 'table' AND name = ?1", -1, &st,
-			       NULL) != SQLITE_OK)
-		return 0;
-	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
-	found = sqlite3_step(st) == SQLITE_ROW;
-	sqlite3_finalize(st);
-	return found;
-}
-
 /* Does TABLE of DB have column COL (older schemas lack some)? */
 static int has_col(sqlite3 *db, const char *table, const char *col)
 {
@@ -119,7 +103,7 @@ static struct cols schema_cols(sqlite3 *db, int any_variant)
 		v2 ? "r.mode" : "'bulk'",
 		v5 ? "inv.clock_start_hz" : "NULL",
 		v5 ? "inv.clock_end_hz" : "NULL",
-		has_table(db, "canaries") ?
+		db_has(db, "canaries") ?
 		"(SELECT (cy.before_ns + cy.after_ns) / 2.0 FROM canaries cy"
 		" WHERE cy.invocation_id = inv.id AND cy.library_id = r.library_id"
 		" AND cy.algorithm = r.algorithm AND cy.operation = r.operation"
@@ -215,7 +199,7 @@ int vload_side(sqlite3 *db, struct verdict_sel sel, int any_variant,
 	       struct vrows *ret, bo_err *err)
 {
 	struct cols c = schema_cols(db, any_variant);
-	char *quiet = has_table(db, "canaries") ?
+	char *quiet = db_has(db, "canaries") ?
 		      xasprintf(side_quiet, c.mode, "i2.variant",
 				"inv.variant") : xstrdup("");
 	char *sql = xasprintf(side_fmt, c.variant, c.mode, c.clock0, c.clock1,
@@ -243,7 +227,7 @@ int vload_history(sqlite3 *db, struct verdict_sel base, struct verdict_sel new,
 	/* schema 12 and later: leave out the confirmation runs, and when
 	 * NEW is one, the run it confirms: that run holds the change being
 	 * confirmed, which its history would count as noise */
-	const char *no_confirm = has_table(db, "confirmations") ?
+	const char *no_confirm = db_has(db, "confirmations") ?
 		" AND h.id NOT IN (SELECT run_id FROM confirmations)"
 		" AND h.id NOT IN (SELECT confirmed_run_id FROM confirmations"
 		"  WHERE run_id = ?2 AND confirmed_run_id IS NOT NULL)" : "";

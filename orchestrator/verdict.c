@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "db/confirmations.h"
+#include "db/db.h"
 #include "orchestrator/verdict-curve.h"
 #include "orchestrator/verdict-load.h"
 #include "orchestrator/verdict-stats.h"
@@ -663,8 +664,7 @@ static int use_confirmation(sqlite3 *db, struct verdict_result *r,
 
 	if (r->base.image || r->new.image || r->base.run == r->new.run ||
 	    (r->nchanged == 0 && r->nflagged == 0) ||
-	    db_query_int(db, "SELECT count(*) FROM sqlite_master WHERE"
-			 " type = 'table' AND name = 'confirmations'") != 1) {
+	    !db_has(db, "confirmations")) {
 		free(names);
 		return 0;
 	}
