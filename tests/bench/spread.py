@@ -29,6 +29,10 @@ throughput, the slope fitted on the whole trace by least squares: the best
 a correction by the contention canary could do, since a real one must
 estimate its slope from fewer points).
 
+A trace that also has the reference kernels aes-lat, aes-thr and
+add-chain gets the same correction with each of them in the canary's
+place.
+
 Each figure is printed with its ratio to the 1s-mean's coefficient of
 variation: the issue's noise-floor goal asks the tool for <= 0.5.
 """
@@ -39,6 +43,9 @@ import statistics as st
 import sys
 
 KERNELS = ["canary", "ctr", "cbc", "sha256-16"]
+# Reference kernels of later traces (libc and compiler intrinsics only):
+# each is tried as the covariate in place of the canary.
+REFERENCES = ["canary", "aes-lat", "aes-thr", "add-chain"]
 DRAWS = 2000
 
 
@@ -54,9 +61,10 @@ def load(path):
     series = {}
     for line in lines[1:]:
         words = line.split()
-        if words and words[0] in KERNELS and len(words) == nblocks + 1:
+        if words and words[0] in KERNELS + REFERENCES and len(words) == nblocks + 1:
             series[words[0]] = [float(w) for w in words[1:]]
     missing = [k for k in KERNELS if k not in series]
+    # a trace from before the extra reference kernels has only the canary
     if missing:
         sys.exit("%s: no block line for %s (run regimes with \"all\")"
                  % (path, ", ".join(missing)))
@@ -109,25 +117,30 @@ def main():
     seed = int(sys.argv[2]) if len(sys.argv) == 3 else 1
     print("%d blocks of %.3f s; coefficient of variation over %d draws"
           " (ratio to the 1s-mean's)" % (len(series["ctr"]), block_s, DRAWS))
-    can = [-math.log(t) for t in series["canary"]]
-    can_mean = st.mean(can)
-    for k in KERNELS:
+    for k in KERNELS + [r for r in REFERENCES[1:] if r in series]:
         times = series[k]
         rows = estimators([1 / t for t in times], times, block_s,
                           random.Random(seed))
         show(k, rows, rows[0][1])
-    print("the canary's share taken out (slope fitted on the whole trace):")
-    for k in KERNELS[1:]:
-        times = series[k]
-        y = [-math.log(t) for t in times]
-        y_mean = st.mean(y)
-        slope = (sum((a - can_mean) * (b - y_mean) for a, b in zip(can, y)) /
-                 sum((a - can_mean) ** 2 for a in can))
-        adjusted = [math.exp(b - slope * (a - can_mean)) for a, b in zip(can, y)]
-        base = estimators([1 / t for t in times], times, block_s,
-                          random.Random(seed))[0][1]
-        rows = estimators(adjusted, times, block_s, random.Random(seed))[1:]
-        show("%s slope %.2f" % (k, slope), rows, base)
+    for ref in [r for r in REFERENCES if r in series]:
+        can = [-math.log(t) for t in series[ref]]
+        can_mean = st.mean(can)
+        print("the %s's share taken out (slope fitted on the whole trace):"
+              % ref)
+        for k in KERNELS[1:]:
+            times = series[k]
+            y = [-math.log(t) for t in times]
+            y_mean = st.mean(y)
+            slope = (sum((a - can_mean) * (b - y_mean)
+                         for a, b in zip(can, y)) /
+                     sum((a - can_mean) ** 2 for a in can))
+            adjusted = [math.exp(b - slope * (a - can_mean))
+                        for a, b in zip(can, y)]
+            base = estimators([1 / t for t in times], times, block_s,
+                              random.Random(seed))[0][1]
+            rows = estimators(adjusted, times, block_s,
+                              random.Random(seed))[1:]
+            show("%s slope %.2f" % (k, slope), rows, base)
 
 
 if __name__ == "__main__":
