@@ -321,14 +321,26 @@ static void targets_free(struct target *t, size_t n)
 }
 
 /* The curves that look changed in run RUN (none without an earlier run
- * to compare with). */
-static int changed_curves(sqlite3 *db, int64_t run, struct confirm_curve **ret,
-			  size_t *ret_n, int quiet, bo_err *err)
+ * to compare with): CC->changed when CC->changed_known (*RET stays NULL,
+ * *USE borrows them), else found now into *RET (owned by the caller,
+ * confirm_curves_free) with *USE pointing at them. */
+static int changed_curves(sqlite3 *db, const struct confirm_config *cc,
+			  int64_t run, struct confirm_curve **ret,
+			  const struct confirm_curve **use, size_t *ret_n,
+			  bo_err *err)
 {
-	int64_t base = confirm_base_run(db, run);
+	int quiet = cc->quiet;
+	int64_t base;
 
 	*ret = NULL;
+	*use = NULL;
 	*ret_n = 0;
+	if (cc->changed_known) {
+		*use = cc->changed;
+		*ret_n = cc->nchanged;
+		return 0;
+	}
+	base = confirm_base_run(db, run);
 	if (base < 0)
 		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
 	if (base == 0) {
@@ -342,6 +354,7 @@ static int changed_curves(sqlite3 *db, int64_t run, struct confirm_curve **ret,
 			(long long)run, (long long)base);
 	if (confirm_changed_curves(db, base, run, ret, ret_n, err) < 0)
 		return -1;
+	*use = *ret;
 	if (!quiet)
 		fprintf(stderr, "%zu\n", *ret_n);
 	return 0;
@@ -583,6 +596,7 @@ int confirm_execute(const struct confirm_config *cc, int64_t *ret_run_id)
 {
 	struct confirm_state s = { .cc = cc };
 	struct confirm_curve *given = NULL, *changed = NULL;
+	const struct confirm_curve *use = NULL;
 	size_t ngiven = 0, nchanged = 0, i, nwork = 0;
 	bo_err err;
 	int rc = EXIT_OK, env;
@@ -626,8 +640,8 @@ int confirm_execute(const struct confirm_config *cc, int64_t *ret_run_id)
 		goto out;
 	}
 	run_settings(&s);
-	if (!given && changed_curves(s.db, s.confirmed, &changed, &nchanged,
-				     cc->quiet, &err) < 0) {
+	if (!given && changed_curves(s.db, cc, s.confirmed, &changed, &use,
+				     &nchanged, &err) < 0) {
 		cli_error("%s", err.msg);
 		rc = EXIT_ENV;
 		goto out;
@@ -636,7 +650,7 @@ int confirm_execute(const struct confirm_config *cc, int64_t *ret_run_id)
 		struct target *t = &s.t[i];
 
 		find_images(cc, s.confirmed, t);
-		pick_curves(t, given, ngiven, changed, nchanged);
+		pick_curves(t, given, ngiven, use, nchanged);
 		if (t->img && t->ncurves) {
 			nwork++;
 			continue;
@@ -666,7 +680,8 @@ int confirm_execute(const struct confirm_config *cc, int64_t *ret_run_id)
 	}
 out:
 	confirm_curves_free(given, ngiven);
-	confirm_curves_free(changed, nchanged);
+	if (changed)
+		confirm_curves_free(changed, nchanged);
 	targets_free(s.t, s.nt);
 	free(s.argv);
 	for (i = 0; i < 3; i++)
@@ -729,8 +744,9 @@ int confirm_after_run(const struct run_config *c, int64_t run_id)
 		.progress_sink = c->progress_sink,
 		.progress_sink_ctx = c->progress_sink_ctx,
 	};
+	struct confirm_curve *cv = NULL;
+	size_t kept, ncv = 0;
 	sqlite3 *db;
-	size_t kept;
 	int64_t conf = 0, base;
 	bo_err err;
 	int rc;
@@ -745,32 +761,40 @@ int confirm_after_run(const struct run_config *c, int64_t run_id)
 	if (!kept && base > 0) {
 		/* no package changed: only when something looks changed
 		 * (a base with no curve in common - other libraries, the
-		 * tool mode - has nothing to confirm) */
-		struct confirm_curve *cv = NULL;
-		size_t ncv = 0;
-
+		 * tool mode - has nothing to confirm); confirm_execute takes
+		 * these curves rather than judging the run again */
 		if (confirm_changed_curves(db, base, run_id, &cv, &ncv,
-					   &err) < 0)
+					   &err) < 0) {
+			cv = NULL;
 			ncv = 0;
-		confirm_curves_free(cv, ncv);
+		}
 		if (!ncv)
 			base = 0;
 	}
 	sqlite3_close(db);
-	if (!kept && base <= 0)
+	if (!kept && base <= 0) {
+		confirm_curves_free(cv, ncv);
 		return EXIT_OK;	/* nothing looks changed */
+	}
 	snprintf(runbuf, sizeof(runbuf), "%lld", (long long)run_id);
 	argv[cc.argc++] = "confirm";
 	argv[cc.argc++] = "--run";
 	argv[cc.argc++] = runbuf;
 	argv[cc.argc] = NULL;
+	if (!kept) {
+		cc.changed_known = 1;
+		cc.changed = cv;
+		cc.nchanged = ncv;
+	}
 	if (!c->quiet && kept)
 		fprintf(stderr, "benchorch: run %lld: %zu image%s rebuilt with other packages, the previous kept; confirming what looks changed\n",
 			(long long)run_id, kept, kept == 1 ? "" : "s");
 	else if (!c->quiet)
-		fprintf(stderr, "benchorch: run %lld: measuring again what looks changed against run %lld\n",
-			(long long)run_id, (long long)base);
+		fprintf(stderr, "benchorch: run %lld: measuring again the %zu curve%s that look%s changed against run %lld\n",
+			(long long)run_id, ncv, ncv == 1 ? "" : "s",
+			ncv == 1 ? "s" : "", (long long)base);
 	rc = confirm_execute(&cc, &conf);
+	confirm_curves_free(cv, ncv);
 	if (conf > 0 && !c->quiet)
 		fprintf(stderr, "benchorch: run %lld is confirmed by run %lld ('benchorch results --run %lld' shows it)\n",
 			(long long)run_id, (long long)conf, (long long)conf);

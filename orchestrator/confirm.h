@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "orchestrator/confirm-curves.h"
 #include "orchestrator/format.h"
 #include "orchestrator/runner.h"
 
@@ -36,6 +37,12 @@ struct confirm_config {
 				 * for every distribution of the run; NULL =
 				 * those that look changed
 				 * (confirm-curves.h) */
+	int changed_known;	/* 1: the curves that look changed are
+				 * CHANGED below, already found by
+				 * confirm_changed_curves against
+				 * confirm_base_run (not found again) */
+	const struct confirm_curve *changed;	/* borrowed */
+	size_t nchanged;
 	size_t rounds;		/* rounds of previous + new; 0 =
 				 * PLAN_INTERLEAVE_ROUNDS (2 rounds of the
 				 * image alone when no distribution has a

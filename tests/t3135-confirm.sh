@@ -192,7 +192,7 @@ nruns=$(q "select count(*) from runs")
 	{ [ "$(q "select count(*) from runs")" -eq $((nruns + 1)) ] &&
 	  ! grep -q confirm "$tmp/err"; } ||
 	{ [ "$(q "select count(*) from runs")" -eq $((nruns + 2)) ] &&
-	  grep -q "measuring again what looks changed against run" "$tmp/err" &&
+	  grep -Eq "measuring again the [0-9]+ curves? that looks? changed against run" "$tmp/err" &&
 	  [ "$(q "select count(*) from confirmations where confirmed_run_id = $((nruns + 1)) and previous_image_id is null")" -eq 1 ]; }
 }
 ok $? "without a previous image: a confirmation of the current image only when a curve looks changed"

@@ -24,7 +24,7 @@ ok $? "stored as variants hw and nohw"
 # --nohw as the run it confirms
 conf=$(sqlite3 "$db" "select run_id from confirmations where confirmed_run_id = 2 and previous_image_id is null")
 [ -n "$conf" ] && [ "$conf" -gt 2 ] &&
-	grep -q "measuring again what looks changed against run 1" "$tmp/err" &&
+	grep -Eq "measuring again the [0-9]+ curves? that looks? changed against run 1" "$tmp/err" &&
 	[ "$(sqlite3 "$db" "select group_concat(distinct variant) from invocations where run_id = $conf")" = "nohw" ] &&
 	[ "$(sqlite3 "$db" "select count(*) from confirmation_curves where run_id = $conf and library = 'openssl' and algorithm = 'aes-256-gcm'")" -ge 1 ]
 ok $? "run --nohw measured what looked changed again, with --nohw (confirmation run ${conf:-none})"
