@@ -1,7 +1,10 @@
 /* confirmations.c - record and read confirmation runs (migration 12). */
 #include "config.h"
 
+#include <stdlib.h>
+
 #include "db/confirmations.h"
+#include "orchestrator/util.h"
 
 static const char insert_sql[] =
 "INSERT OR IGNORE INTO confirmations (run_id, confirmed_run_id, distro,"
@@ -131,5 +134,24 @@ int64_t db_confirmed_by(sqlite3 *db, int64_t run_id)
 	if (rc == SQLITE_ROW)
 		id = sqlite3_column_int64(st, 0);	/* NULL reads 0 */
 	sqlite3_finalize(st);
+	return id;
+}
+
+char *db_latest_run_sql(sqlite3 *db)
+{
+	return xstrdup(db_has(db, "confirmations") ?
+		       "(SELECT max(run_id) FROM results_v WHERE run_id NOT IN"
+		       " (SELECT run_id FROM confirmations))" :
+		       "(SELECT max(run_id) FROM results_v)");
+}
+
+int64_t db_latest_run(sqlite3 *db)
+{
+	char *sub = db_latest_run_sql(db);
+	char *sql = xasprintf("SELECT coalesce(%s, 0)", sub);
+	long long id = db_query_int(db, sql);
+
+	free(sql);
+	free(sub);
 	return id;
 }

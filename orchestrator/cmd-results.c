@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "db/confirmations.h"
 #include "db/db.h"
 #include "orchestrator/algorithms.h"
 #include "orchestrator/cli.h"
@@ -26,16 +27,20 @@ static const char usage[] =
 "Print the measurements of one run (the latest by default), one row per\n"
 "library, algorithm, operation and buffer size: a point that several guest\n"
 "invocations of the run measured (each is measured in two) is one row, the\n"
-"median of their medians (per call). Throughput in MB/s\n"
-"(10^6 bytes per second). The table shows sizes in binary units (16 B,\n"
-"1 KiB, 1 MiB) and the median time per call in ns; csv and json keep the\n"
-"stored columns (buffer_bytes, mb_per_s, median_ns per batch) for machines.\n"
+"median of their medians (per call), its quartiles spanning them.\n"
+"The latest run is the latest with results that is not a confirmation\n"
+"run (a few curves of another run measured again; name it with --run).\n"
+"Throughput in MB/s (10^6 bytes per second). The table shows sizes in\n"
+"binary units (16 B, 1 KiB, 1 MiB) and the median time per call in ns;\n"
+"csv and json keep the stored columns (buffer_bytes, mb_per_s, median_ns\n"
+"per batch) for machines.\n"
 "mode is bulk (one keyed context reused) or oneshot (set up per buffer);\n"
 "variant is hw, or nohw when hardware acceleration was masked.\n"
 "cyc/B (cycles_per_byte) is the curve's fitted cost per byte at the core\n"
 "clock the guest measured; CV% (cv, a fraction) the spread of the point's\n"
-"raw samples (all its sets); a throughput marked ~ (noisy = 1) was above\n"
-"the guest's CV limit. csv and json also give the\n"
+"raw samples (all its sets; the largest of its invocations'); a\n"
+"throughput marked ~ (noisy = 1) was above the guest's CV limit in one of\n"
+"them. csv and json also give the\n"
 "quartiles p25_ns and p75_ns (ns per batch). Runs stored before the guest\n"
 "reported samples leave these empty.\n"
 "The table starts with a line per run: its CPU, the state of the CPU its\n"
@@ -162,22 +167,30 @@ static int has_stats(sqlite3 *db)
  * statistics p25_ns, p75_ns, cv, noisy and cycles_per_byte (appended, so
  * the names before them stay stable; NULL on an older schema), from
  * VIEW (results_points_view: one row per point of a run, the median of
- * its invocations' medians; the statistics of its representative
- * invocation) filtered by F, with positional parameters bound in order by
- * bind_filters. Caller frees. */
+ * its invocations' medians) filtered by F, with positional parameters
+ * bound in order by bind_filters. From points_v the statistics are the
+ * point's own, over all its invocations (the quartiles span them, so
+ * that median_ns lies between them; noisy when any invocation was; the
+ * largest cv); from results_v (a database older than points_v) they are
+ * the invocation's. LATEST is the run shown when F names none
+ * (db_latest_run_sql). Caller frees. */
 static char *build_sql(const char *base, const char *mode,
 		       const char *variant, int stats, const char *view,
-		       const struct filters *f)
+		       const char *latest, const struct filters *f)
 {
+	int points = strcmp(view, "points_v") == 0;
 	char *cols = xasprintf("%s, %s AS mode, %s AS variant, %s", base, mode,
-			       variant, stats ?
+			       variant, points ?
+			       "p25_ns, p75_ns, round(cv, 6) AS cv, noisy,"
+			       " round(cycles_per_byte, 3) AS cycles_per_byte" :
+			       stats ?
 			       "stat_p25 AS p25_ns, stat_p75 AS p75_ns,"
 			       " round(stat_cv, 6) AS cv, stat_noisy AS noisy,"
 			       " round(stat_cpb, 3) AS cycles_per_byte" :
 			       "NULL AS p25_ns, NULL AS p75_ns, NULL AS cv,"
 			       " NULL AS noisy, NULL AS cycles_per_byte");
 	char *sql = xasprintf("%s FROM %s%s WHERE 1", cols, view,
-			      stats ? stats_join : ""), *t;
+			      stats && !points ? stats_join : ""), *t;
 
 	free(cols);
 	if (f->nruns && !f->all) {
@@ -188,7 +201,7 @@ static char *build_sql(const char *base, const char *mode,
 		free(sql);
 		sql = t;
 	} else if (!f->all) {
-		t = xasprintf("%s AND run_id = (SELECT max(run_id) FROM results_v)", sql);
+		t = xasprintf("%s AND run_id = %s", sql, latest);
 		free(sql);
 		sql = t;
 	}
@@ -391,8 +404,7 @@ static void warn_partial_runs(sqlite3 *db, const struct filters *f)
 		for (i = 0; i < f->nruns; i++)
 			cli_warn_partial_run(db, f->runs[i]);
 	} else {
-		cli_warn_partial_run(db, db_query_int(db, "SELECT coalesce("
-						      "max(run_id), 0) FROM results_v"));
+		cli_warn_partial_run(db, db_latest_run(db));
 	}
 }
 
@@ -450,17 +462,12 @@ static int print_summaries(sqlite3 *db, const char *path,
 	bo_err err;
 
 	if (!nruns) {
-		sqlite3_stmt *st;
-
-		if (sqlite3_prepare_v2(db, "SELECT max(run_id) FROM results_v", -1,
-				       &st, NULL) != SQLITE_OK) {
+		latest = db_latest_run(db);
+		if (latest < 0) {
 			cli_error("database error in '%s': %s", path,
 				  sqlite3_errmsg(db));
 			return EXIT_ENV;
 		}
-		if (sqlite3_step(st) == SQLITE_ROW)
-			latest = sqlite3_column_int64(st, 0);
-		sqlite3_finalize(st);
 		if (!latest) {
 			cli_error("no results in '%s'", path);
 			return EXIT_FAILED;
@@ -497,7 +504,7 @@ static int print_summaries(sqlite3 *db, const char *path,
  * has no results there. */
 static void warn_failed_libraries(sqlite3 *db, const struct filters *f)
 {
-	sqlite3_stmt *st;
+	int64_t latest;
 	size_t i;
 
 	if (f->nruns) {
@@ -506,14 +513,9 @@ static void warn_failed_libraries(sqlite3 *db, const struct filters *f)
 					 "benchorch: warning: ");
 		return;
 	}
-	if (sqlite3_prepare_v2(db, "SELECT max(run_id) FROM results_v", -1,
-			       &st, NULL) != SQLITE_OK)
-		return;
-	if (sqlite3_step(st) == SQLITE_ROW &&
-	    sqlite3_column_type(st, 0) != SQLITE_NULL)
-		lib_faults_print(stderr, db, sqlite3_column_int64(st, 0),
-				 "benchorch: warning: ");
-	sqlite3_finalize(st);
+	latest = db_latest_run(db);
+	if (latest > 0)
+		lib_faults_print(stderr, db, latest, "benchorch: warning: ");
 }
 
 /* --resources: print results_resources() for F in FMT. Returns an exit
@@ -546,7 +548,7 @@ static int cmd_results(int argc, char **argv)
 	int opt, rc = EXIT_OK, summary = 0, tools = 0, resources = 0;
 	sqlite3 *db;
 	sqlite3_stmt *st;
-	char *path, *sql;
+	char *path, *sql, *latest_sql;
 	bo_err err;
 	long n, noisy = 0;
 
@@ -733,9 +735,12 @@ static int cmd_results(int argc, char **argv)
 		free(path);
 		return rc;
 	}
+	latest_sql = db_latest_run_sql(db);
 	sql = build_sql(fmt == FORMAT_TABLE ? human_cols : machine_cols,
 			results_mode_expr(db), results_variant_expr(db),
-			has_stats(db), results_points_view(db), &f);
+			has_stats(db), results_points_view(db), latest_sql,
+			&f);
+	free(latest_sql);
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
 		cli_error("database error in '%s': %s", path, sqlite3_errmsg(db));
 		sqlite3_close(db);

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "db/confirmations.h"
+#include "db/db.h"
 #include "orchestrator/compare-machines.h"
 #include "orchestrator/format.h"
 #include "orchestrator/report-fmt.h"
@@ -70,9 +72,18 @@ static int load_machines(sqlite3 *db, const int64_t *runs, size_t nruns,
 	int rc;
 
 	if (!nruns) {
-		if (sqlite3_prepare_v2(db, "SELECT max(run_id), host, coalesce(cpu_model,"
-				       " 'unknown CPU') FROM results_v GROUP BY 2, 3",
-				       -1, &st, NULL) != SQLITE_OK)
+		/* a confirmation run measures a handful of another run's
+		 * curves again: never a machine's answer */
+		char *sql = xasprintf("SELECT max(run_id), host,"
+				      " coalesce(cpu_model, 'unknown CPU')"
+				      " FROM results_v%s GROUP BY 2, 3",
+				      db_has(db, "confirmations") ?
+				      " WHERE run_id NOT IN (SELECT run_id"
+				      " FROM confirmations)" : "");
+
+		rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+		free(sql);
+		if (rc != SQLITE_OK)
 			return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
 		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 			char *h = col(st, 1), *cpu = col(st, 2);

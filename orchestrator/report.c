@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "db/confirmations.h"
 #include "db/db.h"
 #include "orchestrator/lib-faults.h"
 #include "orchestrator/report-fmt.h"
@@ -50,16 +51,7 @@ struct data {
 
 int64_t report_latest_run(sqlite3 *db)
 {
-	sqlite3_stmt *st;
-	int64_t id = 0;
-
-	if (sqlite3_prepare_v2(db, "SELECT max(run_id) FROM results_v", -1,
-			       &st, NULL) != SQLITE_OK)
-		return -1;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		id = sqlite3_column_int64(st, 0);	/* NULL reads 0 */
-	sqlite3_finalize(st);
-	return id;
+	return db_latest_run(db);
 }
 
 static void data_free(struct data *d)

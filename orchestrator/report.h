@@ -17,9 +17,9 @@ struct report_opts {
 	const char *algorithm;	/* only this algorithm; NULL = all */
 };
 
-/* The run a report without --run shows: the latest with results (the
- * highest id in results_v). Returns it, 0 when DB has no results, -1 on a
- * database error. */
+/* The run a report without --run shows: db_latest_run (the latest with
+ * results that is not a confirmation run). Returns it, 0 when DB has no
+ * such run, -1 on a database error. */
 int64_t report_latest_run(sqlite3 *db);
 
 /* Write the HTML report for the runs in O to F: per algorithm and

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "db/confirmations.h"
 #include "db/db.h"
 #include "orchestrator/report-fmt.h"
 #include "orchestrator/results-resources.h"
@@ -44,8 +45,10 @@ static const char algo_from[] =
 static const char algo_order[] =
 	" ORDER BY v.run_id, v.distro, v.release, v.variant, v.round, v.library";
 
-/* The query for F and FMT. Caller frees. */
-static char *build(const struct resources_filter *f, enum format fmt)
+/* The query for F and FMT; LATEST is the run shown when F names none
+ * (db_latest_run_sql). Caller frees. */
+static char *build(const struct resources_filter *f, enum format fmt,
+		   const char *latest)
 {
 	const char *p = f->algo ? "v." : "";
 	char *sql, *t;
@@ -64,8 +67,7 @@ static char *build(const struct resources_filter *f, enum format fmt)
 		free(in);
 		free(col);
 	} else if (!f->all) {
-		t = xasprintf("%s AND %srun_id = (SELECT max(run_id) FROM results_v)",
-			      sql, p);
+		t = xasprintf("%s AND %srun_id = %s", sql, p, latest);
 	} else {
 		t = xstrdup(sql);
 	}
@@ -110,13 +112,15 @@ long results_resources(FILE *out, sqlite3 *db,
 		       bo_err *err)
 {
 	sqlite3_stmt *st;
-	char *sql;
+	char *sql, *latest;
 	long n;
 
 	/* a database of an older schema, opened read-only, has none */
 	if (!db_has(db, "resources_v"))
 		return 0;
-	sql = build(f, fmt);
+	latest = db_latest_run_sql(db);
+	sql = build(f, fmt, latest);
+	free(latest);
 	if (fmt == FORMAT_TABLE) {
 		/* an empty table prints nothing, not even its header (csv
 		 * and json print their empty document) */

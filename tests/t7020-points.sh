@@ -72,6 +72,29 @@ paste -d'|' "$tmp/once.csv" "$tmp/twice.csv" | sed 1d | {
 }
 ok $? "every row's MB/s is the median of the two invocations' (half)"
 
+# the statistics results prints are the point's, over both invocations,
+# as points_v has them: the median lies between the quartiles on every
+# row, and a point noisy in one invocation only is noisy
+col() { head -1 "$2" | tr ',' '\n' | grep -nx "$1" | cut -d: -f1; }
+awk -F, -v m="$(col median_ns "$tmp/twice.csv")" \
+	-v a="$(col p25_ns "$tmp/twice.csv")" -v b="$(col p75_ns "$tmp/twice.csv")" '
+	NR > 1 { n++; if ($a + 0 <= $m + 0 && $m + 0 <= $b + 0) k++ }
+	END { exit !(n > 0 && k == n) }' "$tmp/twice.csv"
+ok $? "results: every row's median_ns lies between its p25_ns and p75_ns"
+q "UPDATE results SET noisy = 1 WHERE id > 100000 AND id IN (SELECT r.id
+     FROM results r JOIN libraries l ON l.id = r.library_id
+     WHERE l.name = 'openssl' AND r.algorithm = 'sha-256'
+     AND r.buffer_bytes = 16)"
+"$BENCHORCH" results --db "$db" --format csv --lib openssl --algo sha-256 \
+	--size 16 >"$tmp/noisy.csv" 2>/dev/null
+[ "$(sed 1d "$tmp/noisy.csv" | cut -d, -f"$(col noisy "$tmp/noisy.csv")" |
+     sort -u | tr -d '\r')" = 1 ] &&
+	[ "$(sed 1d "$tmp/noisy.csv" | cut -d, -f"$(col p75_ns "$tmp/noisy.csv")" |
+	     tr -d '\r' | sort -u)" = "$(q "SELECT DISTINCT p75_ns FROM points_v
+	     WHERE run_id = 3 AND library = 'openssl' AND algorithm = 'sha-256'
+	     AND buffer_bytes = 16" | sort -u)" ]
+ok $? "a point noisy in its second invocation only is noisy; its p75 is points_v's"
+
 "$BENCHORCH" results --db "$db" --summary >"$tmp/twice.sum" 2>/dev/null
 ok $? "summary of run 3 measured twice"
 [ "$(wc -l <"$tmp/twice.sum")" -eq "$(wc -l <"$tmp/once.sum")" ]
@@ -85,4 +108,44 @@ ok $? "the summary's fastest figure is the median of the invocations' ($x -> $y 
 ok $? "compare lists each point once, not once per pair of invocations ($(wc -l <"$tmp/twice.cmp") lines)"
 "$BENCHORCH" report --db "$db" --run 3 -o "$tmp/r.html" >/dev/null 2>&1
 ok $? "report of run 3 measured twice"
+
+# Run 4, a confirmation of run 3 (made by run or the daemon on their
+# own): OpenSSL's SHA-256 measured again. It is not "the latest run" of
+# results, its summary, report or compare --machines: run 3 is.
+q "INSERT INTO runs (id, uuid, host, pid, started_at, finished_at, status,
+     command_line) SELECT 4, 'u-4', host, 1, '2026-02-01T00:00:00Z',
+     '2026-02-01T00:01:00Z', 'done', 'benchorch confirm --run 3'
+     FROM runs WHERE id = 3;
+   INSERT INTO confirmations (run_id, confirmed_run_id, distro, release)
+     VALUES (4, 3, 'debian', 'bookworm');
+   CREATE TEMP TABLE ci AS SELECT * FROM invocations WHERE run_id = 3
+     AND spec LIKE 'debian%' AND id < 1000 LIMIT 1;
+   UPDATE ci SET id = 5000, run_id = 4;
+   INSERT INTO invocations SELECT * FROM ci;
+   CREATE TEMP TABLE cr AS SELECT r.* FROM results r JOIN libraries l
+     ON l.id = r.library_id WHERE l.name = 'openssl'
+     AND r.algorithm = 'sha-256' AND r.invocation_id =
+     (SELECT id FROM invocations WHERE run_id = 3 AND spec LIKE 'debian%'
+      AND id < 1000 LIMIT 1);
+   UPDATE cr SET id = id + 500000, invocation_id = 5000;
+   INSERT INTO results SELECT * FROM cr;"
+[ "$(q "SELECT count(*) FROM results_v WHERE run_id = 4")" -gt 0 ]
+ok $? "fixture: run 4 confirms run 3 with OpenSSL's SHA-256"
+"$BENCHORCH" results --db "$db" --format csv >"$tmp/latest.csv" 2>/dev/null &&
+	[ "$(sed 1d "$tmp/latest.csv" | cut -d, -f1 | sort -u)" = 3 ] &&
+	[ "$(wc -l <"$tmp/latest.csv")" -eq "$(wc -l <"$tmp/twice.csv")" ]
+ok $? "results without --run shows run 3 whole, not the confirmation run 4 ($(sed 1d "$tmp/latest.csv" | cut -d, -f1 | sort -u | tr '\n' ' '))"
+"$BENCHORCH" results --db "$db" --summary 2>/dev/null | head -1 |
+	grep -q '^Run 3:'
+ok $? "results --summary without --run: run 3"
+"$BENCHORCH" report --db "$db" -o "$tmp/latest.html" >/dev/null 2>&1 &&
+	grep -q "$(q "SELECT uuid FROM runs WHERE id = 3")" "$tmp/latest.html" &&
+	! grep -q "u-4" "$tmp/latest.html"
+ok $? "report without --run: run 3"
+"$BENCHORCH" compare --machines --db "$db" --format csv >"$tmp/m.csv" 2>/dev/null &&
+	head -1 "$tmp/m.csv" | grep -q '(run 3)'
+ok $? "compare --machines: the machine's latest run is run 3 ($(head -1 "$tmp/m.csv" | tr -d '\r'))"
+"$BENCHORCH" results --db "$db" --run 4 --format csv 2>/dev/null |
+	sed 1d | cut -d, -f1 | sort -u | grep -qx 4
+ok $? "run 4 is still shown when named"
 done_testing
