@@ -628,6 +628,10 @@ int confirm_execute(const struct confirm_config *cc, int64_t *ret_run_id)
 		rc = env ? EXIT_ENV : EXIT_USAGE;
 		goto out;
 	}
+	/* a run that did not finish (aborted, failed) has part of its
+	 * curves: what looks changed is judged on those, as compare does,
+	 * and said */
+	cli_warn_partial_run(s.db, s.confirmed);
 	if (load_targets(s.db, s.confirmed, &s.t, &s.nt, &err) < 0) {
 		cli_error("%s", err.msg);
 		rc = EXIT_ENV;
