@@ -50,14 +50,15 @@ long long db_query_int(sqlite3 *db, const char *sql)
 int db_has(sqlite3 *db, const char *name)
 {
 	sqlite3_stmt *st;
-	int found = 0;
+	int found, rc;
 
 	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE"
 			       " type IN ('table', 'view') AND name = ?1", -1,
 			       &st, NULL) != SQLITE_OK)
-		return 0;
+		return -1;
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-	found = sqlite3_step(st) == SQLITE_ROW;
+	rc = sqlite3_step(st);
+	found = rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
 	sqlite3_finalize(st);
 	return found;
 }

@@ -149,7 +149,8 @@ long long db_query_int(sqlite3 *db, const char *sql);
 
 /* Whether DB's schema holds a table or view named NAME (a database opened
  * read-only is not migrated: an older one lacks later tables). 1 yes, 0
- * no or on a database error. */
+ * no, -1 on a database error (a schema that cannot be read: the message
+ * is sqlite3_errmsg(DB)). */
 int db_has(sqlite3 *db, const char *name);
 
 /* Does DB hold run ID? 1 yes, 0 no, -1 on a database error. */
