@@ -489,6 +489,16 @@ int export_all(const char *src_path, const char *out_path, bo_err *err)
 		goto fail;
 	}
 	sqlite3_close(src);
+	src = NULL;
+	/* the backup copies pages as they are: a copy of a damaged
+	 * database is refused */
+	if (db_quick_check(out, err) < 0) {
+		char *why = xstrdup(err->msg);
+
+		bo_err_set(err, "cannot export '%s': %s", src_path, why);
+		free(why);
+		goto fail;
+	}
 	/* one file to carry: no -wal or -shm beside it */
 	if (db_close_single_file(out, out_path, err) < 0) {
 		db_remove_files(out_path);
