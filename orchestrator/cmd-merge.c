@@ -195,7 +195,7 @@ static int cmd_merge(int argc, char **argv)
 	}
 	for (i = optind; i < argc; i++) {
 		if (merge_from(db, argv[i], NULL, 0, &st, &err) < 0) {
-			cli_error("%s", err.msg);
+			cli_error("cannot merge '%s': %s", argv[i], err.msg);
 			rc = EXIT_ENV;
 			continue;
 		}
