@@ -50,16 +50,46 @@ long long db_query_int(sqlite3 *db, const char *sql)
 int db_has(sqlite3 *db, const char *name)
 {
 	sqlite3_stmt *st;
-	int found = 0;
+	int found, rc;
 
 	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE"
 			       " type IN ('table', 'view') AND name = ?1", -1,
 			       &st, NULL) != SQLITE_OK)
-		return 0;
+		return -1;
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-	found = sqlite3_step(st) == SQLITE_ROW;
+	rc = sqlite3_step(st);
+	found = rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
 	sqlite3_finalize(st);
 	return found;
+}
+
+int db_quick_check(sqlite3 *db, bo_err *err)
+{
+	sqlite3_stmt *st;
+	const char *t, *nl;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, "PRAGMA quick_check(1)", -1, &st, NULL) !=
+	    SQLITE_OK)
+		return bo_err_set(err, "%s", sqlite3_errmsg(db));
+	rc = sqlite3_step(st);
+	if (rc != SQLITE_ROW) {
+		bo_err_set(err, "%s", sqlite3_errmsg(db));
+		sqlite3_finalize(st);
+		return -1;
+	}
+	t = (const char *)sqlite3_column_text(st, 0);
+	if (t && strcmp(t, "ok") == 0) {
+		sqlite3_finalize(st);
+		return 0;
+	}
+	/* "*** in database main ***\nPage 63: ...": its last line */
+	nl = t ? strrchr(t, '\n') : NULL;
+	bo_err_set(err, "%s (PRAGMA quick_check: %s)",
+		   sqlite3_errstr(SQLITE_CORRUPT),
+		   nl ? nl + 1 : t ? t : "no answer");
+	sqlite3_finalize(st);
+	return -1;
 }
 
 static int user_version(sqlite3 *db, int *ret, bo_err *err)

@@ -149,8 +149,16 @@ long long db_query_int(sqlite3 *db, const char *sql);
 
 /* Whether DB's schema holds a table or view named NAME (a database opened
  * read-only is not migrated: an older one lacks later tables). 1 yes, 0
- * no or on a database error. */
+ * no, -1 on a database error (a schema that cannot be read: the message
+ * is sqlite3_errmsg(DB)). */
 int db_has(sqlite3 *db, const char *name);
+
+/* Check DB's structure with SQLite's PRAGMA quick_check (every page of
+ * the main database read once). Returns 0 when it is sound, or -1 with
+ * err set to one line: SQLite's message ("database disk image is
+ * malformed"), with the first problem quick_check names when it names
+ * one. */
+int db_quick_check(sqlite3 *db, bo_err *err);
 
 /* Does DB hold run ID? 1 yes, 0 no, -1 on a database error. */
 int db_run_exists(sqlite3 *db, int64_t id);

@@ -246,7 +246,7 @@ static int compare_curves(const char *path, const struct cmp_opts *o,
 	}
 	if (latest && (k = compare_latest_two(db, &base.run, &new.run,
 					      &err)) < 0) {
-		cli_error("%s", err.msg);
+		cli_error("%s in '%s'", err.msg, path);
 		sqlite3_close(db);
 		return k == -2 ? EXIT_FAILED : EXIT_ENV;
 	}
@@ -256,18 +256,18 @@ static int compare_curves(const char *path, const struct cmp_opts *o,
 		sqlite3_close(db);
 		if (k == -2)
 			return cli_usage_error("compare", "%s", err.msg);
-		cli_error("%s", err.msg);
+		cli_error("%s in '%s'", err.msg, path);
 		return EXIT_ENV;
 	}
 	if (verdict_compare(db, base, new, o->threshold, VERDICT_DEFAULT_ALPHA,
 			    &v, &err) < 0) {
-		cli_error("%s", err.msg);
+		cli_error("%s in '%s'", err.msg, path);
 		sqlite3_close(db);
 		return EXIT_ENV;
 	}
 	if (o->points && compare_runs(db, base.run, new.run, o->threshold, &r,
 				      &err) < 0) {
-		cli_error("%s", err.msg);
+		cli_error("%s in '%s'", err.msg, path);
 		verdict_result_free(&v);
 		sqlite3_close(db);
 		return EXIT_ENV;

@@ -56,8 +56,8 @@ static const char export_usage[] =
 "  -h, --help             show this help\n"
 "\n"
 "Exit status: 0 written; 2 usage error, or a run the database does not\n"
-"hold (nothing written); 3 the database cannot be read or OUT.db cannot\n"
-"be written.\n";
+"hold (nothing written); 3 the database cannot be read or fails SQLite's\n"
+"PRAGMA quick_check, or OUT.db cannot be written (no OUT.db is left).\n";
 
 enum { OPT_DB = 256, OPT_STATE, OPT_RUN };
 
@@ -195,7 +195,7 @@ static int cmd_merge(int argc, char **argv)
 	}
 	for (i = optind; i < argc; i++) {
 		if (merge_from(db, argv[i], NULL, 0, &st, &err) < 0) {
-			cli_error("%s", err.msg);
+			cli_error("cannot merge '%s': %s", argv[i], err.msg);
 			rc = EXIT_ENV;
 			continue;
 		}
@@ -253,6 +253,11 @@ static int cmd_export(int argc, char **argv)
 		return EXIT_ENV;
 	}
 	rc = cli_check_runs("export", "--run", out, path, a.runs, a.nruns);
+	/* a damaged database is not exported, not even in part */
+	if (rc == EXIT_OK && db_quick_check(out, &err) < 0) {
+		cli_error("cannot export '%s': %s", path, err.msg);
+		rc = EXIT_ENV;
+	}
 	sqlite3_close(out);
 	if (rc != EXIT_OK) {
 		free(path);

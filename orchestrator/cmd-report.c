@@ -220,8 +220,9 @@ static int cmd_report(int argc, char **argv)
 		n = report_write_html(db, &o, mem, &err);
 	fclose(mem);
 	if (n < 0) {
+		/* -2: the database cannot be read; -1: nothing to report */
 		cli_error("%s in '%s'", err.msg, path);
-		rc = EXIT_FAILED;
+		rc = n == -2 ? EXIT_ENV : EXIT_FAILED;
 	} else if (strcmp(out, "-") == 0) {
 		fwrite(buf, 1, len, stdout);
 	} else if (bo_write_file_atomic(out, buf, len, &err) < 0) {

@@ -545,7 +545,7 @@ static int cmd_results(int argc, char **argv)
 	const char *db_opt = NULL, *state_opt = NULL, *size_arg = NULL;
 	enum format fmt = FORMAT_TABLE;
 	struct filters f = { 0 };
-	int opt, rc = EXIT_OK, summary = 0, tools = 0, resources = 0;
+	int opt, rc = EXIT_OK, summary = 0, tools = 0, resources = 0, k;
 	sqlite3 *db;
 	sqlite3_stmt *st;
 	char *path, *sql, *latest_sql;
@@ -691,23 +691,27 @@ static int cmd_results(int argc, char **argv)
 		free(path);
 		return rc;
 	}
-	if (tools && sqlite3_table_column_metadata(db, NULL, "tool_results",
-						   "tool", NULL, NULL, NULL,
-						   NULL, NULL) != SQLITE_OK) {
-		/* a database older than the tool mode (opened read-only, not
-		 * migrated) */
-		cli_error("no tool results in '%s' (`benchorch run --tools` makes them; this database predates them)",
-			  path);
+	if (tools && (k = sqlite3_table_column_metadata(db, NULL, "tool_results",
+							"tool", NULL, NULL, NULL,
+							NULL, NULL)) != SQLITE_OK) {
+		/* SQLITE_ERROR: a database older than the tool mode (opened
+		 * read-only, not migrated); else its schema cannot be read */
+		if (k == SQLITE_ERROR)
+			cli_error("no tool results in '%s' (`benchorch run --tools` makes them; this database predates them)",
+				  path);
+		else
+			cli_error("database error in '%s': %s", path,
+				  sqlite3_errmsg(db));
 		sqlite3_close(db);
 		free(f.runs);
 		free(path);
-		return EXIT_FAILED;
+		return k == SQLITE_ERROR ? EXIT_FAILED : EXIT_ENV;
 	}
 	if (tools) {
 		n = tools_print(stdout, db, f.runs, f.nruns, f.all, f.distro,
 				fmt, &err);
 		if (n < 0)
-			cli_error("%s", err.msg);
+			cli_error("%s in '%s'", err.msg, path);
 		else if (n == 0)
 			cli_error("no matching tool results in '%s' (`benchorch run --tools` makes them)",
 				  path);
@@ -756,7 +760,7 @@ static int cmd_results(int argc, char **argv)
 	else
 		n = format_stmt(stdout, st, fmt, &err);
 	if (n < 0) {
-		cli_error("%s", err.msg);
+		cli_error("%s in '%s'", err.msg, path);
 		rc = EXIT_ENV;
 	} else if (n == 0) {
 		char *why = f.nruns == 1 ? no_results_reason(db, f.runs[0]) :

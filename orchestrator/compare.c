@@ -38,18 +38,21 @@ static const char points_fmt[] =
 /* The raw samples of result RESULT_ID as throughputs (MB/s = bytes per
  * batch / ns per batch x 1000), in measurement order, with ST (the query
  * of load_samples, or NULL when the schema has no samples). Returns the
- * count and *ret (caller frees; NULL when none). */
-static size_t result_samples(sqlite3_stmt *st, int64_t result_id, double **ret)
+ * count and *ret (caller frees; NULL when none); on a database error 0,
+ * *ret NULL and *failed set to 1. */
+static size_t result_samples(sqlite3_stmt *st, int64_t result_id, double **ret,
+			     int *failed)
 {
 	double *v = NULL;
 	size_t n = 0;
+	int rc;
 
 	*ret = NULL;
 	if (!st)
 		return 0;
 	sqlite3_reset(st);
 	sqlite3_bind_int64(st, 1, result_id);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		double ns = sqlite3_column_double(st, 0);
 
 		if (ns <= 0)
@@ -58,6 +61,11 @@ static size_t result_samples(sqlite3_stmt *st, int64_t result_id, double **ret)
 		v[n++] = sqlite3_column_double(st, 1) * 1e3 / ns;
 	}
 	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		free(v);
+		*failed = 1;
+		return 0;
+	}
 	*ret = v;
 	return n;
 }
@@ -78,8 +86,8 @@ static sqlite3_stmt *samples_query(sqlite3 *db)
 
 /* The variants RUN_ID's results were measured in, sorted and joined with
  * ',' ("hw", "nohw", "hw,nohw"; "hw" for every result of a schema without
- * variants), "" for a run without results. Newly allocated; caller
- * frees. */
+ * variants), "" for a run without results, NULL on a database error.
+ * Newly allocated; caller frees. */
 static char *run_variants(sqlite3 *db, int64_t run_id)
 {
 	char *sql = xasprintf("SELECT DISTINCT %s FROM results_v"
@@ -87,10 +95,11 @@ static char *run_variants(sqlite3 *db, int64_t run_id)
 			      results_variant_expr(db));
 	char *v = xstrdup("");
 	sqlite3_stmt *st;
+	int rc = SQLITE_ERROR;
 
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
 		sqlite3_bind_int64(st, 1, run_id);
-		while (sqlite3_step(st) == SQLITE_ROW) {
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 			const char *one = (const char *)sqlite3_column_text(st, 0);
 			char *joined = xasprintf("%s%s%s", v, *v ? "," : "",
 						 one ? one : "");
@@ -101,6 +110,10 @@ static char *run_variants(sqlite3 *db, int64_t run_id)
 		sqlite3_finalize(st);
 	}
 	free(sql);
+	if (rc != SQLITE_DONE) {
+		free(v);
+		return NULL;
+	}
 	return v;
 }
 
@@ -135,9 +148,14 @@ static int run_exists(sqlite3 *db, int64_t id, bo_err *err)
 			       &st, NULL) != SQLITE_OK)
 		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
 	sqlite3_bind_int64(st, 1, id);
-	found = sqlite3_step(st) == SQLITE_ROW;
+	found = sqlite3_step(st);
+	if (found != SQLITE_ROW && found != SQLITE_DONE) {
+		bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+		sqlite3_finalize(st);
+		return -1;
+	}
 	sqlite3_finalize(st);
-	if (!found)
+	if (found == SQLITE_DONE)
 		return bo_err_set(err, "no run '%lld' in the database",
 				  (long long)id);
 	return 0;
@@ -149,12 +167,17 @@ int compare_runs(sqlite3 *db, int64_t base_run, int64_t new_run,
 	struct compare_result r = { .base_run = base_run, .new_run = new_run,
 				    .threshold = threshold };
 	sqlite3_stmt *st, *ss;
-	int rc;
+	int rc, failed = 0;
 
 	if (run_exists(db, base_run, err) < 0 || run_exists(db, new_run, err) < 0)
 		return -1;
 	r.base_variant = run_variants(db, base_run);
 	r.new_variant = run_variants(db, new_run);
+	if (!r.base_variant || !r.new_variant) {
+		bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+		compare_result_free(&r);
+		return -1;
+	}
 	{
 		int v2 = strcmp(results_mode_expr(db), "mode") == 0;
 		/* one row per point of a run (points_v: the median of
@@ -177,7 +200,7 @@ int compare_runs(sqlite3 *db, int64_t base_run, int64_t new_run,
 	sqlite3_bind_int64(st, 1, base_run);
 	sqlite3_bind_int64(st, 2, new_run);
 	ss = samples_query(db);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while (!failed && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct compare_point *p;
 
 		r.points = xrealloc(r.points, (r.npoints + 1) * sizeof(*r.points));
@@ -197,10 +220,10 @@ int compare_runs(sqlite3 *db, int64_t base_run, int64_t new_run,
 		p->new.median = sqlite3_column_double(st, 10);
 		p->new.best = sqlite3_column_double(st, 11);
 		p->base.nsamples = result_samples(ss, sqlite3_column_int64(st, 12),
-						  &p->base_samples);
+						  &p->base_samples, &failed);
 		p->base.samples = p->base_samples;
 		p->new.nsamples = result_samples(ss, sqlite3_column_int64(st, 13),
-						 &p->new_samples);
+						 &p->new_samples, &failed);
 		p->new.samples = p->new_samples;
 		p->v = stats_compare(&p->base, &p->new, threshold);
 		if (p->v.method == STATS_MANN_WHITNEY)
@@ -214,7 +237,7 @@ int compare_runs(sqlite3 *db, int64_t base_run, int64_t new_run,
 		}
 	}
 	sqlite3_finalize(ss);
-	if (rc != SQLITE_DONE) {
+	if (failed || rc != SQLITE_DONE) {
 		bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
 		sqlite3_finalize(st);
 		compare_result_free(&r);
@@ -284,7 +307,7 @@ int compare_latest_two(sqlite3 *db, int64_t *ret_base, int64_t *ret_new,
 	free(sql);
 	if (prc != SQLITE_OK)
 		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
-	while (id[1] == 0 && sqlite3_step(st) == SQLITE_ROW) {
+	while (id[1] == 0 && (prc = sqlite3_step(st)) == SQLITE_ROW) {
 		int q = sqlite3_column_int(st, 1), h = sqlite3_column_int(st, 2);
 
 		n++;
@@ -295,6 +318,11 @@ int compare_latest_two(sqlite3 *db, int64_t *ret_base, int64_t *ret_new,
 		} else if (q == quick && h == nohw) {
 			id[1] = sqlite3_column_int64(st, 0);
 		}
+	}
+	if (id[1] == 0 && prc != SQLITE_DONE) {
+		bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+		sqlite3_finalize(st);
+		return -1;
 	}
 	sqlite3_finalize(st);
 	if (n < 2) {

@@ -31,12 +31,13 @@ long lib_faults_print(FILE *out, sqlite3 *db, int64_t run_id,
 {
 	sqlite3_stmt *st;
 	long n = 0;
+	int rc;
 
 	if (sqlite3_prepare_v2(db, faults_sql, -1, &st, NULL) != SQLITE_OK &&
 	    sqlite3_prepare_v2(db, faults_sql_old, -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *spec = (const char *)sqlite3_column_text(st, 0);
 		const char *lib = (const char *)sqlite3_column_text(st, 2);
 		const char *what = (const char *)sqlite3_column_text(st, 3);
@@ -49,5 +50,5 @@ long lib_faults_print(FILE *out, sqlite3 *db, int64_t run_id,
 		n++;
 	}
 	sqlite3_finalize(st);
-	return n;
+	return rc == SQLITE_DONE ? n : -1;
 }

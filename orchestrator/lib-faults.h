@@ -12,7 +12,8 @@
  * "PREFIXrun N: library 'L' failed in SPEC (round R): WHAT\n", in the
  * order they were stored. A database older than schema 6 lists only the
  * crashes and hangs (it has no 'failed' loads). Returns the number of
- * lines, or -1 when the database cannot be queried (nothing printed). */
+ * lines, or -1 when the database cannot be queried or read (the lines
+ * before the error are printed). */
 long lib_faults_print(FILE *out, sqlite3 *db, int64_t run_id,
 		      const char *prefix);
 

@@ -250,6 +250,8 @@ static int do_merge(sqlite3 *db, const int64_t *runs, size_t nruns,
 		sqlite3_finalize(st);
 		missing = db_query_int(db, "SELECT min(id) FROM temp.want WHERE id NOT IN"
 				 " (SELECT id FROM src.runs)");
+		if (missing < 0)
+			return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
 		if (missing > 0)
 			return bo_err_set(err, "no run '%lld' in the source database",
 					  missing);
@@ -261,6 +263,8 @@ static int do_merge(sqlite3 *db, const int64_t *runs, size_t nruns,
 	stats->runs_running = (long)db_query_int(db, "SELECT count(*) FROM src.runs WHERE id IN"
 				     " temp.want AND status = 'running' AND uuid NOT IN"
 				     " (SELECT uuid FROM main.runs)");
+	if (stats->runs_present < 0 || stats->runs_running < 0)
+		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
 	if (exec(db,
 		 "DROP TABLE IF EXISTS temp.sel;"
 		 " CREATE TEMP TABLE sel AS SELECT id FROM src.runs WHERE id IN temp.want"
@@ -402,6 +406,8 @@ static int do_merge(sqlite3 *db, const int64_t *runs, size_t nruns,
 	/* counted in the source: main.results has no index on invocation_id */
 	stats->results_added = (long)db_query_int(db, "SELECT count(*) FROM src.results WHERE"
 				      " invocation_id IN (SELECT old FROM temp.map_inv)");
+	if (stats->runs_added < 0 || stats->results_added < 0)
+		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
 	return 0;
 }
 
@@ -489,6 +495,16 @@ int export_all(const char *src_path, const char *out_path, bo_err *err)
 		goto fail;
 	}
 	sqlite3_close(src);
+	src = NULL;
+	/* the backup copies pages as they are: a copy of a damaged
+	 * database is refused */
+	if (db_quick_check(out, err) < 0) {
+		char *why = xstrdup(err->msg);
+
+		bo_err_set(err, "cannot export '%s': %s", src_path, why);
+		free(why);
+		goto fail;
+	}
 	/* one file to carry: no -wal or -shm beside it */
 	if (db_close_single_file(out, out_path, err) < 0) {
 		db_remove_files(out_path);

@@ -41,8 +41,10 @@ int merge_from(sqlite3 *dst, const char *src_path, const int64_t *runs,
 /* Copy the whole database SRC_PATH to the new file OUT_PATH with SQLite's
  * online backup API (a consistent snapshot even while SRC is written).
  * OUT_PATH must not exist; it is left as one file, in rollback journal
- * mode, with no -wal or -shm beside it (db_close_single_file). Returns 0,
- * or -1 with err set (and no OUT_PATH, -wal or -shm left behind). */
+ * mode, with no -wal or -shm beside it (db_close_single_file). A copy
+ * that fails db_quick_check (SRC_PATH is damaged) is removed again.
+ * Returns 0, or -1 with err set (and no OUT_PATH, -wal or -shm left
+ * behind). */
 int export_all(const char *src_path, const char *out_path, bo_err *err);
 
 #endif

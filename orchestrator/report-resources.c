@@ -26,18 +26,24 @@ static const char rows_sql[] =
 	" ORDER BY 1, v.variant, v.library";
 
 long report_write_resources(FILE *f, sqlite3 *db, const int64_t *runs,
-			    size_t nruns)
+			    size_t nruns, bo_err *err)
 {
 	sqlite3_stmt *st;
 	long n = 0;
+	int rc = SQLITE_DONE;
 
-	if (!db_has(db, "resources_v") ||
-	    sqlite3_prepare_v2(db, rows_sql, -1, &st, NULL) != SQLITE_OK)
+	switch (db_has(db, "resources_v")) {
+	case 0:
 		return 0;
-	for (size_t i = 0; i < nruns; i++) {
+	case -1:
+		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+	}
+	if (sqlite3_prepare_v2(db, rows_sql, -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	for (size_t i = 0; i < nruns && rc == SQLITE_DONE; i++) {
 		sqlite3_reset(st);
 		sqlite3_bind_int64(st, 1, runs[i]);
-		while (sqlite3_step(st) == SQLITE_ROW) {
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 			if (n++ == 0)
 				fputs("<section id=\"resources\"><h2>Resources</h2>\n"
 				      "<table class=\"resources\"><caption>Per library:"
@@ -64,6 +70,8 @@ long report_write_resources(FILE *f, sqlite3 *db, const int64_t *runs,
 		}
 	}
 	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
 	if (n > 0)
 		fputs("</table>\n</section>\n", f);
 	return n;

@@ -4,7 +4,7 @@
 #include "orchestrator/report-tools.h"
 #include "orchestrator/svg.h"
 
-long report_write_tools(FILE *f, sqlite3 *db)
+long report_write_tools(FILE *f, sqlite3 *db, bo_err *err)
 {
 	static const char sql[] =
 		"SELECT e.run_id, e.spec, e.tool, e.cipher, e.variant,"
@@ -22,11 +22,11 @@ long report_write_tools(FILE *f, sqlite3 *db)
 		" ORDER BY e.spec, e.tool, e.cipher, e.variant";
 	sqlite3_stmt *st;
 	long n = 0;
-	int k;
+	int k, rc;
 
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
 		return 0;	/* a database without the tool tables */
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (n++ == 0)
 			fprintf(f, "<section id=\"tools\"><h2>Command-line tools"
 				" (run %lld)</h2>\n<p>The distributions' own tools"
@@ -53,6 +53,8 @@ long report_write_tools(FILE *f, sqlite3 *db)
 		fputs("</tr>\n", f);
 	}
 	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
 	if (n)
 		fputs("</table>\n</section>\n", f);
 	return n;

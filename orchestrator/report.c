@@ -49,6 +49,14 @@ struct data {
 	size_t *cpu_runs;	/* per cpus[i]: how many of the runs */
 };
 
+/* Set err to DB's last error and return -2 (report_write_html's return
+ * for a database error). */
+static int db_fail(sqlite3 *db, bo_err *err)
+{
+	bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+	return -2;
+}
+
 int64_t report_latest_run(sqlite3 *db)
 {
 	return db_latest_run(db);
@@ -157,7 +165,7 @@ static int load(sqlite3 *db, const struct report_opts *o, struct data *d,
 		int64_t latest = report_latest_run(db);
 
 		if (latest < 0)
-			return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+			return db_fail(db, err);
 		if (latest == 0)
 			return bo_err_set(err, "no results in the database");
 		d->runs = xcalloc(1, sizeof(*d->runs));
@@ -180,7 +188,7 @@ static int load(sqlite3 *db, const struct report_opts *o, struct data *d,
 	rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
 	free(sql);
 	if (rc != SQLITE_OK)
-		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+		return db_fail(db, err);
 	for (i = 0; i < d->nruns; i++)
 		sqlite3_bind_int64(st, (int)i + 1, d->runs[i]);
 	if (o->algorithm)
@@ -204,7 +212,7 @@ static int load(sqlite3 *db, const struct report_opts *o, struct data *d,
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
-		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+		return db_fail(db, err);
 	if (!d->nrows) {
 		if (o->algorithm)
 			return bo_err_set(err, "no results for algorithm '%s' in the selected runs",
@@ -261,9 +269,12 @@ static int load(sqlite3 *db, const struct report_opts *o, struct data *d,
 			       " ON c.id = r.cpu_id WHERE r.id = ?1", -1, &st,
 			       NULL) == SQLITE_OK) {
 		sqlite3_bind_int64(st, 1, d->runs[0]);
-		if (sqlite3_step(st) == SQLITE_ROW)
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW)
 			d->ghz = stats_nominal_ghz((const char *)sqlite3_column_text(st, 0));
 		sqlite3_finalize(st);
+		if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+			return db_fail(db, err);
 	}
 	return 0;
 }
@@ -312,10 +323,11 @@ int report_write_svg(sqlite3 *db, const struct report_opts *o, FILE *f,
 {
 	struct data d;
 	size_t end;
+	int rc = load(db, o, &d, err);
 
-	if (load(db, o, &d, err) < 0) {
+	if (rc < 0) {
 		data_free(&d);
-		return -1;
+		return rc;
 	}
 	chart_range(&d, 0, &end);
 	write_chart(f, &d, 0, end, 1);
@@ -483,13 +495,15 @@ static void write_pivot_cpus(FILE *f, const struct data *d, size_t first,
 	fputs("</table>\n", f);
 }
 
-/* Key setup ns per key for curve CV from keysetups_v (schema 2), or -1
- * when not measured (hash, older schema). KS may be NULL. */
+/* Key setup ns per key for curve CV from keysetups_v (schema 2), -1
+ * when not measured (hash, older schema), or -2 on a database error. KS
+ * may be NULL. */
 static double keysetup_ns(sqlite3_stmt *ks, const struct data *d,
 			  const struct curve *cv)
 {
 	const struct row *r = &d->rows[cv->first];
 	double v = -1;
+	int rc;
 
 	if (!ks)
 		return -1;
@@ -499,9 +513,11 @@ static double keysetup_ns(sqlite3_stmt *ks, const struct data *d,
 	sqlite3_bind_text(ks, 3, r->library, -1, SQLITE_STATIC);
 	sqlite3_bind_text(ks, 4, r->algorithm, -1, SQLITE_STATIC);
 	sqlite3_bind_text(ks, 5, r->operation, -1, SQLITE_STATIC);
-	if (sqlite3_step(ks) == SQLITE_ROW &&
-	    sqlite3_column_type(ks, 0) != SQLITE_NULL)
+	rc = sqlite3_step(ks);
+	if (rc == SQLITE_ROW && sqlite3_column_type(ks, 0) != SQLITE_NULL)
 		v = sqlite3_column_double(ks, 0);
+	else if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		v = -2;
 	sqlite3_reset(ks);
 	return v;
 }
@@ -509,13 +525,14 @@ static double keysetup_ns(sqlite3_stmt *ks, const struct data *d,
 /* The stored fit of curve CV (table curves, schema 5) into *o (ns per
  * call), *s (ns per byte) and *cyc (cycles per byte at the measured clock,
  * -1 when none was measured). Returns 1 when the run has one, 0 when not
- * (an older run, or a schema without curves: FIT is NULL). */
+ * (an older run, or a schema without curves: FIT is NULL), -1 on a
+ * database error. */
 static int stored_fit(sqlite3_stmt *fit, const struct data *d,
 		      const struct curve *cv, double *o, double *s,
 		      double *cyc)
 {
 	const struct row *r = &d->rows[cv->first];
-	int found = 0;
+	int found = 0, rc;
 
 	if (!fit)
 		return 0;
@@ -525,23 +542,29 @@ static int stored_fit(sqlite3_stmt *fit, const struct data *d,
 	sqlite3_bind_text(fit, 3, r->library, -1, SQLITE_STATIC);
 	sqlite3_bind_text(fit, 4, r->algorithm, -1, SQLITE_STATIC);
 	sqlite3_bind_text(fit, 5, r->operation, -1, SQLITE_STATIC);
-	if (sqlite3_step(fit) == SQLITE_ROW) {
+	rc = sqlite3_step(fit);
+	if (rc == SQLITE_ROW) {
 		*o = sqlite3_column_double(fit, 0);
 		*s = sqlite3_column_double(fit, 1);
 		*cyc = sqlite3_column_type(fit, 2) == SQLITE_NULL ? -1 :
 		       sqlite3_column_double(fit, 2);
 		found = 1;
+	} else if (rc != SQLITE_DONE) {
+		found = -1;
 	}
 	sqlite3_reset(fit);
 	return found;
 }
 
-static void write_fits(FILE *f, sqlite3 *db, const struct data *d,
-		       size_t first, size_t end)
+/* The table of the fits of curves [FIRST, END) of D. Returns 0, or -2
+ * with err set on a database error. */
+static int write_fits(FILE *f, sqlite3 *db, const struct data *d,
+		      size_t first, size_t end, bo_err *err)
 {
 	size_t i, k;
 	char a[64], b[64], c[64], pk[32], key[64];
 	sqlite3_stmt *ks = NULL, *fit = NULL;
+	int rc = 0;
 
 	if (sqlite3_prepare_v2(db, "SELECT min(ns_per_key) FROM keysetups_v"
 			       " WHERE run_id = ?1 AND distro || coalesce(':' ||"
@@ -575,7 +598,14 @@ static void write_fits(FILE *f, sqlite3 *db, const struct data *d,
 			if (cv->y[k] > peak)
 				peak = cv->y[k];
 		}
-		if (stored_fit(fit, d, cv, &o, &s, &cyc)) {
+		int stored = stored_fit(fit, d, cv, &o, &s, &cyc);
+
+		if (stored < 0) {
+			free(t);
+			rc = db_fail(db, err);
+			break;
+		}
+		if (stored) {
 			double o2, s2;
 
 			/* stored before overheads were clamped: clamp it now,
@@ -613,6 +643,11 @@ static void write_fits(FILE *f, sqlite3 *db, const struct data *d,
 		td(f, "num", c);
 		td(f, "num", fmt_mbps(peak, pk, sizeof(pk)));
 		o = keysetup_ns(ks, d, cv);
+		if (o == -2) {
+			free(t);
+			rc = db_fail(db, err);
+			break;
+		}
 		if (o >= 0)
 			snprintf(key, sizeof(key), "%.0f", o);
 		else
@@ -624,23 +659,25 @@ static void write_fits(FILE *f, sqlite3 *db, const struct data *d,
 	fputs("</table>\n", f);
 	sqlite3_finalize(ks);
 	sqlite3_finalize(fit);
+	return rc;
 }
 
 /* Print the rows of SQL (first parameter bound to each run) as table
- * cells, one <tr> per row. */
-static void write_rows(FILE *f, sqlite3 *db, const char *sql,
-		       const struct data *d)
+ * cells, one <tr> per row. Returns 0, or -2 with err set on a database
+ * error (a query that does not compile prints nothing). */
+static int write_rows(FILE *f, sqlite3 *db, const char *sql,
+		      const struct data *d, bo_err *err)
 {
 	sqlite3_stmt *st;
 	size_t i;
-	int k;
+	int k, rc = SQLITE_DONE;
 
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return;
-	for (i = 0; i < d->nruns; i++) {
+		return 0;
+	for (i = 0; i < d->nruns && rc == SQLITE_DONE; i++) {
 		sqlite3_reset(st);
 		sqlite3_bind_int64(st, 1, d->runs[i]);
-		while (sqlite3_step(st) == SQLITE_ROW) {
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 			fputs("<tr>", f);
 			for (k = 0; k < sqlite3_column_count(st); k++) {
 				const unsigned char *s = sqlite3_column_text(st, k);
@@ -651,10 +688,11 @@ static void write_rows(FILE *f, sqlite3 *db, const char *sql,
 		}
 	}
 	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : db_fail(db, err);
 }
 
 /* How many of the selected runs have an invocation with a measured clock
- * (schema 5); 0 on an older schema. */
+ * (schema 5); 0 on an older schema, -1 on a database error. */
 static long runs_with_clock(sqlite3 *db, const struct data *d)
 {
 	sqlite3_stmt *st;
@@ -665,10 +703,12 @@ static long runs_with_clock(sqlite3 *db, const struct data *d)
 			       " run_id = ?1 AND clock_start_hz IS NOT NULL", -1,
 			       &st, NULL) != SQLITE_OK)
 		return 0;
-	for (i = 0; i < d->nruns; i++) {
+	for (i = 0; i < d->nruns && n >= 0; i++) {
 		sqlite3_reset(st);
 		sqlite3_bind_int64(st, 1, d->runs[i]);
-		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) > 0)
+		if (sqlite3_step(st) != SQLITE_ROW)
+			n = -1;
+		else if (sqlite3_column_int64(st, 0) > 0)
 			n++;
 	}
 	sqlite3_finalize(st);
@@ -677,12 +717,14 @@ static long runs_with_clock(sqlite3 *db, const struct data *d)
 
 /* The Runs table's rows: the runs' identity (SQL, as write_rows), then
  * the seed and rounds, the CPU state of the guests' CPU and its
- * warnings (runstate.h; "not recorded" for runs without). */
-static void write_runs(FILE *f, sqlite3 *db, const struct data *d)
+ * warnings (runstate.h; "not recorded" for runs without). Returns 0, or
+ * -2 with err set on a database error. */
+static int write_runs(FILE *f, sqlite3 *db, const struct data *d,
+		      bo_err *err)
 {
 	sqlite3_stmt *st;
 	size_t i;
-	int k;
+	int k, rc = 0;
 
 	if (sqlite3_prepare_v2(db, "SELECT r.id, r.uuid, r.host, r.started_at,"
 			       " r.status, CASE r.quick WHEN 1 THEN 'yes' ELSE"
@@ -690,17 +732,24 @@ static void write_runs(FILE *f, sqlite3 *db, const struct data *d)
 			       " coalesce(c.microcode, ''), r.kernel FROM runs r"
 			       " LEFT JOIN cpus c ON c.id = r.cpu_id WHERE"
 			       " r.id = ?1", -1, &st, NULL) != SQLITE_OK)
-		return;
+		return db_fail(db, err);
 	for (i = 0; i < d->nruns; i++) {
 		struct run_state rs;
-		bo_err err;
 		char *cpu, *order;
 
 		sqlite3_reset(st);
 		sqlite3_bind_int64(st, 1, d->runs[i]);
-		if (sqlite3_step(st) != SQLITE_ROW ||
-		    run_state_read(db, d->runs[i], &rs, &err) < 0)
+		k = sqlite3_step(st);
+		if (k == SQLITE_DONE)
 			continue;
+		if (k != SQLITE_ROW) {
+			rc = db_fail(db, err);
+			break;
+		}
+		if (run_state_read(db, d->runs[i], &rs, err) < 0) {
+			rc = -2;
+			break;
+		}
 		fputs("<tr>", f);
 		for (k = 0; k < sqlite3_column_count(st); k++) {
 			const unsigned char *t = sqlite3_column_text(st, k);
@@ -721,6 +770,7 @@ static void write_runs(FILE *f, sqlite3 *db, const struct data *d)
 		run_state_release(&rs);
 	}
 	sqlite3_finalize(st);
+	return rc;
 }
 
 static const char style[] =
@@ -738,8 +788,10 @@ static const char style[] =
 	".legend span{padding:.1em .6em}";
 
 /* The libraries that failed (could not be loaded, crashed, hung) in the
- * runs of D, one list item each (lib-faults.c); nothing when none did. */
-static void write_lib_faults(FILE *f, sqlite3 *db, const struct data *d)
+ * runs of D, one list item each (lib-faults.c); nothing when none did.
+ * Returns 0, or -2 with err set on a database error. */
+static int write_lib_faults(FILE *f, sqlite3 *db, const struct data *d,
+			    bo_err *err)
 {
 	char *buf = NULL, *line, *save = NULL;
 	size_t len = 0, i;
@@ -747,13 +799,17 @@ static void write_lib_faults(FILE *f, sqlite3 *db, const struct data *d)
 	long n = 0;
 
 	if (!m)
-		return;
-	for (i = 0; i < d->nruns; i++) {
+		return 0;
+	for (i = 0; i < d->nruns && n >= 0; i++) {
 		long k = lib_faults_print(m, db, d->runs[i], "");
 
-		n += k > 0 ? k : 0;
+		n = k < 0 ? -1 : n + k;
 	}
 	fclose(m);
+	if (n < 0) {
+		free(buf);
+		return db_fail(db, err);
+	}
 	if (n > 0) {
 		fputs("<p class=\"faults\">Libraries that failed: no results from"
 		      " them in that invocation; the other libraries' are"
@@ -767,6 +823,7 @@ static void write_lib_faults(FILE *f, sqlite3 *db, const struct data *d)
 		fputs("</ul>\n", f);
 	}
 	free(buf);
+	return 0;
 }
 
 int report_write_html(sqlite3 *db, const struct report_opts *o, FILE *f,
@@ -777,10 +834,11 @@ int report_write_html(sqlite3 *db, const struct report_opts *o, FILE *f,
 	int64_t bytes = o->table_bytes ? o->table_bytes : 16384;
 	char now[32], sz[32];
 	long nclock;
+	int rc = load(db, o, &d, err);
 
-	if (load(db, o, &d, err) < 0) {
+	if (rc < 0) {
 		data_free(&d);
-		return -1;
+		return rc;
 	}
 	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		"<title>benchorch report</title>\n<style>%s</style>\n</head>\n<body>\n"
@@ -793,21 +851,31 @@ int report_write_html(sqlite3 *db, const struct report_opts *o, FILE *f,
 		fmt_size(bytes, sz, sizeof(sz)));
 	if (report_write_overview(f, db, d.runs, d.nruns, o->algorithm, err) < 0) {
 		data_free(&d);
-		return -1;
+		return -2;
 	}
 	fputs("<section id=\"runs\"><h2>Runs</h2>\n<table><tr><th>run</th><th>uuid</th>"
 	      "<th>host</th><th>started</th><th>status</th><th>quick</th><th>CPU</th>"
 	      "<th>microcode</th><th>kernel</th><th>order</th><th>CPU state</th>"
 	      "<th>CPU warnings</th></tr>\n", f);
-	write_runs(f, db, &d);
+	if (write_runs(f, db, &d, err) < 0) {
+		data_free(&d);
+		return -2;
+	}
 	fputs("</table>\n", f);
-	write_lib_faults(f, db, &d);
+	if (write_lib_faults(f, db, &d, err) < 0) {
+		data_free(&d);
+		return -2;
+	}
 	fputs("<p>CPU state: the cpufreq scaling governor, turbo/boost and scaling"
 	      " frequency (before -&gt; after the run) of the CPU the guests were"
 	      " pinned to, and the hypervisor; unknown where the kernel does not"
 	      " show it. The order (rounds, distributions, libraries and"
 	      " algorithms) was drawn from the seed.</p>\n", f);
 	nclock = runs_with_clock(db, &d);
+	if (nclock < 0) {
+		data_free(&d);
+		return db_fail(db, err);
+	}
 	if (nclock > 0) {
 		fputs("<table class=\"clocks\"><caption>Per guest invocation: the core"
 		      " clock the guest measured on its CPU at start and end, the"
@@ -818,7 +886,7 @@ int report_write_html(sqlite3 *db, const struct report_opts *o, FILE *f,
 		      " (GHz)</th><th>clock at end (GHz)</th><th>TSC (GHz)</th>"
 		      "<th>guest (s)</th><th>host (s)</th><th>noisy points</th></tr>\n",
 		      f);
-		write_rows(f, db, "SELECT inv.run_id, coalesce(im.distro || ':' ||"
+		if (write_rows(f, db, "SELECT inv.run_id, coalesce(im.distro || ':' ||"
 			   " im.release, inv.spec), printf('%.3f', inv.clock_start_hz / 1e9),"
 			   " printf('%.3f', inv.clock_end_hz / 1e9), CASE WHEN inv.tsc_hz"
 			   " IS NULL THEN 'none' ELSE printf('%.3f', inv.tsc_hz / 1e9) END,"
@@ -830,7 +898,10 @@ int report_write_html(sqlite3 *db, const struct report_opts *o, FILE *f,
 			   "  WHERE r.invocation_id = inv.id)"
 			   " FROM invocations inv LEFT JOIN images im ON im.id = inv.image_id"
 			   " WHERE inv.run_id = ?1 AND inv.clock_start_hz IS NOT NULL"
-			   " ORDER BY 2", &d);
+			   " ORDER BY 2", &d, err) < 0) {
+			data_free(&d);
+			return -2;
+		}
 		fputs("</table>\n", f);
 		fputs("<p>Cycles per byte: the fitted cost per byte times the core clock"
 		      " the guest measured on its CPU (the mean of its start and end"
@@ -869,20 +940,30 @@ int report_write_html(sqlite3 *db, const struct report_opts *o, FILE *f,
 			write_pivot_cpus(f, &d, i, end, bytes);
 		else
 			write_pivot(f, &d, i, end, bytes);
-		write_fits(f, db, &d, i, end);
+		if (write_fits(f, db, &d, i, end, err) < 0) {
+			data_free(&d);
+			return -2;
+		}
 		fputs("</section>\n", f);
 		ncharts++;
 	}
-	report_write_tools(f, db);
-	report_write_resources(f, db, d.runs, d.nruns);
+	if (report_write_tools(f, db, err) < 0 ||
+	    report_write_resources(f, db, d.runs, d.nruns, err) < 0) {
+		data_free(&d);
+		return -2;
+	}
 	fputs("<section id=\"versions\"><h2>Libraries and packages</h2>\n<table>"
 	      "<tr><th>run</th><th>distro</th><th>image</th><th>library</th>"
 	      "<th>version</th><th>path</th><th>package</th><th>package version</th>"
 	      "</tr>\n", f);
-	write_rows(f, db, "SELECT DISTINCT run_id, distro || coalesce(':' || release, ''),"
-		   " substr(image_digest, 1, 19), library, library_version, library_path,"
-		   " package, package_version FROM results_v WHERE run_id = ?1"
-		   " ORDER BY 2, 4", &d);
+	rc = write_rows(f, db, "SELECT DISTINCT run_id, distro || coalesce(':' || release, ''),"
+			" substr(image_digest, 1, 19), library, library_version, library_path,"
+			" package, package_version FROM results_v WHERE run_id = ?1"
+			" ORDER BY 2, 4", &d, err);
+	if (rc < 0) {
+		data_free(&d);
+		return rc;
+	}
 	fputs("</table>\n</section>\n</body>\n</html>\n", f);
 	data_free(&d);
 	return (int)ncharts;

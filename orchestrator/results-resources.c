@@ -116,8 +116,12 @@ long results_resources(FILE *out, sqlite3 *db,
 	long n;
 
 	/* a database of an older schema, opened read-only, has none */
-	if (!db_has(db, "resources_v"))
+	switch (db_has(db, "resources_v")) {
+	case 0:
 		return 0;
+	case -1:
+		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+	}
 	latest = db_latest_run_sql(db);
 	sql = build(f, fmt, latest);
 	free(latest);
@@ -134,8 +138,13 @@ long results_resources(FILE *out, sqlite3 *db,
 			return -1;
 		}
 		bind(st, f);
-		rc = sqlite3_step(st) == SQLITE_ROW ?
-		     sqlite3_column_int(st, 0) : 0;
+		if (sqlite3_step(st) != SQLITE_ROW) {
+			bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+			sqlite3_finalize(st);
+			free(sql);
+			return -1;
+		}
+		rc = sqlite3_column_int(st, 0);
 		sqlite3_finalize(st);
 		if (rc == 0) {
 			free(sql);

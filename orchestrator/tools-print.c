@@ -36,7 +36,7 @@ long tools_print(FILE *f, sqlite3 *db, const int64_t *runs, size_t nruns,
 	char *sql, *where, *t;
 	size_t i;
 	long n;
-	int k = 1;
+	int k = 1, step;
 
 	if (nruns) {
 		where = xstrdup(" WHERE run_id IN (");
@@ -78,9 +78,12 @@ long tools_print(FILE *f, sqlite3 *db, const int64_t *runs, size_t nruns,
 					  SQLITE_STATIC);
 	/* no row: the table prints nothing (as results' point table does),
 	 * csv its header and json [] (format_stmt) */
-	if (fmt == FORMAT_TABLE && sqlite3_step(st) == SQLITE_DONE) {
+	if (fmt == FORMAT_TABLE && (step = sqlite3_step(st)) != SQLITE_ROW) {
+		if (step != SQLITE_DONE)
+			bo_err_set(err, "cannot read the tool results: %s",
+				   sqlite3_errmsg(db));
 		sqlite3_finalize(st);
-		return 0;
+		return step == SQLITE_DONE ? 0 : -1;
 	}
 	sqlite3_reset(st);
 	n = format_stmt(f, st, fmt, err);

@@ -450,7 +450,13 @@ int vload_check_sel(sqlite3 *db, struct verdict_sel sel, bo_err *err)
 		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
 	sqlite3_bind_int64(st, 1, sel.run);
 	sqlite3_bind_int64(st, 2, sel.image);
-	found = sqlite3_step(st) == SQLITE_ROW;
+	found = sqlite3_step(st);
+	if (found != SQLITE_ROW && found != SQLITE_DONE) {
+		bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+		sqlite3_finalize(st);
+		return -1;
+	}
+	found = found == SQLITE_ROW;
 	sqlite3_finalize(st);
 	if (!found && sel.image)
 		bo_err_set(err, "no image '%lld' in run '%lld'",

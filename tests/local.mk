@@ -275,6 +275,9 @@ EXTRA_DIST += tests/t1120-run-library-faults.sh
 # Read-only commands for users who may not write beside the database.
 TESTS += tests/t3035-db-readers.sh
 EXTRA_DIST += tests/t3035-db-readers.sh
+# A database SQLite finds malformed: exit 3 naming it, never "no results".
+TESTS += tests/t3036-db-corrupt.sh
+EXTRA_DIST += tests/t3036-db-corrupt.sh
 # images build binds a bootstrap build to one keyring (network, root).
 TESTS += tests/t2150-images-keyring.sh
 EXTRA_DIST += tests/t2150-images-keyring.sh
