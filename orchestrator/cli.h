@@ -103,6 +103,19 @@ char *cli_stored_as(int64_t run_id, const char *status, const char *error);
  * that finished ('done'), is not there, or on a database error. */
 void cli_warn_partial_run(sqlite3 *db, int64_t run_id);
 
+/* Check, before a command waits for the run lock, that the database at
+ * PATH can be opened for writing as the command will open it (db_open:
+ * created if missing, migrated), so that an unusable one is reported at
+ * once rather than after the wait. PATH's directory must exist ("cannot
+ * open database 'PATH': 'DIR': No such file or directory"), and let this
+ * process create PATH there when PATH is missing ("...: cannot create it
+ * in 'DIR': Read-only file system"); then PATH is
+ * opened and closed again (a directory, a read-only file or file system,
+ * a database of something else or of a newer benchorch are refused with
+ * db_open's message). Prints "benchorch: MESSAGE" and returns EXIT_ENV, or
+ * returns EXIT_OK. Allocates nothing that outlives the call. */
+int cli_check_db_writable(const char *path);
+
 /* Check that the database DB (at PATH, for the messages) holds each of
  * the N run ids RUNS, given to command CMD by option OPT (NULL: as
  * arguments). A run it does not hold is an unknown name: prints "benchorch
