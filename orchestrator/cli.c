@@ -53,6 +53,13 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+int cli_path_arg(const char *cmd, const char *opt, const char *arg)
+{
+	if (!arg || !*arg)
+		return cli_usage_error(cmd, "%s must not be empty", opt);
+	return 0;
+}
+
 int cli_parse_min_batch_ms(const char *arg, uint64_t *ns, bo_err *err)
 {
 	double ms;

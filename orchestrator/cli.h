@@ -83,6 +83,14 @@ int cli_parse_run_id(const char *s, int64_t *ret, bo_err *err);
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* Check the value ARG of a path option OPT ("--db", "--state-dir") of
+ * command CMD: an empty path names nothing (each command would read it
+ * its own way: "/results.db", the current directory), so it is refused.
+ * Returns 0, or prints "benchorch CMD: OPT must not be empty" with the
+ * --help hint and returns EXIT_USAGE. Every command's --db and
+ * --state-dir go through it. */
+int cli_path_arg(const char *cmd, const char *opt, const char *arg);
+
 /* The guests' measurement options as `run` and `confirm` take them, each
  * parsed from ARG with err set on a value that is malformed or out of
  * range (0, or -1): --min-batch-ms (0.001 to 60000 ms; *ns in

@@ -180,9 +180,13 @@ static int parse_args(int argc, char **argv, struct confirm_config *c)
 			c->seed_set = 1;
 			break;
 		case OPT_DB:
+			if (cli_path_arg("confirm", "--db", optarg))
+				return EXIT_USAGE;
 			db_opt = optarg;
 			break;
 		case OPT_STATE:
+			if (cli_path_arg("confirm", "--state-dir", optarg))
+				return EXIT_USAGE;
 			state_opt = optarg;
 			break;
 		case OPT_RUNNER:

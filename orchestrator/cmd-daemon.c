@@ -93,6 +93,8 @@ static int cmd_daemon(int argc, char **argv)
 			o.foreground = 1;
 			break;
 		case OPT_STATE:
+			if (cli_path_arg("daemon", "--state-dir", optarg))
+				return EXIT_USAGE;
 			if (optarg[0] != '/')
 				return cli_usage_error("daemon", "--state-dir must be an absolute path, not '%s'",
 						       optarg);

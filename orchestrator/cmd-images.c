@@ -136,6 +136,8 @@ static int parse(int argc, char **argv, struct opts *o)
 					       "'%s'", o->sub, argv[optind]);
 		switch (opt) {
 		case OPT_STATE:
+			if (cli_path_arg("images", "--state-dir", optarg))
+				return EXIT_USAGE;
 			state = optarg;
 			break;
 		case OPT_FORMAT:

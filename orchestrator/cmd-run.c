@@ -186,9 +186,13 @@ static int parse_args(int argc, char **argv, struct run_config *c)
 			c->distros = optarg;
 			break;
 		case OPT_DB:
+			if (cli_path_arg("run", "--db", optarg))
+				return EXIT_USAGE;
 			db = optarg;
 			break;
 		case OPT_STATE:
+			if (cli_path_arg("run", "--state-dir", optarg))
+				return EXIT_USAGE;
 			state = optarg;
 			break;
 		case OPT_RUNNER:
