@@ -17,9 +17,11 @@ struct control_cli {
 
 #define CONTROL_CLI_USAGE \
 "      --socket PATH      the daemon's control socket\n" \
-"      --config FILE      read the socket path from this configuration\n" \
+"      --config FILE      the daemon's configuration, for its socket\n" \
 "                         (default: /etc/benchorch/benchorch.conf if any)\n" \
-"      --state-dir DIR    use DIR/control.sock\n"
+"      --state-dir DIR    the daemon's state directory (default:\n" \
+"                         $BENCHORCH_STATE_DIR, else the configuration's):\n" \
+"                         DIR/control.sock unless it names a socket\n"
 
 /* If OPT is one of CONTROL_CLI_OPTIONS, store ARG (not copied: it must
  * outlive cc) in cc and return 1; else 0. An empty --state-dir is
