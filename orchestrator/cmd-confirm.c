@@ -249,18 +249,20 @@ static int cmd_confirm(int argc, char **argv)
 	c.argc = argc;
 	c.argv = argv;
 	bo_signals_install();
+	/* an unusable database is said at once, not after the wait */
 	rc = cli_check_db_writable(db);
-	lock = rc != 0 ? -1 : bo_mkdir_p("/run/lock", &err) < 0 ? -1 :
-	       bo_lock_wait(BENCHORCH_RUN_LOCK, on_run_lock_wait, NULL, &err);
-	if (rc != 0) {
-		/* said why */
-	} else if (lock < 0) {
-		cli_error("%s", err.msg);
-		rc = bo_interrupted ? cli_interrupted_status(bo_interrupted) :
-				      EXIT_ENV;
-	} else {
-		rc = confirm_execute(&c, &run_id);
-		close(lock);
+	if (rc == EXIT_OK) {
+		lock = bo_mkdir_p("/run/lock", &err) < 0 ? -1 :
+		       bo_lock_wait(BENCHORCH_RUN_LOCK, on_run_lock_wait, NULL,
+				    &err);
+		if (lock < 0) {
+			cli_error("%s", err.msg);
+			rc = bo_interrupted ?
+			     cli_interrupted_status(bo_interrupted) : EXIT_ENV;
+		} else {
+			rc = confirm_execute(&c, &run_id);
+			close(lock);
+		}
 	}
 	free(state);
 	free(db);
