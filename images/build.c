@@ -1201,9 +1201,11 @@ out:
 int image_import_name_check(const char *data_dir, const char *name,
 			    bo_err *err)
 {
-	if (!image_name_ok(name))
-		return bo_err_set(err, "invalid image name '%s': use only "
-				  "[a-z0-9._-]", name);
+	bo_err e;
+
+	if (image_name_check(name, &e) < 0)
+		return bo_err_set(err, "invalid image name '%s': it %s", name,
+				  e.msg);
 	if (recipe_exists(data_dir, name))
 		return bo_err_set(err, "image name '%s' is a distro with a "
 				  "recipe: choose another name", name);

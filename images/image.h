@@ -69,7 +69,10 @@ struct image_ctx {
 
 /* Split "NAME[:RELEASE]" into newly allocated *ret_distro and *ret_release
  * (NULL release when absent). Returns 0, or -1 with err set on an empty or
- * malformed spec (characters outside [a-z0-9._-]). */
+ * malformed spec: characters outside [a-z0-9._-] ("invalid image spec
+ * 'S': expected DISTRO[:RELEASE] made of [a-z0-9._-]"), else the part that
+ * is empty, starts with '.' or '-' or is too long ("invalid image spec
+ * 'S': the distro is 70 characters long (at most 64)"). */
 int image_spec_parse(const char *spec, char **ret_distro, char **ret_release,
 		     bo_err *err);
 
@@ -122,7 +125,8 @@ int image_spec_name(const char *data_dir, const char *spec, char **ret_name,
 /* Check that NAME can name an imported image: image_name_ok(), not the
  * name of a distro with a recipe in DATA_DIR and not ending in ".previous"
  * (images/previous.h). Returns 0, or -1 with err set
- * ("invalid image name 'x': use only [a-z0-9._-]"). */
+ * ("invalid image name 'x': it is 70 characters long (at most 64)", "...:
+ * it has a character outside [a-z0-9._-]"; image_name_check()). */
 int image_import_name_check(const char *data_dir, const char *name,
 			    bo_err *err);
 

@@ -105,12 +105,13 @@ static int parse_release(struct recipe *r, const char *name, json_t *obj,
 	json_t *libs;
 	size_t i;
 	int rc = -1;
+	bo_err e;
 
 	rel->name = xstrdup(name);
 	rel->json = obj;
-	if (!image_name_ok(name)) {
-		bo_err_set(err, "invalid recipe '%s': release name '%s' must "
-			   "use only [a-z0-9._-]", r->path, name);
+	if (image_name_check(name, &e) < 0) {
+		bo_err_set(err, "invalid recipe '%s': release name '%s' %s",
+			   r->path, name, e.msg);
 		goto out;
 	}
 	if (!json_is_object(obj)) {

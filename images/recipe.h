@@ -90,4 +90,11 @@ void recipe_free(struct recipe *r);
  * in spec.c. */
 int image_name_ok(const char *s);
 
+/* The same check, saying what is wrong: returns 0 when S (may be NULL) is
+ * a usable name, else -1 with err set to a phrase to follow the name:
+ * "is empty", "has a character outside [a-z0-9._-]", "starts with '.'"
+ * (or '-'), "is N characters long (at most 64)", in that order of
+ * precedence. Defined in spec.c. */
+int image_name_check(const char *s, bo_err *err);
+
 #endif

@@ -20,20 +20,28 @@ static char *dupn(const char *s, size_t n)
 	return p;
 }
 
+int image_name_check(const char *s, bo_err *err)
+{
+	size_t n;
+
+	if (!s || !*s)
+		return bo_err_set(err, "is empty");
+	n = strlen(s);
+	if (strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789._-") != n)
+		return bo_err_set(err, "has a character outside [a-z0-9._-]");
+	if (*s == '.' || *s == '-')
+		return bo_err_set(err, "starts with '%c'", *s);
+	if (n > NAME_MAX_LEN)
+		return bo_err_set(err, "is %zu characters long (at most %d)", n,
+				  NAME_MAX_LEN);
+	return 0;
+}
+
 int image_name_ok(const char *s)
 {
-	size_t n = 0;
+	bo_err err;
 
-	if (!s || !*s || *s == '.' || *s == '-')
-		return 0;
-	for (; *s; s++, n++) {
-		char c = *s;
-
-		if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-		      c == '.' || c == '_' || c == '-'))
-			return 0;
-	}
-	return n <= NAME_MAX_LEN;
+	return image_name_check(s, &err) == 0;
 }
 
 int image_spec_parse(const char *spec, char **ret_distro, char **ret_release,
@@ -41,6 +49,7 @@ int image_spec_parse(const char *spec, char **ret_distro, char **ret_release,
 {
 	const char *colon;
 	char *distro, *release = NULL;
+	bo_err e;
 
 	*ret_distro = NULL;
 	*ret_release = NULL;
@@ -54,9 +63,18 @@ int image_spec_parse(const char *spec, char **ret_distro, char **ret_release,
 	} else {
 		distro = xstrdup(spec);
 	}
-	if (!image_name_ok(distro) || (release && !image_name_ok(release))) {
-		bo_err_set(err, "invalid image spec '%s': expected "
-			   "DISTRO[:RELEASE] made of [a-z0-9._-]", spec);
+	if (image_name_check(distro, &e) < 0 ||
+	    (release && image_name_check(release, &e) < 0)) {
+		const char *part = image_name_ok(distro) ? "release" : "distro";
+
+		/* the characters: the form expected says it best; else
+		 * which part, and what is wrong with it (empty, too long) */
+		if (strncmp(e.msg, "has a character", 15) == 0)
+			bo_err_set(err, "invalid image spec '%s': expected "
+				   "DISTRO[:RELEASE] made of [a-z0-9._-]", spec);
+		else
+			bo_err_set(err, "invalid image spec '%s': the %s %s",
+				   spec, part, e.msg);
 		free(distro);
 		free(release);
 		return -1;

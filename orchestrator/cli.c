@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "db/db.h"
@@ -50,6 +51,13 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\nTry 'benchorch %s --help'.\n", cmd);
 	return EXIT_USAGE;
+}
+
+int cli_path_arg(const char *cmd, const char *opt, const char *arg)
+{
+	if (!arg || !*arg)
+		return cli_usage_error(cmd, "%s must not be empty", opt);
+	return 0;
 }
 
 int cli_parse_min_batch_ms(const char *arg, uint64_t *ns, bo_err *err)
@@ -110,6 +118,42 @@ void cli_warn_partial_run(sqlite3 *db, int64_t run_id)
 		}
 	}
 	sqlite3_finalize(st);
+}
+
+int cli_check_db_writable(const char *path)
+{
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	struct stat st;
+	sqlite3 *db;
+	bo_err err;
+	int rc = EXIT_OK;
+
+	/* the directory first: SQLite's own message for it names neither */
+	if (slash)
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	else
+		strcpy(dir, ".");
+	if (stat(dir, &st) < 0) {
+		cli_error("cannot open database '%s': '%s': %s", path, dir,
+			  strerror(errno));
+		rc = EXIT_ENV;
+	} else if (!S_ISDIR(st.st_mode)) {
+		cli_error("cannot open database '%s': '%s' is not a directory",
+			  path, dir);
+		rc = EXIT_ENV;
+	} else if (access(path, F_OK) != 0 && access(dir, W_OK | X_OK) != 0) {
+		/* SQLite would only say "unable to open database file" */
+		cli_error("cannot open database '%s': cannot create it in '%s': %s",
+			  path, dir, strerror(errno));
+		rc = EXIT_ENV;
+	} else if (db_open(path, &db, &err) < 0) {
+		cli_error("%s", err.msg);
+		rc = EXIT_ENV;
+	} else {
+		sqlite3_close(db);
+	}
+	free(dir);
+	return rc;
 }
 
 int cli_check_runs(const char *cmd, const char *opt, sqlite3 *db,

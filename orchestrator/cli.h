@@ -83,6 +83,14 @@ int cli_parse_run_id(const char *s, int64_t *ret, bo_err *err);
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* Check the value ARG of a path option OPT ("--db", "--state-dir") of
+ * command CMD: an empty path names nothing (each command would read it
+ * its own way: "/results.db", the current directory), so it is refused.
+ * Returns 0, or prints "benchorch CMD: OPT must not be empty" with the
+ * --help hint and returns EXIT_USAGE. Every command's --db and
+ * --state-dir go through it. */
+int cli_path_arg(const char *cmd, const char *opt, const char *arg);
+
 /* The guests' measurement options as `run` and `confirm` take them, each
  * parsed from ARG with err set on a value that is malformed or out of
  * range (0, or -1): --min-batch-ms (0.001 to 60000 ms; *ns in
@@ -102,6 +110,19 @@ char *cli_stored_as(int64_t run_id, const char *status, const char *error);
  * aborted (ERROR): its results are partial". Prints nothing for a run
  * that finished ('done'), is not there, or on a database error. */
 void cli_warn_partial_run(sqlite3 *db, int64_t run_id);
+
+/* Check, before a command waits for the run lock, that the database at
+ * PATH can be opened for writing as the command will open it (db_open:
+ * created if missing, migrated), so that an unusable one is reported at
+ * once rather than after the wait. PATH's directory must exist ("cannot
+ * open database 'PATH': 'DIR': No such file or directory"), and let this
+ * process create PATH there when PATH is missing ("...: cannot create it
+ * in 'DIR': Read-only file system"); then PATH is
+ * opened and closed again (a directory, a read-only file or file system,
+ * a database of something else or of a newer benchorch are refused with
+ * db_open's message). Prints "benchorch: MESSAGE" and returns EXIT_ENV, or
+ * returns EXIT_OK. Allocates nothing that outlives the call. */
+int cli_check_db_writable(const char *path);
 
 /* Check that the database DB (at PATH, for the messages) holds each of
  * the N run ids RUNS, given to command CMD by option OPT (NULL: as

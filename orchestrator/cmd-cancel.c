@@ -35,7 +35,11 @@ static int cmd_cancel(int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
-		if (control_cli_option(&cc, opt, optarg))
+		int k = control_cli_option(&cc, "cancel", opt, optarg);
+
+		if (k < 0)
+			return EXIT_USAGE;
+		if (k)
 			continue;
 		switch (opt) {
 		case 'h':

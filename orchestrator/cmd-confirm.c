@@ -180,9 +180,13 @@ static int parse_args(int argc, char **argv, struct confirm_config *c)
 			c->seed_set = 1;
 			break;
 		case OPT_DB:
+			if (cli_path_arg("confirm", "--db", optarg))
+				return EXIT_USAGE;
 			db_opt = optarg;
 			break;
 		case OPT_STATE:
+			if (cli_path_arg("confirm", "--state-dir", optarg))
+				return EXIT_USAGE;
 			state_opt = optarg;
 			break;
 		case OPT_RUNNER:
@@ -245,15 +249,20 @@ static int cmd_confirm(int argc, char **argv)
 	c.argc = argc;
 	c.argv = argv;
 	bo_signals_install();
-	lock = bo_mkdir_p("/run/lock", &err) < 0 ? -1 :
-	       bo_lock_wait(BENCHORCH_RUN_LOCK, on_run_lock_wait, NULL, &err);
-	if (lock < 0) {
-		cli_error("%s", err.msg);
-		rc = bo_interrupted ? cli_interrupted_status(bo_interrupted) :
-				      EXIT_ENV;
-	} else {
-		rc = confirm_execute(&c, &run_id);
-		close(lock);
+	/* an unusable database is said at once, not after the wait */
+	rc = cli_check_db_writable(db);
+	if (rc == EXIT_OK) {
+		lock = bo_mkdir_p("/run/lock", &err) < 0 ? -1 :
+		       bo_lock_wait(BENCHORCH_RUN_LOCK, on_run_lock_wait, NULL,
+				    &err);
+		if (lock < 0) {
+			cli_error("%s", err.msg);
+			rc = bo_interrupted ?
+			     cli_interrupted_status(bo_interrupted) : EXIT_ENV;
+		} else {
+			rc = confirm_execute(&c, &run_id);
+			close(lock);
+		}
 	}
 	free(state);
 	free(db);

@@ -15,7 +15,7 @@
 
 static const char usage[] =
 "Usage: benchorch daemon [--config FILE] [--foreground] [--state-dir DIR]\n"
-"       benchorch daemon --check [--config FILE]\n"
+"       benchorch daemon --check [--config FILE] [--state-dir DIR]\n"
 "\n"
 "Run the schedules of the configuration file, one run at a time, refreshing\n"
 "the images first, and answer `benchorch status`, `submit` and `cancel` on\n"
@@ -27,8 +27,11 @@ static const char usage[] =
 "                      when it is missing, defaults and no schedule)\n"
 "  -f, --foreground    stay in the foreground, log to stderr (for systemd);\n"
 "                      otherwise detach and log to STATE/daemon.log\n"
-"      --state-dir DIR override the file's state-dir\n"
-"  -n, --check         check the configuration, print it normalised, exit\n"
+"      --state-dir DIR state directory, over $BENCHORCH_STATE_DIR, over the\n"
+"                      file's state-dir ($BENCHORCH_DB likewise over the\n"
+"                      file's database)\n"
+"  -n, --check         check the configuration, print it normalised with the\n"
+"                      paths the daemon would use, exit\n"
 "  -h, --help          show this help\n"
 "\n"
 "See benchorch-daemon(8) and benchorch.conf(5). Exit status: 0 clean\n"
@@ -46,8 +49,11 @@ static const struct option options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* --check: parse, check the distros, print the normalised form. */
-static int check_only(const char *path)
+/* --check: parse the file PATH (NULL: the default, or the defaults when
+ * it is missing), settle its paths with --state-dir STATE_OPT (may be
+ * NULL) and the environment as the daemon does, check the distros, print
+ * the normalised form. Returns an exit status. */
+static int check_only(const char *path, const char *state_opt)
 {
 	struct conf *c;
 	char *data = paths_data_dir();
@@ -66,7 +72,8 @@ static int check_only(const char *path)
 		free(data);
 		return EXIT_USAGE;
 	}
-	if (conf_check_distros(c, data, &err) < 0) {
+	if (conf_resolve_paths(c, state_opt, &err) < 0 ||
+	    conf_check_distros(c, data, &err) < 0) {
 		cli_error("%s", err.msg);
 		rc = EXIT_USAGE;
 	} else {
@@ -93,6 +100,8 @@ static int cmd_daemon(int argc, char **argv)
 			o.foreground = 1;
 			break;
 		case OPT_STATE:
+			if (cli_path_arg("daemon", "--state-dir", optarg))
+				return EXIT_USAGE;
 			if (optarg[0] != '/')
 				return cli_usage_error("daemon", "--state-dir must be an absolute path, not '%s'",
 						       optarg);
@@ -116,7 +125,7 @@ static int cmd_daemon(int argc, char **argv)
 		return cli_usage_error("daemon", "unexpected argument '%s'",
 				       argv[optind]);
 	if (check)
-		return check_only(o.config_path);
+		return check_only(o.config_path, o.state_opt);
 	if (geteuid() != 0) {
 		cli_error("'daemon' must be run as root: it builds root filesystems and starts containers");
 		return EXIT_ENV;

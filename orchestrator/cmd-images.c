@@ -26,7 +26,9 @@ static const char usage[] =
 "       benchorch images show NAME [--format FORMAT]\n"
 "       benchorch images remove NAME\n"
 "\n"
-"Manage the root filesystem images under STATE/images.\n"
+"Manage the root filesystem images under STATE/images. Options (--state-dir\n"
+"with every subcommand) may come before or after the subcommand:\n"
+"'images --state-dir DIR list' is 'images list --state-dir DIR'.\n"
 "\n"
 "  list     every image: name, distro, release, method, creation time,\n"
 "           digest, verification (the table cuts the digest to 12 hex\n"
@@ -115,9 +117,23 @@ static int parse(int argc, char **argv, struct opts *o)
 
 	memset(o, 0, sizeof(*o));
 	o->format = FORMAT_TABLE;
-	if (argc < 2)
+	/* options may come before the subcommand, as after it: the first
+	 * argument that is neither an option nor an option's value is the
+	 * subcommand (getopt_long moves the options in front of it), moved
+	 * to argv[1] for the parse below; that one reports bad options */
+	optind = 1;
+	opterr = 0;
+	while (getopt_long(argc, argv, ":hq", options, NULL) != -1)
+		;
+	if (optind >= argc)
 		return cli_usage_error("images", "a subcommand is needed: list, "
 				       "build, import, show or remove");
+	if (optind > 1) {
+		char *sub = argv[optind];
+
+		memmove(argv + 2, argv + 1, (size_t)(optind - 1) * sizeof(*argv));
+		argv[1] = sub;
+	}
 	o->sub = argv[1];
 	if (strcmp(o->sub, "list") && strcmp(o->sub, "build") &&
 	    strcmp(o->sub, "import") && strcmp(o->sub, "show") &&
@@ -136,6 +152,8 @@ static int parse(int argc, char **argv, struct opts *o)
 					       "'%s'", o->sub, argv[optind]);
 		switch (opt) {
 		case OPT_STATE:
+			if (cli_path_arg("images", "--state-dir", optarg))
+				return EXIT_USAGE;
 			state = optarg;
 			break;
 		case OPT_FORMAT:

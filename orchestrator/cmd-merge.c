@@ -96,9 +96,13 @@ static int parse(const char *cmd, const char *usage, int argc, char **argv,
 			a->out = optarg;
 			break;
 		case OPT_DB:
+			if (cli_path_arg(cmd, "--db", optarg))
+				return EXIT_USAGE;
 			a->db = optarg;
 			break;
 		case OPT_STATE:
+			if (cli_path_arg(cmd, "--state-dir", optarg))
+				return EXIT_USAGE;
 			a->state = optarg;
 			break;
 		case OPT_RUN: {

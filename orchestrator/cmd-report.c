@@ -106,9 +106,13 @@ static int cmd_report(int argc, char **argv)
 			out = optarg;
 			break;
 		case OPT_DB:
+			if (cli_path_arg("report", "--db", optarg))
+				return EXIT_USAGE;
 			db_opt = optarg;
 			break;
 		case OPT_STATE:
+			if (cli_path_arg("report", "--state-dir", optarg))
+				return EXIT_USAGE;
 			state_opt = optarg;
 			break;
 		case OPT_RUN: {

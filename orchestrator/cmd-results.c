@@ -557,9 +557,13 @@ static int cmd_results(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
 		switch (opt) {
 		case OPT_DB:
+			if (cli_path_arg("results", "--db", optarg))
+				return EXIT_USAGE;
 			db_opt = optarg;
 			break;
 		case OPT_STATE:
+			if (cli_path_arg("results", "--state-dir", optarg))
+				return EXIT_USAGE;
 			state_opt = optarg;
 			break;
 		case OPT_RUN: {

@@ -186,9 +186,13 @@ static int parse_args(int argc, char **argv, struct run_config *c)
 			c->distros = optarg;
 			break;
 		case OPT_DB:
+			if (cli_path_arg("run", "--db", optarg))
+				return EXIT_USAGE;
 			db = optarg;
 			break;
 		case OPT_STATE:
+			if (cli_path_arg("run", "--state-dir", optarg))
+				return EXIT_USAGE;
 			state = optarg;
 			break;
 		case OPT_RUNNER:
@@ -356,32 +360,6 @@ static int check_distros(struct run_config *c)
 	return 0;
 }
 
-/* Fail early, before waiting for the run lock, when the directory of the
- * database PATH does not exist (the database itself may be missing: the
- * run creates it). Returns 0, or EXIT_ENV after printing why. */
-static int check_db_dir(const char *path)
-{
-	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
-	struct stat st;
-	int rc = 0;
-
-	if (slash)
-		*(slash == dir ? slash + 1 : slash) = '\0';
-	else
-		strcpy(dir, ".");
-	if (stat(dir, &st) < 0) {
-		cli_error("cannot open database '%s': '%s': %s", path, dir,
-			  strerror(errno));
-		rc = EXIT_ENV;
-	} else if (!S_ISDIR(st.st_mode)) {
-		cli_error("cannot open database '%s': '%s' is not a directory",
-			  path, dir);
-		rc = EXIT_ENV;
-	}
-	free(dir);
-	return rc;
-}
-
 static void on_run_lock_wait(void *ctx, const char *path)
 {
 	(void)ctx;
@@ -415,7 +393,7 @@ static int cmd_run(int argc, char **argv)
 		rc = EXIT_ENV;
 		goto out;
 	}
-	rc = check_db_dir(c.db_path);
+	rc = cli_check_db_writable(c.db_path);
 	if (rc != 0)
 		goto out;
 	lock = bo_mkdir_p("/run/lock", &err) < 0 ? -1 :

@@ -79,9 +79,13 @@ static int cmd_runs(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
 		switch (opt) {
 		case OPT_DB:
+			if (cli_path_arg("runs", "--db", optarg))
+				return EXIT_USAGE;
 			db_opt = optarg;
 			break;
 		case OPT_STATE:
+			if (cli_path_arg("runs", "--state-dir", optarg))
+				return EXIT_USAGE;
 			state_opt = optarg;
 			break;
 		case OPT_FORMAT:

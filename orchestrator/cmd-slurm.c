@@ -158,6 +158,9 @@ static int submit_parse(int argc, char **argv, struct submit_args *a)
 		return cli_usage_error("slurm", "--partition: empty name");
 	if (a->s.time && !*a->s.time)
 		return cli_usage_error("slurm", "--time: empty limit");
+	if ((a->db && cli_path_arg("slurm", "--db", a->db)) ||
+	    (a->state && cli_path_arg("slurm", "--state-dir", a->state)))
+		return EXIT_USAGE;
 	if (a->nodes_s && a->s.nodelist)
 		return cli_usage_error("slurm", "--nodes and --nodelist exclude each other");
 	if (a->s.nodelist && !*a->s.nodelist)
@@ -304,7 +307,8 @@ int slurm_job_parse(const char *cmd, int argc, char **argv, struct slurm_job_arg
 			a->job = argv[i];
 		}
 	}
-	if (bad)
+	if (bad || (a->db && cli_path_arg("slurm", "--db", a->db)) ||
+	    (a->state && cli_path_arg("slurm", "--state-dir", a->state)))
 		return EXIT_USAGE;
 	if (!a->job)
 		return cli_usage_error("slurm", "%s needs the job id that submit printed",

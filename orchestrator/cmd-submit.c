@@ -49,7 +49,11 @@ static int cmd_submit(int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":d:h", options, NULL)) != -1) {
-		if (control_cli_option(&cc, opt, optarg))
+		int k = control_cli_option(&cc, "submit", opt, optarg);
+
+		if (k < 0)
+			return EXIT_USAGE;
+		if (k)
 			continue;
 		switch (opt) {
 		case 'd':

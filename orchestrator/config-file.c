@@ -287,9 +287,12 @@ static int parse_words(struct conf *c, char **w, int n, int lineno,
 {
 	if (strcmp(w[0], "state-dir") == 0)
 		return set_path(&c->state_dir, w[0], w, n, err);
-	if (strcmp(w[0], "database") == 0)
+	if (strcmp(w[0], "database") == 0) {
+		c->db_set = 1;
 		return set_path(&c->db_path, w[0], w, n, err);
+	}
 	if (strcmp(w[0], "socket") == 0) {
+		c->socket_set = 1;
 		if (set_path(&c->socket_path, w[0], w, n, err) < 0)
 			return -1;
 		if (strlen(c->socket_path) >= sizeof(((struct sockaddr_un *)0)->sun_path))
@@ -400,6 +403,42 @@ int conf_load(const char *path, struct conf **ret, bo_err *err)
 	rc = conf_parse(path, buf, len, ret, err);
 	free(buf);
 	return rc;
+}
+
+/* $NAME when set and not empty, else NULL. */
+static const char *env_path(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? v : NULL;
+}
+
+int conf_resolve_paths(struct conf *c, const char *state_opt, bo_err *err)
+{
+	const char *env_state = env_path("BENCHORCH_STATE_DIR");
+	const char *env_db = env_path("BENCHORCH_DB");
+	const char *state = state_opt ? state_opt : env_state;
+
+	if (!state_opt && env_state && env_state[0] != '/')
+		return bo_err_set(err, "$BENCHORCH_STATE_DIR must be an absolute path, not '%s'",
+				  env_state);
+	if (env_db && env_db[0] != '/')
+		return bo_err_set(err, "$BENCHORCH_DB must be an absolute path, not '%s'",
+				  env_db);
+	if (state) {
+		free(c->state_dir);
+		c->state_dir = xstrdup(state);
+	}
+	if (env_db || !c->db_set) {
+		free(c->db_path);
+		c->db_path = env_db ? xstrdup(env_db) : NULL;
+	}
+	if (!c->socket_set) {
+		free(c->socket_path);
+		c->socket_path = NULL;
+	}
+	fill_defaults(c);	/* what is left follows the state directory */
+	return 0;
 }
 
 static const char *kind_name(enum runner_kind k)

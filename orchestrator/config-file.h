@@ -44,6 +44,8 @@ struct conf {
 	char *state_dir;	/* default /var/lib/benchorch */
 	char *db_path;		/* default STATE/results.db */
 	char *socket_path;	/* default STATE/control.sock */
+	int db_set, socket_set;	/* 1 when the file gave database, socket
+				 * (else they follow the state directory) */
 	char *mirror;		/* NULL = the recipes' */
 	enum runner_kind kind;	/* default auto */
 	long timeout_s;		/* per guest, default 1800 */
@@ -68,6 +70,19 @@ int conf_load(const char *path, struct conf **ret, bo_err *err);
 /* A configuration with every default and no schedule, for when the default
  * file does not exist. STATE_DIR may be NULL (the default). Never fails. */
 struct conf *conf_default(const char *state_dir);
+
+/* Apply the one precedence rule of benchorch's paths to C (as read from
+ * its file, or the defaults): the command line, else the environment,
+ * else the configuration file, else the default. The state directory is
+ * STATE_OPT (--state-dir; may be NULL), else $BENCHORCH_STATE_DIR, else
+ * the file's state-dir, else BENCHORCH_DEFAULT_STATE_DIR; the database is
+ * $BENCHORCH_DB, else the file's database, else STATE/results.db; the
+ * socket is the file's socket, else STATE/control.sock. An empty variable
+ * counts as unset. Every path of the daemon is absolute (it runs from
+ * "/", and the file's paths are), so a relative variable is refused:
+ * returns 0, or -1 with err set ("$BENCHORCH_STATE_DIR must be an
+ * absolute path, not 'x'") and c unchanged. c keeps owning its strings. */
+int conf_resolve_paths(struct conf *c, const char *state_opt, bo_err *err);
 
 /* Write c to F in normalised form: every setting, defaults included, one
  * per line; parsing the output gives the same configuration. */

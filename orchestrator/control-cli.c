@@ -9,7 +9,8 @@
 #include "orchestrator/control-cli.h"
 #include "orchestrator/control.h"
 
-int control_cli_option(struct control_cli *cc, int opt, const char *arg)
+int control_cli_option(struct control_cli *cc, const char *cmd, int opt,
+		       const char *arg)
 {
 	switch (opt) {
 	case 1001:
@@ -19,6 +20,8 @@ int control_cli_option(struct control_cli *cc, int opt, const char *arg)
 		cc->config = arg;
 		return 1;
 	case 1003:
+		if (cli_path_arg(cmd, "--state-dir", arg))
+			return -1;
 		cc->state = arg;
 		return 1;
 	}

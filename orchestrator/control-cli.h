@@ -17,13 +17,18 @@ struct control_cli {
 
 #define CONTROL_CLI_USAGE \
 "      --socket PATH      the daemon's control socket\n" \
-"      --config FILE      read the socket path from this configuration\n" \
+"      --config FILE      the daemon's configuration, for its socket\n" \
 "                         (default: /etc/benchorch/benchorch.conf if any)\n" \
-"      --state-dir DIR    use DIR/control.sock\n"
+"      --state-dir DIR    the daemon's state directory (default:\n" \
+"                         $BENCHORCH_STATE_DIR, else the configuration's):\n" \
+"                         DIR/control.sock unless it names a socket\n"
 
-/* If OPT is one of CONTROL_CLI_OPTIONS, store ARG in cc and return 1;
- * else 0. */
-int control_cli_option(struct control_cli *cc, int opt, const char *arg);
+/* If OPT is one of CONTROL_CLI_OPTIONS, store ARG (not copied: it must
+ * outlive cc) in cc and return 1; else 0. An empty --state-dir is
+ * refused (cli_path_arg): prints the usage error of command CMD and
+ * returns -1. */
+int control_cli_option(struct control_cli *cc, const char *cmd, int opt,
+		       const char *arg);
 
 /* Send REQ (reference stolen) to the daemon cc names. Returns 0 and the
  * reply in *ret (json_decref), or prints the error and returns an exit

@@ -339,11 +339,16 @@ char *control_socket_path(const char *socket_opt, const char *config_opt,
 
 	if (socket_opt)
 		return xstrdup(socket_opt);
-	if (config_opt || (!state_opt &&
-			   access(BENCHORCH_DEFAULT_CONFIG, F_OK) == 0)) {
+	/* the socket the daemon started with this configuration, this
+	 * --state-dir and this environment listens on */
+	if (config_opt || access(BENCHORCH_DEFAULT_CONFIG, F_OK) == 0) {
 		if (conf_load(config_opt ? config_opt : BENCHORCH_DEFAULT_CONFIG,
 			      &c, err) < 0)
 			return NULL;
+		if (conf_resolve_paths(c, state_opt, err) < 0) {
+			conf_free(c);
+			return NULL;
+		}
 		path = xstrdup(c->socket_path);
 		conf_free(c);
 		return path;

@@ -68,11 +68,14 @@ int control_listen(const char *path, bo_err *err);
  * reply); -2 with err set to the daemon's own "error" when it refused. */
 int control_call(const char *path, json_t *req, json_t **ret, bo_err *err);
 
-/* Which socket a client should use: SOCKET_OPT if not NULL; else the
- * "socket" of the configuration CONFIG_OPT (an error if it cannot be read),
- * or of the default configuration file when that exists; else
- * STATE/control.sock with STATE from STATE_OPT / $BENCHORCH_STATE_DIR / the
- * default. Returns a newly allocated path, or NULL with err set. */
+/* Which socket a client should use: SOCKET_OPT if not NULL; else the one
+ * a daemon started with the same configuration, --state-dir and
+ * environment listens on: with the configuration CONFIG_OPT (an error if
+ * it cannot be read), or the default configuration file when that exists,
+ * its paths settled by conf_resolve_paths (config-file.h) with STATE_OPT
+ * (may be NULL): its "socket", else STATE/control.sock; without a file,
+ * STATE/control.sock with STATE from STATE_OPT / $BENCHORCH_STATE_DIR /
+ * the default. Returns a newly allocated path, or NULL with err set. */
 char *control_socket_path(const char *socket_opt, const char *config_opt,
 			  const char *state_opt, bo_err *err);
 

@@ -155,24 +155,10 @@ static int load_conf(struct daemon *d, struct conf **ret, bo_err *err)
 	} else {
 		c = conf_default(NULL);
 	}
-	if (d->opts->state_opt) {
-		/* --state-dir wins; paths derived from it follow unless the
-		 * file set them. */
-		char *old = c->state_dir;
-
-		c->state_dir = xstrdup(d->opts->state_opt);
-		if (strncmp(c->db_path, old, strlen(old)) == 0 &&
-		    strcmp(c->db_path + strlen(old), "/results.db") == 0) {
-			free(c->db_path);
-			c->db_path = xasprintf("%s/results.db", c->state_dir);
-		}
-		if (strncmp(c->socket_path, old, strlen(old)) == 0 &&
-		    strcmp(c->socket_path + strlen(old), "/control.sock") == 0) {
-			free(c->socket_path);
-			c->socket_path = xasprintf("%s/control.sock",
-						   c->state_dir);
-		}
-		free(old);
+	/* --state-dir, then the environment, then the file */
+	if (conf_resolve_paths(c, d->opts->state_opt, err) < 0) {
+		conf_free(c);
+		return -1;
 	}
 	if (conf_check_distros(c, d->data_dir, err) < 0) {
 		conf_free(c);

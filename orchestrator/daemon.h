@@ -13,7 +13,8 @@
 struct daemon_opts {
 	const char *config_path;	/* NULL = BENCHORCH_DEFAULT_CONFIG,
 					 * defaults when that is missing */
-	const char *state_opt;		/* --state-dir, overrides the file */
+	const char *state_opt;		/* --state-dir: over the environment
+					 * and the file (conf_resolve_paths) */
 	int foreground;			/* 0: detach, log to STATE/daemon.log */
 };
 

@@ -116,4 +116,55 @@ else
 	echo "ok $((tap_n += 1)) # SKIP run checks its options as root only"
 fi
 
+# The paths --check prints are the daemon's: --state-dir, else
+# $BENCHORCH_STATE_DIR, else the file's state-dir; $BENCHORCH_DB, else the
+# file's database, else STATE/results.db; the file's socket, else
+# STATE/control.sock.
+printf 'runner chroot\n' >"$tmp/plain.conf"
+printf 'state-dir %s/file\ndatabase %s/file.db\n' "$tmp" "$tmp" >"$tmp/paths.conf"
+# paths FILE [ARGS...]: the first three lines --check prints, on one line
+paths() {
+	f=$1
+	shift
+	"$BENCHORCH" daemon --check --config "$f" "$@" 2>"$tmp/err" | sed -n 1,3p | tr '\n' ' '
+}
+[ "$(BENCHORCH_STATE_DIR=$tmp/env BENCHORCH_DB=$tmp/env.db paths "$tmp/plain.conf")" = \
+	"state-dir $tmp/env database $tmp/env.db socket $tmp/env/control.sock " ]
+ok $? "--check: the environment over the defaults"
+[ "$(BENCHORCH_STATE_DIR=$tmp/env paths "$tmp/plain.conf")" = \
+	"state-dir $tmp/env database $tmp/env/results.db socket $tmp/env/control.sock " ]
+ok $? "--check: the database and socket follow \$BENCHORCH_STATE_DIR"
+[ "$(BENCHORCH_STATE_DIR=$tmp/env BENCHORCH_DB=$tmp/env.db paths "$tmp/paths.conf")" = \
+	"state-dir $tmp/env database $tmp/env.db socket $tmp/env/control.sock " ]
+ok $? "--check: the environment over the file's state-dir and database"
+[ "$(BENCHORCH_STATE_DIR=$tmp/env paths "$tmp/paths.conf" --state-dir "$tmp/opt")" = \
+	"state-dir $tmp/opt database $tmp/file.db socket $tmp/opt/control.sock " ]
+ok $? "--check --state-dir: over the environment and the file; the file's database stays"
+[ "$(paths "$tmp/paths.conf")" = \
+	"state-dir $tmp/file database $tmp/file.db socket $tmp/file/control.sock " ]
+ok $? "--check: the file's paths without option or environment"
+[ "$(BENCHORCH_STATE_DIR= BENCHORCH_DB= paths "$tmp/paths.conf")" = \
+	"state-dir $tmp/file database $tmp/file.db socket $tmp/file/control.sock " ]
+ok $? "--check: an empty variable counts as unset"
+BENCHORCH_STATE_DIR=rel "$BENCHORCH" daemon --check --config "$tmp/plain.conf" >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && [ "$(cat "$tmp/err")" = "benchorch: \$BENCHORCH_STATE_DIR must be an absolute path, not 'rel'" ]
+ok $? "--check: a relative \$BENCHORCH_STATE_DIR is refused: $(cat "$tmp/err")"
+BENCHORCH_DB=rel.db "$BENCHORCH" daemon --check --config "$tmp/plain.conf" >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && [ "$(cat "$tmp/err")" = "benchorch: \$BENCHORCH_DB must be an absolute path, not 'rel.db'" ]
+ok $? "--check: a relative \$BENCHORCH_DB is refused"
+"$BENCHORCH" daemon --check --config "$tmp/plain.conf" --state-dir '' >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "^benchorch daemon: --state-dir must not be empty$" "$tmp/err"
+ok $? "--check --state-dir '': usage error"
+# the clients look where that daemon listens
+BENCHORCH_STATE_DIR=$tmp/env "$BENCHORCH" status --config "$tmp/plain.conf" >/dev/null 2>"$tmp/err"
+[ $? -eq 3 ] && grep -q "'$tmp/env/control.sock'" "$tmp/err"
+ok $? "status --config FILE with \$BENCHORCH_STATE_DIR: the daemon's socket: $(cat "$tmp/err")"
+"$BENCHORCH" status --config "$tmp/paths.conf" --state-dir "$tmp/opt" >/dev/null 2>"$tmp/err"
+[ $? -eq 3 ] && grep -q "'$tmp/opt/control.sock'" "$tmp/err"
+ok $? "status --config FILE --state-dir DIR: the daemon's socket"
+printf 'state-dir %s/file\nsocket %s/s.sock\n' "$tmp" "$tmp" >"$tmp/sock.conf"
+BENCHORCH_STATE_DIR=$tmp/env "$BENCHORCH" status --config "$tmp/sock.conf" >/dev/null 2>"$tmp/err"
+[ $? -eq 3 ] && grep -q "'$tmp/s.sock'" "$tmp/err"
+ok $? "status: the file's socket over the state directory"
+
 done_testing
