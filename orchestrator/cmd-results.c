@@ -359,9 +359,10 @@ static long print_human(FILE *out, sqlite3_stmt *st, long *ret_noisy,
 /* Why run RUN_ID (a run DB holds: check_runs) has no results at all, as
  * a clause to append to the "no matching results" error: ": run N is
  * stored as aborted (why)", ": run N is still running (or its
- * orchestrator died)"; NULL when the run has results (the filters
- * excluded them), when it finished normally, or on a database error. The
- * caller frees it. */
+ * orchestrator died)", ": run N is a tool run (run --tools); ..." (it
+ * has tool results, shown by --tools); NULL when the run has results
+ * (the filters excluded them), when it finished normally, or on a
+ * database error. The caller frees it. */
 static char *no_results_reason(sqlite3 *db, int64_t run_id)
 {
 	sqlite3_stmt *st;
@@ -390,6 +391,21 @@ static char *no_results_reason(sqlite3 *db, int64_t run_id)
 		}
 	}
 	sqlite3_finalize(st);
+	if (!why && rc == SQLITE_ROW && db_has(db, "tool_results") == 1) {
+		char *sql = xasprintf("SELECT EXISTS (SELECT 1 FROM invocations i"
+				      " JOIN tool_results t ON t.invocation_id ="
+				      " i.id WHERE i.run_id = %lld) AND NOT EXISTS"
+				      " (SELECT 1 FROM results_v WHERE run_id ="
+				      " %lld)", (long long)run_id,
+				      (long long)run_id);
+
+		if (db_query_int(db, sql) == 1)
+			why = xasprintf(": run %lld is a tool run (run --tools);"
+					" 'benchorch results --tools --run %lld'"
+					" shows it", (long long)run_id,
+					(long long)run_id);
+		free(sql);
+	}
 	return why;
 }
 

@@ -34,6 +34,11 @@ sqlite3 "$db" "INSERT INTO runs (id, uuid, host, pid, started_at, finished_at, s
 	VALUES (701, 'age', 'chacha20-poly1305', 'encrypt', 'hw', 'absent', 1048576);"
 ok $? "fixture: run 6 confirms run 3, run 7 timed the tools"
 
+"$BENCHORCH" results --db "$db" --run 7 >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 1 ] && [ ! -s "$tmp/out" ] &&
+	grep -q "run 7 is a tool run (run --tools); 'benchorch results --tools --run 7' shows it" "$tmp/err"
+ok $? "results --run of a tool run points to --tools: $(cat "$tmp/err")"
+
 "$BENCHORCH" runs --db "$db" --format csv >"$tmp/csv" 2>"$tmp/err"
 ok $? "runs --format csv exits 0"
 [ ! -s "$tmp/err" ]
