@@ -146,8 +146,11 @@ void progress_end(struct progress *p, const char *spec, size_t round,
 	p->done++;
 	clear_live(p);
 	if (failed)
-		put_line(p, "round %zu/%zu %s: failed after %.1f s", round,
-			 p->rounds, spec, (double)wall_ns / 1e9);
+		/* a guest stopped by the user's signal did not fail: the
+		 * run says next that it was interrupted */
+		put_line(p, "round %zu/%zu %s: %s after %.1f s", round,
+			 p->rounds, spec, bo_interrupted ? "interrupted" :
+			 "failed", (double)wall_ns / 1e9);
 	else
 		put_line(p, "round %zu/%zu %s: %.1f s, %zu point%s, %zu noisy",
 			 round, p->rounds, spec, (double)wall_ns / 1e9, points,

@@ -56,7 +56,8 @@ void progress_library(struct progress *p, const char *library);
 /* The guest of SPEC in ROUND ended after WALL_NS ns (host wall clock),
  * having measured POINTS results of which NOISY stayed noisy, or FAILED.
  * Clears the live line and prints "round 2/8 debian:bookworm: 12.3 s,
- * 55 points, 1 noisy" (or "... failed after 12.3 s"). */
+ * 55 points, 1 noisy" (or "... failed after 12.3 s"; "... interrupted
+ * after 12.3 s" once bo_interrupted is set). */
 void progress_end(struct progress *p, const char *spec, size_t round,
 		  uint64_t wall_ns, size_t points, size_t noisy, int failed);
 
