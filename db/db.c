@@ -319,13 +319,15 @@ int db_close_single_file(sqlite3 *db, const char *path, bo_err *err)
 
 void db_remove_files(const char *path)
 {
-	char *wal = xasprintf("%s-wal", path), *shm = xasprintf("%s-shm", path);
+	const char *side[] = { "-wal", "-shm", "-journal" };
 
 	unlink(path);
-	unlink(wal);
-	unlink(shm);
-	free(wal);
-	free(shm);
+	for (size_t i = 0; i < sizeof(side) / sizeof(side[0]); i++) {
+		char *f = xasprintf("%s%s", path, side[i]);
+
+		unlink(f);
+		free(f);
+	}
 }
 
 int db_open_readonly(const char *path, sqlite3 **ret, bo_err *err)

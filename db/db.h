@@ -38,8 +38,9 @@ int db_open_readonly(const char *path, sqlite3 **ret, bo_err *err);
  * or -1 with err set naming PATH (the side files may then remain). */
 int db_close_single_file(sqlite3 *db, const char *path, bo_err *err);
 
-/* Remove the database file PATH and its PATH-wal and PATH-shm, those that
- * exist (what a failed export or merge made; errors are ignored). */
+/* Remove the database file PATH and its PATH-wal, PATH-shm and
+ * PATH-journal (a rollback journal a full disk left), those that exist
+ * (what a failed export or merge made; errors are ignored). */
 void db_remove_files(const char *path);
 
 /* Schema version this program writes (= number of migrations). */
