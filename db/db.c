@@ -155,7 +155,10 @@ static int migrate(sqlite3 *db, const char *path, bo_err *err)
 		if (db_exec(db, bump, err) < 0)
 			goto fail;
 	}
-	return db_exec(db, "COMMIT", err);
+	if (db_exec(db, "COMMIT", err) == 0)
+		return 0;
+	/* a COMMIT that failed (disk full) may leave the transaction
+	 * open: roll it back, so the next one can begin */
 fail:
 	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 	return -1;
@@ -346,13 +349,15 @@ int db_close_single_file(sqlite3 *db, const char *path, bo_err *err)
 
 void db_remove_files(const char *path)
 {
-	char *wal = xasprintf("%s-wal", path), *shm = xasprintf("%s-shm", path);
+	const char *side[] = { "-wal", "-shm", "-journal" };
 
 	unlink(path);
-	unlink(wal);
-	unlink(shm);
-	free(wal);
-	free(shm);
+	for (size_t i = 0; i < sizeof(side) / sizeof(side[0]); i++) {
+		char *f = xasprintf("%s%s", path, side[i]);
+
+		unlink(f);
+		free(f);
+	}
 }
 
 int db_open_readonly(const char *path, sqlite3 **ret, bo_err *err)
@@ -514,7 +519,10 @@ int db_run_begin(sqlite3 *db, const struct db_run *run, int64_t *ret_id,
 	}
 	sqlite3_finalize(st);
 	*ret_id = sqlite3_last_insert_rowid(db);
-	return db_exec(db, "COMMIT", err);
+	if (db_exec(db, "COMMIT", err) == 0)
+		return 0;
+	/* a COMMIT that failed (disk full) may leave the transaction
+	 * open: roll it back, so the next one can begin */
 fail:
 	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 	return -1;
@@ -1036,12 +1044,51 @@ static int store_invocation(sqlite3 *db, int64_t run_id,
 	return rc;
 }
 
+int db_run_store_invocation(sqlite3 *db, int64_t run_id,
+			    const struct db_invocation *inv, bo_err *err)
+{
+	if (db_exec(db, "BEGIN IMMEDIATE", err) < 0)
+		return -1;
+	if (store_invocation(db, run_id, inv, err) == 0 &&
+	    db_exec(db, "COMMIT", err) == 0)
+		return 0;
+	/* a COMMIT that failed (disk full) may leave the transaction open */
+	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+/* UPDATE run RUN_ID's status, finish time and error (NULL = none), in
+ * the caller's transaction or none. Returns 0, or -1 with err set. */
+static int set_status(sqlite3 *db, int64_t run_id, const char *status,
+		      const char *error, bo_err *err)
+{
+	sqlite3_stmt *st;
+	char now[32];
+	int rc;
+
+	if (prep(db, "UPDATE runs SET status = ?1, finished_at = ?2, error = ?3"
+		 " WHERE id = ?4", &st, err) < 0)
+		return -1;
+	bind_text(st, 1, status);
+	bind_text(st, 2, bo_utc_now(now, sizeof(now)));
+	if (error)
+		bind_text(st, 3, error);
+	sqlite3_bind_int64(st, 4, run_id);
+	rc = step_done(db, st, err);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int db_run_set_status(sqlite3 *db, int64_t run_id, const char *status,
+		      const char *error, bo_err *err)
+{
+	return set_status(db, run_id, status, error, err);
+}
+
 int db_run_finish(sqlite3 *db, int64_t run_id, const char *status,
 		  const char *error, const struct db_invocation *invs,
 		  size_t ninvs, bo_err *err)
 {
-	sqlite3_stmt *st;
-	char now[32];
 	size_t i;
 
 	if (db_exec(db, "BEGIN IMMEDIATE", err) < 0)
@@ -1049,22 +1096,15 @@ int db_run_finish(sqlite3 *db, int64_t run_id, const char *status,
 	for (i = 0; i < ninvs; i++)
 		if (store_invocation(db, run_id, &invs[i], err) < 0)
 			goto fail;
-	if (ninvs && db_package_changes_record(db, run_id, err) < 0)
+	/* also for the invocations stored before, one at a time
+	 * (db_run_store_invocation); a run without any records nothing */
+	if (db_package_changes_record(db, run_id, err) < 0 ||
+	    set_status(db, run_id, status, error, err) < 0)
 		goto fail;
-	if (prep(db, "UPDATE runs SET status = ?1, finished_at = ?2, error = ?3"
-		 " WHERE id = ?4", &st, err) < 0)
-		goto fail;
-	bind_text(st, 1, status);
-	bind_text(st, 2, bo_utc_now(now, sizeof(now)));
-	if (error)
-		bind_text(st, 3, error);
-	sqlite3_bind_int64(st, 4, run_id);
-	if (step_done(db, st, err) < 0) {
-		sqlite3_finalize(st);
-		goto fail;
-	}
-	sqlite3_finalize(st);
-	return db_exec(db, "COMMIT", err);
+	if (db_exec(db, "COMMIT", err) == 0)
+		return 0;
+	/* a COMMIT that failed (disk full) may leave the transaction
+	 * open: roll it back, so the next one can begin */
 fail:
 	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 	return -1;
@@ -1147,9 +1187,8 @@ int db_reap_stale_runs(sqlite3 *db, const char *host, bo_err *err)
 			bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
 		goto fail;
 	}
-	if (db_exec(db, "COMMIT", err) < 0)
-		return -1;
-	return n;
+	if (db_exec(db, "COMMIT", err) == 0)
+		return n;
 fail:
 	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 	return -1;

@@ -38,8 +38,9 @@ int db_open_readonly(const char *path, sqlite3 **ret, bo_err *err);
  * or -1 with err set naming PATH (the side files may then remain). */
 int db_close_single_file(sqlite3 *db, const char *path, bo_err *err);
 
-/* Remove the database file PATH and its PATH-wal and PATH-shm, those that
- * exist (what a failed export or merge made; errors are ignored). */
+/* Remove the database file PATH and its PATH-wal, PATH-shm and
+ * PATH-journal (a rollback journal a full disk left), those that exist
+ * (what a failed export or merge made; errors are ignored). */
 void db_remove_files(const char *path);
 
 /* Schema version this program writes (= number of migrations). */
@@ -98,21 +99,42 @@ struct db_invocation {
 int db_run_begin(sqlite3 *db, const struct db_run *run, int64_t *ret_id,
 		 bo_err *err);
 
-/* In one BEGIN IMMEDIATE transaction: store every invocation (images and
+/* Store invocation INV of run RUN_ID (as db_run_finish stores each of
+ * its invocations) in a BEGIN IMMEDIATE transaction of its own and commit
+ * it, so that what a run measured is kept as it goes: a store that fails
+ * later (disk full) loses only its own invocation. INV's strings and
+ * output are only read during the call (inv->load, when set, is called
+ * once). Returns 0, or -1 with err set (the transaction is rolled back,
+ * nothing of INV is stored; the database stays consistent). */
+int db_run_store_invocation(sqlite3 *db, int64_t run_id,
+			    const struct db_invocation *inv, bo_err *err);
+
+/* In one BEGIN IMMEDIATE transaction: store every invocation of INVS
+ * (NINVS of them; none when they were stored one at a time by
+ * db_run_store_invocation) (images and
  * their packages, libraries, KATs, results and key setups with their raw
  * samples, the measured clocks, and the fit of every curve by
  * curves_fit), record which package versions changed since the previous
- * run of each distribution (db_package_changes_record) and set the run's
- * status
+ * run of each distribution (db_package_changes_record, for every
+ * invocation of the run stored by now) and set the run's status
  * ("done", "failed" or "aborted"), finish time and error (may be NULL).
  * A result (or key setup) is stored verified only if the guest said so,
  * the library's known-answer tests for that algorithm passed, and the
  * library did not disagree with the others in the cross-library check
  * (guest_output_crosscheck_ok). Returns 0, or -1 with err
- * set (the transaction is rolled back; the run stays 'running'). */
+ * set (the transaction is rolled back; the run stays 'running' with the
+ * invocations stored before). */
 int db_run_finish(sqlite3 *db, int64_t run_id, const char *status,
 		  const char *error, const struct db_invocation *invs,
 		  size_t ninvs, bo_err *err);
+
+/* Set run RUN_ID's status ("done", "failed" or "aborted"), finish time and
+ * ERROR (NULL = none) and nothing else: one small UPDATE, for marking a
+ * run that could not be stored (a full disk: it writes as little as it
+ * can, and records no package changes). Runs in the caller's transaction,
+ * or alone. Returns 0, or -1 with err set. */
+int db_run_set_status(sqlite3 *db, int64_t run_id, const char *status,
+		      const char *error, bo_err *err);
 
 /* Record the state of run RUN_ID's CPU after its last invocation: the
  * scaling frequency FREQ_AFTER_KHZ (kHz; <= 0 = unknown, stored NULL) and

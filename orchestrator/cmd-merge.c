@@ -277,6 +277,8 @@ static int cmd_export(int argc, char **argv)
 	rc = EXIT_OK;
 	if (db_open(a.out, &out, &err) < 0) {
 		cli_error("%s", err.msg);
+		/* OUT.db did not exist: what db_open made of it goes */
+		db_remove_files(a.out);
 		rc = EXIT_ENV;
 	} else {
 		if (merge_from(out, path, a.runs, a.nruns, &st, &err) < 0) {

@@ -181,7 +181,7 @@ static int cmd_submit(int argc, char **argv)
 {
 	struct submit_args a;
 	char *state, *spool, *db, *bin, *script = NULL;
-	int rc, status;
+	int rc, status, bad;
 	bo_err err;
 	FILE *f;
 	pid_t pid;
@@ -241,8 +241,13 @@ static int cmd_submit(int argc, char **argv)
 		goto out;
 	}
 	slurm_script_write(f, &a.s);
-	if (fclose(f) != 0) {
-		cli_error("cannot write '%s': %s", script, strerror(errno));
+	/* a full disk: no half-written script is left (or run) */
+	errno = 0;
+	bad = fflush(f) != 0 || ferror(f);
+	if (fclose(f) != 0 || bad) {
+		cli_error("cannot write '%s': %s", script,
+			  strerror(errno ? errno : EIO));
+		unlink(script);
 		rc = EXIT_ENV;
 		goto out;
 	}

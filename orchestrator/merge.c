@@ -449,8 +449,21 @@ int merge_from(sqlite3 *dst, const char *src_path, const int64_t *runs,
 				src_path);
 	if (rc == 0)
 		rc = exec(dst, "COMMIT", err);
-	if (rc < 0)
+	if (rc < 0) {
+		const char *dst_path = sqlite3_db_filename(dst, "main");
+
+		/* a COMMIT that failed (disk full) may leave it open too */
 		sqlite3_exec(dst, "ROLLBACK", NULL, NULL, NULL);
+		/* SQLite's own message names no file: say which two */
+		if (strncmp(err->msg, "database error: ", 16) == 0) {
+			char *why = xstrdup(err->msg + 16);
+
+			bo_err_set(err, "cannot copy runs from '%s' into '%s': %s; nothing copied",
+				   src_path, dst_path && *dst_path ? dst_path :
+				   "the database", why);
+			free(why);
+		}
+	}
 	sqlite3_exec(dst, "DROP TABLE IF EXISTS temp.want; DROP TABLE IF EXISTS temp.sel;"
 		     " DROP TABLE IF EXISTS temp.sel_inv; DROP TABLE IF EXISTS temp.sel_lib;"
 		     " DROP TABLE IF EXISTS temp.map_cpu; DROP TABLE IF EXISTS temp.map_image;"

@@ -34,7 +34,8 @@ struct merge_stats {
  * version merges (the destination's defaults fill the rest). SRC_PATH is
  * only read. Returns 0 with *stats filled, or -1 with err set (not a
  * benchorch database, newer schema, a requested run id missing, database
- * error; nothing is changed). */
+ * error such as a full disk, named with both files; nothing is changed:
+ * the transaction is rolled back). */
 int merge_from(sqlite3 *dst, const char *src_path, const int64_t *runs,
 	       size_t nruns, struct merge_stats *stats, bo_err *err);
 

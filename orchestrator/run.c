@@ -1,4 +1,5 @@
-/* run.c - one benchmark run: images, guest invocations, one transaction. */
+/* run.c - one benchmark run: images, guest invocations, each stored as
+ * soon as it ends. */
 #include "config.h"
 
 #include <errno.h>
@@ -134,7 +135,8 @@ struct dist {
 	int failed;		/* 1: left out of the remaining rounds */
 };
 
-/* Per-invocation bookkeeping kept until the run is stored. */
+/* Per-invocation bookkeeping, kept for the run's end (its output is
+ * dropped once stored, but for the clocks). */
 struct inv_state {
 	size_t dist;		/* index into the run's distributions */
 	int round;		/* 1-based; 0 = none (the image failed) */
@@ -144,19 +146,9 @@ struct inv_state {
 	char *error;
 	const char *runner;
 	uint64_t wall_ns;
-	FILE *spool;		/* the guest's lines (spool.h), or NULL: out
-				 * holds them */
 	size_t measured;	/* results and key setups it printed */
+	int stored;		/* 1: in the database */
 };
-
-/* db_invocation.load: S's output, read back from its spool. */
-static int load_spool(void *ctx, struct guest_output *out, bo_err *err)
-{
-	struct inv_state *s = ctx;
-
-	guest_output_release(out);
-	return spool_load(s->spool, s->out.host_elapsed_ns, out, err);
-}
 
 /* Get D's image and guest flavour and open its log. Returns 0, or -1
  * with *error set (caller frees). */
@@ -256,8 +248,6 @@ static int invoke(const struct run_config *c, const struct plan *p,
 	bo_utc_now(s->started_at, sizeof(s->started_at));
 	s->runner = "";
 	s->round = (int)step->round + 1;
-	/* without a spool the output stays in memory until it is stored */
-	s->spool = spool_open(&err);
 	s->algos = c->spec_algos && c->spec_algos[step->spec] ?
 		   c->spec_algos[step->spec] : p->algos[step->round];
 	libs = c->spec_libs && c->spec_libs[step->spec] ?
@@ -318,7 +308,6 @@ static int invoke(const struct run_config *c, const struct plan *p,
 			.on_output = on_guest_output,
 			.output_ctx = pg,
 			.machine = d->image->name,
-			.spool = s->spool,
 		};
 
 		rc = runner_run(&ro, &s->out, &s->runner, &res, &fb, &err);
@@ -468,6 +457,66 @@ static char *join_warnings(char *a, char *b)
 	return s;
 }
 
+/* ERR's message without db.c's "database error: " (the reason alone, to
+ * follow a sentence that names the database). */
+static const char *db_reason(const bo_err *err)
+{
+	return strncmp(err->msg, "database error: ", 16) == 0 ?
+	       err->msg + 16 : err->msg;
+}
+
+/* Store S, an invocation of D in run RUN_ID of C (its guest's error, or
+ * its output), in a transaction of its own (db_run_store_invocation),
+ * then drop its output but for the clocks the run's end reads
+ * (spool_shrink): the run's memory does not grow with its results.
+ * Returns 0 (s->stored set), or -1 with err set (nothing of S stored). */
+static int store_now(sqlite3 *db, int64_t run_id, const struct run_config *c,
+		     const struct dist *d, struct inv_state *s, bo_err *err)
+{
+	struct db_invocation inv = {
+		.spec = d->spec,
+		.image = d->image,
+		.runner = s->runner,
+		.started_at = s->started_at,
+		.wall_ns = s->wall_ns,
+		.out = &s->out,
+		.error = s->error,
+		.variant = c->nohw ? "nohw" : "hw",
+		.round = s->round,
+		.algorithms = s->algos,
+	};
+	int rc = db_run_store_invocation(db, run_id, &inv, err);
+
+	s->stored = rc == 0;
+	spool_shrink(&s->out);
+	return rc;
+}
+
+/* Say on stderr, in one line, that the store of S (an invocation of D in
+ * run RUN_ID, C's database) failed with ERR and measuring stops, and
+ * how many invocations (NSTORED) are kept. Returns the reason to store
+ * with the run (caller frees). */
+static char *store_failed_why(const struct run_config *c, int64_t run_id,
+			      const struct dist *d, const struct inv_state *s,
+			      size_t rounds, size_t nstored, const bo_err *err)
+{
+	const char *msg = db_reason(err);
+
+	if (s->round > 0)
+		cli_error("run %lld: cannot store round %d of %zu of %s in "
+			  "'%s': %s; measuring stopped, the %zu invocation%s "
+			  "stored before kept", (long long)run_id, s->round,
+			  rounds, d->spec, c->db_path, msg, nstored,
+			  nstored == 1 ? "" : "s");
+	else
+		cli_error("run %lld: cannot store the failure of %s in '%s': "
+			  "%s; measuring stopped", (long long)run_id, d->spec,
+			  c->db_path, msg);
+	return xasprintf("cannot store its results: %s (measuring stopped "
+			 "there, %zu invocation%s stored before kept)", msg,
+			 nstored, nstored == 1 ? "" : "s");
+}
+
 int run_execute(const struct run_config *c)
 {
 	struct cpuinfo ci;
@@ -477,7 +526,6 @@ int run_execute(const struct run_config *c)
 	struct db_run run;
 	struct dist *dists;
 	struct inv_state *st;
-	struct db_invocation *invs;
 	sqlite3 *db = NULL;
 	char uuid[64], host[256] = "", started[32], *cmdline, *why = NULL;
 	char *sysfs, *algbuf, *gov_warn, *freq_warn, *clock_warn, *warnings;
@@ -487,10 +535,14 @@ int run_execute(const struct run_config *c)
 	const char *status;
 	int64_t run_id, freq_after;
 	size_t i, nalgs, ninvs = 0, nok = 0, nfailed = 0, done = 0;
-	size_t nfaults = 0;
+	size_t nfaults = 0, nstored = 0;
 	uint64_t seed;
 	bo_err err;
 	int rc = EXIT_OK, cpu, stored;
+	/* 1: a store failed (disk full): measuring stopped, the run is
+	 * marked failed with store_why */
+	int store_failed = 0;
+	char *store_why = NULL;
 
 	sysfs = paths_sysfs();
 	if (cpuchoice_pick_self(sysfs, &choice) < 0) {
@@ -564,10 +616,19 @@ int run_execute(const struct run_config *c)
 		cli_warn("%s", gov_warn);
 	if (!c->quiet)
 		fprintf(stderr, "benchorch: guests pinned to %s\n", choice.reason);
+	/* the first write after the run's row: a database that cannot take
+	 * it (disk full) would not take the results either */
 	if (db_run_cpu_choice(db, run_id, choice.reason, choice.siblings,
-			      &err) < 0)
-		cli_warn("cannot store the choice of cpu %d for run %lld: %s",
-			 cpu, (long long)run_id, err.msg);
+			      &err) < 0) {
+		const char *msg = db_reason(&err);
+
+		cli_error("cannot store the choice of cpu %d for run %lld in "
+			  "'%s': %s; nothing measured", cpu, (long long)run_id,
+			  c->db_path, msg);
+		store_failed = 1;
+		store_why = xasprintf("cannot store its results: %s "
+				      "(nothing measured)", msg);
+	}
 	busy_warn = cpuchoice_busy_warning(&choice, "/proc/stat", 200);
 	if (busy_warn)
 		cli_warn("%s", busy_warn);
@@ -590,11 +651,13 @@ int run_execute(const struct run_config *c)
 	dists = xcalloc(c->nspecs, sizeof(*dists));
 	st = xcalloc(c->nspecs + plan.nsteps, sizeof(*st));
 	/* every image first: building one is not measuring */
-	for (i = 0; i < c->nspecs && !bo_interrupted; i++) {
-		struct inv_state *s;
-
+	for (i = 0; i < c->nspecs; i++) {
 		dists[i].spec = c->specs[i];
 		dists[i].log_fd = -1;
+	}
+	for (i = 0; i < c->nspecs && !bo_interrupted && !store_failed; i++) {
+		struct inv_state *s;
+
 		if (prepare_dist(c, uuid, &dists[i], &why) == 0)
 			continue;
 		s = &st[ninvs++];
@@ -608,8 +671,19 @@ int run_execute(const struct run_config *c)
 		nfailed++;
 		if (!bo_interrupted)
 			cli_error("%s: %s", c->specs[i], s->error);
+		if (store_now(db, run_id, c, &dists[i], s, &err) < 0) {
+			store_failed = 1;
+			store_why = store_failed_why(c, run_id, &dists[i], s,
+						     plan.nrounds, nstored, &err);
+		} else {
+			nstored++;
+		}
 	}
-	for (i = 0; i < plan.nsteps && !bo_interrupted; i++, done++) {
+	/* each invocation is stored when it ends, in a transaction of its
+	 * own: a store that fails (disk full) stops the run there, losing
+	 * only that invocation, not the rounds measured before it */
+	for (i = 0; i < plan.nsteps && !bo_interrupted && !store_failed;
+	     i++, done++) {
 		const struct plan_step *step = &plan.steps[i];
 		struct dist *d = &dists[step->spec];
 		struct inv_state *s;
@@ -628,19 +702,24 @@ int run_execute(const struct run_config *c)
 		if (!failed) {
 			nok++;
 			nfaults += report_faults(d, &plan, s);
-			/* until it is stored, the output waits on disk */
 			s->measured = s->out.nresults + s->out.nkeysetups;
-			if (s->spool)
-				spool_shrink(&s->out);
-			continue;
+		} else {
+			d->failed = 1;
+			nfailed++;
+			if (!bo_interrupted)
+				cli_error("%s: round %d of %zu: %s%s", d->spec,
+					  s->round, plan.nrounds, s->error,
+					  (size_t)s->round < plan.nrounds ?
+					  "; its remaining rounds are skipped" :
+					  "");
 		}
-		d->failed = 1;
-		nfailed++;
-		if (!bo_interrupted)
-			cli_error("%s: round %d of %zu: %s%s", d->spec, s->round,
-				  plan.nrounds, s->error,
-				  (size_t)s->round < plan.nrounds ?
-				  "; its remaining rounds are skipped" : "");
+		if (store_now(db, run_id, c, d, s, &err) < 0) {
+			store_failed = 1;
+			store_why = store_failed_why(c, run_id, d, s,
+						     plan.nrounds, nstored, &err);
+		} else {
+			nstored++;
+		}
 	}
 	freq_after = cpustate_freq_khz(sysfs, cpu);
 	freq_warn = cpustate_freq_warning(cpu, cs.freq_khz, freq_after);
@@ -652,7 +731,7 @@ int run_execute(const struct run_config *c)
 		/* only invocations that are stored: a failed one's
 		 * readings are not believed */
 		for (i = 0; i < ninvs; i++) {
-			if (st[i].error)
+			if (st[i].error || !st[i].stored)
 				continue;
 			hz[2 * i] = st[i].out.clock_start_hz;
 			hz[2 * i + 1] = st[i].out.clock_end_hz;
@@ -664,27 +743,18 @@ int run_execute(const struct run_config *c)
 		cli_warn("%s", clock_warn);
 	warnings = join_warnings(join_warnings(gov_warn, freq_warn),
 				 clock_warn);
-	if (db_run_cpu_after(db, run_id, freq_after, warnings, &err) < 0)
+	/* a database that could not take an invocation is written no more
+	 * than needed to mark the run failed */
+	if (!store_failed &&
+	    db_run_cpu_after(db, run_id, freq_after, warnings, &err) < 0)
 		cli_warn("cannot store the state of cpu %d after run %lld: %s",
 			 cpu, (long long)run_id, err.msg);
 
-	invs = xcalloc(ninvs + 1, sizeof(*invs));
-	for (i = 0; i < ninvs; i++)
-		invs[i] = (struct db_invocation){
-			.spec = dists[st[i].dist].spec,
-			.image = dists[st[i].dist].image,
-			.runner = st[i].runner,
-			.started_at = st[i].started_at,
-			.wall_ns = st[i].wall_ns,
-			.out = &st[i].out,
-			.error = st[i].error,
-			.variant = c->nohw ? "nohw" : "hw",
-			.round = st[i].round,
-			.algorithms = st[i].algos,
-			.load = st[i].spool ? load_spool : NULL,
-			.load_ctx = &st[i],
-		};
-	if (bo_interrupted) {
+	if (store_failed) {
+		status = "failed";
+		/* the database could not be written: an environment error */
+		rc = EXIT_ENV;
+	} else if (bo_interrupted) {
 		status = "aborted";
 		rc = cli_interrupted_status(bo_interrupted);
 		cli_error("interrupted by signal %d: run %lld stored as aborted",
@@ -704,23 +774,39 @@ int run_execute(const struct run_config *c)
 		if (nfaults)
 			rc = EXIT_FAILED;
 	}
-	if (bo_interrupted)
+	if (store_failed) {
+		free(why);
+		why = store_why;
+		store_why = NULL;
+	} else if (bo_interrupted) {
 		why = xasprintf("interrupted by signal %d", (int)bo_interrupted);
-	else if (nfailed)
+	} else if (nfailed) {
 		why = xasprintf("%zu of %zu distributions failed", nfailed,
 				c->nspecs);
-	stored = db_run_finish(db, run_id, status, why, invs, ninvs, &err) == 0;
-	if (!stored) {
-		bo_err e2;
-
-		cli_error("cannot store run %lld in '%s': %s",
-			  (long long)run_id, c->db_path, err.msg);
-		if (db_run_finish(db, run_id, "failed", err.msg, NULL, 0, &e2) < 0)
-			cli_error("cannot mark run %lld failed: %s",
-				  (long long)run_id, e2.msg);
+	}
+	/* the invocations are stored already: the package changes of the
+	 * stored ones and the status are left */
+	stored = !store_failed &&
+		 db_run_finish(db, run_id, status, why, NULL, 0, &err) == 0;
+	if (!store_failed && !stored) {
+		cli_error("cannot store run %lld in '%s': %s (its %zu "
+			  "invocation%s stored before kept)",
+			  (long long)run_id, c->db_path, db_reason(&err),
+			  nstored, nstored == 1 ? "" : "s");
+		free(why);
+		why = xasprintf("cannot store its end: %s", db_reason(&err));
 		/* the database could not be written: an environment error */
 		rc = EXIT_ENV;
-	} else if (nok > 0 && !bo_interrupted) {
+	}
+	/* a run whose store failed is marked failed with one small UPDATE
+	 * (no package changes: a full disk takes as little as can be);
+	 * should even that fail, the run stays 'running' until the next run
+	 * on this host marks it aborted (db_reap_stale_runs) */
+	if (!stored && db_run_set_status(db, run_id, "failed", why, &err) < 0)
+		cli_error("cannot mark run %lld failed in '%s': %s (the next "
+			  "run marks it aborted)", (long long)run_id,
+			  c->db_path, db_reason(&err));
+	if (stored && nok > 0 && !bo_interrupted) {
 		long unverified, noisy, measured, moved, curves;
 
 		/* with nothing measured, the table prints nothing (not even
@@ -773,8 +859,6 @@ int run_execute(const struct run_config *c)
 	for (i = 0; i < ninvs; i++) {
 		guest_output_release(&st[i].out);
 		free(st[i].error);
-		if (st[i].spool)
-			fclose(st[i].spool);
 	}
 	for (i = 0; i < c->nspecs; i++) {
 		image_free(dists[i].image);
@@ -785,7 +869,7 @@ int run_execute(const struct run_config *c)
 	}
 	free(dists);
 	free(st);
-	free(invs);
+	free(store_why);
 	free(cmdline);
 	free(why);
 	free(warnings);

@@ -90,9 +90,11 @@ void run_config_release(struct run_config *c);
  * (c->seed, or a random one) and that state, ensure every spec's image,
  * then run the plan (plan.h): PLAN_ROUNDS rounds, in each every
  * distribution's guest measuring one group of algorithms, the
- * distributions shuffled per round; read the CPU's frequency again,
- * store everything in one transaction (with the package versions that
- * changed since the previous run of each distribution), print the summary
+ * distributions shuffled per round, each invocation stored as soon as it
+ * ends, in a transaction of its own (db_run_store_invocation); read the
+ * CPU's frequency again, record the package versions that changed since
+ * the previous run of each distribution and the run's status
+ * (db_run_finish), print the summary
  * on stdout and those changes on stderr (unless c->no_summary) and the
  * seed and CPU state on stderr, calling c->on_progress as it goes.
  * Warnings on stderr (and cpu_warnings on the run) when the governor is
@@ -104,9 +106,13 @@ void run_config_release(struct run_config *c);
  * A library that could not be loaded, crashed or hung in a guest that
  * ran to its end is reported on stderr (distribution, library, what
  * happened); the invocation is stored partial with the other libraries'
- * results. Returns an exit status: EXIT_OK, EXIT_FAILED (some distro or
+ * results. A store that fails (a full disk) stops the run at once: no
+ * further invocation, one line on stderr naming the database and the
+ * reason, the invocations stored before kept, the run marked 'failed'
+ * with that reason (one UPDATE, no package changes), EXIT_ENV.
+ * Returns an exit status: EXIT_OK, EXIT_FAILED (some distro or
  * library failed, or nothing was measured),
- * EXIT_ENV (database unusable, no CPU to pin to) or 128+signal when
+ * EXIT_ENV (database unusable or full, no CPU to pin to) or 128+signal when
  * interrupted (the run is then stored as 'aborted'). */
 int run_execute(const struct run_config *c);
 

@@ -1,9 +1,10 @@
 /* spool.h - keep a guest invocation's output on disk instead of in
- * memory between the invocation and storing the run, so that the
- * orchestrator's memory does not grow with the number of results: each
- * accepted line goes to an unlinked temporary file while it is parsed,
- * the parsed output is dropped after the invocation, and it is parsed
- * again from the file, one invocation at a time, when the run is stored.
+ * memory: each accepted line goes to an unlinked temporary file while it
+ * is parsed (runner_opts.spool), the parsed output can be dropped and
+ * parsed again from the file later. A run (run.c) no longer needs the
+ * file: it stores every invocation as soon as it ends, then drops its
+ * output with spool_shrink, so its memory does not grow with the number
+ * of results and no temporary file can fill /tmp.
  */
 #ifndef BENCHORCH_SPOOL_H
 #define BENCHORCH_SPOOL_H

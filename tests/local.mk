@@ -81,6 +81,10 @@ tests_t3185_tool_stats_CFLAGS = $(ORCH_TEST_CFLAGS)
 tests_t3185_tool_stats_LDADD = $(ORCH_TEST_LDADD)
 TESTS += tests/t3185-tool-stats tests/t3180-run-tools.sh
 EXTRA_DIST += tests/t3180-run-tools.sh
+# A full disk: export, merge, report -o and a run into a small tmpfs
+# (runs as root).
+TESTS += tests/t3190-disk-full.sh
+EXTRA_DIST += tests/t3190-disk-full.sh
 # The answer a run ends with, and its progress (t3141 runs as root).
 TESTS += tests/t3140-run-summary.sh tests/t3141-run-progress.sh
 EXTRA_DIST += tests/t3140-run-summary.sh tests/t3141-run-progress.sh
