@@ -47,10 +47,17 @@ extern const struct cmd_entry cmd_export_entry;
 extern const struct cmd_entry cmd_merge_entry;
 extern const struct cmd_entry cmd_slurm_entry;
 
-/* Print "benchorch: MSG" on stderr. */
+/* The most bytes of a message cli_error, cli_warn and cli_usage_error
+ * print; the rest is counted ("... (N bytes more)"): an argument
+ * echoed back in full could run to any length. */
+#define CLI_MSG_MAX 2000
+
+/* Print "benchorch: MSG" on stderr, on one line: control characters in
+ * MSG (a newline or terminal escape sequence in an argument echoed
+ * back) as \n, \t or \xNN, at most CLI_MSG_MAX bytes of it. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Print "benchorch: warning: MSG" on stderr. */
+/* Print "benchorch: warning: MSG" on stderr, as cli_error prints. */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Exit status for an interruption by signal SIG (128 + SIG). */
@@ -79,7 +86,9 @@ int cli_parse_double(const char *s, double min, double max, double *ret,
  * or -1 with err set. */
 int cli_parse_run_id(const char *s, int64_t *ret, bo_err *err);
 
-/* Print a usage error for command CMD and return EXIT_USAGE. */
+/* Print a usage error for command CMD ("benchorch CMD: MSG", MSG as
+ * cli_error prints it, then a line naming CMD's --help) and return
+ * EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

@@ -2,10 +2,12 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "orchestrator/cli.h"
+#include "orchestrator/util.h"
 
 static const struct cmd_entry *const commands[] = {
 	&cmd_run_entry,
@@ -86,12 +88,18 @@ int main(int argc, char **argv)
 	if (!cmd) {
 		/* an option before any command: the only ones are --help and
 		 * --version; the others belong to a command */
-		fprintf(stderr, "benchorch: unknown %s '%s' (commands:",
-			argv[1][0] == '-' ? "option (before a command)" :
-			"command", argv[1]);
-		for (i = 0; commands[i]; i++)
-			fprintf(stderr, " %s", commands[i]->name);
-		fprintf(stderr, ")\n");
+		char *names = xstrdup("");
+
+		for (i = 0; commands[i]; i++) {
+			char *t = xasprintf("%s %s", names, commands[i]->name);
+
+			free(names);
+			names = t;
+		}
+		cli_error("unknown %s '%s' (commands:%s)",
+			  argv[1][0] == '-' ? "option (before a command)" :
+			  "command", argv[1], names);
+		free(names);
 		return EXIT_USAGE;
 	}
 	for (j = 2; j < argc; j++) {

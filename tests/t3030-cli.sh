@@ -34,6 +34,27 @@ ok $([ $? -eq 2 ] && grep -q "^benchorch: unknown option (before a command) '--v
 "$BENCHORCH" >"$tmp/out" 2>"$tmp/err"
 ok $([ $? -eq 2 ]; echo $?) "no command exits 2"
 
+# An argument echoed back in a message cannot break its line, drive the
+# terminal or run to any length: control characters are shown as \n,
+# \t or \xNN, and a message stops after 2000 bytes, counting the rest.
+esc=$(printf 'deb\033[31mian')
+"$BENCHORCH" "$esc" >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+	! grep -q "$(printf '\033')" "$tmp/err" &&
+	grep -qF "unknown command 'deb\\x1b[31mian'" "$tmp/err"
+ok $? "an escape sequence in an unknown command is shown as x1b after a backslash"
+"$top_builddir/tests/fixtures/results-mkdb" "$tmp/esc.db" >/dev/null 2>&1 &&
+	"$BENCHORCH" results --db "$tmp/esc.db" --distro "$(printf 'debian\nfoo\tbar')" \
+		>/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 2 ] &&
+	grep -qF "distribution 'debian\\nfoo\\tbar'" "$tmp/err"
+ok $? "a newline and a tab in --distro stay on the message's line, as backslash-n and backslash-t"
+long=$(head -c 100000 /dev/zero | tr '\0' a)
+"$BENCHORCH" results --db "$tmp/esc.db" --distro "$long" >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && [ "$(head -1 "$tmp/err" | wc -c)" -lt 2100 ] &&
+	head -1 "$tmp/err" | grep -Eq '\.\.\. \([0-9]+ bytes more\)$'
+ok $? "a 100000-character --distro: the message stops after 2000 bytes and counts the rest"
+
 "$BENCHORCH" results --format xml >"$tmp/out" 2>"$tmp/err"
 ok $([ $? -eq 2 ]; echo $?) "results --format xml is a usage error"
 grep -q "unknown format 'xml'" "$tmp/err"
