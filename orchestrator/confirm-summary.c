@@ -113,7 +113,7 @@ static const char *against_name(const struct point *p, char *buf,
 /* The column names of each case: table headers (MB/s, invocations) and
  * csv/json keys of the before and the again side. */
 struct labels {
-	char before_mbs[48], again_mbs[16], before_n[24], again_n[8];
+	char before_mbs[48], again_mbs[16], before_n[32], again_n[16];
 	const char *key_before, *key_again;	/* "previous", "new", ... */
 };
 
@@ -224,8 +224,8 @@ static void labels_make(struct labels *lb, enum against ag, int64_t run)
 	case AGAINST_PREVIOUS:
 		snprintf(lb->before_mbs, sizeof(lb->before_mbs), "prev MB/s");
 		snprintf(lb->again_mbs, sizeof(lb->again_mbs), "new MB/s");
-		snprintf(lb->before_n, sizeof(lb->before_n), "prev");
-		snprintf(lb->again_n, sizeof(lb->again_n), "new");
+		snprintf(lb->before_n, sizeof(lb->before_n), "n prev");
+		snprintf(lb->again_n, sizeof(lb->again_n), "n new");
 		lb->key_before = "previous";
 		lb->key_again = "new";
 		break;
@@ -233,17 +233,17 @@ static void labels_make(struct labels *lb, enum against ag, int64_t run)
 		snprintf(lb->before_mbs, sizeof(lb->before_mbs), "run %lld MB/s",
 			 (long long)run);
 		snprintf(lb->again_mbs, sizeof(lb->again_mbs), "again MB/s");
-		snprintf(lb->before_n, sizeof(lb->before_n), "run %lld",
+		snprintf(lb->before_n, sizeof(lb->before_n), "n run %lld",
 			 (long long)run);
-		snprintf(lb->again_n, sizeof(lb->again_n), "again");
+		snprintf(lb->again_n, sizeof(lb->again_n), "n again");
 		lb->key_before = "confirmed";
 		lb->key_again = "again";
 		break;
 	default:
 		snprintf(lb->before_mbs, sizeof(lb->before_mbs), "before MB/s");
 		snprintf(lb->again_mbs, sizeof(lb->again_mbs), "again MB/s");
-		snprintf(lb->before_n, sizeof(lb->before_n), "before");
-		snprintf(lb->again_n, sizeof(lb->again_n), "again");
+		snprintf(lb->before_n, sizeof(lb->before_n), "n before");
+		snprintf(lb->again_n, sizeof(lb->again_n), "n again");
 		lb->key_before = "before";
 		lb->key_again = "again";
 		break;

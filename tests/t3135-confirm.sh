@@ -159,7 +159,7 @@ ok $? "without a previous image, two more invocations (rounds) of the current im
 # stdout then compares the confirmed run's own figures with the
 # confirmation's: run 1's median and invocations beside the two new ones
 n1=$(q "select count(*) from results_v where run_id = 1 and library = 'nettle' and algorithm = 'sha-256' and operation = 'hash' and mode = 'bulk' and buffer_bytes = 16")
-head -1 "$tmp/out" | grep -Eq '^distro +library +algorithm +op +mode +bytes +run 1 MB/s +again MB/s +change% +run 1 +again$' &&
+head -1 "$tmp/out" | grep -Eq '^distro +library +algorithm +op +mode +bytes +run 1 MB/s +again MB/s +change% +n run 1 +n again$' &&
 	grep -Eq "^debian:bookworm +nettle +sha-256 +hash +bulk +16 +[0-9]+\.[0-9] +[0-9]+\.[0-9] +[-+][0-9]+\.[0-9] +$n1 +2\$" "$tmp/out" &&
 	! grep -q ' - \| 0 *$\|prev' "$tmp/out" &&
 	[ "$(grep -c "^debian:bookworm " "$tmp/out")" -eq "$(q "select count(distinct operation || mode || buffer_bytes) from results_v where run_id = 6")" ]
