@@ -77,9 +77,12 @@ static const char *local(json_t *o, const char *key, int slot)
 
 static void print_job(const char *label, json_t *j)
 {
-	printf("%-10s job %lld: %s%s%s, distros %s%s\n", label, num(j, "id"),
-	       str(j, "origin"), *str(j, "schedule") ? " " : "",
-	       str(j, "schedule"), str(j, "distros"),
+	const char *libs = json_string_value(json_object_get(j, "libs"));
+
+	printf("%-10s job %lld: %s%s%s, distros %s%s%s%s\n", label,
+	       num(j, "id"), str(j, "origin"),
+	       *str(j, "schedule") ? " " : "", str(j, "schedule"),
+	       str(j, "distros"), libs ? ", libs " : "", libs ? libs : "",
 	       json_is_true(json_object_get(j, "quick")) ? ", quick" : "");
 }
 

@@ -756,10 +756,10 @@ static json_t *job_json(const struct job *j)
 {
 	char b[32];
 
-	return json_pack("{s:i, s:s, s:s, s:s, s:b, s:b, s:s}", "id",
+	return json_pack("{s:i, s:s, s:s, s:s, s:s?, s:b, s:b, s:s}", "id",
 			 (int)j->id, "origin", j->sched ? "schedule" : "submit",
 			 "schedule", j->sched ? j->sched : "",
-			 "distros", j->distros, "quick", j->quick,
+			 "distros", j->distros, "libs", j->libs, "quick", j->quick,
 			 "refresh", j->refresh,
 			 "queued_at", iso(j->fired, b, sizeof(b)));
 }

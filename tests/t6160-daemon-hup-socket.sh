@@ -55,6 +55,9 @@ ok $? "nothing was queued"
 ok $? "submit: $(cat "$tmp/sub")"
 daemon_wait_guest
 ok $? "the run's guest started"
+daemon_status >"$tmp/cur"
+grep -Eq "job [0-9]+: submit, distros debian, libs openssl, quick$" "$tmp/cur"
+ok $? "status names the running job's libraries: $(grep ' job ' "$tmp/cur" | head -1)"
 sleep 0.5
 procs=$(descendants "$dpid")
 for p in $dpid $procs; do kill -HUP "$p" 2>/dev/null; done
