@@ -137,12 +137,24 @@ int64_t db_confirmed_by(sqlite3 *db, int64_t run_id)
 	return id;
 }
 
+char *db_shown_runs_sql(sqlite3 *db)
+{
+	return xstrdup(db_has(db, "confirmations") == 0 ?
+		       "run_id NOT IN (SELECT id FROM runs WHERE status ="
+		       " 'running')" :
+		       "run_id NOT IN (SELECT id FROM runs WHERE status ="
+		       " 'running') AND run_id NOT IN (SELECT run_id FROM"
+		       " confirmations)");
+}
+
 char *db_latest_run_sql(sqlite3 *db)
 {
-	return xstrdup(db_has(db, "confirmations") ?
-		       "(SELECT max(run_id) FROM results_v WHERE run_id NOT IN"
-		       " (SELECT run_id FROM confirmations))" :
-		       "(SELECT max(run_id) FROM results_v)");
+	char *cond = db_shown_runs_sql(db);
+	char *sql = xasprintf("(SELECT max(run_id) FROM results_v WHERE %s)",
+			      cond);
+
+	free(cond);
+	return sql;
 }
 
 int64_t db_latest_run(sqlite3 *db)

@@ -72,17 +72,17 @@ static int load_machines(sqlite3 *db, const int64_t *runs, size_t nruns,
 	int rc;
 
 	if (!nruns) {
-		/* a confirmation run measures a handful of another run's
-		 * curves again: never a machine's answer */
+		/* neither a run still going nor a confirmation run is a
+		 * machine's answer */
+		char *cond = db_shown_runs_sql(db);
 		char *sql = xasprintf("SELECT max(run_id), host,"
 				      " coalesce(cpu_model, 'unknown CPU')"
-				      " FROM results_v%s GROUP BY 2, 3",
-				      db_has(db, "confirmations") ?
-				      " WHERE run_id NOT IN (SELECT run_id"
-				      " FROM confirmations)" : "");
+				      " FROM results_v WHERE %s GROUP BY 2, 3",
+				      cond);
 
 		rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
 		free(sql);
+		free(cond);
 		if (rc != SQLITE_OK)
 			return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
 		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
