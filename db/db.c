@@ -21,6 +21,14 @@ int db_schema_version(void)
 	       (int)db_migrations[db_migrations_count - 1].version : 0;
 }
 
+const char *db_err_reason(const bo_err *err)
+{
+	static const char prefix[] = "database error: ";
+
+	return strncmp(err->msg, prefix, sizeof(prefix) - 1) == 0 ?
+	       err->msg + sizeof(prefix) - 1 : err->msg;
+}
+
 int db_exec(sqlite3 *db, const char *sql, bo_err *err)
 {
 	char *msg = NULL;
@@ -216,9 +224,9 @@ int db_open(const char *path, sqlite3 **ret, bo_err *err)
 	if (db_exec(db, "PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON;"
 		    "PRAGMA synchronous = NORMAL", &e) < 0 ||
 	    migrate(db, path, &e) < 0) {
-		if (strncmp(e.msg, "database error: ", 16) == 0)
+		if (db_err_reason(&e) != e.msg)
 			bo_err_set(err, "cannot open database '%s': %s", path,
-				   e.msg + 16);
+				   db_err_reason(&e));
 		else
 			*err = e;
 		sqlite3_close(db);
@@ -1025,23 +1033,12 @@ static int store_invocation_out(sqlite3 *db, int64_t run_id,
 	return out ? store_output(db, inv_id, out, inv->image, err) : 0;
 }
 
-/* Store INV, its output read back by inv->load where it has one (one
- * invocation's output in memory at a time). */
+/* Store INV with its output (none when it failed). */
 static int store_invocation(sqlite3 *db, int64_t run_id,
 			    const struct db_invocation *inv, bo_err *err)
 {
-	struct guest_output loaded;
-	int rc;
-
-	if (inv->error || !inv->load)
-		return store_invocation_out(db, run_id, inv,
-					    inv->error ? NULL : inv->out, err);
-	guest_output_init(&loaded);
-	rc = inv->load(inv->load_ctx, &loaded, err);
-	if (rc == 0)
-		rc = store_invocation_out(db, run_id, inv, &loaded, err);
-	guest_output_release(&loaded);
-	return rc;
+	return store_invocation_out(db, run_id, inv,
+				    inv->error ? NULL : inv->out, err);
 }
 
 int db_run_store_invocation(sqlite3 *db, int64_t run_id,

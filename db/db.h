@@ -80,16 +80,12 @@ struct db_invocation {
 	/* Called in the run's transaction right after the invocation's row
 	 * is stored, with its id, to store rows that hang off it (the tool
 	 * mode's, db/tools.h); NULL = none. Returns 0, or -1 with err set
-	 * (the whole run is then rolled back). */
+	 * (the transaction the invocation is stored in is then rolled back:
+	 * the whole run's for db_run_finish, the invocation's own for
+	 * db_run_store_invocation). */
 	int (*store_more)(sqlite3 *db, int64_t invocation_id, void *ctx,
 			  bo_err *err);
 	void *store_ctx;
-	/* Optional: where the output is, when it is not in memory: called
-	 * once while storing (unless error is set) to fill OUT (initialised
-	 * by the caller, released after storing), which is then stored
-	 * instead of out. Returns 0, or -1 with err set. */
-	int (*load)(void *ctx, struct guest_output *out, bo_err *err);
-	void *load_ctx;
 };
 
 /* Insert the run with status 'running' and commit, so that a run killed
@@ -163,6 +159,12 @@ long db_crosscheck_failures(sqlite3 *db, int64_t run_id, FILE *f);
 /* Run SQL that returns no rows (several statements allowed). Returns 0, or
  * -1 with err set. */
 int db_exec(sqlite3 *db, const char *sql, bo_err *err);
+
+/* ERR's message without the "database error: " this file's functions
+ * put before SQLite's own message (the reason alone, to follow a
+ * sentence that names the database); ERR's whole message when it has no
+ * such prefix. Points into ERR. */
+const char *db_err_reason(const bo_err *err);
 
 /* The integer in the first column of the first row of SQL (a query with no
  * parameters), 0 for NULL; -1 when SQL does not compile or returns no

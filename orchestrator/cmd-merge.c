@@ -199,7 +199,13 @@ static int cmd_merge(int argc, char **argv)
 	}
 	for (i = optind; i < argc; i++) {
 		if (merge_from(db, argv[i], NULL, 0, &st, &err) < 0) {
-			cli_error("cannot merge '%s': %s", argv[i], err.msg);
+			/* a message that names the source already is not
+			 * prefixed with it again */
+			if (strstr(err.msg, argv[i]))
+				cli_error("%s", err.msg);
+			else
+				cli_error("cannot merge '%s': %s", argv[i],
+					  err.msg);
 			rc = EXIT_ENV;
 			continue;
 		}

@@ -118,8 +118,11 @@ static const char usage[] =
 "\n"
 "Exit status: 0 all distributions measured; 1 some failed, or nothing was\n"
 "measured (the libraries asked for are absent or support none of the\n"
-"algorithms asked for); 2 usage error; 3 not root or the database is\n"
-"unusable; 130/143 interrupted.\n";
+"algorithms asked for); 2 usage error; 3 not root, or the database is\n"
+"unusable or cannot take a result (a full disk: measuring stops there,\n"
+"the invocations stored before are kept, the run is stored as failed);\n"
+"130/143 interrupted. Each invocation is stored as it ends: 'benchorch\n"
+"results --run N' shows a run still going.\n";
 
 enum { OPT_DB = 256, OPT_STATE, OPT_RUNNER, OPT_QUICK, OPT_MIRROR,
        OPT_REFRESH, OPT_TIMEOUT, OPT_FORMAT, OPT_LIBS, OPT_ALGOS, OPT_NOHW,

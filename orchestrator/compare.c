@@ -222,9 +222,15 @@ int compare_runs(sqlite3 *db, int64_t base_run, int64_t new_run,
 		p->base.nsamples = result_samples(ss, sqlite3_column_int64(st, 12),
 						  &p->base_samples, &failed);
 		p->base.samples = p->base_samples;
-		p->new.nsamples = result_samples(ss, sqlite3_column_int64(st, 13),
-						 &p->new_samples, &failed);
+		/* after a failure, no further step (it would replace the
+		 * connection's error message with a success) */
+		if (!failed)
+			p->new.nsamples = result_samples(ss,
+					sqlite3_column_int64(st, 13),
+					&p->new_samples, &failed);
 		p->new.samples = p->new_samples;
+		if (failed)
+			break;
 		p->v = stats_compare(&p->base, &p->new, threshold);
 		if (p->v.method == STATS_MANN_WHITNEY)
 			r.nranked++;

@@ -184,6 +184,12 @@ void guest_output_init(struct guest_output *out);
 /* Release everything out owns (out itself is not freed). */
 void guest_output_release(struct guest_output *out);
 
+/* Release what OUT holds but the figures a run reads after its
+ * invocations are stored (the clocks measured at start and end, Hz, and
+ * the host's elapsed time, ns), so that a stored invocation costs the
+ * run no memory per result. */
+void guest_output_shrink(struct guest_output *out);
+
 /* Validate one line of guest output (LEN bytes, no newline; LINENO counts
  * from 1) and add it to out. Checks: length <= GUEST_MAX_LINE, valid JSON
  * object, known "type", every member's type and range, known algorithm and

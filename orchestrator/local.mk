@@ -12,8 +12,8 @@ liborch_a_SOURCES += \
 	orchestrator/cpustate.c orchestrator/cpustate.h \
 	orchestrator/runstate.c orchestrator/runstate.h
 liborch_a_SOURCES += \
-	orchestrator/runner.c orchestrator/runner.h \
-	orchestrator/spool.c orchestrator/spool.h
+	orchestrator/runner.c orchestrator/runner.h
+
 # the CPU the guests are pinned to
 liborch_a_SOURCES += orchestrator/cpuchoice.c orchestrator/cpuchoice.h
 # run --tools: the distributions' own encryption tools

@@ -455,8 +455,8 @@ int merge_from(sqlite3 *dst, const char *src_path, const int64_t *runs,
 		/* a COMMIT that failed (disk full) may leave it open too */
 		sqlite3_exec(dst, "ROLLBACK", NULL, NULL, NULL);
 		/* SQLite's own message names no file: say which two */
-		if (strncmp(err->msg, "database error: ", 16) == 0) {
-			char *why = xstrdup(err->msg + 16);
+		if (db_err_reason(err) != err->msg) {
+			char *why = xstrdup(db_err_reason(err));
 
 			bo_err_set(err, "cannot copy runs from '%s' into '%s': %s; nothing copied",
 				   src_path, dst_path && *dst_path ? dst_path :

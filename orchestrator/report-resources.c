@@ -38,8 +38,10 @@ long report_write_resources(FILE *f, sqlite3 *db, const int64_t *runs,
 	case -1:
 		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
 	}
+	/* resources_v is there: a query that does not compile is a
+	 * database error, not an empty section */
 	if (sqlite3_prepare_v2(db, rows_sql, -1, &st, NULL) != SQLITE_OK)
-		return 0;
+		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
 	for (size_t i = 0; i < nruns && rc == SQLITE_DONE; i++) {
 		sqlite3_reset(st);
 		sqlite3_bind_int64(st, 1, runs[i]);

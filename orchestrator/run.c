@@ -25,7 +25,6 @@
 #include "orchestrator/plan-interleave.h"
 #include "orchestrator/progress.h"
 #include "orchestrator/run.h"
-#include "orchestrator/spool.h"
 #include "orchestrator/summary.h"
 
 void run_config_release(struct run_config *c)
@@ -457,19 +456,15 @@ static char *join_warnings(char *a, char *b)
 	return s;
 }
 
-/* ERR's message without db.c's "database error: " (the reason alone, to
- * follow a sentence that names the database). */
-static const char *db_reason(const bo_err *err)
-{
-	return strncmp(err->msg, "database error: ", 16) == 0 ?
-	       err->msg + 16 : err->msg;
-}
-
 /* Store S, an invocation of D in run RUN_ID of C (its guest's error, or
  * its output), in a transaction of its own (db_run_store_invocation),
  * then drop its output but for the clocks the run's end reads
- * (spool_shrink): the run's memory does not grow with its results.
- * Returns 0 (s->stored set), or -1 with err set (nothing of S stored). */
+ * (guest_output_shrink): the run's memory does not grow with its
+ * results.
+ * Returns 0 (s->stored set), or -1 with err set (nothing of S stored:
+ * the output was validated as it was read, so what the database refuses
+ * is the database's fault - a full disk, an I/O error, a lock held too
+ * long). */
 static int store_now(sqlite3 *db, int64_t run_id, const struct run_config *c,
 		     const struct dist *d, struct inv_state *s, bo_err *err)
 {
@@ -488,7 +483,7 @@ static int store_now(sqlite3 *db, int64_t run_id, const struct run_config *c,
 	int rc = db_run_store_invocation(db, run_id, &inv, err);
 
 	s->stored = rc == 0;
-	spool_shrink(&s->out);
+	guest_output_shrink(&s->out);
 	return rc;
 }
 
@@ -500,7 +495,7 @@ static char *store_failed_why(const struct run_config *c, int64_t run_id,
 			      const struct dist *d, const struct inv_state *s,
 			      size_t rounds, size_t nstored, const bo_err *err)
 {
-	const char *msg = db_reason(err);
+	const char *msg = db_err_reason(err);
 
 	if (s->round > 0)
 		cli_error("run %lld: cannot store round %d of %zu of %s in "
@@ -620,7 +615,7 @@ int run_execute(const struct run_config *c)
 	 * it (disk full) would not take the results either */
 	if (db_run_cpu_choice(db, run_id, choice.reason, choice.siblings,
 			      &err) < 0) {
-		const char *msg = db_reason(&err);
+		const char *msg = db_err_reason(&err);
 
 		cli_error("cannot store the choice of cpu %d for run %lld in "
 			  "'%s': %s; nothing measured", cpu, (long long)run_id,
@@ -752,8 +747,11 @@ int run_execute(const struct run_config *c)
 
 	if (store_failed) {
 		status = "failed";
-		/* the database could not be written: an environment error */
-		rc = EXIT_ENV;
+		/* the database could not be written: an environment error,
+		 * unless the user's signal stopped the run too (its exit
+		 * status says so; the run keeps the store's reason) */
+		rc = bo_interrupted ? cli_interrupted_status(bo_interrupted) :
+		     EXIT_ENV;
 	} else if (bo_interrupted) {
 		status = "aborted";
 		rc = cli_interrupted_status(bo_interrupted);
@@ -791,10 +789,10 @@ int run_execute(const struct run_config *c)
 	if (!store_failed && !stored) {
 		cli_error("cannot store run %lld in '%s': %s (its %zu "
 			  "invocation%s stored before kept)",
-			  (long long)run_id, c->db_path, db_reason(&err),
+			  (long long)run_id, c->db_path, db_err_reason(&err),
 			  nstored, nstored == 1 ? "" : "s");
 		free(why);
-		why = xasprintf("cannot store its end: %s", db_reason(&err));
+		why = xasprintf("cannot store its end: %s", db_err_reason(&err));
 		/* the database could not be written: an environment error */
 		rc = EXIT_ENV;
 	}
@@ -805,7 +803,7 @@ int run_execute(const struct run_config *c)
 	if (!stored && db_run_set_status(db, run_id, "failed", why, &err) < 0)
 		cli_error("cannot mark run %lld failed in '%s': %s (the next "
 			  "run marks it aborted)", (long long)run_id,
-			  c->db_path, db_reason(&err));
+			  c->db_path, db_err_reason(&err));
 	if (stored && nok > 0 && !bo_interrupted) {
 		long unverified, noisy, measured, moved, curves;
 

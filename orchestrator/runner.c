@@ -14,7 +14,6 @@
 
 #include "images/image.h"
 #include "orchestrator/runner.h"
-#include "orchestrator/spool.h"
 
 #define MAX_ARGS 64
 
@@ -93,8 +92,7 @@ static int on_line(void *vctx, const char *line, size_t len, int truncated)
 		}
 		return 0;
 	}
-	if (guest_output_add_line(c->out, line, len, c->lineno, &c->err) < 0 ||
-	    (c->o->spool && spool_add(c->o->spool, line, len, &c->err) < 0)) {
+	if (guest_output_add_line(c->out, line, len, c->lineno, &c->err) < 0) {
 		c->failed = 1;
 		return -1;
 	}

@@ -47,8 +47,6 @@ struct runner_opts {
 	int (*parse_line)(void *ctx, const char *line, size_t len,
 			  bo_err *err);
 	void *parse_ctx;
-	FILE *spool;		/* every accepted line is also appended here
-				 * (orchestrator/spool.h); NULL = none */
 };
 
 /* The systemd-nspawn machine name for image NAME into buf (len bytes):

@@ -373,9 +373,11 @@ int tools_execute(const struct run_config *c)
 
 		cli_error("cannot store run %lld in '%s': %s",
 			  (long long)run_id, c->db_path, err.msg);
-		if (db_run_finish(db, run_id, "failed", err.msg, NULL, 0, &e2) < 0)
-			cli_error("cannot mark run %lld failed: %s",
-				  (long long)run_id, e2.msg);
+		/* one small UPDATE: a full disk takes as little as can be */
+		if (db_run_set_status(db, run_id, "failed", err.msg, &e2) < 0)
+			cli_error("cannot mark run %lld failed: %s (the next "
+				  "run marks it aborted)", (long long)run_id,
+				  e2.msg);
 		rc = EXIT_ENV;
 	} else if (!bo_interrupted && nfailed < c->nspecs &&
 		   tools_print(stdout, db, &run_id, 1, 0, NULL, c->format,

@@ -92,6 +92,18 @@ void guest_output_release(struct guest_output *out)
 	guest_output_init(out);
 }
 
+void guest_output_shrink(struct guest_output *out)
+{
+	int64_t start = out->clock_start_hz, end = out->clock_end_hz;
+	int64_t host = out->host_elapsed_ns;
+
+	guest_output_release(out);
+	guest_output_init(out);
+	out->clock_start_hz = start;
+	out->clock_end_hz = end;
+	out->host_elapsed_ns = host;
+}
+
 /* Field getters: each returns 0, or -1 with err naming line and member. */
 
 static int get_str(json_t *o, const char *key, int allow_empty, size_t lineno,

@@ -31,12 +31,12 @@ tests_t3060_resources_SOURCES = tests/t3060-resources.c tests/tap.h
 tests_t3060_resources_CFLAGS = $(ORCH_TEST_CFLAGS)
 tests_t3060_resources_LDADD = $(ORCH_TEST_LDADD)
 TESTS += tests/t3060-resources
-# A guest invocation's output kept on disk until the run is stored.
-check_PROGRAMS += tests/t3065-spool
-tests_t3065_spool_SOURCES = tests/t3065-spool.c tests/tap.h
-tests_t3065_spool_CFLAGS = $(ORCH_TEST_CFLAGS)
-tests_t3065_spool_LDADD = $(ORCH_TEST_LDADD)
-TESTS += tests/t3065-spool
+# A run stores each invocation when it ends, then shrinks its output.
+check_PROGRAMS += tests/t3065-store-invocation
+tests_t3065_store_invocation_SOURCES = tests/t3065-store-invocation.c tests/tap.h
+tests_t3065_store_invocation_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t3065_store_invocation_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t3065-store-invocation
 check_PROGRAMS += tests/t3015-db-open
 tests_t3015_db_open_SOURCES = tests/t3015-db-open.c tests/tap.h
 tests_t3015_db_open_CFLAGS = $(ORCH_TEST_CFLAGS)

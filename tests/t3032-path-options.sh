@@ -43,12 +43,17 @@ try images show x --state-dir ''
 [ $rc -eq 2 ] && grep -q "^benchorch images: --state-dir must not be empty$" "$tmp/err"
 ok $? "images show x --state-dir '': usage error"
 
-# An empty variable counts as unset: the default, or the option's value.
-"$BENCHORCH" runs --db "$tmp/none.db" >/dev/null 2>"$tmp/err.opt"
-BENCHORCH_DB= BENCHORCH_STATE_DIR= "$BENCHORCH" runs --db "$tmp/none.db" \
+# An empty variable counts as unset: the next in line is used.
+mkdir -p "$tmp/env"
+BENCHORCH_DB= BENCHORCH_STATE_DIR="$tmp/env" "$BENCHORCH" runs \
 	>/dev/null 2>"$tmp/err"
-cmp -s "$tmp/err" "$tmp/err.opt"
-ok $? "an empty BENCHORCH_DB or BENCHORCH_STATE_DIR counts as unset"
+[ $? -eq 3 ] && grep -q "'$tmp/env/results.db'" "$tmp/err"
+ok $? "an empty BENCHORCH_DB counts as unset: the state directory's results.db ($(cat "$tmp/err"))"
+BENCHORCH_STATE_DIR= BENCHORCH_DB="$tmp/env/x.db" "$BENCHORCH" runs \
+	>/dev/null 2>"$tmp/err"
+[ $? -eq 3 ] && grep -q "'$tmp/env/x.db'" "$tmp/err" &&
+	! grep -q "must not be empty" "$tmp/err"
+ok $? "an empty BENCHORCH_STATE_DIR counts as unset: no usage error"
 
 # images: options before the subcommand, as after it
 mkdir -p "$tmp/st"
@@ -73,8 +78,8 @@ try images import "$long" "$tmp/none.tar" --state-dir "$tmp/st"
 [ $rc -eq 2 ] && grep -q "^benchorch images: invalid image name '$long': it is 65 characters long (at most 64)$" "$tmp/err"
 ok $? "images import with a 65-character name: the length limit"
 try images import "$(printf 'a%.0s' $(seq 64))" "$tmp/none.tar" --state-dir "$tmp/st"
-! grep -q "invalid image name" "$tmp/err"
-ok $? "64 characters are allowed"
+[ $rc -ne 2 ] && ! grep -q "invalid image name" "$tmp/err"
+ok $? "64 characters are allowed (exit $rc: the missing archive, not the name)"
 try images import "Ab" "$tmp/none.tar" --state-dir "$tmp/st"
 [ $rc -eq 2 ] && grep -q "invalid image name 'Ab': it has a character outside \[a-z0-9._-\]$" "$tmp/err"
 ok $? "a character outside the set: the characters"

@@ -24,7 +24,7 @@ units="t1000-guest-json t1040-guest-stats t1045-guest-shuffle
 	t3000-validate t3005-guest-faults t3010-db t3012-db-package-changes
 	t3015-db-open t3016-db-canaries t3020-spawn t3022-child-env t3040-cpustate t3050-plan
 	t3056-plan-interleave t3057-confirm-curves t3060-resources
-	t3065-spool t3185-tool-stats
+	t3065-store-invocation t3185-tool-stats
 	t6000-daemon-config t6120-schedule-dst t7010-stats t7015-fit-clamp
 	t7120-verdict-stats t7140-daemon-verdict"
 for t in $units; do
