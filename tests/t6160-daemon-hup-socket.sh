@@ -88,12 +88,16 @@ ok $? "status: $(daemon_status | grep database:)"
 # cancelling: between the cancel and the end of the job.
 "$BENCHORCH" submit --socket "$sock" --distros debian --quick --libs openssl >/dev/null
 daemon_wait_guest
+prev=$(daemon_status --json | python3 -c 'import json, sys; print(json.load(sys.stdin).get("last", {}).get("id", 0))')
+# The job may end between the cancel and the status request: then the
+# daemon is idle and its last job, the new one, was cancelled.
 "$BENCHORCH" cancel --socket "$sock" >/dev/null &&
-	daemon_status --json >"$tmp/st.json"
-grep -q '"state": "cancelling"' "$tmp/st.json"
-ok $? "status right after cancel: $(grep '"state"' "$tmp/st.json")"
-wait_for 60 "st 'r[\"state\"] == \"idle\"'"
-ok $? "then idle"
+	st '(r["state"] == "cancelling" and r["job"]["id"] != '"$prev"' or
+	     r["state"] == "idle" and r["last"]["id"] != '"$prev"' and
+	     r["last"]["status"] == "cancelled")'
+ok $? "status right after cancel: cancelling, or idle with the job cancelled ($(grep -m1 '"state"' "$tmp/st.json"))"
+wait_for 60 "st 'r[\"state\"] == \"idle\" and r[\"last\"][\"status\"] == \"cancelled\"'"
+ok $? "then idle, the last job cancelled"
 
 # Who may ask.
 if id nobody >/dev/null 2>&1 && command -v setpriv >/dev/null 2>&1; then
