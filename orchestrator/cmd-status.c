@@ -183,6 +183,8 @@ static void print_status(json_t *r)
 		printf("database:  newest run %lld, %s, started %s: %s\n",
 		       num(j, "id"), str(j, "status"), local(j, "started_at", 0),
 		       str(j, "command_line"));
+	if (*str(r, "database_error"))
+		printf("database:  cannot read it: %s\n", str(r, "database_error"));
 	print_verdict(json_object_get(r, "last_verdict"));
 }
 

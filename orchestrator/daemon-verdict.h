@@ -28,7 +28,7 @@ int daemon_verdict_after_run(const char *db_path, int64_t run_id,
  * DAEMON_VERDICT_SHOWN objects: distro, library, algorithm, operation,
  * mode, effect, ci_low, ci_high, state, package, base_version,
  * new_version; the largest effects first); null when there is none or
- * the database cannot be read. */
+ * the database cannot be read ("database_error" of O then says why). */
 #define DAEMON_VERDICT_SHOWN 5
 void daemon_last_verdict_json(const char *db_path, json_t *o);
 

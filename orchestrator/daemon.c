@@ -809,6 +809,7 @@ static json_t *status_json(const struct daemon *d)
 			last ? iso(last, b2, sizeof(b2)) : ""));
 	}
 	json_object_set_new(r, "schedules", s);
+	json_object_set_new(r, "database_error", json_null());
 	daemon_latest_run_json(d->conf->db_path, r);
 	daemon_last_verdict_json(d->conf->db_path, r);
 	if (d->last.id) {

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <jansson.h>
+#include <sqlite3.h>
 
 #include "db/package-changes.h"
 #include "orchestrator/util.h"
@@ -55,11 +56,25 @@ int daemon_changes_parse(struct daemon_changes *dc, const char *line);
  * package, old_version and new_version, null for none). */
 void daemon_changes_json(const struct daemon_changes *dc, json_t *o);
 
+/* Set "database_error" of the status object O to the message FMT makes
+ * (one line, cut at 1,200 bytes), unless an earlier error is set: the
+ * first fault status met reading the database. */
+void daemon_database_error(json_t *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Open the database DB_PATH read-only for a status request. Returns 1
+ * with *DB open (the caller closes it), 0 when the file does not exist
+ * (no run yet: *DB NULL, nothing wrong), or -1 when it exists but cannot
+ * be opened or is no benchorch database (*DB NULL, "database_error" of O
+ * set). */
+int daemon_status_db_open(const char *db_path, json_t *o, sqlite3 **db);
+
 /* Add to the status object O "latest_run": the newest run in the database
  * DB_PATH whoever started it (a manual `benchorch run` included), an
  * object with id, status, started_at and finished_at (ISO 8601 UTC as
  * stored, finished_at null while it runs) and command_line; null when the
- * database is missing, empty or cannot be read (status answers anyway). */
+ * database is missing, empty or cannot be read (status answers anyway).
+ * A database that exists but cannot be read sets "database_error". */
 void daemon_latest_run_json(const char *db_path, json_t *o);
 
 /* Free what DC holds and set it to "not reported". */
