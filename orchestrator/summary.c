@@ -11,20 +11,21 @@
 #include "orchestrator/summary.h"
 #include "orchestrator/util.h"
 
-/* The pivot over the view named by %s (results_points_view). */
+/* The pivot over the view named by %s (results_points_view), with names
+ * a program reads: the release apart from the distribution, one column
+ * per buffer size named by its bytes, verified 1 or 0. */
 static const char summary_sql[] =
-	"SELECT distro || ':' || release AS distro, library,"
-	" library_version AS version, package_version,"
+	"SELECT distro, release, library, library_version, package_version,"
 	" algorithm, operation, variant,"
 	" round(max(CASE WHEN buffer_bytes = 16 THEN mb_per_s END), 1)"
-	"   AS \"16 B MB/s\","
+	"   AS mb_per_s_16,"
 	" round(max(CASE WHEN buffer_bytes = 1024 THEN mb_per_s END), 1)"
-	"   AS \"1 KiB MB/s\","
+	"   AS mb_per_s_1024,"
 	" round(max(CASE WHEN buffer_bytes = 16384 THEN mb_per_s END), 1)"
-	"   AS \"16 KiB MB/s\","
+	"   AS mb_per_s_16384,"
 	" round(max(CASE WHEN buffer_bytes = 1048576 THEN mb_per_s END), 1)"
-	"   AS \"1 MiB MB/s\","
-	" CASE WHEN min(verified) = 1 THEN 'yes' ELSE 'NO' END AS verified"
+	"   AS mb_per_s_1048576,"
+	" min(verified) = 1 AS verified"
 	" FROM %s WHERE run_id = ?1 AND mode = 'bulk'"
 	" GROUP BY distro, release, library, library_version, package_version,"
 	"  algorithm, operation, variant"

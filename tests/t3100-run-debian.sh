@@ -222,8 +222,17 @@ ok $? "a measured clock spread above 10 % is a warning on the run, and only then
 n1=$(q "select count(*) from results_v where run_id = 1")
 [ "$(q "select count(*) from results_v where run_id = 2 and verified = 1")" -eq "$n1" ]
 ok $? "chroot gives the same $n1 verified results"
-python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d and all("verified" in r for r in d)' "$tmp/out2"
-ok $? "--format json prints a JSON array"
+python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+keys = ["distro", "release", "library", "library_version", "package_version",
+        "algorithm", "operation", "variant", "mb_per_s_16", "mb_per_s_1024",
+        "mb_per_s_16384", "mb_per_s_1048576", "verified"]
+assert d and all(list(r) == keys for r in d)
+assert all(r["distro"] == "debian" and r["release"] == "bookworm" for r in d)
+assert all(r["verified"] in (0, 1) for r in d) and any(r["verified"] == 1 for r in d)
+assert all(v is None or isinstance(v, float) and v > 0 for r in d for k, v in r.items() if k.startswith("mb_per_s_"))
+assert any(isinstance(r["mb_per_s_16384"], float) for r in d)' "$tmp/out2"
+ok $? "--format json prints a JSON array of rows with machine names and types"
 
 [ -z "$(mounts_under "$TEST_STATE")" ] && [ -z "$(stray_guests)" ]
 ok $? "nothing stays mounted under the state directory, no guest left"
