@@ -1,0 +1,67 @@
+#!/bin/sh
+# t3037-db-side-tables - a table that SQLite finds malformed while the
+# rest of the database reads well is a database error in every command
+# that reads it, never an empty answer: the command exits 3 with one line
+# naming the database and SQLite's message and prints nothing on stdout.
+# Each damage overwrites the pages of one table of a fixture database
+# (its root and its indexes' roots, found with sqlite3) with a fixed
+# pattern; the queries that read only that table (a caveat, a warning,
+# the names listed in a message, a csv that fails after its header) are
+# the ones checked. The sound database exits 0 for the same commands.
+. "${top_srcdir:-.}/tests/lib.sh"
+command -v sqlite3 >/dev/null 2>&1 || skip_all "needs sqlite3"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$top_builddir/tests/fixtures/results-mkdb" "$tmp/r.db" &&
+	"$BENCHORCH" export --db "$tmp/r.db" -o "$tmp/ok.db"
+ok $? "fixture database with three runs, as one file"
+
+# damage TABLE: $tmp/TABLE.db, a copy of ok.db whose TABLE (and its
+# indexes) has every root page overwritten with 0x55 bytes
+damage() {
+	cp "$tmp/ok.db" "$tmp/$1.db" || return 1
+	pages=$(sqlite3 "$tmp/ok.db" "SELECT rootpage FROM sqlite_master WHERE tbl_name = '$1' AND rootpage > 0")
+	[ -n "$pages" ] || return 1
+	for p in $pages; do
+		head -c 4096 /dev/zero | tr '\000' '\125' |
+			dd of="$tmp/$1.db" bs=4096 seek=$((p - 1)) conv=notrunc 2>/dev/null ||
+			return 1
+	done
+}
+for t in invocations cpus library_loads tool_results runs; do
+	damage $t
+	ok $? "a copy with table $t damaged"
+done
+
+# expect TABLE DESC -- COMMAND...: COMMAND (given --db $tmp/TABLE.db)
+# exits 3, prints nothing on stdout and one line on stderr naming the
+# database and SQLite's "malformed"
+expect() {
+	name=$1 desc=$2
+	shift 3
+	"$BENCHORCH" "$@" --db "$tmp/$name.db" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 3 ] && [ ! -s "$tmp/out" ] &&
+		[ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+		grep -q "'$tmp/$name.db'" "$tmp/err" &&
+		grep -q "malformed" "$tmp/err"
+	ok $? "$name damaged: $desc exits 3 with one line naming the database (exit $rc, $(wc -c <"$tmp/out") bytes out: $(head -1 "$tmp/err"))"
+}
+# sound DESC -- COMMAND...: COMMAND on ok.db exits 0 with output
+sound() {
+	desc=$1
+	shift 2
+	"$BENCHORCH" "$@" --db "$tmp/ok.db" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 0 ] && [ -s "$tmp/out" ]
+	ok $? "sound: $desc exits 0 with output (exit $rc: $(head -1 "$tmp/err"))"
+}
+
+# csv: the header is not printed before a query that fails
+expect invocations "runs --format csv" -- runs --format csv
+expect invocations "results --format csv" -- results --format csv
+sound "runs --format csv" -- runs --format csv
+sound "results --format csv" -- results --format csv
+
+done_testing
