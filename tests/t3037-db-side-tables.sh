@@ -64,4 +64,11 @@ expect invocations "results --format csv" -- results --format csv
 sound "runs --format csv" -- runs --format csv
 sound "results --format csv" -- results --format csv
 
+# compare: the caveats read the runs' CPUs (cpus), read by nothing before
+expect cpus "compare 1 3 (its CPU caveat)" -- compare 1 3
+expect cpus "compare --latest 2" -- compare --latest 2
+expect cpus "compare --format json" -- compare --format json 1 3
+sound "compare 1 3" -- compare 1 3
+sound "compare --latest 2" -- compare --latest 2
+
 done_testing
