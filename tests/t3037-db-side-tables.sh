@@ -71,4 +71,24 @@ expect cpus "compare --format json" -- compare --format json 1 3
 sound "compare 1 3" -- compare 1 3
 sound "compare --latest 2" -- compare --latest 2
 
+# results: the warnings about failed libraries read library_loads, after
+# the rows are read; they are printed after the rows
+expect library_loads "results (its failed libraries)" -- results
+expect library_loads "results --run 1" -- results --run 1
+expect library_loads "results --format json" -- results --format json
+sound "results" -- results
+# the distributions a --distro that matches none is told about; why a run
+# has no matching results (is it a tool run?)
+expect cpus "results --distro nosuch (the distributions it has)" -- results --distro nosuch
+expect tool_results "results --run 1 --algo chacha20-poly1305 (why none)" -- \
+	results --run 1 --algo chacha20-poly1305
+"$BENCHORCH" results --distro nosuch --db "$tmp/ok.db" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "it has: debian:bookworm, ubuntu:noble" "$tmp/err"
+ok $? "sound: results --distro nosuch is a usage error naming the distributions (exit $rc)"
+"$BENCHORCH" results --run 1 --algo chacha20-poly1305 --db "$tmp/ok.db" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 1 ] && [ ! -s "$tmp/out" ] && grep -q "no matching results" "$tmp/err"
+ok $? "sound: results --run 1 --algo chacha20-poly1305 finds none, exit 1 (exit $rc)"
+
 done_testing
