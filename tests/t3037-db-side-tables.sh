@@ -34,13 +34,15 @@ for t in invocations cpus library_loads tool_results runs; do
 	ok $? "a copy with table $t damaged"
 done
 
-# expect TABLE DESC -- COMMAND...: COMMAND (given --db $tmp/TABLE.db)
-# exits 3, prints nothing on stdout and one line on stderr naming the
-# database and SQLite's "malformed"
+# expect TABLE DESC -- COMMAND...: benchorch COMMAND (given --db
+# $tmp/TABLE.db; run through $via when set) exits 3, prints nothing on
+# stdout and one line on stderr naming the database and SQLite's
+# "malformed"
+bo() { "$BENCHORCH" "$@"; }
 expect() {
 	name=$1 desc=$2
 	shift 3
-	"$BENCHORCH" "$@" --db "$tmp/$name.db" >"$tmp/out" 2>"$tmp/err"
+	${via:-bo} "$@" --db "$tmp/$name.db" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	[ $rc -eq 3 ] && [ ! -s "$tmp/out" ] &&
 		[ "$(wc -l <"$tmp/err")" -eq 1 ] &&
@@ -90,5 +92,34 @@ ok $? "sound: results --distro nosuch is a usage error naming the distributions 
 rc=$?
 [ $rc -eq 1 ] && [ ! -s "$tmp/out" ] && grep -q "no matching results" "$tmp/err"
 ok $? "sound: results --run 1 --algo chacha20-poly1305 finds none, exit 1 (exit $rc)"
+
+# confirm reads the run to confirm, its kind and what looks changed in it
+# before anything runs. It takes the run lock in /run/lock: a mount
+# namespace of its own with an empty /run/lock keeps it from waiting for
+# a run of this machine. Its state directory has no image: the sound
+# database has nothing it can measure again.
+mkdir "$tmp/state"
+confirm_alone() {
+	unshare -m sh -c 'mount -t tmpfs tmpfs /run/lock && exec "$0" "$@"' \
+		"$BENCHORCH" confirm --state-dir "$tmp/state" "$@"
+}
+if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null 2>&1 &&
+	unshare -m sh -c 'mount -t tmpfs tmpfs /run/lock' 2>/dev/null; then
+	via=confirm_alone
+	expect runs "confirm (the latest finished run)" --
+	expect tool_results "confirm --run 3 (is it a tool run?)" -- --run 3
+	expect cpus "confirm --run 2 (the curves that look changed)" -- --run 2
+	via=
+	cp "$tmp/ok.db" "$tmp/confirm.db"
+	confirm_alone --run 2 --db "$tmp/confirm.db" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 0 ] && grep -q "curves of run 2 that look changed against run 1: 6" "$tmp/err" &&
+		grep -q "not confirmed" "$tmp/err"
+	ok $? "sound: confirm --run 2 finds 6 curves, no image to measure them in, exit 0 (exit $rc: $(head -1 "$tmp/err"))"
+else
+	for d in "confirm" "confirm --run 3" "confirm --run 2" "sound: confirm --run 2"; do
+		skip_point "needs root and unshare" "$d"
+	done
+fi
 
 done_testing
