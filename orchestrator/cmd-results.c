@@ -167,14 +167,14 @@ static int has_stats(sqlite3 *db)
 /* The query for F: BASE columns, then mode and variant, then the
  * statistics p25_ns, p75_ns, cv, noisy and cycles_per_byte (appended, so
  * the names before them stay stable; NULL on an older schema), from
- * VIEW (results_points_view: one row per point of a run, the median of
- * its invocations' medians) filtered by F, with positional parameters
- * bound in order by bind_filters. From points_v the statistics are the
- * point's own, over all its invocations (the quartiles span them, so
- * that median_ns lies between them; noisy when any invocation was; the
- * largest cv); from results_v (a database older than points_v) they are
- * the invocation's. LATEST is the run shown when F names none
- * (db_latest_run_sql). Caller frees. */
+ * VIEW (results_schema's points_view: one row per point of a run, the
+ * median of its invocations' medians) filtered by F, with positional
+ * parameters bound in order by bind_filters. From points_v the
+ * statistics are the point's own, over all its invocations (the
+ * quartiles span them, so that median_ns lies between them; noisy when
+ * any invocation was; the largest cv); from results_v (a database older
+ * than points_v) they are the invocation's. LATEST is the run shown when
+ * F names none (db_latest_run_sql). Caller frees. */
 static char *build_sql(const char *base, const char *mode,
 		       const char *variant, int stats, const char *view,
 		       const char *latest, const struct filters *f)
@@ -608,6 +608,7 @@ static int cmd_results(int argc, char **argv)
 	sqlite3_stmt *st;
 	char *path, *sql, *latest_sql, *out = NULL, *faults = NULL, *why = NULL;
 	size_t outlen = 0;
+	struct results_schema rs;
 	FILE *mem;
 	bo_err err;
 	long n, noisy = 0;
@@ -804,7 +805,7 @@ static int cmd_results(int argc, char **argv)
 		return rc;
 	}
 	stats = has_stats(db);
-	if (stats < 0) {
+	if (stats < 0 || results_schema(db, &rs, &err) < 0) {
 		cli_error("database error in '%s': %s", path, sqlite3_errmsg(db));
 		sqlite3_close(db);
 		free(f.runs);
@@ -813,8 +814,8 @@ static int cmd_results(int argc, char **argv)
 	}
 	latest_sql = db_latest_run_sql(db);
 	sql = build_sql(fmt == FORMAT_TABLE ? human_cols : machine_cols,
-			results_mode_expr(db), results_variant_expr(db),
-			stats, results_points_view(db), latest_sql, &f);
+			rs.mode, rs.variant, stats, rs.points_view, latest_sql,
+			&f);
 	free(latest_sql);
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
 		cli_error("database error in '%s': %s", path, sqlite3_errmsg(db));

@@ -128,12 +128,14 @@ int compare_machines(sqlite3 *db, const int64_t *runs, size_t nruns,
 		     int64_t bytes, struct machines_cmp *ret, bo_err *err)
 {
 	struct machines_cmp c = { .bytes = bytes };
+	struct results_schema rs;
 	sqlite3_stmt *st;
 	char *in, *sql;
 	size_t i;
 	int rc;
 
-	if (load_machines(db, runs, nruns, &c, err) < 0) {
+	if (load_machines(db, runs, nruns, &c, err) < 0 ||
+	    results_schema(db, &rs, err) < 0) {
 		compare_machines_free(&c);
 		return -1;
 	}
@@ -143,7 +145,7 @@ int compare_machines(sqlite3 *db, const int64_t *runs, size_t nruns,
 			" library, algorithm, operation, run_id, mb_per_s"
 			" FROM %s WHERE %s AND %s = 'bulk' AND buffer_bytes = ?%zu"
 			" ORDER BY algorithm, operation DESC, library, 1, run_id",
-			results_variant_expr(db), results_points_view(db), in, results_mode_expr(db), c.nm + 1);
+			rs.variant, rs.points_view, in, rs.mode, c.nm + 1);
 	free(in);
 	rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
 	free(sql);
