@@ -106,10 +106,16 @@ static int load_machines(sqlite3 *db, const int64_t *runs, size_t nruns,
 		for (i = 0; i < nruns; i++) {
 			sqlite3_reset(st);
 			sqlite3_bind_int64(st, 1, runs[i]);
-			if (sqlite3_step(st) != SQLITE_ROW) {
+			rc = sqlite3_step(st);
+			if (rc != SQLITE_ROW) {
+				if (rc == SQLITE_DONE)
+					bo_err_set(err, "run %lld does not exist",
+						   (long long)runs[i]);
+				else
+					bo_err_set(err, "database error: %s",
+						   sqlite3_errmsg(db));
 				sqlite3_finalize(st);
-				return bo_err_set(err, "run %lld does not exist",
-						  (long long)runs[i]);
+				return -1;
 			} else {
 				char *h = col(st, 0), *cpu = col(st, 1);
 

@@ -70,8 +70,10 @@ sound "results --format csv" -- results --format csv
 expect cpus "compare 1 3 (its CPU caveat)" -- compare 1 3
 expect cpus "compare --latest 2" -- compare --latest 2
 expect cpus "compare --format json" -- compare --format json 1 3
+expect cpus "compare --machines 1 3 (the machines' CPUs)" -- compare --machines 1 3
 sound "compare 1 3" -- compare 1 3
 sound "compare --latest 2" -- compare --latest 2
+sound "compare --machines 1 3" -- compare --machines 1 3
 
 # results: the warnings about failed libraries read library_loads, after
 # the rows are read; they are printed after the rows
