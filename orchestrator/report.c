@@ -269,15 +269,15 @@ static int load(sqlite3 *db, const struct report_opts *o, struct data *d,
 	}
 	if (sqlite3_prepare_v2(db, "SELECT c.model_name FROM runs r JOIN cpus c"
 			       " ON c.id = r.cpu_id WHERE r.id = ?1", -1, &st,
-			       NULL) == SQLITE_OK) {
-		sqlite3_bind_int64(st, 1, d->runs[0]);
-		rc = sqlite3_step(st);
-		if (rc == SQLITE_ROW)
-			d->ghz = stats_nominal_ghz((const char *)sqlite3_column_text(st, 0));
-		sqlite3_finalize(st);
-		if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-			return db_fail(db, err);
-	}
+			       NULL) != SQLITE_OK)
+		return db_fail(db, err);
+	sqlite3_bind_int64(st, 1, d->runs[0]);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		d->ghz = stats_nominal_ghz((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return db_fail(db, err);
 	return 0;
 }
 
