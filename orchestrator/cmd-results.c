@@ -492,8 +492,10 @@ static int print_summaries(sqlite3 *db, const char *path,
 {
 	int64_t latest = 0;
 	const int64_t *runs = f->runs;
-	size_t nruns = f->nruns, i;
+	size_t nruns = f->nruns, i, len = 0;
 	int rc = EXIT_OK;
+	char *out = NULL;
+	FILE *mem;
 	bo_err err;
 
 	if (!nruns) {
@@ -512,23 +514,30 @@ static int print_summaries(sqlite3 *db, const char *path,
 	}
 	for (i = 0; i < nruns; i++)
 		cli_warn_partial_run(db, runs[i]);
-	for (i = 0; i < nruns; i++) {
+	/* stdout gets the summaries once every run's is read: a database
+	 * error leaves it empty */
+	mem = open_memstream(&out, &len);
+	if (!mem) {
+		fputs("benchorch: out of memory\n", stderr);
+		abort();
+	}
+	for (i = 0; i < nruns && rc != EXIT_ENV; i++) {
 		long n;
 
 		if (i)
-			fputc('\n', stdout);
-		n = summary_fastest(stdout, db, runs[i], db_hint, &err);
+			fputc('\n', mem);
+		n = summary_fastest(mem, db, runs[i], db_hint, &err);
 		if (n < 0) {
 			cli_error("%s in '%s'", err.msg, path);
-			return EXIT_ENV;
-		}
-		if (n == 0) {
+			rc = EXIT_ENV;
+		} else if (n == 0) {
 			char *why;
 
 			if (no_results_reason(db, runs[i], &why) < 0) {
 				cli_error("database error in '%s': %s", path,
 					  sqlite3_errmsg(db));
-				return EXIT_ENV;
+				rc = EXIT_ENV;
+				break;
 			}
 			cli_error("no bulk results at 16 B or 16 KiB for run %lld in '%s'%s",
 				  (long long)runs[i], path, why ? why : "");
@@ -536,6 +545,10 @@ static int print_summaries(sqlite3 *db, const char *path,
 			rc = EXIT_FAILED;
 		}
 	}
+	fclose(mem);
+	if (rc != EXIT_ENV)
+		fwrite(out, 1, len, stdout);
+	free(out);
 	return rc;
 }
 
