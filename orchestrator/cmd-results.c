@@ -826,6 +826,13 @@ static int cmd_results(int argc, char **argv)
 		return EXIT_ENV;
 	}
 	latest_sql = db_latest_run_sql(db);
+	if (!latest_sql) {
+		cli_error("database error in '%s': %s", path, sqlite3_errmsg(db));
+		sqlite3_close(db);
+		free(f.runs);
+		free(path);
+		return EXIT_ENV;
+	}
 	sql = build_sql(fmt == FORMAT_TABLE ? human_cols : machine_cols,
 			rs.mode, rs.variant, stats, rs.points_view, latest_sql,
 			&f);

@@ -75,11 +75,13 @@ static int load_machines(sqlite3 *db, const int64_t *runs, size_t nruns,
 		/* neither a run still going nor a confirmation run is a
 		 * machine's answer */
 		char *cond = db_shown_runs_sql(db);
-		char *sql = xasprintf("SELECT max(run_id), host,"
-				      " coalesce(cpu_model, 'unknown CPU')"
-				      " FROM results_v WHERE %s GROUP BY 2, 3",
-				      cond);
+		char *sql;
 
+		if (!cond)
+			return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+		sql = xasprintf("SELECT max(run_id), host,"
+				" coalesce(cpu_model, 'unknown CPU')"
+				" FROM results_v WHERE %s GROUP BY 2, 3", cond);
 		rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
 		free(sql);
 		free(cond);
