@@ -56,7 +56,9 @@ int64_t db_confirmed_by(sqlite3 *db, int64_t run_id);
  * a handful of another run's curves again, and `run` and the daemon make
  * one on their own: never the answer to "which library is fastest"). A
  * database older than the confirmations table (migration 12) has no
- * confirmation run. Newly allocated: the caller frees it. */
+ * confirmation run. Newly allocated: the caller frees it. NULL on a
+ * database error (the schema cannot be read: the message is
+ * sqlite3_errmsg(DB)). */
 char *db_shown_runs_sql(sqlite3 *db);
 
 /* The run a reader shows when none is named ("the latest run"): the
@@ -67,7 +69,7 @@ int64_t db_latest_run(sqlite3 *db);
 
 /* The same run as an SQL scalar subquery, "(SELECT ...)", to compare a
  * run_id column with (NULL when there is none). Newly allocated: the
- * caller frees it. */
+ * caller frees it. NULL on a database error (as db_shown_runs_sql). */
 char *db_latest_run_sql(sqlite3 *db);
 
 #endif

@@ -71,6 +71,28 @@ int db_has(sqlite3 *db, const char *name)
 	return found;
 }
 
+int db_prepare_optional(sqlite3 *db, const char *sql, sqlite3_stmt **st)
+{
+	int rc = sqlite3_prepare_v2(db, sql, -1, st, NULL);
+
+	if (rc == SQLITE_OK)
+		return 1;
+	*st = NULL;
+	/* the primary code: a connection may report extended ones */
+	return (rc & 0xff) == SQLITE_ERROR ? 0 : -1;
+}
+
+int db_has_column(sqlite3 *db, const char *table, const char *column)
+{
+	char *sql = xasprintf("SELECT %s FROM %s LIMIT 0", column, table);
+	sqlite3_stmt *st;
+	int k = db_prepare_optional(db, sql, &st);
+
+	sqlite3_finalize(st);
+	free(sql);
+	return k;
+}
+
 int db_quick_check(sqlite3 *db, bo_err *err)
 {
 	sqlite3_stmt *st;

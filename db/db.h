@@ -177,6 +177,21 @@ long long db_query_int(sqlite3 *db, const char *sql);
  * is sqlite3_errmsg(DB)). */
 int db_has(sqlite3 *db, const char *name);
 
+/* Compile SQL, a query naming tables or columns that a database of an
+ * older schema (opened read-only, not migrated) may lack, into *ST (as
+ * sqlite3_prepare_v2). Returns 1 when it compiles (finalize *ST); 0 when
+ * it does not because SQLite reports an SQL error (SQLITE_ERROR: a table
+ * or column it names is missing); -1 on any other error (a schema that
+ * cannot be read, out of memory: the message is sqlite3_errmsg(DB)). *ST
+ * is NULL unless 1 is returned. */
+int db_prepare_optional(sqlite3 *db, const char *sql, sqlite3_stmt **st);
+
+/* Whether DB's table or view TABLE has column COLUMN (both plain names,
+ * as in benchorch's own schema; db_prepare_optional of a query of it): 1
+ * yes, 0 no (or no such table), -1 on a database error (the message is
+ * sqlite3_errmsg(DB)). */
+int db_has_column(sqlite3 *db, const char *table, const char *column);
+
 /* Check DB's structure with SQLite's PRAGMA quick_check (every page of
  * the main database read once). Returns 0 when it is sound, or -1 with
  * err set to one line: SQLite's message ("database disk image is

@@ -186,8 +186,14 @@ static int compare_machines_cmd(const char *db_opt, const char *state_opt,
 			} else if (k == 0) {
 				char *sizes = db_names_sizes(db);
 
-				rc = cli_usage_error("compare", "--size: no results at '%s' in '%s' (it has: %s)",
-						     size_arg, path, sizes);
+				if (!sizes) {
+					cli_error("database error in '%s': %s",
+						  path, sqlite3_errmsg(db));
+					rc = EXIT_ENV;
+				} else {
+					rc = cli_usage_error("compare", "--size: no results at '%s' in '%s' (it has: %s)",
+							     size_arg, path, sizes);
+				}
 				free(sizes);
 			}
 		}

@@ -257,6 +257,20 @@ static int print_query(sqlite3 *db, const char *sql, enum format fmt)
 	return EXIT_OK;
 }
 
+/* Step ST, an INSERT into a scratch table, and reset it for the next
+ * row. Returns 0, or -1 after saying why on stderr (a row not stored
+ * would be missing from the output, not an error). */
+static int insert_row(sqlite3 *db, sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	if (rc == SQLITE_DONE)
+		return 0;
+	cli_error("cannot format output: %s", sqlite3_errmsg(db));
+	return -1;
+}
+
 static void bind_s(sqlite3_stmt *st, int i, const char *s)
 {
 	if (s)
@@ -334,12 +348,14 @@ static int do_list(struct opts *o)
 		else
 			bind_s(st, 6, v[i]->digest);
 		bind_s(st, 7, ver);
-		sqlite3_step(st);
-		sqlite3_reset(st);
+		rc = insert_row(db, st);
 		free(ver);
+		if (rc < 0)
+			break;
 	}
 	sqlite3_finalize(st);
-	rc = print_query(db, "SELECT * FROM t ORDER BY name", o->format);
+	rc = i < n ? EXIT_FAILED :
+	     print_query(db, "SELECT * FROM t ORDER BY name", o->format);
 	sqlite3_close(db);
 	image_list_free(v, n);
 	return rc;
@@ -457,6 +473,25 @@ static int show_json(const struct image *img, unsigned long long size)
 	return EXIT_OK;
 }
 
+/* `show` as a table: IMG's description, before its libraries. */
+static void show_header(const struct image *img, unsigned long long size)
+{
+	printf("name:          %s\n", img->name);
+	printf("distro:        %s\n", img->distro);
+	printf("release:       %s\n", img->release);
+	printf("method:        %s\n", img->method);
+	printf("created:       %s\n", img->created_at);
+	printf("size:          %llu bytes (%.1f MiB)\n", size,
+	       (double)size / 1048576.0);
+	printf("digest:        %s\n", img->digest);
+	printf("verification:  %s\n", verification_of(img));
+	if (img->source)
+		printf("source:        %s\n", img->source);
+	printf("packages:      %zu (%s)\n", img->npackages,
+	       img->pkgdb ? img->pkgdb : "dpkg");
+	printf("\n");
+}
+
 static int do_show(struct opts *o)
 {
 	struct image *img;
@@ -480,22 +515,6 @@ static int do_show(struct opts *o)
 		rc = show_json(img, size);
 		image_free(img);
 		return rc;
-	}
-	if (o->format == FORMAT_TABLE) {
-		printf("name:          %s\n", img->name);
-		printf("distro:        %s\n", img->distro);
-		printf("release:       %s\n", img->release);
-		printf("method:        %s\n", img->method);
-		printf("created:       %s\n", img->created_at);
-		printf("size:          %llu bytes (%.1f MiB)\n", size,
-		       (double)size / 1048576.0);
-		printf("digest:        %s\n", img->digest);
-		printf("verification:  %s\n", verification_of(img));
-		if (img->source)
-			printf("source:        %s\n", img->source);
-		printf("packages:      %zu (%s)\n", img->npackages,
-		       img->pkgdb ? img->pkgdb : "dpkg");
-		printf("\n");
 	}
 	db = scratch("CREATE TABLE t (name, distro, release, method, "
 		     "created_at, size_bytes, digest, verification, library, "
@@ -521,10 +540,18 @@ static int do_show(struct opts *o)
 		bind_s(st, 10, img->libpkgs[i].package);
 		bind_s(st, 11, image_package_version(img,
 						     img->libpkgs[i].package));
-		sqlite3_step(st);
-		sqlite3_reset(st);
+		if (insert_row(db, st) < 0)
+			break;
 	}
 	sqlite3_finalize(st);
+	/* a row that could not be stored: nothing printed */
+	if (i < img->nlibpkgs) {
+		sqlite3_close(db);
+		image_free(img);
+		return EXIT_FAILED;
+	}
+	if (o->format == FORMAT_TABLE)
+		show_header(img, size);
 	if (o->format == FORMAT_TABLE && img->nlibpkgs == 0)
 		printf("no crypto library packages found\n");
 	else

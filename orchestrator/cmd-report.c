@@ -197,6 +197,8 @@ static int cmd_report(int argc, char **argv)
 		if (k <= 0) {
 			char *sizes = k < 0 ? NULL : db_names_sizes(db);
 
+			if (!sizes)
+				k = -1;
 			if (k < 0)
 				cli_error("database error in '%s': %s", path,
 					  sqlite3_errmsg(db));

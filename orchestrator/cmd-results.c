@@ -152,29 +152,29 @@ static const char stats_join[] =
 	"  AND c.algorithm = r.algorithm AND c.operation = r.operation"
 	"  AND c.mode = r.mode) ON stat_id = result_id";
 
-/* 1 when DB has the statistics of schema 5 (a database of an older
- * schema opened read-only has not). */
+/* 1 when DB has the statistics of schema 5, 0 when not (a database of
+ * an older schema opened read-only), -1 on a database error. */
 static int has_stats(sqlite3 *db)
 {
 	sqlite3_stmt *st;
-	int ok = sqlite3_prepare_v2(db, "SELECT p25_ns FROM results, curves LIMIT 0",
-				    -1, &st, NULL) == SQLITE_OK;
+	int k = db_prepare_optional(db, "SELECT p25_ns FROM results, curves"
+				    " LIMIT 0", &st);
 
 	sqlite3_finalize(st);
-	return ok;
+	return k;
 }
 
 /* The query for F: BASE columns, then mode and variant, then the
  * statistics p25_ns, p75_ns, cv, noisy and cycles_per_byte (appended, so
  * the names before them stay stable; NULL on an older schema), from
- * VIEW (results_points_view: one row per point of a run, the median of
- * its invocations' medians) filtered by F, with positional parameters
- * bound in order by bind_filters. From points_v the statistics are the
- * point's own, over all its invocations (the quartiles span them, so
- * that median_ns lies between them; noisy when any invocation was; the
- * largest cv); from results_v (a database older than points_v) they are
- * the invocation's. LATEST is the run shown when F names none
- * (db_latest_run_sql). Caller frees. */
+ * VIEW (results_schema's points_view: one row per point of a run, the
+ * median of its invocations' medians) filtered by F, with positional
+ * parameters bound in order by bind_filters. From points_v the
+ * statistics are the point's own, over all its invocations (the
+ * quartiles span them, so that median_ns lies between them; noisy when
+ * any invocation was; the largest cv); from results_v (a database older
+ * than points_v) they are the invocation's. LATEST is the run shown when
+ * F names none (db_latest_run_sql). Caller frees. */
 static char *build_sql(const char *base, const char *mode,
 		       const char *variant, int stats, const char *view,
 		       const char *latest, const struct filters *f)
@@ -358,23 +358,25 @@ static long print_human(FILE *out, sqlite3_stmt *st, long *ret_noisy,
 }
 
 /* Why run RUN_ID (a run DB holds: check_runs) has no results at all, as
- * a clause to append to the "no matching results" error: ": run N is
- * stored as aborted (why)", ": run N is still running (or its
+ * a clause to append to the "no matching results" error, in *RET: ": run
+ * N is stored as aborted (why)", ": run N is still running (or its
  * orchestrator died)", ": run N is a tool run (run --tools); ..." (it
  * has tool results, shown by --tools); NULL when the run has results
- * (the filters excluded them), when it finished normally, or on a
- * database error. The caller frees it. */
-static char *no_results_reason(sqlite3 *db, int64_t run_id)
+ * (the filters excluded them) or when it finished normally. The caller
+ * frees it. Returns 0, or -1 (*RET NULL) on a database error (the
+ * message is sqlite3_errmsg(DB)). */
+static int no_results_reason(sqlite3 *db, int64_t run_id, char **ret)
 {
 	sqlite3_stmt *st;
 	char *why = NULL;
-	int rc;
+	int rc, tools;
 
+	*ret = NULL;
 	if (sqlite3_prepare_v2(db, "SELECT status, error, EXISTS (SELECT 1"
 			       " FROM results_v WHERE run_id = ?1)"
 			       " FROM runs WHERE id = ?1", -1, &st, NULL) !=
 	    SQLITE_OK)
-		return NULL;
+		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW && sqlite3_column_int(st, 2) == 0) {
@@ -391,23 +393,35 @@ static char *no_results_reason(sqlite3 *db, int64_t run_id)
 			free(what);
 		}
 	}
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		sqlite3_finalize(st);
+		return -1;
+	}
 	sqlite3_finalize(st);
-	if (!why && rc == SQLITE_ROW && db_has(db, "tool_results") == 1) {
+	/* a database older than the tool mode has no tool run */
+	tools = !why && rc == SQLITE_ROW ? db_has(db, "tool_results") : 0;
+	if (tools < 0)
+		return -1;
+	if (tools) {
 		char *sql = xasprintf("SELECT EXISTS (SELECT 1 FROM invocations i"
 				      " JOIN tool_results t ON t.invocation_id ="
 				      " i.id WHERE i.run_id = %lld) AND NOT EXISTS"
 				      " (SELECT 1 FROM results_v WHERE run_id ="
 				      " %lld)", (long long)run_id,
 				      (long long)run_id);
+		long long k = db_query_int(db, sql);
 
-		if (db_query_int(db, sql) == 1)
+		free(sql);
+		if (k < 0)
+			return -1;
+		if (k == 1)
 			why = xasprintf(": run %lld is a tool run (run --tools);"
 					" 'benchorch results --tools --run %lld'"
 					" shows it", (long long)run_id,
 					(long long)run_id);
-		free(sql);
 	}
-	return why;
+	*ret = why;
+	return 0;
 }
 
 /* Warn on stderr about every selected run (F's --run ids or the latest
@@ -441,6 +455,8 @@ static int check_known(sqlite3 *db, const char *path, const struct filters *f,
 		if (k == 0) {
 			char *names = db_names_distros(db);
 
+			if (!names)
+				goto dberr;
 			cli_usage_error("results", "--distro: no results for distribution '%s' in '%s' (it has: %s)",
 					f->distro, path, names);
 			free(names);
@@ -454,6 +470,8 @@ static int check_known(sqlite3 *db, const char *path, const struct filters *f,
 		if (k == 0) {
 			char *sizes = db_names_sizes(db);
 
+			if (!sizes)
+				goto dberr;
 			cli_usage_error("results", "--size: no results at '%s' in '%s' (it has: %s)",
 					size_arg, path, sizes);
 			free(sizes);
@@ -474,8 +492,10 @@ static int print_summaries(sqlite3 *db, const char *path,
 {
 	int64_t latest = 0;
 	const int64_t *runs = f->runs;
-	size_t nruns = f->nruns, i;
+	size_t nruns = f->nruns, i, len = 0;
 	int rc = EXIT_OK;
+	char *out = NULL;
+	FILE *mem;
 	bo_err err;
 
 	if (!nruns) {
@@ -494,45 +514,79 @@ static int print_summaries(sqlite3 *db, const char *path,
 	}
 	for (i = 0; i < nruns; i++)
 		cli_warn_partial_run(db, runs[i]);
-	for (i = 0; i < nruns; i++) {
+	/* stdout gets the summaries once every run's is read: a database
+	 * error leaves it empty */
+	mem = open_memstream(&out, &len);
+	if (!mem) {
+		fputs("benchorch: out of memory\n", stderr);
+		abort();
+	}
+	for (i = 0; i < nruns && rc != EXIT_ENV; i++) {
 		long n;
 
 		if (i)
-			fputc('\n', stdout);
-		n = summary_fastest(stdout, db, runs[i], db_hint, &err);
+			fputc('\n', mem);
+		n = summary_fastest(mem, db, runs[i], db_hint, &err);
 		if (n < 0) {
 			cli_error("%s in '%s'", err.msg, path);
-			return EXIT_ENV;
-		}
-		if (n == 0) {
-			char *why = no_results_reason(db, runs[i]);
+			rc = EXIT_ENV;
+		} else if (n == 0) {
+			char *why;
 
+			if (no_results_reason(db, runs[i], &why) < 0) {
+				cli_error("database error in '%s': %s", path,
+					  sqlite3_errmsg(db));
+				rc = EXIT_ENV;
+				break;
+			}
 			cli_error("no bulk results at 16 B or 16 KiB for run %lld in '%s'%s",
 				  (long long)runs[i], path, why ? why : "");
 			free(why);
 			rc = EXIT_FAILED;
 		}
 	}
+	fclose(mem);
+	if (rc != EXIT_ENV)
+		fwrite(out, 1, len, stdout);
+	free(out);
 	return rc;
 }
 
-/* Warn on stderr about every library that failed (could not be loaded,
- * crashed, hung) in the selected runs (F's --run ids, or the latest): it
- * has no results there. */
-static void warn_failed_libraries(sqlite3 *db, const struct filters *f)
+/* The warnings, one line each, about every library that failed (could
+ * not be loaded, crashed, hung) in the selected runs (F's --run ids, or
+ * the latest): it has no results there. Returns 0 with the lines
+ * in *RET ("" for none; the caller frees them), or -1 (*RET NULL) on a
+ * database error (the message is sqlite3_errmsg(DB)). */
+static int failed_libraries(sqlite3 *db, const struct filters *f, char **ret)
 {
-	int64_t latest;
-	size_t i;
+	const int64_t *runs = f->runs;
+	size_t nruns = f->nruns, len = 0, i;
+	int64_t latest = 0;
+	long k = 0;
+	FILE *m;
 
-	if (f->nruns) {
-		for (i = 0; i < f->nruns; i++)
-			lib_faults_print(stderr, db, f->runs[i],
-					 "benchorch: warning: ");
-		return;
+	*ret = NULL;
+	if (!nruns) {
+		latest = db_latest_run(db);
+		if (latest < 0)
+			return -1;
+		runs = &latest;
+		nruns = latest > 0;
 	}
-	latest = db_latest_run(db);
-	if (latest > 0)
-		lib_faults_print(stderr, db, latest, "benchorch: warning: ");
+	m = open_memstream(ret, &len);
+	if (!m) {
+		fputs("benchorch: out of memory\n", stderr);
+		abort();
+	}
+	for (i = 0; i < nruns && k >= 0; i++)
+		k = lib_faults_print(m, db, runs[i], "benchorch: warning: ");
+	fclose(m);
+	if (k < 0) {
+		free(*ret);
+		*ret = NULL;
+		return -1;
+	}
+	return 0;
 }
 
 /* --resources: print results_resources() for F in FMT. Returns an exit
@@ -562,10 +616,13 @@ static int cmd_results(int argc, char **argv)
 	const char *db_opt = NULL, *state_opt = NULL, *size_arg = NULL;
 	enum format fmt = FORMAT_TABLE;
 	struct filters f = { 0 };
-	int opt, rc = EXIT_OK, summary = 0, tools = 0, resources = 0, k;
+	int opt, rc = EXIT_OK, summary = 0, tools = 0, resources = 0, k, stats;
 	sqlite3 *db;
 	sqlite3_stmt *st;
-	char *path, *sql, *latest_sql;
+	char *path, *sql, *latest_sql, *out = NULL, *faults = NULL, *why = NULL;
+	size_t outlen = 0;
+	struct results_schema rs;
+	FILE *mem;
 	bo_err err;
 	long n, noisy = 0;
 
@@ -760,10 +817,24 @@ static int cmd_results(int argc, char **argv)
 		free(path);
 		return rc;
 	}
+	stats = has_stats(db);
+	if (stats < 0 || results_schema(db, &rs, &err) < 0) {
+		cli_error("database error in '%s': %s", path, sqlite3_errmsg(db));
+		sqlite3_close(db);
+		free(f.runs);
+		free(path);
+		return EXIT_ENV;
+	}
 	latest_sql = db_latest_run_sql(db);
+	if (!latest_sql) {
+		cli_error("database error in '%s': %s", path, sqlite3_errmsg(db));
+		sqlite3_close(db);
+		free(f.runs);
+		free(path);
+		return EXIT_ENV;
+	}
 	sql = build_sql(fmt == FORMAT_TABLE ? human_cols : machine_cols,
-			results_mode_expr(db), results_variant_expr(db),
-			has_stats(db), results_points_view(db), latest_sql,
+			rs.mode, rs.variant, stats, rs.points_view, latest_sql,
 			&f);
 	free(latest_sql);
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
@@ -776,19 +847,30 @@ static int cmd_results(int argc, char **argv)
 	}
 	free(sql);
 	bind_filters(st, &f);
+	/* stdout gets the rows only once every query has been read: a
+	 * database error leaves it empty */
+	mem = open_memstream(&out, &outlen);
+	if (!mem) {
+		fputs("benchorch: out of memory\n", stderr);
+		abort();
+	}
 	if (fmt == FORMAT_TABLE)
-		n = print_human(stdout, st, &noisy, &err);
+		n = print_human(mem, st, &noisy, &err);
 	else
-		n = format_stmt(stdout, st, fmt, &err);
+		n = format_stmt(mem, st, fmt, &err);
+	fclose(mem);
+	/* with --all, every failed library of every run would be named */
+	if (n > 0 && !f.all && failed_libraries(db, &f, &faults) < 0)
+		n = bo_err_set(&err, "database error: %s", sqlite3_errmsg(db));
+	if (n == 0 && f.nruns == 1 && no_results_reason(db, f.runs[0], &why) < 0)
+		n = bo_err_set(&err, "database error: %s", sqlite3_errmsg(db));
+	if (n >= 0)	/* with no row: csv its header, json [] */
+		fwrite(out, 1, outlen, stdout);
 	if (n < 0) {
 		cli_error("%s in '%s'", err.msg, path);
 		rc = EXIT_ENV;
 	} else if (n == 0) {
-		char *why = f.nruns == 1 ? no_results_reason(db, f.runs[0]) :
-			    NULL;
-
 		cli_error("no matching results in '%s'%s", path, why ? why : "");
-		free(why);
 		rc = EXIT_FAILED;
 	} else {
 		if (noisy > 0)
@@ -798,9 +880,12 @@ static int cmd_results(int argc, char **argv)
 				 noisy, n);
 		if (!f.all) {	/* with --all, every partial run would be named */
 			warn_partial_runs(db, &f);
-			warn_failed_libraries(db, &f);
+			fputs(faults, stderr);
 		}
 	}
+	free(out);
+	free(faults);
+	free(why);
 	sqlite3_finalize(st);
 	sqlite3_close(db);
 	free(f.runs);

@@ -72,7 +72,7 @@ static int cmd_runs(int argc, char **argv)
 	sqlite3 *db;
 	char *path, *sql;
 	bo_err err;
-	int opt, rc = EXIT_OK;
+	int opt, rc = EXIT_OK, confirms, tools;
 
 	optind = 1;
 	opterr = 0;
@@ -112,10 +112,12 @@ static int cmd_runs(int argc, char **argv)
 		free(path);
 		return EXIT_ENV;
 	}
-	sql = xasprintf(runs_sql,
-			db_has(db, "confirmations") && db_has(db, "tool_results") ?
-			kind_sql : kind_none_sql);
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+	confirms = db_has(db, "confirmations");
+	tools = confirms < 0 ? -1 : db_has(db, "tool_results");
+	sql = xasprintf(runs_sql, confirms > 0 && tools > 0 ? kind_sql :
+			kind_none_sql);
+	if (tools < 0 ||
+	    sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
 		cli_error("cannot read the runs of '%s': %s", path,
 			  sqlite3_errmsg(db));
 		rc = EXIT_ENV;

@@ -15,33 +15,52 @@
 #include "orchestrator/slurm.h"
 
 /* Add to *IDS the central run ids of the finished runs of the task database
- * PATH, found by uuid in DB. */
-static void runs_of(sqlite3 *db, const char *path, int64_t **ids, size_t *n)
+ * PATH, found by uuid in DB (at DB_PATH). Returns 0, or -1 after saying
+ * on stderr which database could not be read. */
+static int runs_of(sqlite3 *db, const char *db_path, const char *path,
+		   int64_t **ids, size_t *n)
 {
 	sqlite3 *src;
 	sqlite3_stmt *q = NULL, *get = NULL;
+	bo_err err;
+	int rc, k = SQLITE_DONE;
 
-	if (sqlite3_open_v2(path, &src, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		sqlite3_close(src);
-		return;
+	if (db_open_readonly(path, &src, &err) < 0) {
+		cli_error("%s", err.msg);
+		return -1;
 	}
 	if (sqlite3_prepare_v2(src, "SELECT uuid FROM runs WHERE status <> 'running'",
-			       -1, &q, NULL) == SQLITE_OK &&
-	    sqlite3_prepare_v2(db, "SELECT id FROM runs WHERE uuid = ?", -1,
-			       &get, NULL) == SQLITE_OK) {
-		while (sqlite3_step(q) == SQLITE_ROW) {
-			sqlite3_reset(get);
-			sqlite3_bind_text(get, 1, (const char *)sqlite3_column_text(q, 0),
-					  -1, SQLITE_TRANSIENT);
-			if (sqlite3_step(get) == SQLITE_ROW) {
-				*ids = xrealloc(*ids, (*n + 1) * sizeof(**ids));
-				(*ids)[(*n)++] = sqlite3_column_int64(get, 0);
-			}
+			       -1, &q, NULL) != SQLITE_OK) {
+		cli_error("database error in '%s': %s", path, sqlite3_errmsg(src));
+		sqlite3_close(src);
+		return -1;
+	}
+	if (sqlite3_prepare_v2(db, "SELECT id FROM runs WHERE uuid = ?", -1,
+			       &get, NULL) != SQLITE_OK) {
+		cli_error("database error in '%s': %s", db_path, sqlite3_errmsg(db));
+		sqlite3_finalize(q);
+		sqlite3_close(src);
+		return -1;
+	}
+	while (k == SQLITE_DONE && (rc = sqlite3_step(q)) == SQLITE_ROW) {
+		sqlite3_reset(get);
+		sqlite3_bind_text(get, 1, (const char *)sqlite3_column_text(q, 0),
+				  -1, SQLITE_TRANSIENT);
+		k = sqlite3_step(get);
+		if (k == SQLITE_ROW) {
+			*ids = xrealloc(*ids, (*n + 1) * sizeof(**ids));
+			(*ids)[(*n)++] = sqlite3_column_int64(get, 0);
+			k = SQLITE_DONE;
 		}
 	}
+	if (k != SQLITE_DONE)
+		cli_error("database error in '%s': %s", db_path, sqlite3_errmsg(db));
+	else if (rc != SQLITE_DONE)
+		cli_error("database error in '%s': %s", path, sqlite3_errmsg(src));
 	sqlite3_finalize(q);
 	sqlite3_finalize(get);
 	sqlite3_close(src);
+	return k == SQLITE_DONE && rc == SQLITE_DONE ? 0 : -1;
 }
 
 /* Write the report of runs IDS (N) in DB to PATH. Returns 0 or -1 after
@@ -81,7 +100,7 @@ int slurm_collect_cmd(int argc, char **argv)
 	size_t nids = 0;
 	char *spool, *path, *report;
 	long n, i, missing = 0;
-	int rc = slurm_job_parse("collect", argc, argv, &a, 1);
+	int rc = slurm_job_parse("collect", argc, argv, &a, 1), unread = 0;
 	sqlite3 *db;
 	bo_err err;
 
@@ -110,7 +129,10 @@ int slurm_collect_cmd(int argc, char **argv)
 			printf("task %s on node %s: merged %ld run%s (%ld results) from '%s'\n",
 			       t[i].id, t[i].node, st.runs_added,
 			       st.runs_added == 1 ? "" : "s", st.results_added, t[i].db);
-			runs_of(db, t[i].db, &ids, &nids);
+			/* a task whose runs cannot be listed: no report,
+			 * which would leave them out */
+			if (runs_of(db, path, t[i].db, &ids, &nids) < 0)
+				unread = 1;
 			continue;
 		}
 		missing++;
@@ -136,11 +158,13 @@ int slurm_collect_cmd(int argc, char **argv)
 	putchar('\n');
 	report = a.report ? xstrdup(a.report) :
 			    xasprintf("%s/%s.report.html", spool, a.job);
-	if (nids && write_report(db, ids, nids, report) == 0)
+	rc = unread ? EXIT_ENV : missing ? EXIT_FAILED : EXIT_OK;
+	if (!unread && nids && write_report(db, ids, nids, report) == 0)
 		printf("report '%s'\n", report);
-	else if (!nids)
+	else if (!unread && nids)
+		rc = EXIT_ENV;	/* said why */
+	else if (!unread)
 		cli_warn("no run to report");
-	rc = missing ? EXIT_FAILED : EXIT_OK;
 	sqlite3_close(db);
 	slurm_tasks_free(t, n);
 	free(ids);

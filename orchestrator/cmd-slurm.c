@@ -69,7 +69,8 @@ const char slurm_usage[] =
 "\n"
 "Exit status: 0 submitted (collect: every task merged); 1 collect: some\n"
 "task left no database, the others are merged; 2 usage error (also bad\n"
-"RUN-OPTIONS); 3 sbatch missing or refused, or a database unusable.\n";
+"RUN-OPTIONS); 3 sbatch missing or refused, a database unusable, or\n"
+"collect: the report not written.\n";
 
 
 /* The value of a slurm option at ARGV[*I], as "--name VALUE" or

@@ -75,11 +75,13 @@ static int load_machines(sqlite3 *db, const int64_t *runs, size_t nruns,
 		/* neither a run still going nor a confirmation run is a
 		 * machine's answer */
 		char *cond = db_shown_runs_sql(db);
-		char *sql = xasprintf("SELECT max(run_id), host,"
-				      " coalesce(cpu_model, 'unknown CPU')"
-				      " FROM results_v WHERE %s GROUP BY 2, 3",
-				      cond);
+		char *sql;
 
+		if (!cond)
+			return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+		sql = xasprintf("SELECT max(run_id), host,"
+				" coalesce(cpu_model, 'unknown CPU')"
+				" FROM results_v WHERE %s GROUP BY 2, 3", cond);
 		rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
 		free(sql);
 		free(cond);
@@ -106,10 +108,16 @@ static int load_machines(sqlite3 *db, const int64_t *runs, size_t nruns,
 		for (i = 0; i < nruns; i++) {
 			sqlite3_reset(st);
 			sqlite3_bind_int64(st, 1, runs[i]);
-			if (sqlite3_step(st) != SQLITE_ROW) {
+			rc = sqlite3_step(st);
+			if (rc != SQLITE_ROW) {
+				if (rc == SQLITE_DONE)
+					bo_err_set(err, "run %lld does not exist",
+						   (long long)runs[i]);
+				else
+					bo_err_set(err, "database error: %s",
+						   sqlite3_errmsg(db));
 				sqlite3_finalize(st);
-				return bo_err_set(err, "run %lld does not exist",
-						  (long long)runs[i]);
+				return -1;
 			} else {
 				char *h = col(st, 0), *cpu = col(st, 1);
 
@@ -128,12 +136,14 @@ int compare_machines(sqlite3 *db, const int64_t *runs, size_t nruns,
 		     int64_t bytes, struct machines_cmp *ret, bo_err *err)
 {
 	struct machines_cmp c = { .bytes = bytes };
+	struct results_schema rs;
 	sqlite3_stmt *st;
 	char *in, *sql;
 	size_t i;
 	int rc;
 
-	if (load_machines(db, runs, nruns, &c, err) < 0) {
+	if (load_machines(db, runs, nruns, &c, err) < 0 ||
+	    results_schema(db, &rs, err) < 0) {
 		compare_machines_free(&c);
 		return -1;
 	}
@@ -143,7 +153,7 @@ int compare_machines(sqlite3 *db, const int64_t *runs, size_t nruns,
 			" library, algorithm, operation, run_id, mb_per_s"
 			" FROM %s WHERE %s AND %s = 'bulk' AND buffer_bytes = ?%zu"
 			" ORDER BY algorithm, operation DESC, library, 1, run_id",
-			results_variant_expr(db), results_points_view(db), in, results_mode_expr(db), c.nm + 1);
+			rs.variant, rs.points_view, in, rs.mode, c.nm + 1);
 	free(in);
 	rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
 	free(sql);

@@ -70,29 +70,26 @@ static size_t result_samples(sqlite3_stmt *st, int64_t result_id, double **ret,
 	return n;
 }
 
-/* The query for result_samples, or NULL on a schema without samples (a
- * database before schema 5 opened read-only). */
-static sqlite3_stmt *samples_query(sqlite3 *db)
+/* The query for result_samples in *RET, NULL on a schema without
+ * samples (a database before schema 5 opened read-only). Returns 0, or
+ * -1 on a database error (the message is sqlite3_errmsg(DB)). */
+static int samples_query(sqlite3 *db, sqlite3_stmt **ret)
 {
-	sqlite3_stmt *st;
-
-	if (sqlite3_prepare_v2(db, "SELECT s.ns, r.bytes_per_batch FROM samples s"
-			       " JOIN results r ON r.id = s.result_id"
-			       " WHERE s.result_id = ?1 ORDER BY s.rep", -1, &st,
-			       NULL) != SQLITE_OK)
-		return NULL;
-	return st;
+	return db_prepare_optional(db, "SELECT s.ns, r.bytes_per_batch FROM"
+				   " samples s JOIN results r ON r.id ="
+				   " s.result_id WHERE s.result_id = ?1 ORDER BY"
+				   " s.rep", ret) < 0 ? -1 : 0;
 }
 
-/* The variants RUN_ID's results were measured in, sorted and joined with
- * ',' ("hw", "nohw", "hw,nohw"; "hw" for every result of a schema without
+/* The variants RUN_ID's results were measured in (VARIANT: the
+ * expression of results_schema), sorted and joined with ',' ("hw",
+ * "nohw", "hw,nohw"; "hw" for every result of a schema without
  * variants), "" for a run without results, NULL on a database error.
  * Newly allocated; caller frees. */
-static char *run_variants(sqlite3 *db, int64_t run_id)
+static char *run_variants(sqlite3 *db, const char *variant, int64_t run_id)
 {
 	char *sql = xasprintf("SELECT DISTINCT %s FROM results_v"
-			      " WHERE run_id = ?1 ORDER BY 1",
-			      results_variant_expr(db));
+			      " WHERE run_id = ?1 ORDER BY 1", variant);
 	char *v = xstrdup("");
 	sqlite3_stmt *st;
 	int rc = SQLITE_ERROR;
@@ -166,23 +163,26 @@ int compare_runs(sqlite3 *db, int64_t base_run, int64_t new_run,
 {
 	struct compare_result r = { .base_run = base_run, .new_run = new_run,
 				    .threshold = threshold };
+	struct results_schema rs;
 	sqlite3_stmt *st, *ss;
 	int rc, failed = 0;
 
-	if (run_exists(db, base_run, err) < 0 || run_exists(db, new_run, err) < 0)
+	if (run_exists(db, base_run, err) < 0 || run_exists(db, new_run, err) < 0 ||
+	    results_schema(db, &rs, err) < 0)
 		return -1;
-	r.base_variant = run_variants(db, base_run);
-	r.new_variant = run_variants(db, new_run);
+	r.base_variant = run_variants(db, rs.variant, base_run);
+	r.new_variant = r.base_variant ?
+			run_variants(db, rs.variant, new_run) : NULL;
 	if (!r.base_variant || !r.new_variant) {
 		bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
 		compare_result_free(&r);
 		return -1;
 	}
 	{
-		int v2 = strcmp(results_mode_expr(db), "mode") == 0;
+		int v2 = strcmp(rs.mode, "mode") == 0;
 		/* one row per point of a run (points_v: the median of
 		 * its invocations), its samples those of one invocation */
-		const char *pv = results_points_view(db);
+		const char *pv = rs.points_view;
 		char *sql = v2 ? xasprintf(points_fmt, "b.mode", "n.mode",
 					   "b.variant", "n.variant", "variant",
 					   pv)
@@ -199,7 +199,12 @@ int compare_runs(sqlite3 *db, int64_t base_run, int64_t new_run,
 	}
 	sqlite3_bind_int64(st, 1, base_run);
 	sqlite3_bind_int64(st, 2, new_run);
-	ss = samples_query(db);
+	if (samples_query(db, &ss) < 0) {
+		bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+		sqlite3_finalize(st);
+		compare_result_free(&r);
+		return -1;
+	}
 	while (!failed && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct compare_point *p;
 
@@ -296,10 +301,13 @@ int compare_latest_two(sqlite3 *db, int64_t *ret_base, int64_t *ret_new,
 	 * two images, not the state of the machine. The base is the latest
 	 * run made like the newest (the same --quick flag and variant): a
 	 * --nohw run beside a nightly one is no regression of a package */
-	int confirms = sqlite3_table_column_metadata(db, NULL, "confirmations",
-						     "run_id", NULL, NULL, NULL,
-						     NULL, NULL) == SQLITE_OK;
-	char *sql = xasprintf("SELECT id, quick, EXISTS (SELECT 1 FROM"
+	int confirms = db_has(db, "confirmations");
+	char *sql;
+	int prc;
+
+	if (confirms < 0)
+		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+	sql = xasprintf("SELECT id, quick, EXISTS (SELECT 1 FROM"
 			      " invocations v WHERE v.run_id = r.id AND"
 			      " v.variant = 'nohw') FROM runs r WHERE status = 'done'"
 			      " AND EXISTS (SELECT 1 FROM"
@@ -308,7 +316,7 @@ int compare_latest_two(sqlite3 *db, int64_t *ret_base, int64_t *ret_new,
 			      " ORDER BY started_at DESC, id DESC",
 			      confirms ? " AND id NOT IN (SELECT run_id FROM"
 					 " confirmations)" : "");
-	int prc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+	prc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
 
 	free(sql);
 	if (prc != SQLITE_OK)

@@ -261,8 +261,9 @@ static void point_release(struct point *p)
 	memset(p, 0, sizeof(*p));
 }
 
-int confirm_summary_print(FILE *f, sqlite3 *db, int64_t run_id,
-			  enum format fmt, bo_err *err)
+/* confirm_summary_print, writing to F as it reads the rows. */
+static int summary_write(FILE *f, sqlite3 *db, int64_t run_id,
+			 enum format fmt, bo_err *err)
 {
 	struct point p = { 0 };
 	json_t *arr;
@@ -327,4 +328,24 @@ int confirm_summary_print(FILE *f, sqlite3 *db, int64_t run_id,
 		json_decref(arr);
 	}
 	return 0;
+}
+
+int confirm_summary_print(FILE *f, sqlite3 *db, int64_t run_id,
+			  enum format fmt, bo_err *err)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	int rc;
+
+	/* F gets the summary once every row is read: on a database error
+	 * it gets nothing, not the header and part of the points */
+	if (!mem)
+		return bo_err_set(err, "out of memory");
+	rc = summary_write(mem, db, run_id, fmt, err);
+	fclose(mem);
+	if (rc == 0)
+		fwrite(buf, 1, len, f);
+	free(buf);
+	return rc;
 }

@@ -28,8 +28,9 @@
  * against, before_ and again_mb_per_s, before_ and again_invocations).
  * FORMAT_TABLE aligned with a header, FORMAT_CSV with a header row (RFC
  * 4180), FORMAT_JSON an array of objects (no before_mb_per_s/change_pct
- * where the before side has no result). Returns 0, or -1 with err set
- * (database error). */
+ * where the before side has no result). Nothing is written to F until
+ * every row is read. Returns 0, or -1 with err set (database error; F
+ * gets nothing). */
 int confirm_summary_print(FILE *f, sqlite3 *db, int64_t run_id,
 			  enum format fmt, bo_err *err);
 

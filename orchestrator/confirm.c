@@ -50,7 +50,7 @@ struct confirm_state {
 };
 
 /* The latest run that finished and is neither a confirmation nor a
- * tool run (run --tools); 0 = none. */
+ * tool run (run --tools); 0 = none, -1 on a database error. */
 static int64_t latest_run(sqlite3 *db)
 {
 	return db_query_int(db, "SELECT coalesce(max(id), 0) FROM runs r WHERE"
@@ -60,12 +60,20 @@ static int64_t latest_run(sqlite3 *db)
 			    " ON t.invocation_id = i.id WHERE i.run_id = r.id)");
 }
 
-/* Whether RUN in DB is a run to confirm: not itself a confirmation
- * (it measured curves of another run) and not a tool run (run --tools:
- * tool_results and no library results, no curve). Returns 0, or -1
- * after saying on stderr why not (a usage error) or that the database
- * could not tell (*env set). */
-static int check_confirmable(sqlite3 *db, int64_t run, int *env)
+/* Say on stderr that the database DB at PATH could not be read:
+ * "database error in 'PATH': MESSAGE". */
+static void db_error(sqlite3 *db, const char *path)
+{
+	cli_error("database error in '%s': %s", path, sqlite3_errmsg(db));
+}
+
+/* Whether RUN in DB (at PATH) is a run to confirm: not itself a
+ * confirmation (it measured curves of another run) and not a tool run
+ * (run --tools: tool_results and no library results, no curve). Returns
+ * 0, or -1 after saying on stderr why not (a usage error) or that the
+ * database could not tell (*env set). */
+static int check_confirmable(sqlite3 *db, const char *path, int64_t run,
+			     int *env)
 {
 	sqlite3_stmt *st;
 	int rc, is_conf = 0;
@@ -73,12 +81,11 @@ static int check_confirmable(sqlite3 *db, int64_t run, int *env)
 	char sql[320];
 	long long tools, results;
 
-	*env = 0;
+	*env = 1;
 	if (sqlite3_prepare_v2(db, "SELECT confirmed_run_id FROM confirmations"
 			       " WHERE run_id = ?1 ORDER BY confirmed_run_id"
 			       " IS NULL LIMIT 1", -1, &st, NULL) != SQLITE_OK) {
-		cli_error("database error: %s", sqlite3_errmsg(db));
-		*env = 1;
+		db_error(db, path);
 		return -1;
 	}
 	sqlite3_bind_int64(st, 1, run);
@@ -90,10 +97,10 @@ static int check_confirmable(sqlite3 *db, int64_t run, int *env)
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-		cli_error("database error: %s", sqlite3_errmsg(db));
-		*env = 1;
+		db_error(db, path);
 		return -1;
 	}
+	*env = 0;
 	if (is_conf) {
 		if (of > 0)
 			cli_error("run %lld is itself a confirmation (of run %lld)",
@@ -110,9 +117,10 @@ static int check_confirmable(sqlite3 *db, int64_t run, int *env)
 	snprintf(sql, sizeof(sql), "SELECT count(*) FROM invocations i JOIN"
 		 " results r ON r.invocation_id = i.id WHERE i.run_id = %lld",
 		 (long long)run);
-	results = db_query_int(db, sql);
-	if (tools < 0 || results < 0) {
-		cli_error("database error: %s", sqlite3_errmsg(db));
+	/* each count checked before the next query replaces the message */
+	results = tools < 0 ? -1 : db_query_int(db, sql);
+	if (results < 0) {
+		db_error(db, path);
 		*env = 1;
 		return -1;
 	}
@@ -349,14 +357,12 @@ static int changed_curves(sqlite3 *db, const struct confirm_config *cc,
 				(long long)run);
 		return 0;
 	}
-	if (!quiet)
-		fprintf(stderr, "benchorch: curves of run %lld that look changed against run %lld: ",
-			(long long)run, (long long)base);
 	if (confirm_changed_curves(db, base, run, ret, ret_n, err) < 0)
 		return -1;
 	*use = *ret;
 	if (!quiet)
-		fprintf(stderr, "%zu\n", *ret_n);
+		fprintf(stderr, "benchorch: curves of run %lld that look changed against run %lld: %zu\n",
+			(long long)run, (long long)base, *ret_n);
 	return 0;
 }
 
@@ -472,26 +478,35 @@ static int measure(struct confirm_state *s)
 }
 
 /* After the run: complete the record and delete the previous images of a
- * run stored 'done'; keep them otherwise. */
-static void finish(struct confirm_state *s)
+ * run stored 'done'; keep them otherwise (also when its status cannot be
+ * read). Returns 0, or -1 after saying on stderr that the database could
+ * not be read. */
+static int finish(struct confirm_state *s)
 {
 	char *status = NULL;
 	sqlite3_stmt *st;
 	size_t i;
 	bo_err err;
-	int done;
+	int done, rc = 0, step = SQLITE_ERROR;
 
 	if (!s->run_id)
-		return;
+		return 0;
 	if (record(s, &err) < 0)
 		cli_warn("cannot complete what run %lld confirms: %s",
 			 (long long)s->run_id, err.msg);
 	if (sqlite3_prepare_v2(s->db, "SELECT status FROM runs WHERE id = ?1",
 			       -1, &st, NULL) == SQLITE_OK) {
 		sqlite3_bind_int64(st, 1, s->run_id);
-		if (sqlite3_step(st) == SQLITE_ROW)
+		step = sqlite3_step(st);
+		if (step == SQLITE_ROW)
 			status = db_column_dup_or_empty(st, 0);
 		sqlite3_finalize(st);
+	}
+	if (step != SQLITE_ROW && step != SQLITE_DONE) {
+		rc = -1;
+		cli_error("cannot read the status of confirmation run %lld in '%s': %s",
+			  (long long)s->run_id, s->cc->db_path,
+			  sqlite3_errmsg(s->db));
 	}
 	done = status && !strcmp(status, "done") && !s->record_failed;
 	for (i = 0; i < s->nt; i++) {
@@ -518,6 +533,7 @@ static void finish(struct confirm_state *s)
 		}
 	}
 	free(status);
+	return rc;
 }
 
 /* S's guest settings: those CC gives, the others as the confirmed run
@@ -525,27 +541,36 @@ static void finish(struct confirm_state *s)
  * --min-batch-ms, --repetitions and --max-reruns of its stored command
  * line, a value that does not parse left at the default). S's command
  * line is CC's with the settings taken from the run added, so that the
- * confirmation's stored command line says how it measured. */
-static void run_settings(struct confirm_state *s)
+ * confirmation's stored command line says how it measured. Returns 0, or
+ * -1 after saying on stderr that the database could not be read (S is
+ * then left as it was). */
+static int run_settings(struct confirm_state *s)
 {
 	const struct confirm_config *cc = s->cc;
 	sqlite3_stmt *st;
 	char *cmd = NULL, *v;
-	int quick = 0, nohw = 0;
+	int quick = 0, nohw = 0, rc;
 	bo_err err;
 
 	if (sqlite3_prepare_v2(s->db, "SELECT quick, command_line, EXISTS"
 			       " (SELECT 1 FROM invocations WHERE run_id = ?1"
 			       " AND variant = 'nohw') FROM runs WHERE id = ?1",
-			       -1, &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_int64(st, 1, s->confirmed);
-		if (sqlite3_step(st) == SQLITE_ROW) {
-			quick = sqlite3_column_int(st, 0);
-			cmd = db_column_dup_or_empty(st, 1);
-			nohw = sqlite3_column_int(st, 2);
-		}
-		sqlite3_finalize(st);
+			       -1, &st, NULL) != SQLITE_OK) {
+		db_error(s->db, cc->db_path);
+		return -1;
 	}
+	sqlite3_bind_int64(st, 1, s->confirmed);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		quick = sqlite3_column_int(st, 0);
+		cmd = db_column_dup_or_empty(st, 1);
+		nohw = sqlite3_column_int(st, 2);
+	} else if (rc != SQLITE_DONE) {
+		db_error(s->db, cc->db_path);
+		sqlite3_finalize(st);
+		return -1;
+	}
+	sqlite3_finalize(st);
 	/* a --nohw run is measured again with --nohw */
 	s->nohw = cc->nohw || nohw;
 	s->argv = xmalloc(((size_t)cc->argc + 8) * sizeof(char *));
@@ -590,6 +615,7 @@ static void run_settings(struct confirm_state *s)
 	}
 	s->argv[s->argc] = NULL;
 	free(cmd);
+	return 0;
 }
 
 int confirm_execute(const struct confirm_config *cc, int64_t *ret_run_id)
@@ -599,7 +625,7 @@ int confirm_execute(const struct confirm_config *cc, int64_t *ret_run_id)
 	const struct confirm_curve *use = NULL;
 	size_t ngiven = 0, nchanged = 0, i, nwork = 0;
 	bo_err err;
-	int rc = EXIT_OK, env;
+	int rc = EXIT_OK, env, known;
 
 	*ret_run_id = 0;
 	if (cc->curves && confirm_curves_parse(cc->curves, NULL, &given,
@@ -613,18 +639,29 @@ int confirm_execute(const struct confirm_config *cc, int64_t *ret_run_id)
 		return EXIT_ENV;
 	}
 	s.confirmed = cc->run_id ? cc->run_id : latest_run(s.db);
-	if (s.confirmed <= 0) {
+	if (s.confirmed < 0) {
+		db_error(s.db, cc->db_path);
+		rc = EXIT_ENV;
+		goto out;
+	}
+	if (s.confirmed == 0) {
 		cli_error("no finished run to confirm in '%s'", cc->db_path);
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	if (cc->run_id && db_run_exists(s.db, cc->run_id) == 0) {
+	known = cc->run_id ? db_run_exists(s.db, cc->run_id) : 1;
+	if (known < 0) {
+		db_error(s.db, cc->db_path);
+		rc = EXIT_ENV;
+		goto out;
+	}
+	if (known == 0) {
 		cli_error("no run %lld in '%s'", (long long)cc->run_id,
 			  cc->db_path);
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	if (check_confirmable(s.db, s.confirmed, &env) < 0) {
+	if (check_confirmable(s.db, cc->db_path, s.confirmed, &env) < 0) {
 		rc = env ? EXIT_ENV : EXIT_USAGE;
 		goto out;
 	}
@@ -633,7 +670,7 @@ int confirm_execute(const struct confirm_config *cc, int64_t *ret_run_id)
 	 * and said */
 	cli_warn_partial_run(s.db, s.confirmed);
 	if (load_targets(s.db, s.confirmed, &s.t, &s.nt, &err) < 0) {
-		cli_error("%s", err.msg);
+		cli_error("%s in '%s'", err.msg, cc->db_path);
 		rc = EXIT_ENV;
 		goto out;
 	}
@@ -643,10 +680,13 @@ int confirm_execute(const struct confirm_config *cc, int64_t *ret_run_id)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	run_settings(&s);
+	if (run_settings(&s) < 0) {
+		rc = EXIT_ENV;
+		goto out;
+	}
 	if (!given && changed_curves(s.db, cc, s.confirmed, &changed, &use,
 				     &nchanged, &err) < 0) {
-		cli_error("%s", err.msg);
+		cli_error("%s in '%s'", err.msg, cc->db_path);
 		rc = EXIT_ENV;
 		goto out;
 	}
@@ -672,7 +712,8 @@ int confirm_execute(const struct confirm_config *cc, int64_t *ret_run_id)
 		goto out;
 	}
 	rc = measure(&s);
-	finish(&s);
+	if (finish(&s) < 0 && rc == EXIT_OK)
+		rc = EXIT_ENV;
 	*ret_run_id = s.run_id;
 	if (s.record_failed && rc == EXIT_OK)
 		rc = EXIT_ENV;
@@ -695,17 +736,20 @@ out:
 }
 
 /* The number of distributions of run RUN in DB whose image (the one the
- * run measured) has a previous kept beside it under STATE_DIR. */
-static size_t kept_previous(sqlite3 *db, const char *state_dir, int64_t run)
+ * run measured) has a previous kept beside it under STATE_DIR, in
+ * *RET. Returns 0, or -1 with err set on a database error. */
+static int kept_previous(sqlite3 *db, const char *state_dir, int64_t run,
+			 size_t *ret, bo_err *err)
 {
 	struct target *t;
 	struct image **v;
 	size_t nt, n, i, k, found = 0;
-	bo_err err;
+	bo_err ierr;	/* an image that cannot be read counts as none */
 
-	if (load_targets(db, run, &t, &nt, &err) < 0)
-		return 0;
-	if (image_list(state_dir, &v, &n, &err) == 0) {
+	*ret = 0;
+	if (load_targets(db, run, &t, &nt, err) < 0)
+		return -1;
+	if (image_list(state_dir, &v, &n, &ierr) == 0) {
 		for (i = 0; i < nt; i++)
 			for (k = 0; k < n; k++) {
 				struct image *prev = NULL;
@@ -715,7 +759,7 @@ static size_t kept_previous(sqlite3 *db, const char *state_dir, int64_t run)
 				    strcmp(v[k]->release, t[i].release) ||
 				    strcmp(v[k]->digest, t[i].digest))
 					continue;
-				if (image_previous_find(v[k], &prev, &err) == 0 &&
+				if (image_previous_find(v[k], &prev, &ierr) == 0 &&
 				    prev)
 					found++;
 				image_free(prev);
@@ -723,7 +767,8 @@ static size_t kept_previous(sqlite3 *db, const char *state_dir, int64_t run)
 		image_list_free(v, n);
 	}
 	targets_free(t, nt);
-	return found;
+	*ret = found;
+	return 0;
 }
 
 int confirm_after_run(const struct run_config *c, int64_t run_id)
@@ -751,7 +796,7 @@ int confirm_after_run(const struct run_config *c, int64_t run_id)
 	struct confirm_curve *cv = NULL;
 	size_t kept, ncv = 0;
 	sqlite3 *db;
-	int64_t conf = 0, base;
+	int64_t conf = 0, base = 0;
 	bo_err err;
 	int rc;
 
@@ -760,22 +805,28 @@ int confirm_after_run(const struct run_config *c, int64_t run_id)
 			 (long long)run_id, err.msg);
 		return EXIT_ENV;
 	}
-	kept = kept_previous(db, c->state_dir, run_id);
-	base = kept ? 0 : confirm_base_run(db, run_id);
-	if (!kept && base > 0) {
+	rc = kept_previous(db, c->state_dir, run_id, &kept, &err);
+	if (rc == 0 && !kept) {
+		base = confirm_base_run(db, run_id);
+		if (base < 0)
+			rc = bo_err_set(&err, "database error: %s",
+					sqlite3_errmsg(db));
+	}
+	if (rc == 0 && !kept && base > 0) {
 		/* no package changed: only when something looks changed
 		 * (a base with no curve in common - other libraries, the
 		 * tool mode - has nothing to confirm); confirm_execute takes
 		 * these curves rather than judging the run again */
-		if (confirm_changed_curves(db, base, run_id, &cv, &ncv,
-					   &err) < 0) {
-			cv = NULL;
-			ncv = 0;
-		}
-		if (!ncv)
+		rc = confirm_changed_curves(db, base, run_id, &cv, &ncv, &err);
+		if (rc == 0 && !ncv)
 			base = 0;
 	}
 	sqlite3_close(db);
+	if (rc < 0) {
+		cli_warn("cannot tell whether run %lld needs a confirmation: %s in '%s'",
+			 (long long)run_id, err.msg, c->db_path);
+		return EXIT_ENV;
+	}
 	if (!kept && base <= 0) {
 		confirm_curves_free(cv, ncv);
 		return EXIT_OK;	/* nothing looks changed */

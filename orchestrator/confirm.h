@@ -95,7 +95,9 @@ struct run_config;
  * --quick, --nohw, batch length, repetitions, sets, timeout, quietness
  * and progress sink; nothing on stdout) and say on stderr which run
  * confirmed it. Nothing happens when the run has no earlier run to
- * compare with. Returns EXIT_OK (also when nothing was confirmed) or
+ * compare with. Returns EXIT_OK (also when nothing was confirmed),
+ * EXIT_ENV after a warning on stderr when the database cannot tell
+ * whether anything looks changed (it cannot be opened or read), or
  * confirm_execute's exit status. */
 int confirm_after_run(const struct run_config *c, int64_t run_id);
 

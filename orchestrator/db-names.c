@@ -40,15 +40,16 @@ int db_names_size_known(sqlite3 *db, int64_t bytes)
 }
 
 /* The first column of SQL's rows joined with ", " (sizes formatted with
- * fmt_size when SIZES), or "none". */
+ * fmt_size when SIZES), or "none"; NULL on a database error. */
 static char *join_rows(sqlite3 *db, const char *sql, int sizes)
 {
 	sqlite3_stmt *st;
 	char *s = NULL, *t, buf[32];
+	int rc;
 
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return xstrdup("none");
-	while (sqlite3_step(st) == SQLITE_ROW) {
+		return NULL;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *v = sizes ?
 			fmt_size(sqlite3_column_int64(st, 0), buf, sizeof(buf)) :
 			(const char *)sqlite3_column_text(st, 0);
@@ -57,6 +58,11 @@ static char *join_rows(sqlite3 *db, const char *sql, int sizes)
 			xstrdup(v ? v : "");
 		free(s);
 		s = t;
+	}
+	if (rc != SQLITE_DONE) {
+		sqlite3_finalize(st);
+		free(s);
+		return NULL;
 	}
 	sqlite3_finalize(st);
 	return s ? s : xstrdup("none");

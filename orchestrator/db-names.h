@@ -16,11 +16,13 @@ int db_names_distro_known(sqlite3 *db, const char *spec);
 int db_names_size_known(sqlite3 *db, int64_t bytes);
 
 /* The distributions of DB's results ("debian:bookworm, ubuntu:noble"),
- * or "none". Newly allocated; caller frees. */
+ * or "none". Newly allocated; caller frees. NULL on a database error
+ * (the message is sqlite3_errmsg(DB)). */
 char *db_names_distros(sqlite3 *db);
 
 /* The buffer sizes of DB's results in binary units ("16 B, 64 B, ...,
- * 1 MiB"), or "none". Newly allocated; caller frees. */
+ * 1 MiB"), or "none". Newly allocated; caller frees. NULL on a database
+ * error (the message is sqlite3_errmsg(DB)). */
 char *db_names_sizes(sqlite3 *db);
 
 #endif

@@ -12,16 +12,16 @@
 #include "orchestrator/report-fmt.h"
 #include "orchestrator/stats.h"
 
-/* 1 when DB has the noisy flag and the measured clock (schema 5). */
+/* 1 when DB has the noisy flag and the measured clock (schema 5), 0
+ * when not, -1 on a database error. */
 static int has_schema5(sqlite3 *db)
 {
 	sqlite3_stmt *st;
-	int ok = sqlite3_prepare_v2(db, "SELECT r.noisy, i.clock_start_hz FROM"
-				    " results r, invocations i LIMIT 0", -1,
-				    &st, NULL) == SQLITE_OK;
+	int k = db_prepare_optional(db, "SELECT r.noisy, i.clock_start_hz FROM"
+				    " results r, invocations i LIMIT 0", &st);
 
 	sqlite3_finalize(st);
-	return ok;
+	return k;
 }
 
 static int cmp_lib(const void *pa, const void *pb)
@@ -78,12 +78,23 @@ static struct fastest_lib *lib_for(struct fastest_group *g, const char *lib,
 long fastest_load(sqlite3 *db, const int64_t *runs, size_t nruns,
 		  struct fastest_table *t, bo_err *err)
 {
-	int s5 = has_schema5(db);
+	int s5 = has_schema5(db), pv;
+	struct results_schema rs;
+	char *in, *sql;
+	sqlite3_stmt *st;
+	size_t i;
+	int rc;
+
+	memset(t, 0, sizeof(*t));
+	if (s5 < 0)
+		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+	if (results_schema(db, &rs, err) < 0)
+		return -1;
 	/* one row per point, folded over the run's invocations (its clock
 	 * that of the representative invocation's, see points_v) */
-	int pv = strcmp(results_points_view(db), "points_v") == 0;
-	char *in = sql_in_list("v.run_id", nruns ? nruns : 1);
-	char *sql = xasprintf(
+	pv = strcmp(rs.points_view, "points_v") == 0;
+	in = sql_in_list("v.run_id", nruns ? nruns : 1);
+	sql = xasprintf(
 		"SELECT v.run_id, v.distro || coalesce(':' || v.release, ''),"
 		" v.algorithm, v.operation, v.library, v.library_version,"
 		" v.buffer_bytes, v.mb_per_s, %s, v.verified, %s, v.cpu_model"
@@ -95,16 +106,11 @@ long fastest_load(sqlite3 *db, const int64_t *runs, size_t nruns,
 		s5 ? "CASE WHEN inv.clock_start_hz > 0 AND inv.clock_end_hz > 0"
 		     " THEN (inv.clock_start_hz + inv.clock_end_hz) / 2.0 END" :
 		     "NULL",
-		pv ? "points_v" : "results_v",
+		rs.points_view,
 		s5 ? " JOIN results r ON r.id = v.result_id JOIN invocations inv"
 		     " ON inv.id = r.invocation_id" : "",
-		in, strcmp(results_mode_expr(db), "mode") == 0 ? "v.mode" :
-		results_mode_expr(db), FASTEST_SMALL, FASTEST_LARGE);
-	sqlite3_stmt *st;
-	size_t i;
-	int rc;
-
-	memset(t, 0, sizeof(*t));
+		in, strcmp(rs.mode, "mode") == 0 ? "v.mode" : rs.mode,
+		FASTEST_SMALL, FASTEST_LARGE);
 	free(in);
 	rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
 	free(sql);

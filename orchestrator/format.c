@@ -90,14 +90,24 @@ long format_stmt(FILE *f, sqlite3_stmt *st, enum format fmt, bo_err *err)
 	int *numeric = xcalloc((size_t)ncol + 1, sizeof(*numeric));
 	json_t *arr = fmt == FORMAT_JSON ? json_array() : NULL;
 	long nrows = 0, r;
+	/* csv: the lines are kept until the last row is read, so that a
+	 * query that fails midway prints nothing (the header neither) */
+	char *csv = NULL;
+	size_t csv_len = 0;
+	FILE *out = fmt == FORMAT_CSV ? open_memstream(&csv, &csv_len) : f;
 
+	if (!out) {
+		free(numeric);
+		free(width);
+		return bo_err_set(err, "out of memory");
+	}
 	if (fmt == FORMAT_CSV) {
 		for (i = 0; i < ncol; i++) {
 			if (i)
-				fputc(',', f);
-			format_csv_field(f, sqlite3_column_name(st, i));
+				fputc(',', out);
+			format_csv_field(out, sqlite3_column_name(st, i));
 		}
-		fputs("\r\n", f);
+		fputs("\r\n", out);
 	}
 	for (i = 0; i < ncol; i++)
 		width[i] = strlen(sqlite3_column_name(st, i));
@@ -114,11 +124,11 @@ long format_stmt(FILE *f, sqlite3_stmt *st, enum format fmt, bo_err *err)
 				char *c = cell_text(st, i, 1);
 
 				if (i)
-					fputc(',', f);
-				format_csv_field(f, c);
+					fputc(',', out);
+				format_csv_field(out, c);
 				free(c);
 			}
-			fputs("\r\n", f);
+			fputs("\r\n", out);
 		} else {
 			if (nrows == 0)
 				for (i = 0; i < ncol; i++)
@@ -159,6 +169,12 @@ long format_stmt(FILE *f, sqlite3_stmt *st, enum format fmt, bo_err *err)
 				put_cell(f, c, width[i], numeric[i],
 					 i + 1 == ncol);
 			}
+	}
+	if (fmt == FORMAT_CSV) {
+		fclose(out);
+		if (nrows >= 0)
+			fwrite(csv, 1, csv_len, f);
+		free(csv);
 	}
 	if (cells) {
 		for (r = 0; r < nrows * ncol; r++)

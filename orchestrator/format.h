@@ -29,7 +29,9 @@ void format_csv_field(FILE *f, const char *s);
  * REAL values with up to 15 significant digits;
  * FORMAT_JSON: one array of objects, keys = column names, SQL types kept
  * (REAL values with up to 15 significant digits).
- * Returns the number of rows, or -1 with err set on a database error. */
+ * Nothing is printed to F until the last row is read: on a database
+ * error F gets nothing (no header either). Returns the number of rows,
+ * or -1 with err set on a database error. */
 long format_stmt(FILE *f, sqlite3_stmt *st, enum format fmt, bo_err *err);
 
 #endif

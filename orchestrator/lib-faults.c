@@ -1,6 +1,7 @@
 /* lib-faults.c - list the libraries that failed in a stored run. */
 #include "config.h"
 
+#include "db/db.h"
 #include "orchestrator/lib-faults.h"
 
 /* Loads that failed (schema 6), then the guest's error lines that say a
@@ -31,10 +32,13 @@ long lib_faults_print(FILE *out, sqlite3 *db, int64_t run_id,
 {
 	sqlite3_stmt *st;
 	long n = 0;
-	int rc;
+	int rc = db_prepare_optional(db, faults_sql, &st);
 
-	if (sqlite3_prepare_v2(db, faults_sql, -1, &st, NULL) != SQLITE_OK &&
-	    sqlite3_prepare_v2(db, faults_sql_old, -1, &st, NULL) != SQLITE_OK)
+	/* a schema before failed loads (6): the crashes and hangs alone */
+	if (rc == 0 && sqlite3_prepare_v2(db, faults_sql_old, -1, &st, NULL) !=
+	    SQLITE_OK)
+		rc = -1;
+	if (rc < 0)
 		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {

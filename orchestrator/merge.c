@@ -171,22 +171,39 @@ static int make_map(sqlite3 *db, const char *map, const char *table,
 	return rc;
 }
 
-/* 1 when TABLE exists in both main and src. */
-static int in_both(sqlite3 *db, const char *table)
+/* Whether TABLE exists in both main and src (an older schema lacks
+ * some): 1 yes, 0 no, -1 with err set on a database error. */
+static int in_both(sqlite3 *db, const char *table, bo_err *err)
 {
 	sqlite3_stmt *st;
-	int n = 0;
+	int n = -1;
 
 	if (sqlite3_prepare_v2(db, "SELECT (SELECT count(*) FROM main.sqlite_master"
 			       " WHERE type = 'table' AND name = ?1) + (SELECT count(*)"
 			       " FROM src.sqlite_master WHERE type = 'table' AND name = ?1)",
 			       -1, &st, NULL) != SQLITE_OK)
-		return 0;
+		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
 	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) == SQLITE_ROW)
 		n = sqlite3_column_int(st, 0);
+	else
+		bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
 	sqlite3_finalize(st);
-	return n == 2;
+	return n < 0 ? -1 : n == 2;
+}
+
+/* Whether the source database has table NAME: 1 yes, 0 no, -1 with err
+ * set on a database error. */
+static int in_src(sqlite3 *db, const char *name, bo_err *err)
+{
+	char *sql = xasprintf("SELECT count(*) FROM src.sqlite_master WHERE"
+			      " type = 'table' AND name = '%s'", name);
+	long long n = db_query_int(db, sql);
+
+	free(sql);
+	if (n < 0)
+		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+	return n > 0;
 }
 
 /* Copy the rows of src.TABLE (an invocation's child with an INTEGER
@@ -233,7 +250,7 @@ static int do_merge(sqlite3 *db, const int64_t *runs, size_t nruns,
 	sqlite3_stmt *st;
 	long long missing;
 	size_t i;
-	int rc;
+	int rc, has;
 
 	if (exec(db, "DROP TABLE IF EXISTS temp.want;"
 		 " CREATE TEMP TABLE want (id INTEGER PRIMARY KEY)", err) < 0)
@@ -242,10 +259,16 @@ static int do_merge(sqlite3 *db, const int64_t *runs, size_t nruns,
 		if (sqlite3_prepare_v2(db, "INSERT OR IGNORE INTO temp.want VALUES (?1)",
 				       -1, &st, NULL) != SQLITE_OK)
 			return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
-		for (i = 0; i < nruns; i++) {
+		for (i = 0, rc = SQLITE_DONE; i < nruns && rc == SQLITE_DONE;
+		     i++) {
 			sqlite3_reset(st);
 			sqlite3_bind_int64(st, 1, runs[i]);
-			sqlite3_step(st);
+			rc = sqlite3_step(st);
+		}
+		if (rc != SQLITE_DONE) {
+			bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+			sqlite3_finalize(st);
+			return -1;
 		}
 		sqlite3_finalize(st);
 		missing = db_query_int(db, "SELECT min(id) FROM temp.want WHERE id NOT IN"
@@ -284,14 +307,14 @@ static int do_merge(sqlite3 *db, const int64_t *runs, size_t nruns,
 		 " DROP TABLE IF EXISTS temp.map_keysetup;", err) < 0)
 		return -1;
 	/* libraries referenced by other invocation children (key setups) */
-	if (db_query_int(db, "SELECT count(*) FROM src.sqlite_master WHERE name = 'keysetups'") > 0 &&
-	    exec(db, "INSERT INTO temp.sel_lib SELECT library_id FROM src.keysetups"
-		 " WHERE invocation_id IN (SELECT id FROM temp.sel_inv)", err) < 0)
+	if ((has = in_src(db, "keysetups", err)) < 0 ||
+	    (has && exec(db, "INSERT INTO temp.sel_lib SELECT library_id FROM src.keysetups"
+			 " WHERE invocation_id IN (SELECT id FROM temp.sel_inv)", err) < 0))
 		return -1;
 	/* and by the contention canaries (schema 8) */
-	if (db_query_int(db, "SELECT count(*) FROM src.sqlite_master WHERE name = 'canaries'") > 0 &&
-	    exec(db, "INSERT OR IGNORE INTO temp.sel_lib SELECT library_id FROM src.canaries"
-		 " WHERE invocation_id IN (SELECT id FROM temp.sel_inv)", err) < 0)
+	if ((has = in_src(db, "canaries", err)) < 0 ||
+	    (has && exec(db, "INSERT OR IGNORE INTO temp.sel_lib SELECT library_id FROM src.canaries"
+			 " WHERE invocation_id IN (SELECT id FROM temp.sel_inv)", err) < 0))
 		return -1;
 	/* shared rows: cpus, images (+ packages), libraries */
 	if (copy_table(db, "cpus", skip_id, 1,
@@ -341,23 +364,27 @@ static int do_merge(sqlite3 *db, const int64_t *runs, size_t nruns,
 	/* results and key setups keep ids allocated in advance: their raw
 	 * samples refer to them (schema 5) */
 	if (copy_keeping_ids(db, "results", "map_result", err) < 0 ||
-	    (in_both(db, "keysetups") &&
-	     copy_keeping_ids(db, "keysetups", "map_keysetup", err) < 0))
+	    (has = in_both(db, "keysetups", err)) < 0 ||
+	    (has && copy_keeping_ids(db, "keysetups", "map_keysetup", err) < 0))
 		return -1;
-	if (in_both(db, "samples") &&
-	    copy_table(db, "samples", NULL, 0,
-		       "result_id IN (SELECT old FROM temp.map_result)", err) < 0)
+	if ((has = in_both(db, "samples", err)) < 0 ||
+	    (has && copy_table(db, "samples", NULL, 0,
+			       "result_id IN (SELECT old FROM temp.map_result)",
+			       err) < 0))
 		return -1;
-	if (in_both(db, "keysetup_samples") &&
-	    copy_table(db, "keysetup_samples", NULL, 0,
-		       "keysetup_id IN (SELECT old FROM temp.map_keysetup)", err) < 0)
+	if ((has = in_both(db, "keysetup_samples", err)) < 0 ||
+	    (has && copy_table(db, "keysetup_samples", NULL, 0,
+			       "keysetup_id IN (SELECT old FROM temp.map_keysetup)",
+			       err) < 0))
 		return -1;
 	/* confirmations (migration 12) hang off runs: what a confirmation
 	 * run measured again and for which run. The confirmed run is found
 	 * by its uuid (merged now or before; NULL when the destination has
 	 * not got it, as when it is deleted), the images by the map. */
-	if (in_both(db, "confirmations") && in_both(db, "confirmation_curves") &&
-	    exec(db,
+	if ((has = in_both(db, "confirmations", err)) < 0 ||
+	    (has && (has = in_both(db, "confirmation_curves", err)) < 0))
+		return -1;
+	if (has && exec(db,
 		 "INSERT INTO main.confirmations (run_id, confirmed_run_id,"
 		 " distro, release, image_id, previous_image_id, previous_removed)"
 		 " SELECT mr.new, (SELECT m.id FROM main.runs m JOIN src.runs s"
@@ -443,10 +470,18 @@ int merge_from(sqlite3 *dst, const char *src_path, const int64_t *runs,
 	/* With foreign keys enforced (db_open turns them on) every row was
 	 * checked as it was inserted; a full check would read the whole
 	 * destination, once per merged file. */
-	if (rc == 0 && db_query_int(dst, "PRAGMA foreign_keys") != 1 &&
-	    db_query_int(dst, "SELECT count(*) FROM pragma_foreign_key_check") != 0)
-		rc = bo_err_set(err, "merging '%s' would break foreign keys; nothing merged",
-				src_path);
+	if (rc == 0) {
+		long long on = db_query_int(dst, "PRAGMA foreign_keys");
+		long long broken = on == 0 ? db_query_int(dst, "SELECT count(*)"
+							  " FROM pragma_foreign_key_check") : 0;
+
+		if (on < 0 || broken < 0)
+			rc = bo_err_set(err, "database error: %s",
+					sqlite3_errmsg(dst));
+		else if (broken > 0)
+			rc = bo_err_set(err, "merging '%s' would break foreign keys; nothing merged",
+					src_path);
+	}
 	if (rc == 0)
 		rc = exec(dst, "COMMIT", err);
 	if (rc < 0) {

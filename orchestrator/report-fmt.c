@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "db/db.h"
 #include "orchestrator/report-fmt.h"
 
 char *fmt_size(int64_t bytes, char *buf, size_t len)
@@ -71,35 +72,18 @@ int parse_size(const char *s, int64_t *ret, bo_err *err)
 	return 0;
 }
 
-static int view_has(sqlite3 *db, const char *col)
+int results_schema(sqlite3 *db, struct results_schema *ret, bo_err *err)
 {
-	char *sql = xasprintf("SELECT %s FROM results_v LIMIT 0", col);
-	sqlite3_stmt *st;
-	int ok = sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK;
+	int mode = db_has_column(db, "results_v", "mode");
+	int variant = db_has_column(db, "results_v", "variant");
+	int points = db_has_column(db, "points_v", "invocations");
 
-	sqlite3_finalize(st);
-	free(sql);
-	return ok;
-}
-
-const char *results_mode_expr(sqlite3 *db)
-{
-	return view_has(db, "mode") ? "mode" : "'bulk'";
-}
-
-const char *results_variant_expr(sqlite3 *db)
-{
-	return view_has(db, "variant") ? "variant" : "'hw'";
-}
-
-const char *results_points_view(sqlite3 *db)
-{
-	sqlite3_stmt *st;
-	int ok = sqlite3_prepare_v2(db, "SELECT invocations FROM points_v LIMIT 0",
-				    -1, &st, NULL) == SQLITE_OK;
-
-	sqlite3_finalize(st);
-	return ok ? "points_v" : "results_v";
+	if (mode < 0 || variant < 0 || points < 0)
+		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+	ret->mode = mode ? "mode" : "'bulk'";
+	ret->variant = variant ? "variant" : "'hw'";
+	ret->points_view = points ? "points_v" : "results_v";
+	return 0;
 }
 
 char *sql_in_list(const char *column, size_t n)

@@ -25,19 +25,26 @@ char *fmt_mbps(double mbps, char *buf, size_t len);
  * -1 with err set ("invalid size 'x'"). */
 int parse_size(const char *s, int64_t *ret, bo_err *err);
 
-/* SQL expressions for results_v's mode and variant columns (schema 2):
- * the column names when DB's results_v has them, else the constants
- * 'bulk' and 'hw' (a schema-1 database opened read-only). Static
- * strings. */
-const char *results_mode_expr(sqlite3 *db);
-const char *results_variant_expr(sqlite3 *db);
+/* What DB's schema offers the readers of results (static strings): */
+struct results_schema {
+	/* SQL expressions for results_v's mode and variant columns
+	 * (schema 2): the column names when DB's results_v has them, else
+	 * the constants 'bulk' and 'hw' (a schema-1 database opened
+	 * read-only) */
+	const char *mode, *variant;
+	/* the view that has one row per point of a run: "points_v" (schema
+	 * 13: a point measured by several invocations of one run folded
+	 * into one row, its median the median of the invocations'
+	 * medians; the columns of results_v and more), or "results_v" on
+	 * an older database opened read-only, whose runs measured every
+	 * point once */
+	const char *points_view;
+};
 
-/* The view that has one row per point of a run: "points_v" (schema 13:
- * a point measured by several invocations of one run folded into one
- * row, its median the median of the invocations' medians; the columns of
- * results_v and more), or "results_v" on an older database opened
- * read-only, whose runs measured every point once. A static string. */
-const char *results_points_view(sqlite3 *db);
+/* Fill *RET for DB. Returns 0, or -1 with err set ("database error:
+ * ...") when the schema cannot be read (a column an older schema lacks
+ * is no error: db_has_column). */
+int results_schema(sqlite3 *db, struct results_schema *ret, bo_err *err);
 
 /* "COLUMN IN (?, ?, ...)" with N (>= 1) placeholders, for a list of run
  * ids bound one by one. Newly allocated; caller frees. */

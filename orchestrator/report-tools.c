@@ -1,6 +1,7 @@
 /* report-tools.c - the report's section on command-line tools. */
 #include "config.h"
 
+#include "db/db.h"
 #include "orchestrator/report-tools.h"
 #include "orchestrator/svg.h"
 
@@ -22,10 +23,12 @@ long report_write_tools(FILE *f, sqlite3 *db, bo_err *err)
 		" ORDER BY e.spec, e.tool, e.cipher, e.variant";
 	sqlite3_stmt *st;
 	long n = 0;
-	int k, rc;
+	int k, rc = db_prepare_optional(db, sql, &st);
 
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+	if (rc == 0)
 		return 0;	/* a database without the tool tables */
+	if (rc < 0)
+		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (n++ == 0)
 			fprintf(f, "<section id=\"tools\"><h2>Command-line tools"

@@ -151,12 +151,15 @@ static int same_chart(const struct row *a, const struct row *b)
 static int load(sqlite3 *db, const struct report_opts *o, struct data *d,
 		bo_err *err)
 {
+	struct results_schema rs;
 	sqlite3_stmt *st;
 	char *in, *sql;
 	size_t i;
 	int rc;
 
 	memset(d, 0, sizeof(*d));
+	if (results_schema(db, &rs, err) < 0)
+		return -2;
 	if (o->nruns) {
 		d->runs = xcalloc(o->nruns, sizeof(*d->runs));
 		memcpy(d->runs, o->runs, o->nruns * sizeof(*d->runs));
@@ -181,9 +184,8 @@ static int load(sqlite3 *db, const struct report_opts *o, struct data *d,
 			" WHERE %s AND %s = 'bulk'"
 			" AND (?%zu IS NULL OR algorithm = ?%zu)"
 			" ORDER BY algorithm, operation DESC, library, 2, run_id,"
-			" buffer_bytes", results_variant_expr(db),
-			results_points_view(db), in,
-			results_mode_expr(db), d->nruns + 1, d->nruns + 1);
+			" buffer_bytes", rs.variant, rs.points_view, in,
+			rs.mode, d->nruns + 1, d->nruns + 1);
 	free(in);
 	rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
 	free(sql);
@@ -267,15 +269,15 @@ static int load(sqlite3 *db, const struct report_opts *o, struct data *d,
 	}
 	if (sqlite3_prepare_v2(db, "SELECT c.model_name FROM runs r JOIN cpus c"
 			       " ON c.id = r.cpu_id WHERE r.id = ?1", -1, &st,
-			       NULL) == SQLITE_OK) {
-		sqlite3_bind_int64(st, 1, d->runs[0]);
-		rc = sqlite3_step(st);
-		if (rc == SQLITE_ROW)
-			d->ghz = stats_nominal_ghz((const char *)sqlite3_column_text(st, 0));
-		sqlite3_finalize(st);
-		if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-			return db_fail(db, err);
-	}
+			       NULL) != SQLITE_OK)
+		return db_fail(db, err);
+	sqlite3_bind_int64(st, 1, d->runs[0]);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		d->ghz = stats_nominal_ghz((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return db_fail(db, err);
 	return 0;
 }
 
@@ -566,22 +568,22 @@ static int write_fits(FILE *f, sqlite3 *db, const struct data *d,
 	sqlite3_stmt *ks = NULL, *fit = NULL;
 	int rc = 0;
 
-	if (sqlite3_prepare_v2(db, "SELECT min(ns_per_key) FROM keysetups_v"
-			       " WHERE run_id = ?1 AND distro || coalesce(':' ||"
-			       " release, '') = ?2 AND library = ?3 AND algorithm = ?4"
-			       " AND operation = ?5", -1, &ks,
-			       NULL) != SQLITE_OK)
-		ks = NULL;	/* a schema without key setups */
-	if (sqlite3_prepare_v2(db, "SELECT c.overhead_ns, c.ns_per_byte,"
-			       " c.cycles_per_byte FROM curves c JOIN invocations inv"
-			       " ON inv.id = c.invocation_id LEFT JOIN images im ON"
-			       " im.id = inv.image_id JOIN libraries l ON"
-			       " l.id = c.library_id WHERE inv.run_id = ?1 AND"
-			       " im.distro || coalesce(':' || im.release, '') = ?2"
-			       " AND l.name = ?3 AND c.algorithm = ?4 AND"
-			       " c.operation = ?5 AND c.mode = 'bulk'", -1, &fit,
-			       NULL) != SQLITE_OK)
-		fit = NULL;	/* a schema without curves */
+	/* KS NULL: a schema without key setups; FIT NULL: without curves */
+	if (db_prepare_optional(db, "SELECT min(ns_per_key) FROM keysetups_v"
+				" WHERE run_id = ?1 AND distro || coalesce(':' ||"
+				" release, '') = ?2 AND library = ?3 AND"
+				" algorithm = ?4 AND operation = ?5", &ks) < 0 ||
+	    db_prepare_optional(db, "SELECT c.overhead_ns, c.ns_per_byte,"
+				" c.cycles_per_byte FROM curves c JOIN invocations inv"
+				" ON inv.id = c.invocation_id LEFT JOIN images im ON"
+				" im.id = inv.image_id JOIN libraries l ON"
+				" l.id = c.library_id WHERE inv.run_id = ?1 AND"
+				" im.distro || coalesce(':' || im.release, '') = ?2"
+				" AND l.name = ?3 AND c.algorithm = ?4 AND"
+				" c.operation = ?5 AND c.mode = 'bulk'", &fit) < 0) {
+		sqlite3_finalize(ks);
+		return db_fail(db, err);
+	}
 
 	fputs("<table class=\"fit\"><caption>Per curve: time per call = start-up"
 	      " overhead + bytes &times; cost per byte (least squares, relative"
@@ -664,7 +666,8 @@ static int write_fits(FILE *f, sqlite3 *db, const struct data *d,
 
 /* Print the rows of SQL (first parameter bound to each run) as table
  * cells, one <tr> per row. Returns 0, or -2 with err set on a database
- * error (a query that does not compile prints nothing). */
+ * error (a query naming what an older schema lacks prints nothing:
+ * db_prepare_optional). */
 static int write_rows(FILE *f, sqlite3 *db, const char *sql,
 		      const struct data *d, bo_err *err)
 {
@@ -672,8 +675,9 @@ static int write_rows(FILE *f, sqlite3 *db, const char *sql,
 	size_t i;
 	int k, rc = SQLITE_DONE;
 
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return 0;
+	k = db_prepare_optional(db, sql, &st);
+	if (k <= 0)
+		return k < 0 ? db_fail(db, err) : 0;
 	for (i = 0; i < d->nruns && rc == SQLITE_DONE; i++) {
 		sqlite3_reset(st);
 		sqlite3_bind_int64(st, 1, d->runs[i]);
@@ -698,11 +702,12 @@ static long runs_with_clock(sqlite3 *db, const struct data *d)
 	sqlite3_stmt *st;
 	long n = 0;
 	size_t i;
+	int k = db_prepare_optional(db, "SELECT count(*) FROM invocations WHERE"
+				    " run_id = ?1 AND clock_start_hz IS NOT NULL",
+				    &st);
 
-	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM invocations WHERE"
-			       " run_id = ?1 AND clock_start_hz IS NOT NULL", -1,
-			       &st, NULL) != SQLITE_OK)
-		return 0;
+	if (k <= 0)
+		return k;
 	for (i = 0; i < d->nruns && n >= 0; i++) {
 		sqlite3_reset(st);
 		sqlite3_bind_int64(st, 1, d->runs[i]);

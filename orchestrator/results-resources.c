@@ -123,6 +123,8 @@ long results_resources(FILE *out, sqlite3 *db,
 		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
 	}
 	latest = db_latest_run_sql(db);
+	if (!latest)
+		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
 	sql = build(f, fmt, latest);
 	free(latest);
 	if (fmt == FORMAT_TABLE) {

@@ -431,6 +431,18 @@ static bool measured_nothing(const struct inv_state *st, size_t n)
 	return true;
 }
 
+/* Note in *NOTE, unless it holds a note already, that WHAT of run RUN_ID
+ * could not be read from DB (at PATH), with SQLite's message: "cannot
+ * read WHAT of run N in 'PATH': MESSAGE" (owned; the caller frees it). */
+static void note_unread(char **note, sqlite3 *db, const char *path,
+			int64_t run_id, const char *what)
+{
+	if (!*note)
+		*note = xasprintf("cannot read %s of run %lld in '%s': %s",
+				  what, (long long)run_id, path,
+				  sqlite3_errmsg(db));
+}
+
 /* How many sets the guests measured of every point in run C, to end
  * "... above the guest's limit ...": --quick and --max-reruns 0 measure
  * one set. */
@@ -805,11 +817,15 @@ int run_execute(const struct run_config *c)
 			  "run marks it aborted)", (long long)run_id,
 			  c->db_path, db_err_reason(&err));
 	if (stored && nok > 0 && !bo_interrupted) {
-		long unverified, noisy, measured, moved, curves;
+		long unverified, noisy, measured, moved, curves, disagree;
+		char *unread = NULL;	/* the first thing not read, why */
 
 		/* with nothing measured, the table prints nothing (not even
 		 * its header); csv and json still print their empty document */
 		noisy = summary_noisy(db, run_id, &measured);
+		if (noisy < 0)
+			note_unread(&unread, db, c->db_path, run_id,
+				    "its noisy measurements");
 		if ((noisy < 0 || measured != 0 || c->format != FORMAT_TABLE) &&
 		    !c->no_summary &&
 		    summary_run(stdout, db, run_id, c->format, c->db_path,
@@ -822,16 +838,32 @@ int run_execute(const struct run_config *c)
 				(long long)run_id, noisy, measured,
 				reruns_phrase(c));
 		moved = summary_canaries_moved(db, run_id, &curves);
+		if (moved < 0)
+			note_unread(&unread, db, c->db_path, run_id,
+				    "its contention canaries");
 		if (moved > 0)
 			fprintf(stderr, "benchorch: run %lld: the contention canary moved during %ld of %ld curves even when measured again; they are stored with canaries.moved = 1\n",
 				(long long)run_id, moved, curves);
 		unverified = summary_unverified(db, run_id);
+		if (unverified < 0)
+			note_unread(&unread, db, c->db_path, run_id,
+				    "which of its results are verified");
 		if (unverified > 0)
 			cli_warn("%ld results of run %lld are NOT verified: a library failed its known-answer test or disagreed",
 				 unverified, (long long)run_id);
-		if (db_crosscheck_failures(db, run_id, NULL) > 0) {
+		disagree = db_crosscheck_failures(db, run_id, NULL);
+		if (disagree > 0) {
 			fprintf(stderr, "benchorch: CROSS-CHECK FAILED: these libraries disagree with the others; their results are stored with verified = 0:\n");
-			db_crosscheck_failures(db, run_id, stderr);
+			disagree = db_crosscheck_failures(db, run_id, stderr);
+		}
+		if (disagree < 0)
+			note_unread(&unread, db, c->db_path, run_id,
+				    "its cross-check");
+		/* a warning it could not give: a database error */
+		if (unread) {
+			cli_error("%s", unread);
+			free(unread);
+			rc = EXIT_ENV;
 		}
 	}
 	/* the daemon logs the changes itself */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "db/db.h"
 #include "orchestrator/runstate.h"
 
 /* Columns of migration 4; the first query needs them, the second is for
@@ -36,19 +37,18 @@ int run_state_read(sqlite3 *db, int64_t run_id, struct run_state *s,
 		   bo_err *err)
 {
 	sqlite3_stmt *st;
-	int full = 1, rc;
+	int full, rc;
 
 	memset(s, 0, sizeof(*s));
 	s->run_id = run_id;
 	s->state.cpu = s->state.cpufreq = s->state.boost = -1;
 	s->state.virtualized = -1;
 	s->state.freq_khz = s->freq_after_khz = -1;
-	if (sqlite3_prepare_v2(db, state_sql, -1, &st, NULL) != SQLITE_OK) {
-		full = 0;
-		if (sqlite3_prepare_v2(db, old_sql, -1, &st, NULL) != SQLITE_OK)
-			return bo_err_set(err, "database error: %s",
-					  sqlite3_errmsg(db));
-	}
+	/* a schema before the CPU's state (4): the run's row alone */
+	full = db_prepare_optional(db, state_sql, &st);
+	if (full < 0 || (full == 0 && sqlite3_prepare_v2(db, old_sql, -1, &st,
+							 NULL) != SQLITE_OK))
+		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
 	sqlite3_bind_int64(st, 1, run_id);
 	rc = sqlite3_step(st);
 	if (rc != SQLITE_ROW) {

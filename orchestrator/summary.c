@@ -11,9 +11,9 @@
 #include "orchestrator/summary.h"
 #include "orchestrator/util.h"
 
-/* The pivot over the view named by %s (results_points_view), with names
- * a program reads: the release apart from the distribution, one column
- * per buffer size named by its bytes, verified 1 or 0. */
+/* The pivot over the view named by %s (results_schema's points_view),
+ * with names a program reads: the release apart from the distribution,
+ * one column per buffer size named by its bytes, verified 1 or 0. */
 static const char summary_sql[] =
 	"SELECT distro, release, library, library_version, package_version,"
 	" algorithm, operation, variant,"
@@ -35,11 +35,16 @@ static const char summary_sql[] =
 long summary_print(FILE *f, sqlite3 *db, int64_t run_id, enum format fmt,
 		   bo_err *err)
 {
+	struct results_schema rs;
 	sqlite3_stmt *st;
-	char *sql = xasprintf(summary_sql, results_points_view(db));
+	char *sql;
 	long n;
-	int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+	int rc;
 
+	if (results_schema(db, &rs, err) < 0)
+		return -1;
+	sql = xasprintf(summary_sql, rs.points_view);
+	rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
 	free(sql);
 	if (rc != SQLITE_OK)
 		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));

@@ -70,45 +70,38 @@ static const char history_fmt[] =
 	" JOIN images im ON im.id = inv.image_id"
 	" JOIN libraries l ON l.id = r.library_id%6$s";
 
-/* Does TABLE of DB have column COL (older schemas lack some)? */
-static int has_col(sqlite3 *db, const char *table, const char *col)
-{
-	sqlite3_stmt *st;
-	int found = 0;
-
-	if (sqlite3_prepare_v2(db, "SELECT 1 FROM pragma_table_info(?1)"
-			       " WHERE name = ?2", -1, &st, NULL) != SQLITE_OK)
-		return 0;
-	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, col, -1, SQLITE_STATIC);
-	found = sqlite3_step(st) == SQLITE_ROW;
-	sqlite3_finalize(st);
-	return found;
-}
-
 /* The column expressions of this schema: variant, mode, clocks, the
  * canary (the mean of its medians before and after the curve's sweep,
- * ns). */
+ * ns); canaries: 1 when the schema has them (schema 8). */
 struct cols {
 	const char *variant, *mode, *clock0, *clock1, *canary;
+	int canaries;
 };
 
-static struct cols schema_cols(sqlite3 *db, int any_variant)
+/* Fill *C for DB's schema (older schemas lack some columns and tables).
+ * Returns 0, or -1 with err set when the schema cannot be read. */
+static int schema_cols(sqlite3 *db, int any_variant, struct cols *c,
+		       bo_err *err)
 {
-	int v2 = has_col(db, "invocations", "variant");
-	int v5 = has_col(db, "invocations", "clock_start_hz");
+	int v2 = db_has_column(db, "invocations", "variant");
+	int v5 = db_has_column(db, "invocations", "clock_start_hz");
+	int can = db_has(db, "canaries");
 
-	return (struct cols){
+	if (v2 < 0 || v5 < 0 || can < 0)
+		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+	*c = (struct cols){
 		any_variant ? "'*'" : v2 ? "inv.variant" : "'hw'",
 		v2 ? "r.mode" : "'bulk'",
 		v5 ? "inv.clock_start_hz" : "NULL",
 		v5 ? "inv.clock_end_hz" : "NULL",
-		db_has(db, "canaries") ?
+		can ?
 		"(SELECT (cy.before_ns + cy.after_ns) / 2.0 FROM canaries cy"
 		" WHERE cy.invocation_id = inv.id AND cy.library_id = r.library_id"
 		" AND cy.algorithm = r.algorithm AND cy.operation = r.operation"
 		" AND cy.mode = r.mode)" : "NULL",
+		can,
 	};
+	return 0;
 }
 
 int vrow_key_cmp(const struct vrow *a, const struct vrow *b)
@@ -198,13 +191,18 @@ static int load_rows(sqlite3 *db, const char *sql, int64_t a, int64_t b,
 int vload_side(sqlite3 *db, struct verdict_sel sel, int any_variant,
 	       struct vrows *ret, bo_err *err)
 {
-	struct cols c = schema_cols(db, any_variant);
-	char *quiet = db_has(db, "canaries") ?
-		      xasprintf(side_quiet, c.mode, "i2.variant",
-				"inv.variant") : xstrdup("");
-	char *sql = xasprintf(side_fmt, c.variant, c.mode, c.clock0, c.clock1,
-			      quiet, c.canary);
-	int rc = load_rows(db, sql, sel.run, sel.image, ret, err);
+	struct cols c;
+	char *quiet, *sql;
+	int rc;
+
+	memset(ret, 0, sizeof(*ret));
+	if (schema_cols(db, any_variant, &c, err) < 0)
+		return -1;
+	quiet = c.canaries ? xasprintf(side_quiet, c.mode, "i2.variant",
+				       "inv.variant") : xstrdup("");
+	sql = xasprintf(side_fmt, c.variant, c.mode, c.clock0, c.clock1,
+			quiet, c.canary);
+	rc = load_rows(db, sql, sel.run, sel.image, ret, err);
 
 	free(sql);
 	free(quiet);
@@ -216,25 +214,38 @@ int vload_side(sqlite3 *db, struct verdict_sel sel, int any_variant,
 int vload_history(sqlite3 *db, struct verdict_sel base, struct verdict_sel new,
 		  int any_variant, struct vrows *ret, bo_err *err)
 {
-	/* a few more runs than a curve uses: some may measure other distros
-	 * or carry another package version */
-	struct cols c = schema_cols(db, any_variant);
+	struct cols c;
+	char *bv = NULL, *filter, *sql;
+	int confirms, rc;
+
+	memset(ret, 0, sizeof(*ret));
+	if (schema_cols(db, any_variant, &c, err) < 0)
+		return -1;
 	/* sides of other variants: the history is the base's variant's */
-	char *bv = any_variant ? vload_variants(db, base) : xstrdup("");
-	char *filter = *bv ? xasprintf(" WHERE inv.variant = '%s'",
-				      strcmp(bv, "nohw") == 0 ? "nohw" : "hw") :
-			     xstrdup("");
+	if (!any_variant)
+		bv = xstrdup("");
+	else if (vload_variants(db, base, &bv, err) < 0)
+		return -1;
 	/* schema 12 and later: leave out the confirmation runs, and when
 	 * NEW is one, the run it confirms: that run holds the change being
 	 * confirmed, which its history would count as noise */
-	const char *no_confirm = db_has(db, "confirmations") ?
-		" AND h.id NOT IN (SELECT run_id FROM confirmations)"
-		" AND h.id NOT IN (SELECT confirmed_run_id FROM confirmations"
-		"  WHERE run_id = ?2 AND confirmed_run_id IS NOT NULL)" : "";
-	char *sql = xasprintf(history_fmt, c.variant, 4 * VERDICT_HISTORY_RUNS,
-			      c.mode, c.clock0, c.clock1, filter, no_confirm,
-			      c.canary);
-	int rc = load_rows(db, sql, base.run, new.run, ret, err);
+	confirms = db_has(db, "confirmations");
+	if (confirms < 0) {
+		free(bv);
+		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+	}
+	filter = *bv ? xasprintf(" WHERE inv.variant = '%s'",
+				 strcmp(bv, "nohw") == 0 ? "nohw" : "hw") :
+		       xstrdup("");
+	/* a few more runs than a curve uses: some may measure other distros
+	 * or carry another package version */
+	sql = xasprintf(history_fmt, c.variant, 4 * VERDICT_HISTORY_RUNS,
+			c.mode, c.clock0, c.clock1, filter, confirms ?
+			" AND h.id NOT IN (SELECT run_id FROM confirmations)"
+			" AND h.id NOT IN (SELECT confirmed_run_id FROM"
+			"  confirmations WHERE run_id = ?2 AND"
+			"  confirmed_run_id IS NOT NULL)" : "", c.canary);
+	rc = load_rows(db, sql, base.run, new.run, ret, err);
 
 	free(sql);
 	free(filter);
@@ -265,12 +276,26 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-size_t vload_moved_canaries(sqlite3 *db, struct verdict_sel sel,
-			    int any_variant, char ***ret)
+int vload_moved_canaries(sqlite3 *db, struct verdict_sel sel,
+			 int any_variant, char ***ret, size_t *ret_n,
+			 bo_err *err)
 {
 	/* moved in every invocation of the side that measured it (one
 	 * that did not move replaces the others: vload_side) */
-	char *sql = xasprintf("SELECT im.distro || ':' || im.release"
+	char *sql;
+	sqlite3_stmt *st;
+	char **v = NULL;
+	size_t n = 0;
+	int rc;
+
+	*ret = NULL;
+	*ret_n = 0;
+	rc = db_has(db, "canaries");
+	if (rc == 0)
+		return 0;	/* a schema before canaries */
+	if (rc < 0)
+		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+	sql = xasprintf("SELECT im.distro || ':' || im.release"
 			      " || '|' || l.name || '|' || c.algorithm || '|' ||"
 			      " c.operation || '|' || c.mode || '|' || %s AS k"
 			      " FROM canaries c JOIN invocations inv"
@@ -281,54 +306,71 @@ size_t vload_moved_canaries(sqlite3 *db, struct verdict_sel sel,
 			      " AND (?2 = 0 OR inv.image_id = ?2)"
 			      " GROUP BY k HAVING min(c.moved) = 1",
 			      any_variant ? "'*'" : "inv.variant");
-	sqlite3_stmt *st;
-	char **v = NULL;
-	size_t n = 0;
-
-	*ret = NULL;
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-		free(sql);
-		return 0;	/* a schema before canaries */
-	}
+	rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
 	free(sql);
+	if (rc != SQLITE_OK)
+		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
 	sqlite3_bind_int64(st, 1, sel.run);
 	sqlite3_bind_int64(st, 2, sel.image);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		v = xrealloc(v, (n + 1) * sizeof(*v));
 		v[n++] = db_column_dup_or_empty(st, 0);
+	}
+	if (rc != SQLITE_DONE) {
+		bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+		sqlite3_finalize(st);
+		while (n)
+			free(v[--n]);
+		free(v);
+		return -1;
 	}
 	sqlite3_finalize(st);
 	if (n)
 		qsort(v, n, sizeof(*v), cmp_str);
 	*ret = v;
-	return n;
+	*ret_n = n;
+	return 0;
 }
 
-char *vload_variants(sqlite3 *db, struct verdict_sel sel)
+int vload_variants(sqlite3 *db, struct verdict_sel sel, char **ret,
+		   bo_err *err)
 {
 	sqlite3_stmt *st;
-	char *v = xstrdup("");
-	char *sql = xasprintf("SELECT DISTINCT %s FROM invocations inv"
-			      " WHERE inv.run_id = ?1 AND (?2 = 0 OR inv.image_id = ?2)"
-			      " AND EXISTS (SELECT 1 FROM results r"
-			      "  WHERE r.invocation_id = inv.id) ORDER BY 1",
-			      schema_cols(db, 0).variant);
-	int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+	struct cols c;
+	char *v, *sql;
+	int rc;
 
+	*ret = NULL;
+	if (schema_cols(db, 0, &c, err) < 0)
+		return -1;
+	sql = xasprintf("SELECT DISTINCT %s FROM invocations inv"
+			" WHERE inv.run_id = ?1 AND (?2 = 0 OR inv.image_id = ?2)"
+			" AND EXISTS (SELECT 1 FROM results r"
+			"  WHERE r.invocation_id = inv.id) ORDER BY 1",
+			c.variant);
+	rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
 	free(sql);
 	if (rc != SQLITE_OK)
-		return v;
+		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
 	sqlite3_bind_int64(st, 1, sel.run);
 	sqlite3_bind_int64(st, 2, sel.image);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	v = xstrdup("");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *one = (const char *)sqlite3_column_text(st, 0);
 		char *joined = xasprintf("%s%s%s", v, *v ? "," : "", one ? one : "");
 
 		free(v);
 		v = joined;
 	}
+	if (rc != SQLITE_DONE) {
+		bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+		sqlite3_finalize(st);
+		free(v);
+		return -1;
+	}
 	sqlite3_finalize(st);
-	return v;
+	*ret = v;
+	return 0;
 }
 
 void verdict_add_caveat(struct verdict_result *r, const char *fmt, ...)
@@ -349,21 +391,29 @@ void verdict_add_caveat(struct verdict_result *r, const char *fmt, ...)
 	r->caveats[r->ncaveats++] = xstrdup(buf);
 }
 
-/* Text column COL of the query SQL (?1 run, ?2 image) as an owned string,
- * "" when there is no row or the query fails. */
-static char *query_text(sqlite3 *db, const char *sql, struct verdict_sel sel)
+/* The first column of the first row of the query SQL (?1 run, ?2 image)
+ * as an owned string in *RET, "" when there is no row (or it is NULL).
+ * Returns 0, or -1 with err set (and *RET NULL) on a database error. */
+static int query_text(sqlite3 *db, const char *sql, struct verdict_sel sel,
+		      char **ret, bo_err *err)
 {
 	sqlite3_stmt *st;
-	char *s = NULL;
+	int rc;
 
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_int64(st, 1, sel.run);
-		sqlite3_bind_int64(st, 2, sel.image);
-		if (sqlite3_step(st) == SQLITE_ROW)
-			s = db_column_dup_or_empty(st, 0);
-		sqlite3_finalize(st);
-	}
-	return s ? s : xstrdup("");
+	*ret = NULL;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+	sqlite3_bind_int64(st, 1, sel.run);
+	sqlite3_bind_int64(st, 2, sel.image);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*ret = db_column_dup_or_empty(st, 0);
+	else if (rc == SQLITE_DONE)
+		*ret = xstrdup("");
+	else
+		bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	return *ret ? 0 : -1;
 }
 
 /* The value of option OPT ("--min-batch-ms") in command line CMD, or
@@ -383,8 +433,9 @@ static void caveat_pair(struct verdict_result *r, const char *what,
 				   what, *b ? b : "-", *n ? n : "-");
 }
 
-void vload_caveats(sqlite3 *db, struct verdict_result *r,
-		   const char *base_variants, const char *new_variants)
+int vload_caveats(sqlite3 *db, struct verdict_result *r,
+		  const char *base_variants, const char *new_variants,
+		  bo_err *err)
 {
 	static const char quick_sql[] =
 		"SELECT CASE quick WHEN 1 THEN 'quick' ELSE 'full' END"
@@ -404,16 +455,25 @@ void vload_caveats(sqlite3 *db, struct verdict_result *r,
 	struct verdict_sel sides[2] = { r->base, r->new };
 	char *b, *n, *cb, *cn;
 	size_t i;
+	int k;
 
 	for (i = 0; i < 3; i++) {
-		b = query_text(db, sqls[i], r->base);
-		n = query_text(db, sqls[i], r->new);
+		if (query_text(db, sqls[i], r->base, &b, err) < 0)
+			return -1;
+		if (query_text(db, sqls[i], r->new, &n, err) < 0) {
+			free(b);
+			return -1;
+		}
 		caveat_pair(r, what[i], b, n);
 		free(b);
 		free(n);
 	}
-	cb = query_text(db, cmd_sql, r->base);
-	cn = query_text(db, cmd_sql, r->new);
+	if (query_text(db, cmd_sql, r->base, &cb, err) < 0)
+		return -1;
+	if (query_text(db, cmd_sql, r->new, &cn, err) < 0) {
+		free(cb);
+		return -1;
+	}
 	b = option_value(cb, "--min-batch-ms");
 	n = option_value(cn, "--min-batch-ms");
 	caveat_pair(r, "batch length (--min-batch-ms)", b, n);
@@ -422,12 +482,17 @@ void vload_caveats(sqlite3 *db, struct verdict_result *r,
 	free(cb);
 	free(cn);
 	caveat_pair(r, "variants", base_variants, new_variants);
-	for (i = 0; i < 2; i++) {
+	/* a schema before the CPU's state (schema 4) has no warnings */
+	k = db_has_column(db, "runs", "cpu_warnings");
+	if (k < 0)
+		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+	for (i = 0; k && i < 2; i++) {
 		char *w;
 
 		if (i == 1 && sides[1].run == sides[0].run)
 			break;
-		w = query_text(db, warn_sql, sides[i]);
+		if (query_text(db, warn_sql, sides[i], &w, err) < 0)
+			return -1;
 		if (*w) {
 			size_t len = strcspn(w, "\n");
 
@@ -436,6 +501,7 @@ void vload_caveats(sqlite3 *db, struct verdict_result *r,
 		}
 		free(w);
 	}
+	return 0;
 }
 
 int vload_check_sel(sqlite3 *db, struct verdict_sel sel, bo_err *err)

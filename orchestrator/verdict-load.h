@@ -58,21 +58,27 @@ int vload_history(sqlite3 *db, struct verdict_sel base, struct verdict_sel new,
 void vrows_free(struct vrows *r);
 
 /* Curve names (as "distro|library|algorithm|operation|mode|variant",
- * variant "*" when ANY_VARIANT) whose canary moved in SEL; a sorted array
- * of owned strings in *ret, its length returned. A schema without
- * canaries gives none. */
-size_t vload_moved_canaries(sqlite3 *db, struct verdict_sel sel,
-			    int any_variant, char ***ret);
+ * variant "*" when ANY_VARIANT) whose canary moved in SEL: a sorted array
+ * of owned strings in *ret (NULL for none), its length in *ret_n. A
+ * schema without canaries (db_has 0) gives none. Returns 0, or -1 with
+ * err set on a database error (*ret NULL, *ret_n 0). */
+int vload_moved_canaries(sqlite3 *db, struct verdict_sel sel,
+			 int any_variant, char ***ret, size_t *ret_n,
+			 bo_err *err);
 
-/* The variants SEL measured, sorted and joined with ',' (owned). */
-char *vload_variants(sqlite3 *db, struct verdict_sel sel);
-
+/* The variants SEL measured, sorted and joined with ',' ("" for none),
+ * as an owned string in *ret. Returns 0, or -1 with err set (*ret NULL)
+ * on a database error. */
+int vload_variants(sqlite3 *db, struct verdict_sel sel, char **ret,
+		   bo_err *err);
 
 /* Append to R->caveats what makes the two sides not alike: --quick on one
  * side only, other repetitions or --min-batch-ms, other variants, other
- * CPUs, CPU warnings stored with either run. */
-void vload_caveats(sqlite3 *db, struct verdict_result *r,
-		   const char *base_variants, const char *new_variants);
+ * CPUs, CPU warnings stored with either run. Returns 0, or -1 with err
+ * set on a database error (the caveats appended before it stay). */
+int vload_caveats(sqlite3 *db, struct verdict_result *r,
+		  const char *base_variants, const char *new_variants,
+		  bo_err *err);
 
 /* Append a caveat (printf format) to R. */
 void verdict_add_caveat(struct verdict_result *r, const char *fmt, ...)

@@ -660,13 +660,19 @@ static int use_confirmation(sqlite3 *db, struct verdict_result *r,
 	char *names = xstrdup("");
 	sqlite3_stmt *st = NULL;
 	int64_t conf;
-	int rc = -1, step;
+	int rc = -1, step, has;
 
 	if (r->base.image || r->new.image || r->base.run == r->new.run ||
-	    (r->nchanged == 0 && r->nflagged == 0) ||
-	    !db_has(db, "confirmations")) {
+	    (r->nchanged == 0 && r->nflagged == 0)) {
 		free(names);
 		return 0;
+	}
+	/* a schema before confirmations has none */
+	has = db_has(db, "confirmations");
+	if (has <= 0) {
+		free(names);
+		return has < 0 ? bo_err_set(err, "database error: %s",
+					    sqlite3_errmsg(db)) : 0;
 	}
 	conf = db_confirmed_by(db, r->new.run);
 	if (conf < 0) {
@@ -761,15 +767,18 @@ static int compare_sides(sqlite3 *db, struct verdict_sel base,
 	struct verdict_result r = { .base = base, .new = new,
 				    .threshold = threshold, .alpha = alpha };
 	struct vrows b = { 0 }, n = { 0 }, h = { 0 };
-	char *bv, *nv, **mb = NULL, **mn = NULL;
+	char *bv = NULL, *nv = NULL, **mb = NULL, **mn = NULL;
 	size_t nmb = 0, nmn = 0, nc = 0;
 	struct ccurve *cs = NULL;
 	int any_variant, rc = -1;
 
 	if (vload_check_sel(db, base, err) < 0 || vload_check_sel(db, new, err) < 0)
 		return -1;
-	bv = vload_variants(db, base);
-	nv = vload_variants(db, new);
+	if (vload_variants(db, base, &bv, err) < 0 ||
+	    vload_variants(db, new, &nv, err) < 0) {
+		free(bv);
+		return -1;
+	}
 	/* sides that share no variant (a --nohw run against a normal one)
 	 * are matched regardless of it, as compare --points does */
 	any_variant = 1;
@@ -793,10 +802,12 @@ static int compare_sides(sqlite3 *db, struct verdict_sel base,
 	    vload_side(db, new, any_variant, &n, err) < 0 ||
 	    vload_history(db, base, new, any_variant, &h, err) < 0)
 		goto out;
-	nmb = vload_moved_canaries(db, base, any_variant, &mb);
-	nmn = vload_moved_canaries(db, new, any_variant, &mn);
+	if (vload_moved_canaries(db, base, any_variant, &mb, &nmb, err) < 0 ||
+	    vload_moved_canaries(db, new, any_variant, &mn, &nmn, err) < 0)
+		goto out;
 	nc = vc_build(&b, &n, &h, mb, nmb, mn, nmn, &cs);
-	vload_caveats(db, &r, bv, nv);
+	if (vload_caveats(db, &r, bv, nv, err) < 0)
+		goto out;
 	decide(&r, cs, nc, with_confirmation);
 	mdes(&r);
 	if (package_changes_load(db, r.base.run, r.base.image, r.new.run,

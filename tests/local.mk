@@ -282,6 +282,10 @@ EXTRA_DIST += tests/t3035-db-readers.sh
 # A database SQLite finds malformed: exit 3 naming it, never "no results".
 TESTS += tests/t3036-db-corrupt.sh
 EXTRA_DIST += tests/t3036-db-corrupt.sh
+# One table of a database malformed, the rest sound: what reads it says
+# so (exit 3), never an empty answer, a missing caveat or warning.
+TESTS += tests/t3037-db-side-tables.sh
+EXTRA_DIST += tests/t3037-db-side-tables.sh
 # images build binds a bootstrap build to one keyring (network, root).
 TESTS += tests/t2150-images-keyring.sh
 EXTRA_DIST += tests/t2150-images-keyring.sh

@@ -1,5 +1,6 @@
-/* t3015-db-open - opening databases that are not (yet) benchorch's, and
- * reading one without the right to write beside it. */
+/* t3015-db-open - opening databases that are not (yet) benchorch's,
+ * reading one without the right to write beside it, and telling a table
+ * or column an older schema lacks from a schema that cannot be read. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -68,7 +69,42 @@ int main(void)
 
 	/* a reader who cannot create files beside the database */
 	tap_ok(db_open(ours, &db, &err) == 0, "creates a database");
+	{
+		sqlite3_stmt *st;
+
+		tap_ok(db_has_column(db, "runs", "cpu_warnings") == 1 &&
+		       db_has_column(db, "results_v", "mode") == 1 &&
+		       db_has_column(db, "runs", "nosuch") == 0 &&
+		       db_has_column(db, "nosuch", "id") == 0 &&
+		       db_prepare_optional(db, "SELECT nosuch FROM runs", &st) == 0 &&
+		       !st,
+		       "a column or table the schema lacks is none, not an error");
+	}
 	sqlite3_close(db);
+	/* the schema (page 1 after its header) overwritten: every probe
+	 * of it is a database error, not a column or table it lacks */
+	cmd = xasprintf("cp '%s' '%s/damaged.db' && head -c 3996 /dev/zero |"
+			" tr '\\000' '\\125' | dd of='%s/damaged.db' bs=1"
+			" seek=100 conv=notrunc 2>/dev/null", ours, dir, dir);
+	if (system(cmd) == 0) {
+		char *damaged = xasprintf("%s/damaged.db", dir);
+		sqlite3_stmt *st = NULL;
+		int k = -2, c = -2, p = -2;
+
+		if (db_open_readonly(damaged, &db, &err) == 0) {
+			k = db_has(db, "runs");
+			c = db_has_column(db, "runs", "cpu_warnings");
+			p = db_prepare_optional(db, "SELECT id FROM runs", &st);
+			sqlite3_close(db);
+		}
+		tap_ok(k == -1 && c == -1 && p == -1 && st == NULL,
+		       "a schema that cannot be read is a database error to db_has, db_has_column and db_prepare_optional (%d %d %d)",
+		       k, c, p);
+		free(damaged);
+	} else {
+		tap_ok(0, "a copy of the database with its schema overwritten");
+	}
+	free(cmd);
 	if (geteuid() == 0) {
 		pid_t pid;
 		int st = -1;

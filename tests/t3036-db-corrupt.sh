@@ -65,6 +65,7 @@ for name in schema results; do
 	expect $name "results" -- results
 	expect $name "results --summary" -- results --summary
 	expect $name "results --all" -- results --all
+	expect $name "results --format csv" -- results --format csv
 	expect $name "report" -- report -o "$tmp/$name.html"
 	[ ! -e "$tmp/$name.html" ]
 	ok $? "$name: report writes no file"

@@ -63,6 +63,12 @@ ok $? "writes a report of the merged runs of both hosts"
 	grep -qx "task 500_0 on node node-a: merged 0 runs (0 results) from '$sp/node-a-500_0.db'" "$tmp/out2" &&
 	grep -q "<svg" "$tmp/again.html"
 ok $? "collect again adds nothing and still reports the runs (--report FILE)"
+"$BENCHORCH" slurm collect --spool "$sp" --db "$tmp/central.db" \
+	--report "$tmp/nodir/r.html" 500 >"$tmp/out2" 2>"$tmp/err2"
+rc=$?
+[ $rc -eq 3 ] && grep -q "$tmp/nodir/r.html" "$tmp/err2" &&
+	! grep -q "^report " "$tmp/out2"
+ok $? "a report that cannot be written exits 3, saying why (exit $rc: $(head -1 "$tmp/err2"))"
 
 "$BENCHORCH" slurm collect --spool "$sp" --db "$tmp/central.db" 501 >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 3 ] && grep -q "no submission '501' in '$sp'" "$tmp/err"
