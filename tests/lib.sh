@@ -268,3 +268,34 @@ daemon_wait_guest() {
 		tr "\0" " " </proc/$p/cmdline 2>/dev/null; echo; done |
 		grep -q "^systemd-nspawn "'
 }
+
+# expect_db_error NAME DESC -- COMMAND...: benchorch COMMAND, given
+# --db $tmp/NAME.db (a damaged database) and run through the function
+# named by $via when it is set, exits 3, prints nothing on stdout and one
+# line on stderr naming the database and SQLite's "malformed".
+expect_db_error() {
+	name=$1 desc=$2
+	shift 3
+	if [ -n "${via:-}" ]; then
+		"$via" "$@" --db "$tmp/$name.db" >"$tmp/out" 2>"$tmp/err"
+	else
+		"$BENCHORCH" "$@" --db "$tmp/$name.db" >"$tmp/out" 2>"$tmp/err"
+	fi
+	rc=$?
+	[ $rc -eq 3 ] && [ ! -s "$tmp/out" ] &&
+		[ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+		grep -q "'$tmp/$name.db'" "$tmp/err" &&
+		grep -q "malformed" "$tmp/err"
+	ok $? "$name damaged: $desc exits 3 with one line naming the database (exit $rc, $(wc -c <"$tmp/out") bytes out: $(head -1 "$tmp/err"))"
+}
+
+# expect_db_sound DESC -- COMMAND...: benchorch COMMAND on the sound
+# $tmp/ok.db exits 0 and prints something.
+expect_db_sound() {
+	desc=$1
+	shift 2
+	"$BENCHORCH" "$@" --db "$tmp/ok.db" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 0 ] && [ -s "$tmp/out" ]
+	ok $? "sound: $desc exits 0 with output (exit $rc: $(head -1 "$tmp/err"))"
+}

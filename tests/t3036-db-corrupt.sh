@@ -37,55 +37,32 @@ fi
 damage schema 20 10 && damage results 26 1
 ok $? "two damaged copies"
 
-# expect NAME DESC -- COMMAND...: COMMAND (given --db $tmp/NAME.db) exits
-# 3, prints nothing on stdout and one line on stderr naming the database
-# and SQLite's "malformed"
-expect() {
-	name=$1 desc=$2
-	shift 3
-	"$BENCHORCH" "$@" --db "$tmp/$name.db" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	[ $rc -eq 3 ] && [ ! -s "$tmp/out" ] &&
-		[ "$(wc -l <"$tmp/err")" -eq 1 ] &&
-		grep -q "'$tmp/$name.db'" "$tmp/err" &&
-		grep -q "malformed" "$tmp/err"
-	ok $? "$name: $desc exits 3 with one line naming the database (exit $rc: $(head -1 "$tmp/err"))"
-}
-# sound DESC -- COMMAND...: COMMAND on ok.db exits 0
-sound() {
-	desc=$1
-	shift 2
-	"$BENCHORCH" "$@" --db "$tmp/ok.db" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	[ $rc -eq 0 ] && [ -s "$tmp/out" ]
-	ok $? "sound: $desc exits 0 with output (exit $rc: $(head -1 "$tmp/err"))"
-}
 
 for name in schema results; do
-	expect $name "results" -- results
-	expect $name "results --summary" -- results --summary
-	expect $name "results --all" -- results --all
-	expect $name "results --format csv" -- results --format csv
-	expect $name "report" -- report -o "$tmp/$name.html"
+	expect_db_error $name "results" -- results
+	expect_db_error $name "results --summary" -- results --summary
+	expect_db_error $name "results --all" -- results --all
+	expect_db_error $name "results --format csv" -- results --format csv
+	expect_db_error $name "report" -- report -o "$tmp/$name.html"
 	[ ! -e "$tmp/$name.html" ]
 	ok $? "$name: report writes no file"
-	expect $name "report -o .svg" -- report -o "$tmp/$name.svg"
-	expect $name "compare --latest 2" -- compare --latest 2
-	expect $name "compare 1 3" -- compare 1 3
-	expect $name "compare --points" -- compare --points 1 3
-	expect $name "compare --machines" -- compare --machines
-	expect $name "export" -- export -o "$tmp/$name-out.db"
+	expect_db_error $name "report -o .svg" -- report -o "$tmp/$name.svg"
+	expect_db_error $name "compare --latest 2" -- compare --latest 2
+	expect_db_error $name "compare 1 3" -- compare 1 3
+	expect_db_error $name "compare --points" -- compare --points 1 3
+	expect_db_error $name "compare --machines" -- compare --machines
+	expect_db_error $name "export" -- export -o "$tmp/$name-out.db"
 	[ ! -e "$tmp/$name-out.db" ] && [ ! -e "$tmp/$name-out.db-wal" ] &&
 		[ ! -e "$tmp/$name-out.db-journal" ]
 	ok $? "$name: export leaves no output file"
-	expect $name "export --run 3" -- export --run 3 -o "$tmp/$name-run.db"
+	expect_db_error $name "export --run 3" -- export --run 3 -o "$tmp/$name-run.db"
 	[ ! -e "$tmp/$name-run.db" ]
 	ok $? "$name: export --run leaves no output file"
 done
 # the schema's damage leaves no query standing: the runs and the tools too
-expect schema "runs" -- runs
-expect schema "results --tools" -- results --tools
-expect schema "results --resources" -- results --resources
+expect_db_error schema "runs" -- runs
+expect_db_error schema "results --tools" -- results --tools
+expect_db_error schema "results --resources" -- results --resources
 # merge reads every run of the database merged in
 "$BENCHORCH" merge --db "$tmp/into.db" "$tmp/results.db" >"$tmp/out" 2>"$tmp/err"
 rc=$?
@@ -93,8 +70,8 @@ rc=$?
 	grep -q "malformed" "$tmp/err" && grep -q "'$tmp/results.db'" "$tmp/err"
 ok $? "merge of the damaged database exits 3 naming it (exit $rc: $(head -1 "$tmp/err"))"
 
-sound "results" -- results
-sound "results --summary" -- results --summary
+expect_db_sound "results" -- results
+expect_db_sound "results --summary" -- results --summary
 # the fixture has no resource figures: "none" is the answer (exit 1), for
 # the results' damage too, which leaves them readable
 for name in ok results; do
@@ -103,11 +80,11 @@ for name in ok results; do
 	[ $rc -eq 1 ] && grep -q "^benchorch: no resource figures in '$tmp/$name.db'" "$tmp/err"
 	ok $? "$name: results --resources finds none, exit 1 (exit $rc: $(head -1 "$tmp/err"))"
 done
-sound "runs" -- runs
-sound "compare --latest 2" -- compare --latest 2
-sound "compare --points" -- compare --points 1 3
-sound "compare --machines" -- compare --machines
-sound "report to stdout" -- report -o -
+expect_db_sound "runs" -- runs
+expect_db_sound "compare --latest 2" -- compare --latest 2
+expect_db_sound "compare --points" -- compare --points 1 3
+expect_db_sound "compare --machines" -- compare --machines
+expect_db_sound "report to stdout" -- report -o -
 "$BENCHORCH" export --db "$tmp/ok.db" -o "$tmp/ok-out.db" &&
 	[ -s "$tmp/ok-out.db" ] &&
 	"$BENCHORCH" export --db "$tmp/ok.db" --run 3 -o "$tmp/ok-run.db" &&

@@ -34,57 +34,31 @@ for t in invocations cpus library_loads tool_results runs; do
 	ok $? "a copy with table $t damaged"
 done
 
-# expect TABLE DESC -- COMMAND...: benchorch COMMAND (given --db
-# $tmp/TABLE.db; run through $via when set) exits 3, prints nothing on
-# stdout and one line on stderr naming the database and SQLite's
-# "malformed"
-bo() { "$BENCHORCH" "$@"; }
-expect() {
-	name=$1 desc=$2
-	shift 3
-	${via:-bo} "$@" --db "$tmp/$name.db" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	[ $rc -eq 3 ] && [ ! -s "$tmp/out" ] &&
-		[ "$(wc -l <"$tmp/err")" -eq 1 ] &&
-		grep -q "'$tmp/$name.db'" "$tmp/err" &&
-		grep -q "malformed" "$tmp/err"
-	ok $? "$name damaged: $desc exits 3 with one line naming the database (exit $rc, $(wc -c <"$tmp/out") bytes out: $(head -1 "$tmp/err"))"
-}
-# sound DESC -- COMMAND...: COMMAND on ok.db exits 0 with output
-sound() {
-	desc=$1
-	shift 2
-	"$BENCHORCH" "$@" --db "$tmp/ok.db" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	[ $rc -eq 0 ] && [ -s "$tmp/out" ]
-	ok $? "sound: $desc exits 0 with output (exit $rc: $(head -1 "$tmp/err"))"
-}
-
 # csv: the header is not printed before a query that fails
-expect invocations "runs --format csv" -- runs --format csv
-expect invocations "results --format csv" -- results --format csv
-sound "runs --format csv" -- runs --format csv
-sound "results --format csv" -- results --format csv
+expect_db_error invocations "runs --format csv" -- runs --format csv
+expect_db_error invocations "results --format csv" -- results --format csv
+expect_db_sound "runs --format csv" -- runs --format csv
+expect_db_sound "results --format csv" -- results --format csv
 
 # compare: the caveats read the runs' CPUs (cpus), read by nothing before
-expect cpus "compare 1 3 (its CPU caveat)" -- compare 1 3
-expect cpus "compare --latest 2" -- compare --latest 2
-expect cpus "compare --format json" -- compare --format json 1 3
-expect cpus "compare --machines 1 3 (the machines' CPUs)" -- compare --machines 1 3
-sound "compare 1 3" -- compare 1 3
-sound "compare --latest 2" -- compare --latest 2
-sound "compare --machines 1 3" -- compare --machines 1 3
+expect_db_error cpus "compare 1 3 (its CPU caveat)" -- compare 1 3
+expect_db_error cpus "compare --latest 2" -- compare --latest 2
+expect_db_error cpus "compare --format json" -- compare --format json 1 3
+expect_db_error cpus "compare --machines 1 3 (the machines' CPUs)" -- compare --machines 1 3
+expect_db_sound "compare 1 3" -- compare 1 3
+expect_db_sound "compare --latest 2" -- compare --latest 2
+expect_db_sound "compare --machines 1 3" -- compare --machines 1 3
 
 # results: the warnings about failed libraries read library_loads, after
 # the rows are read; they are printed after the rows
-expect library_loads "results (its failed libraries)" -- results
-expect library_loads "results --run 1" -- results --run 1
-expect library_loads "results --format json" -- results --format json
-sound "results" -- results
+expect_db_error library_loads "results (its failed libraries)" -- results
+expect_db_error library_loads "results --run 1" -- results --run 1
+expect_db_error library_loads "results --format json" -- results --format json
+expect_db_sound "results" -- results
 # the distributions a --distro that matches none is told about; why a run
 # has no matching results (is it a tool run?)
-expect cpus "results --distro nosuch (the distributions it has)" -- results --distro nosuch
-expect tool_results "results --run 1 --algo chacha20-poly1305 (why none)" -- \
+expect_db_error cpus "results --distro nosuch (the distributions it has)" -- results --distro nosuch
+expect_db_error tool_results "results --run 1 --algo chacha20-poly1305 (why none)" -- \
 	results --run 1 --algo chacha20-poly1305
 "$BENCHORCH" results --distro nosuch --db "$tmp/ok.db" >"$tmp/out" 2>"$tmp/err"
 rc=$?
@@ -108,9 +82,9 @@ confirm_alone() {
 if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null 2>&1 &&
 	unshare -m sh -c 'mount -t tmpfs tmpfs /run/lock' 2>/dev/null; then
 	via=confirm_alone
-	expect runs "confirm (the latest finished run)" --
-	expect tool_results "confirm --run 3 (is it a tool run?)" -- --run 3
-	expect cpus "confirm --run 2 (the curves that look changed)" -- --run 2
+	expect_db_error runs "confirm (the latest finished run)" --
+	expect_db_error tool_results "confirm --run 3 (is it a tool run?)" -- --run 3
+	expect_db_error cpus "confirm --run 2 (the curves that look changed)" -- --run 2
 	via=
 	cp "$tmp/ok.db" "$tmp/confirm.db"
 	confirm_alone --run 2 --db "$tmp/confirm.db" >"$tmp/out" 2>"$tmp/err"
