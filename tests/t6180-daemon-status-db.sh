@@ -48,6 +48,17 @@ ok $? "and its JSON has database_error and latest_run null"
 [ ! -e "$tmp/none.db" ]
 ok $? "status created no database"
 
+# unreadable DESC MORE EXPR: status (exit $rc, output $tmp/out) has one
+# database line, "cannot read it" naming $tmp/daemon.db followed by the
+# pattern MORE; its JSON has no latest run and EXPR holds
+unreadable() {
+	[ $rc -eq 0 ] && [ "$(grep -c '^database:' "$tmp/out")" -eq 1 ] &&
+		grep -q "^database:  cannot read it: .*'$tmp/daemon.db'$2" "$tmp/out"
+	ok $? "$1: one line names the database ($(grep '^database:' "$tmp/out"))"
+	json 'r["latest_run"] is None and '"$3"
+	ok $? "$1: database_error in the JSON says why"
+}
+
 for case in ok bad noise; do
 	cp "$tmp/$case.db" "$tmp/daemon.db" || exit 1
 	n=$(grep -c "configuration reloaded" "$tmp/daemon.log")
@@ -66,18 +77,12 @@ for case in ok bad noise; do
 		ok $? "and database_error null in the JSON"
 		;;
 	bad)
-		[ $rc -eq 0 ] && [ "$(grep -c '^database:' "$tmp/out")" -eq 1 ] &&
-			grep -q "^database:  cannot read it: .*'$tmp/daemon.db'.*malformed" "$tmp/out"
-		ok $? "a damaged schema: one line names the database and says malformed ($(grep '^database:' "$tmp/out"))"
-		json 'r["latest_run"] is None and r["last_verdict"] is None and "malformed" in r["database_error"]'
-		ok $? "and database_error says so in the JSON"
+		unreadable "a damaged schema" ".*malformed" \
+			'r["last_verdict"] is None and "malformed" in r["database_error"]'
 		;;
 	noise)
-		[ $rc -eq 0 ] && [ "$(grep -c '^database:' "$tmp/out")" -eq 1 ] &&
-			grep -q "^database:  cannot read it: .*'$tmp/daemon.db'" "$tmp/out"
-		ok $? "a file that is no database: one line names it ($(grep '^database:' "$tmp/out"))"
-		json 'r["latest_run"] is None and "daemon.db" in r["database_error"]'
-		ok $? "and database_error names it in the JSON"
+		unreadable "a file that is no database" "" \
+			'"daemon.db" in r["database_error"]'
 		;;
 	esac
 done
