@@ -11,7 +11,7 @@
 
 #include "db/db.h"
 #include "db/migrations.h"
-#include "orchestrator/curves.h"
+#include "lib/curves.h"
 #include "db/package-changes.h"
 #include "db/resources.h"
 
@@ -704,7 +704,7 @@ static int store_samples(sqlite3 *db, sqlite3_stmt *st, int64_t id,
 	return 0;
 }
 
-/* Store the fit of every curve of OUT (orchestrator/curves.h) for
+/* Store the fit of every curve of OUT (lib/curves.h) for
  * invocation INV_ID; LIB_IDS are the ids of out->libraries. */
 static int store_curves(sqlite3 *db, int64_t inv_id,
 			const struct guest_output *out, const int64_t *lib_ids,

@@ -8,10 +8,10 @@
 #include <stdio.h>
 
 #include "images/image.h"
-#include "orchestrator/cpuinfo.h"
-#include "orchestrator/cpustate.h"
-#include "orchestrator/guest_output.h"
-#include "orchestrator/util.h"
+#include "lib/cpuinfo.h"
+#include "lib/cpustate.h"
+#include "lib/guest_output.h"
+#include "lib/util.h"
 
 /* How long a writer waits for another writer's lock, in ms. */
 #define DB_BUSY_TIMEOUT_MS 30000

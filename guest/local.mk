@@ -26,7 +26,7 @@ GUEST_SOURCES = \
 	guest/json.c guest/json.h \
 	guest/kat.c guest/kat.h \
 	guest/rusage.c guest/rusage.h \
-	guest/shuffle.c guest/shuffle.h \
+	lib/shuffle.c lib/shuffle.h \
 	guest/tools.c guest/tools.h
 # A builder's CPPFLAGS and CFLAGS come after these (e.g. dpkg-buildflags'
 # hardening): -D_FORTIFY_SOURCE=2 is undone again by guest/compat.h (its
@@ -80,7 +80,7 @@ EXTRA_DIST += \
 # toolchain's own start files (guest/start.c is then empty). Automake has
 # no per-target compiler, so a plain rule compiles and links in one step;
 # installed next to the glibc guest. The orchestrator picks the flavour per
-# rootfs (orchestrator/flavour.c). tests/t1200-guest-musl.sh checks it.
+# rootfs (lib/flavour.c). tests/t1200-guest-musl.sh checks it.
 if HAVE_MUSL_GCC
 pkglibexec_SCRIPTS = guest/benchorch-guest-musl
 CLEANFILES += guest/benchorch-guest-musl

@@ -31,7 +31,7 @@
 #include "hwmask.h"
 #include "kat.h"
 #include "rusage.h"
-#include "shuffle.h"
+#include "lib/shuffle.h"
 #include "tools.h"
 
 #ifndef GUEST_VERSION
@@ -41,7 +41,7 @@
 /* Defaults (full run / --quick). A full run measures ~1.2 x 10^4 points
  * (10 libraries x 32 algorithms x 17 sizes x 2 directions x 2 modes, fewer
  * for what a library lacks), each in two guest invocations
- * (orchestrator/plan.h), and must fit in 5 minutes of guest time on 2
+ * (orchestrator/run/plan.h), and must fit in 5 minutes of guest time on 2
  * cores: ~12 ms per point and invocation all in. With 1 ms batches a
  * point costs ~7 ms: one calibration batch and 3 sets of 2 timed batches,
  * always (guest/bench.h), which leaves room for the large buffers of slow
@@ -306,7 +306,7 @@ static int add_algo(const char *name, struct options *o)
 }
 
 /* --seed: put o->libs, then o->algos, in the random order drawn from
- * o->seed (guest/shuffle.h), so that a library or an algorithm is not
+ * o->seed (lib/shuffle.h), so that a library or an algorithm is not
  * always measured at the same point of an invocation. */
 static void shuffle_options(struct options *o)
 {

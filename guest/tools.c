@@ -35,7 +35,7 @@
  * repetitions) took 37 to 43 s, of which openssl aes-256-cbc and gpg -
  * the two tools of the 60 s budget - 23 to 27 s. 10 repetitions are the
  * fewest of which the trimmed mean drops one at each end (round(n / 20),
- * orchestrator/tool-stats.h). */
+ * orchestrator/run/tool-stats.h). */
 #define DEFAULT_SIZE_MIB 64
 #define MAX_SIZE_MIB 1024
 #define DEFAULT_REPS 10

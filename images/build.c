@@ -27,7 +27,7 @@
 #include "images/previous.h"
 #include "images/store.h"
 #include "images/tarball.h"
-#include "orchestrator/spawn.h"
+#include "lib/spawn.h"
 
 /* A bootstrap tool must finish within this time (ns). */
 #define BUILD_TIMEOUT_NS (3600ull * 1000000000ull)

@@ -32,7 +32,7 @@
 
 #include <stddef.h>
 #include <jansson.h>
-#include "orchestrator/util.h"
+#include "lib/util.h"
 #include "images/image.h"
 
 struct recipe_release {

@@ -13,7 +13,7 @@
 
 #include "images/digest.h"
 #include "images/tarball.h"
-#include "orchestrator/spawn.h"
+#include "lib/spawn.h"
 
 /* Downloads and gpgv must finish within these times (ns). */
 #define FETCH_TIMEOUT_NS (3600ull * 1000000000ull)

@@ -177,7 +177,7 @@ EXTRA_DIST += tests/t1200-guest-musl.sh
 # The seeded order of a run: the guest's generator and permutations.
 check_PROGRAMS += tests/t1045-guest-shuffle
 tests_t1045_guest_shuffle_SOURCES = tests/t1045-guest-shuffle.c tests/tap.h \
-	guest/shuffle.c guest/shuffle.h guest/compat.h
+	lib/shuffle.c lib/shuffle.h guest/compat.h
 TESTS += tests/t1045-guest-shuffle
 # The allocation rules of the guest's timed paths, on the host's libraries.
 GUEST_BACKEND_SOURCES = guest/compat.h guest/algo.c guest/algo.h \

@@ -1,5 +1,5 @@
 /* t1330-cpuchoice - the choice of the CPU a run's guests are pinned to
- * (orchestrator/cpuchoice.h), on sysfs trees this test builds with the
+ * (lib/cpuchoice.h), on sysfs trees this test builds with the
  * kernel's layout: a hybrid part (performance cores listed in
  * devices/cpu_core/cpus, with SMT, efficiency cores numbered above them),
  * a part with favoured cores (a higher cpuinfo_max_freq on some), a
@@ -13,8 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "orchestrator/cpuchoice.h"
-#include "orchestrator/util.h"
+#include "lib/cpuchoice.h"
+#include "lib/util.h"
 #include "tests/tap.h"
 
 static char root[] = "/tmp/t1330.XXXXXX";

@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "orchestrator/guest_output.h"
+#include "lib/guest_output.h"
 #include "tests/tap.h"
 
 static const char *good[] = {

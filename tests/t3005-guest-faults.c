@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "orchestrator/guest_output.h"
-#include "orchestrator/util.h"
+#include "lib/guest_output.h"
+#include "lib/util.h"
 #include "tests/tap.h"
 
 static const char *const good[] = {

@@ -9,8 +9,8 @@
 #include <unistd.h>
 
 #include "db/db.h"
-#include "orchestrator/merge.h"
-#include "orchestrator/util.h"
+#include "orchestrator/results/merge.h"
+#include "lib/util.h"
 #include "tests/tap.h"
 
 #define HELLO "{\"type\":\"hello\",\"protocol\":3,\"guest_version\":\"0.1.0\",\"libc\":\"glibc 2.36\",\"cpu\":1,\"variant\":\"hw\",\"clock_hz\":3000000000}"

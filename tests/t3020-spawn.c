@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "orchestrator/spawn.h"
+#include "lib/spawn.h"
 #include "tests/tap.h"
 
 struct lines {

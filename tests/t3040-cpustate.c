@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "orchestrator/cpustate.h"
-#include "orchestrator/util.h"
+#include "lib/cpustate.h"
+#include "lib/util.h"
 #include "tests/tap.h"
 
 static char *fixture(const char *name)

@@ -11,9 +11,9 @@
 
 #include "db/db.h"
 #include "db/resources.h"
-#include "orchestrator/guest-resources.h"
-#include "orchestrator/merge.h"
-#include "orchestrator/results-resources.h"
+#include "lib/guest-resources.h"
+#include "orchestrator/results/merge.h"
+#include "orchestrator/results/results-resources.h"
 #include "tests/tap.h"
 
 #define HELLO "{\"type\":\"hello\",\"protocol\":3,\"guest_version\":\"0.1.0\",\"libc\":\"glibc 2.36\",\"cpu\":1,\"variant\":\"hw\",\"clock_hz\":3000000000}"
