@@ -1,4 +1,5 @@
-/* cli.c - messages and exit statuses shared by every command. */
+/* cli.c - what every command shares: the paths options, the parse of a
+ * command line from the command table, --help, opening the database. */
 #include "config.h"
 
 #include <errno.h>
@@ -6,12 +7,14 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "db/db.h"
 #include "orchestrator/cli/cli.h"
+#include "lib/paths.h"
 #include "lib/util.h"
 
 int cli_path_arg(const char *cmd, const char *opt, const char *arg)
@@ -76,3 +79,97 @@ int cli_check_runs(const char *cmd, const char *opt, sqlite3 *db,
 	return EXIT_OK;
 }
 
+
+const struct opt_def cli_db_options[] = {
+	{ .name = "db", .kind = OPT_PATH,
+	  .offset = offsetof(struct cli_paths, db), .arg = "PATH",
+	  .help = "database (default: $BENCHORCH_DB, or\n"
+		  "STATE/results.db, or /var/lib/benchorch/results.db)" },
+	{ .kind = OPT_GROUP, .group = cli_state_options },
+	{ .kind = OPT_END },
+};
+
+const struct opt_def cli_state_options[] = {
+	{ .name = "state-dir", .kind = OPT_PATH,
+	  .offset = offsetof(struct cli_paths, state), .arg = "DIR",
+	  .help = "state directory: images, logs and the default\n"
+		  "database (default: $BENCHORCH_STATE_DIR or\n"
+		  "/var/lib/benchorch)" },
+	{ .kind = OPT_END },
+};
+
+void cli_help(FILE *f, const void *ctx)
+{
+	const struct cmd_entry *cmd = ctx;
+
+	fputs(cmd->usage, f);
+	if (cmd->options) {
+		opts_help(f, cmd->options);
+		if (cmd->epilog)
+			fputs(cmd->epilog, f);
+	}
+}
+
+/* 1 if TABLE (groups expanded) holds the row ROW. */
+static int has_group(const struct opt_def *table, const struct opt_def *row)
+{
+	for (; table->kind != OPT_END; table++)
+		if (table->kind == OPT_GROUP &&
+		    (table->group == row || has_group(table->group, row)))
+			return 1;
+	return 0;
+}
+
+int cli_parse(const struct cmd_entry *cmd, int argc, char **argv,
+	      void *opts, struct cmd_ctx *ctx, int *first)
+{
+	int rc;
+
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->cmd = cmd;
+	ctx->argc = argc;
+	ctx->argv = argv;
+	rc = opts_parse(cmd->name, cmd->options, opts, argc, argv,
+			cmd->max_args, first, cli_help, cmd);
+	if (rc != 0)
+		return rc;
+	/* the paths group sits at offset 0 of the options struct */
+	if (has_group(cmd->options, cli_db_options) ||
+	    has_group(cmd->options, cli_state_options)) {
+		const struct cli_paths *p = opts;
+
+		ctx->state_dir = paths_state_dir(p->state);
+		if (has_group(cmd->options, cli_db_options))
+			ctx->db_path = paths_db(p->db, p->state);
+	}
+	return 0;
+}
+
+void cli_ctx_release(struct cmd_ctx *ctx)
+{
+	free(ctx->db_path);
+	free(ctx->state_dir);
+	ctx->db_path = ctx->state_dir = NULL;
+}
+
+int cli_db_open_read(const struct cmd_ctx *ctx, sqlite3 **db)
+{
+	bo_err err;
+
+	if (db_open_readonly(ctx->db_path, db, &err) < 0) {
+		cli_error("%s", err.msg);
+		return EXIT_ENV;
+	}
+	return 0;
+}
+
+int cli_db_open_write(const struct cmd_ctx *ctx, sqlite3 **db)
+{
+	bo_err err;
+
+	if (db_open(ctx->db_path, db, &err) < 0) {
+		cli_error("%s", err.msg);
+		return EXIT_ENV;
+	}
+	return 0;
+}

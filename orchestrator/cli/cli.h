@@ -11,6 +11,7 @@
 #include "lib/messages.h"
 #include "lib/numbers.h"
 #include "lib/util.h"
+#include "orchestrator/cli/options.h"
 
 
 /* What a command needs set up before it runs. */
@@ -18,13 +19,79 @@ enum {
 	CMD_NEEDS_ROOT = 1 << 0,
 };
 
+/* --db and --state-dir as given (NULL when not), for a command whose
+ * options struct starts with this one and whose table holds the group
+ * cli_db_options or cli_state_options. */
+struct cli_paths {
+	const char *db;
+	const char *state;
+};
+
+/* The rows of --db PATH and --state-dir DIR (both OPT_PATH, offsets in
+ * struct cli_paths), and of --state-dir alone. */
+extern const struct opt_def cli_db_options[];
+extern const struct opt_def cli_state_options[];
+
+/* What the command table hands a command: its entry, the whole command
+ * line (ARGV[0] the command's name; `run` stores it), and the paths its
+ * options name. */
+struct cmd_ctx {
+	const struct cmd_entry *cmd;
+	int argc;
+	char **argv;
+	char *db_path;		/* paths_db() of struct cli_paths, or NULL
+				 * when the command has none; owned here */
+	char *state_dir;	/* paths_state_dir() likewise */
+};
+
 struct cmd_entry {
 	const char *name;
 	const char *summary;	/* one line for `benchorch --help` */
-	const char *usage;	/* full `--help` text, starting with Usage: */
+	/* `--help`: USAGE (from "Usage:" to the options' heading), the
+	 * options of OPTIONS (generated; none when OPTIONS is NULL), then
+	 * EPILOG (NULL: nothing). */
+	const char *usage;
+	const struct opt_def *options;
+	const char *epilog;
 	int flags;
+	/* A command with an option table: its options struct (OPTS_SIZE
+	 * bytes, zeroed, then INIT sets the defaults when not NULL), at
+	 * most MAX_ARGS arguments (-1: any); RUN gets them in ARGV[0..ARGC-1]
+	 * with the options parsed. */
+	size_t opts_size;
+	void (*init)(void *opts);
+	int max_args;
+	int (*run)(const struct cmd_ctx *ctx, void *opts, int argc,
+		   char **argv);
+	/* A command of subcommands (OPTIONS NULL) reads its own command
+	 * line, ARGV[0] its name, with opts_parse. */
 	int (*fn)(int argc, char **argv);
 };
+
+/* Print command CMD's --help text on F (struct cmd_entry). CTX is the
+ * entry (a const struct cmd_entry *), so that it serves as opts_parse's
+ * help callback. */
+void cli_help(FILE *f, const void *cmd);
+
+/* Parse ARGV (ARGC entries from the command's name) for command CMD into
+ * OPTS (CMD->opts_size bytes, zeroed and initialised by the caller) and
+ * fill CTX (its paths when OPTS starts with struct cli_paths: every
+ * command whose table has cli_db_options or cli_state_options). On 0 the
+ * arguments are ARGV[*first..ARGC-1]. Returns 0, -1 after --help, or
+ * EXIT_USAGE after the message. Release CTX with cli_ctx_release. */
+int cli_parse(const struct cmd_entry *cmd, int argc, char **argv,
+	      void *opts, struct cmd_ctx *ctx, int *first);
+
+/* Free what cli_parse stored in CTX. */
+void cli_ctx_release(struct cmd_ctx *ctx);
+
+/* Open the database CTX names (ctx->db_path) for reading only, with the
+ * message every command prints when it cannot ("benchorch: MESSAGE").
+ * Returns 0 with *db set (sqlite3_close), or EXIT_ENV. */
+int cli_db_open_read(const struct cmd_ctx *ctx, sqlite3 **db);
+
+/* The same for writing (db_open: created when missing, migrated). */
+int cli_db_open_write(const struct cmd_ctx *ctx, sqlite3 **db);
 
 extern const struct cmd_entry cmd_run_entry;
 extern const struct cmd_entry cmd_results_entry;

@@ -1,7 +1,7 @@
 /* cmd-runs.c - `benchorch runs`: list the stored runs, newest first. */
 #include "config.h"
 
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -22,24 +22,30 @@ static const char usage[] =
 "crypto libraries), tools (run --tools) or confirmation (the curves of\n"
 "another run measured again: the run it confirmed is in confirms).\n"
 "\n"
-"Options:\n"
-"      --db PATH          database (default: $BENCHORCH_DB, or\n"
-"                         STATE/results.db, or /var/lib/benchorch/results.db)\n"
-"      --state-dir DIR    where the default database lives\n"
-"      --format FORMAT    table, csv or json (default: table)\n"
-"  -h, --help             show this help\n"
+"Options:\n";
+
+static const char epilog[] =
 "\n"
 "Exit status: 0 listed (possibly no run); 2 usage error; 3 the database\n"
 "cannot be read.\n";
 
-enum { OPT_DB = 256, OPT_STATE, OPT_FORMAT };
+struct runs_opts {
+	struct cli_paths paths;	/* first: cli_parse reads it */
+	enum format fmt;
+};
 
-static const struct option options[] = {
-	{ "db", required_argument, NULL, OPT_DB },
-	{ "state-dir", required_argument, NULL, OPT_STATE },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+/* --format FORMAT: table, csv or json (format_parse). */
+static int parse_format(const char *arg, void *dest, bo_err *err)
+{
+	return format_parse(arg, dest, err);
+}
+
+static const struct opt_def options[] = {
+	{ .kind = OPT_GROUP, .group = cli_db_options },
+	{ .name = "format", .kind = OPT_VALUE, .arg = "FORMAT",
+	  .offset = offsetof(struct runs_opts, fmt), .parse = parse_format,
+	  .help = "table, csv or json (default: table)" },
+	{ .kind = OPT_END },
 };
 
 /* One row per run; distros in the order the run first invoked them;
@@ -64,54 +70,22 @@ static const char kind_sql[] =
 static const char kind_none_sql[] =
 	"'libraries' AS kind, NULL AS confirms";
 
-static int cmd_runs(int argc, char **argv)
+static int cmd_runs(const struct cmd_ctx *ctx, void *opts, int argc,
+		    char **argv)
 {
-	const char *db_opt = NULL, *state_opt = NULL;
-	enum format fmt = FORMAT_TABLE;
+	const struct runs_opts *o = opts;
+	const char *path = ctx->db_path;
 	sqlite3_stmt *st = NULL;
 	sqlite3 *db;
-	char *path, *sql;
+	char *sql;
 	bo_err err;
-	int opt, rc = EXIT_OK, confirms, tools;
+	int rc, confirms, tools;
 
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
-		switch (opt) {
-		case OPT_DB:
-			if (cli_path_arg("runs", "--db", optarg))
-				return EXIT_USAGE;
-			db_opt = optarg;
-			break;
-		case OPT_STATE:
-			if (cli_path_arg("runs", "--state-dir", optarg))
-				return EXIT_USAGE;
-			state_opt = optarg;
-			break;
-		case OPT_FORMAT:
-			if (format_parse(optarg, &fmt, &err) < 0)
-				return cli_usage_error("runs", "%s", err.msg);
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return EXIT_OK;
-		case ':':
-			return cli_usage_error("runs", "option '%s' needs a value",
-					       argv[optind - 1]);
-		default:
-			return cli_usage_error("runs", "unknown option '%s'",
-					       argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		return cli_usage_error("runs", "unexpected argument '%s'",
-				       argv[optind]);
-	path = paths_db(db_opt, state_opt);
-	if (db_open_readonly(path, &db, &err) < 0) {
-		cli_error("%s", err.msg);
-		free(path);
-		return EXIT_ENV;
-	}
+	(void)argc;
+	(void)argv;
+	rc = cli_db_open_read(ctx, &db);
+	if (rc != 0)
+		return rc;
 	confirms = db_has(db, "confirmations");
 	tools = confirms < 0 ? -1 : db_has(db, "tool_results");
 	sql = xasprintf(runs_sql, confirms > 0 && tools > 0 ? kind_sql :
@@ -121,14 +95,13 @@ static int cmd_runs(int argc, char **argv)
 		cli_error("cannot read the runs of '%s': %s", path,
 			  sqlite3_errmsg(db));
 		rc = EXIT_ENV;
-	} else if (format_stmt(stdout, st, fmt, &err) < 0) {
+	} else if (format_stmt(stdout, st, o->fmt, &err) < 0) {
 		cli_error("cannot read the runs of '%s': %s", path, err.msg);
 		rc = EXIT_ENV;
 	}
 	sqlite3_finalize(st);
 	sqlite3_close(db);
 	free(sql);
-	free(path);
 	return rc;
 }
 
@@ -136,6 +109,9 @@ const struct cmd_entry cmd_runs_entry = {
 	.name = "runs",
 	.summary = "list the stored runs: ids, times, status, distributions",
 	.usage = usage,
-	.flags = 0,
-	.fn = cmd_runs,
+	.options = options,
+	.epilog = epilog,
+	.opts_size = sizeof(struct runs_opts),
+	.max_args = 0,
+	.run = cmd_runs,
 };

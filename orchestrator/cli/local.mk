@@ -19,5 +19,7 @@ liborch_a_SOURCES += \
 	orchestrator/cli/cmd-submit.c \
 	orchestrator/cli/control-cli.c \
 	orchestrator/cli/control-cli.h \
+	orchestrator/cli/options.c \
+	orchestrator/cli/options.h \
 	orchestrator/cli/run-args.h \
 	orchestrator/cli/slurm-cli.h

@@ -56,6 +56,30 @@ static int finish(int rc)
 	return rc;
 }
 
+/* Run command CMD on ARGV (ARGC entries from its name): a command with an
+ * option table gets them parsed into its options struct first. Returns
+ * its exit status. */
+static int run_command(const struct cmd_entry *cmd, int argc, char **argv)
+{
+	struct cmd_ctx ctx;
+	void *opts;
+	int first, rc;
+
+	if (!cmd->options)
+		return cmd->fn(argc, argv);
+	opts = xcalloc(1, cmd->opts_size ? cmd->opts_size : 1);
+	if (cmd->init)
+		cmd->init(opts);
+	rc = cli_parse(cmd, argc, argv, opts, &ctx, &first);
+	if (rc == 0)
+		rc = cmd->run(&ctx, opts, argc - first, argv + first);
+	else if (rc < 0)
+		rc = EXIT_OK;
+	cli_ctx_release(&ctx);
+	free(opts);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	const struct cmd_entry *cmd = NULL;
@@ -71,7 +95,7 @@ int main(int argc, char **argv)
 		if (argc > 2 && strcmp(argv[1], "help") == 0) {
 			for (i = 0; commands[i]; i++)
 				if (strcmp(commands[i]->name, argv[2]) == 0) {
-					fputs(commands[i]->usage, stdout);
+					cli_help(stdout, commands[i]);
 					return finish(EXIT_OK);
 				}
 		}
@@ -106,7 +130,7 @@ int main(int argc, char **argv)
 		if (strcmp(argv[j], "--") == 0)
 			break;
 		if (strcmp(argv[j], "--help") == 0 || strcmp(argv[j], "-h") == 0) {
-			fputs(cmd->usage, stdout);
+			cli_help(stdout, cmd);
 			return finish(EXIT_OK);
 		}
 	}
@@ -115,5 +139,5 @@ int main(int argc, char **argv)
 			  cmd->name);
 		return EXIT_ENV;
 	}
-	return finish(cmd->fn(argc - 1, argv + 1));
+	return finish(run_command(cmd, argc - 1, argv + 1));
 }
