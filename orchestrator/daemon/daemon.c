@@ -25,7 +25,6 @@
 #include "lib/exitcode.h"
 #include "lib/messages.h"
 #include "lib/numbers.h"
-#include "orchestrator/run/confirm.h"
 #include "orchestrator/daemon/config-file.h"
 #include "orchestrator/daemon/control.h"
 #include "orchestrator/daemon/daemon.h"
@@ -34,6 +33,7 @@
 #include "lib/paths.h"
 #include "orchestrator/run/request-check.h"
 #include "orchestrator/run/run.h"
+#include "orchestrator/run/run-confirm.h"
 #include "orchestrator/daemon/schedule.h"
 #include "db/db.h"
 
@@ -417,6 +417,16 @@ static void child_progress_tap(void *ctx, const struct run_progress *p)
 	child_progress(&cc->fd, p);
 }
 
+/* run_after_fn: the package changes of the run, before its
+ * confirmation. */
+static void child_after_run(void *ctx, const struct run_config *c,
+			    int64_t run_id)
+{
+	struct child_ctx *cc = ctx;
+
+	child_changes(c, run_id, cc->uuid, cc->fd);
+}
+
 static int child_main(struct daemon *d, const struct job *j, int pfd)
 {
 	struct run_config c;
@@ -496,17 +506,9 @@ static int child_main(struct daemon *d, const struct job *j, int pfd)
 	argv[argc] = NULL;
 	c.argc = argc;
 	c.argv = argv;
-	rc = run_execute(&c);
-	if (cc.run_id >= 0 && !bo_interrupted)
-		child_changes(&c, cc.run_id, cc.uuid, pfd);
-	/* measure what looks changed again (confirm.h) */
-	if (cc.run_id > 0 && !bo_interrupted && !c.no_confirm &&
-	    (rc == EXIT_OK || rc == EXIT_FAILED)) {
-		int crc = confirm_after_run(&c, cc.run_id);
-
-		if (rc == EXIT_OK)
-			rc = crc;
-	}
+	/* the run, its package changes, then the confirmation of what
+	 * looks changed (run-confirm.h) */
+	rc = run_and_confirm(&c, child_after_run, &cc, NULL);
 	/* then judge the run against the previous one of its CPU */
 	if (cc.run_id >= 0 && !bo_interrupted)
 		child_verdict(&c, cc.run_id);

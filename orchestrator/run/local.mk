@@ -5,6 +5,8 @@ liborch_a_SOURCES += \
 	orchestrator/run/confirm-curves.h \
 	orchestrator/run/confirm-summary.c \
 	orchestrator/run/confirm-summary.h \
+	orchestrator/run/confirm-targets.c \
+	orchestrator/run/confirm-targets.h \
 	orchestrator/run/confirm.c \
 	orchestrator/run/confirm.h \
 	orchestrator/run/plan-interleave.c \
@@ -16,6 +18,8 @@ liborch_a_SOURCES += \
 	orchestrator/run/request-check.c \
 	orchestrator/run/request-check.h \
 	orchestrator/run/run.c \
+	orchestrator/run/run-confirm.c \
+	orchestrator/run/run-confirm.h \
 	orchestrator/run/run.h \
 	orchestrator/run/runner.c \
 	orchestrator/run/runner.h \
