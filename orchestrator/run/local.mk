@@ -20,6 +20,12 @@ liborch_a_SOURCES += \
 	orchestrator/run/run.c \
 	orchestrator/run/run-confirm.c \
 	orchestrator/run/run-confirm.h \
+	orchestrator/run/run-invoke.c \
+	orchestrator/run/run-invoke.h \
+	orchestrator/run/run-open.c \
+	orchestrator/run/run-open.h \
+	orchestrator/run/run-report.c \
+	orchestrator/run/run-report.h \
 	orchestrator/run/run.h \
 	orchestrator/run/runner.c \
 	orchestrator/run/runner.h \
