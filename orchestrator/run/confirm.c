@@ -476,12 +476,44 @@ static int run_settings(struct confirm_state *s)
 	return 0;
 }
 
+/* Find the images of S's targets and pick their curves: the NGIVEN at
+ * GIVEN (for every distribution) when GIVEN is not NULL, else those of
+ * the NCHANGED at USE for the target's distribution. A target whose
+ * image is there with nothing to measure has served: its previous image
+ * is removed (said on stderr unless quiet). Returns how many targets
+ * have curves to measure. */
+static size_t pick_work(struct confirm_state *s,
+			const struct confirm_curve *given, size_t ngiven,
+			const struct confirm_curve *use, size_t nchanged)
+{
+	const struct confirm_config *cc = s->cc;
+	size_t i, nwork = 0;
+
+	for (i = 0; i < s->nt; i++) {
+		struct confirm_target *t = &s->t[i];
+
+		confirm_target_find_images(cc, s->confirmed, t);
+		confirm_target_pick_curves(t, given, ngiven, use, nchanged);
+		if (t->img && t->ncurves) {
+			nwork++;
+			continue;
+		}
+		/* nothing looks changed: the previous has served */
+		if (t->img && t->prev &&
+		    confirm_target_remove_previous(cc, t) == 0 &&
+		    !cc->quiet)
+			fprintf(stderr, "benchorch: %s: no curve looks changed; removed the previous image '%s'\n",
+				t->spec, t->prev->name);
+	}
+	return nwork;
+}
+
 int confirm_execute(const struct confirm_config *cc, int64_t *ret_run_id)
 {
 	struct confirm_state s = { .cc = cc };
 	struct confirm_curve *given = NULL, *changed = NULL;
 	const struct confirm_curve *use = NULL;
-	size_t ngiven = 0, nchanged = 0, i, nwork = 0;
+	size_t ngiven = 0, nchanged = 0, i, nwork;
 	bo_err err;
 	int rc = EXIT_OK, env, known;
 
@@ -548,22 +580,7 @@ int confirm_execute(const struct confirm_config *cc, int64_t *ret_run_id)
 		rc = EXIT_ENV;
 		goto out;
 	}
-	for (i = 0; i < s.nt; i++) {
-		struct confirm_target *t = &s.t[i];
-
-		confirm_target_find_images(cc, s.confirmed, t);
-		confirm_target_pick_curves(t, given, ngiven, use, nchanged);
-		if (t->img && t->ncurves) {
-			nwork++;
-			continue;
-		}
-		/* nothing looks changed: the previous has served */
-		if (t->img && t->prev &&
-		    confirm_target_remove_previous(cc, t) == 0 &&
-		    !cc->quiet)
-			fprintf(stderr, "benchorch: %s: no curve looks changed; removed the previous image '%s'\n",
-				t->spec, t->prev->name);
-	}
+	nwork = pick_work(&s, given, ngiven, use, nchanged);
 	if (!nwork) {
 		if (!cc->quiet)
 			fprintf(stderr, "benchorch: run %lld: nothing to confirm\n",
