@@ -134,6 +134,8 @@ static void child_verdict(const struct run_config *c, int64_t run_id)
 		daemon_log(DLOG_NOTICE, "verdict: %s", line);
 }
 
+/* What the job child learns of its run as it goes: the pipe to the
+ * daemon, the run's id and UUID. */
 struct child_ctx {
 	int fd;
 	int64_t run_id;

@@ -49,7 +49,8 @@ static json_t *status_json(const struct daemon *d)
 	if (d->child) {
 		j = job_json(&d->cur);
 		json_object_set_new(j, "started_at",
-				    json_string(daemon_iso(d->started, b, sizeof(b))));
+				    json_string(daemon_iso(d->started, b,
+							   sizeof(b))));
 		json_object_set_new(j, "run_id", json_integer(d->run_id));
 		json_object_set_new(j, "uuid", json_string(d->uuid));
 		json_object_set_new(j, "done", json_integer((json_int_t)d->done));
@@ -118,8 +119,8 @@ static json_t *handle(struct daemon *d, const struct control_req *rq)
 		    (rq->libs && request_check_libs(rq->libs, "--libs",
 						    &err) < 0))
 			return error_json(err.msg);
-		id = daemon_enqueue(d, NULL, 0, rq->distros, rq->libs, rq->quick,
-				    rq->refresh);
+		id = daemon_enqueue(d, NULL, 0, rq->distros, rq->libs,
+				    rq->quick, rq->refresh);
 		if (id < 0)
 			return error_json("the queue is full");
 		daemon_log(DLOG_NOTICE, "job %d submitted: distros %s%s%s", id,

@@ -132,7 +132,8 @@ static void plan_schedules(struct daemon *d, const struct conf *old,
 			d->next[i] = sched_next_run(s, last);
 			if (d->next[i] <= now)
 				daemon_log(DLOG_NOTICE, "schedule '%s' was missed (last run due %s); running it now",
-					   s->name, daemon_iso(last, b1, sizeof(b1)));
+					   s->name,
+					   daemon_iso(last, b1, sizeof(b1)));
 			continue;
 		}
 		dirty |= sched_times_plan(&d->times, s->name, now);
@@ -346,7 +347,8 @@ static void finish_job(struct daemon *d, int ws)
 	}
 	daemon_log(rc == EXIT_OK ? DLOG_NOTICE : DLOG_WARNING,
 		   "job %u %s (exit status %d, run %lld)", d->cur.id,
-		   daemon_exit_word(rc, d->cancelled), rc, (long long)d->run_id);
+		   daemon_exit_word(rc, d->cancelled), rc,
+		   (long long)d->run_id);
 	/* A scheduled job stopped by our own shutdown did not happen: it runs
 	 * again at the next start. Anything else counts as run. */
 	if (d->cur.sched && !(got_stop && !d->cancelled && rc >= 128)) {
@@ -376,8 +378,8 @@ static void reap(struct daemon *d)
 }
 
 int daemon_enqueue(struct daemon *d, const char *sched, time_t due,
-			  const char *distros, const char *libs, int quick,
-			  int refresh)
+		   const char *distros, const char *libs, int quick,
+		   int refresh)
 {
 	struct daemon_job *j;
 

@@ -21,7 +21,8 @@ struct run_dist {
 	struct image *image;	/* NULL when it could not be had (owned) */
 	char *musl_guest;	/* the musl flavour for a musl rootfs, or NULL
 				 * (c->guest) (owned) */
-	char *logpath;		/* its guests' stderr, all rounds (owned) */
+	char *logpath;		/* its guests' stderr, all rounds
+				 * (owned) */
 	int log_fd;		/* -1 = none */
 	int failed;		/* 1: left out of the remaining rounds */
 };
@@ -32,7 +33,8 @@ struct run_dist {
 struct run_inv {
 	size_t dist;		/* index into the run's distributions */
 	int round;		/* 1-based; 0 = none (the image failed) */
-	const char *algos;	/* the guest's --algos (the plan's), or NULL */
+	const char *algos;	/* the guest's --algos (the plan's), or
+				 * NULL */
 	struct guest_output out;
 	char started_at[32];	/* ISO 8601 UTC */
 	char *error;		/* why it failed, or NULL (owned) */

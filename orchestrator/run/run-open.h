@@ -20,8 +20,8 @@ struct run_open_opts {
 	int probe_hypervisor;	/* 1: ask CPUID for the hypervisor when the
 				 * CPU's state says virtualised and names
 				 * none (cpustate_cpuid_hypervisor) */
-	int say_errno;		/* 1: when no CPU can be chosen, the message
-				 * ends with strerror(errno) */
+	int say_errno;		/* 1: when no CPU can be chosen, the
+				 * message ends with strerror(errno) */
 };
 
 /* An opened run: everything run_open made, owned here until

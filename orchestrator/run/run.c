@@ -164,9 +164,11 @@ struct run_state {
 	 * marked failed with store_why */
 	int store_failed;
 	char *store_why;
-	char *gov_warn;		/* the governor's and busy siblings' warnings */
+	char *gov_warn;		/* the governor's and busy siblings'
+				 * warnings */
 	char *warnings;		/* every CPU warning of the run, or NULL */
-	int64_t freq_after;	/* the CPU's scaling frequency at the end, kHz */
+	int64_t freq_after;	/* the CPU's scaling frequency at the end,
+				 * kHz */
 };
 
 /* Open the run (run-open.h) with its seed, say on stderr which run it is
