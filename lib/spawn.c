@@ -215,20 +215,48 @@ static int kill_and_reap(pid_t pid)
 	return st;
 }
 
-int spawn_run(const struct spawn_opts *o, struct spawn_result *ret,
-	      bo_err *err)
+/* Wait for the exec of child PID: the error pipe whose read end is
+ * ERRFD (closed here) closes on a successful exec, or carries why it
+ * failed. Returns 0, or -1 with err set to the child's message (the
+ * child killed and reaped). */
+static int wait_exec(pid_t pid, int errfd, bo_err *err)
+{
+	char ebuf[sizeof(((bo_err *)0)->msg)];
+	size_t elen = 0;
+	ssize_t n;
+
+	while ((n = read(errfd, ebuf + elen, sizeof(ebuf) - 1 - elen)) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		elen += (size_t)n;
+		if (elen >= sizeof(ebuf) - 1)
+			break;
+	}
+	close(errfd);
+	if (elen > 0) {
+		ebuf[elen] = '\0';
+		kill_and_reap(pid);
+		return bo_err_set(err, "%s", ebuf);
+	}
+	return 0;
+}
+
+/* Fork the child O describes, in a process group of its own, and wait
+ * until it has executed its program. *RET_PID gets its pid, *RET_OUT the
+ * read end of its stdout pipe when O->on_line is set, else -1 (the
+ * caller closes it). Returns 0, or -1 with err set (no pipe, no fork, or
+ * the child's setup or exec failed: then it is reaped already and
+ * nothing is left open). */
+static int start_child(const struct spawn_opts *o, pid_t *ret_pid,
+		       int *ret_out, bo_err *err)
 {
 	int outp[2] = { -1, -1 }, errp[2];
-	struct linebuf lb = { 0 };
-	char ebuf[sizeof(((bo_err *)0)->msg)];
-	uint64_t start = bo_now_ns(), deadline;
 	pid_t parent = getpid(), pid;
-	ssize_t n;
-	size_t elen = 0;
-	int st = 0, done = 0, reaped = 0;
 
-	memset(ret, 0, sizeof(*ret));
-	ret->status = SPAWN_SETUP_FAILED;
+	*ret_out = -1;
 	if (pipe2(errp, O_CLOEXEC) < 0)
 		return bo_err_set(err, "cannot create a pipe: %s",
 				  strerror(errno));
@@ -259,37 +287,39 @@ int spawn_run(const struct spawn_opts *o, struct spawn_result *ret,
 	close(errp[1]);
 	if (outp[1] >= 0)
 		close(outp[1]);
-
-	/* The error pipe closes on a successful exec. */
-	while ((n = read(errp[0], ebuf + elen, sizeof(ebuf) - 1 - elen)) != 0) {
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		elen += (size_t)n;
-		if (elen >= sizeof(ebuf) - 1)
-			break;
-	}
-	close(errp[0]);
-	if (elen > 0) {
-		ebuf[elen] = '\0';
-		kill_and_reap(pid);
+	if (wait_exec(pid, errp[0], err) < 0) {
 		if (outp[0] >= 0)
 			close(outp[0]);
-		return bo_err_set(err, "%s", ebuf);
+		return -1;
 	}
+	*ret_pid = pid;
+	*ret_out = outp[0];
+	return 0;
+}
 
-	ret->status = SPAWN_EXITED;
-	deadline = o->timeout_ns ? start + o->timeout_ns : 0;
+/* Follow the running child PID until it ends (reaped here, its wait
+ * status in *ST), a signal interrupts (bo_interrupted), its deadline
+ * (O->timeout_ns after START, ns) passes or O->on_line asks to stop,
+ * passing its stdout from *OUTFD (-1: none) to O->on_line line by line;
+ * *OUTFD is closed and set to -1 at its end of file. RET->status is
+ * left SPAWN_EXITED, or set to why it stopped. Returns 1 when the child
+ * was reaped, 0 when it is still to be killed and reaped. */
+static int watch_child(const struct spawn_opts *o, pid_t pid, int *outfd,
+		       uint64_t start, struct spawn_result *ret, int *st)
+{
+	struct linebuf lb = { 0 };
+	uint64_t deadline = o->timeout_ns ? start + o->timeout_ns : 0;
+	ssize_t n;
+	int reaped = 0;
+
 	if (o->on_line) {
 		lb.max = o->max_line ? o->max_line : 65536;
 		lb.buf = xmalloc(lb.max + 1);
 		lb.buf[0] = '\0';
 	}
-	while (!done) {
+	for (;;) {
 		char chunk[16384];
-		struct pollfd pfd = { .fd = outp[0], .events = POLLIN };
+		struct pollfd pfd = { .fd = *outfd, .events = POLLIN };
 		int pr;
 
 		if (bo_interrupted) {
@@ -300,8 +330,8 @@ int spawn_run(const struct spawn_opts *o, struct spawn_result *ret,
 			ret->status = SPAWN_TIMEOUT;
 			break;
 		}
-		if (outp[0] < 0) {
-			pid_t r = waitpid(pid, &st, WNOHANG);
+		if (*outfd < 0) {
+			pid_t r = waitpid(pid, st, WNOHANG);
 
 			if (r == pid) {
 				reaped = 1;
@@ -313,7 +343,7 @@ int spawn_run(const struct spawn_opts *o, struct spawn_result *ret,
 		pr = poll(&pfd, 1, 100);
 		if (pr <= 0)
 			continue;
-		n = read(outp[0], chunk, sizeof(chunk));
+		n = read(*outfd, chunk, sizeof(chunk));
 		if (n < 0) {
 			if (errno == EINTR || errno == EAGAIN)
 				continue;
@@ -326,8 +356,8 @@ int spawn_run(const struct spawn_opts *o, struct spawn_result *ret,
 				ret->status = SPAWN_STOPPED;
 				break;
 			}
-			close(outp[0]);
-			outp[0] = -1;
+			close(*outfd);
+			*outfd = -1;
 			continue;
 		}
 		if (lines_feed(&lb, chunk, (size_t)n, o) < 0) {
@@ -335,13 +365,29 @@ int spawn_run(const struct spawn_opts *o, struct spawn_result *ret,
 			break;
 		}
 	}
+	free(lb.buf);
+	return reaped;
+}
+
+int spawn_run(const struct spawn_opts *o, struct spawn_result *ret,
+	      bo_err *err)
+{
+	uint64_t start = bo_now_ns();
+	pid_t pid = 0;		/* set by start_child */
+	int outfd, st = 0, reaped;
+
+	memset(ret, 0, sizeof(*ret));
+	ret->status = SPAWN_SETUP_FAILED;
+	if (start_child(o, &pid, &outfd, err) < 0)
+		return -1;
+	ret->status = SPAWN_EXITED;
+	reaped = watch_child(o, pid, &outfd, start, ret, &st);
 	if (!reaped)
 		st = kill_and_reap(pid);
 	else
 		kill(-pid, SIGKILL);
-	if (outp[0] >= 0)
-		close(outp[0]);
-	free(lb.buf);
+	if (outfd >= 0)
+		close(outfd);
 	ret->wall_ns = bo_now_ns() - start;
 	if (ret->status == SPAWN_EXITED) {
 		if (WIFEXITED(st)) {

@@ -17,12 +17,12 @@
 #include "images/image.h"
 #include "lib/algorithms.h"
 #include "orchestrator/cli/cli.h"
-#include "orchestrator/run/confirm.h"
 #include "lib/cpuinfo.h"
 #include "lib/format.h"
 #include "lib/paths.h"
 #include "orchestrator/run/request-check.h"
 #include "orchestrator/run/run.h"
+#include "orchestrator/run/run-confirm.h"
 #include "orchestrator/cli/run-args.h"
 #include "orchestrator/run/runner.h"
 #include "orchestrator/run/tools-run.h"
@@ -371,16 +371,9 @@ static void on_run_lock_wait(void *ctx, const char *path)
 		path);
 }
 
-/* run_config.on_progress: keep the run's id for the confirmation. */
-static void keep_run_id(void *ctx, const struct run_progress *p)
-{
-	*(int64_t *)ctx = p->run_id;
-}
-
 static int cmd_run(int argc, char **argv)
 {
 	struct run_config c;
-	int64_t run_id = 0;
 	bo_err err;
 	int rc, lock;
 
@@ -410,23 +403,11 @@ static int cmd_run(int argc, char **argv)
 	}
 	c.argc = argc;
 	c.argv = argv;
-	c.on_progress = keep_run_id;
-	c.progress_ctx = &run_id;
-	if (c.tools) {
+	/* the run, then the confirmation of what looks changed in it */
+	if (c.tools)
 		rc = tools_execute(&c);
-	} else {
-		rc = run_execute(&c);
-		/* measure what looks changed again before it is reported:
-		 * previous beside new when an image was rebuilt with other
-		 * packages (its previous kept), else the current image */
-		if (run_id > 0 && !bo_interrupted && !c.no_confirm &&
-		    (rc == EXIT_OK || rc == EXIT_FAILED)) {
-			int crc = confirm_after_run(&c, run_id);
-
-			if (rc == EXIT_OK)
-				rc = crc;
-		}
-	}
+	else
+		rc = run_and_confirm(&c, NULL, NULL, NULL);
 	close(lock);
 out:
 	run_config_release(&c);

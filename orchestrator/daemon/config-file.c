@@ -141,6 +141,106 @@ static int check_spec_list(const char *list, bo_err *err)
 	return rc;
 }
 
+/* Free what a schedule being parsed holds (its lists and Slurm
+ * settings), not SC itself. */
+static void sched_parts_free(struct sched *sc)
+{
+	free(sc->distros);
+	free(sc->libs);
+	conf_slurm_free(sc->slurm);
+}
+
+/* The WHEN of schedule NAME, from w[*I] on ("every day at HH:MM[:SS]" or
+ * "every DURATION") into SC's kind and time; *I is moved past it.
+ * Returns 0, or -1 with err set. */
+static int parse_when(const char *name, char **w, int n, int *i,
+		      struct sched *sc, bo_err *err)
+{
+	if (*i >= n || strcmp(w[*i], "every") != 0)
+		return bo_err_set(err, "schedule '%s': expected 'every day at HH:MM' or 'every DURATION'",
+				  name);
+	(*i)++;
+	if (*i < n && strcmp(w[*i], "day") == 0) {
+		if (*i + 2 >= n || strcmp(w[*i + 1], "at") != 0 ||
+		    parse_clock(w[*i + 2], sc) < 0)
+			return bo_err_set(err, "schedule '%s': expected 'every day at HH:MM[:SS]'",
+					  name);
+		sc->kind = SCHED_DAILY;
+		*i += 3;
+	} else if (*i < n && parse_duration(w[*i], &sc->interval_s) == 0) {
+		sc->kind = SCHED_INTERVAL;
+		(*i)++;
+	} else {
+		return bo_err_set(err, "schedule '%s': bad time '%s' (expected 'day at HH:MM' or a duration such as 6h)",
+				  name, *i < n ? w[*i] : "");
+	}
+	return 0;
+}
+
+/* The list after "distros" or "libs" (w[*I]) of schedule NAME into SC
+ * (copied); *I is moved onto it. Returns 0, or -1 with err set. */
+static int parse_list(const char *name, char **w, int n, int *i,
+		      struct sched *sc, bo_err *err)
+{
+	int is_distros = w[*i][0] == 'd';
+	bo_err e;
+
+	if (*i + 1 >= n)
+		return bo_err_set(err, "schedule '%s': '%s' needs a list",
+				  name, w[*i]);
+	(*i)++;
+	if (is_distros) {
+		if (check_spec_list(w[*i], &e) < 0)
+			return bo_err_set(err, "schedule '%s': %s", name,
+					  e.msg);
+		free(sc->distros);
+		sc->distros = xstrdup(w[*i]);
+		return 0;
+	}
+	if (strcmp(w[*i], "all") != 0 &&
+	    request_check_libs(w[*i], "libs", &e) < 0)
+		return bo_err_set(err, "schedule '%s': %s", name, e.msg);
+	free(sc->libs);
+	sc->libs = strcmp(w[*i], "all") == 0 ? NULL : xstrdup(w[*i]);
+	return 0;
+}
+
+/* One option of schedule NAME at w[*I] (distros or libs and its list,
+ * quick, refresh or no-refresh, a Slurm word) into SC; *I is left on its
+ * last word. *REFRESH_WORD is the refresh word given before (1 refresh,
+ * 0 no-refresh, -1 none), updated. Returns 0, or -1 with err set (what
+ * SC holds stays the caller's to free). */
+static int parse_sched_word(const char *name, char **w, int n, int *i,
+			    struct sched *sc, int *refresh_word, bo_err *err)
+{
+	bo_err e;
+	int r;
+
+	if (strcmp(w[*i], "distros") == 0 || strcmp(w[*i], "libs") == 0)
+		return parse_list(name, w, n, i, sc, err);
+	if (strcmp(w[*i], "quick") == 0) {
+		sc->quick = 1;
+		return 0;
+	}
+	if (strcmp(w[*i], "refresh") == 0 ||
+	    strcmp(w[*i], "no-refresh") == 0) {
+		r = strcmp(w[*i], "refresh") == 0;
+		if (*refresh_word >= 0 && *refresh_word != r)
+			return bo_err_set(err, "schedule '%s': both refresh and no-refresh",
+					  name);
+		*refresh_word = r;
+		sc->refresh = r;
+		return 0;
+	}
+	r = conf_slurm_word(&sc->slurm, w[*i], &e);
+	if (r > 0)
+		return 0;
+	if (r < 0)
+		return bo_err_set(err, "schedule '%s': %s", name, e.msg);
+	return bo_err_set(err, "schedule '%s': unknown word '%s'", name,
+			  w[*i]);
+}
+
 /* schedule NAME WHEN distros LIST [libs LIST] [quick] [refresh|no-refresh]
  * with WHEN = "every day at HH:MM[:SS]" or "every DURATION". w[0] is
  * "schedule". */
@@ -163,99 +263,18 @@ static int parse_schedule(struct conf *c, char **w, int n, int lineno,
 		if (strcmp(c->scheds[k].name, w[1]) == 0)
 			return bo_err_set(err, "schedule '%s' is defined twice",
 					  w[1]);
-	if (i >= n || strcmp(w[i], "every") != 0)
-		return bo_err_set(err, "schedule '%s': expected 'every day at HH:MM' or 'every DURATION'",
-				  w[1]);
-	i++;
-	if (i < n && strcmp(w[i], "day") == 0) {
-		if (i + 2 >= n || strcmp(w[i + 1], "at") != 0 ||
-		    parse_clock(w[i + 2], &sc) < 0)
-			return bo_err_set(err, "schedule '%s': expected 'every day at HH:MM[:SS]'",
-					  w[1]);
-		sc.kind = SCHED_DAILY;
-		i += 3;
-	} else if (i < n && parse_duration(w[i], &sc.interval_s) == 0) {
-		sc.kind = SCHED_INTERVAL;
-		i++;
-	} else {
-		return bo_err_set(err, "schedule '%s': bad time '%s' (expected 'day at HH:MM' or a duration such as 6h)",
-				  w[1], i < n ? w[i] : "");
-	}
-	for (; i < n; i++) {
-		if (strcmp(w[i], "distros") == 0 || strcmp(w[i], "libs") == 0) {
-			int is_distros = w[i][0] == 'd';
-
-			if (i + 1 >= n) {
-				free(sc.distros);
-				free(sc.libs);
-				conf_slurm_free(sc.slurm);
-				return bo_err_set(err, "schedule '%s': '%s' needs a list",
-						  w[1], w[i]);
-			}
-			i++;
-			if (is_distros) {
-				bo_err e;
-
-				if (check_spec_list(w[i], &e) < 0) {
-					free(sc.distros);
-					free(sc.libs);
-					conf_slurm_free(sc.slurm);
-					return bo_err_set(err, "schedule '%s': %s",
-							  w[1], e.msg);
-				}
-				free(sc.distros);
-				sc.distros = xstrdup(w[i]);
-			} else {
-				bo_err e;
-
-				if (strcmp(w[i], "all") != 0 &&
-				    request_check_libs(w[i], "libs", &e) < 0) {
-					free(sc.distros);
-					free(sc.libs);
-					return bo_err_set(err, "schedule '%s': %s",
-							  w[1], e.msg);
-				}
-				free(sc.libs);
-				sc.libs = strcmp(w[i], "all") == 0 ? NULL :
-					  xstrdup(w[i]);
-			}
-		} else if (strcmp(w[i], "quick") == 0) {
-			sc.quick = 1;
-		} else if (strcmp(w[i], "refresh") == 0 ||
-			   strcmp(w[i], "no-refresh") == 0) {
-			int r = strcmp(w[i], "refresh") == 0;
-
-			if (refresh_word >= 0 && refresh_word != r) {
-				free(sc.distros);
-				free(sc.libs);
-				conf_slurm_free(sc.slurm);
-				return bo_err_set(err, "schedule '%s': both refresh and no-refresh",
-						  w[1]);
-			}
-			refresh_word = r;
-			sc.refresh = r;
-		} else {
-			bo_err e;
-			int r = conf_slurm_word(&sc.slurm, w[i], &e);
-
-			if (r > 0)
-				continue;
-			free(sc.distros);
-			free(sc.libs);
-			conf_slurm_free(sc.slurm);
-			if (r < 0)
-				return bo_err_set(err, "schedule '%s': %s",
-						  w[1], e.msg);
-			return bo_err_set(err, "schedule '%s': unknown word '%s'",
-					  w[1], w[i]);
+	if (parse_when(w[1], w, n, &i, &sc, err) < 0)
+		return -1;
+	for (; i < n; i++)
+		if (parse_sched_word(w[1], w, n, &i, &sc, &refresh_word,
+				     err) < 0) {
+			sched_parts_free(&sc);
+			return -1;
 		}
-	}
 	if (!sc.distros || conf_slurm_check(sc.slurm, &e2) < 0) {
 		int named = sc.distros != NULL;
 
-		free(sc.distros);
-		free(sc.libs);
-		conf_slurm_free(sc.slurm);
+		sched_parts_free(&sc);
 		if (named)
 			return bo_err_set(err, "schedule '%s': %s", w[1], e2.msg);
 		return bo_err_set(err, "schedule '%s' names no distros",

@@ -11,7 +11,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,101 +21,22 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "db/db.h"
 #include "lib/exitcode.h"
 #include "lib/messages.h"
 #include "lib/numbers.h"
-#include "orchestrator/run/confirm.h"
+#include "lib/paths.h"
 #include "orchestrator/daemon/config-file.h"
 #include "orchestrator/daemon/control.h"
 #include "orchestrator/daemon/daemon.h"
-#include "orchestrator/daemon/daemon-verdict.h"
+#include "orchestrator/daemon/daemon-job.h"
+#include "orchestrator/daemon/daemon-log.h"
 #include "orchestrator/daemon/daemon-slurm.h"
-#include "lib/paths.h"
-#include "orchestrator/run/request-check.h"
-#include "orchestrator/run/run.h"
+#include "orchestrator/daemon/daemon-state.h"
 #include "orchestrator/daemon/schedule.h"
-#include "db/db.h"
 
-#define MAX_CLIENTS 16
-#define MAX_QUEUE 16
 #define CLIENT_IDLE_S 60
 #define STOP_GRACE_S 120	/* after SIGTERM to a job, before SIGKILL */
-
-enum { L_ERR = 3, L_WARNING = 4, L_NOTICE = 5, L_INFO = 6 };
-
-/* Log one line on stderr: with a "<N>" syslog priority prefix when stderr
- * is the journal (journald strips it and keeps the level), else with a
- * readable one. */
-__attribute__((format(printf, 2, 3)))
-static void dlog(int level, const char *fmt, ...)
-{
-	static const char *const names[] = {
-		[L_ERR] = "error: ", [L_WARNING] = "warning: ",
-		[L_NOTICE] = "", [L_INFO] = "",
-	};
-	va_list ap;
-
-	if (getenv("JOURNAL_STREAM"))
-		fprintf(stderr, "<%d>", level);
-	else
-		fprintf(stderr, "benchorch daemon: %s", names[level]);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	fflush(stderr);
-}
-
-struct job {
-	unsigned id;
-	char *sched;		/* schedule name, NULL for a submitted job */
-	char *distros, *libs;
-	int quick, refresh;
-	time_t fired;		/* when it was queued */
-	time_t due;		/* the schedule's due time it runs for, 0 for
-				 * a submitted job */
-};
-
-struct client {
-	int fd;
-	time_t last;
-};
-
-struct daemon {
-	const struct daemon_opts *opts;
-	char *config_path;	/* NULL: defaults, no file */
-	struct conf *conf;
-	char *data_dir, *guest;
-	int lock_fd, listen_fd;
-	struct client clients[MAX_CLIENTS];
-	size_t nclients;
-	struct job queue[MAX_QUEUE];
-	size_t nqueue;
-	unsigned next_id;
-	/* the current job */
-	struct job cur;
-	pid_t child;		/* 0 = idle */
-	int pipe_fd;		/* progress from the child, -1 */
-	char pbuf[2048];
-	size_t plen;
-	time_t started;
-	int64_t run_id;
-	char uuid[64], spec[128];
-	size_t done, total;	/* guest invocations of the current run */
-	size_t round, rounds;	/* the current one's round, 0 = none */
-	struct daemon_changes changes;	/* reported by the child */
-	int cancelled, waiting_lock;
-	/* the last finished job */
-	struct job last;
-	int last_exit;
-	int64_t last_run_id;
-	time_t last_finished;
-	struct daemon_changes last_changes;
-	/* schedules */
-	struct sched_times times;
-	char *times_path;
-	time_t *next;		/* per conf->scheds */
-};
 
 static volatile sig_atomic_t got_stop, got_hup;
 
@@ -126,23 +46,6 @@ static void on_signal(int sig)
 		got_hup = 1;
 	else if (sig != SIGCHLD)
 		got_stop = sig;
-}
-
-static void job_release(struct job *j)
-{
-	free(j->sched);
-	free(j->distros);
-	free(j->libs);
-	memset(j, 0, sizeof(*j));
-}
-
-static char *iso(time_t t, char *buf, size_t len)
-{
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	return buf;
 }
 
 /* --- configuration ------------------------------------------------------ */
@@ -228,19 +131,20 @@ static void plan_schedules(struct daemon *d, const struct conf *old,
 		if (last) {
 			d->next[i] = sched_next_run(s, last);
 			if (d->next[i] <= now)
-				dlog(L_NOTICE, "schedule '%s' was missed (last run due %s); running it now",
-				     s->name, iso(last, b1, sizeof(b1)));
+				daemon_log(DLOG_NOTICE, "schedule '%s' was missed (last run due %s); running it now",
+					   s->name,
+					   daemon_iso(last, b1, sizeof(b1)));
 			continue;
 		}
 		dirty |= sched_times_plan(&d->times, s->name, now);
 		last = sched_times_planned(&d->times, s->name);
 		d->next[i] = sched_next(s, last);
 		if (d->next[i] <= now)
-			dlog(L_NOTICE, "schedule '%s' was missed (planned since %s, never ran); running it now",
-			     s->name, iso(last, b1, sizeof(b1)));
+			daemon_log(DLOG_NOTICE, "schedule '%s' was missed (planned since %s, never ran); running it now",
+				   s->name, daemon_iso(last, b1, sizeof(b1)));
 	}
 	if (dirty && sched_times_save(d->times_path, &d->times, &err) < 0)
-		dlog(L_WARNING, "%s", err.msg);
+		daemon_log(DLOG_WARNING, "%s", err.msg);
 }
 
 /* C's paths derived from the state directory NEW, moved under OLD: the
@@ -272,17 +176,17 @@ static void reload(struct daemon *d)
 	bo_err err;
 
 	if (load_conf(d, &c, &err) < 0) {
-		dlog(L_ERR, "reload failed, keeping the old configuration: %s",
-		     err.msg);
+		daemon_log(DLOG_ERR, "reload failed, keeping the old configuration: %s",
+			   err.msg);
 		return;
 	}
 	if (strcmp(c->state_dir, d->conf->state_dir) != 0) {
-		dlog(L_WARNING, "state-dir changes take effect at the next start: keeping '%s' and the paths that follow from it",
-		     d->conf->state_dir);
+		daemon_log(DLOG_WARNING, "state-dir changes take effect at the next start: keeping '%s' and the paths that follow from it",
+			   d->conf->state_dir);
 		keep_state_dir(c, d->conf->state_dir);
 	}
 	if (strcmp(c->socket_path, d->conf->socket_path) != 0) {
-		dlog(L_WARNING, "socket changes take effect at the next start");
+		daemon_log(DLOG_WARNING, "socket changes take effect at the next start");
 		free(c->socket_path);
 		c->socket_path = xstrdup(d->conf->socket_path);
 	}
@@ -293,139 +197,19 @@ static void reload(struct daemon *d)
 	plan_schedules(d, old, old_next);
 	conf_free(old);
 	free(old_next);
-	dlog(L_NOTICE, "configuration reloaded: %zu schedule%s", c->nscheds,
-	     c->nscheds == 1 ? "" : "s");
+	daemon_log(DLOG_NOTICE, "configuration reloaded: %zu schedule%s", c->nscheds,
+		   c->nscheds == 1 ? "" : "s");
 }
 
 /* --- the job child ------------------------------------------------------ */
 
-static void child_progress(void *ctx, const struct run_progress *p)
+/* In the job's child: signals as a job has them, the daemon's sockets
+ * and lock closed, then job J (daemon_job_run), its progress down PFD.
+ * Returns the job's exit status. */
+static int child_main(struct daemon *d, const struct daemon_job *j, int pfd)
 {
-	int fd = *(int *)ctx;
-	char line[512];
-	int n;
-
-	n = snprintf(line, sizeof(line), "P %lld %zu %zu %s %.200s %zu %zu\n",
-		     (long long)p->run_id, p->done, p->total, p->uuid,
-		     p->spec ? p->spec : "-", p->round, p->rounds);
-	if (n > 0 && (size_t)n < sizeof(line) && write(fd, line, (size_t)n) < 0)
-		return;
-}
-
-/* Told once by bo_lock_wait when a manual run holds the run lock. */
-static void child_lock_wait(void *ctx, const char *path)
-{
-	int pfd = *(int *)ctx;
-
-	dlog(L_NOTICE, "another run holds '%s'; waiting", path);
-	/* Tell the parent, for status; if the pipe is gone the daemon is
-	 * too, and SIGTERM follows. */
-	if (write(pfd, "W\n", 2) != 2)
-		return;
-}
-
-/* Take the machine-wide run lock that `benchorch run` takes too, waiting
- * (interruptibly) for a manual run. Returns the fd or -1 with err set. */
-static int child_lock(int pfd, bo_err *err)
-{
-	if (bo_mkdir_p("/run/lock", err) < 0)
-		return -1;
-	return bo_lock_wait(BENCHORCH_RUN_LOCK, child_lock_wait, &pfd, err);
-}
-
-/* Log the package changes recorded for run RUN_ID, write them to
- * STATE/logs/UUID-packages.log and tell the parent (for status). */
-static void child_changes(const struct run_config *c, int64_t run_id,
-			  const char *uuid, int pfd)
-{
-	struct pkg_change *v;
-	size_t n, i;
-	sqlite3 *db;
-	bo_err err;
-	char *path;
-	FILE *f;
-
-	if (db_open_readonly(c->db_path, &db, &err) < 0) {
-		dlog(L_WARNING, "package changes: %s", err.msg);
-		return;
-	}
-	if (db_package_changes(db, run_id, &v, &n, &err) < 0) {
-		dlog(L_WARNING, "package changes of run %lld: %s",
-		     (long long)run_id, err.msg);
-		sqlite3_close(db);
-		return;
-	}
-	sqlite3_close(db);
-	path = xasprintf("%s/logs/%s-packages.log", c->state_dir, uuid);
-	f = n ? fopen(path, "w") : NULL;
-	for (i = 0; i < n; i++) {
-		dlog(L_NOTICE, "run %lld: %s: package '%s' %s -> %s",
-		     (long long)run_id, v[i].spec, v[i].package,
-		     v[i].old_version ? v[i].old_version : "(none)",
-		     v[i].new_version ? v[i].new_version : "(removed)");
-		if (f)
-			fprintf(f, "%s %s %s %s\n", v[i].spec, v[i].package,
-				v[i].old_version ? v[i].old_version : "-",
-				v[i].new_version ? v[i].new_version : "-");
-	}
-	if (f && fclose(f) != 0)
-		dlog(L_WARNING, "cannot write '%s'", path);
-	else if (n)
-		dlog(L_NOTICE, "run %lld: %zu package change%s since the previous run, in '%s'",
-		     (long long)run_id, n, n == 1 ? "" : "s", path);
-	free(path);
-	if (daemon_changes_send(pfd, v, n, &err) < 0)
-		dlog(L_WARNING, "%s", err.msg);
-	pkg_changes_free(v, n);
-}
-
-/* Judge run RUN_ID against the previous one and keep the verdict for
- * status (daemon-verdict.c); its summary goes to the log. */
-static void child_verdict(const struct run_config *c, int64_t run_id)
-{
-	char line[256];
-	bo_err err;
-
-	if (daemon_verdict_after_run(c->db_path, run_id, line, sizeof(line),
-				     &err) < 0)
-		dlog(L_WARNING, "verdict of run %lld: %s", (long long)run_id,
-		     err.msg);
-	else
-		dlog(L_NOTICE, "verdict: %s", line);
-}
-
-struct child_ctx {
-	int fd;
-	int64_t run_id;
-	char uuid[64];
-};
-
-/* run_config.progress_sink: the run's progress lines in the daemon's
- * log, one per finished guest invocation. */
-static void child_progress_log(void *ctx, const char *line)
-{
-	(void)ctx;
-	dlog(L_INFO, "%s", line);
-}
-
-static void child_progress_tap(void *ctx, const struct run_progress *p)
-{
-	struct child_ctx *cc = ctx;
-
-	cc->run_id = p->run_id;
-	snprintf(cc->uuid, sizeof(cc->uuid), "%s", p->uuid);
-	child_progress(&cc->fd, p);
-}
-
-static int child_main(struct daemon *d, const struct job *j, int pfd)
-{
-	struct run_config c;
-	struct child_ctx cc = { .fd = pfd, .run_id = -1 };
-	char *argv[12], *copy, *tok, *save = NULL, due[32];
 	sigset_t none;
 	size_t i;
-	bo_err err;
-	int rc, lock, argc = 0;
 
 	sigemptyset(&none);
 	signal(SIGCHLD, SIG_DFL);
@@ -442,86 +226,16 @@ static int child_main(struct daemon *d, const struct job *j, int pfd)
 	close(d->lock_fd);
 	for (i = 0; i < d->nclients; i++)
 		close(d->clients[i].fd);
-
-	lock = child_lock(pfd, &err);
-	if (lock < 0) {
-		dlog(L_ERR, "%s", err.msg);
-		return bo_interrupted ? cli_interrupted_status(bo_interrupted) :
-					EXIT_ENV;
-	}
-	if (write(pfd, "R\n", 2) < 0)
-		return EXIT_FAILED;
-	memset(&c, 0, sizeof(c));
-	c.distros = j->distros;
-	copy = xstrdup(j->distros);
-	for (tok = strtok_r(copy, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		c.specs = xrealloc(c.specs, (c.nspecs + 1) * sizeof(char *));
-		c.specs[c.nspecs++] = xstrdup(tok);
-	}
-	free(copy);
-	c.state_dir = xstrdup(d->conf->state_dir);
-	c.db_path = xstrdup(d->conf->db_path);
-	c.data_dir = xstrdup(d->data_dir);
-	c.guest = xstrdup(d->guest);
-	c.kind = d->conf->kind;
-	c.quick = j->quick;
-	c.refresh = j->refresh;
-	c.libs = j->libs;
-	c.mirror = d->conf->mirror;
-	c.timeout_s = d->conf->timeout_s;
-	c.format = FORMAT_TABLE;
-	c.no_summary = 1;
-	c.progress_sink = child_progress_log;
-	c.on_progress = child_progress_tap;
-	c.progress_ctx = &cc;
-	argv[argc++] = "daemon";
-	argv[argc++] = j->sched ? "--schedule" : "--submitted";
-	if (j->sched)
-		argv[argc++] = j->sched;
-	argv[argc++] = "--distros";
-	argv[argc++] = j->distros;
-	if (j->libs) {
-		argv[argc++] = "--libs";
-		argv[argc++] = j->libs;
-	}
-	if (j->quick)
-		argv[argc++] = "--quick";
-	if (j->refresh)
-		argv[argc++] = "--refresh";
-	if (j->sched) {
-		argv[argc++] = "--due";
-		argv[argc++] = iso(j->due, due, sizeof(due));
-	}
-	argv[argc] = NULL;
-	c.argc = argc;
-	c.argv = argv;
-	rc = run_execute(&c);
-	if (cc.run_id >= 0 && !bo_interrupted)
-		child_changes(&c, cc.run_id, cc.uuid, pfd);
-	/* measure what looks changed again (confirm.h) */
-	if (cc.run_id > 0 && !bo_interrupted && !c.no_confirm &&
-	    (rc == EXIT_OK || rc == EXIT_FAILED)) {
-		int crc = confirm_after_run(&c, cc.run_id);
-
-		if (rc == EXIT_OK)
-			rc = crc;
-	}
-	/* then judge the run against the previous one of its CPU */
-	if (cc.run_id >= 0 && !bo_interrupted)
-		child_verdict(&c, cc.run_id);
-	close(lock);
-	run_config_release(&c);
-	return rc;
+	return daemon_job_run(d->conf, d->data_dir, d->guest, j, pfd);
 }
 
-static void start_job(struct daemon *d)
+void daemon_start_job(struct daemon *d)
 {
 	int p[2];
 	pid_t pid;
 
 	if (pipe2(p, O_CLOEXEC) < 0) {
-		dlog(L_ERR, "cannot create a pipe: %s", strerror(errno));
+		daemon_log(DLOG_ERR, "cannot create a pipe: %s", strerror(errno));
 		return;
 	}
 	d->cur = d->queue[0];
@@ -530,10 +244,10 @@ static void start_job(struct daemon *d)
 	fflush(stderr);
 	pid = fork();
 	if (pid < 0) {
-		dlog(L_ERR, "cannot fork: %s", strerror(errno));
+		daemon_log(DLOG_ERR, "cannot fork: %s", strerror(errno));
 		close(p[0]);
 		close(p[1]);
-		job_release(&d->cur);
+		daemon_job_release(&d->cur);
 		return;
 	}
 	if (pid == 0) {
@@ -559,9 +273,9 @@ static void start_job(struct daemon *d)
 	d->round = d->rounds = 0;
 	d->cancelled = 0;
 	d->waiting_lock = 0;
-	dlog(L_NOTICE, "job %u started (%s%s, distros %s, pid %ld)", d->cur.id,
-	     d->cur.sched ? "schedule " : "submitted",
-	     d->cur.sched ? d->cur.sched : "", d->cur.distros, (long)pid);
+	daemon_log(DLOG_NOTICE, "job %u started (%s%s, distros %s, pid %ld)", d->cur.id,
+		   d->cur.sched ? "schedule " : "submitted",
+		   d->cur.sched ? d->cur.sched : "", d->cur.distros, (long)pid);
 }
 
 static void progress_line(struct daemon *d, char *line)
@@ -619,17 +333,6 @@ static void read_progress(struct daemon *d)
 	}
 }
 
-static const char *exit_word(int rc, int cancelled)
-{
-	if (rc == EXIT_OK)
-		return "done";
-	if (rc == EXIT_FAILED)
-		return "failed";
-	if (rc >= 128 || cancelled)
-		return cancelled ? "cancelled" : "aborted";
-	return "error";
-}
-
 /* The child ended with wait status WS. */
 static void finish_job(struct daemon *d, int ws)
 {
@@ -642,17 +345,18 @@ static void finish_job(struct daemon *d, int ws)
 		close(d->pipe_fd);
 		d->pipe_fd = -1;
 	}
-	dlog(rc == EXIT_OK ? L_NOTICE : L_WARNING,
-	     "job %u %s (exit status %d, run %lld)", d->cur.id,
-	     exit_word(rc, d->cancelled), rc, (long long)d->run_id);
+	daemon_log(rc == EXIT_OK ? DLOG_NOTICE : DLOG_WARNING,
+		   "job %u %s (exit status %d, run %lld)", d->cur.id,
+		   daemon_exit_word(rc, d->cancelled), rc,
+		   (long long)d->run_id);
 	/* A scheduled job stopped by our own shutdown did not happen: it runs
 	 * again at the next start. Anything else counts as run. */
 	if (d->cur.sched && !(got_stop && !d->cancelled && rc >= 128)) {
 		sched_times_set(&d->times, d->cur.sched, d->cur.due);
 		if (sched_times_save(d->times_path, &d->times, &err) < 0)
-			dlog(L_WARNING, "%s", err.msg);
+			daemon_log(DLOG_WARNING, "%s", err.msg);
 	}
-	job_release(&d->last);
+	daemon_job_release(&d->last);
 	d->last = d->cur;
 	memset(&d->cur, 0, sizeof(d->cur));
 	d->last_exit = d->cancelled && rc >= 128 ? -1 : rc;
@@ -673,11 +377,11 @@ static void reap(struct daemon *d)
 		finish_job(d, ws);
 }
 
-static int enqueue(struct daemon *d, const char *sched, time_t due,
+int daemon_enqueue(struct daemon *d, const char *sched, time_t due,
 		   const char *distros, const char *libs, int quick,
 		   int refresh)
 {
-	struct job *j;
+	struct daemon_job *j;
 
 	if (d->nqueue == MAX_QUEUE)
 		return -1;
@@ -701,13 +405,13 @@ static void fire_slurm(struct daemon *d, const struct sched *s)
 	bo_err err;
 
 	if (daemon_slurm_submit(d->conf, s, &out, &err) < 0) {
-		dlog(L_ERR, "schedule '%s': cannot submit to slurm: %s",
-		     s->name, err.msg);
+		daemon_log(DLOG_ERR, "schedule '%s': cannot submit to slurm: %s",
+			   s->name, err.msg);
 		return;
 	}
 	while ((nl = strchr(out, '\n')))
 		*nl = nl[1] ? ',' : '\0';
-	dlog(L_NOTICE, "schedule '%s' submitted to slurm: %s", s->name, out);
+	daemon_log(DLOG_NOTICE, "schedule '%s' submitted to slurm: %s", s->name, out);
 	free(out);
 }
 
@@ -735,227 +439,21 @@ static void fire_schedules(struct daemon *d, time_t now)
 		}
 		pend = sched_pending(d, s->name);
 		if (pend) {
-			dlog(L_INFO, "schedule '%s' due %s skipped: its run due %s is still %s",
-			     s->name, iso(due, b1, sizeof(b1)),
-			     iso(pend, b2, sizeof(b2)),
-			     d->child && d->cur.sched &&
-			     strcmp(d->cur.sched, s->name) == 0 ? "running" :
-			     "queued");
-		} else if (enqueue(d, s->name, due, s->distros, s->libs,
-				   s->quick, s->refresh) < 0) {
-			dlog(L_WARNING, "queue full: schedule '%s' skipped",
-			     s->name);
+			daemon_log(DLOG_INFO, "schedule '%s' due %s skipped: its run due %s is still %s",
+				   s->name, daemon_iso(due, b1, sizeof(b1)),
+				   daemon_iso(pend, b2, sizeof(b2)),
+				   d->child && d->cur.sched &&
+				   strcmp(d->cur.sched, s->name) == 0 ? "running" :
+				   "queued");
+		} else if (daemon_enqueue(d, s->name, due, s->distros, s->libs,
+					  s->quick, s->refresh) < 0) {
+			daemon_log(DLOG_WARNING, "queue full: schedule '%s' skipped",
+				   s->name);
 		} else {
-			dlog(L_INFO, "schedule '%s' is due (%s)", s->name,
-			     iso(due, b1, sizeof(b1)));
+			daemon_log(DLOG_INFO, "schedule '%s' is due (%s)", s->name,
+				   daemon_iso(due, b1, sizeof(b1)));
 		}
 	}
-}
-
-/* --- control socket ----------------------------------------------------- */
-
-static json_t *job_json(const struct job *j)
-{
-	char b[32];
-
-	return json_pack("{s:i, s:s, s:s, s:s, s:s?, s:b, s:b, s:s}", "id",
-			 (int)j->id, "origin", j->sched ? "schedule" : "submit",
-			 "schedule", j->sched ? j->sched : "",
-			 "distros", j->distros, "libs", j->libs, "quick", j->quick,
-			 "refresh", j->refresh,
-			 "queued_at", iso(j->fired, b, sizeof(b)));
-}
-
-static json_t *status_json(const struct daemon *d)
-{
-	json_t *r = json_object(), *q = json_array(), *s = json_array(), *j;
-	char b[32];
-	size_t i;
-
-	json_object_set_new(r, "ok", json_true());
-	json_object_set_new(r, "pid", json_integer((json_int_t)getpid()));
-	json_object_set_new(r, "config", json_string(d->config_path ?
-					 d->config_path : "(defaults)"));
-	json_object_set_new(r, "state", json_string(!d->child ? "idle" :
-					d->cancelled ? "cancelling" :
-					d->waiting_lock ? "waiting" :
-					"running"));
-	if (d->child) {
-		j = job_json(&d->cur);
-		json_object_set_new(j, "started_at",
-				    json_string(iso(d->started, b, sizeof(b))));
-		json_object_set_new(j, "run_id", json_integer(d->run_id));
-		json_object_set_new(j, "uuid", json_string(d->uuid));
-		json_object_set_new(j, "done", json_integer((json_int_t)d->done));
-		json_object_set_new(j, "total",
-				    json_integer((json_int_t)d->total));
-		json_object_set_new(j, "current", json_string(d->spec));
-		json_object_set_new(j, "round", json_integer((json_int_t)d->round));
-		json_object_set_new(j, "rounds",
-				    json_integer((json_int_t)d->rounds));
-		json_object_set_new(r, "job", j);
-	}
-	for (i = 0; i < d->nqueue; i++)
-		json_array_append_new(q, job_json(&d->queue[i]));
-	json_object_set_new(r, "queue", q);
-	for (i = 0; i < d->conf->nscheds; i++) {
-		time_t last = sched_times_get(&d->times,
-					      d->conf->scheds[i].name);
-		char b2[32];
-
-		/* "last": the due time of its last run, "" when it never
-		 * ran */
-		json_array_append_new(s, json_pack("{s:s, s:s, s:s}", "name",
-			d->conf->scheds[i].name, "next",
-			iso(d->next[i], b, sizeof(b)), "last",
-			last ? iso(last, b2, sizeof(b2)) : ""));
-	}
-	json_object_set_new(r, "schedules", s);
-	json_object_set_new(r, "database_error", json_null());
-	daemon_latest_run_json(d->conf->db_path, r);
-	daemon_last_verdict_json(d->conf->db_path, r);
-	if (d->last.id) {
-		j = job_json(&d->last);
-		json_object_set_new(j, "status", json_string(
-			exit_word(d->last_exit < 0 ? 143 : d->last_exit,
-				  d->last_exit < 0)));
-		json_object_set_new(j, "exit", json_integer(d->last_exit));
-		json_object_set_new(j, "run_id", json_integer(d->last_run_id));
-		json_object_set_new(j, "finished_at", json_string(
-			iso(d->last_finished, b, sizeof(b))));
-		daemon_changes_json(&d->last_changes, j);
-		json_object_set_new(r, "last", j);
-	}
-	return r;
-}
-
-static json_t *error_json(const char *msg)
-{
-	return json_pack("{s:b, s:s}", "ok", 0, "error", msg);
-}
-
-static json_t *handle(struct daemon *d, const struct control_req *rq)
-{
-	bo_err err;
-	int id, position;
-
-	switch (rq->type) {
-	case CONTROL_STATUS:
-		return status_json(d);
-	case CONTROL_SUBMIT:
-		/* the checks and messages of `benchorch run` */
-		if (request_check_distros(rq->distros, "--distros",
-					  d->data_dir, d->conf->state_dir, NULL,
-					  NULL, &err) < 0 ||
-		    (rq->libs && request_check_libs(rq->libs, "--libs",
-						    &err) < 0))
-			return error_json(err.msg);
-		id = enqueue(d, NULL, 0, rq->distros, rq->libs, rq->quick,
-			     rq->refresh);
-		if (id < 0)
-			return error_json("the queue is full");
-		dlog(L_NOTICE, "job %d submitted: distros %s%s%s", id,
-		     rq->distros, rq->libs ? ", libs " : "",
-		     rq->libs ? rq->libs : "");
-		/* position: how many jobs run before it (the current one
-		 * included); 0 = it starts now */
-		position = (int)d->nqueue - 1 + (d->child ? 1 : 0);
-		if (!d->child)
-			start_job(d);
-		return json_pack("{s:b, s:i, s:i, s:b}", "ok", 1, "job", id,
-				 "position", position, "started",
-				 d->child && d->cur.id == (unsigned)id);
-	case CONTROL_CANCEL:
-		if (!d->child)
-			return error_json("no run in progress");
-		if (!d->cancelled) {
-			kill(d->child, SIGTERM);
-			d->cancelled = 1;
-			dlog(L_NOTICE, "job %u: cancel requested", d->cur.id);
-		}
-		return json_pack("{s:b, s:i}", "ok", 1, "job", (int)d->cur.id);
-	}
-	return error_json("unknown request");
-}
-
-static void drop_client(struct daemon *d, size_t i)
-{
-	close(d->clients[i].fd);
-	d->clients[i] = d->clients[--d->nclients];
-}
-
-static void send_json(int fd, json_t *msg)
-{
-	bo_err err;
-	char *s = control_encode(msg, &err);
-
-	if (!s) {
-		json_decref(msg);
-		msg = error_json(err.msg);
-		s = control_encode(msg, &err);
-	}
-	if (s && send(fd, s, strlen(s), MSG_DONTWAIT | MSG_NOSIGNAL) < 0)
-		dlog(L_INFO, "cannot reply to a client: %s", strerror(errno));
-	free(s);
-	json_decref(msg);
-}
-
-/* Read one message from client i; 0 to keep it, -1 to drop it. */
-static int serve_client(struct daemon *d, size_t i)
-{
-	char buf[CONTROL_MAX_MSG + 1];
-	struct iovec iov = { buf, sizeof(buf) };
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
-	struct control_req rq;
-	bo_err err;
-	ssize_t n;
-
-	n = recvmsg(d->clients[i].fd, &mh, MSG_DONTWAIT);
-	if (n < 0 && (errno == EAGAIN || errno == EINTR))
-		return 0;
-	if (n <= 0)
-		return -1;
-	d->clients[i].last = time(NULL);
-	if ((mh.msg_flags & MSG_TRUNC) || (size_t)n > CONTROL_MAX_MSG) {
-		dlog(L_WARNING, "control: refused a message over %d bytes",
-		     CONTROL_MAX_MSG);
-		send_json(d->clients[i].fd, error_json(
-			"message exceeds the size limit"));
-		return 0;
-	}
-	if (control_req_parse(buf, (size_t)n, &rq, &err) < 0) {
-		dlog(L_WARNING, "control: refused a message: %s", err.msg);
-		send_json(d->clients[i].fd, error_json(err.msg));
-		return 0;
-	}
-	send_json(d->clients[i].fd, handle(d, &rq));
-	control_req_release(&rq);
-	return 0;
-}
-
-static void accept_client(struct daemon *d)
-{
-	struct ucred cred;
-	socklen_t len = sizeof(cred);
-	int fd = accept4(d->listen_fd, NULL, NULL,
-			 SOCK_CLOEXEC | SOCK_NONBLOCK);
-
-	if (fd < 0)
-		return;
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0 ||
-	    (cred.uid != 0 && cred.uid != geteuid())) {
-		dlog(L_WARNING, "control: refused a client of uid %ld",
-		     (long)cred.uid);
-		close(fd);
-		return;
-	}
-	if (d->nclients == MAX_CLIENTS) {
-		send_json(fd, error_json("too many clients"));
-		close(fd);
-		return;
-	}
-	d->clients[d->nclients].fd = fd;
-	d->clients[d->nclients++].last = time(NULL);
 }
 
 /* --- start, loop, stop -------------------------------------------------- */
@@ -992,7 +490,7 @@ static void stop_job(struct daemon *d)
 
 	if (!d->child)
 		return;
-	dlog(L_NOTICE, "stopping job %u", d->cur.id);
+	daemon_log(DLOG_NOTICE, "stopping job %u", d->cur.id);
 	kill(d->child, SIGTERM);
 	for (;;) {
 		pid_t r = waitpid(d->child, &ws, WNOHANG);
@@ -1004,8 +502,8 @@ static void stop_job(struct daemon *d)
 			break;
 		}
 		if (time(NULL) > until) {
-			dlog(L_ERR, "job %u did not stop in %d s; killing it",
-			     d->cur.id, STOP_GRACE_S);
+			daemon_log(DLOG_ERR, "job %u did not stop in %d s; killing it",
+				   d->cur.id, STOP_GRACE_S);
 			kill(d->child, SIGKILL);
 			until = time(NULL) + 3600;
 		}
@@ -1064,10 +562,10 @@ static void loop(struct daemon *d)
 		reap(d);
 		fire_schedules(d, now);
 		if (!d->child && d->nqueue)
-			start_job(d);
+			daemon_start_job(d);
 		for (i = 0; i < d->nclients;)
 			if (now - d->clients[i].last > CLIENT_IDLE_S)
-				drop_client(d, i);
+				daemon_drop_client(d, i);
 			else
 				i++;
 		wake = now + 60;
@@ -1094,11 +592,11 @@ static void loop(struct daemon *d)
 			if (!pfd[i + 2].revents)
 				continue;
 			if ((pfd[i + 2].revents & POLLIN) ?
-			    serve_client(d, i) < 0 : 1)
-				drop_client(d, i);
+			    daemon_serve_client(d, i) < 0 : 1)
+				daemon_drop_client(d, i);
 		}
 		if (pfd[0].revents & POLLIN)
-			accept_client(d);
+			daemon_accept_client(d);
 	}
 }
 
@@ -1166,22 +664,22 @@ int daemon_main(const struct daemon_opts *o)
 	sigaction(SIGHUP, &sa, NULL);
 	sigaction(SIGCHLD, &sa, NULL);
 
-	dlog(L_NOTICE, "started (pid %ld, config %s, %zu schedule%s, socket %s)",
-	     (long)getpid(), d.config_path ? d.config_path : "(defaults)",
-	     d.conf->nscheds, d.conf->nscheds == 1 ? "" : "s",
-	     d.conf->socket_path);
+	daemon_log(DLOG_NOTICE, "started (pid %ld, config %s, %zu schedule%s, socket %s)",
+		   (long)getpid(), d.config_path ? d.config_path : "(defaults)",
+		   d.conf->nscheds, d.conf->nscheds == 1 ? "" : "s",
+		   d.conf->socket_path);
 	plan_schedules(&d, NULL, NULL);
 	loop(&d);
-	dlog(L_NOTICE, "signal %d: shutting down", (int)got_stop);
+	daemon_log(DLOG_NOTICE, "signal %d: shutting down", (int)got_stop);
 	stop_job(&d);
 	unlink(d.conf->socket_path);
-	dlog(L_NOTICE, "stopped");
+	daemon_log(DLOG_NOTICE, "stopped");
 out:
 	for (i = 0; i < d.nclients; i++)
 		close(d.clients[i].fd);
 	for (i = 0; i < d.nqueue; i++)
-		job_release(&d.queue[i]);
-	job_release(&d.last);
+		daemon_job_release(&d.queue[i]);
+	daemon_job_release(&d.last);
 	daemon_changes_reset(&d.changes);
 	daemon_changes_reset(&d.last_changes);
 	if (d.listen_fd >= 0)

@@ -17,25 +17,15 @@
 #include "orchestrator/run/confirm.h"
 #include "orchestrator/run/confirm-curves.h"
 #include "orchestrator/run/confirm-summary.h"
+#include "orchestrator/run/confirm-targets.h"
 #include "orchestrator/run/plan-interleave.h"
 #include "orchestrator/run/run.h"
-
-/* A distribution of the run being confirmed. */
-struct target {
-	char *distro, *release, *digest;	/* as the run measured it */
-	char *spec;				/* "distro:release" */
-	struct image *img;		/* its image now, or NULL */
-	struct image *prev;		/* its kept previous, or NULL */
-	struct confirm_curve *curves;	/* to measure again */
-	size_t ncurves;
-	struct db_confirm_curve *dbc;	/* the same, for the database */
-};
 
 struct confirm_state {
 	const struct confirm_config *cc;
 	sqlite3 *db;
 	int64_t confirmed, run_id;
-	struct target *t;
+	struct confirm_target *t;
 	size_t nt;
 	int record_failed;
 	int nohw;		/* measure with --nohw: given, or the
@@ -135,106 +125,6 @@ static int check_confirmable(sqlite3 *db, const char *path, int64_t run,
 	return 0;
 }
 
-/* The distributions RUN measured (an image and a guest that ran). */
-static int load_targets(sqlite3 *db, int64_t run, struct target **ret,
-			size_t *ret_n, bo_err *err)
-{
-	sqlite3_stmt *st;
-	struct target *v = NULL;
-	size_t n = 0;
-	int rc;
-
-	if (sqlite3_prepare_v2(db, "SELECT DISTINCT im.distro, im.release,"
-			       " im.digest FROM invocations inv JOIN images im"
-			       " ON im.id = inv.image_id WHERE inv.run_id = ?1"
-			       " AND inv.status = 'ok' ORDER BY 1, 2, 3", -1,
-			       &st, NULL) != SQLITE_OK)
-		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
-	sqlite3_bind_int64(st, 1, run);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		v = xrealloc(v, (n + 1) * sizeof(*v));
-		memset(&v[n], 0, sizeof(*v));
-		v[n].distro = db_column_dup_or_empty(st, 0);
-		v[n].release = db_column_dup_or_empty(st, 1);
-		v[n].digest = db_column_dup_or_empty(st, 2);
-		v[n].spec = xasprintf("%s:%s", v[n].distro, v[n].release);
-		n++;
-	}
-	sqlite3_finalize(st);
-	*ret = v;
-	*ret_n = n;
-	if (rc != SQLITE_DONE)
-		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
-	return 0;
-}
-
-/* Find T's image under STATE_DIR (the one with its distro and release,
- * not a previous) and the previous kept beside it. Says on stderr why
- * when there is none or it changed since the run. */
-static void find_images(const struct confirm_config *cc, int64_t run,
-			struct target *t)
-{
-	struct image **v;
-	size_t n, i;
-	bo_err err;
-
-	if (image_list(cc->state_dir, &v, &n, &err) < 0) {
-		cli_warn("%s", err.msg);
-		return;
-	}
-	for (i = 0; i < n && !t->img; i++)
-		if (!v[i]->previous && !strcmp(v[i]->distro, t->distro) &&
-		    !strcmp(v[i]->release, t->release) &&
-		    !strcmp(v[i]->digest, t->digest)) {
-			t->img = v[i];
-			v[i] = NULL;
-		}
-	image_list_free(v, n);
-	if (!t->img) {
-		cli_warn("%s: the image run %lld measured is gone or was "
-			 "rebuilt since; not confirmed", t->spec,
-			 (long long)run);
-		return;
-	}
-	if (image_previous_find(t->img, &t->prev, &err) < 0)
-		cli_warn("%s: cannot read its previous image: %s", t->spec,
-			 err.msg);
-}
-
-/* The curves of T: those given (ALL, every distribution) or those of
- * CHANGED for T's distribution. */
-static void pick_curves(struct target *t, const struct confirm_curve *all,
-			size_t nall, const struct confirm_curve *changed,
-			size_t nchanged)
-{
-	const struct confirm_curve *src = all ? all : changed;
-	size_t n = all ? nall : nchanged, i;
-
-	for (i = 0; i < n; i++) {
-		struct confirm_curve *c;
-
-		if (!all && strcmp(src[i].distro, t->spec) != 0)
-			continue;
-		t->curves = xrealloc(t->curves, (t->ncurves + 1) *
-				     sizeof(*t->curves));
-		c = &t->curves[t->ncurves++];
-		c->distro = xstrdup(t->spec);
-		c->library = xstrdup(src[i].library);
-		c->algorithm = xstrdup(src[i].algorithm);
-		c->operation = xstrdup(src[i].operation);
-		c->mode = xstrdup(src[i].mode);
-		c->kind = src[i].kind;
-	}
-	t->dbc = xcalloc(t->ncurves + 1, sizeof(*t->dbc));
-	for (i = 0; i < t->ncurves; i++)
-		t->dbc[i] = (struct db_confirm_curve){
-			.library = t->curves[i].library,
-			.algorithm = t->curves[i].algorithm,
-			.operation = t->curves[i].operation,
-			.mode = t->curves[i].mode,
-		};
-}
-
 /* Append NAME to the comma-separated *LIST unless it is in it. */
 static void list_add(char **list, const char *name)
 {
@@ -254,31 +144,13 @@ static void list_add(char **list, const char *name)
 	}
 }
 
-/* Remove T's previous image (its confirmation is done). Returns 0, or -1
- * after saying why. */
-static int remove_previous(const struct confirm_config *cc, struct target *t)
-{
-	struct image_ctx ictx = {
-		.state_dir = cc->state_dir,
-		.data_dir = cc->data_dir,
-	};
-	bo_err err;
-
-	if (image_remove(&ictx, t->prev, &err) < 0) {
-		cli_warn("%s: cannot remove the previous image: %s", t->spec,
-			 err.msg);
-		return -1;
-	}
-	return 0;
-}
-
 /* Record (or complete) the confirmation of every measured target. */
 static int record(struct confirm_state *s, bo_err *err)
 {
 	size_t i;
 
 	for (i = 0; i < s->nt; i++) {
-		struct target *t = &s->t[i];
+		struct confirm_target *t = &s->t[i];
 		struct db_confirmation c = {
 			.distro = t->distro,
 			.release = t->release,
@@ -312,23 +184,6 @@ static void on_progress(void *ctx, const struct run_progress *p)
 			  (long long)p->run_id, err.msg);
 		s->record_failed = 1;
 	}
-}
-
-static void targets_free(struct target *t, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		free(t[i].distro);
-		free(t[i].release);
-		free(t[i].digest);
-		free(t[i].spec);
-		image_free(t[i].img);
-		image_free(t[i].prev);
-		confirm_curves_free(t[i].curves, t[i].ncurves);
-		free(t[i].dbc);
-	}
-	free(t);
 }
 
 /* The curves that look changed in run RUN (none without an earlier run
@@ -391,7 +246,7 @@ static int measure(struct confirm_state *s)
 	algs_owned = xcalloc(cap, sizeof(char *));
 	group = xcalloc(cap, sizeof(size_t));
 	for (i = 0; i < s->nt; i++) {
-		struct target *t = &s->t[i];
+		struct confirm_target *t = &s->t[i];
 
 		if (!t->ncurves || !t->img)
 			continue;
@@ -513,7 +368,7 @@ static int finish(struct confirm_state *s)
 	}
 	done = status && !strcmp(status, "done") && !s->record_failed;
 	for (i = 0; i < s->nt; i++) {
-		struct target *t = &s->t[i];
+		struct confirm_target *t = &s->t[i];
 
 		if (!t->prev || !t->ncurves || !t->img)
 			continue;
@@ -523,7 +378,7 @@ static int finish(struct confirm_state *s)
 				 status ? status : "unknown", t->prev->name);
 			continue;
 		}
-		if (remove_previous(s->cc, t) == 0) {
+		if (confirm_target_remove_previous(s->cc, t) == 0) {
 			if (!s->cc->quiet)
 				fprintf(stderr, "benchorch: %s: confirmed in run %lld; removed the previous image '%s'\n",
 					t->spec, (long long)s->run_id,
@@ -621,12 +476,44 @@ static int run_settings(struct confirm_state *s)
 	return 0;
 }
 
+/* Find the images of S's targets and pick their curves: the NGIVEN at
+ * GIVEN (for every distribution) when GIVEN is not NULL, else those of
+ * the NCHANGED at USE for the target's distribution. A target whose
+ * image is there with nothing to measure has served: its previous image
+ * is removed (said on stderr unless quiet). Returns how many targets
+ * have curves to measure. */
+static size_t pick_work(struct confirm_state *s,
+			const struct confirm_curve *given, size_t ngiven,
+			const struct confirm_curve *use, size_t nchanged)
+{
+	const struct confirm_config *cc = s->cc;
+	size_t i, nwork = 0;
+
+	for (i = 0; i < s->nt; i++) {
+		struct confirm_target *t = &s->t[i];
+
+		confirm_target_find_images(cc, s->confirmed, t);
+		confirm_target_pick_curves(t, given, ngiven, use, nchanged);
+		if (t->img && t->ncurves) {
+			nwork++;
+			continue;
+		}
+		/* nothing looks changed: the previous has served */
+		if (t->img && t->prev &&
+		    confirm_target_remove_previous(cc, t) == 0 &&
+		    !cc->quiet)
+			fprintf(stderr, "benchorch: %s: no curve looks changed; removed the previous image '%s'\n",
+				t->spec, t->prev->name);
+	}
+	return nwork;
+}
+
 int confirm_execute(const struct confirm_config *cc, int64_t *ret_run_id)
 {
 	struct confirm_state s = { .cc = cc };
 	struct confirm_curve *given = NULL, *changed = NULL;
 	const struct confirm_curve *use = NULL;
-	size_t ngiven = 0, nchanged = 0, i, nwork = 0;
+	size_t ngiven = 0, nchanged = 0, i, nwork;
 	bo_err err;
 	int rc = EXIT_OK, env, known;
 
@@ -672,7 +559,7 @@ int confirm_execute(const struct confirm_config *cc, int64_t *ret_run_id)
 	 * curves: what looks changed is judged on those, as compare does,
 	 * and said */
 	cli_warn_partial_run(s.db, s.confirmed);
-	if (load_targets(s.db, s.confirmed, &s.t, &s.nt, &err) < 0) {
+	if (confirm_targets_load(s.db, s.confirmed, &s.t, &s.nt, &err) < 0) {
 		cli_error("%s in '%s'", err.msg, cc->db_path);
 		rc = EXIT_ENV;
 		goto out;
@@ -693,21 +580,7 @@ int confirm_execute(const struct confirm_config *cc, int64_t *ret_run_id)
 		rc = EXIT_ENV;
 		goto out;
 	}
-	for (i = 0; i < s.nt; i++) {
-		struct target *t = &s.t[i];
-
-		find_images(cc, s.confirmed, t);
-		pick_curves(t, given, ngiven, use, nchanged);
-		if (t->img && t->ncurves) {
-			nwork++;
-			continue;
-		}
-		/* nothing looks changed: the previous has served */
-		if (t->img && t->prev && remove_previous(cc, t) == 0 &&
-		    !cc->quiet)
-			fprintf(stderr, "benchorch: %s: no curve looks changed; removed the previous image '%s'\n",
-				t->spec, t->prev->name);
-	}
+	nwork = pick_work(&s, given, ngiven, use, nchanged);
 	if (!nwork) {
 		if (!cc->quiet)
 			fprintf(stderr, "benchorch: run %lld: nothing to confirm\n",
@@ -730,131 +603,10 @@ out:
 	confirm_curves_free(given, ngiven);
 	if (changed)
 		confirm_curves_free(changed, nchanged);
-	targets_free(s.t, s.nt);
+	confirm_targets_free(s.t, s.nt);
 	free(s.argv);
 	for (i = 0; i < 3; i++)
 		free(s.own[i]);
 	sqlite3_close(s.db);
-	return rc;
-}
-
-/* The number of distributions of run RUN in DB whose image (the one the
- * run measured) has a previous kept beside it under STATE_DIR, in
- * *RET. Returns 0, or -1 with err set on a database error. */
-static int kept_previous(sqlite3 *db, const char *state_dir, int64_t run,
-			 size_t *ret, bo_err *err)
-{
-	struct target *t;
-	struct image **v;
-	size_t nt, n, i, k, found = 0;
-	bo_err ierr;	/* an image that cannot be read counts as none */
-
-	*ret = 0;
-	if (load_targets(db, run, &t, &nt, err) < 0)
-		return -1;
-	if (image_list(state_dir, &v, &n, &ierr) == 0) {
-		for (i = 0; i < nt; i++)
-			for (k = 0; k < n; k++) {
-				struct image *prev = NULL;
-
-				if (v[k]->previous ||
-				    strcmp(v[k]->distro, t[i].distro) ||
-				    strcmp(v[k]->release, t[i].release) ||
-				    strcmp(v[k]->digest, t[i].digest))
-					continue;
-				if (image_previous_find(v[k], &prev, &ierr) == 0 &&
-				    prev)
-					found++;
-				image_free(prev);
-			}
-		image_list_free(v, n);
-	}
-	targets_free(t, nt);
-	*ret = found;
-	return 0;
-}
-
-int confirm_after_run(const struct run_config *c, int64_t run_id)
-{
-	char runbuf[24];
-	char *argv[4];
-	struct confirm_config cc = {
-		.state_dir = c->state_dir,
-		.db_path = c->db_path,
-		.data_dir = c->data_dir,
-		.guest = c->guest,
-		.kind = c->kind,
-		/* the guests' settings (--quick, --nohw, batch length,
-		 * repetitions, sets) are the run's: confirm_execute takes
-		 * them from it, and records them */
-		.timeout_s = c->timeout_s,
-		.run_id = run_id,
-		.format = FORMAT_TABLE,
-		.no_summary = 1,
-		.quiet = c->quiet,
-		.argv = argv,
-		.progress_sink = c->progress_sink,
-		.progress_sink_ctx = c->progress_sink_ctx,
-	};
-	struct confirm_curve *cv = NULL;
-	size_t kept, ncv = 0;
-	sqlite3 *db;
-	int64_t conf = 0, base = 0;
-	bo_err err;
-	int rc;
-
-	if (db_open_readonly(c->db_path, &db, &err) < 0) {
-		cli_warn("cannot tell whether run %lld needs a confirmation: %s",
-			 (long long)run_id, err.msg);
-		return EXIT_ENV;
-	}
-	rc = kept_previous(db, c->state_dir, run_id, &kept, &err);
-	if (rc == 0 && !kept) {
-		base = confirm_base_run(db, run_id);
-		if (base < 0)
-			rc = bo_err_set(&err, "database error: %s",
-					sqlite3_errmsg(db));
-	}
-	if (rc == 0 && !kept && base > 0) {
-		/* no package changed: only when something looks changed
-		 * (a base with no curve in common - other libraries, the
-		 * tool mode - has nothing to confirm); confirm_execute takes
-		 * these curves rather than judging the run again */
-		rc = confirm_changed_curves(db, base, run_id, &cv, &ncv, &err);
-		if (rc == 0 && !ncv)
-			base = 0;
-	}
-	sqlite3_close(db);
-	if (rc < 0) {
-		cli_warn("cannot tell whether run %lld needs a confirmation: %s in '%s'",
-			 (long long)run_id, err.msg, c->db_path);
-		return EXIT_ENV;
-	}
-	if (!kept && base <= 0) {
-		confirm_curves_free(cv, ncv);
-		return EXIT_OK;	/* nothing looks changed */
-	}
-	snprintf(runbuf, sizeof(runbuf), "%lld", (long long)run_id);
-	argv[cc.argc++] = "confirm";
-	argv[cc.argc++] = "--run";
-	argv[cc.argc++] = runbuf;
-	argv[cc.argc] = NULL;
-	if (!kept) {
-		cc.changed_known = 1;
-		cc.changed = cv;
-		cc.nchanged = ncv;
-	}
-	if (!c->quiet && kept)
-		fprintf(stderr, "benchorch: run %lld: %zu image%s rebuilt with other packages, the previous kept; confirming what looks changed\n",
-			(long long)run_id, kept, kept == 1 ? "" : "s");
-	else if (!c->quiet)
-		fprintf(stderr, "benchorch: run %lld: measuring again the %zu curve%s that look%s changed against run %lld\n",
-			(long long)run_id, ncv, ncv == 1 ? "" : "s",
-			ncv == 1 ? "s" : "", (long long)base);
-	rc = confirm_execute(&cc, &conf);
-	confirm_curves_free(cv, ncv);
-	if (conf > 0 && !c->quiet)
-		fprintf(stderr, "benchorch: run %lld is confirmed by run %lld ('benchorch results --run %lld' shows it)\n",
-			(long long)run_id, (long long)conf, (long long)conf);
 	return rc;
 }

@@ -84,21 +84,4 @@ struct confirm_config {
  * EXIT_ENV (database unusable) or 128+signal when interrupted. */
 int confirm_execute(const struct confirm_config *cc, int64_t *ret_run_id);
 
-struct run_config;
-
-/* The step after run RUN_ID made with C (`run`, the daemon's runs): when
- * curves of the run look changed against the previous run of its
- * distributions (confirm_base_run), confirm the run (confirm_execute with
- * the curves that look changed: the previous image beside the new one
- * when an image was rebuilt with other packages and the previous kept,
- * else the current image once more; C's state, database, guest, runner,
- * --quick, --nohw, batch length, repetitions, sets, timeout, quietness
- * and progress sink; nothing on stdout) and say on stderr which run
- * confirmed it. Nothing happens when the run has no earlier run to
- * compare with. Returns EXIT_OK (also when nothing was confirmed),
- * EXIT_ENV after a warning on stderr when the database cannot tell
- * whether anything looks changed (it cannot be opened or read), or
- * confirm_execute's exit status. */
-int confirm_after_run(const struct run_config *c, int64_t run_id);
-
 #endif

@@ -5,6 +5,8 @@ liborch_a_SOURCES += \
 	orchestrator/run/confirm-curves.h \
 	orchestrator/run/confirm-summary.c \
 	orchestrator/run/confirm-summary.h \
+	orchestrator/run/confirm-targets.c \
+	orchestrator/run/confirm-targets.h \
 	orchestrator/run/confirm.c \
 	orchestrator/run/confirm.h \
 	orchestrator/run/plan-interleave.c \
@@ -16,6 +18,14 @@ liborch_a_SOURCES += \
 	orchestrator/run/request-check.c \
 	orchestrator/run/request-check.h \
 	orchestrator/run/run.c \
+	orchestrator/run/run-confirm.c \
+	orchestrator/run/run-confirm.h \
+	orchestrator/run/run-invoke.c \
+	orchestrator/run/run-invoke.h \
+	orchestrator/run/run-open.c \
+	orchestrator/run/run-open.h \
+	orchestrator/run/run-report.c \
+	orchestrator/run/run-report.h \
 	orchestrator/run/run.h \
 	orchestrator/run/runner.c \
 	orchestrator/run/runner.h \

@@ -48,7 +48,7 @@ struct run_config {
 				 * random seed is drawn */
 	uint64_t seed;		/* 0 .. 2^32 - 1 */
 	int no_confirm;		/* 1: --no-confirm: no confirmation after
-				 * the run (cmd-run.c) */
+				 * the run (run_and_confirm) */
 	int tools;		/* 1: the tool mode (tools-run.h), not the
 				 * libraries */
 	unsigned tool_size_mib;	/* its input, MiB (--tool-size) */

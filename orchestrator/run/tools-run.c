@@ -1,7 +1,6 @@
 /* tools-run.c - one tool run (tools-run.h). */
 #include "config.h"
 
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,14 +12,11 @@
 #include "lib/exitcode.h"
 #include "lib/messages.h"
 #include "lib/numbers.h"
-#include "lib/cpuchoice.h"
-#include "lib/cpuinfo.h"
-#include "lib/cpustate.h"
-#include "lib/flavour.h"
-#include "lib/paths.h"
 #include "orchestrator/run/tool-output.h"
 #include "orchestrator/run/tool-stats.h"
 #include "orchestrator/results/tools-print.h"
+#include "orchestrator/run/run-invoke.h"
+#include "orchestrator/run/run-open.h"
 #include "orchestrator/run/tools-run.h"
 
 /* The package that ships each tool, by package database: the first name
@@ -146,19 +142,9 @@ static int store_rows(sqlite3 *db, int64_t inv_id, void *ctx, bo_err *err)
 static int measure_dist(const struct run_config *c, const char *uuid,
 			int cpu, struct tool_dist *d)
 {
-	struct image_ctx ictx = {
-		.state_dir = c->state_dir,
-		.data_dir = c->data_dir,
-		.mirror = c->mirror,
-		.refresh = c->refresh,
-		/* one line per build step, a terminal or a log alike */
-		.progress = !c->quiet,
-		.progress_sink = c->progress_sink,
-		.progress_sink_ctx = c->progress_sink_ctx,
-	};
-	char cpubuf[16], sizebuf[24], repbuf[16], *logpath, *logdir;
+	struct run_dist rd = { .spec = d->spec, .log_fd = -1 };
+	char cpubuf[16], sizebuf[24], repbuf[16], *logpath;
 	const char *args[12];
-	enum guest_flavour flavour;
 	struct spawn_result res;
 	struct runner_fallback fb;
 	struct guest_output unused;
@@ -168,23 +154,17 @@ static int measure_dist(const struct run_config *c, const char *uuid,
 	tool_output_init(&d->out);
 	bo_utc_now(d->started_at, sizeof(d->started_at));
 	d->runner = "";
-	if (image_ensure(&ictx, d->spec, &d->image, &err) < 0 ||
-	    guest_flavour_detect(d->image->rootfs, &flavour, &err) < 0) {
-		d->error = xstrdup(err.msg);
+	/* its image, guest and log as a run's (run-invoke.h) */
+	rc = run_dist_prepare(c, uuid, &rd, &d->error);
+	d->image = rd.image;
+	if (rc < 0) {
+		free(rd.musl_guest);
+		free(rd.logpath);
 		return -1;
 	}
-	d->guest = flavour == GUEST_FLAVOUR_MUSL ? paths_guest(flavour) :
-		   xstrdup(c->guest);
-	logdir = xasprintf("%s/logs", c->state_dir);
-	if (bo_mkdir_p(logdir, &err) < 0) {
-		free(logdir);
-		d->error = xstrdup(err.msg);
-		return -1;
-	}
-	logpath = xasprintf("%s/%s-%s.log", logdir, uuid, d->image->name);
-	free(logdir);
-	logfd = open(logpath, O_RDWR | O_CREAT | O_TRUNC | O_APPEND |
-		     O_CLOEXEC, 0644);
+	d->guest = rd.musl_guest ? rd.musl_guest : xstrdup(c->guest);
+	logpath = rd.logpath;
+	logfd = rd.log_fd;
 	snprintf(cpubuf, sizeof(cpubuf), "%d", cpu);
 	snprintf(sizebuf, sizeof(sizebuf), "%u", c->tool_size_mib);
 	snprintf(repbuf, sizeof(repbuf), "%u", c->tool_reps);
@@ -232,20 +212,6 @@ static int measure_dist(const struct run_config *c, const char *uuid,
 	return 0;
 }
 
-static char *command_line(int argc, char **argv)
-{
-	char *s = xstrdup("benchorch"), *t;
-	int i;
-
-	for (i = 0; i < argc; i++) {
-		t = xasprintf(strpbrk(argv[i], " \t'\"") ? "%s '%s'" : "%s %s",
-			      s, argv[i]);
-		free(s);
-		s = t;
-	}
-	return s;
-}
-
 /* Say on stderr what became of D. */
 static void report_dist(const struct tool_dist *d)
 {
@@ -266,82 +232,23 @@ static void report_dist(const struct tool_dist *d)
 				  d->rows[i].error);
 }
 
-int tools_execute(const struct run_config *c)
+/* Measure every distribution of C in turn, pinned to CPU, in run UUID
+ * (until a signal stops it), saying on stderr what became of each, and
+ * fill INVS[i] with what to store of DISTS[i]. *NFAILED gets the
+ * distributions that failed, *NBAD the measurements that did. Returns
+ * how many distributions were measured (INVS filled). */
+static size_t measure_all(const struct run_config *c, const char *uuid,
+			  int cpu, struct tool_dist *dists,
+			  struct db_invocation *invs, size_t *nfailed,
+			  size_t *nbad)
 {
-	struct cpuchoice choice;
-	struct cpuinfo ci;
-	struct cpustate cs;
-	struct db_run run;
-	struct tool_dist *dists;
-	struct db_invocation *invs;
-	sqlite3 *db = NULL;
-	char uuid[64] = "", host[256] = "", started[32], *cmdline, *sysfs;
-	char *s, *why = NULL;
-	const char *status = "done";
-	size_t i, nfailed = 0, nbad = 0, len;
-	int64_t run_id;
-	bo_err err;
-	int rc = EXIT_OK;
+	size_t i;
 
-	sysfs = paths_sysfs();
-	if (cpuchoice_pick_self(sysfs, &choice) < 0) {
-		cli_error("cannot choose a CPU to pin the guests to");
-		free(sysfs);
-		return EXIT_ENV;
-	}
-	if (cpuinfo_read("/proc/cpuinfo", &ci, &err) < 0) {
-		cli_error("%s", err.msg);
-		cpuchoice_release(&choice);
-		free(sysfs);
-		return EXIT_ENV;
-	}
-	cpustate_read(sysfs, choice.cpu, ci.flags, &cs);
-	free(sysfs);
-	if (bo_read_file("/proc/sys/kernel/random/uuid", 64, &s, &len, &err) == 0) {
-		snprintf(uuid, sizeof(uuid), "%.36s", s);
-		free(s);
-	}
-	if (!uuid[0] || db_open(c->db_path, &db, &err) < 0) {
-		cli_error("%s", err.msg);
-		cpustate_release(&cs);
-		cpuinfo_release(&ci);
-		cpuchoice_release(&choice);
-		return EXIT_ENV;
-	}
-	gethostname(host, sizeof(host) - 1);
-	if (db_reap_stale_runs(db, host, &err) < 0)
-		cli_warn("%s", err.msg);
-	cmdline = command_line(c->argc, c->argv);
-	run = (struct db_run){
-		.uuid = uuid,
-		.host = host,
-		.pid = (long)getpid(),
-		.started_at = bo_utc_now(started, sizeof(started)),
-		.command_line = cmdline,
-		.cpu = &ci,
-		.state = &cs,
-	};
-	if (db_run_begin(db, &run, &run_id, &err) < 0) {
-		cli_error("cannot record the run in '%s': %s", c->db_path,
-			  err.msg);
-		free(cmdline);
-		sqlite3_close(db);
-		cpustate_release(&cs);
-		cpuinfo_release(&ci);
-		cpuchoice_release(&choice);
-		return EXIT_ENV;
-	}
-	if (!c->quiet)
-		fprintf(stderr, "benchorch: tool run %lld (%s) started: %u MiB, %u repetitions, pinned to %s\n",
-			(long long)run_id, uuid, c->tool_size_mib, c->tool_reps,
-			choice.reason);
-	dists = xcalloc(c->nspecs + 1, sizeof(*dists));
-	invs = xcalloc(c->nspecs + 1, sizeof(*invs));
 	for (i = 0; i < c->nspecs && !bo_interrupted; i++) {
 		dists[i].spec = c->specs[i];
-		if (measure_dist(c, uuid, choice.cpu, &dists[i]) < 0)
-			nfailed++;
-		nbad += dists[i].failed;
+		if (measure_dist(c, uuid, cpu, &dists[i]) < 0)
+			(*nfailed)++;
+		*nbad += dists[i].failed;
 		if (!c->quiet || dists[i].error || dists[i].failed)
 			report_dist(&dists[i]);
 		invs[i] = (struct db_invocation){
@@ -358,6 +265,23 @@ int tools_execute(const struct run_config *c)
 			.store_ctx = &dists[i],
 		};
 	}
+	return i;
+}
+
+/* Store the end of tool run O of C with its NINVS invocations INVS
+ * (NFAILED distributions and NBAD measurements failed), then print its
+ * results on stdout (tools_print in C->format) unless a signal stopped
+ * it or every distribution failed, and say on stderr how it ended.
+ * Returns tools_execute's exit status. */
+static int finish_run(const struct run_config *c, struct run_open *o,
+		      const struct db_invocation *invs, size_t ninvs,
+		      size_t nfailed, size_t nbad)
+{
+	const char *status = "done";
+	char *why = NULL;
+	bo_err err;
+	int rc = EXIT_OK;
+
 	if (bo_interrupted) {
 		status = "aborted";
 		rc = cli_interrupted_status(bo_interrupted);
@@ -370,26 +294,54 @@ int tools_execute(const struct run_config *c)
 	} else if (nbad) {
 		rc = EXIT_FAILED;
 	}
-	if (db_run_finish(db, run_id, status, why, invs, i, &err) < 0) {
+	if (db_run_finish(o->db, o->run_id, status, why, invs, ninvs,
+			  &err) < 0) {
 		bo_err e2;
 
 		cli_error("cannot store run %lld in '%s': %s",
-			  (long long)run_id, c->db_path, err.msg);
+			  (long long)o->run_id, c->db_path, err.msg);
 		/* one small UPDATE: a full disk takes as little as can be */
-		if (db_run_set_status(db, run_id, "failed", err.msg, &e2) < 0)
+		if (db_run_set_status(o->db, o->run_id, "failed", err.msg,
+				      &e2) < 0)
 			cli_error("cannot mark run %lld failed: %s (the next "
-				  "run marks it aborted)", (long long)run_id,
+				  "run marks it aborted)", (long long)o->run_id,
 				  e2.msg);
 		rc = EXIT_ENV;
 	} else if (!bo_interrupted && nfailed < c->nspecs &&
-		   tools_print(stdout, db, &run_id, 1, 0, NULL, c->format,
-			       &err) < 0) {
+		   tools_print(stdout, o->db, &o->run_id, 1, 0, NULL,
+			       c->format, &err) < 0) {
 		cli_error("%s", err.msg);
 		rc = EXIT_FAILED;
 	}
 	if (!c->quiet)
 		fprintf(stderr, "benchorch: tool run %lld %s ('benchorch results --tools --run %lld' shows it again)\n",
-			(long long)run_id, status, (long long)run_id);
+			(long long)o->run_id, status, (long long)o->run_id);
+	free(why);
+	return rc;
+}
+
+int tools_execute(const struct run_config *c)
+{
+	/* recorded without --quick or a seed, as it measures */
+	struct run_open_opts oo = { .quick = 0 };
+	struct run_open o;
+	struct tool_dist *dists;
+	struct db_invocation *invs;
+	size_t i, n, nfailed = 0, nbad = 0;
+	int rc;
+
+	rc = run_open(c, &oo, &o);
+	if (rc != EXIT_OK)
+		return rc;
+	if (!c->quiet)
+		fprintf(stderr, "benchorch: tool run %lld (%s) started: %u MiB, %u repetitions, pinned to %s\n",
+			(long long)o.run_id, o.uuid, c->tool_size_mib,
+			c->tool_reps, o.choice.reason);
+	dists = xcalloc(c->nspecs + 1, sizeof(*dists));
+	invs = xcalloc(c->nspecs + 1, sizeof(*invs));
+	n = measure_all(c, o.uuid, o.choice.cpu, dists, invs, &nfailed,
+			&nbad);
+	rc = finish_run(c, &o, invs, n, nfailed, nbad);
 	for (i = 0; i < c->nspecs; i++) {
 		tool_output_release(&dists[i].out);
 		image_free(dists[i].image);
@@ -399,11 +351,6 @@ int tools_execute(const struct run_config *c)
 	}
 	free(dists);
 	free(invs);
-	free(why);
-	free(cmdline);
-	sqlite3_close(db);
-	cpustate_release(&cs);
-	cpuinfo_release(&ci);
-	cpuchoice_release(&choice);
+	run_open_release(&o);
 	return rc;
 }
