@@ -21,6 +21,8 @@ liborch_a_SOURCES += \
 	lib/guest-resources.h \
 	lib/guest-output.c \
 	lib/guest_output.h \
+	lib/judge.c \
+	lib/judge.h \
 	lib/messages.c \
 	lib/messages.h \
 	lib/numbers.c \

@@ -98,6 +98,7 @@ int main(void)
 			      .started_at = "2026-01-01T00:00:00Z",
 			      .command_line = "benchorch run", .cpu = &ci };
 	struct db_invocation inv;
+	struct guest_judgement judged;
 	struct guest_output out;
 	struct merge_stats ms;
 	bo_err err = { "" };
@@ -139,9 +140,10 @@ int main(void)
 
 	/* stored with the run */
 	memset(&inv, 0, sizeof(inv));
+	guest_output_judge(&out, &judged);
 	inv = (struct db_invocation){ .spec = "debian", .image = &img,
 		.runner = "nspawn", .started_at = "2026-01-01T00:00:01Z",
-		.wall_ns = 5, .out = &out, .round = 1 };
+		.wall_ns = 5, .out = &out, .judged = &judged, .round = 1 };
 	tap_ok(db_open(a, &db, &err) == 0 &&
 	       db_run_begin(db, &run, &run_id, &err) == 0 &&
 	       db_run_finish(db, run_id, "done", NULL, &inv, 1, &err) == 0,
@@ -151,6 +153,7 @@ int main(void)
 	       got);
 	free(got);
 	sqlite3_close(db);
+	guest_judgement_release(&judged);
 	guest_output_release(&out);
 
 	/* carried by merge and by export */

@@ -22,6 +22,7 @@
 #include "lib/cpustate.h"
 #include "lib/cpuchoice.h"
 #include "lib/flavour.h"
+#include "lib/judge.h"
 #include "lib/paths.h"
 #include "orchestrator/run/plan.h"
 #include "orchestrator/run/plan-interleave.h"
@@ -472,9 +473,10 @@ static char *join_warnings(char *a, char *b)
 
 /* Store S, an invocation of D in run RUN_ID of C (its guest's error, or
  * its output), in a transaction of its own (db_run_store_invocation),
- * then drop its output but for the clocks the run's end reads
- * (guest_output_shrink): the run's memory does not grow with its
- * results.
+ * with its judgement (guest_output_judge: verified results, failed
+ * libraries, curve fits), then drop its output but for the clocks the
+ * run's end reads (guest_output_shrink): the run's memory does not grow
+ * with its results.
  * Returns 0 (s->stored set), or -1 with err set (nothing of S stored:
  * the output was validated as it was read, so what the database refuses
  * is the database's fault - a full disk, an I/O error, a lock held too
@@ -494,8 +496,17 @@ static int store_now(sqlite3 *db, int64_t run_id, const struct run_config *c,
 		.round = s->round,
 		.algorithms = s->algos,
 	};
-	int rc = db_run_store_invocation(db, run_id, &inv, err);
+	struct guest_judgement judged;
+	int rc;
 
+	/* what is verified, which libraries failed, the curve fits */
+	if (!s->error) {
+		guest_output_judge(&s->out, &judged);
+		inv.judged = &judged;
+	}
+	rc = db_run_store_invocation(db, run_id, &inv, err);
+	if (!s->error)
+		guest_judgement_release(&judged);
 	s->stored = rc == 0;
 	guest_output_shrink(&s->out);
 	return rc;
