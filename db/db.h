@@ -10,7 +10,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "images/image.h"
 #include "lib/cpuinfo.h"
 #include "lib/cpustate.h"
 #include "lib/guest_output.h"
@@ -66,10 +65,43 @@ struct db_run {
 					 * the run; NULL = not recorded */
 };
 
+/* One installed package of an image (a row of image_packages). */
+struct db_image_package {
+	const char *name;
+	const char *version;
+};
+
+/* The package that ships a crypto library in an image, so that results
+ * carry the distribution's package version. */
+struct db_library_package {
+	const char *library;		/* guest backend name, "openssl" */
+	const char *package;		/* "libssl3" */
+	const char *version;		/* its version installed in the image;
+					 * NULL when it is not installed (the
+					 * library is then stored with
+					 * neither) */
+};
+
+/* An image as the database stores it (tables images and image_packages,
+ * and the package columns of libraries). Every string and array is
+ * borrowed from the caller for the call that stores it. */
+struct db_image {
+	const char *distro;		/* "debian" */
+	const char *release;		/* "bookworm" */
+	const char *digest;		/* "sha256:<64 hex>" over the rootfs */
+	const char *method;		/* "debootstrap", "tarball", ... */
+	const char *created_at;		/* ISO 8601 UTC */
+	size_t npackages;
+	const struct db_image_package *packages;	/* all installed */
+	size_t nlibpkgs;
+	const struct db_library_package *libpkgs;	/* looked up by
+					 * library, the first that names it */
+};
+
 /* One guest invocation (one distro) of a run. */
 struct db_invocation {
 	const char *spec;		/* "debian", "debian:trixie" */
-	const struct image *image;	/* NULL when the image failed */
+	const struct db_image *image;	/* NULL when the image failed */
 	const char *runner;		/* "nspawn", "chroot" or "" */
 	const char *variant;		/* "hw" or "nohw"; NULL = "hw" (the
 					 * guest's hello overrides it) */

@@ -10,7 +10,7 @@
 #include "db/stmt.h"
 
 /* Insert the image and its packages if new; *ret gets its id. */
-int db_image_id(sqlite3 *db, const struct image *img, int64_t *ret,
+int db_image_id(sqlite3 *db, const struct db_image *img, int64_t *ret,
 		bo_err *err)
 {
 	sqlite3_stmt *st;
@@ -58,14 +58,29 @@ int db_image_id(sqlite3 *db, const struct image *img, int64_t *ret,
 	return 0;
 }
 
+/* The first package of IMG (NULL = none) that ships LIBRARY, or NULL. */
+static const struct db_library_package *
+library_package(const struct db_image *img, const char *library)
+{
+	size_t i;
+
+	if (!img)
+		return NULL;
+	for (i = 0; i < img->nlibpkgs; i++)
+		if (strcmp(img->libpkgs[i].library, library) == 0)
+			return &img->libpkgs[i];
+	return NULL;
+}
+
 /* The id of loaded library L's row in *RET, inserting it when new; its
  * package and package version come from IMG (NULL = none). Returns 0,
  * or -1 with err set. */
 static int library_id(sqlite3 *db, const struct guest_library *l,
-		      const struct image *img, int64_t *ret, bo_err *err)
+		      const struct db_image *img, int64_t *ret, bo_err *err)
 {
-	const char *pkg = img ? image_library_package(img, l->name) : NULL;
-	const char *pver = pkg ? image_package_version(img, pkg) : NULL;
+	const struct db_library_package *lp = library_package(img, l->name);
+	const char *pkg = lp ? lp->package : NULL;
+	const char *pver = lp ? lp->version : NULL;
 	static const char *sqls[2] = {
 		"INSERT OR IGNORE INTO libraries (name, version, soname, path,"
 		" package, package_version, build_id) VALUES (?1, ?2, ?3, ?4,"
@@ -146,7 +161,7 @@ static int store_samples(sqlite3 *db, sqlite3_stmt *st, int64_t id,
  * out->libraries; 0 for a library not loaded). */
 static int store_library_loads(sqlite3 *db, int64_t inv_id,
 			       const struct guest_output *out,
-			       const struct image *img, int64_t *lib_ids,
+			       const struct db_image *img, int64_t *lib_ids,
 			       bo_err *err)
 {
 	sqlite3_stmt *st;
@@ -467,7 +482,7 @@ out:
 int db_store_output(sqlite3 *db, int64_t inv_id,
 		    const struct guest_output *out,
 		    const struct guest_judgement *judged,
-		    const struct image *img, bo_err *err)
+		    const struct db_image *img, bo_err *err)
 {
 	int64_t *lib_ids = xcalloc(out->nlibraries + 1, sizeof(*lib_ids));
 	int rc = -1;

@@ -9,7 +9,7 @@
 #include <sqlite3.h>
 #include <stdint.h>
 
-#include "images/image.h"
+#include "db/db.h"
 #include "lib/guest_output.h"
 #include "lib/judge.h"
 #include "lib/util.h"
@@ -17,7 +17,7 @@
 /* The id of image IMG's row in *RET, inserting it and its packages when
  * the database has no image of its distro, release and digest. Call in
  * the caller's transaction. Returns 0, or -1 with err set. */
-int db_image_id(sqlite3 *db, const struct image *img, int64_t *ret,
+int db_image_id(sqlite3 *db, const struct db_image *img, int64_t *ret,
 		bo_err *err);
 
 /* Store OUT, the output of invocation INV_ID, with JUDGED, its judgement
@@ -25,11 +25,11 @@ int db_image_id(sqlite3 *db, const struct image *img, int64_t *ret,
  * algorithm, guest error, result, key setup (verified as JUDGED says),
  * sample, curve fit (JUDGED's), resource figure, cross-check and canary.
  * IMG (NULL = none) gives each loaded library its package and package
- * version. Call in the caller's transaction. Returns 0, or -1 with err
+ * version (img->libpkgs). Call in the caller's transaction. Returns 0, or -1 with err
  * set (a point of a library that was not loaded, or a database error). */
 int db_store_output(sqlite3 *db, int64_t inv_id,
 		    const struct guest_output *out,
 		    const struct guest_judgement *judged,
-		    const struct image *img, bo_err *err);
+		    const struct db_image *img, bo_err *err);
 
 #endif

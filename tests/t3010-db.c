@@ -9,6 +9,7 @@
 
 #include "db/db.h"
 #include "db/migrations.h"
+#include "orchestrator/run/db-image.h"
 #include "tests/tap.h"
 
 static const char *text(sqlite3 *db, const char *sql)
@@ -349,6 +350,7 @@ int main(void)
 			      .command_line = "benchorch run", .cpu = &ci };
 	struct db_invocation inv[2];
 	struct guest_judgement judged;
+	struct db_image dimg;
 	int64_t run_id, run2;
 	size_t i;
 	pid_t dead;
@@ -380,7 +382,8 @@ int main(void)
 			tap_diag("%s", err.msg);
 	memset(inv, 0, sizeof(inv));
 	guest_output_judge(&out, &judged);
-	inv[0] = (struct db_invocation){ .spec = "debian", .image = &img,
+	run_db_image(&img, &dimg);
+	inv[0] = (struct db_invocation){ .spec = "debian", .image = &dimg,
 		.runner = "nspawn", .started_at = "2026-01-01T00:00:01Z",
 		.wall_ns = 5, .out = &out, .judged = &judged };
 	inv[1] = (struct db_invocation){ .spec = "debian:trixie", .image = NULL,
@@ -479,6 +482,7 @@ int main(void)
 		free(bad);
 	}
 	guest_judgement_release(&judged);
+	run_db_image_release(&dimg);
 	guest_output_release(&out);
 	protocol2_tests(dir, &ci);
 	protocol3_tests(dir, &ci);

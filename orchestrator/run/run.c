@@ -24,6 +24,7 @@
 #include "lib/flavour.h"
 #include "lib/judge.h"
 #include "lib/paths.h"
+#include "orchestrator/run/db-image.h"
 #include "orchestrator/run/plan.h"
 #include "orchestrator/run/plan-interleave.h"
 #include "orchestrator/run/progress.h"
@@ -484,9 +485,10 @@ static char *join_warnings(char *a, char *b)
 static int store_now(sqlite3 *db, int64_t run_id, const struct run_config *c,
 		     const struct dist *d, struct inv_state *s, bo_err *err)
 {
+	struct db_image image;
 	struct db_invocation inv = {
 		.spec = d->spec,
-		.image = d->image,
+		.image = NULL,
 		.runner = s->runner,
 		.started_at = s->started_at,
 		.wall_ns = s->wall_ns,
@@ -499,6 +501,10 @@ static int store_now(sqlite3 *db, int64_t run_id, const struct run_config *c,
 	struct guest_judgement judged;
 	int rc;
 
+	if (d->image) {
+		run_db_image(d->image, &image);
+		inv.image = &image;
+	}
 	/* what is verified, which libraries failed, the curve fits */
 	if (!s->error) {
 		guest_output_judge(&s->out, &judged);
@@ -507,6 +513,8 @@ static int store_now(sqlite3 *db, int64_t run_id, const struct run_config *c,
 	rc = db_run_store_invocation(db, run_id, &inv, err);
 	if (!s->error)
 		guest_judgement_release(&judged);
+	if (d->image)
+		run_db_image_release(&image);
 	s->stored = rc == 0;
 	guest_output_shrink(&s->out);
 	return rc;

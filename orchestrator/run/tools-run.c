@@ -18,6 +18,7 @@
 #include "lib/cpustate.h"
 #include "lib/flavour.h"
 #include "lib/paths.h"
+#include "orchestrator/run/db-image.h"
 #include "orchestrator/run/tool-output.h"
 #include "orchestrator/run/tool-stats.h"
 #include "orchestrator/results/tools-print.h"
@@ -274,6 +275,7 @@ int tools_execute(const struct run_config *c)
 	struct db_run run;
 	struct tool_dist *dists;
 	struct db_invocation *invs;
+	struct db_image *images;
 	sqlite3 *db = NULL;
 	char uuid[64] = "", host[256] = "", started[32], *cmdline, *sysfs;
 	char *s, *why = NULL;
@@ -337,6 +339,7 @@ int tools_execute(const struct run_config *c)
 			choice.reason);
 	dists = xcalloc(c->nspecs + 1, sizeof(*dists));
 	invs = xcalloc(c->nspecs + 1, sizeof(*invs));
+	images = xcalloc(c->nspecs + 1, sizeof(*images));
 	for (i = 0; i < c->nspecs && !bo_interrupted; i++) {
 		dists[i].spec = c->specs[i];
 		if (measure_dist(c, uuid, choice.cpu, &dists[i]) < 0)
@@ -344,9 +347,11 @@ int tools_execute(const struct run_config *c)
 		nbad += dists[i].failed;
 		if (!c->quiet || dists[i].error || dists[i].failed)
 			report_dist(&dists[i]);
+		if (dists[i].image)
+			run_db_image(dists[i].image, &images[i]);
 		invs[i] = (struct db_invocation){
 			.spec = dists[i].spec,
-			.image = dists[i].image,
+			.image = dists[i].image ? &images[i] : NULL,
 			.runner = dists[i].runner,
 			.started_at = dists[i].started_at,
 			.wall_ns = dists[i].wall_ns,
@@ -392,6 +397,7 @@ int tools_execute(const struct run_config *c)
 			(long long)run_id, status, (long long)run_id);
 	for (i = 0; i < c->nspecs; i++) {
 		tool_output_release(&dists[i].out);
+		run_db_image_release(&images[i]);
 		image_free(dists[i].image);
 		free(dists[i].guest);
 		free(dists[i].error);
@@ -399,6 +405,7 @@ int tools_execute(const struct run_config *c)
 	}
 	free(dists);
 	free(invs);
+	free(images);
 	free(why);
 	free(cmdline);
 	sqlite3_close(db);
