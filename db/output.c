@@ -492,7 +492,7 @@ int db_store_output(sqlite3 *db, int64_t inv_id,
 	    store_results(db, inv_id, out, judged, lib_ids, err) == 0 &&
 	    store_keysetups(db, inv_id, out, judged, lib_ids, err) == 0 &&
 	    store_curves(db, inv_id, out, judged, lib_ids, err) == 0 &&
-	    db_store_resources(db, inv_id, out, err) == 0 &&
+	    db_store_resources(db, inv_id, out, judged, err) == 0 &&
 	    store_crosschecks(db, inv_id, out, err) == 0 &&
 	    store_canaries(db, inv_id, out, lib_ids, err) == 0)
 		rc = 0;

@@ -1,5 +1,5 @@
-/* judge.c - verified results, library faults and curve fits of one
- * invocation's output (see judge.h). */
+/* judge.c - verified results, library faults, curve fits and memory
+ * peaks of one invocation's output (see judge.h). */
 #include "config.h"
 
 #include <stdlib.h>
@@ -83,6 +83,56 @@ size_t guest_output_faults(const struct guest_output *out,
 	return n;
 }
 
+/* The footprint OUT reported for LIBRARY, KiB, or -1. */
+static int64_t footprint(const struct guest_output *out, const char *library)
+{
+	for (size_t i = 0; i < out->nlibraries; i++)
+		if (strcmp(out->libraries[i].name, library) == 0)
+			return out->libraries[i].footprint_kib;
+	return -1;
+}
+
+size_t guest_output_algo_peaks(const struct guest_output *out,
+			       struct guest_algo_peak **ret)
+{
+	struct guest_algo_peak *v = NULL, *cur = NULL;
+	const char *lib = NULL;
+	int64_t mark = -1;	/* the library's mark before the current
+				 * algorithm, -1 = unknown */
+	size_t n = 0;
+
+	for (size_t i = 0; i < out->nresults; i++) {
+		const struct guest_result *r = &out->results[i];
+
+		if (r->maxrss_kib <= 0)
+			continue;
+		if (!lib || strcmp(lib, r->library) != 0) {
+			lib = r->library;
+			mark = footprint(out, lib);
+			if (mark <= 0)
+				mark = -1;
+			cur = NULL;
+		}
+		if (!cur || strcmp(cur->algorithm, r->algorithm) != 0) {
+			if (cur && cur->peak_kib > mark && mark >= 0)
+				mark = cur->peak_kib;
+			v = xrealloc(v, (n + 1) * sizeof(*v));
+			cur = &v[n++];
+			cur->library = r->library;
+			cur->algorithm = r->algorithm;
+			cur->peak_kib = r->maxrss_kib;
+			cur->raise_kib = -1;
+		}
+		if (r->maxrss_kib > cur->peak_kib)
+			cur->peak_kib = r->maxrss_kib;
+		if (mark >= 0)
+			cur->raise_kib = cur->peak_kib > mark ?
+					 cur->peak_kib - mark : 0;
+	}
+	*ret = v;
+	return n;
+}
+
 void guest_output_judge(const struct guest_output *out,
 			struct guest_judgement *ret)
 {
@@ -114,6 +164,7 @@ void guest_output_judge(const struct guest_output *out,
 	ret->nfaults = guest_output_faults(out, &ret->faults);
 	ret->partial = ret->nfaults > 0;
 	ret->ncurves = curves_fit(out, &ret->curves);
+	ret->nalgo_peaks = guest_output_algo_peaks(out, &ret->algo_peaks);
 }
 
 void guest_judgement_release(struct guest_judgement *j)
@@ -122,5 +173,6 @@ void guest_judgement_release(struct guest_judgement *j)
 	free(j->keysetup_verified);
 	free(j->faults);
 	free(j->curves);
+	free(j->algo_peaks);
 	memset(j, 0, sizeof(*j));
 }

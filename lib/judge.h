@@ -1,15 +1,31 @@
 /* judge.h - what the host concludes from one invocation's validated guest
  * output before it is stored: which results and key setups count as
- * verified, which libraries failed (the invocation is then partial), and
- * the start-up/per-byte fit of every curve (lib/curves.h). The database
- * stores these figures as it is handed them (db/db.h); it decides none. */
+ * verified, which libraries failed (the invocation is then partial), the
+ * start-up/per-byte fit of every curve (lib/curves.h) and the memory peak
+ * of every algorithm. The database stores these figures as it is handed
+ * them (db/db.h); it decides none. */
 #ifndef BENCHORCH_JUDGE_H
 #define BENCHORCH_JUDGE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "lib/curves.h"
 #include "lib/guest_output.h"
+
+/* One algorithm's memory in one library's process, derived from the
+ * high-water mark the guest reported after each point (maxrss_kib of its
+ * results, in the order printed). */
+struct guest_algo_peak {
+	const char *library, *algorithm;	/* borrowed from the output */
+	int64_t peak_kib;	/* the mark after the algorithm's last point,
+				 * KiB */
+	int64_t raise_kib;	/* how far the algorithm raised the mark above
+				 * where it stood before its first point
+				 * (the library's footprint, or the peak of
+				 * the algorithms before it), KiB, >= 0;
+				 * -1 when the library has no footprint */
+};
 
 /* The judgement of one guest_output. Its arrays are owned (free with
  * guest_judgement_release); every string in faults and curves is
@@ -36,6 +52,9 @@ struct guest_judgement {
 	struct curve_fit *curves;	/* curves_fit(), sorted by library,
 				 * algorithm, operation and mode; NULL when
 				 * ncurves is 0 */
+	size_t nalgo_peaks;
+	struct guest_algo_peak *algo_peaks;	/* guest_output_algo_peaks();
+				 * NULL when nalgo_peaks is 0 */
 };
 
 /* Judge OUT, a complete validated output (guest_output_finish and the
@@ -52,5 +71,12 @@ void guest_judgement_release(struct guest_judgement *j);
  * and passed every one it ran, else 0. */
 int guest_output_kat_passed(const struct guest_output *out,
 			    const char *library, const char *algorithm);
+
+/* The per-algorithm peaks of OUT, one per (library, algorithm) with at
+ * least one result carrying maxrss_kib, in the order of OUT's results,
+ * into *RET (caller frees the array, not the strings: they belong to
+ * OUT). Returns the count; *RET is NULL when 0. */
+size_t guest_output_algo_peaks(const struct guest_output *out,
+			       struct guest_algo_peak **ret);
 
 #endif

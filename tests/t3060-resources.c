@@ -12,6 +12,7 @@
 #include "db/db.h"
 #include "db/resources.h"
 #include "lib/guest-resources.h"
+#include "lib/judge.h"
 #include "orchestrator/results/merge.h"
 #include "orchestrator/results/results-resources.h"
 #include "tests/tap.h"
@@ -167,12 +168,12 @@ static void validation_tests(void)
 static void peak_tests(void)
 {
 	struct guest_output out;
-	struct db_algo_peak *p;
+	struct guest_algo_peak *p;
 	bo_err err = { "" };
 	size_t n;
 
 	feed(&out, good, sizeof(good) / sizeof(good[0]), &err);
-	n = db_algo_peaks(&out, &p);
+	n = guest_output_algo_peaks(&out, &p);
 	tap_ok(n == 3, "one peak per library and algorithm with a reading (%zu)", n);
 	tap_ok(n == 3 && strcmp(p[0].library, "openssl") == 0 &&
 	       strcmp(p[0].algorithm, "aes-128-cbc") == 0 &&
