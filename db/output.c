@@ -104,7 +104,8 @@ static int library_id(sqlite3 *db, const struct guest_library *l,
 		db_bind_text(st, 6, pver);
 		if (i == 0)
 			db_bind_text(st, 7, l->build_id);
-		rc = i == 0 ? db_step_done(db, st, err) : db_step_id(db, st, ret, err);
+		rc = i == 0 ? db_step_done(db, st, err) :
+		     db_step_id(db, st, ret, err);
 		sqlite3_finalize(st);
 		if (rc < 0)
 			return -1;

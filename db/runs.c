@@ -41,7 +41,8 @@ static int cpu_id(sqlite3 *db, const struct cpuinfo *ci, int64_t *ret,
 		sqlite3_bind_int(st, 5, ci->stepping);
 		db_bind_text(st, 6, ci->microcode);
 		db_bind_text(st, 7, ci->flags);
-		rc = i == 0 ? db_step_done(db, st, err) : db_step_id(db, st, ret, err);
+		rc = i == 0 ? db_step_done(db, st, err) :
+		     db_step_id(db, st, ret, err);
 		sqlite3_finalize(st);
 		if (rc < 0)
 			return -1;
@@ -151,7 +152,7 @@ static int store_invocation_out(sqlite3 *db, int64_t run_id,
 	if (inv->error)
 		db_bind_text(st, 12, inv->error);
 	db_bind_text(st, 13, out && out->variant ? out->variant :
-		  inv->variant ? inv->variant : "hw");
+		     inv->variant ? inv->variant : "hw");
 	if (out) {
 		sqlite3_bind_int64(st, 14, out->clock_start_hz);
 		sqlite3_bind_int64(st, 15, out->clock_end_hz);

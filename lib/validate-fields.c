@@ -7,8 +7,8 @@
 
 #include "lib/validate.h"
 
-int guest_field_str(json_t *o, const char *key, int allow_empty,
-		    size_t lineno, const char **ret, bo_err *err)
+int guest_field_str(json_t *o, const char *key, int allow_empty, size_t lineno,
+		    const char **ret, bo_err *err)
 {
 	json_t *v = json_object_get(o, key);
 	const char *s;

@@ -29,7 +29,8 @@ static int get_sets(json_t *o, size_t lineno, struct guest_timing *t,
 {
 	t->sets = 1;
 	if (json_object_get(o, "sets") &&
-	    guest_field_int(o, "sets", 1, GUEST_MAX_SETS, lineno, &t->sets, err) < 0)
+	    guest_field_int(o, "sets", 1, GUEST_MAX_SETS, lineno, &t->sets,
+			    err) < 0)
 		return -1;
 	t->nsamples = t->repetitions * t->sets;
 	if (t->nsamples > GUEST_MAX_REPETITIONS)
@@ -108,18 +109,21 @@ static int get_timing(json_t *o, size_t lineno, struct guest_timing *t,
 
 	memset(t, 0, sizeof(*t));
 	if (guest_field_int(o, "repetitions", 1, GUEST_MAX_REPETITIONS, lineno,
-		    &t->repetitions, err) < 0 ||
-	    guest_field_int(o, "median_ns", 1, GUEST_MAX_BATCH_NS, lineno, &t->median_ns,
-		    err) < 0 ||
-	    guest_field_int(o, "min_ns", 1, GUEST_MAX_BATCH_NS, lineno, &t->min_ns, err) < 0 ||
-	    guest_field_int(o, "p25_ns", 1, GUEST_MAX_BATCH_NS, lineno, &t->p25_ns, err) < 0 ||
-	    guest_field_int(o, "p75_ns", 1, GUEST_MAX_BATCH_NS, lineno, &t->p75_ns, err) < 0 ||
-	    guest_field_int(o, "reruns", 0, GUEST_MAX_RERUNS, lineno, &t->reruns,
-		    err) < 0 ||
+			    &t->repetitions, err) < 0 ||
+	    guest_field_int(o, "median_ns", 1, GUEST_MAX_BATCH_NS, lineno,
+			    &t->median_ns, err) < 0 ||
+	    guest_field_int(o, "min_ns", 1, GUEST_MAX_BATCH_NS, lineno,
+			    &t->min_ns, err) < 0 ||
+	    guest_field_int(o, "p25_ns", 1, GUEST_MAX_BATCH_NS, lineno,
+			    &t->p25_ns, err) < 0 ||
+	    guest_field_int(o, "p75_ns", 1, GUEST_MAX_BATCH_NS, lineno,
+			    &t->p75_ns, err) < 0 ||
+	    guest_field_int(o, "reruns", 0, GUEST_MAX_RERUNS, lineno,
+			    &t->reruns, err) < 0 ||
 	    get_sets(o, lineno, t, err) < 0 ||
 	    guest_field_bool(o, "noisy", lineno, &t->noisy, err) < 0 ||
 	    guest_field_int(o, "tsc_cycles", 0, INT64_C(1) << 62, lineno,
-		    &t->tsc_cycles, err) < 0)
+			    &t->tsc_cycles, err) < 0)
 		return -1;
 	if (t->min_ns > t->median_ns)
 		return bo_err_set(err, "guest output line %zu: 'min_ns' exceeds 'median_ns'",
@@ -190,11 +194,11 @@ int guest_validate_result(struct guest_output *out, json_t *o, size_t lineno,
 		return bo_err_set(err, "guest output line %zu: operation '%s' does not apply to '%s'",
 				  lineno, op, alg);
 	if (guest_field_int(o, "buffer_bytes", 1, GUEST_MAX_BUFFER, lineno,
-		    &r.buffer_bytes, err) < 0 ||
+			    &r.buffer_bytes, err) < 0 ||
 	    guest_field_int(o, "calls_per_batch", 1, INT64_C(1) << 40, lineno,
-		    &r.calls_per_batch, err) < 0 ||
+			    &r.calls_per_batch, err) < 0 ||
 	    guest_field_int(o, "bytes_per_batch", 1, INT64_C(1) << 60, lineno,
-		    &r.bytes_per_batch, err) < 0 ||
+			    &r.bytes_per_batch, err) < 0 ||
 	    guest_field_bool(o, "verified", lineno, &r.verified, err) < 0 ||
 	    guest_resources_result(o, lineno, &r, err) < 0)
 		return -1;
@@ -253,7 +257,7 @@ int guest_validate_keysetup(struct guest_output *out, json_t *o,
 		return bo_err_set(err, "guest output line %zu: key setup '%s' does not apply to '%s'",
 				  lineno, op, alg);
 	if (guest_field_int(o, "calls_per_batch", 1, INT64_C(1) << 40, lineno,
-		    &k.calls_per_batch, err) < 0 ||
+			    &k.calls_per_batch, err) < 0 ||
 	    guest_field_bool(o, "verified", lineno, &k.verified, err) < 0)
 		return -1;
 	v = json_object_get(o, "ns_per_call");

@@ -27,8 +27,8 @@ static int add_hello(struct guest_output *out, json_t *o, size_t lineno,
 	    guest_field_str(o, "libc", 0, lineno, &libc, err) < 0 ||
 	    guest_field_int(o, "cpu", -1, 4095, lineno, &cpu, err) < 0 ||
 	    guest_field_str(o, "variant", 0, lineno, &variant, err) < 0 ||
-	    guest_field_int(o, "clock_hz", GUEST_MIN_CLOCK_HZ, GUEST_MAX_CLOCK_HZ, lineno,
-		    &clock_hz, err) < 0)
+	    guest_field_int(o, "clock_hz", GUEST_MIN_CLOCK_HZ,
+			    GUEST_MAX_CLOCK_HZ, lineno, &clock_hz, err) < 0)
 		return -1;
 	if (strcmp(variant, "hw") != 0 && strcmp(variant, "nohw") != 0)
 		return bo_err_set(err, "guest output line %zu: 'variant' must be hw or nohw",
@@ -40,7 +40,8 @@ static int add_hello(struct guest_output *out, json_t *o, size_t lineno,
 	out->clock_start_hz = clock_hz;
 	/* optional: the --seed that ordered libraries and algorithms */
 	if (json_object_get(o, "seed") &&
-	    guest_field_int(o, "seed", 0, 4294967295LL, lineno, &out->seed, err) < 0)
+	    guest_field_int(o, "seed", 0, 4294967295LL, lineno, &out->seed,
+			    err) < 0)
 		return -1;
 	out->have_hello = 1;
 	return 0;
@@ -71,10 +72,11 @@ static int add_library(struct guest_output *out, json_t *o, size_t lineno,
 	if (guest_field_library(out, name))
 		return bo_err_set(err, "guest output line %zu: library '%s' reported twice",
 				  lineno, name);
-	if (loaded && (guest_field_str(o, "soname", 0, lineno, &soname, err) < 0 ||
-		       guest_field_str(o, "path", 0, lineno, &path, err) < 0 ||
-		       guest_field_str(o, "version", 1, lineno, &ver, err) < 0 ||
-		       guest_field_str(o, "build_id", 1, lineno, &bid, err) < 0))
+	if (loaded &&
+	    (guest_field_str(o, "soname", 0, lineno, &soname, err) < 0 ||
+	     guest_field_str(o, "path", 0, lineno, &path, err) < 0 ||
+	     guest_field_str(o, "version", 1, lineno, &ver, err) < 0 ||
+	     guest_field_str(o, "build_id", 1, lineno, &bid, err) < 0))
 		return -1;
 	if (bid && (strlen(bid) > 128 ||
 		    strspn(bid, "0123456789abcdef") != strlen(bid)))
@@ -168,9 +170,9 @@ static int add_crosscheck(struct guest_output *out, json_t *o, size_t lineno,
 	if (guest_field_loaded_library(out, o, lineno, &lib, err) < 0 ||
 	    guest_field_algorithm(o, lineno, &alg, &a, err) < 0 ||
 	    guest_field_int(o, "input_bytes", 1, GUEST_MAX_BUFFER, lineno,
-		    &c.input_bytes, err) < 0 ||
+			    &c.input_bytes, err) < 0 ||
 	    guest_field_int(o, "output_bytes", 1, GUEST_MAX_BUFFER + 64, lineno,
-		    &c.output_bytes, err) < 0 ||
+			    &c.output_bytes, err) < 0 ||
 	    guest_field_str(o, "digest", 0, lineno, &digest, err) < 0 ||
 	    guest_field_bool(o, "roundtrip", lineno, &c.roundtrip, err) < 0)
 		return -1;
@@ -212,10 +214,10 @@ static int add_canary(struct guest_output *out, json_t *o, size_t lineno,
 	    guest_field_algorithm(o, lineno, &alg, &a, err) < 0 ||
 	    guest_field_name(o, "operation", lineno, &op, err) < 0 ||
 	    guest_field_name(o, "mode", lineno, &mode, err) < 0 ||
-	    guest_field_int(o, "before_ns", 1, GUEST_MAX_BATCH_NS, lineno, &c.before_ns,
-		    err) < 0 ||
-	    guest_field_int(o, "after_ns", 1, GUEST_MAX_BATCH_NS, lineno, &c.after_ns,
-		    err) < 0 ||
+	    guest_field_int(o, "before_ns", 1, GUEST_MAX_BATCH_NS, lineno,
+			    &c.before_ns, err) < 0 ||
+	    guest_field_int(o, "after_ns", 1, GUEST_MAX_BATCH_NS, lineno,
+			    &c.after_ns, err) < 0 ||
 	    guest_field_bool(o, "moved", lineno, &c.moved, err) < 0 ||
 	    guest_field_bool(o, "remeasured", lineno, &c.remeasured, err) < 0)
 		return -1;
@@ -261,15 +263,16 @@ static int add_done(struct guest_output *out, json_t *o, size_t lineno,
 		    bo_err *err)
 {
 	if (guest_field_int(o, "results", 0, INT64_C(1) << 40, lineno,
-		    &out->done_results, err) < 0 ||
+			    &out->done_results, err) < 0 ||
 	    guest_field_int(o, "measure_ns", 0, INT64_C(1) << 62, lineno,
-		    &out->measure_ns, err) < 0 ||
+			    &out->measure_ns, err) < 0 ||
 	    guest_field_int(o, "elapsed_ns", 0, INT64_C(1) << 62, lineno,
-		    &out->elapsed_ns, err) < 0 ||
-	    guest_field_int(o, "clock_hz", GUEST_MIN_CLOCK_HZ, GUEST_MAX_CLOCK_HZ, lineno,
-		    &out->clock_end_hz, err) < 0 ||
-	    guest_field_int(o, "tsc_hz", 0, GUEST_MAX_CLOCK_HZ, lineno, &out->tsc_hz,
-		    err) < 0)
+			    &out->elapsed_ns, err) < 0 ||
+	    guest_field_int(o, "clock_hz", GUEST_MIN_CLOCK_HZ,
+			    GUEST_MAX_CLOCK_HZ, lineno, &out->clock_end_hz,
+			    err) < 0 ||
+	    guest_field_int(o, "tsc_hz", 0, GUEST_MAX_CLOCK_HZ, lineno,
+			    &out->tsc_hz, err) < 0)
 		return -1;
 	if (out->tsc_hz != 0 && out->tsc_hz < GUEST_MIN_CLOCK_HZ)
 		return bo_err_set(err, "guest output line %zu: 'tsc_hz' out of range (%lld)",
