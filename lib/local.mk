@@ -3,6 +3,7 @@
 liborch_a_SOURCES += \
 	lib/algorithms.c \
 	lib/algorithms.h \
+	lib/crosscheck.c \
 	lib/cpuchoice.c \
 	lib/cpuchoice.h \
 	lib/cpuinfo.c \
@@ -18,7 +19,10 @@ liborch_a_SOURCES += \
 	lib/format.h \
 	lib/guest-resources.c \
 	lib/guest-resources.h \
+	lib/guest-output.c \
 	lib/guest_output.h \
+	lib/judge.c \
+	lib/judge.h \
 	lib/messages.c \
 	lib/messages.h \
 	lib/numbers.c \
@@ -34,4 +38,7 @@ liborch_a_SOURCES += \
 	lib/stats.h \
 	lib/util.c \
 	lib/util.h \
-	lib/validate.c
+	lib/validate-fields.c \
+	lib/validate-points.c \
+	lib/validate.c \
+	lib/validate.h

@@ -9,6 +9,7 @@
 
 #include "db/db.h"
 #include "db/migrations.h"
+#include "orchestrator/run/db-image.h"
 #include "tests/tap.h"
 
 static const char *text(sqlite3 *db, const char *sql)
@@ -68,6 +69,7 @@ static void protocol2_tests(const char *dir, const struct cpuinfo *ci)
 			      .command_line = "benchorch run --nohw", .cpu = ci };
 	struct guest_output out;
 	struct db_invocation inv;
+	struct guest_judgement judged;
 	bo_err err = { "" };
 	char *path = xasprintf("%s/p2.db", dir), *old = xasprintf("%s/v1.db", dir);
 	sqlite3 *db;
@@ -83,12 +85,13 @@ static void protocol2_tests(const char *dir, const struct cpuinfo *ci)
 			tap_diag("%s", err.msg);
 	tap_ok(guest_output_finish(&out, &err) == 0, "a three-library invocation validates (%s)",
 	       err.msg);
+	guest_output_judge(&out, &judged);
 	db_open(path, &db, &err);
 	db_run_begin(db, &run, &run_id, &err);
 	memset(&inv, 0, sizeof(inv));
 	inv = (struct db_invocation){ .spec = "debian", .runner = "chroot",
 		.started_at = "2026-01-01T00:00:01Z", .out = &out,
-		.variant = "hw" };
+		.judged = &judged, .variant = "hw" };
 	tap_ok(db_run_finish(db, run_id, "done", NULL, &inv, 1, &err) == 0,
 	       "stores it (%s)", err.msg);
 	tap_ok(db_query_int(db, "SELECT verified FROM results_v WHERE library = 'openssl'") == 1 &&
@@ -106,6 +109,7 @@ static void protocol2_tests(const char *dir, const struct cpuinfo *ci)
 	       strcmp(text(db, "SELECT build_id FROM results_v WHERE library = 'libgcrypt'"), "ab") == 0,
 	       "build-ids are stored per load and per library");
 	sqlite3_close(db);
+	guest_judgement_release(&judged);
 	guest_output_release(&out);
 	if (devnull)
 		fclose(devnull);
@@ -167,6 +171,7 @@ static void protocol3_tests(const char *dir, const struct cpuinfo *ci)
 			      .command_line = "benchorch run", .cpu = ci };
 	struct guest_output out;
 	struct db_invocation inv;
+	struct guest_judgement judged;
 	bo_err err = { "" };
 	char *path = xasprintf("%s/p3.db", dir);
 	sqlite3 *db;
@@ -185,10 +190,12 @@ static void protocol3_tests(const char *dir, const struct cpuinfo *ci)
 	       guest_output_check_clock(&out, 2010000000, &err) == 0,
 	       "a protocol 3 invocation validates, its clock agrees (%s)",
 	       err.msg);
+	guest_output_judge(&out, &judged);
 	db_open(path, &db, &err);
 	db_run_begin(db, &run, &run_id, &err);
 	inv = (struct db_invocation){ .spec = "debian", .runner = "chroot",
-		.started_at = "2026-01-01T00:00:01Z", .out = &out };
+		.started_at = "2026-01-01T00:00:01Z", .out = &out,
+		.judged = &judged };
 	tap_ok(db_run_finish(db, run_id, "done", NULL, &inv, 1, &err) == 0,
 	       "stores it (%s)", err.msg);
 	tap_ok(db_query_int(db, "SELECT count(*) FROM samples") == 10 &&
@@ -230,6 +237,7 @@ static void protocol3_tests(const char *dir, const struct cpuinfo *ci)
 	       db_query_int(db, "SELECT count(*) FROM curves") == 0,
 	       "deleting a run deletes its samples and curves");
 	sqlite3_close(db);
+	guest_judgement_release(&judged);
 	guest_output_release(&out);
 	free(path);
 }
@@ -253,6 +261,7 @@ static void cpu_state_tests(const char *dir, const struct cpuinfo *ci)
 	const char *in[] = { hello, lib2, lines[1], "{\"type\":\"done\",\"results\":0,\"measure_ns\":1,\"elapsed_ns\":1000000,\"clock_hz\":3000000000,\"tsc_hz\":0}" };
 	struct guest_output out;
 	struct db_invocation inv;
+	struct guest_judgement judged;
 	bo_err err = { "" };
 	char *path = xasprintf("%s/cs.db", dir);
 	sqlite3 *db;
@@ -290,9 +299,11 @@ static void cpu_state_tests(const char *dir, const struct cpuinfo *ci)
 	       strcmp(text(db, "SELECT cpu_warnings FROM runs"), "a\nb") == 0,
 	       "the frequency after the run and the warnings are stored (%s)", err.msg);
 	memset(&inv, 0, sizeof(inv));
+	guest_output_judge(&out, &judged);
 	inv = (struct db_invocation){ .spec = "debian", .runner = "nspawn",
 		.started_at = "2026-01-01T00:00:01Z", .out = &out,
-		.round = 3, .algorithms = "sha-256,aes-128-cbc" };
+		.judged = &judged, .round = 3,
+		.algorithms = "sha-256,aes-128-cbc" };
 	tap_ok(db_run_finish(db, run_id, "done", NULL, &inv, 1, &err) == 0,
 	       "stores an invocation of round 3 (%s)", err.msg);
 	tap_ok(strcmp(text(db, "SELECT round || '|' || algorithms || '|' || seed FROM invocations"),
@@ -309,6 +320,7 @@ static void cpu_state_tests(const char *dir, const struct cpuinfo *ci)
 		      " AND pinned_cpu IS NULL AND boost IS NULL") == 1,
 	       "a run without seed or CPU state stores NULLs, nothing invented");
 	sqlite3_close(db);
+	guest_judgement_release(&judged);
 	guest_output_release(&out);
 	free(path);
 }
@@ -337,6 +349,8 @@ int main(void)
 			      .started_at = "2026-01-01T00:00:00Z",
 			      .command_line = "benchorch run", .cpu = &ci };
 	struct db_invocation inv[2];
+	struct guest_judgement judged;
+	struct db_image dimg;
 	int64_t run_id, run2;
 	size_t i;
 	pid_t dead;
@@ -367,9 +381,11 @@ int main(void)
 					  i + 1, &err) < 0)
 			tap_diag("%s", err.msg);
 	memset(inv, 0, sizeof(inv));
-	inv[0] = (struct db_invocation){ .spec = "debian", .image = &img,
+	guest_output_judge(&out, &judged);
+	run_db_image(&img, &dimg);
+	inv[0] = (struct db_invocation){ .spec = "debian", .image = &dimg,
 		.runner = "nspawn", .started_at = "2026-01-01T00:00:01Z",
-		.wall_ns = 5, .out = &out };
+		.wall_ns = 5, .out = &out, .judged = &judged };
 	inv[1] = (struct db_invocation){ .spec = "debian:trixie", .image = NULL,
 		.runner = "", .started_at = "2026-01-01T00:00:02Z",
 		.out = &out, .error = "cannot build image" };
@@ -465,6 +481,8 @@ int main(void)
 		       "names the path it cannot open (%s)", err.msg);
 		free(bad);
 	}
+	guest_judgement_release(&judged);
+	run_db_image_release(&dimg);
 	guest_output_release(&out);
 	protocol2_tests(dir, &ci);
 	protocol3_tests(dir, &ci);

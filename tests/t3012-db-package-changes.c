@@ -11,6 +11,7 @@
 #include "db/db.h"
 #include "db/migrations.h"
 #include "db/package-changes.h"
+#include "orchestrator/run/db-image.h"
 #include "tests/tap.h"
 
 static int same(const char *a, const char *b)
@@ -53,21 +54,29 @@ static int64_t store_run(sqlite3 *db, const char *uuid, const char *status,
 			      .pid = (long)getpid(), .started_at = "t",
 			      .command_line = "benchorch run", .cpu = &cpu };
 	struct db_invocation inv[4];
+	struct db_image dimg[4];
 	int64_t id;
 	bo_err err;
 	size_t i;
+	int rc = 0;
 
 	memset(inv, 0, sizeof(inv));
-	for (i = 0; i < n; i++)
+	memset(dimg, 0, sizeof(dimg));
+	for (i = 0; i < n; i++) {
+		if (imgs[i])
+			run_db_image(imgs[i], &dimg[i]);
 		inv[i] = (struct db_invocation){ .spec = specs[i],
-			.image = imgs[i], .runner = "nspawn", .started_at = "t",
-			.error = "the guest crashed" };
+			.image = imgs[i] ? &dimg[i] : NULL, .runner = "nspawn",
+			.started_at = "t", .error = "the guest crashed" };
+	}
 	if (db_run_begin(db, &run, &id, &err) < 0 ||
 	    db_run_finish(db, id, status, NULL, inv, n, &err) < 0) {
 		tap_diag("%s", err.msg);
-		return -1;
+		rc = -1;
 	}
-	return id;
+	for (i = 0; i < n; i++)
+		run_db_image_release(&dimg[i]);
+	return rc < 0 ? -1 : id;
 }
 
 static void through_the_run_api(const char *dir)

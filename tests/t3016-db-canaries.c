@@ -10,6 +10,7 @@
 
 #include "db/db.h"
 #include "orchestrator/results/merge.h"
+#include "orchestrator/run/db-image.h"
 #include "lib/util.h"
 #include "tests/tap.h"
 
@@ -98,6 +99,8 @@ int main(void)
 			      .started_at = "2026-01-01T00:00:00Z",
 			      .command_line = "benchorch run", .cpu = &ci };
 	struct db_invocation inv;
+	struct guest_judgement judged;
+	struct db_image dimg;
 	struct guest_output out;
 	struct merge_stats ms;
 	bo_err err = { "" };
@@ -139,9 +142,11 @@ int main(void)
 
 	/* stored with the run */
 	memset(&inv, 0, sizeof(inv));
-	inv = (struct db_invocation){ .spec = "debian", .image = &img,
+	guest_output_judge(&out, &judged);
+	run_db_image(&img, &dimg);
+	inv = (struct db_invocation){ .spec = "debian", .image = &dimg,
 		.runner = "nspawn", .started_at = "2026-01-01T00:00:01Z",
-		.wall_ns = 5, .out = &out, .round = 1 };
+		.wall_ns = 5, .out = &out, .judged = &judged, .round = 1 };
 	tap_ok(db_open(a, &db, &err) == 0 &&
 	       db_run_begin(db, &run, &run_id, &err) == 0 &&
 	       db_run_finish(db, run_id, "done", NULL, &inv, 1, &err) == 0,
@@ -151,6 +156,8 @@ int main(void)
 	       got);
 	free(got);
 	sqlite3_close(db);
+	guest_judgement_release(&judged);
+	run_db_image_release(&dimg);
 	guest_output_release(&out);
 
 	/* carried by merge and by export */

@@ -33,6 +33,7 @@ int main(void)
 			      .command_line = "benchorch run", .cpu = &ci };
 	struct guest_output out, none;
 	struct db_invocation inv;
+	struct guest_judgement judged;
 	bo_err err = { "" };
 	int64_t run_id = 0;
 	sqlite3 *db = NULL;
@@ -53,14 +54,16 @@ int main(void)
 		return tap_done();
 	}
 	path = xasprintf("%s/s.db", dir);
+	guest_output_judge(&out, &judged);
 	inv = (struct db_invocation){ .spec = "debian", .runner = "chroot",
 		.started_at = "2026-01-01T00:00:01Z", .out = &out,
-		.variant = "hw", .round = 1 };
+		.judged = &judged, .variant = "hw", .round = 1 };
 	tap_ok(db_open(path, &db, &err) == 0 &&
 	       db_run_begin(db, &run, &run_id, &err) == 0 &&
 	       db_run_store_invocation(db, run_id, &inv, &err) == 0,
 	       "the invocation is stored while the run is still going (%s)",
 	       err.msg);
+	guest_judgement_release(&judged);
 	tap_ok(db && db_query_int(db, "SELECT count(*) FROM results") == 1 &&
 	       db_query_int(db, "SELECT count(*) FROM samples") == 3 &&
 	       db_query_int(db, "SELECT footprint_kib FROM library_resources") == 9000 &&

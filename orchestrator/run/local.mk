@@ -9,6 +9,8 @@ liborch_a_SOURCES += \
 	orchestrator/run/confirm-targets.h \
 	orchestrator/run/confirm.c \
 	orchestrator/run/confirm.h \
+	orchestrator/run/db-image.c \
+	orchestrator/run/db-image.h \
 	orchestrator/run/plan-interleave.c \
 	orchestrator/run/plan-interleave.h \
 	orchestrator/run/plan.c \

@@ -11,9 +11,11 @@
 #include "images/image.h"
 #include "lib/exitcode.h"
 #include "lib/flavour.h"
+#include "lib/judge.h"
 #include "lib/messages.h"
 #include "lib/numbers.h"
 #include "lib/paths.h"
+#include "orchestrator/run/db-image.h"
 #include "orchestrator/run/run-invoke.h"
 
 /* nspawn's own chatter, printed on every start and exit: not worth
@@ -255,9 +257,10 @@ size_t run_count_noisy(const struct guest_output *out)
 
 /* Store S, an invocation of D in run RUN_ID of C (its guest's error, or
  * its output), in a transaction of its own (db_run_store_invocation),
- * then drop its output but for the clocks the run's end reads
- * (guest_output_shrink): the run's memory does not grow with its
- * results.
+ * with its judgement (guest_output_judge: verified results, failed
+ * libraries, curve fits), then drop its output but for the clocks the
+ * run's end reads (guest_output_shrink): the run's memory does not grow
+ * with its results.
  * Returns 0 (s->stored set), or -1 with err set (nothing of S stored:
  * the output was validated as it was read, so what the database refuses
  * is the database's fault - a full disk, an I/O error, a lock held too
@@ -265,9 +268,10 @@ size_t run_count_noisy(const struct guest_output *out)
 int run_store_now(sqlite3 *db, int64_t run_id, const struct run_config *c,
 		  const struct run_dist *d, struct run_inv *s, bo_err *err)
 {
+	struct db_image image;
 	struct db_invocation inv = {
 		.spec = d->spec,
-		.image = d->image,
+		.image = NULL,
 		.runner = s->runner,
 		.started_at = s->started_at,
 		.wall_ns = s->wall_ns,
@@ -277,8 +281,23 @@ int run_store_now(sqlite3 *db, int64_t run_id, const struct run_config *c,
 		.round = s->round,
 		.algorithms = s->algos,
 	};
-	int rc = db_run_store_invocation(db, run_id, &inv, err);
+	struct guest_judgement judged;
+	int rc;
 
+	if (d->image) {
+		run_db_image(d->image, &image);
+		inv.image = &image;
+	}
+	/* what is verified, which libraries failed, the curve fits */
+	if (!s->error) {
+		guest_output_judge(&s->out, &judged);
+		inv.judged = &judged;
+	}
+	rc = db_run_store_invocation(db, run_id, &inv, err);
+	if (!s->error)
+		guest_judgement_release(&judged);
+	if (d->image)
+		run_db_image_release(&image);
 	s->stored = rc == 0;
 	guest_output_shrink(&s->out);
 	return rc;

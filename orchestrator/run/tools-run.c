@@ -12,6 +12,7 @@
 #include "lib/exitcode.h"
 #include "lib/messages.h"
 #include "lib/numbers.h"
+#include "orchestrator/run/db-image.h"
 #include "orchestrator/run/tool-output.h"
 #include "orchestrator/run/tool-stats.h"
 #include "orchestrator/results/tools-print.h"
@@ -31,6 +32,7 @@ static const char *const tool_packages[][5] = {
 struct tool_dist {
 	const char *spec;
 	struct image *image;
+	struct db_image db_image;	/* image as stored; owned arrays */
 	char *guest;		/* owned */
 	struct tool_output out;
 	char *error;		/* NULL = ok */
@@ -251,9 +253,11 @@ static size_t measure_all(const struct run_config *c, const char *uuid,
 		*nbad += dists[i].failed;
 		if (!c->quiet || dists[i].error || dists[i].failed)
 			report_dist(&dists[i]);
+		if (dists[i].image)
+			run_db_image(dists[i].image, &dists[i].db_image);
 		invs[i] = (struct db_invocation){
 			.spec = dists[i].spec,
-			.image = dists[i].image,
+			.image = dists[i].image ? &dists[i].db_image : NULL,
 			.runner = dists[i].runner,
 			.started_at = dists[i].started_at,
 			.wall_ns = dists[i].wall_ns,
@@ -344,6 +348,7 @@ int tools_execute(const struct run_config *c)
 	rc = finish_run(c, &o, invs, n, nfailed, nbad);
 	for (i = 0; i < c->nspecs; i++) {
 		tool_output_release(&dists[i].out);
+		run_db_image_release(&dists[i].db_image);
 		image_free(dists[i].image);
 		free(dists[i].guest);
 		free(dists[i].error);
