@@ -23,6 +23,9 @@ liborch_a_SOURCES += \
 	orchestrator/results/report-resources.h \
 	orchestrator/results/report-tools.c \
 	orchestrator/results/report-tools.h \
+	orchestrator/results/report-data.c \
+	orchestrator/results/report-data.h \
+	orchestrator/results/report-tables.c \
 	orchestrator/results/report.c \
 	orchestrator/results/report.h \
 	orchestrator/results/results-resources.c \
