@@ -50,5 +50,8 @@ liborch_a_SOURCES += \
 	orchestrator/results/verdict-stats.c \
 	orchestrator/results/verdict-stats.h \
 	orchestrator/results/verdict-store.c \
+	orchestrator/results/verdict-confirm.c \
+	orchestrator/results/verdict-judge.c \
+	orchestrator/results/verdict-judge.h \
 	orchestrator/results/verdict.c \
 	orchestrator/results/verdict.h
