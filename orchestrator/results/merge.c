@@ -239,18 +239,19 @@ static int copy_keeping_ids(sqlite3 *db, const char *table, const char *map,
 	return rc;
 }
 
-static int do_merge(sqlite3 *db, const int64_t *runs, size_t nruns,
-		    struct merge_stats *stats, bo_err *err)
+/* The ids every step of a merge keeps. */
+static const char *const skip_id[] = { "id", NULL };
+
+/* temp.want: the run ids NRUNS of RUNS asked for (all of the source's
+ * when NRUNS is 0). Returns 0, or -1 with err set (a run the source has
+ * not: "no run 'N' in the source database"). */
+static int want_runs(sqlite3 *db, const int64_t *runs, size_t nruns,
+		     bo_err *err)
 {
-	static const char *const skip_id[] = { "id", NULL };
-	static const char *const image_key[] = { "distro", "release", "digest", NULL };
-	static const char *const lib_key[] = { "name", "version", "soname", "path",
-		"package", "package_version", NULL };
-	static const char *const inv_children_skip[] = { "id", NULL };
 	sqlite3_stmt *st;
 	long long missing;
 	size_t i;
-	int rc, has;
+	int rc;
 
 	if (exec(db, "DROP TABLE IF EXISTS temp.want;"
 		 " CREATE TEMP TABLE want (id INTEGER PRIMARY KEY)", err) < 0)
@@ -281,6 +282,14 @@ static int do_merge(sqlite3 *db, const int64_t *runs, size_t nruns,
 	} else if (exec(db, "INSERT INTO temp.want SELECT id FROM src.runs", err) < 0) {
 		return -1;
 	}
+	return 0;
+}
+
+/* STATS' runs_present (wanted runs the destination has, by uuid) and
+ * runs_running (wanted runs still running: not merged). Returns 0, or -1
+ * with err set. */
+static int count_present(sqlite3 *db, struct merge_stats *stats, bo_err *err)
+{
 	stats->runs_present = (long)db_query_int(db, "SELECT count(*) FROM src.runs WHERE id IN"
 				     " temp.want AND uuid IN (SELECT uuid FROM main.runs)");
 	stats->runs_running = (long)db_query_int(db, "SELECT count(*) FROM src.runs WHERE id IN"
@@ -288,6 +297,17 @@ static int do_merge(sqlite3 *db, const int64_t *runs, size_t nruns,
 				     " (SELECT uuid FROM main.runs)");
 	if (stats->runs_present < 0 || stats->runs_running < 0)
 		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+	return 0;
+}
+
+/* temp.sel, sel_inv and sel_lib: the runs to copy (wanted, finished, not
+ * in the destination), their invocations and the libraries these
+ * reference; and no map left of an earlier merge. Returns 0, or -1 with
+ * err set. */
+static int select_rows(sqlite3 *db, bo_err *err)
+{
+	int has;
+
 	if (exec(db,
 		 "DROP TABLE IF EXISTS temp.sel;"
 		 " CREATE TEMP TABLE sel AS SELECT id FROM src.runs WHERE id IN temp.want"
@@ -316,6 +336,19 @@ static int do_merge(sqlite3 *db, const int64_t *runs, size_t nruns,
 	    (has && exec(db, "INSERT OR IGNORE INTO temp.sel_lib SELECT library_id FROM src.canaries"
 			 " WHERE invocation_id IN (SELECT id FROM temp.sel_inv)", err) < 0))
 		return -1;
+	return 0;
+}
+
+/* Copy the rows the selected runs share with others - cpus, images and
+ * their packages, libraries - where the destination has them not, and
+ * map their ids (temp.map_cpu, map_image, map_lib). Returns 0, or -1
+ * with err set. */
+static int copy_shared(sqlite3 *db, bo_err *err)
+{
+	static const char *const image_key[] = { "distro", "release", "digest", NULL };
+	static const char *const lib_key[] = { "name", "version", "soname", "path",
+		"package", "package_version", NULL };
+
 	/* shared rows: cpus, images (+ packages), libraries */
 	if (copy_table(db, "cpus", skip_id, 1,
 		       "id IN (SELECT cpu_id FROM src.runs WHERE id IN temp.sel)", err) < 0 ||
@@ -332,6 +365,17 @@ static int do_merge(sqlite3 *db, const int64_t *runs, size_t nruns,
 	    make_map(db, "map_lib", "libraries", lib_key,
 		     "SELECT id FROM temp.sel_lib", err) < 0)
 		return -1;
+	return 0;
+}
+
+/* Copy the selected runs and their invocations, the invocations with the
+ * ids allocated in advance in temp.map_inv (temp.map_run maps the runs).
+ * Returns 0, or -1 with err set. */
+static int copy_runs(sqlite3 *db, bo_err *err)
+{
+	char *cols = NULL, *sel = NULL, *sql;
+	int rc;
+
 	/* runs, then invocations with ids allocated in advance */
 	if (copy_table(db, "runs", skip_id, 0, "id IN temp.sel", err) < 0 ||
 	    exec(db, "CREATE TEMP TABLE map_run (old INTEGER PRIMARY KEY, new INTEGER);"
@@ -345,22 +389,25 @@ static int do_merge(sqlite3 *db, const int64_t *runs, size_t nruns,
 		 " FROM temp.sel_inv", err) < 0)
 		return -1;
 	/* invocations keep the ids allocated in map_inv */
-	{
-		char *cols = NULL, *sel = NULL, *sql;
+	if (copy_lists(db, "invocations", skip_id, &cols, &sel, err) < 0)
+		return -1;
+	sql = xasprintf("INSERT INTO main.invocations (id, %s) SELECT"
+			" (SELECT new FROM temp.map_inv WHERE old = s.id), %s"
+			" FROM src.invocations s WHERE s.id IN"
+			" (SELECT id FROM temp.sel_inv)", cols, sel);
+	rc = exec(db, sql, err);
+	free(sql);
+	free(cols);
+	free(sel);
+	return rc < 0 ? -1 : 0;
+}
 
-		if (copy_lists(db, "invocations", skip_id, &cols, &sel, err) < 0)
-			return -1;
-		sql = xasprintf("INSERT INTO main.invocations (id, %s) SELECT"
-				" (SELECT new FROM temp.map_inv WHERE old = s.id), %s"
-				" FROM src.invocations s WHERE s.id IN"
-				" (SELECT id FROM temp.sel_inv)", cols, sel);
-		rc = exec(db, sql, err);
-		free(sql);
-		free(cols);
-		free(sel);
-		if (rc < 0)
-			return -1;
-	}
+/* Copy the results and key setups of the selected invocations, with
+ * their raw samples. Returns 0, or -1 with err set. */
+static int copy_results(sqlite3 *db, bo_err *err)
+{
+	int has;
+
 	/* results and key setups keep ids allocated in advance: their raw
 	 * samples refer to them (schema 5) */
 	if (copy_keeping_ids(db, "results", "map_result", err) < 0 ||
@@ -377,6 +424,15 @@ static int do_merge(sqlite3 *db, const int64_t *runs, size_t nruns,
 			       "keysetup_id IN (SELECT old FROM temp.map_keysetup)",
 			       err) < 0))
 		return -1;
+	return 0;
+}
+
+/* Copy the confirmations of the selected runs. Returns 0, or -1 with
+ * err set. */
+static int copy_confirmations(sqlite3 *db, bo_err *err)
+{
+	int has;
+
 	/* confirmations (migration 12) hang off runs: what a confirmation
 	 * run measured again and for which run. The confirmed run is found
 	 * by its uuid (merged now or before; NULL when the destination has
@@ -400,6 +456,17 @@ static int do_merge(sqlite3 *db, const int64_t *runs, size_t nruns,
 		 " c.operation, c.mode FROM src.confirmation_curves c"
 		 " JOIN temp.map_run mr ON mr.old = c.run_id", err) < 0)
 		return -1;
+	return 0;
+}
+
+/* Copy every other table hanging off the selected invocations. Returns
+ * 0, or -1 with err set. */
+static int copy_inv_children(sqlite3 *db, bo_err *err)
+{
+	static const char *const inv_children_skip[] = { "id", NULL };
+	sqlite3_stmt *st;
+	int rc;
+
 	/* every other table hanging off invocations, found in the schema.
 	 * Not copied: verdicts and verdict_curves (migration 11) hang off
 	 * runs, not invocations, and are derived data - the verdict of two
@@ -429,6 +496,21 @@ static int do_merge(sqlite3 *db, const int64_t *runs, size_t nruns,
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
 		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+	return 0;
+}
+
+/* Merge the runs NRUNS of RUNS (0: all) of the attached database src
+ * into DB's main, step by step, in the caller's transaction; STATS gets
+ * what was and was not merged. Returns 0, or -1 with err set. */
+static int do_merge(sqlite3 *db, const int64_t *runs, size_t nruns,
+		    struct merge_stats *stats, bo_err *err)
+{
+	if (want_runs(db, runs, nruns, err) < 0 ||
+	    count_present(db, stats, err) < 0 ||
+	    select_rows(db, err) < 0 || copy_shared(db, err) < 0 ||
+	    copy_runs(db, err) < 0 || copy_results(db, err) < 0 ||
+	    copy_confirmations(db, err) < 0 || copy_inv_children(db, err) < 0)
+		return -1;
 	stats->runs_added = (long)db_query_int(db, "SELECT count(*) FROM temp.map_run");
 	/* counted in the source: main.results has no index on invocation_id */
 	stats->results_added = (long)db_query_int(db, "SELECT count(*) FROM src.results WHERE"
