@@ -12,6 +12,7 @@
 #include "lib/paths.h"
 #include "orchestrator/results/report.h"
 #include "orchestrator/cli/slurm-cli.h"
+#include "orchestrator/cli/slurm-job.h"
 #include "orchestrator/run/slurm.h"
 
 /* Add to *IDS the central run ids of the finished runs of the task database

@@ -9,6 +9,7 @@
 
 #include "orchestrator/cli/cli.h"
 #include "orchestrator/cli/slurm-cli.h"
+#include "orchestrator/cli/slurm-job.h"
 #include "orchestrator/run/slurm.h"
 
 /* squeue's state of each job and array task of JOBS (comma-separated ids),
