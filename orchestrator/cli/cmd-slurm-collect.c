@@ -107,13 +107,9 @@ int slurm_collect_cmd(int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
-	spool = slurm_job_spool(&a);
-	n = slurm_tasks_read(spool, a.job, &t, &err);
-	if (n < 0) {
-		cli_error("%s", err.msg);
-		free(spool);
+	n = slurm_job_tasks(&a, &spool, &t);
+	if (n < 0)
 		return EXIT_ENV;
-	}
 	path = paths_db(a.db, a.state);
 	if (db_open(path, &db, &err) < 0) {
 		cli_error("%s", err.msg);

@@ -9,6 +9,7 @@
 #include "lib/paths.h"
 #include "orchestrator/cli/cli.h"
 #include "orchestrator/cli/slurm-job.h"
+#include "orchestrator/run/slurm.h"
 
 const char slurm_usage[] =
 "Usage: benchorch slurm submit [--partition P] [--nodes N | --nodelist LIST]\n"
@@ -140,4 +141,20 @@ char *slurm_job_spool(const struct slurm_job_args *a)
 	s = xasprintf("%s/slurm", state);
 	free(state);
 	return s;
+}
+
+long slurm_job_tasks(const struct slurm_job_args *a, char **spool,
+		     struct slurm_task **tasks)
+{
+	bo_err err;
+	long n;
+
+	*spool = slurm_job_spool(a);
+	n = slurm_tasks_read(*spool, a->job, tasks, &err);
+	if (n < 0) {
+		cli_error("%s", err.msg);
+		free(*spool);
+		*spool = NULL;
+	}
+	return n;
 }

@@ -33,4 +33,14 @@ int slurm_job_parse(const char *cmd, int argc, char **argv,
  * allocated; the caller frees it. */
 char *slurm_job_spool(const struct slurm_job_args *a);
 
+struct slurm_task;
+
+/* Read the tasks of A's job (slurm_tasks_read) from its spool directory:
+ * *SPOOL is set to that directory (slurm_job_spool; the caller frees it)
+ * and *TASKS to the tasks (slurm_tasks_free(*TASKS, N)). Returns N, or -1
+ * after printing "benchorch: MESSAGE" (no such submission, an unreadable
+ * spool), with nothing left to free. */
+long slurm_job_tasks(const struct slurm_job_args *a, char **spool,
+		     struct slurm_task **tasks);
+
 #endif
