@@ -1,6 +1,7 @@
 /* cmd-slurm.c - `benchorch slurm`: the subcommand table and `slurm
  * submit`, which runs benchorch on the nodes of a Slurm cluster (collect
- * and status are in cmd-slurm-collect.c and cmd-slurm-status.c). */
+ * and status are in cmd-slurm-collect.c and cmd-slurm-status.c; what the
+ * three share, in slurm-job.c). */
 #include "config.h"
 
 #include <errno.h>

@@ -4,9 +4,10 @@
  *
  * A row names an option, says what kind of value it takes and where that
  * value goes: an offset into the command's own options struct (BASE,
- * which the command owns and zeroes). The parser is the only caller of
- * getopt_long in the program; its usage errors are the same for every
- * command:
+ * which the command owns and zeroes). The parser (opts_parse, and
+ * opts_parse_pass for a command that hands other options on) is the only
+ * caller of getopt_long in the program; its usage errors are the same for
+ * every command:
  *   benchorch CMD: option '--x' needs a value
  *   benchorch CMD: unknown option '--x'
  *   benchorch CMD: unexpected argument 'x'
