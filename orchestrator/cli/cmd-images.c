@@ -2,7 +2,7 @@
  * the cached root filesystem images. */
 #include "config.h"
 
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,155 +69,211 @@ static const char usage[] =
 "Exit status: 0 success; 1 the build, import or removal failed; 2 usage\n"
 "error or no such image; 3 not root (build, import); 130/143 interrupted.\n";
 
-enum { OPT_STATE = 256, OPT_FORMAT, OPT_REFRESH, OPT_MIRROR, OPT_FROM,
-       OPT_DIGESTS, OPT_KEYRING, OPT_NO_VERIFY, OPT_QUIET };
-
-static const struct option options[] = {
-	{ "state-dir", required_argument, NULL, OPT_STATE },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "refresh", no_argument, NULL, OPT_REFRESH },
-	{ "mirror", required_argument, NULL, OPT_MIRROR },
-	{ "from", required_argument, NULL, OPT_FROM },
-	{ "digests", required_argument, NULL, OPT_DIGESTS },
-	{ "keyring", required_argument, NULL, OPT_KEYRING },
-	{ "no-verify", no_argument, NULL, OPT_NO_VERIFY },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+/* --format as given: the format, and whether it was given at all (a
+ * subcommand that takes none refuses even "--format table"). */
+struct format_opt {
+	enum format fmt;
+	int set;
 };
 
 struct opts {
-	struct image_ctx ctx;
-	enum format format;
-	int format_set;
+	struct cli_paths paths;	/* --state-dir (cli_state_options) */
+	struct image_ctx ctx;	/* --refresh, --mirror, --from, ... */
+	struct format_opt format;
+	int quiet;
 	char *state_dir;
 	char *data_dir;
-	const char *sub;
+	const struct images_sub *sub;
 	char **args;		/* positional arguments after the subcommand */
 	int nargs;
 };
 
-/* 1 when subcommand SUB takes option OPT. */
-static int allowed(const char *sub, int opt)
+/* --format FORMAT: table, csv or json (format_parse). */
+static int parse_format(const char *arg, void *dest, bo_err *err)
 {
-	if (opt == OPT_STATE)
-		return 1;
-	if (opt == OPT_FORMAT)
-		return !strcmp(sub, "list") || !strcmp(sub, "show");
-	if (opt == OPT_REFRESH || opt == OPT_QUIET)
-		return !strcmp(sub, "build") || !strcmp(sub, "import");
-	return !strcmp(sub, "build");
+	struct format_opt *f = dest;
+
+	f->set = 1;
+	return format_parse(arg, &f->fmt, err);
 }
 
+/* --mirror URL: checked as run checks it (request_check_mirror). */
+static int parse_mirror(const char *arg, void *dest, bo_err *err)
+{
+	if (request_check_mirror(arg, "--mirror", err) < 0)
+		return -1;
+	*(const char **)dest = arg;
+	return 0;
+}
+
+/* The option rows, each shared by the subcommands that take it. */
+static const struct opt_def format_rows[] = {	/* list, show */
+	{ .name = "format", .kind = OPT_VALUE, .arg = "FORMAT",
+	  .offset = offsetof(struct opts, format), .parse = parse_format },
+	{ .kind = OPT_END },
+};
+
+static const struct opt_def change_rows[] = {	/* build, import */
+	{ .name = "refresh", .kind = OPT_FLAG,
+	  .offset = offsetof(struct opts, ctx.refresh) },
+	{ .name = "quiet", .short_name = 'q', .kind = OPT_FLAG,
+	  .offset = offsetof(struct opts, quiet) },
+	{ .kind = OPT_END },
+};
+
+static const struct opt_def source_rows[] = {	/* build */
+	{ .name = "mirror", .kind = OPT_VALUE, .arg = "URL",
+	  .offset = offsetof(struct opts, ctx.mirror), .parse = parse_mirror },
+	{ .name = "from", .kind = OPT_STRING, .arg = "FILE",
+	  .offset = offsetof(struct opts, ctx.from) },
+	{ .name = "digests", .kind = OPT_STRING, .arg = "FILE",
+	  .offset = offsetof(struct opts, ctx.digests) },
+	{ .name = "keyring", .kind = OPT_STRING, .arg = "FILE",
+	  .offset = offsetof(struct opts, ctx.keyring) },
+	{ .name = "no-verify", .kind = OPT_FLAG,
+	  .offset = offsetof(struct opts, ctx.no_verify) },
+	{ .kind = OPT_END },
+};
+
+/* Each subcommand's table: --state-dir and the rows it takes. */
+static const struct opt_def list_options[] = {	/* list, show */
+	{ .kind = OPT_GROUP, .group = cli_state_options },
+	{ .kind = OPT_GROUP, .group = format_rows },
+	{ .kind = OPT_END },
+};
+
+static const struct opt_def build_options[] = {
+	{ .kind = OPT_GROUP, .group = cli_state_options },
+	{ .kind = OPT_GROUP, .group = change_rows },
+	{ .kind = OPT_GROUP, .group = source_rows },
+	{ .kind = OPT_END },
+};
+
+static const struct opt_def import_options[] = {
+	{ .kind = OPT_GROUP, .group = cli_state_options },
+	{ .kind = OPT_GROUP, .group = change_rows },
+	{ .kind = OPT_END },
+};
+
+static const struct opt_def remove_options[] = {
+	{ .kind = OPT_GROUP, .group = cli_state_options },
+	{ .kind = OPT_END },
+};
+
+/* Every option of every subcommand: what the command line is parsed
+ * with, as options may come before the subcommand is known. */
+static const struct opt_def all_options[] = {
+	{ .kind = OPT_GROUP, .group = cli_state_options },
+	{ .kind = OPT_GROUP, .group = format_rows },
+	{ .kind = OPT_GROUP, .group = change_rows },
+	{ .kind = OPT_GROUP, .group = source_rows },
+	{ .kind = OPT_END },
+};
+
+static int do_list(struct opts *o);
+static int do_build(struct opts *o);
+static int do_import(struct opts *o);
+static int do_show(struct opts *o);
+static int do_remove(struct opts *o);
+
+/* A subcommand: its name, the options it takes, what it does. */
+struct images_sub {
+	const char *name;
+	const struct opt_def *options;
+	int (*run)(struct opts *o);
+};
+
+static const struct images_sub subs[] = {
+	{ "list", list_options, do_list },
+	{ "build", build_options, do_build },
+	{ "import", import_options, do_import },
+	{ "show", list_options, do_show },
+	{ "remove", remove_options, do_remove },
+	{ NULL, NULL, NULL },
+};
+
+/* The first option O was given that subcommand SUB does not take (its
+ * long name, in the order the --help lists them), or NULL. */
+static const char *refused_option(const struct opts *o,
+				  const struct images_sub *sub)
+{
+	const struct {
+		const char *name;
+		int given;
+	} given[] = {
+		{ "format", o->format.set },
+		{ "refresh", o->ctx.refresh },
+		{ "mirror", o->ctx.mirror != NULL },
+		{ "from", o->ctx.from != NULL },
+		{ "digests", o->ctx.digests != NULL },
+		{ "keyring", o->ctx.keyring != NULL },
+		{ "no-verify", o->ctx.no_verify },
+		{ "quiet", o->quiet },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(given) / sizeof(given[0]); i++)
+		if (given[i].given && !opts_find(sub->options, given[i].name))
+			return given[i].name;
+	return NULL;
+}
+
+/* --help: the one text of every subcommand (opts_parse's callback). */
+static void images_help(FILE *f, const void *ctx)
+{
+	(void)ctx;
+	fputs(usage, f);
+}
+
+/* Parse ARGV (ARGC entries, ARGV[0] "images") into O: the options, which
+ * may come before the subcommand as after it, then the subcommand (the
+ * first argument), which must take each option given. Returns 0, -1
+ * after --help, or EXIT_USAGE after the message. O's state_dir and
+ * data_dir are the caller's to free. */
 static int parse(int argc, char **argv, struct opts *o)
 {
-	const char *state = NULL;
-	bo_err err;
-	int opt, quiet = 0;
+	const char *refused;
+	int first, rc;
 
 	memset(o, 0, sizeof(*o));
-	o->format = FORMAT_TABLE;
-	/* options may come before the subcommand, as after it: the first
-	 * argument that is neither an option nor an option's value is the
-	 * subcommand (getopt_long moves the options in front of it), moved
-	 * to argv[1] for the parse below; that one reports bad options */
-	optind = 1;
-	opterr = 0;
-	while (getopt_long(argc, argv, ":hq", options, NULL) != -1)
-		;
-	if (optind >= argc)
+	o->format.fmt = FORMAT_TABLE;
+	rc = opts_parse("images", all_options, o, argc, argv, -1, &first,
+			images_help, NULL);
+	if (rc != 0)
+		return rc;
+	if (first >= argc)
 		return cli_usage_error("images", "a subcommand is needed: list, "
 				       "build, import, show or remove");
-	if (optind > 1) {
-		char *sub = argv[optind];
-
-		memmove(argv + 2, argv + 1, (size_t)(optind - 1) * sizeof(*argv));
-		argv[1] = sub;
-	}
-	o->sub = argv[1];
-	if (strcmp(o->sub, "list") && strcmp(o->sub, "build") &&
-	    strcmp(o->sub, "import") && strcmp(o->sub, "show") &&
-	    strcmp(o->sub, "remove"))
+	for (o->sub = subs; o->sub->name; o->sub++)
+		if (strcmp(o->sub->name, argv[first]) == 0)
+			break;
+	if (!o->sub->name)
 		return cli_usage_error("images", "unknown subcommand '%s' "
 				       "(list, build, import, show, remove)",
-				       o->sub);
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc - 1, argv + 1, ":hq", options,
-				  NULL)) != -1) {
-		if (opt == 'q')
-			opt = OPT_QUIET;
-		if (opt >= OPT_STATE && !allowed(o->sub, opt))
-			return cli_usage_error("images", "'%s' takes no option "
-					       "'%s'", o->sub, argv[optind]);
-		switch (opt) {
-		case OPT_STATE:
-			if (cli_path_arg("images", "--state-dir", optarg))
-				return EXIT_USAGE;
-			state = optarg;
-			break;
-		case OPT_FORMAT:
-			if (format_parse(optarg, &o->format, &err) < 0)
-				return cli_usage_error("images", "%s",
-						       err.msg);
-			break;
-		case OPT_REFRESH:
-			o->ctx.refresh = 1;
-			break;
-		case OPT_MIRROR: {
-			bo_err e;
-
-			if (request_check_mirror(optarg, "--mirror", &e) < 0)
-				return cli_usage_error("images", "%s", e.msg);
-			o->ctx.mirror = optarg;
-			break;
-		}
-		case OPT_FROM:
-			o->ctx.from = optarg;
-			break;
-		case OPT_DIGESTS:
-			o->ctx.digests = optarg;
-			break;
-		case OPT_KEYRING:
-			o->ctx.keyring = optarg;
-			break;
-		case OPT_NO_VERIFY:
-			o->ctx.no_verify = 1;
-			break;
-		case OPT_QUIET:
-			quiet = 1;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return -1;
-		case ':':
-			return cli_usage_error("images", "option '%s' needs a "
-					       "value", argv[optind]);
-		default:
-			return cli_usage_error("images", "unknown option '%s'",
-					       argv[optind]);
-		}
-	}
-	o->args = argv + 1 + optind;
-	o->nargs = argc - 1 - optind;
+				       argv[first]);
+	if ((refused = refused_option(o, o->sub)))
+		return cli_usage_error("images", "'%s' takes no option '--%s'",
+				       o->sub->name, refused);
+	o->args = argv + first + 1;
+	o->nargs = argc - first - 1;
 	if (o->ctx.digests && !o->ctx.from)
 		return cli_usage_error("images", "--digests goes with --from");
 	if (o->ctx.no_verify && (o->ctx.digests || o->ctx.keyring))
 		return cli_usage_error("images", "--no-verify contradicts "
 				       "--digests and --keyring");
-	o->state_dir = paths_state_dir(state);
+	o->state_dir = paths_state_dir(o->paths.state);
 	o->data_dir = paths_data_dir();
 	o->ctx.state_dir = o->state_dir;
 	o->ctx.data_dir = o->data_dir;
 	/* one line per build step on stderr, a terminal or a log alike */
-	o->ctx.progress = !quiet;
+	o->ctx.progress = !o->quiet;
 	return 0;
 }
 
 static int want_args(const struct opts *o, int n, const char *what)
 {
 	if (o->nargs < n)
-		return cli_usage_error("images", "'%s' needs %s", o->sub, what);
+		return cli_usage_error("images", "'%s' needs %s", o->sub->name, what);
 	if (o->nargs > n)
 		return cli_usage_error("images", "unexpected argument '%s'",
 				       o->args[n]);
@@ -333,7 +389,7 @@ static int do_list(struct opts *o)
 		return EXIT_FAILED;
 	}
 	for (i = 0; i < n; i++) {
-		char *ver = o->format == FORMAT_TABLE ? verification_short(v[i]) :
+		char *ver = o->format.fmt == FORMAT_TABLE ? verification_short(v[i]) :
 			    xstrdup(verification_of(v[i]));
 
 		bind_s(st, 1, v[i]->name);
@@ -341,7 +397,7 @@ static int do_list(struct opts *o)
 		bind_s(st, 3, v[i]->release);
 		bind_s(st, 4, v[i]->method);
 		bind_s(st, 5, v[i]->created_at);
-		if (o->format == FORMAT_TABLE && v[i]->digest &&
+		if (o->format.fmt == FORMAT_TABLE && v[i]->digest &&
 		    strlen(v[i]->digest) > TABLE_DIGEST_CHARS)
 			sqlite3_bind_text(st, 6, v[i]->digest, TABLE_DIGEST_CHARS,
 					  SQLITE_TRANSIENT);
@@ -355,7 +411,7 @@ static int do_list(struct opts *o)
 	}
 	sqlite3_finalize(st);
 	rc = i < n ? EXIT_FAILED :
-	     print_query(db, "SELECT * FROM t ORDER BY name", o->format);
+	     print_query(db, "SELECT * FROM t ORDER BY name", o->format.fmt);
 	sqlite3_close(db);
 	image_list_free(v, n);
 	return rc;
@@ -372,7 +428,7 @@ static int need_root(const struct opts *o)
 {
 	if (geteuid() != 0) {
 		cli_error("'images %s' must be run as root: it creates root "
-			  "filesystems with their owners", o->sub);
+			  "filesystems with their owners", o->sub->name);
 		return EXIT_ENV;
 	}
 	return 0;
@@ -511,7 +567,7 @@ static int do_show(struct opts *o)
 		image_free(img);
 		return EXIT_FAILED;
 	}
-	if (o->format == FORMAT_JSON) {
+	if (o->format.fmt == FORMAT_JSON) {
 		rc = show_json(img, size);
 		image_free(img);
 		return rc;
@@ -550,15 +606,15 @@ static int do_show(struct opts *o)
 		image_free(img);
 		return EXIT_FAILED;
 	}
-	if (o->format == FORMAT_TABLE)
+	if (o->format.fmt == FORMAT_TABLE)
 		show_header(img, size);
-	if (o->format == FORMAT_TABLE && img->nlibpkgs == 0)
+	if (o->format.fmt == FORMAT_TABLE && img->nlibpkgs == 0)
 		printf("no crypto library packages found\n");
 	else
-		rc = print_query(db, o->format == FORMAT_TABLE ?
+		rc = print_query(db, o->format.fmt == FORMAT_TABLE ?
 				 "SELECT library, package, version FROM t "
 				 "ORDER BY library" :
-				 "SELECT * FROM t ORDER BY library", o->format);
+				 "SELECT * FROM t ORDER BY library", o->format.fmt);
 	sqlite3_close(db);
 	image_free(img);
 	return rc;
@@ -589,18 +645,8 @@ static int cmd_images(int argc, char **argv)
 	struct opts o;
 	int rc = parse(argc, argv, &o);
 
-	if (rc == 0) {
-		if (!strcmp(o.sub, "list"))
-			rc = do_list(&o);
-		else if (!strcmp(o.sub, "build"))
-			rc = do_build(&o);
-		else if (!strcmp(o.sub, "import"))
-			rc = do_import(&o);
-		else if (!strcmp(o.sub, "show"))
-			rc = do_show(&o);
-		else
-			rc = do_remove(&o);
-	}
+	if (rc == 0)
+		rc = o.sub->run(&o);
 	free(o.state_dir);
 	free(o.data_dir);
 	return rc < 0 ? EXIT_OK : rc;

@@ -12,6 +12,7 @@
 #include "lib/paths.h"
 #include "orchestrator/results/report.h"
 #include "orchestrator/cli/slurm-cli.h"
+#include "orchestrator/cli/slurm-job.h"
 #include "orchestrator/run/slurm.h"
 
 /* Add to *IDS the central run ids of the finished runs of the task database
@@ -106,13 +107,9 @@ int slurm_collect_cmd(int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
-	spool = slurm_job_spool(&a);
-	n = slurm_tasks_read(spool, a.job, &t, &err);
-	if (n < 0) {
-		cli_error("%s", err.msg);
-		free(spool);
+	n = slurm_job_tasks(&a, &spool, &t);
+	if (n < 0)
 		return EXIT_ENV;
-	}
 	path = paths_db(a.db, a.state);
 	if (db_open(path, &db, &err) < 0) {
 		cli_error("%s", err.msg);

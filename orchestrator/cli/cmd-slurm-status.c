@@ -9,6 +9,7 @@
 
 #include "orchestrator/cli/cli.h"
 #include "orchestrator/cli/slurm-cli.h"
+#include "orchestrator/cli/slurm-job.h"
 #include "orchestrator/run/slurm.h"
 
 /* squeue's state of each job and array task of JOBS (comma-separated ids),
@@ -83,13 +84,9 @@ int slurm_status_cmd(int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
-	spool = slurm_job_spool(&a);
-	n = slurm_tasks_read(spool, a.job, &t, &err);
-	if (n < 0) {
-		cli_error("%s", err.msg);
-		free(spool);
+	n = slurm_job_tasks(&a, &spool, &t);
+	if (n < 0)
 		return EXIT_USAGE;
-	}
 	jobs = xstrdup(a.job);
 	for (i = 0; i < n; i++) {
 		size_t l = strcspn(t[i].id, "_");

@@ -22,4 +22,6 @@ liborch_a_SOURCES += \
 	orchestrator/cli/options.c \
 	orchestrator/cli/options.h \
 	orchestrator/cli/run-args.h \
-	orchestrator/cli/slurm-cli.h
+	orchestrator/cli/slurm-cli.h \
+	orchestrator/cli/slurm-job.c \
+	orchestrator/cli/slurm-job.h

@@ -102,70 +102,161 @@ static int store_value(const char *cmd, const struct flat_opt *f, char *base,
 	return rc;
 }
 
-int opts_parse(const char *cmd, const struct opt_def *table, void *base,
-	       int argc, char **argv, int max_args, int *first,
-	       void (*help)(FILE *f, const void *ctx), const void *help_ctx)
-{
-	size_t n = count_rows(table), i;
-	struct flat_opt *flat = xcalloc(n + 1, sizeof(*flat)), *end = flat;
-	struct option *longs = xcalloc(n + 2, sizeof(*longs));
-	/* ':' first: a missing value is told from an unknown option */
-	char *shorts = xcalloc(2 * n + 4, 1), *s = shorts;
-	int opt, rc = 0;
+/* getopt_long's view of a table: its rows flattened, their long options
+ * (each val 256 + its index in flat) and short ones. */
+struct parser {
+	struct flat_opt *flat;
+	size_t n;
+	struct option *longs;
+	char *shorts;
+};
 
+/* Fill P for TABLE; release with parser_free. */
+static void parser_init(struct parser *p, const struct opt_def *table)
+{
+	struct flat_opt *end;
+	size_t i;
+	char *s;
+
+	p->n = count_rows(table);
+	p->flat = end = xcalloc(p->n + 1, sizeof(*p->flat));
+	p->longs = xcalloc(p->n + 2, sizeof(*p->longs));
+	/* ':' first: a missing value is told from an unknown option */
+	p->shorts = s = xcalloc(2 * p->n + 4, 1);
 	flatten(table, 0, &end);
 	*s++ = ':';
 	*s++ = 'h';
-	for (i = 0; i < n; i++) {
-		const struct opt_def *o = flat[i].def;
+	for (i = 0; i < p->n; i++) {
+		const struct opt_def *o = p->flat[i].def;
 
-		longs[i].name = o->name;
-		longs[i].has_arg = o->kind == OPT_FLAG ? no_argument :
-				   required_argument;
-		longs[i].val = 256 + (int)i;
+		p->longs[i].name = o->name;
+		p->longs[i].has_arg = o->kind == OPT_FLAG ? no_argument :
+				      required_argument;
+		p->longs[i].val = 256 + (int)i;
 		if (o->short_name) {
 			*s++ = (char)o->short_name;
 			if (o->kind != OPT_FLAG)
 				*s++ = ':';
 		}
 	}
-	longs[n].name = "help";
-	longs[n].has_arg = no_argument;
-	longs[n].val = 'h';
+	p->longs[p->n].name = "help";
+	p->longs[p->n].has_arg = no_argument;
+	p->longs[p->n].val = 'h';
+}
+
+static void parser_free(struct parser *p)
+{
+	free(p->shorts);
+	free(p->longs);
+	free(p->flat);
+}
+
+/* Act on OPT, what getopt_long returned for ARGV (optind past it): store
+ * the value, print the help, or the usage error. Returns 0, -1 after
+ * --help, or EXIT_USAGE. */
+static int parser_take(const char *cmd, const struct parser *p, void *base,
+		       int opt, char **argv,
+		       void (*help)(FILE *f, const void *ctx),
+		       const void *help_ctx)
+{
+	const struct flat_opt *f = NULL;
+	size_t i;
+
+	if (opt >= 256 && opt < 256 + (int)p->n) {
+		f = &p->flat[opt - 256];
+	} else if (opt != 'h' && opt != ':' && opt != '?') {
+		for (i = 0; i < p->n && !f; i++)
+			if (p->flat[i].def->short_name == opt)
+				f = &p->flat[i];
+	}
+	if (f)
+		return store_value(cmd, f, base, optarg);
+	if (opt == 'h') {
+		if (help)
+			help(stdout, help_ctx);
+		return -1;
+	}
+	if (opt == ':')
+		return cli_usage_error(cmd, "option '%s' needs a value",
+				       argv[optind - 1]);
+	return cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+}
+
+int opts_parse(const char *cmd, const struct opt_def *table, void *base,
+	       int argc, char **argv, int max_args, int *first,
+	       void (*help)(FILE *f, const void *ctx), const void *help_ctx)
+{
+	struct parser p;
+	int opt, rc = 0;
+
+	parser_init(&p, table);
 	optind = 1;
 	opterr = 0;
 	while (rc == 0 &&
-	       (opt = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
-		const struct flat_opt *f = NULL;
-
-		if (opt >= 256 && opt < 256 + (int)n) {
-			f = &flat[opt - 256];
-		} else if (opt != 'h' && opt != ':' && opt != '?') {
-			for (i = 0; i < n && !f; i++)
-				if (flat[i].def->short_name == opt)
-					f = &flat[i];
-		}
-		if (f) {
-			rc = store_value(cmd, f, base, optarg);
-		} else if (opt == 'h') {
-			if (help)
-				help(stdout, help_ctx);
-			rc = -1;
-		} else if (opt == ':') {
-			rc = cli_usage_error(cmd, "option '%s' needs a value",
-					     argv[optind - 1]);
-		} else {
-			rc = cli_usage_error(cmd, "unknown option '%s'",
-					     argv[optind - 1]);
-		}
-	}
+	       (opt = getopt_long(argc, argv, p.shorts, p.longs, NULL)) != -1)
+		rc = parser_take(cmd, &p, base, opt, argv, help, help_ctx);
 	if (rc == 0 && max_args >= 0 && argc - optind > max_args)
 		rc = cli_usage_error(cmd, "unexpected argument '%s'",
 				     argv[optind + max_args]);
 	*first = optind;
-	free(shorts);
-	free(longs);
-	free(flat);
+	parser_free(&p);
+	return rc;
+}
+
+/* 1 when ARG spells an option of P whole: "--NAME", "--NAME=VALUE" (a
+ * row with a value), "-X"; or --help, -h. */
+static int whole_option(const struct parser *p, const char *arg)
+{
+	size_t i, len;
+
+	if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0)
+		return 1;
+	for (i = 0; i < p->n; i++) {
+		const struct opt_def *o = p->flat[i].def;
+
+		if (arg[0] == '-' && arg[1] == o->short_name && arg[1] &&
+		    arg[2] == '\0')
+			return 1;
+		if (strncmp(arg, "--", 2) != 0)
+			continue;
+		len = strlen(o->name);
+		if (strncmp(arg + 2, o->name, len) == 0 &&
+		    (arg[2 + len] == '\0' ||
+		     (arg[2 + len] == '=' && o->kind != OPT_FLAG)))
+			return 1;
+	}
+	return 0;
+}
+
+int opts_parse_pass(const char *cmd, const struct opt_def *table, void *base,
+		    int argc, char **argv,
+		    int (*other)(const char *arg, void *ctx), void *other_ctx,
+		    void (*help)(FILE *f, const void *ctx),
+		    const void *help_ctx)
+{
+	struct parser p;
+	int i = 1, rc = 0;
+
+	parser_init(&p, table);
+	opterr = 0;
+	while (rc == 0 && i < argc) {
+		/* getopt_long reads the option alone, with what follows it
+		 * as its value if it takes one */
+		char *one[4] = { argv[0], argv[i], NULL, NULL };
+		int n = 2, opt;
+
+		if (!whole_option(&p, argv[i])) {
+			rc = other(argv[i++], other_ctx);
+			continue;
+		}
+		if (i + 1 < argc)
+			one[n++] = argv[i + 1];
+		optind = 1;
+		opt = getopt_long(n, one, p.shorts, p.longs, NULL);
+		rc = parser_take(cmd, &p, base, opt, one, help, help_ctx);
+		i += optind - 1;
+	}
+	parser_free(&p);
 	return rc;
 }
 

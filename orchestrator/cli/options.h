@@ -4,9 +4,10 @@
  *
  * A row names an option, says what kind of value it takes and where that
  * value goes: an offset into the command's own options struct (BASE,
- * which the command owns and zeroes). The parser is the only caller of
- * getopt_long in the program; its usage errors are the same for every
- * command:
+ * which the command owns and zeroes). The parser (opts_parse, and
+ * opts_parse_pass for a command that hands other options on) is the only
+ * caller of getopt_long in the program; its usage errors are the same for
+ * every command:
  *   benchorch CMD: option '--x' needs a value
  *   benchorch CMD: unknown option '--x'
  *   benchorch CMD: unexpected argument 'x'
@@ -72,6 +73,26 @@ struct opt_def {
 int opts_parse(const char *cmd, const struct opt_def *table, void *base,
 	       int argc, char **argv, int max_args, int *first,
 	       void (*help)(FILE *f, const void *ctx), const void *help_ctx);
+
+/* Parse ARGV as opts_parse does, for a command that hands on what TABLE
+ * does not name (slurm submit: run's options, to run) or judges it itself
+ * (slurm status and collect: the job id). An option of TABLE counts only
+ * spelled whole, "--NAME", "--NAME=VALUE" or "-X" followed by its value
+ * (neither abbreviated nor in a cluster of short options), so that
+ * another parser's option passes intact; every other element of ARGV (an
+ * argument, another option, its value, "--") is handed to OTHER(ELEMENT,
+ * OTHER_CTX) in order, when it is met. OTHER returns 0 to go on, or an
+ * exit status (after printing its message) that ends the parse.
+ *
+ * Returns 0, -1 after --help (HELP as in opts_parse), EXIT_USAGE after a
+ * usage error of TABLE's options ("option '--x' needs a value", a bad
+ * value), or what OTHER returned. Nothing is permuted; values point into
+ * ARGV. */
+int opts_parse_pass(const char *cmd, const struct opt_def *table, void *base,
+		    int argc, char **argv,
+		    int (*other)(const char *arg, void *ctx), void *other_ctx,
+		    void (*help)(FILE *f, const void *ctx),
+		    const void *help_ctx);
 
 /* Write the option list of TABLE (groups expanded, in order) to F, one
  * option per line as --help shows it ("  -d, --distros LIST     ...",
