@@ -86,9 +86,9 @@ const struct opt_def measure_options[] = {
 	  .offset = offsetof(struct measure_opts, max_reruns),
 	  .parse = parse_max_reruns, .msg_prefix = "--max-reruns: ",
 	  .help = "measure every point in N + 1 sets of --repetitions\n"
-		  "samples, always, 0 to 9 (default 2; --quick 0);\n"
-		  "a point is the median of its sets' medians;\n"
-		  "repetitions x sets is at most 150" },
+		  "samples, always, 0 to 9 (the guest's default 2;\n"
+		  "--quick 0); a point is the median of its sets'\n"
+		  "medians; repetitions x sets is at most 150" },
 	{ .name = "seed", .kind = OPT_VALUE, .arg = "N",
 	  .offset = offsetof(struct measure_opts, seed),
 	  .parse = parse_seed, .msg_prefix = "--seed: ",
