@@ -3,7 +3,7 @@
  * configuration instead. */
 #include "config.h"
 
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -22,31 +22,54 @@ static const char usage[] =
 "a control socket. SIGTERM or SIGINT stops the current run (stored as\n"
 "'aborted') and exits 0; SIGHUP reloads the configuration.\n"
 "\n"
-"Options:\n"
-"  -c, --config FILE   configuration (default: " BENCHORCH_DEFAULT_CONFIG ";\n"
-"                      when it is missing, defaults and no schedule)\n"
-"  -f, --foreground    stay in the foreground, log to stderr (for systemd);\n"
-"                      otherwise detach and log to STATE/daemon.log\n"
-"      --state-dir DIR state directory, over $BENCHORCH_STATE_DIR, over the\n"
-"                      file's state-dir ($BENCHORCH_DB likewise over the\n"
-"                      file's database)\n"
-"  -n, --check         check the configuration, print it normalised with the\n"
-"                      paths the daemon would use, exit\n"
-"  -h, --help          show this help\n"
+"Options:\n";
+
+static const char epilog[] =
 "\n"
 "See benchorch-daemon(8) and benchorch.conf(5). Exit status: 0 clean\n"
 "shutdown or valid configuration; 2 bad configuration; 3 cannot start\n"
 "(not root, another daemon holds STATE/daemon.lock).\n";
 
-enum { OPT_STATE = 256 };
+struct daemon_cli_opts {
+	struct daemon_opts d;
+	int check;		/* --check */
+};
 
-static const struct option options[] = {
-	{ "config", required_argument, NULL, 'c' },
-	{ "foreground", no_argument, NULL, 'f' },
-	{ "state-dir", required_argument, NULL, OPT_STATE },
-	{ "check", no_argument, NULL, 'n' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+/* --state-dir DIR: not empty, absolute (the daemon changes directory),
+ * into a const char *. */
+static int parse_state_dir(const char *arg, void *dest, bo_err *err)
+{
+	if (!*arg)
+		return bo_err_set(err, "--state-dir must not be empty");
+	if (arg[0] != '/')
+		return bo_err_set(err, "--state-dir must be an absolute path, not '%s'",
+				  arg);
+	*(const char **)dest = arg;
+	return 0;
+}
+
+static const struct opt_def options[] = {
+	{ .name = "config", .short_name = 'c', .kind = OPT_STRING,
+	  .arg = "FILE", .offset = offsetof(struct daemon_cli_opts,
+					    d.config_path),
+	  .help = "configuration (default: " BENCHORCH_DEFAULT_CONFIG ";\n"
+		  "when it is missing, defaults and no schedule)" },
+	{ .name = "foreground", .short_name = 'f', .kind = OPT_FLAG,
+	  .offset = offsetof(struct daemon_cli_opts, d.foreground),
+	  .help = "stay in the foreground, log to stderr (for\n"
+		  "systemd); otherwise detach and log to\n"
+		  "STATE/daemon.log" },
+	{ .name = "state-dir", .kind = OPT_VALUE, .arg = "DIR",
+	  .offset = offsetof(struct daemon_cli_opts, d.state_opt),
+	  .parse = parse_state_dir,
+	  .help = "state directory, over $BENCHORCH_STATE_DIR, over\n"
+		  "the file's state-dir ($BENCHORCH_DB likewise over\n"
+		  "the file's database)" },
+	{ .name = "check", .short_name = 'n', .kind = OPT_FLAG,
+	  .offset = offsetof(struct daemon_cli_opts, check),
+	  .help = "check the configuration, print it normalised\n"
+		  "with the paths the daemon would use, exit" },
+	{ .kind = OPT_END },
 };
 
 /* --check: parse the file PATH (NULL: the default, or the defaults when
@@ -84,59 +107,31 @@ static int check_only(const char *path, const char *state_opt)
 	return rc;
 }
 
-static int cmd_daemon(int argc, char **argv)
+static int cmd_daemon(const struct cmd_ctx *ctx, void *opts, int argc,
+		      char **argv)
 {
-	struct daemon_opts o = { 0 };
-	int opt, check = 0;
+	const struct daemon_cli_opts *o = opts;
 
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":c:fnh", options, NULL)) != -1) {
-		switch (opt) {
-		case 'c':
-			o.config_path = optarg;
-			break;
-		case 'f':
-			o.foreground = 1;
-			break;
-		case OPT_STATE:
-			if (cli_path_arg("daemon", "--state-dir", optarg))
-				return EXIT_USAGE;
-			if (optarg[0] != '/')
-				return cli_usage_error("daemon", "--state-dir must be an absolute path, not '%s'",
-						       optarg);
-			o.state_opt = optarg;
-			break;
-		case 'n':
-			check = 1;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return EXIT_OK;
-		case ':':
-			return cli_usage_error("daemon", "option '%s' needs a value",
-					       argv[optind - 1]);
-		default:
-			return cli_usage_error("daemon", "unknown option '%s'",
-					       argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		return cli_usage_error("daemon", "unexpected argument '%s'",
-				       argv[optind]);
-	if (check)
-		return check_only(o.config_path, o.state_opt);
+	(void)ctx;
+	(void)argc;
+	(void)argv;
+	if (o->check)
+		return check_only(o->d.config_path, o->d.state_opt);
 	if (geteuid() != 0) {
 		cli_error("'daemon' must be run as root: it builds root filesystems and starts containers");
 		return EXIT_ENV;
 	}
-	return daemon_main(&o);
+	return daemon_main(&o->d);
 }
 
 const struct cmd_entry cmd_daemon_entry = {
 	.name = "daemon",
 	.summary = "run scheduled benchmarks, serve status/submit/cancel",
 	.usage = usage,
+	.options = options,
+	.epilog = epilog,
 	.flags = 0,	/* root checked after --check */
-	.fn = cmd_daemon,
+	.opts_size = sizeof(struct daemon_cli_opts),
+	.max_args = 0,
+	.run = cmd_daemon,
 };

@@ -2,9 +2,8 @@
  * guest in it, validate what it prints and store one run in the database. */
 #include "config.h"
 
-#include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,10 +12,10 @@
 #include <unistd.h>
 
 #include "db/db.h"
-#include "lib/shuffle.h"
 #include "images/image.h"
 #include "lib/algorithms.h"
 #include "orchestrator/cli/cli.h"
+#include "orchestrator/cli/options-measure.h"
 #include "lib/cpuinfo.h"
 #include "lib/format.h"
 #include "lib/paths.h"
@@ -26,8 +25,6 @@
 #include "orchestrator/cli/run-args.h"
 #include "orchestrator/run/runner.h"
 #include "orchestrator/run/tools-run.h"
-
-#define DEFAULT_TIMEOUT_S 1800
 
 static const char usage[] =
 "Usage: benchorch run [OPTIONS]\n"
@@ -64,58 +61,9 @@ static const char usage[] =
 "(governor, boost, scaling frequency, hypervisor) are printed on stderr\n"
 "and stored with the run.\n"
 "\n"
-"Options:\n"
-"  -d, --distros LIST     comma-separated NAME[:RELEASE] (default: debian)\n"
-"      --db PATH          database (default: $BENCHORCH_DB, or\n"
-"                         STATE/results.db, or /var/lib/benchorch/results.db)\n"
-"      --state-dir DIR    images and logs (default: $BENCHORCH_STATE_DIR or\n"
-"                         /var/lib/benchorch)\n"
-"      --runner KIND      auto, nspawn or chroot (default: auto: nspawn,\n"
-"                         chroot when nspawn is missing or cannot start)\n"
-"      --quick            a short run: 4 buffer sizes, short batches\n"
-"      --libs LIST        only these libraries (openssl, libgcrypt, nettle,\n"
-"                         libsodium, ...; default: all)\n"
-"      --algos LIST       only these algorithms (e.g. aes-128-cbc,sha-256;\n"
-"                         default: all)\n"
-"      --seed N           draw the run's order from N (0..4294967295;\n"
-"                         default: a random seed, printed and stored)\n"
-"      --nohw             mask the libraries' hardware acceleration (AES-NI,\n"
-"                         PCLMUL, SIMD) where they allow it; stored as\n"
-"                         variant 'nohw'\n"
-"      --min-batch-ms MS  shortest timed batch (one sample), in ms, 0.001 to\n"
-"                         60000 (default 1; --quick 0.5)\n"
-"      --repetitions N    samples per set, 1 to 150 (default 2; --quick 3)\n"
-"      --max-cv F         store a measurement whose samples' coefficient of\n"
-"                         variation exceeds the fraction F, 0 to 1 (0.02),\n"
-"                         as noisy\n"
-"      --max-reruns N     measure every point in N + 1 sets of --repetitions\n"
-"                         samples, always, 0 to 9 (default 2; --quick 0);\n"
-"                         a point is the median of its sets' medians;\n"
-"                         repetitions x sets is at most 150\n"
-"      --tools            the tool mode instead: time the distribution's own\n"
-"                         command-line tools (openssl enc aes-256-cbc and\n"
-"                         chacha20, gpg --symmetric AES256, age) encrypting\n"
-"                         and decrypting a file in the container's tmpfs,\n"
-"                         with and without hardware acceleration; stores\n"
-"                         user+sys and wall time, peak RSS and MB/s\n"
-"                         (trimmed means, raw samples kept) for round trips\n"
-"                         that restored the file, a missing tool as absent,\n"
-"                         and prints them (`benchorch results --tools`)\n"
-"      --tool-size MIB    the tool mode's file, 1 to 1024 MiB (default 64)\n"
-"      --tool-reps N      its repetitions, 1 to 40 (default 10)\n"
-"      --mirror URL       package mirror for images built now\n"
-"      --refresh          rebuild the images even if cached\n"
-"      --no-confirm       do not measure again what looks changed against\n"
-"                         the previous run\n"
-"      --timeout SECONDS  kill a guest that runs longer (default: 1800)\n"
-"      --format FORMAT    table (the summary; default), or csv or json: a\n"
-"                         row per distribution, library, algorithm,\n"
-"                         operation and variant with its bulk MB/s at 16 B,\n"
-"                         1 KiB, 16 KiB and 1 MiB (mb_per_s_16 ...\n"
-"                         mb_per_s_1048576; not the other sizes), versions\n"
-"                         and verified 1/0 (--tools: its table)\n"
-"  -q, --quiet            no progress lines on stderr\n"
-"  -h, --help             show this help\n"
+"Options:\n";
+
+static const char epilog[] =
 "\n"
 "Exit status: 0 all distributions measured; 1 some failed, or nothing was\n"
 "measured (the libraries asked for are absent or support none of the\n"
@@ -125,226 +73,212 @@ static const char usage[] =
 "130/143 interrupted. Each invocation is stored as it ends: 'benchorch\n"
 "results --run N' shows a run still going.\n";
 
-enum { OPT_DB = 256, OPT_STATE, OPT_RUNNER, OPT_QUICK, OPT_MIRROR,
-       OPT_REFRESH, OPT_TIMEOUT, OPT_FORMAT, OPT_LIBS, OPT_ALGOS, OPT_NOHW,
-       OPT_SEED, OPT_MIN_BATCH, OPT_REPETITIONS, OPT_MAX_CV, OPT_MAX_RERUNS,
-       OPT_TOOLS, OPT_TOOL_SIZE, OPT_TOOL_REPS, OPT_NO_CONFIRM };
-
-static const struct option options[] = {
-	{ "distros", required_argument, NULL, 'd' },
-	{ "db", required_argument, NULL, OPT_DB },
-	{ "state-dir", required_argument, NULL, OPT_STATE },
-	{ "runner", required_argument, NULL, OPT_RUNNER },
-	{ "quick", no_argument, NULL, OPT_QUICK },
-	{ "mirror", required_argument, NULL, OPT_MIRROR },
-	{ "refresh", no_argument, NULL, OPT_REFRESH },
-	{ "no-confirm", no_argument, NULL, OPT_NO_CONFIRM },
-	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "libs", required_argument, NULL, OPT_LIBS },
-	{ "algos", required_argument, NULL, OPT_ALGOS },
-	{ "nohw", no_argument, NULL, OPT_NOHW },
-	{ "tools", no_argument, NULL, OPT_TOOLS },
-	{ "tool-size", required_argument, NULL, OPT_TOOL_SIZE },
-	{ "tool-reps", required_argument, NULL, OPT_TOOL_REPS },
-	{ "seed", required_argument, NULL, OPT_SEED },
-	{ "min-batch-ms", required_argument, NULL, OPT_MIN_BATCH },
-	{ "repetitions", required_argument, NULL, OPT_REPETITIONS },
-	{ "max-cv", required_argument, NULL, OPT_MAX_CV },
-	{ "max-reruns", required_argument, NULL, OPT_MAX_RERUNS },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+struct run_opts {
+	struct cli_paths paths;		/* first: cli_parse reads it */
+	struct measure_opts measure;	/* copied into c */
+	struct run_config c;		/* the rest, as given */
 };
 
-/* Check the list given to OPT with CHECK (request-check.h). Returns 0,
- * or -1 after a usage error naming the first bad item and the known
- * names. */
-static int check_names(const char *list, const char *opt,
-		       int (*check)(const char *, const char *, bo_err *))
+/* --libs LIST: every name a library the guest knows (request-check.h),
+ * the list as given into a const char *. */
+static int parse_libs(const char *arg, void *dest, bo_err *err)
 {
-	bo_err err;
-
-	if (check(list, opt, &err) < 0) {
-		cli_usage_error("run", "%s", err.msg);
+	if (request_check_libs(arg, "--libs", err) < 0)
 		return -1;
-	}
+	*(const char **)dest = arg;
 	return 0;
 }
 
-static int parse_args(int argc, char **argv, struct run_config *c)
+/* --algos LIST: likewise for the guest's algorithms. */
+static int parse_algos(const char *arg, void *dest, bo_err *err)
 {
-	const char *db = NULL, *state = NULL;
-	bo_err err;
-	int opt;
+	if (request_check_algos(arg, "--algos", err) < 0)
+		return -1;
+	*(const char **)dest = arg;
+	return 0;
+}
 
-	optind = 1;
-	opterr = 0;
-	c->distros = "debian";
-	c->kind = RUNNER_AUTO;
-	c->timeout_s = DEFAULT_TIMEOUT_S;
-	c->format = FORMAT_TABLE;
-	while ((opt = getopt_long(argc, argv, ":d:hq", options, NULL)) != -1) {
-		switch (opt) {
-		case 'd':
-			c->distros = optarg;
-			break;
-		case OPT_DB:
-			if (cli_path_arg("run", "--db", optarg))
-				return EXIT_USAGE;
-			db = optarg;
-			break;
-		case OPT_STATE:
-			if (cli_path_arg("run", "--state-dir", optarg))
-				return EXIT_USAGE;
-			state = optarg;
-			break;
-		case OPT_RUNNER:
-			if (runner_kind_parse(optarg, &c->kind, &err) < 0)
-				return cli_usage_error("run", "%s", err.msg);
-			break;
-		case OPT_QUICK:
-			c->quick = 1;
-			break;
-		case OPT_MIRROR:
-			if (request_check_mirror(optarg, "--mirror", &err) < 0)
-				return cli_usage_error("run", "%s", err.msg);
-			c->mirror = optarg;
-			break;
-		case OPT_REFRESH:
-			c->refresh = 1;
-			break;
-		case OPT_NO_CONFIRM:
-			c->no_confirm = 1;
-			break;
-		case OPT_TIMEOUT: {
-			long long v;
+/* --mirror URL: a URL a recipe can take (request-check.h), into a const
+ * char *. */
+static int parse_mirror(const char *arg, void *dest, bo_err *err)
+{
+	if (request_check_mirror(arg, "--mirror", err) < 0)
+		return -1;
+	*(const char **)dest = arg;
+	return 0;
+}
 
-			if (cli_parse_ll(optarg, 1, 86400 * 7, &v, &err) < 0)
-				return cli_usage_error("run", "--timeout takes seconds: %s",
-						       err.msg);
-			c->timeout_s = (long)v;
-			break;
-		}
-		case OPT_FORMAT:
-			if (format_parse(optarg, &c->format, &err) < 0)
-				return cli_usage_error("run", "%s", err.msg);
-			break;
-		case OPT_LIBS:
-			if (check_names(optarg, "--libs", request_check_libs) < 0)
-				return EXIT_USAGE;
-			c->libs = optarg;
-			break;
-		case OPT_ALGOS:
-			if (check_names(optarg, "--algos", request_check_algos) < 0)
-				return EXIT_USAGE;
-			c->algos = optarg;
-			break;
-		case OPT_TOOLS:
-			c->tools = 1;
-			break;
-		case OPT_TOOL_SIZE:
-		case OPT_TOOL_REPS: {
-			int size = opt == OPT_TOOL_SIZE;
-			long max = size ? TOOLS_MAX_SIZE_MIB : TOOLS_MAX_REPS;
-			char *end;
-			long v = strtol(optarg, &end, 10);
+/* --max-cv F: 0 to 1, into run_config's max_cv in plain decimal for the
+ * guest, which takes no exponent or sign ("2e-2" -> "0.020000000"). */
+static int parse_max_cv(const char *arg, void *dest, bo_err *err)
+{
+	double v;
 
-			if (*optarg < '0' || *optarg > '9' || *end || v < 1 ||
-			    v > max)
-				return cli_usage_error("run", "%s takes 1 to %ld, not '%s'",
-						       size ? "--tool-size" : "--tool-reps",
-						       max, optarg);
-			if (size)
-				c->tool_size_mib = (unsigned)v;
-			else
-				c->tool_reps = (unsigned)v;
-			break;
-		}
-		case OPT_NOHW:
-			c->nohw = 1;
-			break;
-		case OPT_MIN_BATCH:
-			if (cli_parse_min_batch_ms(optarg, &c->min_batch_ns,
-						   &err) < 0)
-				return cli_usage_error("run", "--min-batch-ms: %s",
-						       err.msg);
-			break;
-		case OPT_REPETITIONS:
-			if (cli_parse_repetitions(optarg, &c->repetitions,
-						  &err) < 0)
-				return cli_usage_error("run", "--repetitions: %s",
-						       err.msg);
-			break;
-		case OPT_MAX_CV: {
-			double v;
+	if (cli_parse_double(arg, 0, 1, &v, err) < 0)
+		return -1;
+	snprintf(dest, sizeof(((struct run_config *)NULL)->max_cv), "%.9f",
+		 v == 0 ? 0.0 : v);
+	return 0;
+}
 
-			if (cli_parse_double(optarg, 0, 1, &v, &err) < 0)
-				return cli_usage_error("run", "--max-cv: %s",
-						       err.msg);
-			/* plain decimal for the guest, which takes no
-			 * exponent or sign ("2e-2" -> "0.020000000") */
-			snprintf(c->max_cv, sizeof(c->max_cv), "%.9f",
-				 v == 0 ? 0.0 : v);
-			break;
-		}
-		case OPT_MAX_RERUNS:
-			if (cli_parse_max_reruns(optarg, &c->max_reruns,
-						 &err) < 0)
-				return cli_usage_error("run", "--max-reruns: %s",
-						       err.msg);
-			c->max_reruns_set = 1;
-			break;
-		case OPT_SEED: {
-			char *end;
-			unsigned long long v;
+/* The value ARG of the tool mode's option OPT: digits only, 1 to MAX,
+ * into the unsigned DEST. */
+static int parse_tool_count(const char *arg, const char *opt, long max,
+			    unsigned *dest, bo_err *err)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
 
-			errno = 0;
-			v = strtoull(optarg, &end, 10);
-			if (*optarg < '0' || *optarg > '9' || *end || errno ||
-			    v > SHUFFLE_SEED_MAX)
-				return cli_usage_error("run", "--seed takes a number from 0 to %llu, not '%s'",
-						       (unsigned long long)SHUFFLE_SEED_MAX,
-						       optarg);
-			c->seed = v;
-			c->seed_set = 1;
-			break;
-		}
-		case 'q':
-			c->quiet = 1;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return -1;
-		case ':':
-			return cli_usage_error("run", "option '%s' needs a value",
-					       argv[optind - 1]);
-		default:
-			return cli_usage_error("run", "unknown option '%s'",
-					       argv[optind - 1]);
-		}
-	}
+	if (*arg < '0' || *arg > '9' || *end || v < 1 || v > max)
+		return bo_err_set(err, "%s takes 1 to %ld, not '%s'", opt, max,
+				  arg);
+	*dest = (unsigned)v;
+	return 0;
+}
+
+/* --tool-size MIB: 1 to TOOLS_MAX_SIZE_MIB. */
+static int parse_tool_size(const char *arg, void *dest, bo_err *err)
+{
+	return parse_tool_count(arg, "--tool-size", TOOLS_MAX_SIZE_MIB, dest,
+				err);
+}
+
+/* --tool-reps N: 1 to TOOLS_MAX_REPS. */
+static int parse_tool_reps(const char *arg, void *dest, bo_err *err)
+{
+	return parse_tool_count(arg, "--tool-reps", TOOLS_MAX_REPS, dest, err);
+}
+
+/* --format FORMAT: table, csv or json (format_parse). */
+static int parse_format(const char *arg, void *dest, bo_err *err)
+{
+	return format_parse(arg, dest, err);
+}
+
+static const struct opt_def options[] = {
+	{ .name = "distros", .short_name = 'd', .kind = OPT_STRING,
+	  .arg = "LIST", .offset = offsetof(struct run_opts, c.distros),
+	  .help = "comma-separated NAME[:RELEASE] (default: debian)" },
+	{ .kind = OPT_GROUP, .group = cli_db_options },
+	{ .kind = OPT_GROUP, .group = measure_guest_options,
+	  .offset = offsetof(struct run_opts, measure) },
+	{ .name = "libs", .kind = OPT_VALUE, .arg = "LIST",
+	  .offset = offsetof(struct run_opts, c.libs), .parse = parse_libs,
+	  .help = "only these libraries (openssl, libgcrypt, nettle,\n"
+		  "libsodium, ...; default: all)" },
+	{ .name = "algos", .kind = OPT_VALUE, .arg = "LIST",
+	  .offset = offsetof(struct run_opts, c.algos), .parse = parse_algos,
+	  .help = "only these algorithms (e.g. aes-128-cbc,sha-256;\n"
+		  "default: all)" },
+	{ .name = "nohw", .kind = OPT_FLAG,
+	  .offset = offsetof(struct run_opts, c.nohw),
+	  .help = "mask the libraries' hardware acceleration (AES-NI,\n"
+		  "PCLMUL, SIMD) where they allow it; stored as\n"
+		  "variant 'nohw'" },
+	{ .kind = OPT_GROUP, .group = measure_options,
+	  .offset = offsetof(struct run_opts, measure) },
+	{ .name = "max-cv", .kind = OPT_VALUE, .arg = "F",
+	  .offset = offsetof(struct run_opts, c.max_cv),
+	  .parse = parse_max_cv, .msg_prefix = "--max-cv: ",
+	  .help = "store a measurement whose samples' coefficient of\n"
+		  "variation exceeds the fraction F, 0 to 1 (0.02),\n"
+		  "as noisy" },
+	{ .name = "tools", .kind = OPT_FLAG,
+	  .offset = offsetof(struct run_opts, c.tools),
+	  .help = "the tool mode instead: time the distribution's own\n"
+		  "command-line tools (openssl enc aes-256-cbc and\n"
+		  "chacha20, gpg --symmetric AES256, age) encrypting\n"
+		  "and decrypting a file in the container's tmpfs,\n"
+		  "with and without hardware acceleration; stores\n"
+		  "user+sys and wall time, peak RSS and MB/s\n"
+		  "(trimmed means, raw samples kept) for round trips\n"
+		  "that restored the file, a missing tool as absent,\n"
+		  "and prints them (`benchorch results --tools`)" },
+	{ .name = "tool-size", .kind = OPT_VALUE, .arg = "MIB",
+	  .offset = offsetof(struct run_opts, c.tool_size_mib),
+	  .parse = parse_tool_size,
+	  .help = "the tool mode's file, 1 to 1024 MiB (default 64)" },
+	{ .name = "tool-reps", .kind = OPT_VALUE, .arg = "N",
+	  .offset = offsetof(struct run_opts, c.tool_reps),
+	  .parse = parse_tool_reps,
+	  .help = "its repetitions, 1 to 40 (default 10)" },
+	{ .name = "mirror", .kind = OPT_VALUE, .arg = "URL",
+	  .offset = offsetof(struct run_opts, c.mirror),
+	  .parse = parse_mirror,
+	  .help = "package mirror for images built now" },
+	{ .name = "refresh", .kind = OPT_FLAG,
+	  .offset = offsetof(struct run_opts, c.refresh),
+	  .help = "rebuild the images even if cached" },
+	{ .name = "no-confirm", .kind = OPT_FLAG,
+	  .offset = offsetof(struct run_opts, c.no_confirm),
+	  .help = "do not measure again what looks changed against\n"
+		  "the previous run" },
+	{ .name = "format", .kind = OPT_VALUE, .arg = "FORMAT",
+	  .offset = offsetof(struct run_opts, c.format),
+	  .parse = parse_format,
+	  .help = "table (the summary; default), or csv or json: a\n"
+		  "row per distribution, library, algorithm,\n"
+		  "operation and variant with its bulk MB/s at 16 B,\n"
+		  "1 KiB, 16 KiB and 1 MiB (mb_per_s_16 ...\n"
+		  "mb_per_s_1048576; not the other sizes), versions\n"
+		  "and verified 1/0 (--tools: its table)" },
+	{ .name = "quiet", .short_name = 'q', .kind = OPT_FLAG,
+	  .offset = offsetof(struct run_opts, c.quiet),
+	  .help = "no progress lines on stderr" },
+	{ .kind = OPT_END },
+};
+
+/* cmd_run_entry.init: the defaults. */
+static void init_opts(void *opts)
+{
+	struct run_opts *o = opts;
+
+	measure_init(&o->measure);
+	o->c.distros = "debian";
+	o->c.format = FORMAT_TABLE;
+}
+
+/* The checks of options against each other, after parsing O. Returns 0,
+ * or EXIT_USAGE after the usage error. */
+static int check_opts(const struct run_opts *o)
+{
+	const struct measure_opts *m = &o->measure;
+	const struct run_config *c = &o->c;
+
 	/* the guest's defaults: 2 samples in 3 sets, --quick 3 in 1 */
-	if ((c->repetitions ? c->repetitions : c->quick ? 3 : 2) *
-	    (c->max_reruns_set ? c->max_reruns + 1 : c->quick ? 1 : 3) > 150)
+	if ((m->repetitions ? m->repetitions : m->quick ? 3 : 2) *
+	    (m->max_reruns.set ? m->max_reruns.n + 1 : m->quick ? 1 : 3) > 150)
 		return cli_usage_error("run", "--repetitions x sets (--max-reruns + 1): more than 150 samples per point");
-	if (optind < argc)
-		return cli_usage_error("run", "unexpected argument '%s'",
-				       argv[optind]);
 	if (!c->tools && (c->tool_size_mib || c->tool_reps))
 		return cli_usage_error("run", "--tool-size and --tool-reps need --tools");
 	/* the tool mode measures hw and nohw itself, every tool, its own
 	 * repetitions */
-	if (c->tools && (c->libs || c->algos || c->nohw || c->quick ||
-			 c->min_batch_ns || c->repetitions || c->max_cv[0] ||
-			 c->max_reruns_set || c->seed_set))
+	if (c->tools && (c->libs || c->algos || c->nohw || m->quick ||
+			 m->min_batch_ns || m->repetitions || c->max_cv[0] ||
+			 m->max_reruns.set || m->seed.set))
 		return cli_usage_error("run", "--tools takes none of --libs, --algos, --nohw, --quick, --seed, --min-batch-ms, --repetitions, --max-cv, --max-reruns");
+	return 0;
+}
+
+/* Check the options O parsed from the command line CTX and fill C (zeroed
+ * by the caller) from them: the paths (copies: C owns them, release with
+ * run_config_release), the tool mode's defaults. Returns 0, or
+ * EXIT_USAGE after the usage error. */
+static int config_from_opts(const struct cmd_ctx *ctx,
+			    const struct run_opts *o, struct run_config *c)
+{
+	int rc = check_opts(o);
+
+	if (rc != 0)
+		return rc;
+	*c = o->c;
+	measure_to_run(&o->measure, c);
 	if (!c->tool_size_mib)
 		c->tool_size_mib = TOOLS_DEFAULT_SIZE_MIB;
 	if (!c->tool_reps)
 		c->tool_reps = TOOLS_DEFAULT_REPS;
-	c->state_dir = paths_state_dir(state);
-	c->db_path = paths_db(db, state);
+	c->state_dir = xstrdup(ctx->state_dir);
+	c->db_path = xstrdup(ctx->db_path);
 	c->data_dir = paths_data_dir();
 	c->guest = paths_guest(GUEST_FLAVOUR_GLIBC);
 	return 0;
@@ -371,14 +305,17 @@ static void on_run_lock_wait(void *ctx, const char *path)
 		path);
 }
 
-static int cmd_run(int argc, char **argv)
+static int cmd_run(const struct cmd_ctx *ctx, void *opts, int argc,
+		   char **argv)
 {
 	struct run_config c;
 	bo_err err;
 	int rc, lock;
 
+	(void)argc;
+	(void)argv;
 	memset(&c, 0, sizeof(c));
-	rc = parse_args(argc, argv, &c);
+	rc = config_from_opts(ctx, opts, &c);
 	if (rc != 0)
 		goto out;
 	rc = check_distros(&c);
@@ -401,8 +338,8 @@ static int cmd_run(int argc, char **argv)
 				      EXIT_ENV;
 		goto out;
 	}
-	c.argc = argc;
-	c.argv = argv;
+	c.argc = ctx->argc;
+	c.argv = ctx->argv;
 	/* the run, then the confirmation of what looks changed in it */
 	if (c.tools)
 		rc = tools_execute(&c);
@@ -416,14 +353,21 @@ out:
 
 int run_args_check(int argc, char **argv)
 {
+	struct run_opts o;
 	struct run_config c;
-	int rc;
+	struct cmd_ctx ctx;
+	int first, rc;
 
+	memset(&o, 0, sizeof(o));
 	memset(&c, 0, sizeof(c));
-	rc = parse_args(argc, argv, &c);
+	init_opts(&o);
+	rc = cli_parse(&cmd_run_entry, argc, argv, &o, &ctx, &first);
+	if (rc == 0)
+		rc = config_from_opts(&ctx, &o, &c);
 	if (rc == 0)
 		rc = check_distros(&c);
 	run_config_release(&c);
+	cli_ctx_release(&ctx);
 	return rc < 0 ? EXIT_USAGE : rc;
 }
 
@@ -431,6 +375,11 @@ const struct cmd_entry cmd_run_entry = {
 	.name = "run",
 	.summary = "benchmark the distributions' crypto libraries",
 	.usage = usage,
+	.options = options,
+	.epilog = epilog,
 	.flags = CMD_NEEDS_ROOT,
-	.fn = cmd_run,
+	.opts_size = sizeof(struct run_opts),
+	.init = init_opts,
+	.max_args = 0,
+	.run = cmd_run,
 };

@@ -1,7 +1,7 @@
 /* cmd-status.c - `benchorch status`: ask the daemon what it is doing. */
 #include "config.h"
 
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -23,22 +23,45 @@ static const char usage[] =
 "it (as `benchorch compare` does), with the largest changes. Times are\n"
 "local, with their UTC offset; in JSON they are in UTC.\n"
 "\n"
-"Options:\n"
-"      --format FORMAT    table (default) or json: the daemon's reply as\n"
-"                         it sent it\n"
-"      --json             the same as --format json\n"
-CONTROL_CLI_USAGE
-"  -h, --help             show this help\n"
+"Options:\n";
+
+static const char epilog[] =
 "\n"
 "Exit status: 0 answered; 3 no daemon answers at the socket, or no\n"
 "permission to use it (root and the daemon's user only).\n";
 
-static const struct option options[] = {
-	{ "json", no_argument, NULL, 'j' },
-	{ "format", required_argument, NULL, 'f' },
-	CONTROL_CLI_OPTIONS,
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+struct status_opts {
+	int as_json;		/* --json or --format json, the last one given */
+	struct control_cli cc;
+};
+
+/* --format FORMAT: table or json, into the int as_json (1 for json). The
+ * names every command takes; csv has no place for the reply's nested
+ * lists. */
+static int parse_format(const char *arg, void *dest, bo_err *err)
+{
+	enum format fmt;
+
+	if (format_parse(arg, &fmt, err) < 0 || fmt == FORMAT_CSV) {
+		bo_err_set(err, "--format takes table or json (not '%s')", arg);
+		return -1;
+	}
+	*(int *)dest = fmt == FORMAT_JSON;
+	return 0;
+}
+
+static const struct opt_def options[] = {
+	{ .name = "format", .kind = OPT_VALUE, .arg = "FORMAT",
+	  .offset = offsetof(struct status_opts, as_json),
+	  .parse = parse_format,
+	  .help = "table (default) or json: the daemon's reply as\n"
+		  "it sent it" },
+	{ .name = "json", .kind = OPT_FLAG,
+	  .offset = offsetof(struct status_opts, as_json),
+	  .help = "the same as --format json" },
+	{ .kind = OPT_GROUP, .group = control_cli_options,
+	  .offset = offsetof(struct status_opts, cc) },
+	{ .kind = OPT_END },
 };
 
 static const char *str(json_t *o, const char *key)
@@ -188,56 +211,21 @@ static void print_status(json_t *r)
 	print_verdict(json_object_get(r, "last_verdict"));
 }
 
-static int cmd_status(int argc, char **argv)
+static int cmd_status(const struct cmd_ctx *ctx, void *opts, int argc,
+		      char **argv)
 {
-	struct control_cli cc = { 0 };
+	const struct status_opts *o = opts;
 	json_t *reply;
-	enum format fmt;
-	bo_err err;
-	int opt, as_json = 0, rc;
+	int rc;
 
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
-		int k = control_cli_option(&cc, "status", opt, optarg);
-
-		if (k < 0)
-			return EXIT_USAGE;
-		if (k)
-			continue;
-		switch (opt) {
-		case 'j':
-			as_json = 1;
-			break;
-		case 'f':
-			/* the names every command takes; csv has no place
-			 * for the reply's nested lists */
-			if (format_parse(optarg, &fmt, &err) < 0 ||
-			    fmt == FORMAT_CSV)
-				return cli_usage_error("status",
-						       "--format takes table or json "
-						       "(not '%s')", optarg);
-			as_json = fmt == FORMAT_JSON;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return EXIT_OK;
-		case ':':
-			return cli_usage_error("status", "option '%s' needs a value",
-					       argv[optind - 1]);
-		default:
-			return cli_usage_error("status", "unknown option '%s'",
-					       argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		return cli_usage_error("status", "unexpected argument '%s'",
-				       argv[optind]);
-	rc = control_cli_call(&cc, json_pack("{s:s}", "type", "status"),
+	(void)ctx;
+	(void)argc;
+	(void)argv;
+	rc = control_cli_call(&o->cc, json_pack("{s:s}", "type", "status"),
 			      &reply);
 	if (rc)
 		return rc;
-	if (as_json) {
+	if (o->as_json) {
 		json_dumpf(reply, stdout, JSON_INDENT(2) | JSON_SORT_KEYS |
 				   FORMAT_JSON_REAL);
 		putchar('\n');
@@ -252,6 +240,9 @@ const struct cmd_entry cmd_status_entry = {
 	.name = "status",
 	.summary = "show what the daemon is doing",
 	.usage = usage,
-	.flags = 0,
-	.fn = cmd_status,
+	.options = options,
+	.epilog = epilog,
+	.opts_size = sizeof(struct status_opts),
+	.max_args = 0,
+	.run = cmd_status,
 };

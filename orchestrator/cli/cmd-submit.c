@@ -1,11 +1,12 @@
 /* cmd-submit.c - `benchorch submit`: queue a run in the daemon now. */
 #include "config.h"
 
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "orchestrator/cli/cli.h"
 #include "orchestrator/cli/control-cli.h"
+#include "orchestrator/cli/options-measure.h"
 
 static const char usage[] =
 "Usage: benchorch submit --distros LIST [--quick] [--refresh] [--libs LIST]\n"
@@ -15,80 +16,56 @@ static const char usage[] =
 "else when the runs before it finish. The distributions and libraries are\n"
 "checked as `benchorch run` checks them.\n"
 "\n"
-"Options:\n"
-"  -d, --distros LIST     comma-separated NAME[:RELEASE]\n"
-"      --quick            a short run\n"
-"      --refresh          rebuild the images first\n"
-"      --libs LIST        only these guest libraries (default: all)\n"
-CONTROL_CLI_USAGE
-"  -h, --help             show this help\n"
+"Options:\n";
+
+static const char epilog[] =
 "\n"
 "Exit status: 0 queued or started; 1 the daemon refused (e.g. an unknown\n"
 "distribution or library); 2 usage; 3 no daemon answers, or no permission\n"
 "to use its socket.\n";
 
-enum { OPT_QUICK = 256, OPT_REFRESH, OPT_LIBS };
-
-static const struct option options[] = {
-	{ "distros", required_argument, NULL, 'd' },
-	{ "quick", no_argument, NULL, OPT_QUICK },
-	{ "refresh", no_argument, NULL, OPT_REFRESH },
-	{ "libs", required_argument, NULL, OPT_LIBS },
-	CONTROL_CLI_OPTIONS,
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+struct submit_opts {
+	const char *distros, *libs;
+	struct measure_opts measure;	/* --quick only */
+	int refresh;
+	struct control_cli cc;
 };
 
-static int cmd_submit(int argc, char **argv)
+static const struct opt_def options[] = {
+	{ .name = "distros", .short_name = 'd', .kind = OPT_STRING,
+	  .arg = "LIST", .offset = offsetof(struct submit_opts, distros),
+	  .help = "comma-separated NAME[:RELEASE]" },
+	{ .kind = OPT_GROUP, .group = measure_quick_options,
+	  .offset = offsetof(struct submit_opts, measure) },
+	{ .name = "refresh", .kind = OPT_FLAG,
+	  .offset = offsetof(struct submit_opts, refresh),
+	  .help = "rebuild the images first" },
+	{ .name = "libs", .kind = OPT_STRING, .arg = "LIST",
+	  .offset = offsetof(struct submit_opts, libs),
+	  .help = "only these guest libraries (default: all)" },
+	{ .kind = OPT_GROUP, .group = control_cli_options,
+	  .offset = offsetof(struct submit_opts, cc) },
+	{ .kind = OPT_END },
+};
+
+static int cmd_submit(const struct cmd_ctx *ctx, void *opts, int argc,
+		      char **argv)
 {
-	struct control_cli cc = { 0 };
-	const char *distros = NULL, *libs = NULL;
+	const struct submit_opts *o = opts;
 	json_t *req, *reply;
-	int opt, quick = 0, refresh = 0, rc;
+	int rc;
 
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":d:h", options, NULL)) != -1) {
-		int k = control_cli_option(&cc, "submit", opt, optarg);
-
-		if (k < 0)
-			return EXIT_USAGE;
-		if (k)
-			continue;
-		switch (opt) {
-		case 'd':
-			distros = optarg;
-			break;
-		case OPT_QUICK:
-			quick = 1;
-			break;
-		case OPT_REFRESH:
-			refresh = 1;
-			break;
-		case OPT_LIBS:
-			libs = optarg;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return EXIT_OK;
-		case ':':
-			return cli_usage_error("submit", "option '%s' needs a value",
-					       argv[optind - 1]);
-		default:
-			return cli_usage_error("submit", "unknown option '%s'",
-					       argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		return cli_usage_error("submit", "unexpected argument '%s'",
-				       argv[optind]);
-	if (!distros)
+	(void)ctx;
+	(void)argc;
+	(void)argv;
+	if (!o->distros)
 		return cli_usage_error("submit", "--distros is required");
 	req = json_pack("{s:s, s:s, s:b, s:b}", "type", "submit", "distros",
-			distros, "quick", quick, "refresh", refresh);
-	if (libs)
-		json_object_set_new(req, "libs", json_string(libs));
-	rc = control_cli_call(&cc, req, &reply);
+			o->distros, "quick", o->measure.quick, "refresh",
+			o->refresh);
+	if (o->libs)
+		json_object_set_new(req, "libs", json_string(o->libs));
+	rc = control_cli_call(&o->cc, req, &reply);
 	if (rc)
 		return rc;
 	if (json_is_true(json_object_get(reply, "started")))
@@ -109,6 +86,9 @@ const struct cmd_entry cmd_submit_entry = {
 	.name = "submit",
 	.summary = "queue a run in the daemon now",
 	.usage = usage,
-	.flags = 0,
-	.fn = cmd_submit,
+	.options = options,
+	.epilog = epilog,
+	.opts_size = sizeof(struct submit_opts),
+	.max_args = 0,
+	.run = cmd_submit,
 };

@@ -2,6 +2,7 @@
  * and cancel. */
 #include "config.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,24 +10,21 @@
 #include "orchestrator/cli/control-cli.h"
 #include "orchestrator/daemon/control.h"
 
-int control_cli_option(struct control_cli *cc, const char *cmd, int opt,
-		       const char *arg)
-{
-	switch (opt) {
-	case 1001:
-		cc->socket = arg;
-		return 1;
-	case 1002:
-		cc->config = arg;
-		return 1;
-	case 1003:
-		if (cli_path_arg(cmd, "--state-dir", arg))
-			return -1;
-		cc->state = arg;
-		return 1;
-	}
-	return 0;
-}
+const struct opt_def control_cli_options[] = {
+	{ .name = "socket", .kind = OPT_STRING, .arg = "PATH",
+	  .offset = offsetof(struct control_cli, socket),
+	  .help = "the daemon's control socket" },
+	{ .name = "config", .kind = OPT_STRING, .arg = "FILE",
+	  .offset = offsetof(struct control_cli, config),
+	  .help = "the daemon's configuration, for its socket\n"
+		  "(default: /etc/benchorch/benchorch.conf if any)" },
+	{ .name = "state-dir", .kind = OPT_PATH, .arg = "DIR",
+	  .offset = offsetof(struct control_cli, state),
+	  .help = "the daemon's state directory (default:\n"
+		  "$BENCHORCH_STATE_DIR, else the configuration's):\n"
+		  "DIR/control.sock unless it names a socket" },
+	{ .kind = OPT_END },
+};
 
 int control_cli_call(const struct control_cli *cc, json_t *req,
 		     json_t **ret)

@@ -5,30 +5,17 @@
 
 #include <jansson.h>
 
-/* Options every client command takes, parsed by control_cli_option. */
+#include "orchestrator/cli/options.h"
+
+/* Options every client command takes (the rows of control_cli_options). */
 struct control_cli {
 	const char *socket, *config, *state;
 };
 
-#define CONTROL_CLI_OPTIONS \
-	{ "socket", required_argument, NULL, 1001 }, \
-	{ "config", required_argument, NULL, 1002 }, \
-	{ "state-dir", required_argument, NULL, 1003 }
-
-#define CONTROL_CLI_USAGE \
-"      --socket PATH      the daemon's control socket\n" \
-"      --config FILE      the daemon's configuration, for its socket\n" \
-"                         (default: /etc/benchorch/benchorch.conf if any)\n" \
-"      --state-dir DIR    the daemon's state directory (default:\n" \
-"                         $BENCHORCH_STATE_DIR, else the configuration's):\n" \
-"                         DIR/control.sock unless it names a socket\n"
-
-/* If OPT is one of CONTROL_CLI_OPTIONS, store ARG (not copied: it must
- * outlive cc) in cc and return 1; else 0. An empty --state-dir is
- * refused (cli_path_arg): prints the usage error of command CMD and
- * returns -1. */
-int control_cli_option(struct control_cli *cc, const char *cmd, int opt,
-		       const char *arg);
+/* --socket PATH, --config FILE and --state-dir DIR (OPT_PATH: an empty
+ * one is refused), offsets in struct control_cli: a command embeds one
+ * and includes this group at its offset. The values point into argv. */
+extern const struct opt_def control_cli_options[];
 
 /* Send REQ (reference stolen) to the daemon cc names. Returns 0 and the
  * reply in *ret (json_decref), or prints the error and returns an exit

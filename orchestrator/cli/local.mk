@@ -19,6 +19,8 @@ liborch_a_SOURCES += \
 	orchestrator/cli/cmd-submit.c \
 	orchestrator/cli/control-cli.c \
 	orchestrator/cli/control-cli.h \
+	orchestrator/cli/options-measure.c \
+	orchestrator/cli/options-measure.h \
 	orchestrator/cli/options.c \
 	orchestrator/cli/options.h \
 	orchestrator/cli/run-args.h \
