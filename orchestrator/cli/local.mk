@@ -21,5 +21,7 @@ liborch_a_SOURCES += \
 	orchestrator/cli/control-cli.h \
 	orchestrator/cli/options.c \
 	orchestrator/cli/options.h \
+	orchestrator/cli/results-points.c \
+	orchestrator/cli/results-points.h \
 	orchestrator/cli/run-args.h \
 	orchestrator/cli/slurm-cli.h
