@@ -14,7 +14,9 @@
 
 #include "db/db.h"
 #include "orchestrator/cli/cli.h"
+#include "lib/format.h"
 #include "lib/paths.h"
+#include "orchestrator/results/report-fmt.h"
 #include "lib/util.h"
 
 int cli_path_arg(const char *cmd, const char *opt, const char *arg)
@@ -97,6 +99,49 @@ const struct opt_def cli_state_options[] = {
 		  "/var/lib/benchorch)" },
 	{ .kind = OPT_END },
 };
+
+/* --run ID: append the run id ARG to the struct cli_runs DEST. */
+static int parse_run_opt(const char *arg, void *dest, bo_err *err)
+{
+	struct cli_runs *r = dest;
+	int64_t v;
+
+	if (cli_parse_run_id(arg, &v, err) < 0)
+		return -1;
+	r->ids = xrealloc(r->ids, (r->n + 1) * sizeof(*r->ids));
+	r->ids[r->n++] = v;
+	return 0;
+}
+
+const struct opt_def cli_run_options[] = {
+	{ .name = "run", .kind = OPT_VALUE, .arg = "ID",
+	  .parse = parse_run_opt, .msg_prefix = "--run takes a run id: ",
+	  .help = "run ID (repeat for several runs)" },
+	{ .kind = OPT_END },
+};
+
+/* --format FORMAT into the enum format DEST (format_parse). */
+static int parse_format_opt(const char *arg, void *dest, bo_err *err)
+{
+	return format_parse(arg, dest, err);
+}
+
+const struct opt_def cli_format_options[] = {
+	{ .name = "format", .kind = OPT_VALUE, .arg = "FORMAT",
+	  .parse = parse_format_opt,
+	  .help = "table, csv or json (default: table)" },
+	{ .kind = OPT_END },
+};
+
+int cli_parse_size_opt(const char *arg, void *dest, bo_err *err)
+{
+	struct cli_size *s = dest;
+
+	if (parse_size(arg, &s->bytes, err) < 0)
+		return -1;
+	s->arg = arg;
+	return 0;
+}
 
 void cli_help(FILE *f, const void *ctx)
 {

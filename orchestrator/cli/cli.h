@@ -32,6 +32,33 @@ struct cli_paths {
 extern const struct opt_def cli_db_options[];
 extern const struct opt_def cli_state_options[];
 
+/* The run ids of a repeatable --run ID, in the order given. */
+struct cli_runs {
+	int64_t *ids;	/* NULL when none; the command frees it */
+	size_t n;
+};
+
+/* The row of --run ID (repeatable), for a group row whose offset is
+ * that of a struct cli_runs in the command's options struct. A value
+ * that is not a run id: "--run takes a run id: MESSAGE". */
+extern const struct opt_def cli_run_options[];
+
+/* The row of --format FORMAT (table, csv or json; format_parse's
+ * message), for a group row whose offset is that of an enum format. */
+extern const struct opt_def cli_format_options[];
+
+/* A buffer size option's value: BYTES, and ARG as given (NULL when not
+ * given; it points into argv) for the messages that name it. */
+struct cli_size {
+	int64_t bytes;
+	const char *arg;
+};
+
+/* The parse callback (struct opt_def) of a --size SIZE: reads ARG with
+ * parse_size ("16", "1KiB", "1MiB") into the struct cli_size DEST.
+ * Returns 0, or -1 with err set to parse_size's message. */
+int cli_parse_size_opt(const char *arg, void *dest, bo_err *err);
+
 /* What the command table hands a command: its entry, the whole command
  * line (ARGV[0] the command's name; `run` stores it), and the paths its
  * options name. */

@@ -1,7 +1,7 @@
 /* cmd-compare.c - `benchorch compare`: what changed between two runs. */
 #include "config.h"
 
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,25 +76,9 @@ static const char usage[] =
 "algorithm and operation. The machines are those of the RUNs given (a\n"
 "machine with several: its latest), or the latest run of every machine.\n"
 "\n"
-"Options:\n"
-"      --db PATH          database (default: $BENCHORCH_DB, or\n"
-"                         STATE/results.db, or /var/lib/benchorch/results.db)\n"
-"      --state-dir DIR    where the default database lives\n"
-"      --latest 2         compare the most recent finished run with the\n"
-"                         one before it made alike (quick or not, the\n"
-"                         hardware acceleration masked or not;\n"
-"                         confirmation runs aside)\n"
-"      --threshold PCT    ignore changes of at most PCT % (default: 3)\n"
-"      --all              list every curve (with --points: every point)\n"
-"      --points           add the point-by-point comparison (see above)\n"
-"      --base-image ID    BASE is this image of the run only\n"
-"      --new-image ID     NEW is this image of the run only\n"
-"      --store            keep the verdict in the database (table verdicts)\n"
-"      --format FORMAT    table, csv or json (default: table)\n"
-"      --fail-on-regression  exit 4 when a confirmed regression is found\n"
-"      --machines         one column per machine (see above)\n"
-"      --size SIZE        buffer size of --machines (default: 16KiB)\n"
-"  -h, --help             show this help\n"
+"Options:\n";
+
+static const char epilog[] =
 "\n"
 "Exit status: 0 compared; 1 nothing compared (the runs have no curve in\n"
 "common, or --latest 2 found no two runs made alike); 2 usage error, or a\n"
@@ -102,37 +86,17 @@ static const char usage[] =
 "3 the database cannot be read or written; 4 a confirmed regression was\n"
 "found and --fail-on-regression was given.\n";
 
-enum { OPT_DB = 256, OPT_STATE, OPT_LATEST, OPT_THRESHOLD, OPT_ALL,
-       OPT_FORMAT, OPT_FAIL, OPT_MACHINES, OPT_SIZE, OPT_POINTS,
-       OPT_BASE_IMAGE, OPT_NEW_IMAGE, OPT_STORE };
-
-static const struct option options[] = {
-	{ "db", required_argument, NULL, OPT_DB },
-	{ "state-dir", required_argument, NULL, OPT_STATE },
-	{ "latest", required_argument, NULL, OPT_LATEST },
-	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
-	{ "all", no_argument, NULL, OPT_ALL },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "fail-on-regression", no_argument, NULL, OPT_FAIL },
-	{ "machines", no_argument, NULL, OPT_MACHINES },
-	{ "size", required_argument, NULL, OPT_SIZE },
-	{ "points", no_argument, NULL, OPT_POINTS },
-	{ "base-image", required_argument, NULL, OPT_BASE_IMAGE },
-	{ "new-image", required_argument, NULL, OPT_NEW_IMAGE },
-	{ "store", no_argument, NULL, OPT_STORE },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
 /* The largest --threshold, in %: far beyond any change worth reporting;
  * a bound only so that a typo is caught. */
 #define THRESHOLD_MAX_PCT 10000.0
 
 /* Parse --threshold PCT ("5", "2.5", "5%": a number from 0 to
  * THRESHOLD_MAX_PCT, one '%' allowed after it) into a fraction (0.05) in
- * *ret. Returns 0, or -1 with err set ("'x' is not a percentage ..."). */
-static int parse_threshold(const char *s, double *ret, bo_err *err)
+ * the double DEST. Returns 0, or -1 with err set ("'x' is not a
+ * percentage ..."). */
+static int parse_threshold(const char *s, void *dest, bo_err *err)
 {
+	double *ret = dest;
 	size_t len = strlen(s);
 	char *num = xstrdup(s);
 	double pct;
@@ -149,19 +113,20 @@ static int parse_threshold(const char *s, double *ret, bo_err *err)
 	return 0;
 }
 
-/* compare --machines on DB_OPT/STATE_OPT's database: run ids in
- * ARGV[0..ARGC), at BYTES per call (SIZE_ARG: the --size given, NULL for
- * the default). A size the database has no result at, or the runs have no
+/* compare --machines on the database at PATH: run ids in ARGV[0..ARGC),
+ * at SIZE->bytes per call (SIZE->arg: the --size given, NULL for the
+ * default). A size the database has no result at, or the runs have no
  * bulk result at, is an unknown name (exit 2), as for results and report.
  * Returns the exit status. */
-static int compare_machines_cmd(const char *db_opt, const char *state_opt,
-				enum format fmt, int64_t bytes,
-				const char *size_arg, int argc, char **argv)
+static int compare_machines_cmd(const char *path, enum format fmt,
+				const struct cli_size *size, int argc,
+				char **argv)
 {
 	struct machines_cmp c;
 	int64_t *runs = xcalloc((size_t)argc + 1, sizeof(*runs));
+	int64_t bytes = size->bytes;
+	const char *size_arg = size->arg;
 	sqlite3 *db;
-	char *path;
 	bo_err err;
 	int i, k, rc = EXIT_OK;
 
@@ -170,7 +135,6 @@ static int compare_machines_cmd(const char *db_opt, const char *state_opt,
 			free(runs);
 			return cli_usage_error("compare", "invalid run id: %s", err.msg);
 		}
-	path = paths_db(db_opt, state_opt);
 	if (db_open_readonly(path, &db, &err) < 0) {
 		cli_error("%s", err.msg);
 		rc = EXIT_ENV;
@@ -219,7 +183,6 @@ static int compare_machines_cmd(const char *db_opt, const char *state_opt,
 		}
 		sqlite3_close(db);
 	}
-	free(path);
 	free(runs);
 	return rc;
 }
@@ -323,123 +286,143 @@ static int compare_curves(const char *path, const struct cmp_opts *o,
 	return rc;
 }
 
-static int cmd_compare(int argc, char **argv)
+/* compare's options. */
+struct compare_cli {
+	struct cli_paths paths;	/* first: cli_parse reads it */
+	struct cmp_opts cmp;
+	int latest, machines;
+	struct cli_size size;	/* --size of --machines */
+};
+
+/* Defaults: --threshold 3, --format table, --size 16KiB. */
+static void compare_init(void *opts)
 {
-	int machines = 0;
-	int64_t bytes = 16384;
-	const char *size_arg = NULL;
-	const char *db_opt = NULL, *state_opt = NULL;
-	struct cmp_opts o = { .threshold = COMPARE_DEFAULT_THRESHOLD,
-			      .fmt = FORMAT_TABLE };
-	int latest = 0, opt, rc;
-	char *path;
+	struct compare_cli *o = opts;
+
+	o->cmp.threshold = COMPARE_DEFAULT_THRESHOLD;
+	o->cmp.fmt = FORMAT_TABLE;
+	o->size.bytes = 16384;
+}
+
+/* --latest 2: the int DEST becomes 1; any other value is refused. */
+static int parse_latest(const char *arg, void *dest, bo_err *err)
+{
+	if (strcmp(arg, "2") != 0)
+		return bo_err_set(err, "--latest takes 2, not '%s'", arg);
+	*(int *)dest = 1;
+	return 0;
+}
+
+/* --base-image ID, --new-image ID: an image id into the int64_t DEST. */
+static int parse_image(const char *arg, void *dest, bo_err *err)
+{
+	return cli_parse_run_id(arg, dest, err);
+}
+
+static const struct opt_def options[] = {
+	{ .kind = OPT_GROUP, .group = cli_db_options },
+	{ .name = "latest", .kind = OPT_VALUE, .arg = "2",
+	  .offset = offsetof(struct compare_cli, latest),
+	  .parse = parse_latest,
+	  .help = "compare the most recent finished run with the\n"
+		  "one before it made alike (quick or not, the\n"
+		  "hardware acceleration masked or not;\n"
+		  "confirmation runs aside)" },
+	{ .name = "threshold", .kind = OPT_VALUE, .arg = "PCT",
+	  .offset = offsetof(struct compare_cli, cmp.threshold),
+	  .parse = parse_threshold, .msg_prefix = "--threshold: ",
+	  .help = "ignore changes of at most PCT % (default: 3)" },
+	{ .name = "all", .kind = OPT_FLAG,
+	  .offset = offsetof(struct compare_cli, cmp.all),
+	  .help = "list every curve (with --points: every point)" },
+	{ .name = "points", .kind = OPT_FLAG,
+	  .offset = offsetof(struct compare_cli, cmp.points),
+	  .help = "add the point-by-point comparison (see above)" },
+	{ .name = "base-image", .kind = OPT_VALUE, .arg = "ID",
+	  .offset = offsetof(struct compare_cli, cmp.base.image),
+	  .parse = parse_image, .msg_prefix = "invalid image id: ",
+	  .help = "BASE is this image of the run only" },
+	{ .name = "new-image", .kind = OPT_VALUE, .arg = "ID",
+	  .offset = offsetof(struct compare_cli, cmp.new.image),
+	  .parse = parse_image, .msg_prefix = "invalid image id: ",
+	  .help = "NEW is this image of the run only" },
+	{ .name = "store", .kind = OPT_FLAG,
+	  .offset = offsetof(struct compare_cli, cmp.store),
+	  .help = "keep the verdict in the database (table verdicts)" },
+	{ .kind = OPT_GROUP, .group = cli_format_options,
+	  .offset = offsetof(struct compare_cli, cmp.fmt) },
+	{ .name = "fail-on-regression", .kind = OPT_FLAG,
+	  .offset = offsetof(struct compare_cli, cmp.fail),
+	  .help = "exit 4 when a confirmed regression is found" },
+	{ .name = "machines", .kind = OPT_FLAG,
+	  .offset = offsetof(struct compare_cli, machines),
+	  .help = "one column per machine (see above)" },
+	{ .name = "size", .kind = OPT_VALUE, .arg = "SIZE",
+	  .offset = offsetof(struct compare_cli, size),
+	  .parse = cli_parse_size_opt,
+	  .help = "buffer size of --machines (default: 16KiB)" },
+	{ .kind = OPT_END },
+};
+
+/* Check the options and run ids (ARGV[0..ARGC)) of a curve comparison
+ * (not --machines), setting O's BASE and NEW runs from them. Returns 0,
+ * or EXIT_USAGE after the message. */
+static int check_curves_args(struct compare_cli *o, int argc, char **argv)
+{
+	struct cmp_opts *c = &o->cmp;
 	bo_err err;
 
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
-		switch (opt) {
-		case OPT_DB:
-			if (cli_path_arg("compare", "--db", optarg))
-				return EXIT_USAGE;
-			db_opt = optarg;
-			break;
-		case OPT_STATE:
-			if (cli_path_arg("compare", "--state-dir", optarg))
-				return EXIT_USAGE;
-			state_opt = optarg;
-			break;
-		case OPT_LATEST:
-			if (strcmp(optarg, "2") != 0)
-				return cli_usage_error("compare", "--latest takes 2, not '%s'",
-						       optarg);
-			latest = 1;
-			break;
-		case OPT_THRESHOLD:
-			if (parse_threshold(optarg, &o.threshold, &err) < 0)
-				return cli_usage_error("compare", "--threshold: %s",
-						       err.msg);
-			break;
-		case OPT_ALL:
-			o.all = 1;
-			break;
-		case OPT_FORMAT:
-			if (format_parse(optarg, &o.fmt, &err) < 0)
-				return cli_usage_error("compare", "%s", err.msg);
-			break;
-		case OPT_FAIL:
-			o.fail = 1;
-			break;
-		case OPT_MACHINES:
-			machines = 1;
-			break;
-		case OPT_SIZE:
-			if (parse_size(optarg, &bytes, &err) < 0)
-				return cli_usage_error("compare", "%s", err.msg);
-			size_arg = optarg;
-			break;
-		case OPT_POINTS:
-			o.points = 1;
-			break;
-		case OPT_STORE:
-			o.store = 1;
-			break;
-		case OPT_BASE_IMAGE:
-		case OPT_NEW_IMAGE:
-			if (cli_parse_run_id(optarg, opt == OPT_BASE_IMAGE ?
-					     &o.base.image : &o.new.image, &err) < 0)
-				return cli_usage_error("compare", "invalid image id: %s",
-						       err.msg);
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return EXIT_OK;
-		case ':':
-			return cli_usage_error("compare", "option '%s' needs a value",
-					       argv[optind - 1]);
-		default:
-			return cli_usage_error("compare", "unknown option '%s'",
-					       argv[optind - 1]);
-		}
-	}
-	if (machines && (latest || o.all || o.fail || o.points || o.store ||
-			 o.base.image || o.new.image ||
-			 o.threshold != COMPARE_DEFAULT_THRESHOLD))
-		return cli_usage_error("compare", "--machines takes no --latest, --all, --threshold, --points, --store, --base-image, --new-image or --fail-on-regression");
-	if (machines)
-		return compare_machines_cmd(db_opt, state_opt, o.fmt, bytes,
-					    size_arg, argc - optind,
-					    argv + optind);
-	if (bytes != 16384)
+	if (o->size.bytes != 16384)
 		return cli_usage_error("compare", "--size goes with --machines");
-	if (latest && optind < argc)
+	if (o->latest && argc > 0)
 		return cli_usage_error("compare", "give two run ids or --latest 2, not both");
-	if (o.points && (o.base.image || o.new.image))
+	if (c->points && (c->base.image || c->new.image))
 		return cli_usage_error("compare", "--points compares whole runs: it takes no --base-image or --new-image");
-	if (!latest) {
-		if (argc - optind != 2)
-			return cli_usage_error("compare", "needs two run ids, BASE and NEW (or --latest 2)");
-		if (cli_parse_run_id(argv[optind], &o.base.run, &err) < 0 ||
-		    cli_parse_run_id(argv[optind + 1], &o.new.run, &err) < 0)
-			return cli_usage_error("compare", "invalid run id: %s", err.msg);
-		if (o.base.run == o.new.run && o.base.image == o.new.image)
-			return cli_usage_error("compare", o.base.image ?
-					       "BASE and NEW are the same image of the same run" :
-					       "BASE and NEW are the same run (%lld)",
-					       (long long)o.base.run);
-		if (o.base.run == o.new.run && (!o.base.image || !o.new.image))
-			return cli_usage_error("compare", "one run against itself needs --base-image and --new-image");
-	}
-	path = paths_db(db_opt, state_opt);
-	rc = compare_curves(path, &o, latest);
-	free(path);
-	return rc;
+	if (o->latest)
+		return 0;
+	if (argc != 2)
+		return cli_usage_error("compare", "needs two run ids, BASE and NEW (or --latest 2)");
+	if (cli_parse_run_id(argv[0], &c->base.run, &err) < 0 ||
+	    cli_parse_run_id(argv[1], &c->new.run, &err) < 0)
+		return cli_usage_error("compare", "invalid run id: %s", err.msg);
+	if (c->base.run == c->new.run && c->base.image == c->new.image)
+		return cli_usage_error("compare", c->base.image ?
+				       "BASE and NEW are the same image of the same run" :
+				       "BASE and NEW are the same run (%lld)",
+				       (long long)c->base.run);
+	if (c->base.run == c->new.run && (!c->base.image || !c->new.image))
+		return cli_usage_error("compare", "one run against itself needs --base-image and --new-image");
+	return 0;
+}
+
+static int cmd_compare(const struct cmd_ctx *ctx, void *opts, int argc,
+		       char **argv)
+{
+	struct compare_cli *o = opts;
+	const struct cmp_opts *c = &o->cmp;
+	int rc;
+
+	if (o->machines && (o->latest || c->all || c->fail || c->points ||
+			    c->store || c->base.image || c->new.image ||
+			    c->threshold != COMPARE_DEFAULT_THRESHOLD))
+		return cli_usage_error("compare", "--machines takes no --latest, --all, --threshold, --points, --store, --base-image, --new-image or --fail-on-regression");
+	if (o->machines)
+		return compare_machines_cmd(ctx->db_path, c->fmt, &o->size,
+					    argc, argv);
+	rc = check_curves_args(o, argc, argv);
+	if (rc != 0)
+		return rc;
+	return compare_curves(ctx->db_path, c, o->latest);
 }
 
 const struct cmd_entry cmd_compare_entry = {
 	.name = "compare",
 	.summary = "compare two runs curve by curve: changes, their noise, package changes",
 	.usage = usage,
-	.flags = 0,
-	.fn = cmd_compare,
+	.options = options,
+	.epilog = epilog,
+	.opts_size = sizeof(struct compare_cli),
+	.init = compare_init,
+	.max_args = -1,
+	.run = cmd_compare,
 };

@@ -3,7 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +13,6 @@
 #include "db/db.h"
 #include "orchestrator/cli/cli.h"
 #include "orchestrator/results/merge.h"
-#include "lib/paths.h"
 
 static const char merge_usage[] =
 "Usage: benchorch merge [OPTIONS] OTHER.db...\n"
@@ -24,12 +23,9 @@ static const char merge_usage[] =
 "adds nothing. Images, libraries and CPUs equal to ones already stored are\n"
 "shared; row ids are renumbered. Runs still 'running' are skipped.\n"
 "\n"
-"Options:\n"
-"      --db PATH          database to merge into (default: $BENCHORCH_DB,\n"
-"                         or STATE/results.db, or /var/lib/benchorch/results.db;\n"
-"                         created if missing)\n"
-"      --state-dir DIR    where the default database lives\n"
-"  -h, --help             show this help\n"
+"Options:\n";
+
+static const char merge_epilog[] =
 "\n"
 "Every OTHER.db is checked first: one missing or not a benchorch database\n"
 "stops the merge before the database is created or changed. A database\n"
@@ -47,157 +43,121 @@ static const char export_usage[] =
 "selected runs and what they reference: one file, without -wal or -shm\n"
 "beside it. Carry it to another machine and 'benchorch merge' it there.\n"
 "\n"
-"Options:\n"
-"  -o, --output OUT.db    the new file (must not exist)\n"
-"      --db PATH          database to export (default: $BENCHORCH_DB, or\n"
-"                         STATE/results.db, or /var/lib/benchorch/results.db)\n"
-"      --state-dir DIR    where the default database lives\n"
-"      --run ID           export run ID only (repeat for several runs)\n"
-"  -h, --help             show this help\n"
+"Options:\n";
+
+static const char export_epilog[] =
 "\n"
 "Exit status: 0 written; 2 usage error, or a run the database does not\n"
 "hold (nothing written); 3 the database cannot be read or fails SQLite's\n"
 "PRAGMA quick_check, or OUT.db cannot be written (no OUT.db is left).\n";
 
-enum { OPT_DB = 256, OPT_STATE, OPT_RUN };
-
-static const struct option options[] = {
-	{ "output", required_argument, NULL, 'o' },
-	{ "db", required_argument, NULL, OPT_DB },
-	{ "state-dir", required_argument, NULL, OPT_STATE },
-	{ "run", required_argument, NULL, OPT_RUN },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+/* The options of merge and export. */
+struct move_opts {
+	struct cli_paths paths;	/* first: cli_parse reads it */
+	const char *out;	/* -o OUT.db */
+	struct cli_runs runs;
 };
 
-struct args {
-	const char *db, *state, *out;
-	int64_t *runs;
-	size_t nruns;
-};
-
-/* Parse the options shared by merge and export. Returns -1 on success
- * (optind at the first operand), else the exit status to return. */
-static int parse(const char *cmd, const char *usage, int argc, char **argv,
-		 struct args *a)
+/* -o OUT.db: a name into the const char * DEST. SQLite takes "" for a
+ * temporary database: the export would vanish with a success status. */
+static int parse_output(const char *arg, void *dest, bo_err *err)
 {
-	bo_err err;
-	int opt;
-
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":ho:", options, NULL)) != -1) {
-		switch (opt) {
-		case 'o':
-			/* SQLite takes "" for a temporary database: the export
-			 * would vanish with a success status */
-			if (!*optarg)
-				return cli_usage_error(cmd, "-o needs a file name");
-			a->out = optarg;
-			break;
-		case OPT_DB:
-			if (cli_path_arg(cmd, "--db", optarg))
-				return EXIT_USAGE;
-			a->db = optarg;
-			break;
-		case OPT_STATE:
-			if (cli_path_arg(cmd, "--state-dir", optarg))
-				return EXIT_USAGE;
-			a->state = optarg;
-			break;
-		case OPT_RUN: {
-			int64_t v;
-
-			if (cli_parse_run_id(optarg, &v, &err) < 0)
-				return cli_usage_error(cmd, "--run takes a run id: %s",
-						       err.msg);
-			a->runs = xrealloc(a->runs, (a->nruns + 1) * sizeof(*a->runs));
-			a->runs[a->nruns++] = v;
-			break;
-		}
-		case 'h':
-			fputs(usage, stdout);
-			return EXIT_OK;
-		case ':':
-			return cli_usage_error(cmd, "option '%s' needs a value",
-					       argv[optind - 1]);
-		default:
-			return cli_usage_error(cmd, "unknown option '%s'",
-					       argv[optind - 1]);
-		}
-	}
-	return -1;
+	if (!*arg)
+		return bo_err_set(err, "-o needs a file name");
+	*(const char **)dest = arg;
+	return 0;
 }
 
-static int cmd_merge(int argc, char **argv)
+static const struct opt_def export_options[] = {
+	{ .name = "output", .short_name = 'o', .kind = OPT_VALUE,
+	  .arg = "OUT.db", .offset = offsetof(struct move_opts, out),
+	  .parse = parse_output, .help = "the new file (must not exist)" },
+	{ .kind = OPT_GROUP, .group = cli_db_options },
+	{ .kind = OPT_GROUP, .group = cli_run_options,
+	  .offset = offsetof(struct move_opts, runs) },
+	{ .kind = OPT_END },
+};
+
+/* merge takes -o and --run only to refuse them with its own message. */
+static const struct opt_def merge_options[] = {
+	{ .kind = OPT_GROUP, .group = cli_db_options },
+	{ .name = "output", .short_name = 'o', .kind = OPT_VALUE,
+	  .offset = offsetof(struct move_opts, out), .parse = parse_output,
+	  .hidden = 1 },
+	{ .kind = OPT_GROUP, .group = cli_run_options,
+	  .offset = offsetof(struct move_opts, runs), .hidden = 1 },
+	{ .kind = OPT_END },
+};
+
+/* Check the N sources SRC of a merge into the database at PATH before it
+ * is created or changed: each exists, is not that database (SQLite would
+ * only say "database is locked") and is a benchorch database this program
+ * can read. Returns EXIT_OK, or EXIT_ENV or EXIT_USAGE after the
+ * message. */
+static int check_sources(const char *path, int n, char **src)
 {
-	struct args a = { 0 };
-	int rc = parse("merge", merge_usage, argc, argv, &a), i, created,
-	    merged = 0;
-	struct merge_stats st;
-	sqlite3 *db;
-	char *path;
+	int i, rc = EXIT_OK;
 	bo_err err;
 
-	if (rc < 0 && (a.out || a.nruns))
-		rc = cli_usage_error("merge", "merge takes no -o or --run");
-	if (rc < 0 && optind >= argc)
-		rc = cli_usage_error("merge", "needs the database(s) to merge");
-	if (rc >= 0) {
-		free(a.runs);
-		return rc;
-	}
 	/* every source first: a missing one creates no database here */
-	rc = EXIT_OK;
-	for (i = optind; i < argc; i++)
-		if (access(argv[i], F_OK) != 0) {
+	for (i = 0; i < n; i++)
+		if (access(src[i], F_OK) != 0) {
 			cli_error("cannot open '%s': %s (a database to merge is made on its host with 'benchorch export -o FILE')",
-				  argv[i], strerror(errno));
+				  src[i], strerror(errno));
 			rc = EXIT_ENV;
 		}
-	if (rc != EXIT_OK) {
-		free(a.runs);
+	if (rc != EXIT_OK)
 		return rc;
-	}
-	path = paths_db(a.db, a.state);
-	/* a source that is the database itself (by another name, too):
-	 * SQLite would only say "database is locked" */
-	for (i = optind; i < argc; i++) {
+	/* a source that is the database itself (by another name, too) */
+	for (i = 0; i < n; i++) {
 		struct stat s1, s2;
 
-		if (stat(argv[i], &s1) == 0 && stat(path, &s2) == 0 &&
+		if (stat(src[i], &s1) == 0 && stat(path, &s2) == 0 &&
 		    s1.st_dev == s2.st_dev && s1.st_ino == s2.st_ino) {
 			cli_error("'%s' is the database it would be merged into ('%s'): nothing to merge",
-				  argv[i], path);
+				  src[i], path);
 			rc = EXIT_USAGE;
 		}
 	}
-	/* and every source a benchorch database this program can read,
-	 * before the destination is created or migrated */
-	for (i = optind; rc == EXIT_OK && i < argc; i++) {
-		sqlite3 *src;
+	for (i = 0; rc == EXIT_OK && i < n; i++) {
+		sqlite3 *db;
 
-		if (db_open_readonly(argv[i], &src, &err) < 0) {
+		if (db_open_readonly(src[i], &db, &err) < 0) {
 			cli_error("%s; nothing merged", err.msg);
 			rc = EXIT_ENV;
 		} else {
-			sqlite3_close(src);
+			sqlite3_close(db);
 		}
 	}
-	if (rc != EXIT_OK) {
-		free(a.runs);
-		free(path);
+	return rc;
+}
+
+static int cmd_merge(const struct cmd_ctx *ctx, void *opts, int argc,
+		     char **argv)
+{
+	const struct move_opts *a = opts;
+	const char *path = ctx->db_path;
+	int rc, i, created, merged = 0;
+	struct merge_stats st;
+	sqlite3 *db;
+	bo_err err;
+
+	free(a->runs.ids);
+	if (a->out || a->runs.n)
+		return cli_usage_error("merge", "merge takes no -o or --run");
+	if (argc == 0)
+		return cli_usage_error("merge", "needs the database(s) to merge");
+	rc = check_sources(path, argc, argv);
+	if (rc != EXIT_OK)
 		return rc;
-	}
 	created = access(path, F_OK) != 0;
 	if (db_open(path, &db, &err) < 0) {
 		cli_error("%s", err.msg);
 		if (created)
 			db_remove_files(path);
-		free(path);
 		return EXIT_ENV;
 	}
-	for (i = optind; i < argc; i++) {
+	for (i = 0; i < argc; i++) {
 		if (merge_from(db, argv[i], NULL, 0, &st, &err) < 0) {
 			/* a message that names the source already is not
 			 * prefixed with it again */
@@ -221,73 +181,55 @@ static int cmd_merge(int argc, char **argv)
 	/* a destination made here that nothing went into is not left */
 	if (created && !merged)
 		db_remove_files(path);
-	free(path);
 	return rc;
 }
 
-static int cmd_export(int argc, char **argv)
+/* Check, before OUT.db is made, that the database at PATH holds the N
+ * runs RUNS (one it does not is an unknown name) and passes SQLite's
+ * quick check (a damaged database is not exported, not even in part).
+ * Returns EXIT_OK, or EXIT_USAGE or EXIT_ENV after the message. */
+static int check_export(const char *path, const int64_t *runs, size_t n)
 {
-	struct args a = { 0 };
-	int rc = parse("export", export_usage, argc, argv, &a);
-	struct merge_stats st;
-	struct stat sb;
-	sqlite3 *out;
-	char *path;
+	sqlite3 *db;
 	bo_err err;
+	int rc;
 
-	if (rc < 0 && optind < argc)
-		rc = cli_usage_error("export", "unexpected argument '%s'", argv[optind]);
-	if (rc < 0 && !a.out)
-		rc = cli_usage_error("export", "needs -o OUT.db");
-	if (rc >= 0) {
-		free(a.runs);
-		return rc;
-	}
-	path = paths_db(a.db, a.state);
-	if (!a.nruns) {
-		if (export_all(path, a.out, &err) < 0) {
-			cli_error("%s", err.msg);
-			rc = EXIT_ENV;
-		} else {
-			rc = EXIT_OK;
-		}
-		free(path);
-		return rc;
-	}
-	/* a run the database does not hold is an unknown name, said before
-	 * OUT.db is made */
-	if (db_open_readonly(path, &out, &err) < 0) {
+	if (db_open_readonly(path, &db, &err) < 0) {
 		cli_error("%s", err.msg);
-		free(path);
-		free(a.runs);
 		return EXIT_ENV;
 	}
-	rc = cli_check_runs("export", "--run", out, path, a.runs, a.nruns);
-	/* a damaged database is not exported, not even in part */
-	if (rc == EXIT_OK && db_quick_check(out, &err) < 0) {
+	rc = cli_check_runs("export", "--run", db, path, runs, n);
+	if (rc == EXIT_OK && db_quick_check(db, &err) < 0) {
 		cli_error("cannot export '%s': %s", path, err.msg);
 		rc = EXIT_ENV;
 	}
-	sqlite3_close(out);
-	if (rc != EXIT_OK) {
-		free(path);
-		free(a.runs);
+	sqlite3_close(db);
+	return rc;
+}
+
+/* Export the runs of A from the database at PATH into the new file
+ * A->out, left whole or not at all. Returns an exit status. */
+static int export_runs(const char *path, const struct move_opts *a)
+{
+	struct merge_stats st;
+	struct stat sb;
+	sqlite3 *out;
+	bo_err err;
+	int rc = check_export(path, a->runs.ids, a->runs.n);
+
+	if (rc != EXIT_OK)
 		return rc;
-	}
-	if (stat(a.out, &sb) == 0) {
-		cli_error("'%s' exists; export writes a new file", a.out);
-		free(path);
-		free(a.runs);
+	if (stat(a->out, &sb) == 0) {
+		cli_error("'%s' exists; export writes a new file", a->out);
 		return EXIT_ENV;
 	}
-	rc = EXIT_OK;
-	if (db_open(a.out, &out, &err) < 0) {
+	if (db_open(a->out, &out, &err) < 0) {
 		cli_error("%s", err.msg);
 		/* OUT.db did not exist: what db_open made of it goes */
-		db_remove_files(a.out);
+		db_remove_files(a->out);
 		rc = EXIT_ENV;
 	} else {
-		if (merge_from(out, path, a.runs, a.nruns, &st, &err) < 0) {
+		if (merge_from(out, path, a->runs.ids, a->runs.n, &st, &err) < 0) {
 			cli_error("%s", err.msg);
 			rc = EXIT_ENV;
 		} else if (st.runs_running) {
@@ -296,7 +238,7 @@ static int cmd_export(int argc, char **argv)
 		}
 		if (rc == EXIT_OK) {
 			/* one file to carry: no -wal or -shm beside it */
-			if (db_close_single_file(out, a.out, &err) < 0) {
+			if (db_close_single_file(out, a->out, &err) < 0) {
 				cli_error("%s", err.msg);
 				rc = EXIT_ENV;
 			}
@@ -304,10 +246,29 @@ static int cmd_export(int argc, char **argv)
 			sqlite3_close(out);
 		}
 		if (rc != EXIT_OK)
-			db_remove_files(a.out);
+			db_remove_files(a->out);
 	}
-	free(path);
-	free(a.runs);
+	return rc;
+}
+
+static int cmd_export(const struct cmd_ctx *ctx, void *opts, int argc,
+		      char **argv)
+{
+	struct move_opts *a = opts;
+	bo_err err;
+	int rc = EXIT_OK;
+
+	(void)argc;
+	(void)argv;
+	if (!a->out)
+		rc = cli_usage_error("export", "needs -o OUT.db");
+	else if (a->runs.n)
+		rc = export_runs(ctx->db_path, a);
+	else if (export_all(ctx->db_path, a->out, &err) < 0) {
+		cli_error("%s", err.msg);
+		rc = EXIT_ENV;
+	}
+	free(a->runs.ids);
 	return rc;
 }
 
@@ -315,14 +276,20 @@ const struct cmd_entry cmd_merge_entry = {
 	.name = "merge",
 	.summary = "merge runs from other databases, without duplicates",
 	.usage = merge_usage,
-	.flags = 0,
-	.fn = cmd_merge,
+	.options = merge_options,
+	.epilog = merge_epilog,
+	.opts_size = sizeof(struct move_opts),
+	.max_args = -1,
+	.run = cmd_merge,
 };
 
 const struct cmd_entry cmd_export_entry = {
 	.name = "export",
 	.summary = "copy the database, or some runs, into a new SQLite file",
 	.usage = export_usage,
-	.flags = 0,
-	.fn = cmd_export,
+	.options = export_options,
+	.epilog = export_epilog,
+	.opts_size = sizeof(struct move_opts),
+	.max_args = 0,
+	.run = cmd_export,
 };

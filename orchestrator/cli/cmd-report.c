@@ -1,7 +1,7 @@
 /* cmd-report.c - `benchorch report`: one self-contained HTML file. */
 #include "config.h"
 
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +12,6 @@
 #include "orchestrator/cli/cli.h"
 #include "orchestrator/results/runstate.h"
 #include "orchestrator/results/db-names.h"
-#include "lib/paths.h"
 #include "orchestrator/results/report-fmt.h"
 #include "orchestrator/results/report.h"
 
@@ -32,32 +31,13 @@ static const char usage[] =
 "A FILE ending in .svg gets the first chart alone (see --algo); another\n"
 "extension than .html, .htm or .svg is refused.\n"
 "\n"
-"Options:\n"
-"  -o, --output FILE      where to write (.html or .svg; - = stdout)\n"
-"      --db PATH          database (default: $BENCHORCH_DB, or\n"
-"                         STATE/results.db, or /var/lib/benchorch/results.db)\n"
-"      --state-dir DIR    where the default database lives\n"
-"      --run ID           include run ID (repeat for several runs)\n"
-"      --algo NAME        only algorithm NAME (aes-256-gcm, ...)\n"
-"      --size SIZE        buffer size of the tables (default: 16KiB)\n"
-"  -h, --help             show this help\n"
+"Options:\n";
+
+static const char epilog[] =
 "\n"
 "Exit status: 0 written; 1 no results to report; 2 usage error, or a run\n"
 "the database does not hold; 3 the database cannot be read or FILE cannot\n"
 "be written.\n";
-
-enum { OPT_DB = 256, OPT_STATE, OPT_RUN, OPT_ALGO, OPT_SIZE };
-
-static const struct option options[] = {
-	{ "output", required_argument, NULL, 'o' },
-	{ "db", required_argument, NULL, OPT_DB },
-	{ "state-dir", required_argument, NULL, OPT_STATE },
-	{ "run", required_argument, NULL, OPT_RUN },
-	{ "algo", required_argument, NULL, OPT_ALGO },
-	{ "size", required_argument, NULL, OPT_SIZE },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
 
 static int ends_with(const char *s, const char *suffix)
 {
@@ -82,149 +62,112 @@ static int known_extension(const char *out)
 	       !strcasecmp(dot, ".svg");
 }
 
-static int cmd_report(int argc, char **argv)
+/* report's options. */
+struct report_cli {
+	struct cli_paths paths;	/* first: cli_parse reads it */
+	const char *out;	/* -o FILE */
+	struct cli_runs runs;
+	const char *algo;
+	struct cli_size size;	/* bytes 0: the default, 16 KiB */
+};
+
+/* -o FILE: a name (or "-") into the const char * DEST. */
+static int parse_output(const char *arg, void *dest, bo_err *err)
 {
-	const char *db_opt = NULL, *state_opt = NULL, *out = NULL;
-	const char *size_arg = NULL;
-	struct report_opts o = { 0 };
-	int64_t *runs = NULL;
-	int opt, rc = EXIT_OK, n;
-	sqlite3 *db;
-	char *path, *buf = NULL;
+	if (!*arg)
+		return bo_err_set(err, "-o needs a file name (or - for standard output)");
+	*(const char **)dest = arg;
+	return 0;
+}
+
+/* --algo NAME: an algorithm the guest knows, into the const char *
+ * DEST. */
+static int parse_algo(const char *arg, void *dest, bo_err *err)
+{
+	if (!algorithm_find(arg))
+		return bo_err_set(err, "--algo: unknown algorithm '%s'", arg);
+	*(const char **)dest = arg;
+	return 0;
+}
+
+static const struct opt_def options[] = {
+	{ .name = "output", .short_name = 'o', .kind = OPT_VALUE,
+	  .arg = "FILE", .offset = offsetof(struct report_cli, out),
+	  .parse = parse_output,
+	  .help = "where to write (.html or .svg; - = stdout)" },
+	{ .kind = OPT_GROUP, .group = cli_db_options },
+	{ .kind = OPT_GROUP, .group = cli_run_options,
+	  .offset = offsetof(struct report_cli, runs) },
+	{ .name = "algo", .kind = OPT_VALUE, .arg = "NAME",
+	  .offset = offsetof(struct report_cli, algo), .parse = parse_algo,
+	  .help = "only algorithm NAME (aes-256-gcm, ...)" },
+	{ .name = "size", .kind = OPT_VALUE, .arg = "SIZE",
+	  .offset = offsetof(struct report_cli, size),
+	  .parse = cli_parse_size_opt,
+	  .help = "buffer size of the tables (default: 16KiB)" },
+	{ .kind = OPT_END },
+};
+
+/* Check what the report of O needs from DB (at PATH): its runs (a run DB
+ * does not hold is an unknown name) and its table size (one DB has no
+ * results at likewise); warn about the runs that did not finish.
+ * Returns EXIT_OK, EXIT_USAGE or EXIT_ENV after the message. */
+static int check_report(sqlite3 *db, const char *path,
+			const struct report_opts *o, const char *size_arg)
+{
+	int rc = cli_check_runs("report", "--run", db, path, o->runs,
+				o->nruns);
+	int k;
+
+	if (rc != EXIT_OK)
+		return rc;
+	/* a run that did not finish: its results are partial */
+	for (size_t i = 0; i < o->nruns; i++)
+		cli_warn_partial_run(db, o->runs[i]);
+	if (!o->nruns)
+		cli_warn_partial_run(db, report_latest_run(db));
+	if (!o->table_bytes)
+		return EXIT_OK;
+	k = db_names_size_known(db, o->table_bytes);
+	if (k <= 0) {
+		char *sizes = k < 0 ? NULL : db_names_sizes(db);
+
+		if (!sizes)
+			k = -1;
+		if (k < 0)
+			cli_error("database error in '%s': %s", path,
+				  sqlite3_errmsg(db));
+		else
+			cli_usage_error("report", "--size: no results at '%s' in '%s' (it has: %s)",
+					size_arg, path, sizes);
+		free(sizes);
+		return k < 0 ? EXIT_ENV : EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+/* Write the report of O from DB (at PATH, for the messages) to OUT
+ * ("-": stdout; a name ending in .svg: the first chart alone), whole or
+ * not at all. Returns EXIT_OK, EXIT_FAILED (nothing to report) or
+ * EXIT_ENV after the message. */
+static int write_report(sqlite3 *db, const char *path,
+			const struct report_opts *o, const char *out)
+{
+	char *buf = NULL;
 	size_t len = 0;
 	FILE *mem;
 	bo_err err;
+	int n, rc = EXIT_OK;
 
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":ho:", options, NULL)) != -1) {
-		switch (opt) {
-		case 'o':
-			if (!*optarg) {
-				free(runs);
-				return cli_usage_error("report", "-o needs a file name (or - for standard output)");
-			}
-			out = optarg;
-			break;
-		case OPT_DB:
-			if (cli_path_arg("report", "--db", optarg))
-				return EXIT_USAGE;
-			db_opt = optarg;
-			break;
-		case OPT_STATE:
-			if (cli_path_arg("report", "--state-dir", optarg))
-				return EXIT_USAGE;
-			state_opt = optarg;
-			break;
-		case OPT_RUN: {
-			int64_t v;
-
-			if (cli_parse_run_id(optarg, &v, &err) < 0) {
-				free(runs);
-				return cli_usage_error("report", "--run takes a run id: %s",
-						       err.msg);
-			}
-			runs = xrealloc(runs, (o.nruns + 1) * sizeof(*runs));
-			runs[o.nruns++] = v;
-			break;
-		}
-		case OPT_ALGO:
-			if (!algorithm_find(optarg)) {
-				free(runs);
-				return cli_usage_error("report", "--algo: unknown algorithm '%s'",
-						       optarg);
-			}
-			o.algorithm = optarg;
-			break;
-		case OPT_SIZE:
-			size_arg = optarg;
-			if (parse_size(optarg, &o.table_bytes, &err) < 0) {
-				free(runs);
-				return cli_usage_error("report", "%s", err.msg);
-			}
-			break;
-		case 'h':
-			free(runs);
-			fputs(usage, stdout);
-			return EXIT_OK;
-		case ':':
-			free(runs);
-			return cli_usage_error("report", "option '%s' needs a value",
-					       argv[optind - 1]);
-		default:
-			free(runs);
-			return cli_usage_error("report", "unknown option '%s'",
-					       argv[optind - 1]);
-		}
-	}
-	o.runs = runs;
-	if (optind < argc) {
-		free(runs);
-		return cli_usage_error("report", "unexpected argument '%s'", argv[optind]);
-	}
-	if (!out) {
-		free(runs);
-		return cli_usage_error("report", "needs -o FILE (.html or .svg)");
-	}
-	if (!known_extension(out)) {
-		free(runs);
-		return cli_usage_error("report", "cannot tell the format of '%s': "
-				       "name it .html, .htm or .svg (or - for HTML on "
-				       "standard output)", out);
-	}
-	path = paths_db(db_opt, state_opt);
-	if (db_open_readonly(path, &db, &err) < 0) {
-		cli_error("%s", err.msg);
-		free(path);
-		free(runs);
-		return EXIT_ENV;
-	}
-	/* a run the database does not hold is an unknown name */
-	rc = cli_check_runs("report", "--run", db, path, runs, o.nruns);
-	if (rc != EXIT_OK) {
-		sqlite3_close(db);
-		free(path);
-		free(runs);
-		return rc;
-	}
-	/* a run that did not finish: its results are partial */
-	for (size_t i = 0; i < o.nruns; i++)
-		cli_warn_partial_run(db, runs[i]);
-	if (!o.nruns)
-		cli_warn_partial_run(db, report_latest_run(db));
-	if (o.table_bytes) {
-		int k = db_names_size_known(db, o.table_bytes);
-
-		if (k <= 0) {
-			char *sizes = k < 0 ? NULL : db_names_sizes(db);
-
-			if (!sizes)
-				k = -1;
-			if (k < 0)
-				cli_error("database error in '%s': %s", path,
-					  sqlite3_errmsg(db));
-			else
-				cli_usage_error("report", "--size: no results at '%s' in '%s' (it has: %s)",
-						size_arg, path, sizes);
-			free(sizes);
-			sqlite3_close(db);
-			free(path);
-			free(runs);
-			return k < 0 ? EXIT_ENV : EXIT_USAGE;
-		}
-	}
 	mem = open_memstream(&buf, &len);
 	if (!mem) {
 		cli_error("out of memory");
-		sqlite3_close(db);
-		free(path);
-		free(runs);
 		return EXIT_ENV;
 	}
 	if (ends_with(out, ".svg"))
-		n = report_write_svg(db, &o, mem, &err);
+		n = report_write_svg(db, o, mem, &err);
 	else
-		n = report_write_html(db, &o, mem, &err);
+		n = report_write_html(db, o, mem, &err);
 	fclose(mem);
 	if (n < 0) {
 		/* -2: the database cannot be read; -1: nothing to report */
@@ -237,9 +180,36 @@ static int cmd_report(int argc, char **argv)
 		rc = EXIT_ENV;
 	}
 	free(buf);
-	sqlite3_close(db);
-	free(path);
-	free(runs);
+	return rc;
+}
+
+static int cmd_report(const struct cmd_ctx *ctx, void *opts, int argc,
+		      char **argv)
+{
+	struct report_cli *c = opts;
+	struct report_opts o = { .runs = c->runs.ids, .nruns = c->runs.n,
+				 .table_bytes = c->size.bytes,
+				 .algorithm = c->algo };
+	sqlite3 *db;
+	int rc;
+
+	(void)argc;
+	(void)argv;
+	if (!c->out)
+		rc = cli_usage_error("report", "needs -o FILE (.html or .svg)");
+	else if (!known_extension(c->out))
+		rc = cli_usage_error("report", "cannot tell the format of '%s': "
+				     "name it .html, .htm or .svg (or - for HTML on "
+				     "standard output)", c->out);
+	else
+		rc = cli_db_open_read(ctx, &db);
+	if (rc == EXIT_OK) {
+		rc = check_report(db, ctx->db_path, &o, c->size.arg);
+		if (rc == EXIT_OK)
+			rc = write_report(db, ctx->db_path, &o, c->out);
+		sqlite3_close(db);
+	}
+	free(c->runs.ids);
 	return rc;
 }
 
@@ -247,6 +217,9 @@ const struct cmd_entry cmd_report_entry = {
 	.name = "report",
 	.summary = "write an HTML report with SVG charts (or one chart as SVG)",
 	.usage = usage,
-	.flags = 0,
-	.fn = cmd_report,
+	.options = options,
+	.epilog = epilog,
+	.opts_size = sizeof(struct report_cli),
+	.max_args = 0,
+	.run = cmd_report,
 };

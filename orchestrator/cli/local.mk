@@ -23,6 +23,8 @@ liborch_a_SOURCES += \
 	orchestrator/cli/options-measure.h \
 	orchestrator/cli/options.c \
 	orchestrator/cli/options.h \
+	orchestrator/cli/results-points.c \
+	orchestrator/cli/results-points.h \
 	orchestrator/cli/run-args.h \
 	orchestrator/cli/slurm-cli.h \
 	orchestrator/cli/slurm-job.c \

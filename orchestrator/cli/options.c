@@ -294,10 +294,12 @@ static void put_option(FILE *f, int short_name, const char *name,
 	free(left);
 }
 
-/* Write the rows of TABLE, groups expanded. */
+/* Write the rows of TABLE, groups expanded, but for its hidden ones. */
 static void put_rows(FILE *f, const struct opt_def *table)
 {
 	for (; table->kind != OPT_END; table++) {
+		if (table->hidden)
+			continue;
 		if (table->kind == OPT_GROUP)
 			put_rows(f, table->group);
 		else

@@ -57,6 +57,10 @@ struct opt_def {
 	 * with err set to the message. */
 	int (*parse)(const char *arg, void *dest, bo_err *err);
 	const struct opt_def *group;	/* OPT_GROUP: its rows */
+	/* 1: parsed but not listed in --help (a group row: none of its
+	 * rows), for an option a command takes only to refuse it with its
+	 * own message */
+	int hidden;
 };
 
 /* Parse ARGV (ARGC entries; ARGV[0] is the command's name and is
@@ -94,7 +98,8 @@ int opts_parse_pass(const char *cmd, const struct opt_def *table, void *base,
 		    void (*help)(FILE *f, const void *ctx),
 		    const void *help_ctx);
 
-/* Write the option list of TABLE (groups expanded, in order) to F, one
+/* Write the option list of TABLE (groups expanded, in order, hidden rows
+ * left out) to F, one
  * option per line as --help shows it ("  -d, --distros LIST     ...",
  * continuation lines indented to the help column), then the line for
  * "-h, --help". */
