@@ -120,15 +120,14 @@ const struct opt_def cli_run_options[] = {
 	{ .kind = OPT_END },
 };
 
-/* --format FORMAT into the enum format DEST (format_parse). */
-static int parse_format_opt(const char *arg, void *dest, bo_err *err)
+int cli_parse_format(const char *arg, void *dest, bo_err *err)
 {
 	return format_parse(arg, dest, err);
 }
 
 const struct opt_def cli_format_options[] = {
 	{ .name = "format", .kind = OPT_VALUE, .arg = "FORMAT",
-	  .parse = parse_format_opt,
+	  .parse = cli_parse_format,
 	  .help = "table, csv or json (default: table)" },
 	{ .kind = OPT_END },
 };

@@ -43,6 +43,11 @@ struct cli_runs {
  * that is not a run id: "--run takes a run id: MESSAGE". */
 extern const struct opt_def cli_run_options[];
 
+/* An OPT_VALUE parse function: --format FORMAT (table, csv or json) into
+ * the enum format at DEST. Returns 0, or -1 with format_parse's message
+ * in err ("unknown format 'X' (known: table, csv, json)"). */
+int cli_parse_format(const char *arg, void *dest, bo_err *err);
+
 /* The row of --format FORMAT (table, csv or json; format_parse's
  * message), for a group row whose offset is that of an enum format. */
 extern const struct opt_def cli_format_options[];

@@ -94,12 +94,6 @@ static int parse_rounds(const char *arg, void *dest, bo_err *err)
 	return 0;
 }
 
-/* --format FORMAT: table, csv or json (format_parse). */
-static int parse_format(const char *arg, void *dest, bo_err *err)
-{
-	return format_parse(arg, dest, err);
-}
-
 static const struct opt_def options[] = {
 	{ .name = "run", .kind = OPT_VALUE, .arg = "N",
 	  .offset = offsetof(struct confirm_opts, c.run_id),
@@ -131,7 +125,7 @@ static const struct opt_def options[] = {
 	  .offset = offsetof(struct confirm_opts, measure) },
 	{ .name = "format", .kind = OPT_VALUE, .arg = "FORMAT",
 	  .offset = offsetof(struct confirm_opts, c.format),
-	  .parse = parse_format,
+	  .parse = cli_parse_format,
 	  .help = "table (default), csv or json" },
 	{ .name = "quiet", .short_name = 'q', .kind = OPT_FLAG,
 	  .offset = offsetof(struct confirm_opts, c.quiet),

@@ -149,12 +149,6 @@ static int parse_tool_reps(const char *arg, void *dest, bo_err *err)
 	return parse_tool_count(arg, "--tool-reps", TOOLS_MAX_REPS, dest, err);
 }
 
-/* --format FORMAT: table, csv or json (format_parse). */
-static int parse_format(const char *arg, void *dest, bo_err *err)
-{
-	return format_parse(arg, dest, err);
-}
-
 static const struct opt_def options[] = {
 	{ .name = "distros", .short_name = 'd', .kind = OPT_STRING,
 	  .arg = "LIST", .offset = offsetof(struct run_opts, c.distros),
@@ -215,7 +209,7 @@ static const struct opt_def options[] = {
 		  "the previous run" },
 	{ .name = "format", .kind = OPT_VALUE, .arg = "FORMAT",
 	  .offset = offsetof(struct run_opts, c.format),
-	  .parse = parse_format,
+	  .parse = cli_parse_format,
 	  .help = "table (the summary; default), or csv or json: a\n"
 		  "row per distribution, library, algorithm,\n"
 		  "operation and variant with its bulk MB/s at 16 B,\n"

@@ -34,16 +34,10 @@ struct runs_opts {
 	enum format fmt;
 };
 
-/* --format FORMAT: table, csv or json (format_parse). */
-static int parse_format(const char *arg, void *dest, bo_err *err)
-{
-	return format_parse(arg, dest, err);
-}
-
 static const struct opt_def options[] = {
 	{ .kind = OPT_GROUP, .group = cli_db_options },
 	{ .name = "format", .kind = OPT_VALUE, .arg = "FORMAT",
-	  .offset = offsetof(struct runs_opts, fmt), .parse = parse_format,
+	  .offset = offsetof(struct runs_opts, fmt), .parse = cli_parse_format,
 	  .help = "table, csv or json (default: table)" },
 	{ .kind = OPT_END },
 };
