@@ -9,10 +9,10 @@ AM_TESTS_ENVIRONMENT = \
 # Unit tests of the orchestrator library (C programs printing TAP).
 ORCH_TEST_CFLAGS = $(AM_CFLAGS) $(ORCH_CFLAGS)
 ORCH_TEST_LDADD = $(ORCH_LIBS) -lm
-check_PROGRAMS += tests/t3000-validate tests/t3010-db tests/t3020-spawn
-tests_t3000_validate_SOURCES = tests/t3000-validate.c tests/tap.h
-tests_t3000_validate_CFLAGS = $(ORCH_TEST_CFLAGS)
-tests_t3000_validate_LDADD = $(ORCH_TEST_LDADD)
+check_PROGRAMS += tests/t0000-validate tests/t3010-db tests/t0020-spawn
+tests_t0000_validate_SOURCES = tests/t0000-validate.c tests/tap.h
+tests_t0000_validate_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t0000_validate_LDADD = $(ORCH_TEST_LDADD)
 tests_t3010_db_SOURCES = tests/t3010-db.c tests/tap.h
 check_PROGRAMS += tests/t3016-db-canaries
 tests_t3016_db_canaries_SOURCES = tests/t3016-db-canaries.c tests/tap.h
@@ -21,10 +21,10 @@ tests_t3016_db_canaries_LDADD = $(ORCH_TEST_LDADD)
 TESTS += tests/t3016-db-canaries
 tests_t3010_db_CFLAGS = $(ORCH_TEST_CFLAGS)
 tests_t3010_db_LDADD = $(ORCH_TEST_LDADD)
-tests_t3020_spawn_SOURCES = tests/t3020-spawn.c tests/tap.h
-tests_t3020_spawn_CFLAGS = $(ORCH_TEST_CFLAGS)
-tests_t3020_spawn_LDADD = $(ORCH_TEST_LDADD)
-TESTS += tests/t3000-validate tests/t3010-db tests/t3020-spawn
+tests_t0020_spawn_SOURCES = tests/t0020-spawn.c tests/tap.h
+tests_t0020_spawn_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t0020_spawn_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t0000-validate tests/t3010-db tests/t0020-spawn
 # Resource figures: protocol members, per-algorithm peaks, storage, merge.
 check_PROGRAMS += tests/t3060-resources
 tests_t3060_resources_SOURCES = tests/t3060-resources.c tests/tap.h
@@ -212,17 +212,17 @@ tests_t1320_guest_timedpath_CFLAGS = $(GUEST_CFLAGS)
 tests_t1320_guest_timedpath_LDADD = -ldl
 TESTS += tests/t1320-guest-timedpath
 # The choice of the CPU the guests are pinned to.
-check_PROGRAMS += tests/t1330-cpuchoice
-tests_t1330_cpuchoice_SOURCES = tests/t1330-cpuchoice.c tests/tap.h
-tests_t1330_cpuchoice_CFLAGS = $(ORCH_TEST_CFLAGS)
-tests_t1330_cpuchoice_LDADD = $(ORCH_TEST_LDADD)
-TESTS += tests/t1330-cpuchoice
+check_PROGRAMS += tests/t0050-cpuchoice
+tests_t0050_cpuchoice_SOURCES = tests/t0050-cpuchoice.c tests/tap.h
+tests_t0050_cpuchoice_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t0050_cpuchoice_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t0050-cpuchoice
 # The CPU state recorded with every run, on fixture sysfs trees.
-check_PROGRAMS += tests/t3040-cpustate
-tests_t3040_cpustate_SOURCES = tests/t3040-cpustate.c tests/tap.h
-tests_t3040_cpustate_CFLAGS = $(ORCH_TEST_CFLAGS)
-tests_t3040_cpustate_LDADD = $(ORCH_TEST_LDADD)
-TESTS += tests/t3040-cpustate
+check_PROGRAMS += tests/t0040-cpustate
+tests_t0040_cpustate_SOURCES = tests/t0040-cpustate.c tests/tap.h
+tests_t0040_cpustate_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t0040_cpustate_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t0040-cpustate
 EXTRA_DIST += tests/fixtures/sysfs-intel tests/fixtures/sysfs-acpi \
 	tests/fixtures/sysfs-none
 # The order of a run: rounds, distributions, guest seeds.
@@ -304,11 +304,11 @@ tests_t7015_fit_clamp_LDADD = $(ORCH_TEST_LDADD) -lm
 TESTS += tests/t7015-fit-clamp tests/t7212-report-fit-clamp.sh tests/t7020-points.sh
 EXTRA_DIST += tests/t7212-report-fit-clamp.sh tests/t7020-points.sh
 # Library faults as the orchestrator reads them from the guest.
-check_PROGRAMS += tests/t3005-guest-faults
-tests_t3005_guest_faults_SOURCES = tests/t3005-guest-faults.c tests/tap.h
-tests_t3005_guest_faults_CFLAGS = $(ORCH_TEST_CFLAGS)
-tests_t3005_guest_faults_LDADD = $(ORCH_TEST_LDADD)
-TESTS += tests/t3005-guest-faults
+check_PROGRAMS += tests/t0005-guest-faults
+tests_t0005_guest_faults_SOURCES = tests/t0005-guest-faults.c tests/tap.h
+tests_t0005_guest_faults_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t0005_guest_faults_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t0005-guest-faults
 
 # The benchmark scripts and programs (run by hand on a quiet machine; the
 # figures they print go into the notes, not into the test suite).
