@@ -9,22 +9,22 @@ AM_TESTS_ENVIRONMENT = \
 # Unit tests of the orchestrator library (C programs printing TAP).
 ORCH_TEST_CFLAGS = $(AM_CFLAGS) $(ORCH_CFLAGS)
 ORCH_TEST_LDADD = $(ORCH_LIBS) -lm
-check_PROGRAMS += tests/t0000-validate tests/t3010-db tests/t0020-spawn
+check_PROGRAMS += tests/t0000-validate tests/t4010-db tests/t0020-spawn
 tests_t0000_validate_SOURCES = tests/t0000-validate.c tests/tap.h
 tests_t0000_validate_CFLAGS = $(ORCH_TEST_CFLAGS)
 tests_t0000_validate_LDADD = $(ORCH_TEST_LDADD)
-tests_t3010_db_SOURCES = tests/t3010-db.c tests/tap.h
-check_PROGRAMS += tests/t3016-db-canaries
-tests_t3016_db_canaries_SOURCES = tests/t3016-db-canaries.c tests/tap.h
-tests_t3016_db_canaries_CFLAGS = $(ORCH_TEST_CFLAGS)
-tests_t3016_db_canaries_LDADD = $(ORCH_TEST_LDADD)
-TESTS += tests/t3016-db-canaries
-tests_t3010_db_CFLAGS = $(ORCH_TEST_CFLAGS)
-tests_t3010_db_LDADD = $(ORCH_TEST_LDADD)
+tests_t4010_db_SOURCES = tests/t4010-db.c tests/tap.h
+check_PROGRAMS += tests/t4016-db-canaries
+tests_t4016_db_canaries_SOURCES = tests/t4016-db-canaries.c tests/tap.h
+tests_t4016_db_canaries_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t4016_db_canaries_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t4016-db-canaries
+tests_t4010_db_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t4010_db_LDADD = $(ORCH_TEST_LDADD)
 tests_t0020_spawn_SOURCES = tests/t0020-spawn.c tests/tap.h
 tests_t0020_spawn_CFLAGS = $(ORCH_TEST_CFLAGS)
 tests_t0020_spawn_LDADD = $(ORCH_TEST_LDADD)
-TESTS += tests/t0000-validate tests/t3010-db tests/t0020-spawn
+TESTS += tests/t0000-validate tests/t4010-db tests/t0020-spawn
 # Resource figures: protocol members, per-algorithm peaks, storage, merge.
 check_PROGRAMS += tests/t3060-resources
 tests_t3060_resources_SOURCES = tests/t3060-resources.c tests/tap.h
@@ -32,22 +32,22 @@ tests_t3060_resources_CFLAGS = $(ORCH_TEST_CFLAGS)
 tests_t3060_resources_LDADD = $(ORCH_TEST_LDADD)
 TESTS += tests/t3060-resources
 # A run stores each invocation when it ends, then shrinks its output.
-check_PROGRAMS += tests/t3065-store-invocation
-tests_t3065_store_invocation_SOURCES = tests/t3065-store-invocation.c tests/tap.h
-tests_t3065_store_invocation_CFLAGS = $(ORCH_TEST_CFLAGS)
-tests_t3065_store_invocation_LDADD = $(ORCH_TEST_LDADD)
-TESTS += tests/t3065-store-invocation
-check_PROGRAMS += tests/t3015-db-open
-tests_t3015_db_open_SOURCES = tests/t3015-db-open.c tests/tap.h
-tests_t3015_db_open_CFLAGS = $(ORCH_TEST_CFLAGS)
-tests_t3015_db_open_LDADD = $(ORCH_TEST_LDADD)
-TESTS += tests/t3015-db-open
+check_PROGRAMS += tests/t4065-store-invocation
+tests_t4065_store_invocation_SOURCES = tests/t4065-store-invocation.c tests/tap.h
+tests_t4065_store_invocation_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t4065_store_invocation_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t4065-store-invocation
+check_PROGRAMS += tests/t4015-db-open
+tests_t4015_db_open_SOURCES = tests/t4015-db-open.c tests/tap.h
+tests_t4015_db_open_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t4015_db_open_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t4015-db-open
 # Package versions changed since the previous run (migration 3).
-check_PROGRAMS += tests/t3012-db-package-changes
-tests_t3012_db_package_changes_SOURCES = tests/t3012-db-package-changes.c tests/tap.h
-tests_t3012_db_package_changes_CFLAGS = $(ORCH_TEST_CFLAGS)
-tests_t3012_db_package_changes_LDADD = $(ORCH_TEST_LDADD)
-TESTS += tests/t3012-db-package-changes
+check_PROGRAMS += tests/t4012-db-package-changes
+tests_t4012_db_package_changes_SOURCES = tests/t4012-db-package-changes.c tests/tap.h
+tests_t4012_db_package_changes_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t4012_db_package_changes_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t4012-db-package-changes
 TESTS += tests/t3030-cli.sh tests/t3032-path-options.sh
 EXTRA_DIST += tests/lib.sh tests/t3030-cli.sh tests/t3032-path-options.sh
 # Integration tests: real debootstrap, real systemd-nspawn, real SQLite.
@@ -277,15 +277,15 @@ EXTRA_DIST += tests/t3130-run-env.sh tests/fixtures/guest-env.sh
 TESTS += tests/t1120-run-library-faults.sh
 EXTRA_DIST += tests/t1120-run-library-faults.sh
 # Read-only commands for users who may not write beside the database.
-TESTS += tests/t3035-db-readers.sh
-EXTRA_DIST += tests/t3035-db-readers.sh
+TESTS += tests/t4035-db-readers.sh
+EXTRA_DIST += tests/t4035-db-readers.sh
 # A database SQLite finds malformed: exit 3 naming it, never "no results".
-TESTS += tests/t3036-db-corrupt.sh
-EXTRA_DIST += tests/t3036-db-corrupt.sh
+TESTS += tests/t4036-db-corrupt.sh
+EXTRA_DIST += tests/t4036-db-corrupt.sh
 # One table of a database malformed, the rest sound: what reads it says
 # so (exit 3), never an empty answer, a missing caveat or warning.
-TESTS += tests/t3037-db-side-tables.sh
-EXTRA_DIST += tests/t3037-db-side-tables.sh
+TESTS += tests/t4037-db-side-tables.sh
+EXTRA_DIST += tests/t4037-db-side-tables.sh
 # images build binds a bootstrap build to one keyring (network, root).
 TESTS += tests/t2150-images-keyring.sh
 EXTRA_DIST += tests/t2150-images-keyring.sh
