@@ -48,8 +48,8 @@ tests_t4012_db_package_changes_SOURCES = tests/t4012-db-package-changes.c tests/
 tests_t4012_db_package_changes_CFLAGS = $(ORCH_TEST_CFLAGS)
 tests_t4012_db_package_changes_LDADD = $(ORCH_TEST_LDADD)
 TESTS += tests/t4012-db-package-changes
-TESTS += tests/t3030-cli.sh tests/t3032-path-options.sh
-EXTRA_DIST += tests/lib.sh tests/t3030-cli.sh tests/t3032-path-options.sh
+TESTS += tests/t5030-cli.sh tests/t5032-path-options.sh
+EXTRA_DIST += tests/lib.sh tests/t5030-cli.sh tests/t5032-path-options.sh
 # Integration tests: real debootstrap, real systemd-nspawn, real SQLite.
 TESTS += tests/t3100-run-debian.sh tests/t3110-run-interrupt.sh \
 	tests/t3120-run-bad-guest.sh
