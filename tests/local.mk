@@ -318,3 +318,4 @@ EXTRA_DIST += tests/bench/fidelity.sh tests/bench/findings.sh \
 	tests/bench/spread.py \
 	tests/bench/repeatability.sh tests/bench/samework.sh \
 	tests/bench/speed-loop.c tests/bench/tools.sh
+EXTRA_DIST += tests/README
