@@ -42,3 +42,4 @@ liborch_a_SOURCES += \
 	lib/validate-points.c \
 	lib/validate.c \
 	lib/validate.h
+EXTRA_DIST += lib/README

@@ -1,4 +1,4 @@
-/* t3000-validate - the guest output validator accepts the protocol
+/* t0000-validate - the guest output validator accepts the protocol
  * (guest/PROTOCOL.md) and rejects every malformed line, naming it. */
 #include "config.h"
 

@@ -1,4 +1,4 @@
-/* t3020-spawn - the child runner: lines, exit codes, signals, timeouts,
+/* t0020-spawn - the child runner: lines, exit codes, signals, timeouts,
  * over-long lines, interruption and start failures. */
 #include "config.h"
 

@@ -1,4 +1,4 @@
-/* t3012-db-package-changes - the package versions that changed since the
+/* t4012-db-package-changes - the package versions that changed since the
  * previous run of a distribution, recorded by db_run_finish in the run's
  * transaction (table package_changes, view package_changes_v), and the
  * same rows computed by migration 3 for runs stored before it. */
@@ -230,7 +230,7 @@ static void migration_backfill(const char *dir)
 
 int main(void)
 {
-	char dir[] = "/tmp/benchorch-t3012-XXXXXX";
+	char dir[] = "/tmp/benchorch-t4012-XXXXXX";
 	bo_err err;
 
 	if (!mkdtemp(dir))

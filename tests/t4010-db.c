@@ -1,4 +1,4 @@
-/* t3010-db - schema, migrations, storing a run and the results_v view, on a
+/* t4010-db - schema, migrations, storing a run and the results_v view, on a
  * real SQLite file. */
 #include "config.h"
 
@@ -327,7 +327,7 @@ static void cpu_state_tests(const char *dir, const struct cpuinfo *ci)
 
 int main(void)
 {
-	char dir[] = "/tmp/benchorch-t3010-XXXXXX";
+	char dir[] = "/tmp/benchorch-t4010-XXXXXX";
 	char *path;
 	sqlite3 *db;
 	bo_err err = { "" };

@@ -1,5 +1,5 @@
 #!/bin/sh
-# t3032-path-options - the path options every command shares: an empty
+# t5032-path-options - the path options every command shares: an empty
 # --db or --state-dir is a usage error in each command that takes them;
 # `run` and `confirm` refuse an unusable database before waiting for the
 # run lock; `images` takes its options before the subcommand; an image or

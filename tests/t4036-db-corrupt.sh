@@ -1,5 +1,5 @@
 #!/bin/sh
-# t3036-db-corrupt - a database SQLite finds malformed is said to be one,
+# t4036-db-corrupt - a database SQLite finds malformed is said to be one,
 # never taken for an empty one: every command that reads it exits 3 with
 # one line naming the database and SQLite's message, prints nothing on
 # stdout, and export leaves no output file. Two damages of a fixture

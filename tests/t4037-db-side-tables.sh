@@ -1,5 +1,5 @@
 #!/bin/sh
-# t3037-db-side-tables - a table that SQLite finds malformed while the
+# t4037-db-side-tables - a table that SQLite finds malformed while the
 # rest of the database reads well is a database error in every command
 # that reads it, never an empty answer: the command exits 3 with one line
 # naming the database and SQLite's message and prints nothing on stdout.

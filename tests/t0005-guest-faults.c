@@ -1,4 +1,4 @@
-/* t3005-guest-faults - the orchestrator's side of library faults: a
+/* t0005-guest-faults - the orchestrator's side of library faults: a
  * `library` line with status `failed` and the loader's message is
  * accepted and kept (and one without a message, or with an unknown status,
  * is refused), and guest_output_faults lists each failed library once:

@@ -1,4 +1,4 @@
-/* t3016-db-canaries - the contention canary from the guest's line to the
+/* t4016-db-canaries - the contention canary from the guest's line to the
  * database: the validator keeps canary lines and refuses inconsistent
  * ones, a run stores one row per curve in canaries (library mapped to its
  * row), and merge and export carry them to another database. */
@@ -85,7 +85,7 @@ int main(void)
 		"openssl aes-128-cbc encrypt bulk 200000 202000 0.03 0 0|"
 		"openssl aes-128-cbc decrypt bulk 200000 300000 0.03 1 1";
 	const char *good[] = { RESULT, CALM, MOVED, DONE };
-	char dir[] = "/tmp/benchorch-t3016-XXXXXX";
+	char dir[] = "/tmp/benchorch-t4016-XXXXXX";
 	struct cpuinfo ci = { .vendor = "GenuineTest", .model_name = "Test CPU",
 			      .family = 6, .model = 85, .stepping = 7,
 			      .microcode = "0x1", .flags = "fpu aes",

@@ -1,4 +1,4 @@
-/* t1330-cpuchoice - the choice of the CPU a run's guests are pinned to
+/* t0050-cpuchoice - the choice of the CPU a run's guests are pinned to
  * (lib/cpuchoice.h), on sysfs trees this test builds with the
  * kernel's layout: a hybrid part (performance cores listed in
  * devices/cpu_core/cpus, with SMT, efficiency cores numbered above them),
@@ -17,7 +17,7 @@
 #include "lib/util.h"
 #include "tests/tap.h"
 
-static char root[] = "/tmp/t1330.XXXXXX";
+static char root[] = "/tmp/t0050.XXXXXX";
 
 /* Write TEXT to ROOT/TREE/REL, creating the directories. */
 static void put(const char *tree, const char *rel, const char *text)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# t3030-cli - the command line: help, version, usage errors and exit codes
+# t5030-cli - the command line: help, version, usage errors and exit codes
 # that need no image.
 . "${top_srcdir:-.}/tests/lib.sh"
 

@@ -1,4 +1,4 @@
-/* t3015-db-open - opening databases that are not (yet) benchorch's,
+/* t4015-db-open - opening databases that are not (yet) benchorch's,
  * reading one without the right to write beside it, and telling a table
  * or column an older schema lacks from a schema that cannot be read. */
 #include "config.h"
@@ -14,7 +14,7 @@
 
 int main(void)
 {
-	char dir[] = "/tmp/benchorch-t3015-XXXXXX";
+	char dir[] = "/tmp/benchorch-t4015-XXXXXX";
 	char *foreign, *ours, *zero, *missing, *cmd;
 	sqlite3 *db;
 	bo_err err = { "" };

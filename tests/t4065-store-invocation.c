@@ -1,4 +1,4 @@
-/* t3065-store-invocation - a run stores each guest invocation as soon as
+/* t4065-store-invocation - a run stores each guest invocation as soon as
  * it ends, in a transaction of its own (db_run_store_invocation), then
  * shrinks its output to what the run reads at its end
  * (guest_output_shrink); the run's end (db_run_finish with no
@@ -23,7 +23,7 @@ static const char *lines[] = {
 
 int main(void)
 {
-	char dir[] = "/tmp/benchorch-t3065-XXXXXX";
+	char dir[] = "/tmp/benchorch-t4065-XXXXXX";
 	struct cpuinfo ci = { .vendor = "GenuineTest", .model_name = "Test CPU",
 			      .microcode = "0x1", .flags = "fpu",
 			      .kernel = "Linux 6.1 x86_64" };

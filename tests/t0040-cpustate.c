@@ -1,4 +1,4 @@
-/* t3040-cpustate - the CPU state readers on fixture sysfs trees with the
+/* t0040-cpustate - the CPU state readers on fixture sysfs trees with the
  * kernel's layout (an intel_pstate machine, an acpi-cpufreq guest under
  * Xen, a virtual machine without cpufreq), and the warnings. */
 #include "config.h"

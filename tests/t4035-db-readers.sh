@@ -1,5 +1,5 @@
 #!/bin/sh
-# t3035-db-readers - a user who may read the database but not write beside
+# t4035-db-readers - a user who may read the database but not write beside
 # it can run the read-only commands whatever another client did: after a
 # root `sqlite3` query (which removes the -wal and -shm files when it
 # closes), results, compare and report work as nobody; where SQLite cannot
