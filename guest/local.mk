@@ -20,6 +20,7 @@ GUEST_SOURCES = \
 	guest/bench.c guest/bench.h \
 	guest/canary.c guest/canary.h \
 	guest/cpuclock.c guest/cpuclock.h \
+	guest/tsc.c guest/tsc.h \
 	guest/hwmask.c guest/hwmask.h \
 	guest/samples.c guest/samples.h \
 	guest/emit.c guest/emit.h \

@@ -145,7 +145,8 @@ EXTRA_DIST += tests/t6010-daemon-cli.sh
 check_PROGRAMS += tests/t1040-guest-stats
 tests_t1040_guest_stats_SOURCES = tests/t1040-guest-stats.c tests/tap.h \
 	guest/samples.c guest/samples.h guest/bench.c guest/bench.h \
-	guest/cpuclock.c guest/cpuclock.h guest/emit.c guest/emit.h \
+	guest/cpuclock.c guest/cpuclock.h guest/tsc.c guest/tsc.h \
+	guest/emit.c guest/emit.h \
 	guest/rusage.c guest/rusage.h \
 	guest/json.c guest/json.h guest/compat.h
 tests_t1040_guest_stats_CFLAGS = $(GUEST_CFLAGS)
@@ -156,7 +157,7 @@ check_PROGRAMS += tests/t1050-guest-canary
 tests_t1050_guest_canary_SOURCES = tests/t1050-guest-canary.c tests/tap.h \
 	guest/canary.c guest/canary.h guest/samples.c guest/samples.h \
 	guest/bench.c guest/bench.h guest/cpuclock.c guest/cpuclock.h \
-	guest/compat.h
+	guest/tsc.c guest/tsc.h guest/compat.h
 tests_t1050_guest_canary_CFLAGS = $(GUEST_CFLAGS)
 tests_t1050_guest_canary_LDADD = -lm
 TESTS += tests/t1050-guest-canary tests/t1055-guest-canary.sh
@@ -199,8 +200,8 @@ TESTS += tests/t1300-guest-alloc
 # The guest's core-clock measurement.
 check_PROGRAMS += tests/t1310-guest-clock
 tests_t1310_guest_clock_SOURCES = tests/t1310-guest-clock.c tests/tap.h \
-	guest/cpuclock.c guest/cpuclock.h guest/bench.c guest/bench.h \
-	guest/samples.c guest/samples.h guest/compat.h
+	guest/cpuclock.c guest/cpuclock.h guest/tsc.c guest/tsc.h \
+	guest/bench.c guest/bench.h guest/samples.c guest/samples.h guest/compat.h
 tests_t1310_guest_clock_CFLAGS = $(GUEST_CFLAGS)
 tests_t1310_guest_clock_LDADD = -lm
 TESTS += tests/t1310-guest-clock
