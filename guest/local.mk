@@ -11,6 +11,7 @@
 GUEST_SOURCES = \
 	guest/compat.h guest/start.c guest/main.c \
 	guest/algo.c guest/algo.h \
+	lib/algorithm-table.c lib/algorithm-table.h \
 	guest/backend.h guest/backends.c guest/backend-openssl.c \
 	guest/backend-libgcrypt.c guest/backend-nettle.c \
 	guest/backend-libsodium.c guest/backend-mbedtls.c \

@@ -182,6 +182,7 @@ tests_t1045_guest_shuffle_SOURCES = tests/t1045-guest-shuffle.c tests/tap.h \
 TESTS += tests/t1045-guest-shuffle
 # The allocation rules of the guest's timed paths, on the host's libraries.
 GUEST_BACKEND_SOURCES = guest/compat.h guest/algo.c guest/algo.h \
+	lib/algorithm-table.c lib/algorithm-table.h \
 	guest/backend.h guest/backends.c guest/backend-openssl.c \
 	guest/backend-libgcrypt.c guest/backend-nettle.c \
 	guest/backend-libsodium.c guest/backend-mbedtls.c \
