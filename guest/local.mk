@@ -10,6 +10,8 @@
 # tests/t1010-guest-symver.sh checks the result.
 GUEST_SOURCES = \
 	guest/compat.h guest/start.c guest/main.c \
+	guest/options.c guest/options.h \
+	guest/measure.c guest/measure.h \
 	guest/algo.c guest/algo.h \
 	lib/algorithm-table.c lib/algorithm-table.h \
 	guest/backend.h guest/backends.c guest/backend-openssl.c \
