@@ -31,7 +31,8 @@ GUEST_SOURCES = \
 	guest/kat.c guest/kat.h \
 	guest/rusage.c guest/rusage.h \
 	lib/shuffle.c lib/shuffle.h \
-	guest/tools.c guest/tools.h
+	guest/tools.c guest/tools.h \
+	guest/tools-work.c guest/tools-work.h
 # A builder's CPPFLAGS and CFLAGS come after these (e.g. dpkg-buildflags'
 # hardening): -D_FORTIFY_SOURCE=2 is undone again by guest/compat.h (its
 # __*_chk functions could need newer GLIBC_ versions), and
