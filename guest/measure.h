@@ -68,8 +68,12 @@ int alloc_buffers(struct buffers *bufs);
 /* Free the buffers of alloc_buffers(). */
 void free_buffers(struct buffers *bufs);
 
-/* Load library B and run every selected algorithm in it (in the calling
- * process). */
+/* Load library B and run every algorithm of run->o in it, in the calling
+ * process: prints the library line, then each algorithm's known-answer
+ * tests, cross-check, canaries and results on stdout, and counts them in
+ * run->counts (shared with main.c's parent when forked). Errors of the
+ * library are `error` lines; a stdout gone exits with status 1
+ * (check_emit). Nothing for the caller to free. */
 void run_library(struct run *run, const struct guest_backend *b);
 
 #endif /* GUEST_MEASURE_H */

@@ -38,16 +38,17 @@ int tools_write_all(int fd, const void *buf, size_t len);
 /* Fill *w with the paths of the work directory DIR (cut to fit). */
 void tools_work_paths(struct work *w, const char *dir);
 
-/* Make the work directory, in memory only (the container's tmpfs, never
- * a disk), with the input, the passphrase and libgcrypt's deny file.
- * Returns 0, or -1 after printing why. */
+/* Make the work directory w->dir, in memory only (the container's tmpfs,
+ * never a disk), with the input (SIZE bytes), the passphrase and
+ * libgcrypt's deny file. Returns 0, or -1 after printing why. */
 int tools_work_setup(struct work *w, uint64_t size);
 
 /* Run ARGV (ARGV[0] a path) with ENV, stdin from /dev/null, stdout to
  * OUT_FD (-1: our stderr), stderr to ours; for NOHW_GCRYPT with W's layer
  * over /etc. Fills *COST from wait4's rusage and CLOCK_MONOTONIC around
  * fork and reap. Returns the exit status (0..255), 256 + signal when
- * killed, or -1 when it could not be started, with a message in MSG. */
+ * killed, or -1 when it could not be started, with a message in MSG
+ * (MSGLEN bytes, the caller's). */
 int tools_run_child(char *const argv[], char *const env[], int out_fd,
 		    const struct work *w, bool nohw_gcrypt, struct cost *cost,
 		    char *msg, size_t msglen);
