@@ -10,7 +10,10 @@
 # tests/t1010-guest-symver.sh checks the result.
 GUEST_SOURCES = \
 	guest/compat.h guest/start.c guest/main.c \
+	guest/options.c guest/options.h \
+	guest/measure.c guest/measure.h \
 	guest/algo.c guest/algo.h \
+	lib/algorithm-table.c lib/algorithm-table.h \
 	guest/backend.h guest/backends.c guest/backend-openssl.c \
 	guest/backend-libgcrypt.c guest/backend-nettle.c \
 	guest/backend-libsodium.c guest/backend-mbedtls.c \
@@ -20,6 +23,7 @@ GUEST_SOURCES = \
 	guest/bench.c guest/bench.h \
 	guest/canary.c guest/canary.h \
 	guest/cpuclock.c guest/cpuclock.h \
+	guest/tsc.c guest/tsc.h \
 	guest/hwmask.c guest/hwmask.h \
 	guest/samples.c guest/samples.h \
 	guest/emit.c guest/emit.h \
@@ -27,7 +31,8 @@ GUEST_SOURCES = \
 	guest/kat.c guest/kat.h \
 	guest/rusage.c guest/rusage.h \
 	lib/shuffle.c lib/shuffle.h \
-	guest/tools.c guest/tools.h
+	guest/tools.c guest/tools.h \
+	guest/tools-work.c guest/tools-work.h
 # A builder's CPPFLAGS and CFLAGS come after these (e.g. dpkg-buildflags'
 # hardening): -D_FORTIFY_SOURCE=2 is undone again by guest/compat.h (its
 # __*_chk functions could need newer GLIBC_ versions), and

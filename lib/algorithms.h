@@ -4,12 +4,8 @@
 
 #include <stddef.h>
 
-enum algorithm_kind { ALGO_CIPHER, ALGO_HASH };
-
-struct algorithm {
-	const char *name;	/* as in the protocol: "aes-128-cbc" */
-	enum algorithm_kind kind;
-};
+/* struct algorithm, its kinds and the table itself. */
+#include "lib/algorithm-table.h"
 
 /* The algorithm called NAME, or NULL. Returned pointer is static. */
 const struct algorithm *algorithm_find(const char *name);

@@ -1,6 +1,8 @@
 # lib/: the bottom of the tree (see lib/README): errors, files, processes,
 # the guest-output protocol, numbers and messages. It includes nothing above it.
 liborch_a_SOURCES += \
+	lib/algorithm-table.c \
+	lib/algorithm-table.h \
 	lib/algorithms.c \
 	lib/algorithms.h \
 	lib/crosscheck.c \

@@ -145,7 +145,8 @@ EXTRA_DIST += tests/t6010-daemon-cli.sh
 check_PROGRAMS += tests/t1040-guest-stats
 tests_t1040_guest_stats_SOURCES = tests/t1040-guest-stats.c tests/tap.h \
 	guest/samples.c guest/samples.h guest/bench.c guest/bench.h \
-	guest/cpuclock.c guest/cpuclock.h guest/emit.c guest/emit.h \
+	guest/cpuclock.c guest/cpuclock.h guest/tsc.c guest/tsc.h \
+	guest/emit.c guest/emit.h \
 	guest/rusage.c guest/rusage.h \
 	guest/json.c guest/json.h guest/compat.h
 tests_t1040_guest_stats_CFLAGS = $(GUEST_CFLAGS)
@@ -156,7 +157,7 @@ check_PROGRAMS += tests/t1050-guest-canary
 tests_t1050_guest_canary_SOURCES = tests/t1050-guest-canary.c tests/tap.h \
 	guest/canary.c guest/canary.h guest/samples.c guest/samples.h \
 	guest/bench.c guest/bench.h guest/cpuclock.c guest/cpuclock.h \
-	guest/compat.h
+	guest/tsc.c guest/tsc.h guest/compat.h
 tests_t1050_guest_canary_CFLAGS = $(GUEST_CFLAGS)
 tests_t1050_guest_canary_LDADD = -lm
 TESTS += tests/t1050-guest-canary tests/t1055-guest-canary.sh
@@ -181,6 +182,7 @@ tests_t1045_guest_shuffle_SOURCES = tests/t1045-guest-shuffle.c tests/tap.h \
 TESTS += tests/t1045-guest-shuffle
 # The allocation rules of the guest's timed paths, on the host's libraries.
 GUEST_BACKEND_SOURCES = guest/compat.h guest/algo.c guest/algo.h \
+	lib/algorithm-table.c lib/algorithm-table.h \
 	guest/backend.h guest/backends.c guest/backend-openssl.c \
 	guest/backend-libgcrypt.c guest/backend-nettle.c \
 	guest/backend-libsodium.c guest/backend-mbedtls.c \
@@ -199,8 +201,8 @@ TESTS += tests/t1300-guest-alloc
 # The guest's core-clock measurement.
 check_PROGRAMS += tests/t1310-guest-clock
 tests_t1310_guest_clock_SOURCES = tests/t1310-guest-clock.c tests/tap.h \
-	guest/cpuclock.c guest/cpuclock.h guest/bench.c guest/bench.h \
-	guest/samples.c guest/samples.h guest/compat.h
+	guest/cpuclock.c guest/cpuclock.h guest/tsc.c guest/tsc.h \
+	guest/bench.c guest/bench.h guest/samples.c guest/samples.h guest/compat.h
 tests_t1310_guest_clock_CFLAGS = $(GUEST_CFLAGS)
 tests_t1310_guest_clock_LDADD = -lm
 TESTS += tests/t1310-guest-clock
