@@ -258,7 +258,7 @@ static void build_argv(const struct runner_opts *o, enum runner_kind kind,
 }
 
 /* The prefix of every line the guest itself writes on stderr (its usage
- * errors and other complaints, guest/main.c and guest/tools.c). */
+ * errors and other complaints, guest/options.c and guest/tools-work.c). */
 #define GUEST_SAYS "benchorch-guest: "
 
 /* The last line the guest wrote of its own (one beginning GUEST_SAYS) in
