@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "db/confirmations.h"
-#include "orchestrator/util.h"
+#include "lib/util.h"
 
 static const char insert_sql[] =
 "INSERT OR IGNORE INTO confirmations (run_id, confirmed_run_id, distro,"

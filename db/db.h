@@ -1,4 +1,7 @@
-/* db.h - the SQLite store: open + migrate, runs, invocations, results. */
+/* db.h - the SQLite store: open + migrate, runs, invocations, results.
+ * It stores what it is handed: whether a result is verified, which
+ * libraries failed and the fit of each curve are decided before, by
+ * guest_output_judge (lib/judge.h). */
 #ifndef BENCHORCH_DB_H
 #define BENCHORCH_DB_H
 
@@ -7,11 +10,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "images/image.h"
-#include "orchestrator/cpuinfo.h"
-#include "orchestrator/cpustate.h"
-#include "orchestrator/guest_output.h"
-#include "orchestrator/util.h"
+#include "lib/cpuinfo.h"
+#include "lib/cpustate.h"
+#include "lib/guest_output.h"
+#include "lib/judge.h"
+#include "lib/util.h"
 
 /* How long a writer waits for another writer's lock, in ms. */
 #define DB_BUSY_TIMEOUT_MS 30000
@@ -62,16 +65,52 @@ struct db_run {
 					 * the run; NULL = not recorded */
 };
 
+/* One installed package of an image (a row of image_packages). */
+struct db_image_package {
+	const char *name;
+	const char *version;
+};
+
+/* The package that ships a crypto library in an image, so that results
+ * carry the distribution's package version. */
+struct db_library_package {
+	const char *library;		/* guest backend name, "openssl" */
+	const char *package;		/* "libssl3" */
+	const char *version;		/* its version installed in the image;
+					 * NULL when it is not installed (the
+					 * library is then stored with
+					 * neither) */
+};
+
+/* An image as the database stores it (tables images and image_packages,
+ * and the package columns of libraries). Every string and array is
+ * borrowed from the caller for the call that stores it. */
+struct db_image {
+	const char *distro;		/* "debian" */
+	const char *release;		/* "bookworm" */
+	const char *digest;		/* "sha256:<64 hex>" over the rootfs */
+	const char *method;		/* "debootstrap", "tarball", ... */
+	const char *created_at;		/* ISO 8601 UTC */
+	size_t npackages;
+	const struct db_image_package *packages;	/* all installed */
+	size_t nlibpkgs;
+	const struct db_library_package *libpkgs;	/* looked up by
+					 * library, the first that names it */
+};
+
 /* One guest invocation (one distro) of a run. */
 struct db_invocation {
 	const char *spec;		/* "debian", "debian:trixie" */
-	const struct image *image;	/* NULL when the image failed */
+	const struct db_image *image;	/* NULL when the image failed */
 	const char *runner;		/* "nspawn", "chroot" or "" */
 	const char *variant;		/* "hw" or "nohw"; NULL = "hw" (the
 					 * guest's hello overrides it) */
 	const char *started_at;
 	uint64_t wall_ns;		/* host wall clock, ns */
 	const struct guest_output *out;	/* NULL or unused when error set */
+	const struct guest_judgement *judged;	/* guest_output_judge(out),
+					 * required with out (else the store
+					 * fails); unused when out is */
 	const char *error;		/* NULL = ok; else stored as failed,
 					 * and none of out is stored */
 	int round;			/* 1-based round of the run; 0 = none
@@ -98,10 +137,11 @@ int db_run_begin(sqlite3 *db, const struct db_run *run, int64_t *ret_id,
 /* Store invocation INV of run RUN_ID (as db_run_finish stores each of
  * its invocations) in a BEGIN IMMEDIATE transaction of its own and commit
  * it, so that what a run measured is kept as it goes: a store that fails
- * later (disk full) loses only its own invocation. INV's strings and
- * output are only read during the call (inv->load, when set, is called
- * once). Returns 0, or -1 with err set (the transaction is rolled back,
- * nothing of INV is stored; the database stays consistent). */
+ * later (disk full) loses only its own invocation. INV's strings, output
+ * and judgement are only read during the call. Returns 0, or -1 with err
+ * set (an output without its judgement, or a database error: the
+ * transaction is rolled back, nothing of INV is stored; the database
+ * stays consistent). */
 int db_run_store_invocation(sqlite3 *db, int64_t run_id,
 			    const struct db_invocation *inv, bo_err *err);
 
@@ -109,16 +149,15 @@ int db_run_store_invocation(sqlite3 *db, int64_t run_id,
  * (NINVS of them; none when they were stored one at a time by
  * db_run_store_invocation) (images and
  * their packages, libraries, KATs, results and key setups with their raw
- * samples, the measured clocks, and the fit of every curve by
- * curves_fit), record which package versions changed since the previous
- * run of each distribution (db_package_changes_record, for every
- * invocation of the run stored by now) and set the run's status
- * ("done", "failed" or "aborted"), finish time and error (may be NULL).
- * A result (or key setup) is stored verified only if the guest said so,
- * the library's known-answer tests for that algorithm passed, and the
- * library did not disagree with the others in the cross-library check
- * (guest_output_crosscheck_ok). Returns 0, or -1 with err
- * set (the transaction is rolled back; the run stays 'running' with the
+ * samples, the measured clocks, and the fit of every curve), record which
+ * package versions changed since the previous run of each distribution
+ * (db_package_changes_record, for every invocation of the run stored by
+ * now) and set the run's status ("done", "failed" or "aborted"), finish
+ * time and error (may be NULL). Each result (or key setup) is stored
+ * verified, each invocation partial and each curve with its fit as the
+ * invocation's judgement (inv->judged) says. Returns 0, or -1 with err
+ * set (an output without its judgement, or a database error: the
+ * transaction is rolled back; the run stays 'running' with the
  * invocations stored before). */
 int db_run_finish(sqlite3 *db, int64_t run_id, const char *status,
 		  const char *error, const struct db_invocation *invs,

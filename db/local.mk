@@ -21,6 +21,9 @@ db/migrations-sql.c: $(DB_MIGRATIONS) $(top_srcdir)/db/sql2c.sh
 
 liborch_a_SOURCES += \
 	db/db.c db/db.h \
+	db/runs.c \
+	db/output.c db/output.h \
+	db/stmt.c db/stmt.h \
 	db/package-changes.c db/package-changes.h \
 	db/confirmations.c db/confirmations.h \
 	db/tools.c db/tools.h \

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "orchestrator/util.h"
+#include "lib/util.h"
 
 /* One package whose version differs between two images of one
  * distribution and release. */

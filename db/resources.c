@@ -7,55 +7,6 @@
 
 #include "db/resources.h"
 
-/* The footprint OUT reported for LIBRARY, KiB, or -1. */
-static int64_t footprint(const struct guest_output *out, const char *library)
-{
-	for (size_t i = 0; i < out->nlibraries; i++)
-		if (strcmp(out->libraries[i].name, library) == 0)
-			return out->libraries[i].footprint_kib;
-	return -1;
-}
-
-size_t db_algo_peaks(const struct guest_output *out, struct db_algo_peak **ret)
-{
-	struct db_algo_peak *v = NULL, *cur = NULL;
-	const char *lib = NULL;
-	int64_t mark = -1;	/* the library's mark before the current
-				 * algorithm, -1 = unknown */
-	size_t n = 0;
-
-	for (size_t i = 0; i < out->nresults; i++) {
-		const struct guest_result *r = &out->results[i];
-
-		if (r->maxrss_kib <= 0)
-			continue;
-		if (!lib || strcmp(lib, r->library) != 0) {
-			lib = r->library;
-			mark = footprint(out, lib);
-			if (mark <= 0)
-				mark = -1;
-			cur = NULL;
-		}
-		if (!cur || strcmp(cur->algorithm, r->algorithm) != 0) {
-			if (cur && cur->peak_kib > mark && mark >= 0)
-				mark = cur->peak_kib;
-			v = xrealloc(v, (n + 1) * sizeof(*v));
-			cur = &v[n++];
-			cur->library = r->library;
-			cur->algorithm = r->algorithm;
-			cur->peak_kib = r->maxrss_kib;
-			cur->raise_kib = -1;
-		}
-		if (r->maxrss_kib > cur->peak_kib)
-			cur->peak_kib = r->maxrss_kib;
-		if (mark >= 0)
-			cur->raise_kib = cur->peak_kib > mark ?
-					 cur->peak_kib - mark : 0;
-	}
-	*ret = v;
-	return n;
-}
-
 /* Bind I to V, or NULL when V <= 0 (unknown). */
 static void bind_kib(sqlite3_stmt *st, int i, int64_t v)
 {
@@ -120,16 +71,16 @@ static int store_libraries(sqlite3 *db, int64_t inv_id,
 }
 
 int db_store_resources(sqlite3 *db, int64_t inv_id,
-		       const struct guest_output *out, bo_err *err)
+		       const struct guest_output *out,
+		       const struct guest_judgement *judged, bo_err *err)
 {
-	struct db_algo_peak *p;
+	const struct guest_algo_peak *p = judged->algo_peaks;
+	size_t n = judged->nalgo_peaks;
 	sqlite3_stmt *st;
-	size_t n;
 	int rc;
 
 	if (store_libraries(db, inv_id, out, err) < 0)
 		return -1;
-	n = db_algo_peaks(out, &p);
 	if (n == 0)
 		return 0;
 	/* an algorithm seen twice in one process keeps its largest figures */
@@ -139,10 +90,8 @@ int db_store_resources(sqlite3 *db, int64_t inv_id,
 			       " ON CONFLICT DO UPDATE SET"
 			       " peak_kib = max(peak_kib, excluded.peak_kib),"
 			       " raise_kib = max(raise_kib, excluded.raise_kib)",
-			       -1, &st, NULL) != SQLITE_OK) {
-		free(p);
+			       -1, &st, NULL) != SQLITE_OK)
 		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
-	}
 	rc = 0;
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		sqlite3_bind_int64(st, 1, inv_id);
@@ -154,6 +103,5 @@ int db_store_resources(sqlite3 *db, int64_t inv_id,
 		rc = step(db, st, err);
 	}
 	sqlite3_finalize(st);
-	free(p);
 	return rc;
 }

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "orchestrator/util.h"
+#include "lib/util.h"
 
 /* One timed invocation of a tool, from wait4's rusage and the guest's
  * CLOCK_MONOTONIC around fork and reap. */
@@ -19,7 +19,7 @@ struct db_tool_sample {
 
 /* One row of tool_results. Strings may be NULL (stored as '' or NULL as
  * the schema says). For status "measured" the summary members are the
- * trimmed means (orchestrator/tool-stats.h) and SAMPLES (NSAMPLES) are
+ * trimmed means (orchestrator/run/tool-stats.h) and SAMPLES (NSAMPLES) are
  * stored in tool_samples; for "absent" and "failed" both are ignored. */
 struct db_tool_row {
 	const char *tool, *cipher;

@@ -340,36 +340,10 @@ static bool trial(enum guest_algo algo, enum lt_kind k)
 	return rc == 0;
 }
 
-static enum guest_load lt_load(struct guest_lib_info *info, char *why,
-			       size_t why_bytes)
+/* The optional entry points: a NULL pointer is a mode or cipher family
+ * this build of LibTomCrypt lacks (1.18 has no ChaCha20-Poly1305, ...). */
+static void lt_load_optional(void)
 {
-	size_t i;
-	char ver[64];
-	const char *bs;
-
-	api.handle = backend_dlopen(sonames, sizeof(sonames) / sizeof(sonames[0]),
-				    &i, why, why_bytes);
-	if (!api.handle)
-		return backend_not_loaded(why);
-	backend_copy(info->soname, sizeof(info->soname), sonames[i]);
-	{
-		const struct backend_symbol required[] = {
-			{ &api.register_cipher, "register_cipher" },
-			{ &api.ecb_start, "ecb_start" },
-			{ &api.ecb_encrypt, "ecb_encrypt" },
-			{ &api.ecb_decrypt, "ecb_decrypt" },
-			{ &api.ecb_done, "ecb_done" },
-			{ &api.cbc_start, "cbc_start" },
-			{ &api.cbc_encrypt, "cbc_encrypt" },
-			{ &api.cbc_decrypt, "cbc_decrypt" },
-			{ &api.cbc_done, "cbc_done" },
-		};
-
-		if (backend_require(api.handle, required,
-				    sizeof(required) / sizeof(required[0]), why,
-				    why_bytes) < 0)
-			return GUEST_LOAD_BROKEN;
-	}
 	/* data object: the address dlsym gives is that of the pointer */
 	api.build_settings = dlsym(api.handle, "crypt_build_settings");
 	backend_sym(api.handle, &api.get_size, "crypt_get_size");
@@ -396,6 +370,13 @@ static enum guest_load lt_load(struct guest_lib_info *info, char *why,
 	backend_sym(api.handle, &api.rc4_setup, "rc4_stream_setup");
 	backend_sym(api.handle, &api.rc4_crypt, "rc4_stream_crypt");
 	backend_sym(api.handle, &api.rc4_done, "rc4_stream_done");
+}
+
+/* The version string into VER (LEN bytes): "LibTomCrypt 1.18.2" from the
+ * library's build settings, else "LibTomCrypt (SONAME)". */
+static void lt_version(char *ver, size_t len, const char *soname)
+{
+	const char *bs;
 
 	/* "LibTomCrypt 1.18.2 (www.libtom.net)\n..." -> "LibTomCrypt 1.18.2" */
 	bs = api.build_settings && *api.build_settings ? *api.build_settings
@@ -403,15 +384,17 @@ static enum guest_load lt_load(struct guest_lib_info *info, char *why,
 	if (bs && strncmp(bs, "LibTomCrypt ", 12) == 0) {
 		size_t n = strcspn(bs + 12, " \n\r");
 
-		snprintf(ver, sizeof(ver), "LibTomCrypt %.*s",
+		snprintf(ver, len, "LibTomCrypt %.*s",
 			 (int)(n < 32 ? n : 32), bs + 12);
 	} else {
-		snprintf(ver, sizeof(ver), "LibTomCrypt (%s)", sonames[i]);
+		snprintf(ver, len, "LibTomCrypt (%s)", soname);
 	}
-	backend_copy(info->version, sizeof(info->version), ver);
-	backend_lib_path((const void *)api.cbc_start, info->path,
-			 sizeof(info->path));
+}
 
+/* The sizes of the library's state structures (crypt_get_size, else the
+ * defaults of this file), into state_bytes[]. */
+static void lt_state_sizes(void)
+{
 	state_bytes[LK_ECB] = size_of("symmetric_ECB", MODE_STATE_BYTES);
 	state_bytes[LK_CBC] = size_of("symmetric_CBC", MODE_STATE_BYTES);
 	state_bytes[LK_CTR] = size_of("symmetric_CTR", MODE_STATE_BYTES);
@@ -421,63 +404,105 @@ static enum guest_load lt_load(struct guest_lib_info *info, char *why,
 				      STREAM_STATE_BYTES);
 	state_bytes[LK_RC4] = size_of("rc4_state", STREAM_STATE_BYTES);
 	state_bytes[LK_HASH] = size_of("hash_state", HASH_STATE_BYTES);
+}
 
-	for (int a = 0; a < GUEST_ALGO_COUNT; a++) {
-		enum guest_algo algo = (enum guest_algo)a;
-		enum lt_kind k = kind_of(algo);
-		bool have;
+/* Find out whether ALGO works in this build: its entry points are there,
+ * its cipher registers, and a trial call succeeds; then kinds[ALGO] is
+ * set. */
+static void lt_probe(enum guest_algo algo)
+{
+	enum lt_kind k = kind_of(algo);
+	bool have;
 
-		switch (k) {
-		case LK_ECB:
-		case LK_CBC:
-			have = true;
-			break;
-		case LK_CTR:
-			have = api.ctr_start && api.ctr_encrypt &&
-			       api.ctr_decrypt && api.ctr_done;
-			break;
-		case LK_GCM:
-			have = api.gcm_init && api.gcm_reset &&
-			       api.gcm_add_iv && api.gcm_add_aad &&
-			       api.gcm_process && api.gcm_done;
-			break;
-		case LK_CHACHA:
-			have = api.chacha_setup && api.chacha_ivctr32 &&
-			       api.chacha_crypt && api.chacha_done;
-			break;
-		case LK_CCP:
-			have = api.ccp_init && api.ccp_setiv &&
-			       api.ccp_add_aad && api.ccp_encrypt &&
-			       api.ccp_decrypt && api.ccp_done;
-			break;
-		case LK_RC4:
-			have = api.rc4_setup && api.rc4_crypt && api.rc4_done;
-			break;
-		case LK_HASH:
-			have = syms[a].init &&
-			       backend_sym(api.handle, &hashes[a].init,
-					   syms[a].init) == 0 &&
-			       backend_sym(api.handle, &hashes[a].process,
-					   syms[a].process) == 0 &&
-			       backend_sym(api.handle, &hashes[a].done,
-					   syms[a].done) == 0;
-			break;
-		default:
-			have = false;
-			break;
-		}
-		if (have && syms[a].desc) {
-			const void *desc = dlsym(api.handle, syms[a].desc);
-
-			cipher_idx[a] = desc ? api.register_cipher(desc) : -1;
-			have = cipher_idx[a] >= 0;
-		} else if (k != LK_HASH && k != LK_CHACHA && k != LK_CCP &&
-			   k != LK_RC4) {
-			have = false;	/* a block cipher 1.18 lacks */
-		}
-		if (have && trial(algo, k))
-			kinds[a] = k;
+	switch (k) {
+	case LK_ECB:
+	case LK_CBC:
+		have = true;
+		break;
+	case LK_CTR:
+		have = api.ctr_start && api.ctr_encrypt &&
+		       api.ctr_decrypt && api.ctr_done;
+		break;
+	case LK_GCM:
+		have = api.gcm_init && api.gcm_reset &&
+		       api.gcm_add_iv && api.gcm_add_aad &&
+		       api.gcm_process && api.gcm_done;
+		break;
+	case LK_CHACHA:
+		have = api.chacha_setup && api.chacha_ivctr32 &&
+		       api.chacha_crypt && api.chacha_done;
+		break;
+	case LK_CCP:
+		have = api.ccp_init && api.ccp_setiv &&
+		       api.ccp_add_aad && api.ccp_encrypt &&
+		       api.ccp_decrypt && api.ccp_done;
+		break;
+	case LK_RC4:
+		have = api.rc4_setup && api.rc4_crypt && api.rc4_done;
+		break;
+	case LK_HASH:
+		have = syms[algo].init &&
+		       backend_sym(api.handle, &hashes[algo].init,
+				   syms[algo].init) == 0 &&
+		       backend_sym(api.handle, &hashes[algo].process,
+				   syms[algo].process) == 0 &&
+		       backend_sym(api.handle, &hashes[algo].done,
+				   syms[algo].done) == 0;
+		break;
+	default:
+		have = false;
+		break;
 	}
+	if (have && syms[algo].desc) {
+		const void *desc = dlsym(api.handle, syms[algo].desc);
+
+		cipher_idx[algo] = desc ? api.register_cipher(desc) : -1;
+		have = cipher_idx[algo] >= 0;
+	} else if (k != LK_HASH && k != LK_CHACHA && k != LK_CCP &&
+		   k != LK_RC4) {
+		have = false;	/* a block cipher 1.18 lacks */
+	}
+	if (have && trial(algo, k))
+		kinds[algo] = k;
+}
+
+static enum guest_load lt_load(struct guest_lib_info *info, char *why,
+			       size_t why_bytes)
+{
+	size_t i;
+	char ver[64];
+
+	api.handle = backend_dlopen(sonames, sizeof(sonames) / sizeof(sonames[0]),
+				    &i, why, why_bytes);
+	if (!api.handle)
+		return backend_not_loaded(why);
+	backend_copy(info->soname, sizeof(info->soname), sonames[i]);
+	{
+		const struct backend_symbol required[] = {
+			{ &api.register_cipher, "register_cipher" },
+			{ &api.ecb_start, "ecb_start" },
+			{ &api.ecb_encrypt, "ecb_encrypt" },
+			{ &api.ecb_decrypt, "ecb_decrypt" },
+			{ &api.ecb_done, "ecb_done" },
+			{ &api.cbc_start, "cbc_start" },
+			{ &api.cbc_encrypt, "cbc_encrypt" },
+			{ &api.cbc_decrypt, "cbc_decrypt" },
+			{ &api.cbc_done, "cbc_done" },
+		};
+
+		if (backend_require(api.handle, required,
+				    sizeof(required) / sizeof(required[0]), why,
+				    why_bytes) < 0)
+			return GUEST_LOAD_BROKEN;
+	}
+	lt_load_optional();
+	lt_version(ver, sizeof(ver), sonames[i]);
+	backend_copy(info->version, sizeof(info->version), ver);
+	backend_lib_path((const void *)api.cbc_start, info->path,
+			 sizeof(info->path));
+	lt_state_sizes();
+	for (int a = 0; a < GUEST_ALGO_COUNT; a++)
+		lt_probe((enum guest_algo)a);
 	return GUEST_LOAD_OK;
 }
 

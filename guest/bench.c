@@ -6,8 +6,8 @@
 #include <time.h>
 
 #include "bench.h"
-#include "cpuclock.h"
 #include "samples.h"
+#include "tsc.h"
 
 /* Never let a batch grow past this many calls (a 16-byte call takes
  * nanoseconds; 2^40 of them would take hours). */

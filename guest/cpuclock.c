@@ -1,5 +1,5 @@
-/* guest/cpuclock.c - measure the core clock, read the TSC (see
- * cpuclock.h). */
+/* guest/cpuclock.c - measure the core clock (see cpuclock.h); the TSC is
+ * read in tsc.c. */
 #include "compat.h"
 
 #include <fcntl.h>
@@ -12,16 +12,7 @@
 
 #include "bench.h"
 #include "cpuclock.h"
-
-#if defined(__x86_64__)
-/* CPUID leaf LEAF (subleaf 0) into r[0..3] = EAX, EBX, ECX, EDX. */
-static void cpuid(uint32_t leaf, uint32_t r[4])
-{
-	__asm__ volatile("cpuid"
-			 : "=a"(r[0]), "=b"(r[1]), "=c"(r[2]), "=d"(r[3])
-			 : "a"(leaf), "c"(0));
-}
-#endif
+#include "tsc.h"
 
 /* Additions per chain step (one asm statement) and steps per trial: 2^20
  * additions, 0.25 ms at 4 GHz, 1 ms at 1 GHz. */
@@ -127,9 +118,9 @@ static uint64_t max_clock_hz(int cpu)
 #if defined(__x86_64__)
 	uint32_t r[4];
 
-	cpuid(0, r);
+	tsc_cpuid(0, r);
 	if (r[0] >= 0x16) {
-		cpuid(0x16, r);
+		tsc_cpuid(0x16, r);
 		if (r[1] & 0xffff)
 			return (uint64_t)(r[1] & 0xffff) * 1000000u;
 	}
@@ -223,32 +214,4 @@ uint64_t cpuclock_measure(int cpu, const char **source)
 uint64_t cpuclock_core_hz(void)
 {
 	return cpuclock_measure(-1, NULL);
-}
-
-
-bool cpuclock_have_tsc(void)
-{
-#if defined(__x86_64__)
-	uint32_t r[4];
-
-	cpuid(0x80000000u, r);		/* highest extended leaf */
-	if (r[0] < 0x80000007u)
-		return false;
-	cpuid(0x80000007u, r);
-	return (r[3] >> 8) & 1;		/* EDX bit 8: invariant TSC */
-#else
-	return false;
-#endif
-}
-
-uint64_t cpuclock_tsc(void)
-{
-#if defined(__x86_64__)
-	uint32_t lo, hi;
-
-	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
-	return ((uint64_t)hi << 32) | lo;
-#else
-	return 0;
-#endif
 }

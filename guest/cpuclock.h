@@ -23,11 +23,7 @@
  *    invariant TSC's rate times CPUCLOCK_MAX_TURBO_RATIO, each with 5 %
  *    tolerance; a chain reading above it is rejected and the TSC's rate
  *    reported instead ("tsc").
- *  - Time-stamp counter (x86-64 only): read with RDTSC when CPUID leaf
- *    0x80000007 reports an invariant TSC in EDX bit 8 (Intel SDM vol. 3B
- *    17.17.1 "Invariant TSC"; AMD APM vol. 3, CPUID Fn8000_0007 EDX
- *    TscInvariant). Its ticks are reference cycles at the TSC's constant
- *    rate, not core cycles.
+ *  - Time-stamp counter (x86-64 only): see tsc.h.
  */
 #ifndef GUEST_CPUCLOCK_H
 #define GUEST_CPUCLOCK_H
@@ -35,13 +31,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* True when this CPU has an invariant TSC the guest can read (x86-64,
- * CPUID 0x80000007 EDX bit 8); always false elsewhere. */
-bool cpuclock_have_tsc(void);
-
-/* The time-stamp counter now, in TSC ticks; 0 where there is none (call
- * only when cpuclock_have_tsc()). */
-uint64_t cpuclock_tsc(void);
+/* cpuclock_have_tsc() and cpuclock_tsc() are in tsc.h. */
+#include "tsc.h"
 
 /* The largest ratio of a core's highest turbo clock to its TSC rate the
  * guest assumes when nothing better is known: x86 parts run their TSC at

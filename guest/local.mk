@@ -10,7 +10,10 @@
 # tests/t1010-guest-symver.sh checks the result.
 GUEST_SOURCES = \
 	guest/compat.h guest/start.c guest/main.c \
+	guest/options.c guest/options.h \
+	guest/measure.c guest/measure.h \
 	guest/algo.c guest/algo.h \
+	lib/algorithm-table.c lib/algorithm-table.h \
 	guest/backend.h guest/backends.c guest/backend-openssl.c \
 	guest/backend-libgcrypt.c guest/backend-nettle.c \
 	guest/backend-libsodium.c guest/backend-mbedtls.c \
@@ -20,14 +23,16 @@ GUEST_SOURCES = \
 	guest/bench.c guest/bench.h \
 	guest/canary.c guest/canary.h \
 	guest/cpuclock.c guest/cpuclock.h \
+	guest/tsc.c guest/tsc.h \
 	guest/hwmask.c guest/hwmask.h \
 	guest/samples.c guest/samples.h \
 	guest/emit.c guest/emit.h \
 	guest/json.c guest/json.h \
 	guest/kat.c guest/kat.h \
 	guest/rusage.c guest/rusage.h \
-	guest/shuffle.c guest/shuffle.h \
-	guest/tools.c guest/tools.h
+	lib/shuffle.c lib/shuffle.h \
+	guest/tools.c guest/tools.h \
+	guest/tools-work.c guest/tools-work.h
 # A builder's CPPFLAGS and CFLAGS come after these (e.g. dpkg-buildflags'
 # hardening): -D_FORTIFY_SOURCE=2 is undone again by guest/compat.h (its
 # __*_chk functions could need newer GLIBC_ versions), and
@@ -80,7 +85,7 @@ EXTRA_DIST += \
 # toolchain's own start files (guest/start.c is then empty). Automake has
 # no per-target compiler, so a plain rule compiles and links in one step;
 # installed next to the glibc guest. The orchestrator picks the flavour per
-# rootfs (orchestrator/flavour.c). tests/t1200-guest-musl.sh checks it.
+# rootfs (lib/flavour.c). tests/t1200-guest-musl.sh checks it.
 if HAVE_MUSL_GCC
 pkglibexec_SCRIPTS = guest/benchorch-guest-musl
 CLEANFILES += guest/benchorch-guest-musl

@@ -11,7 +11,7 @@
  * computed in integers and rounded half up to whole ns. Quartile 2 is
  * the median (the mean of the two middle samples for an even count).
  * guest/PROTOCOL.md states the same, and the orchestrator recomputes it
- * from the samples it receives (orchestrator/stats.c).
+ * from the samples it receives (lib/stats.c).
  *
  * The coefficient of variation is the sample standard deviation (n - 1
  * in the denominator) divided by the mean; 0 for a single sample.

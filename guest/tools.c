@@ -23,6 +23,7 @@
 #include "emit.h"
 #include "json.h"
 #include "tools.h"
+#include "tools-work.h"
 
 #ifndef GUEST_VERSION
 #define GUEST_VERSION "unknown"
@@ -35,7 +36,7 @@
  * repetitions) took 37 to 43 s, of which openssl aes-256-cbc and gpg -
  * the two tools of the 60 s budget - 23 to 27 s. 10 repetitions are the
  * fewest of which the trimmed mean drops one at each end (round(n / 20),
- * orchestrator/tool-stats.h). */
+ * orchestrator/run/tool-stats.h). */
 #define DEFAULT_SIZE_MIB 64
 #define MAX_SIZE_MIB 1024
 #define DEFAULT_REPS 10
@@ -44,13 +45,8 @@
 #define MAX_REPS 40
 #define DEFAULT_DIR "/run/benchorch/tools"
 #define MAX_CASES 8
-#define PIECE ((size_t)1 << 20)
-/* statfs f_type of the file systems that live in memory (linux/magic.h). */
-#define TMPFS_MAGIC_ 0x01021994
-#define RAMFS_MAGIC_ 0x858458f6
 /* The mask of guest --nohw (guest/PROTOCOL.md): AES-NI and PCLMULQDQ. */
 #define OPENSSL_NOHW_MASK "~0x200000200000000"
-#define PASSPHRASE "benchorch tool mode passphrase"
 #define MAX_ARGV 32
 
 /* One way of encrypting with one tool: what is measured. */
@@ -89,33 +85,6 @@ struct case_run {
 	uint64_t done;		/* repetitions completed */
 };
 
-static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void say(const char *fmt, ...)
-{
-	char buf[1024];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf) - 1, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if ((size_t)n > sizeof(buf) - 2)
-		n = (int)sizeof(buf) - 2;
-	buf[n++] = '\n';
-	if (write(2, "benchorch-guest: ", 17) < 0 || write(2, buf, (size_t)n) < 0)
-		return;
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static int parse_num(const char *s, uint64_t lo, uint64_t hi, uint64_t *v)
 {
 	uint64_t x = 0;
@@ -149,7 +118,7 @@ static int parse_cases(const char *list, struct tool_opts *o)
 			if (strcmp(item, cases[i].name) == 0)
 				break;
 		if (i == NCASES) {
-			say("tool: unknown case '%s'", item);
+			tools_say("tool: unknown case '%s'", item);
 			return -1;
 		}
 		o->want[i] = true;
@@ -166,7 +135,7 @@ static int parse_variants(const char *list, struct tool_opts *o)
 	else if (strcmp(list, "hw,nohw") == 0 || strcmp(list, "nohw,hw") == 0)
 		o->variants[0] = o->variants[1] = true;
 	else {
-		say("tool: --variants takes hw, nohw or hw,nohw, not '%s'", list);
+		tools_say("tool: --variants takes hw, nohw or hw,nohw, not '%s'", list);
 		return -1;
 	}
 	return 0;
@@ -205,30 +174,30 @@ static int parse_tool_args(int argc, char **argv, struct tool_opts *o)
 			return 1;
 		}
 		if (!v) {
-			say("tool: unknown option or missing value '%s'", a);
+			tools_say("tool: unknown option or missing value '%s'", a);
 			return -1;
 		}
 		if (strcmp(a, "--size") == 0) {
 			if (parse_num(v, 1, MAX_SIZE_MIB, &o->size_mib) < 0) {
-				say("tool: --size: want 1..%d MiB, got '%s'",
+				tools_say("tool: --size: want 1..%d MiB, got '%s'",
 				    MAX_SIZE_MIB, v);
 				return -1;
 			}
 		} else if (strcmp(a, "--reps") == 0) {
 			if (parse_num(v, 1, MAX_REPS, &o->reps) < 0) {
-				say("tool: --reps: want 1..%d, got '%s'",
+				tools_say("tool: --reps: want 1..%d, got '%s'",
 				    MAX_REPS, v);
 				return -1;
 			}
 		} else if (strcmp(a, "--cpu") == 0) {
 			if (parse_num(v, 0, CPU_SETSIZE - 1, &n) < 0) {
-				say("tool: --cpu: bad CPU '%s'", v);
+				tools_say("tool: --cpu: bad CPU '%s'", v);
 				return -1;
 			}
 			o->cpu = (int)n;
 		} else if (strcmp(a, "--dir") == 0) {
 			if (v[0] != '/' || strlen(v) > 128) {
-				say("tool: --dir: want an absolute path, got '%s'",
+				tools_say("tool: --dir: want an absolute path, got '%s'",
 				    v);
 				return -1;
 			}
@@ -240,338 +209,12 @@ static int parse_tool_args(int argc, char **argv, struct tool_opts *o)
 			if (parse_variants(v, o) < 0)
 				return -1;
 		} else {
-			say("tool: unknown option '%s'", a);
+			tools_say("tool: unknown option '%s'", a);
 			return -1;
 		}
 		i++;
 	}
 	return 0;
-}
-
-/* Find PROG in the fixed PATH of the container; "" when absent. */
-static void find_tool(const char *prog, char *buf, size_t len)
-{
-	static const char *const dirs[] = { "/usr/local/bin", "/usr/bin",
-					    "/bin", "/usr/sbin", "/sbin" };
-	size_t i;
-
-	buf[0] = '\0';
-	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-		snprintf(buf, len, "%s/%s", dirs[i], prog);
-		if (access(buf, X_OK) == 0)
-			return;
-	}
-	buf[0] = '\0';
-}
-
-/* Write LEN bytes of BUF to FD. Returns 0 or -1 (errno set). */
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len > 0) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-/* Read up to LEN bytes from FD (fewer only at the end of the file). */
-static ssize_t read_full(int fd, void *buf, size_t len)
-{
-	char *p = buf;
-	size_t got = 0;
-
-	while (got < len) {
-		ssize_t n = read(fd, p + got, len - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		if (n == 0)
-			break;
-		got += (size_t)n;
-	}
-	return (ssize_t)got;
-}
-
-int guest_tools_same_content(const char *file_a, const char *file_b)
-{
-	int fa = open(file_a, O_RDONLY | O_CLOEXEC);
-	int fb = open(file_b, O_RDONLY | O_CLOEXEC);
-	char *a = malloc(PIECE), *b = malloc(PIECE);
-	int rc = -1;
-
-	if (fa < 0 || fb < 0 || !a || !b)
-		goto out;
-	for (;;) {
-		ssize_t na = read_full(fa, a, PIECE), nb = read_full(fb, b, PIECE);
-
-		if (na < 0 || nb < 0)
-			goto out;
-		if (na != nb || memcmp(a, b, (size_t)na) != 0) {
-			rc = 0;
-			goto out;
-		}
-		if (na == 0) {
-			rc = 1;
-			goto out;
-		}
-	}
-out:
-	if (fa >= 0)
-		close(fa);
-	if (fb >= 0)
-		close(fb);
-	free(a);
-	free(b);
-	return rc;
-}
-
-/* The input: SIZE bytes of an xorshift64 stream (Marsaglia, "Xorshift
- * RNGs", J. Stat. Softw. 8(14), 2003; shifts 13, 7, 17), incompressible
- * like real data, written to PATH. Returns 0 or -1 (errno set). */
-static int write_input(const char *path, uint64_t size)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	uint64_t x = UINT64_C(0x9e3779b97f4a7c15), left = size;
-	uint64_t *buf = malloc(PIECE);
-	int rc = -1;
-
-	if (fd < 0 || !buf)
-		goto out;
-	while (left > 0) {
-		size_t n = left < PIECE ? (size_t)left : PIECE, i;
-
-		for (i = 0; i < PIECE / 8; i++) {
-			x ^= x << 13;
-			x ^= x >> 7;
-			x ^= x << 17;
-			buf[i] = x;
-		}
-		if (write_all(fd, buf, n) < 0)
-			goto out;
-		left -= n;
-	}
-	rc = 0;
-out:
-	if (fd >= 0 && close(fd) < 0)
-		rc = -1;
-	free(buf);
-	return rc;
-}
-
-static int write_text(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	int rc;
-
-	if (fd < 0)
-		return -1;
-	rc = write_all(fd, text, strlen(text));
-	if (close(fd) < 0)
-		rc = -1;
-	return rc;
-}
-
-/* Work-directory layout under DIR. */
-struct work {
-	char dir[160];
-	char plain[192], enc[192], dec[192], pass[192], gnupg[192];
-	char agekey[192], gcrypt_top[192];
-};
-
-static void work_paths(struct work *w, const char *dir)
-{
-	snprintf(w->dir, sizeof(w->dir), "%s", dir);
-	snprintf(w->plain, sizeof(w->plain), "%s/plain", dir);
-	snprintf(w->enc, sizeof(w->enc), "%s/enc", dir);
-	snprintf(w->dec, sizeof(w->dec), "%s/dec", dir);
-	snprintf(w->pass, sizeof(w->pass), "%s/pass", dir);
-	snprintf(w->gnupg, sizeof(w->gnupg), "%s/gnupg", dir);
-	snprintf(w->agekey, sizeof(w->agekey), "%s/age.key", dir);
-	/* the layer laid over /etc for libgcrypt's nohw: gcrypt/hwf.deny */
-	snprintf(w->gcrypt_top, sizeof(w->gcrypt_top), "%s/etc-nohw", dir);
-}
-
-/* Make the work directory, in memory only (the container's tmpfs, never
- * a disk), with the input, the passphrase and libgcrypt's deny file.
- * Returns 0, or -1 after printing why. */
-static int work_setup(struct work *w, uint64_t size)
-{
-	struct statfs sf;
-	char p[256];
-
-	if (mkdir(w->dir, 0700) < 0 && errno != EEXIST) {
-		say("cannot create '%s': %s", w->dir, strerror(errno));
-		return -1;
-	}
-	if (statfs(w->dir, &sf) < 0) {
-		say("cannot stat '%s': %s", w->dir, strerror(errno));
-		return -1;
-	}
-	if ((unsigned long)sf.f_type != TMPFS_MAGIC_ &&
-	    (unsigned long)sf.f_type != RAMFS_MAGIC_) {
-		say("'%s' is not in memory (a tmpfs): refusing to write the tool input there",
-		    w->dir);
-		return -1;
-	}
-	if (write_input(w->plain, size) < 0 ||
-	    write_text(w->pass, PASSPHRASE "\n") < 0) {
-		say("cannot write the input in '%s': %s", w->dir,
-		    strerror(errno));
-		return -1;
-	}
-	snprintf(p, sizeof(p), "%s/gcrypt", w->gcrypt_top);
-	if ((mkdir(w->gnupg, 0700) < 0 && errno != EEXIST) ||
-	    (mkdir(w->gcrypt_top, 0755) < 0 && errno != EEXIST) ||
-	    (mkdir(p, 0755) < 0 && errno != EEXIST)) {
-		say("cannot create directories in '%s': %s", w->dir,
-		    strerror(errno));
-		return -1;
-	}
-	/* libgcrypt reads /etc/gcrypt/hwf.deny at initialisation: one
-	 * feature a line, "all" for every one (libgcrypt's doc/gcrypt.texi,
-	 * "Hardware features"); the same as GCRYCTL_DISABLE_HWF "all", which
-	 * guest --nohw uses for the library */
-	snprintf(p, sizeof(p), "%s/gcrypt/hwf.deny", w->gcrypt_top);
-	if (write_text(p, "all\n") < 0) {
-		say("cannot write '%s': %s", p, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-/* In a child before exec: lay W's gcrypt_top over /etc in a mount
- * namespace of the child's own, so that libgcrypt finds
- * /etc/gcrypt/hwf.deny while the rootfs stays untouched. Returns 0 or -1
- * (errno set). */
-static int mask_gcrypt(const struct work *w)
-{
-	char opts[512];
-
-	if (unshare(CLONE_NEWNS) < 0)
-		return -1;
-	if (mount("none", "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
-		return -1;
-	/* a read-only overlay of two lower layers, the first on top */
-	snprintf(opts, sizeof(opts), "lowerdir=%s:/etc", w->gcrypt_top);
-	return mount("overlay", "/etc", "overlay", MS_RDONLY, opts);
-}
-
-/* What one child process cost. */
-struct cost {
-	uint64_t user_ns, sys_ns, wall_ns, rss_kib;
-};
-
-/* Run ARGV (ARGV[0] a path) with ENV, stdin from /dev/null, stdout to
- * OUT_FD (-1: our stderr), stderr to ours; for NOHW_GCRYPT with W's layer
- * over /etc. Fills *COST from wait4's rusage and CLOCK_MONOTONIC around
- * fork and reap. Returns the exit status (0..255), 256 + signal when
- * killed, or -1 when it could not be started, with a message in MSG. */
-static int run_child(char *const argv[], char *const env[], int out_fd,
-		     const struct work *w, bool nohw_gcrypt, struct cost *cost,
-		     char *msg, size_t msglen)
-{
-	int errpipe[2], status, saved;
-	struct rusage ru;
-	uint64_t t0;
-	pid_t pid;
-	ssize_t n;
-
-	if (pipe(errpipe) < 0) {
-		snprintf(msg, msglen, "cannot make a pipe: %s", strerror(errno));
-		return -1;
-	}
-	fcntl(errpipe[1], F_SETFD, FD_CLOEXEC);
-	fcntl(errpipe[0], F_SETFD, FD_CLOEXEC);
-	t0 = now_ns();
-	pid = fork();
-	if (pid < 0) {
-		snprintf(msg, msglen, "cannot fork: %s", strerror(errno));
-		close(errpipe[0]);
-		close(errpipe[1]);
-		return -1;
-	}
-	if (pid == 0) {
-		int fd = open("/dev/null", O_RDONLY);
-		const char *what = "exec";
-
-		if (fd >= 0 && fd != 0) {
-			dup2(fd, 0);
-			close(fd);
-		}
-		dup2(out_fd >= 0 ? out_fd : 2, 1);
-		if (nohw_gcrypt && mask_gcrypt(w) < 0)
-			what = "mask libgcrypt's hardware features (overlay on /etc)";
-		else
-			execve(argv[0], argv, env);
-		saved = errno;
-		{
-			char m[256];
-
-			snprintf(m, sizeof(m), "cannot %s for '%s': %s", what,
-				 argv[0], strerror(saved));
-			if (write(errpipe[1], m, strlen(m)) < 0)
-				_exit(127);
-		}
-		_exit(127);
-	}
-	close(errpipe[1]);
-	n = read(errpipe[0], msg, msglen - 1);
-	close(errpipe[0]);
-	while (wait4(pid, &status, 0, &ru) < 0)
-		if (errno != EINTR) {
-			snprintf(msg, msglen, "cannot wait: %s", strerror(errno));
-			return -1;
-		}
-	cost->wall_ns = now_ns() - t0;
-	cost->user_ns = (uint64_t)ru.ru_utime.tv_sec * 1000000000u +
-			(uint64_t)ru.ru_utime.tv_usec * 1000u;
-	cost->sys_ns = (uint64_t)ru.ru_stime.tv_sec * 1000000000u +
-		       (uint64_t)ru.ru_stime.tv_usec * 1000u;
-	cost->rss_kib = (uint64_t)ru.ru_maxrss;	/* Linux: KiB */
-	if (n > 0) {
-		msg[n] = '\0';
-		return -1;
-	}
-	msg[0] = '\0';
-	if (WIFSIGNALED(status))
-		return 256 + WTERMSIG(status);
-	return WEXITSTATUS(status);
-}
-
-/* Run ARGV and keep its stdout (at most LEN - 1 bytes) in BUF, untimed.
- * Returns its exit status as run_child does. */
-static int run_capture(char *const argv[], char *const env[],
-		       const struct work *w, bool nohw_gcrypt, char *buf,
-		       size_t len)
-{
-	char tmp[256], msg[256];
-	struct cost c;
-	int fd, rc;
-	ssize_t n;
-
-	buf[0] = '\0';
-	snprintf(tmp, sizeof(tmp), "%s/capture", w->dir);
-	fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return -1;
-	rc = run_child(argv, env, fd, w, nohw_gcrypt, &c, msg, sizeof(msg));
-	if (lseek(fd, 0, SEEK_SET) == 0) {
-		n = read_full(fd, buf, len - 1);
-		buf[n > 0 ? n : 0] = '\0';
-	}
-	close(fd);
-	unlink(tmp);
-	return rc;
 }
 
 /* The environment of every tool: fixed, like the guest's own (no
@@ -694,11 +337,11 @@ static void describe_tool(const struct case_run *r, const struct work *w,
 	a[0] = (char *)r->path;
 	a[1] = strcmp(r->c->tool, "openssl") == 0 ? "version" : "--version";
 	a[2] = NULL;
-	if (run_capture(a, env, w, false, out, sizeof(out)) >= 0)
+	if (tools_run_capture(a, env, w, false, out, sizeof(out)) >= 0)
 		copy_str(version, vlen, first_line(out));
 	if (strcmp(r->c->tool, "gpg") != 0)
 		return;
-	find_tool("gpgconf", gpgconf, sizeof(gpgconf));
+	tools_find_tool("gpgconf", gpgconf, sizeof(gpgconf));
 	if (!gpgconf[0])
 		return;
 	a[0] = gpgconf;
@@ -707,7 +350,7 @@ static void describe_tool(const struct case_run *r, const struct work *w,
 	for (int v = 0; v < 2; v++) {
 		char *line;
 
-		if (run_capture(a, env, w, v == 1, out, sizeof(out)) != 0)
+		if (tools_run_capture(a, env, w, v == 1, out, sizeof(out)) != 0)
 			continue;
 		line = strstr(out, "\nhwflist:");
 		if (line)
@@ -725,7 +368,7 @@ static int prepare_tool(struct case_run *r, const struct work *w)
 
 	if (strcmp(r->c->tool, "age") != 0)
 		return 0;
-	find_tool("age-keygen", keygen, sizeof(keygen));
+	tools_find_tool("age-keygen", keygen, sizeof(keygen));
 	if (!keygen[0]) {
 		snprintf(r->message, sizeof(r->message),
 			 "age-keygen not found beside age");
@@ -737,7 +380,7 @@ static int prepare_tool(struct case_run *r, const struct work *w)
 	a[1] = "-o";
 	a[2] = (char *)w->agekey;
 	a[3] = NULL;
-	if (run_child(a, env, -1, w, false, &c, msg, sizeof(msg)) != 0) {
+	if (tools_run_child(a, env, -1, w, false, &c, msg, sizeof(msg)) != 0) {
 		snprintf(r->message, sizeof(r->message), "age-keygen failed%s%s",
 			 msg[0] ? ": " : "", msg);
 		return -1;
@@ -760,7 +403,7 @@ static int measure_once(struct case_run *r, const struct work *w)
 		struct cost c;
 
 		tool_argv(r, w, dir, a);
-		rc = run_child(a, env, -1, w, gcrypt, &c, msg, sizeof(msg));
+		rc = tools_run_child(a, env, -1, w, gcrypt, &c, msg, sizeof(msg));
 		if (rc != 0) {
 			r->failed = true;
 			if (rc < 0)
@@ -799,7 +442,7 @@ static int emit_line(struct json_line *j)
 {
 	if (json_end(j) < 0)
 		return -1;
-	return write_all(1, j->buf, j->len);
+	return tools_write_all(1, j->buf, j->len);
 }
 
 static int emit_tool(const struct case_run *r, const char *version,
@@ -867,7 +510,7 @@ static void stop_agents(const struct work *w)
 	char gpgconf[256], home[200], msg[128], *env[8], *a[6];
 	struct cost c;
 
-	find_tool("gpgconf", gpgconf, sizeof(gpgconf));
+	tools_find_tool("gpgconf", gpgconf, sizeof(gpgconf));
 	if (!gpgconf[0])
 		return;
 	tool_env(w, &cases[0], 0, home, sizeof(home), env);
@@ -877,7 +520,7 @@ static void stop_agents(const struct work *w)
 	a[3] = "--kill";
 	a[4] = "all";
 	a[5] = NULL;
-	run_child(a, env, -1, w, false, &c, msg, sizeof(msg));
+	tools_run_child(a, env, -1, w, false, &c, msg, sizeof(msg));
 }
 
 int guest_tools_main(int argc, char **argv)
@@ -894,16 +537,16 @@ int guest_tools_main(int argc, char **argv)
 	if (rc == 1)
 		return 0;
 	if (rc < 0) {
-		say("try 'benchorch-guest tool --help'");
+		tools_say("try 'benchorch-guest tool --help'");
 		return 2;
 	}
 	if (pin(o.cpu) < 0) {
-		say("cannot pin to CPU %d: %s", o.cpu, strerror(errno));
+		tools_say("cannot pin to CPU %d: %s", o.cpu, strerror(errno));
 		return 1;
 	}
 	bytes = o.size_mib << 20;
-	t0 = now_ns();
-	work_paths(&w, o.dir);
+	t0 = tools_now_ns();
+	tools_work_paths(&w, o.dir);
 	json_begin(&j);
 	json_add_str(&j, "type", "tool_hello");
 	json_add_int(&j, "protocol", GUEST_PROTOCOL);
@@ -913,11 +556,11 @@ int guest_tools_main(int argc, char **argv)
 	json_add_uint(&j, "repetitions", o.reps);
 	if (emit_line(&j) < 0)
 		return 1;
-	if (work_setup(&w, bytes) < 0)
+	if (tools_work_setup(&w, bytes) < 0)
 		return 1;
 	runs = calloc(2 * NCASES, sizeof(*runs));
 	if (!runs) {
-		say("out of memory");
+		tools_say("out of memory");
 		return 1;
 	}
 	for (i = 0; i < NCASES; i++) {
@@ -935,7 +578,7 @@ int guest_tools_main(int argc, char **argv)
 			r = &runs[nruns++];
 			r->c = &cases[i];
 			r->variant = v;
-			find_tool(cases[i].tool, r->path, sizeof(r->path));
+			tools_find_tool(cases[i].tool, r->path, sizeof(r->path));
 			if (r->path[0] && prepare_tool(r, &w) < 0)
 				r->failed = true;
 		}
@@ -963,7 +606,7 @@ int guest_tools_main(int argc, char **argv)
 	unlink(w.dec);
 	json_begin(&j);
 	json_add_str(&j, "type", "tool_done");
-	json_add_uint(&j, "elapsed_ns", now_ns() - t0);
+	json_add_uint(&j, "elapsed_ns", tools_now_ns() - t0);
 	free(runs);
 	return emit_line(&j) < 0 ? 1 : 0;
 fail:

@@ -69,14 +69,140 @@ static const char *type_name(mode_t t)
 	}
 }
 
+/* Check entry E (number COUNT + 1) of FILE before it is written: it has a
+ * name, neither it nor its hard link target leaves the destination, and it
+ * is no device, FIFO or socket. Returns 0, or -1 with err set. */
+static int check_entry(const char *file, struct archive_entry *e,
+		       size_t count, bo_err *err)
+{
+	const char *path = archive_entry_pathname(e), *link;
+	mode_t type;
+
+	if (!path || !*path)
+		return bo_err_set(err, "cannot unpack '%s': entry %zu has no "
+				  "name", file, count + 1);
+	if (path_escapes(path))
+		return bo_err_set(err, "refusing archive '%s': entry '%.200s' "
+				  "is %s", file, path, path[0] == '/' ?
+				  "an absolute path" :
+				  "outside the destination ('..')");
+	link = archive_entry_hardlink(e);
+	if (link && path_escapes(link))
+		return bo_err_set(err, "refusing archive '%s': hard link "
+				  "'%.200s' points outside the destination "
+				  "('%.200s')", file, path, link);
+	type = archive_entry_filetype(e);
+	if (!link && (type == AE_IFCHR || type == AE_IFBLK ||
+		      type == AE_IFIFO || type == AE_IFSOCK))
+		return bo_err_set(err, "refusing archive '%s': entry '%.200s' "
+				  "is a %s", file, path, type_name(type));
+	return 0;
+}
+
+/* Copy the data of the current entry PATH of FILE from IN to OUT, block by
+ * block (stopping early, without an error, when interrupted). Returns 0,
+ * or -1 with err set. */
+static int copy_data(struct archive *in, struct archive *out,
+		     const char *file, const char *path, bo_err *err)
+{
+	char msg[512];
+	const void *buf;
+	size_t len;
+	la_int64_t off;
+	int r;
+
+	while ((r = archive_read_data_block(in, &buf, &len, &off)) ==
+	       ARCHIVE_OK) {
+		if (archive_write_data_block(out, buf, len, off) <
+		    ARCHIVE_WARN)
+			return bo_err_set(err, "cannot unpack '%s': entry "
+					  "'%.200s': %s", file, path,
+					  one_line(archive_error_string(out),
+						   msg, sizeof(msg)));
+		if (bo_interrupted)
+			break;
+	}
+	if (r != ARCHIVE_EOF && r != ARCHIVE_OK)
+		return bo_err_set(err, "cannot unpack '%s': entry '%.200s': %s",
+				  file, path,
+				  one_line(archive_error_string(in), msg,
+					   sizeof(msg)));
+	return 0;
+}
+
+/* Write entry E (number COUNT + 1) of FILE, read from IN, through OUT:
+ * checked (check_entry), its header, its data, finished. Returns 0, or -1
+ * with err set. */
+static int unpack_entry(struct archive *in, struct archive *out,
+			struct archive_entry *e, const char *file,
+			size_t count, bo_err *err)
+{
+	const char *path;
+	char msg[512];
+
+	if (check_entry(file, e, count, err) < 0)
+		return -1;
+	path = archive_entry_pathname(e);
+	if (archive_write_header(out, e) < ARCHIVE_WARN)
+		return bo_err_set(err, "refusing archive '%s': entry '%.200s': "
+				  "%s", file, path,
+				  one_line(archive_error_string(out), msg,
+					   sizeof(msg)));
+	if ((archive_entry_size(e) > 0 || !archive_entry_size_is_set(e)) &&
+	    copy_data(in, out, file, path, err) < 0)
+		return -1;
+	if (archive_write_finish_entry(out) < ARCHIVE_WARN)
+		return bo_err_set(err, "cannot unpack '%s': entry '%.200s': %s",
+				  file, path,
+				  one_line(archive_error_string(out), msg,
+					   sizeof(msg)));
+	return 0;
+}
+
+/* Unpack every entry of IN (opened on FILE) through OUT, counting them
+ * into *count; refuses an archive without entries. Returns 0, or -1 with
+ * err set. */
+static int unpack_entries(struct archive *in, struct archive *out,
+			  const char *file, size_t *count, bo_err *err)
+{
+	struct archive_entry *e;
+	char msg[512];
+	int r;
+
+	for (;;) {
+		if (bo_interrupted)
+			return bo_err_set(err, "cannot unpack '%s': interrupted",
+					  file);
+		r = archive_read_next_header(in, &e);
+		if (r == ARCHIVE_EOF)
+			break;
+		if (r < ARCHIVE_WARN)
+			return bo_err_set(err, "cannot unpack '%s': %s", file,
+					  one_line(archive_error_string(in),
+						   msg, sizeof(msg)));
+		if (unpack_entry(in, out, e, file, *count, err) < 0)
+			return -1;
+		(*count)++;
+	}
+	if (*count == 0)
+		return bo_err_set(err, "refusing archive '%s': it has no "
+				  "entries, so it is not a root filesystem",
+				  file);
+	/* Applies the deferred directory permissions and times. */
+	if (archive_write_close(out) < ARCHIVE_WARN)
+		return bo_err_set(err, "cannot unpack '%s': %s", file,
+				  one_line(archive_error_string(out), msg,
+					   sizeof(msg)));
+	return 0;
+}
+
 int archive_unpack(const char *file, const char *dest, size_t *ret_entries,
 		   bo_err *err)
 {
 	struct archive *in = archive_read_new(), *out = archive_write_disk_new();
-	struct archive_entry *e;
 	char msg[512];
 	size_t count = 0;
-	int cwd = -1, rc = -1, r;
+	int cwd = -1, rc = -1;
 	const int flags = ARCHIVE_EXTRACT_SECURE_NODOTDOT |
 		ARCHIVE_EXTRACT_SECURE_NOABSOLUTEPATHS |
 		ARCHIVE_EXTRACT_SECURE_SYMLINKS | ARCHIVE_EXTRACT_PERM |
@@ -106,107 +232,8 @@ int archive_unpack(const char *file, const char *dest, size_t *ret_entries,
 		bo_err_set(err, "cannot enter '%s': %s", dest, strerror(errno));
 		goto out;
 	}
-	for (;;) {
-		const char *path, *link;
-		mode_t type;
-
-		if (bo_interrupted) {
-			bo_err_set(err, "cannot unpack '%s': interrupted", file);
-			goto out;
-		}
-		r = archive_read_next_header(in, &e);
-		if (r == ARCHIVE_EOF)
-			break;
-		if (r < ARCHIVE_WARN) {
-			bo_err_set(err, "cannot unpack '%s': %s", file,
-				   one_line(archive_error_string(in), msg,
-					    sizeof(msg)));
-			goto out;
-		}
-		path = archive_entry_pathname(e);
-		if (!path || !*path) {
-			bo_err_set(err, "cannot unpack '%s': entry %zu has no "
-				   "name", file, count + 1);
-			goto out;
-		}
-		if (path_escapes(path)) {
-			bo_err_set(err, "refusing archive '%s': entry '%.200s' "
-				   "is %s", file, path, path[0] == '/' ?
-				   "an absolute path" :
-				   "outside the destination ('..')");
-			goto out;
-		}
-		link = archive_entry_hardlink(e);
-		if (link && path_escapes(link)) {
-			bo_err_set(err, "refusing archive '%s': hard link "
-				   "'%.200s' points outside the destination "
-				   "('%.200s')", file, path, link);
-			goto out;
-		}
-		type = archive_entry_filetype(e);
-		if (!link && (type == AE_IFCHR || type == AE_IFBLK ||
-			      type == AE_IFIFO || type == AE_IFSOCK)) {
-			bo_err_set(err, "refusing archive '%s': entry '%.200s' "
-				   "is a %s", file, path, type_name(type));
-			goto out;
-		}
-		r = archive_write_header(out, e);
-		if (r < ARCHIVE_WARN) {
-			bo_err_set(err, "refusing archive '%s': entry '%.200s': "
-				   "%s", file, path,
-				   one_line(archive_error_string(out), msg,
-					    sizeof(msg)));
-			goto out;
-		}
-		if (archive_entry_size(e) > 0 || !archive_entry_size_is_set(e)) {
-			const void *buf;
-			size_t len;
-			la_int64_t off;
-
-			while ((r = archive_read_data_block(in, &buf, &len,
-							    &off)) ==
-			       ARCHIVE_OK) {
-				if (archive_write_data_block(out, buf, len,
-							     off) < ARCHIVE_WARN) {
-					bo_err_set(err, "cannot unpack '%s': "
-						   "entry '%.200s': %s", file,
-						   path, one_line(
-						   archive_error_string(out),
-						   msg, sizeof(msg)));
-					goto out;
-				}
-				if (bo_interrupted)
-					break;
-			}
-			if (r != ARCHIVE_EOF && r != ARCHIVE_OK) {
-				bo_err_set(err, "cannot unpack '%s': entry "
-					   "'%.200s': %s", file, path,
-					   one_line(archive_error_string(in),
-						    msg, sizeof(msg)));
-				goto out;
-			}
-		}
-		if (archive_write_finish_entry(out) < ARCHIVE_WARN) {
-			bo_err_set(err, "cannot unpack '%s': entry '%.200s': %s",
-				   file, path,
-				   one_line(archive_error_string(out), msg,
-					    sizeof(msg)));
-			goto out;
-		}
-		count++;
-	}
-	if (count == 0) {
-		bo_err_set(err, "refusing archive '%s': it has no entries, so "
-			   "it is not a root filesystem", file);
+	if (unpack_entries(in, out, file, &count, err) < 0)
 		goto out;
-	}
-	/* Applies the deferred directory permissions and times. */
-	if (archive_write_close(out) < ARCHIVE_WARN) {
-		bo_err_set(err, "cannot unpack '%s': %s", file,
-			   one_line(archive_error_string(out), msg,
-				    sizeof(msg)));
-		goto out;
-	}
 	rc = 0;
 out:
 	if (cwd >= 0) {

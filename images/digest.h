@@ -4,7 +4,7 @@
 #define BENCHORCH_DIGEST_H
 
 #include <stddef.h>
-#include "orchestrator/util.h"
+#include "lib/util.h"
 
 /* Length of "sha256:" + 64 hex digits + NUL. */
 #define DIGEST_STR_LEN 72

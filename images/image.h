@@ -4,7 +4,7 @@
 #define BENCHORCH_IMAGE_H
 
 #include <stddef.h>
-#include "orchestrator/util.h"
+#include "lib/util.h"
 
 /* One installed package as read from the image's package database. */
 struct image_package {

@@ -3,7 +3,8 @@ liborch_a_SOURCES += \
 	images/image.h \
 	images/spec.c \
 	images/recipe.c images/recipe.h \
-	images/build.c \
+	images/build.c images/build.h \
+	images/bootstrap.c \
 	images/store.c images/store.h \
 	images/dpkg.c \
 	images/digest.c images/digest.h \

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "images/previous.h"
+#include "images/store.h"
 
 int image_packages_differ(const struct image *a, const struct image *b)
 {
@@ -21,13 +22,6 @@ int image_packages_differ(const struct image *a, const struct image *b)
 		    strcmp(a->packages[i].version, b->packages[i].version) != 0)
 			return 1;
 	return 0;
-}
-
-int image_name_is_previous(const char *name)
-{
-	size_t n = strlen(name), s = strlen(IMAGE_PREVIOUS_SUFFIX);
-
-	return n > s && strcmp(name + n - s, IMAGE_PREVIOUS_SUFFIX) == 0;
 }
 
 int image_previous_keep(const char *images_dir, const char *name,

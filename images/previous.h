@@ -6,17 +6,14 @@
 #define BENCHORCH_PREVIOUS_H
 
 #include "images/image.h"
-
-/* What ends the directory name of a kept previous image. */
-#define IMAGE_PREVIOUS_SUFFIX ".previous"
+/* IMAGE_PREVIOUS_SUFFIX and image_name_is_previous() are in store.h,
+ * below this file: image_load() skips the previous images. */
+#include "images/store.h"
 
 /* 1 when the package lists of A and B differ (a package added, removed or
  * at another version), else 0. Both sorted by name, as image_load()
  * gives them. */
 int image_packages_differ(const struct image *a, const struct image *b);
-
-/* 1 when NAME (a directory name) ends in IMAGE_PREVIOUS_SUFFIX. */
-int image_name_is_previous(const char *name);
 
 /* Keep the image directory OLD_DIR (moved away from IMAGES_DIR/NAME by a
  * rebuild) as IMAGES_DIR/NAME.previous, replacing a previous kept before

@@ -15,7 +15,7 @@
  *   options          object, optional: method name -> array of extra
  *                    command-line options for that tool (each starting
  *                    with '-'), e.g. mmdebstrap hook directories; read by
- *                    build.c when that method is chosen
+ *                    bootstrap.c when that method is chosen
  *   releases         object: release name -> object with
  *       packages     array of strings: extra packages to install (--include)
  *       libraries    object: guest library name -> package that ships it
@@ -32,7 +32,7 @@
 
 #include <stddef.h>
 #include <jansson.h>
-#include "orchestrator/util.h"
+#include "lib/util.h"
 #include "images/image.h"
 
 struct recipe_release {

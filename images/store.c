@@ -10,7 +10,6 @@
 #include <jansson.h>
 
 #include "images/image.h"
-#include "images/previous.h"
 #include "images/store.h"
 
 int image_json_write(const struct image *img, const char *mirror,
@@ -87,6 +86,13 @@ static int req_string(json_t *obj, const char *key, const char *path,
 				  "must be a string", path, key);
 	*out = xstrdup(json_string_value(v));
 	return 0;
+}
+
+int image_name_is_previous(const char *name)
+{
+	size_t n = strlen(name), s = strlen(IMAGE_PREVIOUS_SUFFIX);
+
+	return n > s && strcmp(name + n - s, IMAGE_PREVIOUS_SUFFIX) == 0;
 }
 
 int image_load(const char *dir, struct image **ret, bo_err *err)

@@ -8,6 +8,13 @@
 /* Name of the description file inside an image directory. */
 #define IMAGE_JSON "image.json"
 
+/* What ends the directory name of a kept previous image (previous.h). */
+#define IMAGE_PREVIOUS_SUFFIX ".previous"
+
+/* 1 when NAME (a directory name, not NULL) ends in IMAGE_PREVIOUS_SUFFIX
+ * (and is longer than it), else 0. */
+int image_name_is_previous(const char *name);
+
 /* Write the description of IMG to PATH atomically, as a JSON object with
  * name, distro, release, digest, created_at, method (strings), mirror
  * (string; "" = the tool's default), build_seconds (number; wall time of

@@ -13,7 +13,7 @@
 
 #include "images/digest.h"
 #include "images/tarball.h"
-#include "orchestrator/spawn.h"
+#include "lib/spawn.h"
 
 /* Downloads and gpgv must finish within these times (ns). */
 #define FETCH_TIMEOUT_NS (3600ull * 1000000000ull)
@@ -394,6 +394,131 @@ void tarball_result_free(struct tarball_result *res)
 	memset(res, 0, sizeof(*res));
 }
 
+/* --from FILE: res->file and res->source are FILE, and *sums the
+ * checksums file: --digests, else the recipe's "checksums" template
+ * (SUMS_T, NULL = "{url}.sha256") expanded with {url} = FILE. Returns 0,
+ * or -1 with err set; *sums is newly allocated (caller frees), res as
+ * tarball_obtain() leaves it. */
+static int obtain_local(const struct image_ctx *ctx, const struct recipe *r,
+			const char *sums_t, struct vars *v,
+			struct tarball_result *res, char **sums, bo_err *err)
+{
+	if (access(ctx->from, R_OK) < 0)
+		return bo_err_set(err, "cannot read '%s': %s", ctx->from,
+				  strerror(errno));
+	res->file = xstrdup(ctx->from);
+	res->source = xstrdup(ctx->from);
+	if (ctx->digests) {
+		*sums = xstrdup(ctx->digests);
+		return 0;
+	}
+	/* Next to the file, named as the recipe names it relative to the
+	 * tarball URL. */
+	v->url = ctx->from;
+	*sums = expand(sums_t ? sums_t : "{url}.sha256", v, r->path, err);
+	return *sums ? 0 : -1;
+}
+
+/* The recipe's "latest" file: download LATEST_T (expanded) into
+ * WORKDIR/latest.txt, check its signature when a keyring is given (and
+ * not --no-verify), and parse it. Returns the name it gives (newly
+ * allocated, caller frees), or NULL with err set. */
+static char *obtain_latest(const struct image_ctx *ctx,
+			   const struct recipe *r, const char *latest_t,
+			   const struct vars *v, const char *workdir,
+			   bo_err *err)
+{
+	char *lurl = expand(latest_t, v, r->path, err);
+	char *lfile = xasprintf("%s/latest.txt", workdir);
+	char *latest = NULL;
+
+	if (lurl && fetch(lurl, lfile, workdir, err) == 0 &&
+	    (!ctx->keyring || ctx->no_verify ||
+	     verify_latest(lfile, lurl, ctx->keyring, workdir, err) == 0))
+		latest = parse_latest(lfile, err);
+	free(lurl);
+	free(lfile);
+	return latest;
+}
+
+/* Download the checksums (SUMS_T expanded, NULL = "{url}.sha256") into
+ * WORKDIR as *sums and, with a keyring and a "signature" template SIG_T,
+ * their signature as *sig (WORKDIR/signature.asc). Returns 0, or -1 with
+ * err set; *sums and *sig newly allocated (caller frees, also on error). */
+static int fetch_sums(const struct image_ctx *ctx, const struct recipe *r,
+		      const char *sums_t, const char *sig_t,
+		      const struct vars *v, const char *workdir,
+		      const struct tarball_result *res, char **sums,
+		      char **sig, bo_err *err)
+{
+	char *surl = expand(sums_t ? sums_t : "{url}.sha256", v, r->path, err);
+	int rc;
+
+	if (!surl)
+		return -1;
+	*sums = xasprintf("%s/%s", workdir, base_name(surl));
+	if (strcmp(*sums, res->file) == 0) {
+		free(*sums);
+		*sums = xasprintf("%s/sums.txt", workdir);
+	}
+	rc = fetch(surl, *sums, workdir, err);
+	if (rc == 0 && ctx->keyring && sig_t) {
+		char *gurl = expand(sig_t, v, r->path, err);
+
+		if (!gurl) {
+			rc = -1;
+		} else {
+			*sig = xasprintf("%s/signature.asc", workdir);
+			rc = fetch(gurl, *sig, workdir, err);
+			free(gurl);
+		}
+	}
+	free(surl);
+	return rc < 0 ? -1 : 0;
+}
+
+/* Download the release's tarball (recipe "url", after its "latest" file
+ * when there is one) into WORKDIR, and unless --no-verify its checksums
+ * and signature (fetch_sums). Sets res->source, res->file and
+ * res->downloaded; *latest, *sums and *sig are newly allocated (caller
+ * frees, also on error). Returns 0, or -1 with err set. */
+static int obtain_remote(const struct image_ctx *ctx, const struct recipe *r,
+			 const struct recipe_release *rel, const char *mirror,
+			 const char *workdir, struct vars *v,
+			 struct tarball_result *res, char **latest,
+			 char **sums, char **sig, bo_err *err)
+{
+	const char *url_t = setting(r, rel, "url");
+	const char *latest_t = setting(r, rel, "latest");
+
+	if (!url_t)
+		return bo_err_set(err, "invalid recipe '%s': no 'url' for "
+				  "release '%s' (or use --from FILE)",
+				  r->path, rel->name);
+	if (!*mirror)
+		return bo_err_set(err, "invalid recipe '%s': no mirror",
+				  r->path);
+	if (latest_t) {
+		*latest = obtain_latest(ctx, r, latest_t, v, workdir, err);
+		if (!*latest)
+			return -1;
+		v->latest = *latest;
+	}
+	res->source = expand(url_t, v, r->path, err);
+	if (!res->source)
+		return -1;
+	v->url = res->source;
+	res->file = xasprintf("%s/%s", workdir, base_name(res->source));
+	res->downloaded = 1;
+	if (fetch(res->source, res->file, workdir, err) < 0)
+		return -1;
+	if (ctx->no_verify)
+		return 0;
+	return fetch_sums(ctx, r, setting(r, rel, "checksums"),
+			  setting(r, rel, "signature"), v, workdir, res, sums,
+			  sig, err);
+}
+
 int tarball_obtain(const struct image_ctx *ctx, const struct recipe *r,
 		   const struct recipe_release *rel, const char *mirror,
 		   const char *workdir, struct tarball_result *res,
@@ -401,11 +526,10 @@ int tarball_obtain(const struct image_ctx *ctx, const struct recipe *r,
 {
 	const char *fmt_s = setting(r, rel, "checksum_format");
 	const char *sums_t = setting(r, rel, "checksums");
-	const char *sig_t = setting(r, rel, "signature");
 	struct vars v = { mirror, rel->name, setting(r, rel, "version"), NULL,
 			  NULL };
 	enum sums_format fmt;
-	char *latest = NULL, *sums = NULL, *sig = NULL, *tmp;
+	char *latest = NULL, *sums = NULL, *sig = NULL;
 	int rc = -1;
 
 	memset(res, 0, sizeof(*res));
@@ -414,94 +538,10 @@ int tarball_obtain(const struct image_ctx *ctx, const struct recipe *r,
 		fmt_s = "sha256sum";
 	if (sums_format_parse(fmt_s, &fmt, err) < 0)
 		return -1;
-	if (ctx->from) {
-		if (access(ctx->from, R_OK) < 0)
-			return bo_err_set(err, "cannot read '%s': %s",
-					  ctx->from, strerror(errno));
-		res->file = xstrdup(ctx->from);
-		res->source = xstrdup(ctx->from);
-		if (ctx->digests) {
-			sums = xstrdup(ctx->digests);
-		} else {
-			/* Next to the file, named as the recipe names it
-			 * relative to the tarball URL. */
-			v.url = ctx->from;
-			sums = expand(sums_t ? sums_t : "{url}.sha256", &v,
-				      r->path, err);
-			if (!sums)
-				goto out;
-		}
-	} else {
-		const char *url_t = setting(r, rel, "url");
-		const char *latest_t = setting(r, rel, "latest");
-
-		if (!url_t) {
-			bo_err_set(err, "invalid recipe '%s': no 'url' for "
-				   "release '%s' (or use --from FILE)",
-				   r->path, rel->name);
-			goto out;
-		}
-		if (!*mirror) {
-			bo_err_set(err, "invalid recipe '%s': no mirror",
-				   r->path);
-			goto out;
-		}
-		if (latest_t) {
-			char *lurl = expand(latest_t, &v, r->path, err);
-			char *lfile = xasprintf("%s/latest.txt", workdir);
-
-			if (!lurl || fetch(lurl, lfile, workdir, err) < 0 ||
-			    (ctx->keyring && !ctx->no_verify &&
-			     verify_latest(lfile, lurl, ctx->keyring, workdir,
-					   err) < 0) ||
-			    !(latest = parse_latest(lfile, err))) {
-				free(lurl);
-				free(lfile);
-				goto out;
-			}
-			free(lurl);
-			free(lfile);
-			v.latest = latest;
-		}
-		res->source = expand(url_t, &v, r->path, err);
-		if (!res->source)
-			goto out;
-		v.url = res->source;
-		res->file = xasprintf("%s/%s", workdir,
-				      base_name(res->source));
-		res->downloaded = 1;
-		if (fetch(res->source, res->file, workdir, err) < 0)
-			goto out;
-		if (!ctx->no_verify) {
-			char *surl = expand(sums_t ? sums_t : "{url}.sha256",
-					    &v, r->path, err);
-
-			if (!surl)
-				goto out;
-			sums = xasprintf("%s/%s", workdir, base_name(surl));
-			if (strcmp(sums, res->file) == 0) {
-				free(sums);
-				sums = xasprintf("%s/sums.txt", workdir);
-			}
-			rc = fetch(surl, sums, workdir, err);
-			if (rc == 0 && ctx->keyring && sig_t) {
-				char *gurl = expand(sig_t, &v, r->path, err);
-
-				if (!gurl) {
-					rc = -1;
-				} else {
-					sig = xasprintf("%s/signature.asc",
-							workdir);
-					rc = fetch(gurl, sig, workdir, err);
-					free(gurl);
-				}
-			}
-			free(surl);
-			if (rc < 0)
-				goto out;
-			rc = -1;
-		}
-	}
+	if (ctx->from ? obtain_local(ctx, r, sums_t, &v, res, &sums, err) < 0
+		      : obtain_remote(ctx, r, rel, mirror, workdir, &v, res,
+				      &latest, &sums, &sig, err) < 0)
+		goto out;
 	if (ctx->no_verify) {
 		res->verification = xstrdup("none (--no-verify)");
 	} else if (tarball_verify(res->file, base_name(res->source), sums,
@@ -521,8 +561,7 @@ out:
 			unlink(res->file);
 		tarball_result_free(res);
 	}
-	tmp = latest;
-	free(tmp);
+	free(latest);
 	free(sums);
 	free(sig);
 	return rc;

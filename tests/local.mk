@@ -9,22 +9,22 @@ AM_TESTS_ENVIRONMENT = \
 # Unit tests of the orchestrator library (C programs printing TAP).
 ORCH_TEST_CFLAGS = $(AM_CFLAGS) $(ORCH_CFLAGS)
 ORCH_TEST_LDADD = $(ORCH_LIBS) -lm
-check_PROGRAMS += tests/t3000-validate tests/t3010-db tests/t3020-spawn
-tests_t3000_validate_SOURCES = tests/t3000-validate.c tests/tap.h
-tests_t3000_validate_CFLAGS = $(ORCH_TEST_CFLAGS)
-tests_t3000_validate_LDADD = $(ORCH_TEST_LDADD)
-tests_t3010_db_SOURCES = tests/t3010-db.c tests/tap.h
-check_PROGRAMS += tests/t3016-db-canaries
-tests_t3016_db_canaries_SOURCES = tests/t3016-db-canaries.c tests/tap.h
-tests_t3016_db_canaries_CFLAGS = $(ORCH_TEST_CFLAGS)
-tests_t3016_db_canaries_LDADD = $(ORCH_TEST_LDADD)
-TESTS += tests/t3016-db-canaries
-tests_t3010_db_CFLAGS = $(ORCH_TEST_CFLAGS)
-tests_t3010_db_LDADD = $(ORCH_TEST_LDADD)
-tests_t3020_spawn_SOURCES = tests/t3020-spawn.c tests/tap.h
-tests_t3020_spawn_CFLAGS = $(ORCH_TEST_CFLAGS)
-tests_t3020_spawn_LDADD = $(ORCH_TEST_LDADD)
-TESTS += tests/t3000-validate tests/t3010-db tests/t3020-spawn
+check_PROGRAMS += tests/t0000-validate tests/t4010-db tests/t0020-spawn
+tests_t0000_validate_SOURCES = tests/t0000-validate.c tests/tap.h
+tests_t0000_validate_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t0000_validate_LDADD = $(ORCH_TEST_LDADD)
+tests_t4010_db_SOURCES = tests/t4010-db.c tests/tap.h
+check_PROGRAMS += tests/t4016-db-canaries
+tests_t4016_db_canaries_SOURCES = tests/t4016-db-canaries.c tests/tap.h
+tests_t4016_db_canaries_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t4016_db_canaries_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t4016-db-canaries
+tests_t4010_db_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t4010_db_LDADD = $(ORCH_TEST_LDADD)
+tests_t0020_spawn_SOURCES = tests/t0020-spawn.c tests/tap.h
+tests_t0020_spawn_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t0020_spawn_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t0000-validate tests/t4010-db tests/t0020-spawn
 # Resource figures: protocol members, per-algorithm peaks, storage, merge.
 check_PROGRAMS += tests/t3060-resources
 tests_t3060_resources_SOURCES = tests/t3060-resources.c tests/tap.h
@@ -32,24 +32,24 @@ tests_t3060_resources_CFLAGS = $(ORCH_TEST_CFLAGS)
 tests_t3060_resources_LDADD = $(ORCH_TEST_LDADD)
 TESTS += tests/t3060-resources
 # A run stores each invocation when it ends, then shrinks its output.
-check_PROGRAMS += tests/t3065-store-invocation
-tests_t3065_store_invocation_SOURCES = tests/t3065-store-invocation.c tests/tap.h
-tests_t3065_store_invocation_CFLAGS = $(ORCH_TEST_CFLAGS)
-tests_t3065_store_invocation_LDADD = $(ORCH_TEST_LDADD)
-TESTS += tests/t3065-store-invocation
-check_PROGRAMS += tests/t3015-db-open
-tests_t3015_db_open_SOURCES = tests/t3015-db-open.c tests/tap.h
-tests_t3015_db_open_CFLAGS = $(ORCH_TEST_CFLAGS)
-tests_t3015_db_open_LDADD = $(ORCH_TEST_LDADD)
-TESTS += tests/t3015-db-open
+check_PROGRAMS += tests/t4065-store-invocation
+tests_t4065_store_invocation_SOURCES = tests/t4065-store-invocation.c tests/tap.h
+tests_t4065_store_invocation_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t4065_store_invocation_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t4065-store-invocation
+check_PROGRAMS += tests/t4015-db-open
+tests_t4015_db_open_SOURCES = tests/t4015-db-open.c tests/tap.h
+tests_t4015_db_open_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t4015_db_open_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t4015-db-open
 # Package versions changed since the previous run (migration 3).
-check_PROGRAMS += tests/t3012-db-package-changes
-tests_t3012_db_package_changes_SOURCES = tests/t3012-db-package-changes.c tests/tap.h
-tests_t3012_db_package_changes_CFLAGS = $(ORCH_TEST_CFLAGS)
-tests_t3012_db_package_changes_LDADD = $(ORCH_TEST_LDADD)
-TESTS += tests/t3012-db-package-changes
-TESTS += tests/t3030-cli.sh tests/t3032-path-options.sh
-EXTRA_DIST += tests/lib.sh tests/t3030-cli.sh tests/t3032-path-options.sh
+check_PROGRAMS += tests/t4012-db-package-changes
+tests_t4012_db_package_changes_SOURCES = tests/t4012-db-package-changes.c tests/tap.h
+tests_t4012_db_package_changes_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t4012_db_package_changes_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t4012-db-package-changes
+TESTS += tests/t5030-cli.sh tests/t5032-path-options.sh
+EXTRA_DIST += tests/lib.sh tests/t5030-cli.sh tests/t5032-path-options.sh
 # Integration tests: real debootstrap, real systemd-nspawn, real SQLite.
 TESTS += tests/t3100-run-debian.sh tests/t3110-run-interrupt.sh \
 	tests/t3120-run-bad-guest.sh
@@ -145,7 +145,8 @@ EXTRA_DIST += tests/t6010-daemon-cli.sh
 check_PROGRAMS += tests/t1040-guest-stats
 tests_t1040_guest_stats_SOURCES = tests/t1040-guest-stats.c tests/tap.h \
 	guest/samples.c guest/samples.h guest/bench.c guest/bench.h \
-	guest/cpuclock.c guest/cpuclock.h guest/emit.c guest/emit.h \
+	guest/cpuclock.c guest/cpuclock.h guest/tsc.c guest/tsc.h \
+	guest/emit.c guest/emit.h \
 	guest/rusage.c guest/rusage.h \
 	guest/json.c guest/json.h guest/compat.h
 tests_t1040_guest_stats_CFLAGS = $(GUEST_CFLAGS)
@@ -156,7 +157,7 @@ check_PROGRAMS += tests/t1050-guest-canary
 tests_t1050_guest_canary_SOURCES = tests/t1050-guest-canary.c tests/tap.h \
 	guest/canary.c guest/canary.h guest/samples.c guest/samples.h \
 	guest/bench.c guest/bench.h guest/cpuclock.c guest/cpuclock.h \
-	guest/compat.h
+	guest/tsc.c guest/tsc.h guest/compat.h
 tests_t1050_guest_canary_CFLAGS = $(GUEST_CFLAGS)
 tests_t1050_guest_canary_LDADD = -lm
 TESTS += tests/t1050-guest-canary tests/t1055-guest-canary.sh
@@ -177,10 +178,11 @@ EXTRA_DIST += tests/t1200-guest-musl.sh
 # The seeded order of a run: the guest's generator and permutations.
 check_PROGRAMS += tests/t1045-guest-shuffle
 tests_t1045_guest_shuffle_SOURCES = tests/t1045-guest-shuffle.c tests/tap.h \
-	guest/shuffle.c guest/shuffle.h guest/compat.h
+	lib/shuffle.c lib/shuffle.h guest/compat.h
 TESTS += tests/t1045-guest-shuffle
 # The allocation rules of the guest's timed paths, on the host's libraries.
 GUEST_BACKEND_SOURCES = guest/compat.h guest/algo.c guest/algo.h \
+	lib/algorithm-table.c lib/algorithm-table.h \
 	guest/backend.h guest/backends.c guest/backend-openssl.c \
 	guest/backend-libgcrypt.c guest/backend-nettle.c \
 	guest/backend-libsodium.c guest/backend-mbedtls.c \
@@ -199,8 +201,8 @@ TESTS += tests/t1300-guest-alloc
 # The guest's core-clock measurement.
 check_PROGRAMS += tests/t1310-guest-clock
 tests_t1310_guest_clock_SOURCES = tests/t1310-guest-clock.c tests/tap.h \
-	guest/cpuclock.c guest/cpuclock.h guest/bench.c guest/bench.h \
-	guest/samples.c guest/samples.h guest/compat.h
+	guest/cpuclock.c guest/cpuclock.h guest/tsc.c guest/tsc.h \
+	guest/bench.c guest/bench.h guest/samples.c guest/samples.h guest/compat.h
 tests_t1310_guest_clock_CFLAGS = $(GUEST_CFLAGS)
 tests_t1310_guest_clock_LDADD = -lm
 TESTS += tests/t1310-guest-clock
@@ -212,17 +214,17 @@ tests_t1320_guest_timedpath_CFLAGS = $(GUEST_CFLAGS)
 tests_t1320_guest_timedpath_LDADD = -ldl
 TESTS += tests/t1320-guest-timedpath
 # The choice of the CPU the guests are pinned to.
-check_PROGRAMS += tests/t1330-cpuchoice
-tests_t1330_cpuchoice_SOURCES = tests/t1330-cpuchoice.c tests/tap.h
-tests_t1330_cpuchoice_CFLAGS = $(ORCH_TEST_CFLAGS)
-tests_t1330_cpuchoice_LDADD = $(ORCH_TEST_LDADD)
-TESTS += tests/t1330-cpuchoice
+check_PROGRAMS += tests/t0050-cpuchoice
+tests_t0050_cpuchoice_SOURCES = tests/t0050-cpuchoice.c tests/tap.h
+tests_t0050_cpuchoice_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t0050_cpuchoice_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t0050-cpuchoice
 # The CPU state recorded with every run, on fixture sysfs trees.
-check_PROGRAMS += tests/t3040-cpustate
-tests_t3040_cpustate_SOURCES = tests/t3040-cpustate.c tests/tap.h
-tests_t3040_cpustate_CFLAGS = $(ORCH_TEST_CFLAGS)
-tests_t3040_cpustate_LDADD = $(ORCH_TEST_LDADD)
-TESTS += tests/t3040-cpustate
+check_PROGRAMS += tests/t0040-cpustate
+tests_t0040_cpustate_SOURCES = tests/t0040-cpustate.c tests/tap.h
+tests_t0040_cpustate_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t0040_cpustate_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t0040-cpustate
 EXTRA_DIST += tests/fixtures/sysfs-intel tests/fixtures/sysfs-acpi \
 	tests/fixtures/sysfs-none
 # The order of a run: rounds, distributions, guest seeds.
@@ -277,15 +279,15 @@ EXTRA_DIST += tests/t3130-run-env.sh tests/fixtures/guest-env.sh
 TESTS += tests/t1120-run-library-faults.sh
 EXTRA_DIST += tests/t1120-run-library-faults.sh
 # Read-only commands for users who may not write beside the database.
-TESTS += tests/t3035-db-readers.sh
-EXTRA_DIST += tests/t3035-db-readers.sh
+TESTS += tests/t4035-db-readers.sh
+EXTRA_DIST += tests/t4035-db-readers.sh
 # A database SQLite finds malformed: exit 3 naming it, never "no results".
-TESTS += tests/t3036-db-corrupt.sh
-EXTRA_DIST += tests/t3036-db-corrupt.sh
+TESTS += tests/t4036-db-corrupt.sh
+EXTRA_DIST += tests/t4036-db-corrupt.sh
 # One table of a database malformed, the rest sound: what reads it says
 # so (exit 3), never an empty answer, a missing caveat or warning.
-TESTS += tests/t3037-db-side-tables.sh
-EXTRA_DIST += tests/t3037-db-side-tables.sh
+TESTS += tests/t4037-db-side-tables.sh
+EXTRA_DIST += tests/t4037-db-side-tables.sh
 # images build binds a bootstrap build to one keyring (network, root).
 TESTS += tests/t2150-images-keyring.sh
 EXTRA_DIST += tests/t2150-images-keyring.sh
@@ -304,11 +306,11 @@ tests_t7015_fit_clamp_LDADD = $(ORCH_TEST_LDADD) -lm
 TESTS += tests/t7015-fit-clamp tests/t7212-report-fit-clamp.sh tests/t7020-points.sh
 EXTRA_DIST += tests/t7212-report-fit-clamp.sh tests/t7020-points.sh
 # Library faults as the orchestrator reads them from the guest.
-check_PROGRAMS += tests/t3005-guest-faults
-tests_t3005_guest_faults_SOURCES = tests/t3005-guest-faults.c tests/tap.h
-tests_t3005_guest_faults_CFLAGS = $(ORCH_TEST_CFLAGS)
-tests_t3005_guest_faults_LDADD = $(ORCH_TEST_LDADD)
-TESTS += tests/t3005-guest-faults
+check_PROGRAMS += tests/t0005-guest-faults
+tests_t0005_guest_faults_SOURCES = tests/t0005-guest-faults.c tests/tap.h
+tests_t0005_guest_faults_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t0005_guest_faults_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t0005-guest-faults
 
 # The benchmark scripts and programs (run by hand on a quiet machine; the
 # figures they print go into the notes, not into the test suite).
@@ -318,3 +320,4 @@ EXTRA_DIST += tests/bench/fidelity.sh tests/bench/findings.sh \
 	tests/bench/spread.py \
 	tests/bench/repeatability.sh tests/bench/samework.sh \
 	tests/bench/speed-loop.c tests/bench/tools.sh
+EXTRA_DIST += tests/README

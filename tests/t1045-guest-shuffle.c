@@ -1,5 +1,5 @@
 /* t1045-guest-shuffle - the seeded generator and permutations of
- * guest/shuffle.c: known SplitMix64 outputs, every element exactly once,
+ * lib/shuffle.c: known SplitMix64 outputs, every element exactly once,
  * the same seed giving the same order and other seeds other orders, and
  * no visible bias. */
 #include "config.h"
@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "guest/shuffle.h"
+#include "lib/shuffle.h"
 #include "tests/tap.h"
 
 #define N 32

@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "orchestrator/flavour.h"
-#include "orchestrator/paths.h"
+#include "lib/flavour.h"
+#include "lib/paths.h"
 #include "tests/tap.h"
 
 static char base[64];

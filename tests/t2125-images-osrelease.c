@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "images/osrelease.h"
-#include "orchestrator/util.h"
+#include "lib/util.h"
 #include "tests/tap.h"
 
 static void put(const char *root, const char *rel, const char *text)

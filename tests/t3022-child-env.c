@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "orchestrator/run.h"
-#include "orchestrator/runner.h"
-#include "orchestrator/spawn.h"
-#include "orchestrator/util.h"
+#include "orchestrator/run/run.h"
+#include "orchestrator/run/runner.h"
+#include "lib/spawn.h"
+#include "lib/util.h"
 #include "tests/tap.h"
 
 /* 1 when the NULL-terminated ENV has an entry starting with PREFIX. */

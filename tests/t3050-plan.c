@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "guest/shuffle.h"
-#include "orchestrator/algorithms.h"
-#include "orchestrator/plan.h"
-#include "orchestrator/util.h"
+#include "lib/shuffle.h"
+#include "lib/algorithms.h"
+#include "orchestrator/run/plan.h"
+#include "lib/util.h"
 #include "tests/tap.h"
 
 /* 1 when plans A and B are identical. */

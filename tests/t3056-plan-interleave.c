@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "orchestrator/plan-interleave.h"
-#include "orchestrator/util.h"
+#include "orchestrator/run/plan-interleave.h"
+#include "lib/util.h"
 #include "tests/tap.h"
 
 static const char *const algos[] = { "aes-128-cbc", "sha-256", "chacha20" };

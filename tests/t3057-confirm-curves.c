@@ -23,8 +23,8 @@
 
 #include "db/confirmations.h"
 #include "db/db.h"
-#include "orchestrator/confirm-curves.h"
-#include "orchestrator/confirm-summary.h"
+#include "orchestrator/run/confirm-curves.h"
+#include "orchestrator/run/confirm-summary.h"
 #include "tests/tap.h"
 
 /* Make the database PATH with every migration, then add the runs of

@@ -11,9 +11,10 @@
 
 #include "db/db.h"
 #include "db/resources.h"
-#include "orchestrator/guest-resources.h"
-#include "orchestrator/merge.h"
-#include "orchestrator/results-resources.h"
+#include "lib/guest-resources.h"
+#include "lib/judge.h"
+#include "orchestrator/results/merge.h"
+#include "orchestrator/results/results-resources.h"
 #include "tests/tap.h"
 
 #define HELLO "{\"type\":\"hello\",\"protocol\":3,\"guest_version\":\"0.1.0\",\"libc\":\"glibc 2.36\",\"cpu\":1,\"variant\":\"hw\",\"clock_hz\":3000000000}"
@@ -167,12 +168,12 @@ static void validation_tests(void)
 static void peak_tests(void)
 {
 	struct guest_output out;
-	struct db_algo_peak *p;
+	struct guest_algo_peak *p;
 	bo_err err = { "" };
 	size_t n;
 
 	feed(&out, good, sizeof(good) / sizeof(good[0]), &err);
-	n = db_algo_peaks(&out, &p);
+	n = guest_output_algo_peaks(&out, &p);
 	tap_ok(n == 3, "one peak per library and algorithm with a reading (%zu)", n);
 	tap_ok(n == 3 && strcmp(p[0].library, "openssl") == 0 &&
 	       strcmp(p[0].algorithm, "aes-128-cbc") == 0 &&
@@ -206,6 +207,7 @@ static void store_tests(const char *dir)
 	struct merge_stats ms;
 	struct guest_output out;
 	struct db_invocation inv;
+	struct guest_judgement judged;
 	char *path = xasprintf("%s/r.db", dir), *dst = xasprintf("%s/m.db", dir);
 	char *csv = xasprintf("%s/r.csv", dir), buf[4096];
 	bo_err err = { "" };
@@ -216,11 +218,12 @@ static void store_tests(const char *dir)
 	size_t len;
 
 	feed(&out, good, sizeof(good) / sizeof(good[0]), &err);
+	guest_output_judge(&out, &judged);
 	db_open(path, &db, &err);
 	db_run_begin(db, &run, &run_id, &err);
 	inv = (struct db_invocation){ .spec = "debian", .runner = "chroot",
 		.started_at = "2026-01-01T00:00:01Z", .out = &out,
-		.variant = "hw", .round = 1 };
+		.judged = &judged, .variant = "hw", .round = 1 };
 	tap_ok(db_run_finish(db, run_id, "done", NULL, &inv, 1, &err) == 0,
 	       "the invocation is stored (%s)", err.msg);
 	tap_ok(strcmp(text(db, "SELECT group_concat(library || ':' || user_us || ':' || sys_us"
@@ -283,6 +286,7 @@ static void store_tests(const char *dir)
 	       db_query_int(db, "SELECT footprint_kib FROM resources_v WHERE library = 'openssl'") == 9000,
 	       "merge carries both tables (%s)", err.msg);
 	sqlite3_close(db);
+	guest_judgement_release(&judged);
 	guest_output_release(&out);
 	free(path);
 	free(dst);

@@ -116,7 +116,7 @@ grep -q "^benchorch: run 1: seed 12345 ('--seed 12345' repeats its order), 8 rou
 ok $? "stderr names the seed and the rounds: $(grep '^benchorch: run 1:' "$tmp/err")"
 
 # The CPU state: the machine's own, as its sysfs shows it (or unknown).
-# The CPU chosen (orchestrator/cpuchoice.h): a performance core of a
+# The CPU chosen (lib/cpuchoice.h): a performance core of a
 # hybrid part, then the highest cpuinfo_max_freq, then the highest number.
 cpu=$(python3 - <<'PY'
 import os

@@ -44,7 +44,7 @@ for runner in chroot nspawn; do
 	[ -z "$leaked" ]
 	ok $? "$runner: none of the caller's variables reach the guest${leaked:+: $(echo $leaked)}"
 	# every name the guest saw is in the documented allowlist (nspawn
-	# adds its own fixed container variables, orchestrator/spawn.h; the
+	# adds its own fixed container variables, lib/spawn.h; the
 	# shell its PWD)
 	other=$(cut -d= -f1 "$tmp/env-$runner" | grep -vxE 'PATH|LC_ALL|PWD|SHLVL|_|container|container_uuid|container_host_id|container_host_version_id|HOME|USER|LOGNAME|TERM|LANG|NOTIFY_SOCKET')
 	[ -z "$other" ]

@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "orchestrator/tool-output.h"
-#include "orchestrator/tool-stats.h"
+#include "orchestrator/run/tool-output.h"
+#include "orchestrator/run/tool-stats.h"
 #include "tests/tap.h"
 
 static int add(struct tool_output *o, const char *line, bo_err *err)

@@ -17,14 +17,14 @@ vg() {
 # built is a failure, not a silent gap.
 units="t1000-guest-json t1040-guest-stats t1045-guest-shuffle
 	t1050-guest-canary t1060-guest-hwmask t1210-guest-flavour t1300-guest-alloc t1310-guest-clock
-	t1320-guest-timedpath t1330-cpuchoice t2000-images-dpkg
+	t1320-guest-timedpath t0050-cpuchoice t2000-images-dpkg
 	t2010-images-spec t2020-images-rootfs t2030-images-digest
 	t2035-images-fakebuild t2036-images-previous t2120-images-pkgdb
 	t2125-images-osrelease
-	t3000-validate t3005-guest-faults t3010-db t3012-db-package-changes
-	t3015-db-open t3016-db-canaries t3020-spawn t3022-child-env t3040-cpustate t3050-plan
+	t0000-validate t0005-guest-faults t4010-db t4012-db-package-changes
+	t4015-db-open t4016-db-canaries t0020-spawn t3022-child-env t0040-cpustate t3050-plan
 	t3056-plan-interleave t3057-confirm-curves t3060-resources
-	t3065-store-invocation t3185-tool-stats
+	t4065-store-invocation t3185-tool-stats
 	t6000-daemon-config t6120-schedule-dst t7010-stats t7015-fit-clamp
 	t7120-verdict-stats t7140-daemon-verdict"
 for t in $units; do

@@ -8,10 +8,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "orchestrator/config-file.h"
-#include "orchestrator/control.h"
-#include "orchestrator/daemon.h"
-#include "orchestrator/schedule.h"
+#include "orchestrator/daemon/config-file.h"
+#include "orchestrator/daemon/control.h"
+#include "orchestrator/daemon/daemon.h"
+#include "orchestrator/daemon/schedule.h"
 #include "tests/tap.h"
 
 static struct conf *parse(const char *text, bo_err *err)

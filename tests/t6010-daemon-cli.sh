@@ -70,7 +70,7 @@ for c in daemon status submit cancel; do
 	"$BENCHORCH" $c --help | grep -q "^Usage: benchorch $c"
 	ok $? "$c --help"
 done
-# As a user: this one, or as root another (nobody, as t3030 does).
+# As a user: this one, or as root another (nobody, as t5030 does).
 if [ "$(id -u)" -ne 0 ]; then
 	asuser=
 elif command -v setpriv >/dev/null 2>&1; then

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "orchestrator/schedule.h"
+#include "orchestrator/daemon/schedule.h"
 #include "tests/tap.h"
 
 #define CET_RULE "CET-1CEST,M3.5.0,M10.5.0/3"

@@ -30,7 +30,7 @@ sys.exit(0 if eval(sys.argv[2]) else 1)' "$tmp/st.json" "$1"
 	"$BENCHORCH" export --db "$tmp/r.db" -o "$tmp/ok.db" >/dev/null
 ok $? "a fixture database in one file"
 newest=$(python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute("select max(id) from runs").fetchone()[0])' "$tmp/ok.db")
-# the schema's pages (as in t3036) overwritten: every query fails
+# the schema's pages (as in t4036) overwritten: every query fails
 cp "$tmp/ok.db" "$tmp/bad.db" &&
 	head -c $((4096 * 10)) /dev/zero | tr '\000' '\125' |
 	dd of="$tmp/bad.db" bs=4096 seek=19 conv=notrunc 2>/dev/null

@@ -5,8 +5,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "orchestrator/report-fmt.h"
-#include "orchestrator/stats.h"
+#include "orchestrator/results/report-fmt.h"
+#include "lib/stats.h"
 #include "tests/tap.h"
 
 int main(void)

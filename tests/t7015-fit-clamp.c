@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "orchestrator/curves.h"
-#include "orchestrator/guest_output.h"
-#include "orchestrator/stats.h"
-#include "orchestrator/util.h"
+#include "lib/curves.h"
+#include "lib/guest_output.h"
+#include "lib/stats.h"
+#include "lib/util.h"
 #include "tests/tap.h"
 
 int main(void)

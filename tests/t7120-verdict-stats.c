@@ -7,7 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "orchestrator/verdict-stats.h"
+#include "orchestrator/results/verdict-stats.h"
 #include "tests/tap.h"
 
 /* A statistic that ignores the data: one integer drawn uniformly from

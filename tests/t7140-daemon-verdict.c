@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "db/db.h"
-#include "orchestrator/daemon-verdict.h"
+#include "orchestrator/daemon/daemon-verdict.h"
 #include "tests/tap.h"
 
 /* Runs 1 and 2 on CPU 1 (run 2: libgcrypt's one curve 20 % slower,

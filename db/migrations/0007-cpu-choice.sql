@@ -1,7 +1,7 @@
 -- Migration 7: why a run's guests were pinned to their CPU.
 --
 -- runs.pinned_cpu (migration 4) says which CPU; the run now chooses it
--- deliberately (orchestrator/cpuchoice.h): a performance core on a hybrid
+-- deliberately (lib/cpuchoice.h): a performance core on a hybrid
 -- part, then the highest maximum clock, then the highest number.
 --
 -- runs:

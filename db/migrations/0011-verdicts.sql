@@ -1,5 +1,5 @@
 -- Migration 11: per-curve verdicts between two stored measurements
--- (orchestrator/verdicts.md), kept so that a verdict can be re-derived and the
+-- (orchestrator/results/verdicts.md), kept so that a verdict can be re-derived and the
 -- last one shown by `benchorch status`.
 --
 -- verdicts: one comparison. A side is a run and optionally one image of

@@ -11,7 +11,7 @@ ALTER TABLE canaries ADD COLUMN remeasured INTEGER
 -- points_v:
 -- A run measures every point (distribution image, library, algorithm,
 -- operation, mode, variant, buffer size) in more than one guest
--- invocation (orchestrator/plan.h: every algorithm in two rounds), so
+-- invocation (orchestrator/run/plan.h: every algorithm in two rounds), so
 -- results_v has one row per invocation of a point. points_v folds them
 -- into one, for everything that shows a run's figures (results, report,
 -- summary, fastest, compare --machines): the same columns as results_v,

@@ -9,7 +9,7 @@
 --    stored before this migration.
 --  * regime_slope: the slope by which the curve's log throughput was
 --    adjusted for the host's speed, per unit of the canary's log time
---    (<= 0; 0 not adjusted; orchestrator/verdicts.md, "The host's speed").
+--    (<= 0; 0 not adjusted; orchestrator/results/verdicts.md, "The host's speed").
 --    NULL in rows stored before this migration.
 --  * confirmation: for a changed curve, 1 the confirmation run measured
 --    the same change, 0 it measured the curve and did not; NULL when no

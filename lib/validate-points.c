@@ -1,0 +1,295 @@
+/* validate-points.c - check the measured points of guest output lines
+ * (`result` and `keysetup`): their timing against their own samples
+ * (guest/PROTOCOL.md, "Samples"), their throughput against their timing
+ * (see validate.h). */
+#include "config.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/guest-resources.h"
+#include "lib/stats.h"
+#include "lib/validate.h"
+
+/* qsort order of int64_t values, ascending. */
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The optional 'sets' member of O into t->sets (1 when absent: a
+ * guest older than the member measured one set), and t->nsamples; after
+ * t->repetitions is read. */
+static int get_sets(json_t *o, size_t lineno, struct guest_timing *t,
+		    bo_err *err)
+{
+	t->sets = 1;
+	if (json_object_get(o, "sets") &&
+	    guest_field_int(o, "sets", 1, GUEST_MAX_SETS, lineno, &t->sets,
+			    err) < 0)
+		return -1;
+	t->nsamples = t->repetitions * t->sets;
+	if (t->nsamples > GUEST_MAX_REPETITIONS)
+		return bo_err_set(err, "guest output line %zu: 'repetitions' x 'sets' is %lld, more than %d samples",
+				  lineno, (long long)t->nsamples,
+				  GUEST_MAX_REPETITIONS);
+	return 0;
+}
+
+/* The samples_ns array of O: exactly T->nsamples integers 1 ..
+ * GUEST_MAX_BATCH_NS, into a new array in t->samples_ns. */
+static int get_samples(json_t *o, size_t lineno, struct guest_timing *t,
+		       bo_err *err)
+{
+	json_t *a = json_object_get(o, "samples_ns"), *v;
+	size_t i, n;
+
+	if (!a || !json_is_array(a))
+		return bo_err_set(err, "guest output line %zu: 'samples_ns' must be an array of integers",
+				  lineno);
+	n = json_array_size(a);
+	if ((int64_t)n != t->nsamples)
+		return bo_err_set(err, "guest output line %zu: 'samples_ns' has %zu samples, 'repetitions' x 'sets' says %lld",
+				  lineno, n, (long long)t->nsamples);
+	t->samples_ns = xcalloc(n, sizeof(*t->samples_ns));
+	json_array_foreach(a, i, v) {
+		if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+		    json_integer_value(v) > GUEST_MAX_BATCH_NS) {
+			free(t->samples_ns);
+			t->samples_ns = NULL;
+			return bo_err_set(err, "guest output line %zu: 'samples_ns' must hold integers 1 .. 2^50 (ns per batch)",
+					  lineno);
+		}
+		t->samples_ns[i] = (int64_t)json_integer_value(v);
+	}
+	return 0;
+}
+
+/* The median of the sets' medians of T's samples (guest/PROTOCOL.md,
+ * "Samples"), each median as stats_quartile's quartile 2; ns per batch. */
+static int64_t median_of_sets(const struct guest_timing *t)
+{
+	int64_t *one = xcalloc((size_t)t->repetitions, sizeof(*one));
+	int64_t *medians = xcalloc((size_t)t->sets, sizeof(*medians)), m;
+	int64_t k;
+
+	for (k = 0; k < t->sets; k++) {
+		memcpy(one, t->samples_ns + k * t->repetitions,
+		       (size_t)t->repetitions * sizeof(*one));
+		qsort(one, (size_t)t->repetitions, sizeof(*one), cmp_i64);
+		medians[k] = stats_quartile(one, (size_t)t->repetitions, 2);
+	}
+	qsort(medians, (size_t)t->sets, sizeof(*medians), cmp_i64);
+	m = stats_quartile(medians, (size_t)t->sets, 2);
+	free(one);
+	free(medians);
+	return m;
+}
+
+/* The timing members of a result or keysetup line into *t (samples
+ * allocated; the caller owns them on success), each checked against the
+ * samples: min_ns, p25_ns and p75_ns must be the quartiles of all the
+ * samples as PROTOCOL.md defines them (stats_quartile), median_ns the
+ * median of the sets' medians (the samples are 'sets' sets of
+ * 'repetitions', set after set; 'sets' absent means 1), cv the
+ * coefficient of variation of all samples (to 10^-6). */
+static int get_timing(json_t *o, size_t lineno, struct guest_timing *t,
+		      bo_err *err)
+{
+	static const char *const names[] = { "min_ns", "p25_ns", "median_ns",
+					     "p75_ns" };
+	int64_t *sorted, want[4];
+	json_t *v;
+	double cv;
+	unsigned k;
+
+	memset(t, 0, sizeof(*t));
+	if (guest_field_int(o, "repetitions", 1, GUEST_MAX_REPETITIONS, lineno,
+			    &t->repetitions, err) < 0 ||
+	    guest_field_int(o, "median_ns", 1, GUEST_MAX_BATCH_NS, lineno,
+			    &t->median_ns, err) < 0 ||
+	    guest_field_int(o, "min_ns", 1, GUEST_MAX_BATCH_NS, lineno,
+			    &t->min_ns, err) < 0 ||
+	    guest_field_int(o, "p25_ns", 1, GUEST_MAX_BATCH_NS, lineno,
+			    &t->p25_ns, err) < 0 ||
+	    guest_field_int(o, "p75_ns", 1, GUEST_MAX_BATCH_NS, lineno,
+			    &t->p75_ns, err) < 0 ||
+	    guest_field_int(o, "reruns", 0, GUEST_MAX_RERUNS, lineno,
+			    &t->reruns, err) < 0 ||
+	    get_sets(o, lineno, t, err) < 0 ||
+	    guest_field_bool(o, "noisy", lineno, &t->noisy, err) < 0 ||
+	    guest_field_int(o, "tsc_cycles", 0, INT64_C(1) << 62, lineno,
+			    &t->tsc_cycles, err) < 0)
+		return -1;
+	if (t->min_ns > t->median_ns)
+		return bo_err_set(err, "guest output line %zu: 'min_ns' exceeds 'median_ns'",
+				  lineno);
+	/* the median of an even number of sets' medians can lie outside
+	 * [p25, p75] of all the samples; it is recomputed below */
+	if (t->p25_ns < t->min_ns || t->p75_ns < t->p25_ns)
+		return bo_err_set(err, "guest output line %zu: quartiles out of order (min_ns <= p25_ns <= p75_ns)",
+				  lineno);
+	v = json_object_get(o, "cv");
+	if (!v || !json_is_number(v) || !isfinite(json_number_value(v)) ||
+	    json_number_value(v) < 0)
+		return bo_err_set(err, "guest output line %zu: 'cv' must be a number >= 0",
+				  lineno);
+	t->cv = json_number_value(v);
+	if (get_samples(o, lineno, t, err) < 0)
+		return -1;
+	sorted = xcalloc((size_t)t->nsamples, sizeof(*sorted));
+	memcpy(sorted, t->samples_ns, (size_t)t->nsamples * sizeof(*sorted));
+	qsort(sorted, (size_t)t->nsamples, sizeof(*sorted), cmp_i64);
+	for (k = 0; k < 4; k++)
+		want[k] = stats_quartile(sorted, (size_t)t->nsamples, k);
+	free(sorted);
+	want[2] = median_of_sets(t);
+	cv = stats_cv(t->samples_ns, (size_t)t->nsamples);
+	if (want[0] != t->min_ns || want[1] != t->p25_ns ||
+	    want[2] != t->median_ns || want[3] != t->p75_ns) {
+		int64_t got[4] = { t->min_ns, t->p25_ns, t->median_ns,
+				   t->p75_ns };
+
+		for (k = 0; k < 4 && want[k] == got[k]; k++)
+			;
+		bo_err_set(err, "guest output line %zu: '%s' is %lld, its samples give %lld",
+			   lineno, names[k], (long long)got[k],
+			   (long long)want[k]);
+		goto fail;
+	}
+	if (fabs(t->cv - cv) > 1e-6 * cv + 1e-9) {
+		bo_err_set(err, "guest output line %zu: 'cv' is %g, its samples give %g",
+			   lineno, t->cv, cv);
+		goto fail;
+	}
+	return 0;
+fail:
+	free(t->samples_ns);
+	t->samples_ns = NULL;
+	return -1;
+}
+
+int guest_validate_result(struct guest_output *out, json_t *o, size_t lineno,
+			  bo_err *err)
+{
+	const char *lib, *alg, *op, *mode;
+	const struct algorithm *a;
+	struct guest_result r, *p;
+	json_t *mb;
+
+	memset(&r, 0, sizeof(r));
+	if (guest_field_loaded_library(out, o, lineno, &lib, err) < 0 ||
+	    guest_field_algorithm(o, lineno, &alg, &a, err) < 0 ||
+	    guest_field_name(o, "operation", lineno, &op, err) < 0 ||
+	    guest_field_name(o, "mode", lineno, &mode, err) < 0)
+		return -1;
+	if (strcmp(mode, "bulk") != 0 && strcmp(mode, "oneshot") != 0)
+		return bo_err_set(err, "guest output line %zu: 'mode' must be bulk or oneshot",
+				  lineno);
+	if (!algorithm_has_operation(a, op))
+		return bo_err_set(err, "guest output line %zu: operation '%s' does not apply to '%s'",
+				  lineno, op, alg);
+	if (guest_field_int(o, "buffer_bytes", 1, GUEST_MAX_BUFFER, lineno,
+			    &r.buffer_bytes, err) < 0 ||
+	    guest_field_int(o, "calls_per_batch", 1, INT64_C(1) << 40, lineno,
+			    &r.calls_per_batch, err) < 0 ||
+	    guest_field_int(o, "bytes_per_batch", 1, INT64_C(1) << 60, lineno,
+			    &r.bytes_per_batch, err) < 0 ||
+	    guest_field_bool(o, "verified", lineno, &r.verified, err) < 0 ||
+	    guest_resources_result(o, lineno, &r, err) < 0)
+		return -1;
+	if (r.bytes_per_batch != r.buffer_bytes * r.calls_per_batch)
+		return bo_err_set(err, "guest output line %zu: 'bytes_per_batch' is not buffer_bytes x calls_per_batch",
+				  lineno);
+	mb = json_object_get(o, "mb_per_s");
+	if (!mb || !json_is_number(mb) || !isfinite(json_number_value(mb)) ||
+	    json_number_value(mb) <= 0)
+		return bo_err_set(err, "guest output line %zu: 'mb_per_s' must be a positive number",
+				  lineno);
+	r.mb_per_s = json_number_value(mb);
+	if (guest_output_find(out, lib, alg, op, mode, r.buffer_bytes))
+		return bo_err_set(err, "guest output line %zu: duplicate result for %s %s %s %s %lld",
+				  lineno, lib, alg, op, mode,
+				  (long long)r.buffer_bytes);
+	if (get_timing(o, lineno, &r.t, err) < 0)
+		return -1;
+	/* mb_per_s must follow from bytes and median (1 % slack for rounding). */
+	{
+		double expect = (double)r.bytes_per_batch * 1e3 /
+				(double)r.t.median_ns;
+
+		if (fabs(r.mb_per_s - expect) > 0.01 * expect + 1e-6) {
+			free(r.t.samples_ns);
+			return bo_err_set(err, "guest output line %zu: 'mb_per_s' does not match bytes_per_batch / median_ns",
+					  lineno);
+		}
+	}
+	out->results = xrealloc(out->results,
+				(out->nresults + 1) * sizeof(*p));
+	p = &out->results[out->nresults++];
+	*p = r;
+	p->library = xstrdup(lib);
+	p->algorithm = xstrdup(alg);
+	p->operation = xstrdup(op);
+	p->mode = xstrdup(mode);
+	return 0;
+}
+
+int guest_validate_keysetup(struct guest_output *out, json_t *o,
+			    size_t lineno, bo_err *err)
+{
+	const char *lib, *alg, *op;
+	const struct algorithm *a;
+	struct guest_keysetup k, *p;
+	json_t *v;
+	size_t i;
+
+	memset(&k, 0, sizeof(k));
+	if (guest_field_loaded_library(out, o, lineno, &lib, err) < 0 ||
+	    guest_field_algorithm(o, lineno, &alg, &a, err) < 0 ||
+	    guest_field_name(o, "operation", lineno, &op, err) < 0)
+		return -1;
+	if (a->kind != ALGO_CIPHER || !algorithm_has_operation(a, op))
+		return bo_err_set(err, "guest output line %zu: key setup '%s' does not apply to '%s'",
+				  lineno, op, alg);
+	if (guest_field_int(o, "calls_per_batch", 1, INT64_C(1) << 40, lineno,
+			    &k.calls_per_batch, err) < 0 ||
+	    guest_field_bool(o, "verified", lineno, &k.verified, err) < 0)
+		return -1;
+	v = json_object_get(o, "ns_per_call");
+	if (!v || !json_is_number(v) || !isfinite(json_number_value(v)) ||
+	    json_number_value(v) <= 0)
+		return bo_err_set(err, "guest output line %zu: 'ns_per_call' must be a positive number",
+				  lineno);
+	k.ns_per_call = json_number_value(v);
+	for (i = 0; i < out->nkeysetups; i++)
+		if (strcmp(out->keysetups[i].library, lib) == 0 &&
+		    strcmp(out->keysetups[i].algorithm, alg) == 0 &&
+		    strcmp(out->keysetups[i].operation, op) == 0)
+			return bo_err_set(err, "guest output line %zu: duplicate keysetup for %s %s %s",
+					  lineno, lib, alg, op);
+	if (get_timing(o, lineno, &k.t, err) < 0)
+		return -1;
+	{
+		double expect = (double)k.t.median_ns /
+				(double)k.calls_per_batch;
+
+		if (fabs(k.ns_per_call - expect) > 0.01 * expect + 1e-6) {
+			free(k.t.samples_ns);
+			return bo_err_set(err, "guest output line %zu: 'ns_per_call' is not median_ns / calls_per_batch",
+					  lineno);
+		}
+	}
+	out->keysetups = xrealloc(out->keysetups,
+				  (out->nkeysetups + 1) * sizeof(*p));
+	p = &out->keysetups[out->nkeysetups++];
+	*p = k;
+	p->library = xstrdup(lib);
+	p->algorithm = xstrdup(alg);
+	p->operation = xstrdup(op);
+	return 0;
+}

@@ -1,0 +1,219 @@
+/* cli.c - what every command shares: the paths options, the parse of a
+ * command line from the command table, --help, opening the database. */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <stddef.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "db/db.h"
+#include "orchestrator/cli/cli.h"
+#include "lib/format.h"
+#include "lib/paths.h"
+#include "orchestrator/results/report-fmt.h"
+#include "lib/util.h"
+
+int cli_path_arg(const char *cmd, const char *opt, const char *arg)
+{
+	if (!arg || !*arg)
+		return cli_usage_error(cmd, "%s must not be empty", opt);
+	return 0;
+}
+
+int cli_check_db_writable(const char *path)
+{
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	struct stat st;
+	sqlite3 *db;
+	bo_err err;
+	int rc = EXIT_OK;
+
+	/* the directory first: SQLite's own message for it names neither */
+	if (slash)
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	else
+		strcpy(dir, ".");
+	if (stat(dir, &st) < 0) {
+		cli_error("cannot open database '%s': '%s': %s", path, dir,
+			  strerror(errno));
+		rc = EXIT_ENV;
+	} else if (!S_ISDIR(st.st_mode)) {
+		cli_error("cannot open database '%s': '%s' is not a directory",
+			  path, dir);
+		rc = EXIT_ENV;
+	} else if (access(path, F_OK) != 0 && access(dir, W_OK | X_OK) != 0) {
+		/* SQLite would only say "unable to open database file" */
+		cli_error("cannot open database '%s': cannot create it in '%s': %s",
+			  path, dir, strerror(errno));
+		rc = EXIT_ENV;
+	} else if (db_open(path, &db, &err) < 0) {
+		cli_error("%s", err.msg);
+		rc = EXIT_ENV;
+	} else {
+		sqlite3_close(db);
+	}
+	free(dir);
+	return rc;
+}
+
+int cli_check_runs(const char *cmd, const char *opt, sqlite3 *db,
+		   const char *path, const int64_t *runs, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		int k = db_run_exists(db, runs[i]);
+
+		if (k < 0) {
+			cli_error("database error in '%s': %s", path,
+				  sqlite3_errmsg(db));
+			return EXIT_ENV;
+		}
+		if (k == 0)
+			return cli_usage_error(cmd, "%s%sno run %lld in '%s'",
+					       opt ? opt : "", opt ? ": " : "",
+					       (long long)runs[i], path);
+	}
+	return EXIT_OK;
+}
+
+
+const struct opt_def cli_db_options[] = {
+	{ .name = "db", .kind = OPT_PATH,
+	  .offset = offsetof(struct cli_paths, db), .arg = "PATH",
+	  .help = "database (default: $BENCHORCH_DB, or\n"
+		  "STATE/results.db, or /var/lib/benchorch/results.db)" },
+	{ .kind = OPT_GROUP, .group = cli_state_options },
+	{ .kind = OPT_END },
+};
+
+const struct opt_def cli_state_options[] = {
+	{ .name = "state-dir", .kind = OPT_PATH,
+	  .offset = offsetof(struct cli_paths, state), .arg = "DIR",
+	  .help = "state directory: images, logs and the default\n"
+		  "database (default: $BENCHORCH_STATE_DIR or\n"
+		  "/var/lib/benchorch)" },
+	{ .kind = OPT_END },
+};
+
+/* --run ID: append the run id ARG to the struct cli_runs DEST. */
+static int parse_run_opt(const char *arg, void *dest, bo_err *err)
+{
+	struct cli_runs *r = dest;
+	int64_t v;
+
+	if (cli_parse_run_id(arg, &v, err) < 0)
+		return -1;
+	r->ids = xrealloc(r->ids, (r->n + 1) * sizeof(*r->ids));
+	r->ids[r->n++] = v;
+	return 0;
+}
+
+const struct opt_def cli_run_options[] = {
+	{ .name = "run", .kind = OPT_VALUE, .arg = "ID",
+	  .parse = parse_run_opt, .msg_prefix = "--run takes a run id: ",
+	  .help = "run ID (repeat for several runs)" },
+	{ .kind = OPT_END },
+};
+
+int cli_parse_format(const char *arg, void *dest, bo_err *err)
+{
+	return format_parse(arg, dest, err);
+}
+
+const struct opt_def cli_format_options[] = {
+	{ .name = "format", .kind = OPT_VALUE, .arg = "FORMAT",
+	  .parse = cli_parse_format,
+	  .help = "table, csv or json (default: table)" },
+	{ .kind = OPT_END },
+};
+
+int cli_parse_size_opt(const char *arg, void *dest, bo_err *err)
+{
+	struct cli_size *s = dest;
+
+	if (parse_size(arg, &s->bytes, err) < 0)
+		return -1;
+	s->arg = arg;
+	return 0;
+}
+
+void cli_help(FILE *f, const void *ctx)
+{
+	const struct cmd_entry *cmd = ctx;
+
+	fputs(cmd->usage, f);
+	if (cmd->options) {
+		opts_help(f, cmd->options);
+		if (cmd->epilog)
+			fputs(cmd->epilog, f);
+	}
+}
+
+/* 1 if TABLE (groups expanded) holds the row ROW. */
+static int has_group(const struct opt_def *table, const struct opt_def *row)
+{
+	for (; table->kind != OPT_END; table++)
+		if (table->kind == OPT_GROUP &&
+		    (table->group == row || has_group(table->group, row)))
+			return 1;
+	return 0;
+}
+
+int cli_parse(const struct cmd_entry *cmd, int argc, char **argv,
+	      void *opts, struct cmd_ctx *ctx, int *first)
+{
+	int rc;
+
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->cmd = cmd;
+	ctx->argc = argc;
+	ctx->argv = argv;
+	rc = opts_parse(cmd->name, cmd->options, opts, argc, argv,
+			cmd->max_args, first, cli_help, cmd);
+	if (rc != 0)
+		return rc;
+	/* the paths group sits at offset 0 of the options struct */
+	if (has_group(cmd->options, cli_db_options) ||
+	    has_group(cmd->options, cli_state_options)) {
+		const struct cli_paths *p = opts;
+
+		ctx->state_dir = paths_state_dir(p->state);
+		if (has_group(cmd->options, cli_db_options))
+			ctx->db_path = paths_db(p->db, p->state);
+	}
+	return 0;
+}
+
+void cli_ctx_release(struct cmd_ctx *ctx)
+{
+	free(ctx->db_path);
+	free(ctx->state_dir);
+	ctx->db_path = ctx->state_dir = NULL;
+}
+
+int cli_db_open_read(const struct cmd_ctx *ctx, sqlite3 **db)
+{
+	bo_err err;
+
+	if (db_open_readonly(ctx->db_path, db, &err) < 0) {
+		cli_error("%s", err.msg);
+		return EXIT_ENV;
+	}
+	return 0;
+}
+
+int cli_db_open_write(const struct cmd_ctx *ctx, sqlite3 **db)
+{
+	bo_err err;
+
+	if (db_open(ctx->db_path, db, &err) < 0) {
+		cli_error("%s", err.msg);
+		return EXIT_ENV;
+	}
+	return 0;
+}

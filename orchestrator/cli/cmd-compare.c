@@ -1,0 +1,428 @@
+/* cmd-compare.c - `benchorch compare`: what changed between two runs. */
+#include "config.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db/db.h"
+#include "orchestrator/cli/cli.h"
+#include "orchestrator/results/runstate.h"
+#include "orchestrator/results/compare-machines.h"
+#include "orchestrator/results/compare.h"
+#include "orchestrator/results/db-names.h"
+#include "lib/format.h"
+#include "lib/paths.h"
+#include "orchestrator/results/report-fmt.h"
+#include "orchestrator/results/verdict-load.h"
+#include "orchestrator/results/verdict-print.h"
+#include "orchestrator/results/verdict.h"
+
+static const char usage[] =
+"Usage: benchorch compare [OPTIONS] BASE NEW\n"
+"       benchorch compare [OPTIONS] --latest 2\n"
+"       benchorch compare [OPTIONS] --base-image ID --new-image ID RUN RUN\n"
+"       benchorch compare --machines [--size SIZE] [--format F] [RUN...]\n"
+"\n"
+"Compare run NEW against run BASE (run ids) curve by curve. A curve is a\n"
+"distro, library, algorithm, operation, mode and variant over its buffer\n"
+"sizes. A curve has changed when its throughput moved consistently across\n"
+"its sizes (the median over the sizes of the log-ratio new/base), or\n"
+"across the smaller half of its sizes (start-up cost) or the larger half\n"
+"(cost per byte), by more than the noise this machine shows between\n"
+"invocations, between earlier runs of the same packages and across the\n"
+"curves compared (when there is no history), with a false\n"
+"discovery rate of 5 % over the curves compared (Benjamini-Hochberg) and\n"
+"by at least the threshold. A change at one size only is not a change of\n"
+"the curve. An invocation whose contention canary moved around a curve\n"
+"is left out of it when another invocation of the same run measured the\n"
+"curve undisturbed; a curve whose canary moved in every invocation of a\n"
+"run is flagged, never judged. orchestrator/results/verdicts.md describes the\n"
+"method.\n"
+"\n"
+"The output starts with a summary: curves compared, curves changed,\n"
+"caveats (the runs differ in --quick, repetitions, batch length, variants\n"
+"or CPU, a CPU warning, a clock that moved), the packages that changed\n"
+"and, per library, the smallest change this machine can detect at its\n"
+"measured noise. Then it lists the changed and flagged curves, each with\n"
+"its effect and 95 % interval, q-value, the noise it was judged against\n"
+"and where that came from, the clock ratio new/base (shown, not\n"
+"corrected for), its state and its library's package change.\n"
+"\n"
+"A change is confirmed when the finished confirmation run of NEW\n"
+"('benchorch confirm') measured the curve again and found the same change\n"
+"(its previous image against its new one, or BASE against it when it\n"
+"measured the current image once more); one it did not hold is\n"
+"unchanged (not reported), and a caveat says so. A curve no confirmation measured is\n"
+"confirmed when its change holds in both halves of each run's\n"
+"invocations (alternate invocations in measuring order; a point must have\n"
+"been measured by two invocations or more on each side) and exceeds every\n"
+"change seen between earlier runs of the same packages on this CPU.\n"
+"\n"
+"--points adds the former point-by-point comparison: each distro,\n"
+"library, algorithm, operation and buffer size measured in both runs,\n"
+"judged alone (a Mann-Whitney rank test on the stored samples, or the\n"
+"[median, best] ranges). With --format csv it prints the points instead\n"
+"of the curves; with json it adds them as \"points\", \"regressions\" and\n"
+"\"improvements\".\n"
+"\n"
+"--base-image and --new-image compare two images measured in one run (or\n"
+"in two): each side is then the given image's invocations only.\n"
+"\n"
+"--machines puts several machines side by side instead (runs merged from\n"
+"many hosts, e.g. by 'benchorch slurm'): one column per machine (host and\n"
+"CPU) with the MB/s it measured at --size, one row per distro, library,\n"
+"algorithm and operation. The machines are those of the RUNs given (a\n"
+"machine with several: its latest), or the latest run of every machine.\n"
+"\n"
+"Options:\n";
+
+static const char epilog[] =
+"\n"
+"Exit status: 0 compared; 1 nothing compared (the runs have no curve in\n"
+"common, or --latest 2 found no two runs made alike); 2 usage error, or a\n"
+"run, image or --size the database (or the runs) do not hold;\n"
+"3 the database cannot be read or written; 4 a confirmed regression was\n"
+"found and --fail-on-regression was given.\n";
+
+/* The largest --threshold, in %: far beyond any change worth reporting;
+ * a bound only so that a typo is caught. */
+#define THRESHOLD_MAX_PCT 10000.0
+
+/* Parse --threshold PCT ("5", "2.5", "5%": a number from 0 to
+ * THRESHOLD_MAX_PCT, one '%' allowed after it) into a fraction (0.05) in
+ * the double DEST. Returns 0, or -1 with err set ("'x' is not a
+ * percentage ..."). */
+static int parse_threshold(const char *s, void *dest, bo_err *err)
+{
+	double *ret = dest;
+	size_t len = strlen(s);
+	char *num = xstrdup(s);
+	double pct;
+	int rc;
+
+	if (len && num[len - 1] == '%')
+		num[len - 1] = '\0';
+	rc = cli_parse_double(num, 0, THRESHOLD_MAX_PCT, &pct, err);
+	free(num);
+	if (rc < 0)
+		return bo_err_set(err, "'%s' is not a percentage from 0 to %g",
+				  s, THRESHOLD_MAX_PCT);
+	*ret = pct / 100.0;
+	return 0;
+}
+
+/* compare --machines on the database at PATH: run ids in ARGV[0..ARGC),
+ * at SIZE->bytes per call (SIZE->arg: the --size given, NULL for the
+ * default). A size the database has no result at, or the runs have no
+ * bulk result at, is an unknown name (exit 2), as for results and report.
+ * Returns the exit status. */
+static int compare_machines_cmd(const char *path, enum format fmt,
+				const struct cli_size *size, int argc,
+				char **argv)
+{
+	struct machines_cmp c;
+	int64_t *runs = xcalloc((size_t)argc + 1, sizeof(*runs));
+	int64_t bytes = size->bytes;
+	const char *size_arg = size->arg;
+	sqlite3 *db;
+	bo_err err;
+	int i, k, rc = EXIT_OK;
+
+	for (i = 0; i < argc; i++)
+		if (cli_parse_run_id(argv[i], &runs[i], &err) < 0) {
+			free(runs);
+			return cli_usage_error("compare", "invalid run id: %s", err.msg);
+		}
+	if (db_open_readonly(path, &db, &err) < 0) {
+		cli_error("%s", err.msg);
+		rc = EXIT_ENV;
+	} else {
+		/* a run the database does not hold is an unknown name */
+		rc = cli_check_runs("compare", NULL, db, path, runs,
+				    (size_t)argc);
+		if (rc == EXIT_OK && size_arg) {
+			k = db_names_size_known(db, bytes);
+			if (k < 0) {
+				cli_error("database error in '%s': %s", path,
+					  sqlite3_errmsg(db));
+				rc = EXIT_ENV;
+			} else if (k == 0) {
+				char *sizes = db_names_sizes(db);
+
+				if (!sizes) {
+					cli_error("database error in '%s': %s",
+						  path, sqlite3_errmsg(db));
+					rc = EXIT_ENV;
+				} else {
+					rc = cli_usage_error("compare", "--size: no results at '%s' in '%s' (it has: %s)",
+							     size_arg, path, sizes);
+				}
+				free(sizes);
+			}
+		}
+		if (rc == EXIT_OK &&
+		    (k = compare_machines(db, runs, (size_t)argc, bytes, &c,
+					  &err)) < 0) {
+			if (k == -2)
+				rc = cli_usage_error("compare", "%s%s in '%s'",
+						     size_arg ? "--size: " : "",
+						     err.msg, path);
+			else {
+				cli_error("%s in '%s'", err.msg, path);
+				rc = EXIT_ENV;
+			}
+		} else if (rc == EXIT_OK) {
+			for (size_t m = 0; m < c.nm; m++)
+				cli_warn_partial_run(db, c.m[m].run);
+			compare_machines_print(stdout, &c, fmt);
+			if (c.nm < 2)
+				cli_warn("the runs are of one machine only");
+			compare_machines_free(&c);
+		}
+		sqlite3_close(db);
+	}
+	free(runs);
+	return rc;
+}
+
+/* What the curve comparison of one invocation of compare needs. */
+struct cmp_opts {
+	struct verdict_sel base, new;
+	double threshold;
+	enum format fmt;
+	int all, points, store, fail;
+};
+
+/* Judge the curves (and with --points the points) of O on the database
+ * at PATH, print them, store the verdict with --store. Returns the exit
+ * status. */
+static int compare_curves(const char *path, const struct cmp_opts *o,
+			  int latest)
+{
+	struct verdict_sel base = o->base, new = o->new;
+	struct verdict_result v;
+	struct compare_result r;
+	json_t *extra = NULL;
+	sqlite3 *db;
+	bo_err err;
+	int rc = EXIT_OK, k;
+
+	if ((o->store ? db_open(path, &db, &err) :
+	     db_open_readonly(path, &db, &err)) < 0) {
+		cli_error("%s", err.msg);
+		return EXIT_ENV;
+	}
+	if (latest && (k = compare_latest_two(db, &base.run, &new.run,
+					      &err)) < 0) {
+		cli_error("%s in '%s'", err.msg, path);
+		sqlite3_close(db);
+		return k == -2 ? EXIT_FAILED : EXIT_ENV;
+	}
+	/* a run or image the database does not hold is an unknown name */
+	if (!latest && ((k = vload_check_sel(db, base, &err)) < 0 ||
+			(k = vload_check_sel(db, new, &err)) < 0)) {
+		sqlite3_close(db);
+		if (k == -2)
+			return cli_usage_error("compare", "%s", err.msg);
+		cli_error("%s in '%s'", err.msg, path);
+		return EXIT_ENV;
+	}
+	if (verdict_compare(db, base, new, o->threshold, VERDICT_DEFAULT_ALPHA,
+			    &v, &err) < 0) {
+		cli_error("%s in '%s'", err.msg, path);
+		sqlite3_close(db);
+		return EXIT_ENV;
+	}
+	if (o->points && compare_runs(db, base.run, new.run, o->threshold, &r,
+				      &err) < 0) {
+		cli_error("%s in '%s'", err.msg, path);
+		verdict_result_free(&v);
+		sqlite3_close(db);
+		return EXIT_ENV;
+	}
+	if (o->points && o->fmt == FORMAT_CSV) {
+		compare_print(stdout, &r, o->fmt, o->all);
+	} else if (o->points && o->fmt == FORMAT_TABLE) {
+		verdict_print_summary(stdout, &v);
+		fputc('\n', stdout);
+		compare_print(stdout, &r, o->fmt, o->all);
+	} else {
+		if (o->points) {
+			json_t *pj = compare_json(&r);
+
+			/* the points' own lists, beside (not instead of)
+			 * the curves' counts "regressions", "improvements" */
+			extra = json_pack("{s:O, s:O, s:O}", "points",
+					  json_object_get(pj, "points"),
+					  "point_regressions", json_object_get(pj, "regressions"),
+					  "point_improvements", json_object_get(pj, "improvements"));
+			json_decref(pj);
+		}
+		verdict_print(stdout, &v, o->fmt, o->all, extra);
+		json_decref(extra);
+	}
+	/* a run that did not finish: a change against it may be only that */
+	cli_warn_partial_run(db, base.run);
+	if (new.run != base.run)
+		cli_warn_partial_run(db, new.run);
+	if (v.ncurves == 0) {
+		/* nothing compared is not "no regression": a gate must see it */
+		cli_error("runs %lld and %lld have no curve in common: nothing compared",
+			  (long long)base.run, (long long)new.run);
+		rc = EXIT_FAILED;
+	}
+	if (o->store && verdict_store(db, &v, "compare", NULL, &err) < 0) {
+		cli_error("%s", err.msg);
+		rc = EXIT_ENV;
+	}
+	if (rc == EXIT_OK && o->fail && v.nconfirmed_regressions)
+		rc = EXIT_REGRESSION;
+	if (o->points)
+		compare_result_free(&r);
+	verdict_result_free(&v);
+	sqlite3_close(db);
+	return rc;
+}
+
+/* compare's options. */
+struct compare_cli {
+	struct cli_paths paths;	/* first: cli_parse reads it */
+	struct cmp_opts cmp;
+	int latest, machines;
+	struct cli_size size;	/* --size of --machines */
+};
+
+/* Defaults: --threshold 3, --format table, --size 16KiB. */
+static void compare_init(void *opts)
+{
+	struct compare_cli *o = opts;
+
+	o->cmp.threshold = COMPARE_DEFAULT_THRESHOLD;
+	o->cmp.fmt = FORMAT_TABLE;
+	o->size.bytes = 16384;
+}
+
+/* --latest 2: the int DEST becomes 1; any other value is refused. */
+static int parse_latest(const char *arg, void *dest, bo_err *err)
+{
+	if (strcmp(arg, "2") != 0)
+		return bo_err_set(err, "--latest takes 2, not '%s'", arg);
+	*(int *)dest = 1;
+	return 0;
+}
+
+/* --base-image ID, --new-image ID: an image id into the int64_t DEST. */
+static int parse_image(const char *arg, void *dest, bo_err *err)
+{
+	return cli_parse_run_id(arg, dest, err);
+}
+
+static const struct opt_def options[] = {
+	{ .kind = OPT_GROUP, .group = cli_db_options },
+	{ .name = "latest", .kind = OPT_VALUE, .arg = "2",
+	  .offset = offsetof(struct compare_cli, latest),
+	  .parse = parse_latest,
+	  .help = "compare the most recent finished run with the\n"
+		  "one before it made alike (quick or not, the\n"
+		  "hardware acceleration masked or not;\n"
+		  "confirmation runs aside)" },
+	{ .name = "threshold", .kind = OPT_VALUE, .arg = "PCT",
+	  .offset = offsetof(struct compare_cli, cmp.threshold),
+	  .parse = parse_threshold, .msg_prefix = "--threshold: ",
+	  .help = "ignore changes of at most PCT % (default: 3)" },
+	{ .name = "all", .kind = OPT_FLAG,
+	  .offset = offsetof(struct compare_cli, cmp.all),
+	  .help = "list every curve (with --points: every point)" },
+	{ .name = "points", .kind = OPT_FLAG,
+	  .offset = offsetof(struct compare_cli, cmp.points),
+	  .help = "add the point-by-point comparison (see above)" },
+	{ .name = "base-image", .kind = OPT_VALUE, .arg = "ID",
+	  .offset = offsetof(struct compare_cli, cmp.base.image),
+	  .parse = parse_image, .msg_prefix = "invalid image id: ",
+	  .help = "BASE is this image of the run only" },
+	{ .name = "new-image", .kind = OPT_VALUE, .arg = "ID",
+	  .offset = offsetof(struct compare_cli, cmp.new.image),
+	  .parse = parse_image, .msg_prefix = "invalid image id: ",
+	  .help = "NEW is this image of the run only" },
+	{ .name = "store", .kind = OPT_FLAG,
+	  .offset = offsetof(struct compare_cli, cmp.store),
+	  .help = "keep the verdict in the database (table verdicts)" },
+	{ .kind = OPT_GROUP, .group = cli_format_options,
+	  .offset = offsetof(struct compare_cli, cmp.fmt) },
+	{ .name = "fail-on-regression", .kind = OPT_FLAG,
+	  .offset = offsetof(struct compare_cli, cmp.fail),
+	  .help = "exit 4 when a confirmed regression is found" },
+	{ .name = "machines", .kind = OPT_FLAG,
+	  .offset = offsetof(struct compare_cli, machines),
+	  .help = "one column per machine (see above)" },
+	{ .name = "size", .kind = OPT_VALUE, .arg = "SIZE",
+	  .offset = offsetof(struct compare_cli, size),
+	  .parse = cli_parse_size_opt,
+	  .help = "buffer size of --machines (default: 16KiB)" },
+	{ .kind = OPT_END },
+};
+
+/* Check the options and run ids (ARGV[0..ARGC)) of a curve comparison
+ * (not --machines), setting O's BASE and NEW runs from them. Returns 0,
+ * or EXIT_USAGE after the message. */
+static int check_curves_args(struct compare_cli *o, int argc, char **argv)
+{
+	struct cmp_opts *c = &o->cmp;
+	bo_err err;
+
+	if (o->size.bytes != 16384)
+		return cli_usage_error("compare", "--size goes with --machines");
+	if (o->latest && argc > 0)
+		return cli_usage_error("compare", "give two run ids or --latest 2, not both");
+	if (c->points && (c->base.image || c->new.image))
+		return cli_usage_error("compare", "--points compares whole runs: it takes no --base-image or --new-image");
+	if (o->latest)
+		return 0;
+	if (argc != 2)
+		return cli_usage_error("compare", "needs two run ids, BASE and NEW (or --latest 2)");
+	if (cli_parse_run_id(argv[0], &c->base.run, &err) < 0 ||
+	    cli_parse_run_id(argv[1], &c->new.run, &err) < 0)
+		return cli_usage_error("compare", "invalid run id: %s", err.msg);
+	if (c->base.run == c->new.run && c->base.image == c->new.image)
+		return cli_usage_error("compare", c->base.image ?
+				       "BASE and NEW are the same image of the same run" :
+				       "BASE and NEW are the same run (%lld)",
+				       (long long)c->base.run);
+	if (c->base.run == c->new.run && (!c->base.image || !c->new.image))
+		return cli_usage_error("compare", "one run against itself needs --base-image and --new-image");
+	return 0;
+}
+
+static int cmd_compare(const struct cmd_ctx *ctx, void *opts, int argc,
+		       char **argv)
+{
+	struct compare_cli *o = opts;
+	const struct cmp_opts *c = &o->cmp;
+	int rc;
+
+	if (o->machines && (o->latest || c->all || c->fail || c->points ||
+			    c->store || c->base.image || c->new.image ||
+			    c->threshold != COMPARE_DEFAULT_THRESHOLD))
+		return cli_usage_error("compare", "--machines takes no --latest, --all, --threshold, --points, --store, --base-image, --new-image or --fail-on-regression");
+	if (o->machines)
+		return compare_machines_cmd(ctx->db_path, c->fmt, &o->size,
+					    argc, argv);
+	rc = check_curves_args(o, argc, argv);
+	if (rc != 0)
+		return rc;
+	return compare_curves(ctx->db_path, c, o->latest);
+}
+
+const struct cmd_entry cmd_compare_entry = {
+	.name = "compare",
+	.summary = "compare two runs curve by curve: changes, their noise, package changes",
+	.usage = usage,
+	.options = options,
+	.epilog = epilog,
+	.opts_size = sizeof(struct compare_cli),
+	.init = compare_init,
+	.max_args = -1,
+	.run = cmd_compare,
+};

@@ -1,0 +1,50 @@
+/* control-cli.c - socket options and the call shared by status, submit
+ * and cancel. */
+#include "config.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "orchestrator/cli/cli.h"
+#include "orchestrator/cli/control-cli.h"
+#include "orchestrator/daemon/control.h"
+
+const struct opt_def control_cli_options[] = {
+	{ .name = "socket", .kind = OPT_STRING, .arg = "PATH",
+	  .offset = offsetof(struct control_cli, socket),
+	  .help = "the daemon's control socket" },
+	{ .name = "config", .kind = OPT_STRING, .arg = "FILE",
+	  .offset = offsetof(struct control_cli, config),
+	  .help = "the daemon's configuration, for its socket\n"
+		  "(default: /etc/benchorch/benchorch.conf if any)" },
+	{ .name = "state-dir", .kind = OPT_PATH, .arg = "DIR",
+	  .offset = offsetof(struct control_cli, state),
+	  .help = "the daemon's state directory (default:\n"
+		  "$BENCHORCH_STATE_DIR, else the configuration's):\n"
+		  "DIR/control.sock unless it names a socket" },
+	{ .kind = OPT_END },
+};
+
+int control_cli_call(const struct control_cli *cc, json_t *req,
+		     json_t **ret)
+{
+	char *path;
+	bo_err err;
+	int rc;
+
+	path = control_socket_path(cc->socket, cc->config, cc->state, &err);
+	if (!path) {
+		json_decref(req);
+		cli_error("%s", err.msg);
+		return EXIT_ENV;
+	}
+	rc = control_call(path, req, ret, &err);
+	json_decref(req);
+	free(path);
+	if (rc < 0) {
+		cli_error("%s", err.msg);
+		return rc == -2 ? EXIT_FAILED : EXIT_ENV;
+	}
+	return 0;
+}

@@ -1,0 +1,73 @@
+/* plan.h - the order of a run, drawn from one seed: the run is split into
+ * rounds, each measuring one group of the algorithms in every
+ * distribution, the distributions in a new random order every round, and
+ * every guest invocation gets its own seed to shuffle its libraries and
+ * algorithms (guest --seed). Every algorithm is measured in PLAN_PASSES
+ * (two) rounds, so that one run holds two independent invocations of
+ * every point and its own between-invocation spread: the second half of
+ * the rounds mirrors the first (round 2H - 1 - i measures the group of
+ * round i), so that every algorithm's two rounds sit symmetrically about
+ * the middle of the run and a drift that is linear in time moves every
+ * algorithm's mean alike; and the two invocations of a point have
+ * different guest seeds, so its libraries and algorithms run in another
+ * order, next to other neighbours. Measured in this order, a slow drift of the
+ * machine (temperature, neighbours on a shared host) spreads over every
+ * distribution and library instead of showing up as a difference between
+ * them. */
+#ifndef BENCHORCH_PLAN_H
+#define BENCHORCH_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Rounds of a run (fewer when there are fewer algorithms): every
+ * distribution is measured in each eighth of the run. Each round costs
+ * one more guest invocation per distribution: a container start, the
+ * guest's start and every library loaded again. Measured with
+ * systemd-nspawn on Debian bookworm on a 2-core virtual machine, the
+ * wall clock around the guests minus their timed batches grew by about
+ * 0.23 s per extra invocation with one library and 0.29 s with all seven
+ * (more on a busy machine): 8 rounds add about 2 s per distribution, some
+ * 15 % of a --quick run (12 to 14 s here), under 1 % of a full one
+ * (minutes). */
+#define PLAN_ROUNDS 4
+/* Rounds every algorithm is measured in (passes over all algorithms): 8
+ * rounds in all, as many invocations as when each algorithm was measured
+ * once in 8 rounds. */
+#define PLAN_PASSES 2
+
+/* One guest invocation of the plan. */
+struct plan_step {
+	size_t round;		/* 0-based */
+	size_t spec;		/* index into the caller's distributions */
+	uint64_t guest_seed;	/* for guest --seed, 0 .. 2^32 - 1 */
+};
+
+struct plan {
+	uint64_t seed;		/* the run's seed */
+	size_t nrounds;
+	char **algos;		/* per round: its algorithms, comma-separated,
+				 * in the order given to the guest; owned */
+	struct plan_step *steps;	/* nrounds * nspecs, in run order; owned */
+	size_t nsteps;
+};
+
+/* Draw the plan of a run from SEED (0 .. 2^32 - 1) for NSPECS
+ * distributions and the NALGOS algorithm names ALGOS (>= 1), with at most
+ * MAX_ROUNDS (>= 1) rounds per pass: H = min(NALGOS, MAX_ROUNDS) rounds,
+ * the algorithms in a random order cut into groups whose sizes differ by
+ * at most one, then H more with the same groups in the reverse order
+ * (2H rounds; each algorithm in two). The draws, all from one SplitMix64
+ * stream seeded with SEED (lib/shuffle.h), in this order: the algorithm
+ * permutation; one distribution permutation per round; one guest seed
+ * per (round, distribution index), rounds first, drawn again while it
+ * equals an earlier one of the same distribution. The same arguments
+ * give the same plan on every machine. Fills *ret (release with
+ * plan_release). */
+void plan_make(uint64_t seed, const char *const *algos, size_t nalgos,
+	       size_t nspecs, size_t max_rounds, struct plan *ret);
+
+/* Free what P owns. */
+void plan_release(struct plan *p);
+
+#endif

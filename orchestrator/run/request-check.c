@@ -1,0 +1,166 @@
+/* request-check.c - check distribution, library and algorithm lists the
+ * same way for run, the configuration file and submit. */
+#include "config.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "images/image.h"
+#include "lib/algorithms.h"
+#include "orchestrator/run/request-check.h"
+
+/* 1 when LIST is empty, starts or ends with a comma or holds ",,". */
+static int has_empty_item(const char *list)
+{
+	size_t len = strlen(list);
+
+	return len == 0 || list[0] == ',' || list[len - 1] == ',' ||
+	       strstr(list, ",,") != NULL;
+}
+
+int request_check_distros(const char *list, const char *what,
+			  const char *data_dir, const char *state_dir,
+			  char ***ret_specs, size_t *ret_n, bo_err *err)
+{
+	char *copy, *tok, *save = NULL, **specs = NULL, **names = NULL;
+	size_t n = 0, i;
+	int rc = 0;
+
+	if (has_empty_item(list))
+		return bo_err_set(err, "empty name in %s '%s'", what, list);
+	copy = xstrdup(list);
+	for (tok = strtok_r(copy, ",", &save); tok && !rc;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *distro, *release;
+
+		if (image_spec_parse(tok, &distro, &release, err) < 0) {
+			rc = -1;
+			break;
+		}
+		free(distro);
+		free(release);
+		for (i = 0; i < n && !rc; i++)
+			if (strcmp(specs[i], tok) == 0)
+				rc = bo_err_set(err, "'%s' is named twice in %s",
+						tok, what);
+		/* A distro with a recipe, or an imported image's name. */
+		if (!rc && image_spec_check(data_dir, state_dir, tok, err) < 0)
+			rc = -1;
+		if (rc)
+			break;
+		/* two spellings of one image ("debian", "debian:bookworm",
+		 * "debian-bookworm") would measure it twice in one run */
+		names = xrealloc(names, (n + 1) * sizeof(char *));
+		if (image_spec_name(data_dir, tok, &names[n], err) < 0) {
+			rc = -1;
+			break;
+		}
+		for (i = 0; i < n && !rc; i++)
+			if (strcmp(names[i], names[n]) == 0)
+				rc = bo_err_set(err, "'%s' and '%s' in %s name the same image '%s'",
+						specs[i], tok, what, names[n]);
+		specs = xrealloc(specs, (n + 1) * sizeof(char *));
+		specs[n++] = xstrdup(tok);
+	}
+	free(copy);
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	if (!rc && n == 0)
+		rc = bo_err_set(err, "%s names no distribution", what);
+	if (rc || !ret_specs) {
+		for (i = 0; i < n; i++)
+			free(specs[i]);
+		free(specs);
+		return rc;
+	}
+	*ret_specs = specs;
+	*ret_n = n;
+	return 0;
+}
+
+/* Whether NAME occurs as a whole comma-separated item of LIST before
+ * byte offset END. */
+static int named_before(const char *list, const char *name, size_t end)
+{
+	size_t len = strlen(name), at = 0;
+
+	while (at < end) {
+		size_t item = strcspn(list + at, ",");
+
+		if (item == len && strncmp(list + at, name, len) == 0)
+			return 1;
+		at += item + 1;
+	}
+	return 0;
+}
+
+/* Check LIST against KNOWN; NAME(i) lists the known names for the
+ * message; a name given twice is an error too. */
+static int check_names(const char *list, const char *what,
+		       int (*known)(const char *),
+		       const char *(*name)(size_t), bo_err *err)
+{
+	char *copy = xstrdup(list), *tok, *save = NULL;
+	int rc = 0;
+
+	for (tok = strtok_r(copy, ",", &save); tok && !rc;
+	     tok = strtok_r(NULL, ",", &save)) {
+		size_t i, len = 0;
+		char names[1024] = "";
+		const char *nm;
+
+		if (known(tok)) {
+			/* a name given twice would be measured once: say so
+			 * rather than accept a list that is not what it says */
+			if (named_before(list, tok, (size_t)(tok - copy)))
+				rc = bo_err_set(err, "%s: '%s' is named twice",
+						what, tok);
+			continue;
+		}
+		for (i = 0; (nm = name(i)); i++)
+			len += (size_t)snprintf(names + len,
+				len < sizeof(names) ? sizeof(names) - len : 0,
+				"%s%s", i ? ", " : "", nm);
+		rc = bo_err_set(err, "%s: unknown name '%s' (known: %s)", what,
+				tok, names);
+	}
+	free(copy);
+	if (!rc && has_empty_item(list))
+		rc = bo_err_set(err, "%s: empty item in '%s'", what, list);
+	return rc;
+}
+
+int request_check_libs(const char *list, const char *what, bo_err *err)
+{
+	return check_names(list, what, library_known, library_name, err);
+}
+
+static int algorithm_known(const char *name)
+{
+	return algorithm_find(name) != NULL;
+}
+
+int request_check_algos(const char *list, const char *what, bo_err *err)
+{
+	return check_names(list, what, algorithm_known, algorithm_name, err);
+}
+
+int request_check_mirror(const char *url, const char *what, bo_err *err)
+{
+	const char *p = url;
+
+	/* RFC 3986: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) */
+	if (!isalpha((unsigned char)*p))
+		p = NULL;
+	else
+		while (isalnum((unsigned char)*p) || *p == '+' || *p == '-' ||
+		       *p == '.')
+			p++;
+	if (!p || strncmp(p, "://", 3) != 0 || !p[3])
+		return bo_err_set(err, "%s: '%s' is not a URL (e.g. http://deb.debian.org/debian)",
+				  what, url);
+	return 0;
+}

@@ -1,0 +1,103 @@
+/* runner.h - run the guest inside a rootfs (systemd-nspawn, or chroot in a
+ * private mount namespace) and collect its validated output. */
+#ifndef BENCHORCH_RUNNER_H
+#define BENCHORCH_RUNNER_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "lib/guest_output.h"
+#include "lib/spawn.h"
+#include "lib/util.h"
+
+/* Where the guest appears inside the rootfs (a read-only bind mount on a
+ * tmpfs, so the image itself is never written). */
+#define RUNNER_GUEST_PATH "/run/benchorch/guest"
+
+enum runner_kind { RUNNER_AUTO, RUNNER_NSPAWN, RUNNER_CHROOT };
+
+struct runner_opts {
+	enum runner_kind kind;	/* AUTO: nspawn, chroot if nspawn is missing
+				 * or fails to start */
+	const char *rootfs;	/* absolute path of the image's root */
+	const char *guest;	/* host path of the guest binary */
+	const char *const *guest_args;	/* NULL-terminated, after argv[0] */
+	uint64_t timeout_ns;	/* kill the guest after this long */
+	int cpu;		/* pin to this CPU, -1 = no pinning */
+	int log_fd;		/* guest's and nspawn's stderr; -1 = none.
+				 * Open it for reading too (O_RDWR): the
+				 * guest's own reason for ending before any
+				 * output ("benchorch-guest: ...") is read
+				 * back from it */
+	/* Called after each line of guest output is accepted, with the
+	 * output so far (progress); NULL = none. */
+	void (*on_output)(void *ctx, const struct guest_output *out);
+	void *output_ctx;
+	const char *machine;	/* nspawn: the image's name, made into the
+				 * machine name "benchorch-NAME" (see
+				 * runner_machine_name); NULL = nspawn's own
+				 * default (the rootfs directory's name) */
+	/* The tool mode (`benchorch-guest tool`): each line goes to
+	 * parse_line instead of the guest protocol's checks, and runner_run
+	 * neither finishes *out nor compares clocks (the caller checks the
+	 * end of its own output); out->have_hello is set at the first line,
+	 * so that a fallback to chroot happens only before any output.
+	 * parse_line returns 0, or -1 with err set to reject the
+	 * invocation. NULL = the benchmark protocol. */
+	int (*parse_line)(void *ctx, const char *line, size_t len,
+			  bo_err *err);
+	void *parse_ctx;
+};
+
+/* The systemd-nspawn machine name for image NAME into buf (len bytes):
+ * "benchorch-NAME" with every character other than a letter, digit or
+ * '-' made '-', at most 64 bytes (a valid host name, as nspawn wants), so
+ * that each image's containers have their own name. Returns buf. */
+char *runner_machine_name(const char *name, char *buf, size_t len);
+
+/* Parse "nspawn", "chroot" or "auto". Returns 0, or -1 with err set. */
+int runner_kind_parse(const char *s, enum runner_kind *ret, bo_err *err);
+
+/* What became of systemd-nspawn when runner_run fell back from it to
+ * chroot (kind RUNNER_AUTO only). */
+struct runner_fallback {
+	int happened;		/* 1: nspawn failed (status 1, nothing of
+				 * the guest's own in the log) before the
+				 * guest said anything, and the guest ran
+				 * under chroot */
+	bo_err why;		/* how nspawn ended ("guest exited with
+				 * status 1") */
+	long long log_from, log_to;	/* bytes of the log (log_fd) that nspawn
+				 * wrote, where its own reason is; -1 when
+				 * unknown */
+};
+
+/* Run the guest and validate every line it prints into *out (initialised by
+ * the caller with guest_output_init). *ret_used gets the runner that ran
+ * ("nspawn" or "chroot", static string). *ret_res gets how the child ended.
+ * Returns 0 when the guest ran to completion, its output is complete and
+ * valid and its clock agrees with the host's (guest_output_check_clock on
+ * the time between receiving hello and done); -1 with err set otherwise
+ * (bad line, crash, timeout, clocks that disagree, interruption - check
+ * bo_interrupted). A guest that exited before its first line with a line
+ * of its own in the log ("benchorch-guest: ...", e.g. its usage error,
+ * status 2) has that line in err ("guest exited with status 2 (a usage
+ * error): benchorch-guest: unknown option '--x'"). When o->kind is
+ * RUNNER_AUTO and nspawn failed before the guest said anything - exit
+ * status 1, nspawn's own failure status, with no line of the guest's own
+ * in the log; any other status is the guest's, which nspawn passes on -
+ * the guest is run again under chroot and *ret_fb (if not NULL) says why
+ * nspawn failed; ret_fb->happened is 0 otherwise (the guest's own end
+ * is reported as it is, never retried).
+ * The guest and nspawn get the fixed environment of spawn_env_guest()
+ * under every runner. Nothing stays mounted either way:
+ * every mount lives in a mount namespace that dies with the child. */
+int runner_run(const struct runner_opts *o, struct guest_output *out,
+	       const char **ret_used, struct spawn_result *ret_res,
+	       struct runner_fallback *ret_fb, bo_err *err);
+
+/* The CPU the guest is pinned to by default: the highest-numbered CPU this
+ * process may run on (the lowest usually takes more interrupts), or -1. */
+int runner_default_cpu(void);
+
+#endif

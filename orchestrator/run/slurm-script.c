@@ -1,0 +1,160 @@
+/* slurm-script.c - the shell script that submits a benchorch run to Slurm:
+ * the per-node tasks and the merge job after them. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "orchestrator/run/slurm.h"
+
+char *slurm_shell_quote(const char *s)
+{
+	size_t n = 3, i, o = 0;
+	char *q;
+
+	for (i = 0; s[i]; i++)
+		n += s[i] == '\'' ? 4 : 1;
+	q = xmalloc(n);
+	q[o++] = '\'';
+	for (i = 0; s[i]; i++) {
+		if (s[i] == '\'') {
+			memcpy(q + o, "'\\''", 4);
+			o += 4;
+		} else {
+			q[o++] = s[i];
+		}
+	}
+	q[o++] = '\'';
+	q[o] = '\0';
+	return q;
+}
+
+/* Print "NAME=QUOTED-VALUE" as a line of the script. */
+static void assign(FILE *f, const char *name, const char *value)
+{
+	char *q = slurm_shell_quote(value);
+
+	fprintf(f, "%s=%s\n", name, q);
+	free(q);
+}
+
+/* The body of one task: run benchorch, recording node and exit status. */
+static void write_task_body(FILE *f, const struct slurm_submit *s)
+{
+	char *bin = slurm_shell_quote(s->benchorch);
+	char *spool = slurm_shell_quote(s->spool);
+	int i;
+
+	fputs("task_body() {\n"
+	      "\tcat <<'EOF'\n"
+	      "#!/bin/sh\n"
+	      "# One benchorch task: its node alone (--exclusive).\n"
+	      "task=${SLURM_ARRAY_JOB_ID:-$SLURM_JOB_ID}${SLURM_ARRAY_TASK_ID:+_$SLURM_ARRAY_TASK_ID}\n"
+	      "host=$(hostname -s)\n", f);
+	fprintf(f, "spool=%s\n", spool);
+	fputs("echo \"benchorch: task $task on node $host\" >&2\n"
+	      "printf '%s\\n' \"$host\" >\"$spool/$task.node\"\n", f);
+	fprintf(f, "%s run", bin);
+	for (i = 0; i < s->run_argc; i++) {
+		char *q = slurm_shell_quote(s->run_argv[i]);
+
+		fprintf(f, " %s", q);
+		free(q);
+	}
+	fputs(" --db \"$spool/$host-$task.db\"\n"
+	      "rc=$?\n"
+	      "printf '%s\\n' \"$rc\" >\"$spool/$task.exit\"\n"
+	      "exit $rc\n"
+	      "EOF\n"
+	      "}\n", f);
+	free(bin);
+	free(spool);
+}
+
+void slurm_script_write(FILE *f, const struct slurm_submit *s)
+{
+	char *bin = slurm_shell_quote(s->benchorch);
+	char *db = slurm_shell_quote(s->db);
+
+	fputs("#!/bin/sh\n"
+	      "# Submit a benchorch run to Slurm: one exclusive task per node, each\n"
+	      "# 'benchorch run' into its own database in the spool directory, then a\n"
+	      "# job that merges them (after every task, whether it succeeded or not)\n"
+	      "# into the central database and writes a report. Written by\n"
+	      "# 'benchorch slurm submit'; run it with sh. The spool directory must be\n"
+	      "# one that every node and this host share.\n"
+	      "set -eu\n", f);
+	assign(f, "spool", s->spool);
+	fputs("sbatch_opts=\"--parsable --exclusive --nodes=1\"\n", f);
+	if (s->partition) {
+		char *p = xasprintf("--partition=%s", s->partition);
+		char *q = slurm_shell_quote(p);
+
+		fprintf(f, "part=%s\n", q);
+		free(p);
+		free(q);
+	} else {
+		fputs("part=\n", f);
+	}
+	if (s->time) {
+		char *p = xasprintf("--time=%s", s->time);
+		char *q = slurm_shell_quote(p);
+
+		fprintf(f, "limit=%s\n", q);
+		free(p);
+		free(q);
+	} else {
+		fputs("limit=\n", f);
+	}
+	fputs("mkdir -p \"$spool\"\n", f);
+	write_task_body(f, s);
+	if (s->nodelist) {
+		assign(f, "nodelist", s->nodelist);
+		fputs("# One job per node of the list: an array task cannot be sent\n"
+		      "# to a node of its own choosing.\n"
+		      "job= tasks= deps=\n"
+		      "for node in $(scontrol show hostnames \"$nodelist\"); do\n"
+		      "\tid=$(task_body | sbatch $sbatch_opts ${part:+\"$part\"} ${limit:+\"$limit\"} \\\n"
+		      "\t\t--job-name=benchorch --nodelist=\"$node\" --output=\"$spool/%j.log\")\n"
+		      "\tid=${id%%;*}\n"
+		      "\tjob=${job:-$id}\n"
+		      "\ttasks=\"$tasks${tasks:+ }$id\"\n"
+		      "\tdeps=\"$deps:$id\"\n"
+		      "done\n"
+		      "[ -n \"$job\" ] || { echo \"benchorch: no node in '$nodelist'\" >&2; exit 1; }\n",
+		      f);
+	} else {
+		fprintf(f, "nodes=%ld\n", s->nodes);
+		fputs("job=$(task_body | sbatch $sbatch_opts ${part:+\"$part\"} ${limit:+\"$limit\"} \\\n"
+		      "\t--job-name=benchorch --array=0-$((nodes - 1)) --output=\"$spool/%A_%a.log\")\n"
+		      "job=${job%%;*}\n"
+		      "tasks= i=0\n"
+		      "while [ $i -lt $nodes ]; do\n"
+		      "\ttasks=\"$tasks${tasks:+ }${job}_$i\"\n"
+		      "\ti=$((i + 1))\n"
+		      "done\n"
+		      "deps=\":$job\"\n", f);
+	}
+	fputs("printf '%s\\n' $tasks >\"$spool/$job.tasks\"\n", f);
+	fputs("merge=$(sbatch --parsable ${part:+\"$part\"} --job-name=benchorch-merge \\\n"
+	      "\t--dependency=\"afterany$deps\" --output=\"$spool/$job.merge.log\" \\\n"
+	      "\t--export=ALL,BENCHORCH_SLURM_JOB=\"$job\" <<'EOF'\n"
+	      "#!/bin/sh\n"
+	      "# Merge every task's database into the central one, and report.\n", f);
+	{
+		char *spool = slurm_shell_quote(s->spool);
+
+		fprintf(f, "exec %s slurm collect --spool %s --db %s \"$BENCHORCH_SLURM_JOB\"\n",
+			bin, spool, db);
+		free(spool);
+	}
+	fputs("EOF\n"
+	      ")\n"
+	      "merge=${merge%%;*}\n"
+	      "printf '%s\\n' \"$merge\" >\"$spool/$job.merge\"\n"
+	      "printf 'job %s\\ntasks %s\\nmerge %s\\n' \"$job\" \"$tasks\" \"$merge\"\n",
+	      f);
+	free(bin);
+	free(db);
+}

@@ -1,0 +1,396 @@
+/* t0000-validate - the guest output validator accepts the protocol
+ * (guest/PROTOCOL.md) and rejects every malformed line, naming it. */
+#include "config.h"
+
+#include <string.h>
+
+#include "lib/guest_output.h"
+#include "tests/tap.h"
+
+static const char *good[] = {
+	"{\"type\":\"hello\",\"protocol\":3,\"guest_version\":\"0.1.0\",\"libc\":\"glibc 2.36\",\"cpu\":1,\"variant\":\"hw\",\"clock_hz\":3000000000}",
+	"{\"type\":\"library\",\"library\":\"openssl\",\"status\":\"loaded\",\"soname\":\"libcrypto.so.3\",\"path\":\"/usr/lib/x86_64-linux-gnu/libcrypto.so.3\",\"version\":\"OpenSSL 3.0.11\",\"build_id\":\"4ca7b79d\"}",
+	"{\"type\":\"library\",\"library\":\"nettle\",\"status\":\"absent\"}",
+	"{\"type\":\"kat\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"ok\":true,\"source\":\"NIST SP 800-38A F.2.1\"}",
+	"{\"type\":\"unsupported\",\"library\":\"openssl\",\"algorithm\":\"chacha20-poly1305\"}",
+	"{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"p25_ns\":15500,\"p75_ns\":16500,\"cv\":0.04941058844,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0,\"mb_per_s\":1000.0,\"verified\":true,\"samples_ns\":[16000,15000,17000,15500,16500]}",
+	"{\"type\":\"error\",\"library\":\"\",\"algorithm\":\"\",\"message\":\"something odd\"}",
+	"{\"type\":\"done\",\"results\":1,\"measure_ns\":123456,\"elapsed_ns\":1000000,\"clock_hz\":3000000000,\"tsc_hz\":0}",
+};
+
+/* Feed the good lines, replacing line REPLACE (0-based) with BAD (or
+ * dropping it when BAD is NULL); return the error message or "" when all
+ * lines and the finish check pass. */
+static const char *feed(size_t replace, const char *bad, size_t *bad_line)
+{
+	static bo_err err;
+	struct guest_output out;
+	size_t i, lineno = 0;
+	int rc = 0;
+
+	guest_output_init(&out);
+	err.msg[0] = '\0';
+	for (i = 0; i < sizeof(good) / sizeof(good[0]) && rc == 0; i++) {
+		const char *l = i == replace ? bad : good[i];
+
+		if (!l)
+			continue;
+		lineno++;
+		rc = guest_output_add_line(&out, l, strlen(l), lineno, &err);
+	}
+	if (rc == 0)
+		rc = guest_output_finish(&out, &err);
+	*bad_line = lineno;
+	guest_output_release(&out);
+	return rc == 0 ? "" : err.msg;
+}
+
+static void expect_bad(size_t replace, const char *bad, const char *needle,
+		       const char *what)
+{
+	size_t line;
+	const char *msg = feed(replace, bad, &line);
+
+	tap_ok(msg[0] && strstr(msg, needle) != NULL, "rejects %s (%s)", what,
+	       msg);
+}
+
+/* Feed LINES (N of them, after a hello) into *out; returns the first
+ * error message or "". */
+static const char *feed_lines(struct guest_output *out, const char **lines,
+			      size_t n)
+{
+	static bo_err err;
+	size_t i;
+
+	guest_output_init(out);
+	err.msg[0] = '\0';
+	if (guest_output_add_line(out, good[0], strlen(good[0]), 1, &err) < 0)
+		return err.msg;
+	for (i = 0; i < n; i++)
+		if (guest_output_add_line(out, lines[i], strlen(lines[i]), i + 2,
+					  &err) < 0)
+			return err.msg;
+	return "";
+}
+
+#define LIB(n) "{\"type\":\"library\",\"library\":\"" n "\",\"status\":\"loaded\",\"soname\":\"x.so\",\"path\":\"/x\",\"version\":\"1\",\"build_id\":\"\"}"
+#define CC(lib, alg, digest, rt) "{\"type\":\"crosscheck\",\"library\":\"" lib "\",\"algorithm\":\"" alg "\",\"input_bytes\":131072,\"output_bytes\":131072,\"digest\":\"" digest "\",\"roundtrip\":" rt "}"
+#define D1 "00112233445566aa"
+#define D2 "00112233445566bb"
+
+static void keysetup_and_crosscheck(void)
+{
+	static const char *ks[] = {
+		LIB("openssl"),
+		"{\"type\":\"keysetup\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"decrypt\",\"calls_per_batch\":1000,\"repetitions\":5,\"median_ns\":200000,\"min_ns\":190000,\"p25_ns\":195000,\"p75_ns\":205000,\"cv\":0.03952847075,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0,\"ns_per_call\":200.0,\"verified\":true,\"samples_ns\":[200000,190000,210000,195000,205000]}",
+	};
+	static const char *ks_hash[] = {
+		LIB("openssl"),
+		"{\"type\":\"keysetup\",\"library\":\"openssl\",\"algorithm\":\"sha-256\",\"operation\":\"encrypt\",\"calls_per_batch\":1000,\"repetitions\":5,\"median_ns\":200000,\"min_ns\":190000,\"p25_ns\":195000,\"p75_ns\":205000,\"cv\":0.03952847075,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0,\"ns_per_call\":200.0,\"verified\":true,\"samples_ns\":[200000,190000,210000,195000,205000]}",
+	};
+	static const char *ks_bad[] = {
+		LIB("openssl"),
+		"{\"type\":\"keysetup\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"decrypt\",\"calls_per_batch\":1000,\"repetitions\":5,\"median_ns\":200000,\"min_ns\":190000,\"p25_ns\":195000,\"p75_ns\":205000,\"cv\":0.03952847075,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0,\"ns_per_call\":2.0,\"verified\":true,\"samples_ns\":[200000,190000,210000,195000,205000]}",
+	};
+	/* three libraries, one odd; two that differ; one alone; one whose
+	 * decryption failed next to one that worked */
+	static const char *cc[] = {
+		LIB("openssl"), LIB("libgcrypt"), LIB("nettle"),
+		CC("openssl", "aes-128-cbc", D1, "true"),
+		CC("libgcrypt", "aes-128-cbc", D1, "true"),
+		CC("nettle", "aes-128-cbc", D2, "true"),
+		CC("openssl", "rc4", D1, "true"),
+		CC("nettle", "rc4", D2, "true"),
+		CC("libgcrypt", "salsa20", D1, "true"),
+		CC("openssl", "chacha20", D1, "true"),
+		CC("nettle", "chacha20", D1, "false"),
+	};
+	static const char *cc_bad[] = {
+		LIB("openssl"), CC("openssl", "aes-128-cbc", "xyz", "true"),
+	};
+	static const char *cc_dup[] = {
+		LIB("openssl"), CC("openssl", "aes-128-cbc", D1, "true"),
+		CC("openssl", "aes-128-cbc", D1, "true"),
+	};
+	struct guest_output out;
+	const char *msg;
+
+	msg = feed_lines(&out, ks, 2);
+	tap_ok(!msg[0] && out.nkeysetups == 1 &&
+	       out.keysetups[0].ns_per_call == 200.0 &&
+	       strcmp(out.keysetups[0].operation, "decrypt") == 0,
+	       "accepts and keeps a keysetup line (%s)", msg);
+	guest_output_release(&out);
+	msg = feed_lines(&out, ks_hash, 2);
+	tap_ok(strstr(msg, "line 3: key setup 'encrypt' does not apply to 'sha-256'") != NULL,
+	       "rejects a key setup of a hash (%s)", msg);
+	guest_output_release(&out);
+	msg = feed_lines(&out, ks_bad, 2);
+	tap_ok(strstr(msg, "'ns_per_call' is not median_ns / calls_per_batch") != NULL,
+	       "rejects an ns_per_call that does not follow (%s)", msg);
+	guest_output_release(&out);
+
+	msg = feed_lines(&out, cc, sizeof(cc) / sizeof(cc[0]));
+	tap_ok(!msg[0] && out.ncrosschecks == 8, "accepts crosscheck lines (%s)",
+	       msg);
+	tap_ok(guest_output_crosscheck_ok(&out, "openssl", "aes-128-cbc") &&
+	       guest_output_crosscheck_ok(&out, "libgcrypt", "aes-128-cbc") &&
+	       !guest_output_crosscheck_ok(&out, "nettle", "aes-128-cbc"),
+	       "the odd one of three disagrees, the two that match agree");
+	tap_ok(!guest_output_crosscheck_ok(&out, "openssl", "rc4") &&
+	       !guest_output_crosscheck_ok(&out, "nettle", "rc4"),
+	       "two libraries that differ: neither is trusted");
+	tap_ok(guest_output_crosscheck_ok(&out, "libgcrypt", "salsa20") &&
+	       out.crosschecks[5].agrees == -1,
+	       "a library alone on an algorithm has nothing to disagree with");
+	tap_ok(guest_output_crosscheck_ok(&out, "openssl", "chacha20") &&
+	       out.crosschecks[6].agrees == -1 &&
+	       !guest_output_crosscheck_ok(&out, "nettle", "chacha20"),
+	       "a failed round trip disagrees; its peer is then alone");
+	tap_ok(guest_output_crosscheck_ok(&out, "openssl", "sha-256"),
+	       "an algorithm without a crosscheck line is not marked");
+	guest_output_release(&out);
+	msg = feed_lines(&out, cc_bad, 2);
+	tap_ok(strstr(msg, "'digest' must be 16 lowercase hex digits") != NULL,
+	       "rejects a malformed digest (%s)", msg);
+	guest_output_release(&out);
+	msg = feed_lines(&out, cc_dup, 3);
+	tap_ok(strstr(msg, "line 4: duplicate crosscheck") != NULL,
+	       "rejects a second crosscheck of the same pair (%s)", msg);
+	guest_output_release(&out);
+}
+
+/* A result line (line 6 of good[]) with TIMING (the members from
+ * repetitions to tsc_cycles) and SAMPLES (the samples_ns value). */
+static const char *result_with(const char *timing, const char *samples)
+{
+	static char line[GUEST_MAX_LINE * 2];
+
+	snprintf(line, sizeof(line),
+		 "{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,%s,\"mb_per_s\":1000.0,\"verified\":true,\"samples_ns\":%s}",
+		 timing, samples);
+	return line;
+}
+
+#define T5 "\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"p25_ns\":15500,\"p75_ns\":16500,\"cv\":0.04941058844,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0"
+#define S5 "[16000,15000,17000,15500,16500]"
+#define TS3 "\"repetitions\":2,\"sets\":3,\"median_ns\":16000,\"min_ns\":8000,\"p25_ns\":13000,\"p75_ns\":23000,\"cv\":1.960867155,\"reruns\":2,\"noisy\":true,\"tsc_cycles\":0"
+#define SS3 "[8000,16000,24000,400000,12000,20000]"
+
+static void samples_and_clock(void)
+{
+	struct guest_output out;
+	char big[GUEST_MAX_LINE + 64];
+	size_t line, i, n;
+	bo_err err = { "" };
+
+	expect_bad(5, result_with(T5, "[16000,15000,17000,15500]"),
+		   "line 6: 'samples_ns' has 4 samples, 'repetitions' x 'sets' says 5",
+		   "a sample count other than repetitions");
+	expect_bad(5, result_with(T5, "[16000,15000,17000.5,15500,16500]"),
+		   "line 6: 'samples_ns' must hold integers",
+		   "a sample that is not an integer");
+	expect_bad(5, result_with(T5, "[16000,15000,\"17000\",15500,16500]"),
+		   "line 6: 'samples_ns' must hold integers",
+		   "a sample that is a string");
+	expect_bad(5, result_with(T5, "[16000,0,17000,15500,16500]"),
+		   "line 6: 'samples_ns' must hold integers 1 .. 2^50",
+		   "a zero sample");
+	expect_bad(5, result_with(T5, "16000"),
+		   "line 6: 'samples_ns' must be an array of integers",
+		   "samples that are not an array");
+	expect_bad(5, result_with("\"repetitions\":5,\"median_ns\":16000,\"min_ns\":17000,\"p25_ns\":15500,\"p75_ns\":16500,\"cv\":0.04941058844,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0", S5),
+		   "line 6: 'min_ns' exceeds 'median_ns'", "min above median (with samples)");
+	expect_bad(5, result_with("\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"p25_ns\":16200,\"p75_ns\":16100,\"cv\":0.04941058844,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0", S5),
+		   "line 6: quartiles out of order", "p75 below p25");
+	expect_bad(5, result_with("\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"p25_ns\":15400,\"p75_ns\":16500,\"cv\":0.04941058844,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0", S5),
+		   "line 6: 'p25_ns' is 15400, its samples give 15500",
+		   "a p25 its samples do not give");
+	expect_bad(5, result_with(T5, "[16100,15000,17000,15500,16500]"),
+		   "line 6: 'median_ns' is 16000, its samples give 16100",
+		   "a median its samples do not give");
+	expect_bad(5, result_with("\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"p25_ns\":15500,\"p75_ns\":16500,\"cv\":0.05,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0", S5),
+		   "line 6: 'cv' is 0.05, its samples give 0.0494106",
+		   "a coefficient of variation its samples do not give");
+	expect_bad(5, result_with("\"repetitions\":151,\"median_ns\":16000,\"min_ns\":15000,\"p25_ns\":15500,\"p75_ns\":16500,\"cv\":0.05,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0", S5),
+		   "line 6: 'repetitions' out of range (151)",
+		   "more repetitions than a line can hold");
+	expect_bad(5, result_with("\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"p25_ns\":15500,\"p75_ns\":16500,\"cv\":0.04941058844,\"reruns\":0,\"noisy\":\"no\",\"tsc_cycles\":0", S5),
+		   "line 6: 'noisy' must be true or false", "a noisy flag that is not a boolean");
+	expect_bad(5, result_with("\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"p25_ns\":15500,\"p75_ns\":16500,\"cv\":0.04941058844,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":33600", S5),
+		   "TSC cycles but no TSC rate", "TSC cycles without a TSC rate in done");
+	/* three sets of two: the median is that of the sets' medians (12000,
+	 * 208000, 16000 -> 16000), the other quartiles and cv of all six
+	 * samples (type 7: 8000 13000 18000 23000 400000) */
+	{
+		const char *m = feed(5, result_with(TS3, SS3), &line);
+
+		tap_ok(m[0] == '\0',
+		       "accepts three sets of two with the median of the sets' medians (%s)",
+		       m);
+	}
+	expect_bad(5, result_with("\"repetitions\":2,\"sets\":3,\"median_ns\":18000,\"min_ns\":8000,\"p25_ns\":13000,\"p75_ns\":23000,\"cv\":1.960867155,\"reruns\":2,\"noisy\":true,\"tsc_cycles\":0", SS3),
+		   "line 6: 'median_ns' is 18000, its samples give 16000",
+		   "the median of all samples where the sets' is due");
+	expect_bad(5, result_with("\"repetitions\":3,\"sets\":3,\"median_ns\":16000,\"min_ns\":8000,\"p25_ns\":13000,\"p75_ns\":23000,\"cv\":1.960867155,\"reruns\":2,\"noisy\":true,\"tsc_cycles\":0", SS3),
+		   "line 6: 'samples_ns' has 6 samples, 'repetitions' x 'sets' says 9",
+		   "fewer samples than repetitions x sets");
+	expect_bad(5, result_with("\"repetitions\":2,\"sets\":11,\"median_ns\":16000,\"min_ns\":8000,\"p25_ns\":13000,\"p75_ns\":23000,\"cv\":1.960867155,\"reruns\":2,\"noisy\":true,\"tsc_cycles\":0", SS3),
+		   "line 6: 'sets' out of range (11)", "eleven sets");
+	expect_bad(5, result_with("\"repetitions\":100,\"sets\":2,\"median_ns\":16000,\"min_ns\":8000,\"p25_ns\":13000,\"p75_ns\":23000,\"cv\":1.960867155,\"reruns\":2,\"noisy\":true,\"tsc_cycles\":0", SS3),
+		   "line 6: 'repetitions' x 'sets' is 200, more than 150 samples",
+		   "more samples than a line may hold");
+	/* 150 samples of 26 characters each: more than a line may hold */
+	n = (size_t)snprintf(big, sizeof(big), "[");
+	for (i = 0; i < 150 && n < sizeof(big) - 32; i++)
+		n += (size_t)snprintf(big + n, sizeof(big) - n, "%s1000000000000000000000000",
+				      i ? "," : "");
+	snprintf(big + n, sizeof(big) - n, "]");
+	expect_bad(5, result_with(T5, big), "line 6: longer than 4096 bytes",
+		   "a line too long for its samples");
+	tap_ok(feed((size_t)-1, NULL, &line)[0] == '\0',
+	       "(the same invocation with good samples is accepted)");
+
+	/* the clock cross-check: 5 % of the host's time + 20 ms */
+	guest_output_init(&out);
+	out.elapsed_ns = 1000000000;	/* the guest says 1 s */
+	tap_ok(guest_output_check_clock(&out, 1000000000, &err) == 0 &&
+	       out.host_elapsed_ns == 1000000000,
+	       "clocks that agree pass, the host's time is kept");
+	tap_ok(guest_output_check_clock(&out, 1060000000, &err) == 0,
+	       "1 s against 1.06 s: 60 ms is within 53 ms + 20 ms");
+	tap_ok(guest_output_check_clock(&out, 1100000000, &err) < 0 &&
+	       strstr(err.msg, "guest clock disagrees with the host: the guest timed 1.000 s from 'hello' to 'done', the host 1.100 s (allowed: 5 % + 20 ms)"),
+	       "1 s against 1.1 s is rejected, naming both (%s)", err.msg);
+	tap_ok(guest_output_check_clock(&out, 900000000, &err) < 0,
+	       "a guest clock running fast is rejected too");
+	out.elapsed_ns = 1000;
+	tap_ok(guest_output_check_clock(&out, 15000000, &err) == 0,
+	       "a short run is held to the 20 ms allowance only");
+	guest_output_release(&out);
+}
+
+int main(void)
+{
+	struct guest_output out;
+	char longline[GUEST_MAX_LINE + 10];
+	size_t line, i;
+	bo_err err = { "" };
+	const char *msg;
+
+	msg = feed((size_t)-1, NULL, &line);
+	tap_ok(msg[0] == '\0', "accepts a complete, valid invocation (%s)", msg);
+
+	/* and keeps what it read */
+	guest_output_init(&out);
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		guest_output_add_line(&out, good[i], strlen(good[i]), i + 1, &err);
+	tap_ok(out.nresults == 1 && out.results[0].buffer_bytes == 16 &&
+	       out.results[0].t.median_ns == 16000 && out.nlibraries == 2 &&
+	       out.results[0].t.p25_ns == 15500 &&
+	       out.results[0].t.p75_ns == 16500 &&
+	       out.results[0].t.repetitions == 5 &&
+	       out.results[0].t.samples_ns[2] == 17000 &&
+	       out.clock_start_hz == 3000000000 &&
+	       out.clock_end_hz == 3000000000 && out.elapsed_ns == 1000000 &&
+	       out.libraries[1].loaded == 0 && out.cpu == 1 &&
+	       out.measure_ns == 123456 && out.nkats == 1 &&
+	       out.nunsupported == 1 && out.nerrors == 1 && out.seed == -1,
+	       "keeps every field it validated (no seed: -1)");
+	tap_ok(guest_output_find(&out, "openssl", "aes-128-cbc", "encrypt", "bulk", 16) &&
+	       !guest_output_find(&out, "openssl", "aes-128-cbc", "encrypt", "oneshot", 16) &&
+	       !guest_output_find(&out, "openssl", "aes-128-cbc", "decrypt", "bulk", 16),
+	       "finds a result by its key");
+	guest_output_release(&out);
+
+	expect_bad(0, "{\"type\":\"hello\",\"protocol\":1,\"guest_version\":\"x\",\"libc\":\"y\",\"cpu\":0}",
+		   "line 1: protocol 1, expected 3", "protocol 1 (only 3 is spoken)");
+	expect_bad(0, "{\"type\":\"hello\",\"protocol\":2,\"guest_version\":\"x\",\"libc\":\"y\",\"cpu\":0,\"variant\":\"hw\"}",
+		   "line 1: protocol 2, expected 3", "protocol 2 (only 3 is spoken)");
+	expect_bad(0, "{\"type\":\"hello\",\"protocol\":3,\"guest_version\":\"x\",\"libc\":\"y\",\"cpu\":0,\"variant\":\"hw\",\"clock_hz\":12}",
+		   "line 1: 'clock_hz' out of range", "a measured clock of 12 Hz");
+	expect_bad(0, "{\"type\":\"hello\",\"protocol\":3,\"guest_version\":\"x\",\"libc\":\"y\",\"cpu\":0,\"variant\":\"fast\",\"clock_hz\":3000000000}",
+		   "line 1: 'variant' must be hw or nohw", "an unknown variant");
+	expect_bad(1, "{\"type\":\"library\",\"library\":\"openssl\",\"status\":\"loaded\",\"soname\":\"a\",\"path\":\"b\",\"version\":\"c\",\"build_id\":\"XYZ\"}",
+		   "line 2: 'build_id' must be lowercase hex", "a build-id that is not hex");
+	expect_bad(5, "{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"twice\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"p25_ns\":15500,\"p75_ns\":16500,\"cv\":0.04941058844,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0,\"mb_per_s\":1000.0,\"verified\":true,\"samples_ns\":[16000,15000,17000,15500,16500]}",
+		   "line 6: 'mode' must be bulk or oneshot", "an unknown timing mode");
+	expect_bad(0, NULL, "line 1: expected 'hello' first", "a missing hello");
+	{
+		static const char *hello_seed =
+			"{\"type\":\"hello\",\"protocol\":3,\"guest_version\":\"x\",\"libc\":\"y\",\"cpu\":0,\"variant\":\"hw\",\"clock_hz\":3000000000,\"seed\":4294967295}";
+
+		guest_output_init(&out);
+		tap_ok(guest_output_add_line(&out, hello_seed, strlen(hello_seed), 1, &err) == 0 &&
+		       out.seed == 4294967295LL,
+		       "hello's optional seed is accepted and kept (%s)", err.msg);
+		guest_output_release(&out);
+	}
+	expect_bad(0, "{\"type\":\"hello\",\"protocol\":3,\"guest_version\":\"x\",\"libc\":\"y\",\"cpu\":0,\"variant\":\"hw\",\"clock_hz\":3000000000,\"seed\":4294967296}",
+		   "line 1: 'seed' out of range", "a seed above 2^32 - 1");
+	expect_bad(0, "{\"type\":\"hello\",\"protocol\":3,\"guest_version\":\"x\",\"libc\":\"y\",\"cpu\":0,\"variant\":\"hw\",\"clock_hz\":3000000000,\"seed\":\"7\"}",
+		   "line 1: 'seed' must be an integer", "a seed that is a string");
+	expect_bad(1, "this is not json", "line 2: not JSON", "garbage");
+	expect_bad(1, "[1,2,3]", "line 2: not a JSON object", "a JSON array");
+	expect_bad(1, "{\"type\":\"bogus\"}", "line 2: unknown type 'bogus'",
+		   "an unknown type");
+	expect_bad(1, "{\"type\":\"library\",\"library\":\"Open SSL\",\"status\":\"loaded\"}",
+		   "line 2: 'library' has an invalid name", "a bad library name");
+	expect_bad(1, "{\"type\":\"library\",\"library\":\"openssl\",\"status\":\"loaded\",\"soname\":\"a\",\"path\":\"b\\u0007\",\"version\":\"c\"}",
+		   "line 2: 'path' contains a control character",
+		   "a control character in a string");
+	expect_bad(1, "{\"type\":\"library\",\"library\":\"openssl\",\"library\":\"x\",\"status\":\"absent\"}",
+		   "line 2: not JSON", "a duplicate key");
+	expect_bad(3, "{\"type\":\"kat\",\"library\":\"openssl\",\"algorithm\":\"rot13\",\"ok\":true,\"source\":\"x\"}",
+		   "line 4: unknown algorithm 'rot13'", "an unknown algorithm");
+	expect_bad(3, "{\"type\":\"kat\",\"library\":\"nettle\",\"algorithm\":\"aes-128-cbc\",\"ok\":true,\"source\":\"x\"}",
+		   "line 4: library 'nettle' was not reported loaded",
+		   "a KAT of an absent library");
+	expect_bad(3, "{\"type\":\"kat\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"ok\":1,\"source\":\"x\"}",
+		   "line 4: 'ok' must be true or false", "a number for a boolean");
+	expect_bad(5, "{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"sha-256\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"p25_ns\":15500,\"p75_ns\":16500,\"cv\":0.04941058844,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0,\"mb_per_s\":1000.0,\"verified\":true,\"samples_ns\":[16000,15000,17000,15500,16500]}",
+		   "line 6: operation 'encrypt' does not apply to 'sha-256'",
+		   "an operation a hash does not have");
+	expect_bad(5, "{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":2097152,\"calls_per_batch\":1,\"bytes_per_batch\":2097152,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"p25_ns\":15500,\"p75_ns\":16500,\"cv\":0.04941058844,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0,\"mb_per_s\":131072.0,\"verified\":true,\"samples_ns\":[16000,15000,17000,15500,16500]}",
+		   "line 6: 'buffer_bytes' out of range", "a buffer above 1 MiB");
+	expect_bad(5, "{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16001,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"p25_ns\":15500,\"p75_ns\":16500,\"cv\":0.04941058844,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0,\"mb_per_s\":1000.0,\"verified\":true,\"samples_ns\":[16000,15000,17000,15500,16500]}",
+		   "line 6: 'bytes_per_batch' is not", "inconsistent batch bytes");
+	expect_bad(5, "{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":17000,\"p25_ns\":16000,\"p75_ns\":16000,\"cv\":0.0,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0,\"mb_per_s\":1000.0,\"verified\":true,\"samples_ns\":[16000,16000,16000,16000,16000]}",
+		   "line 6: 'min_ns' exceeds 'median_ns'", "min above median");
+	expect_bad(5, "{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"p25_ns\":15500,\"p75_ns\":16500,\"cv\":0.04941058844,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0,\"mb_per_s\":2000.0,\"verified\":true,\"samples_ns\":[16000,15000,17000,15500,16500]}",
+		   "line 6: 'mb_per_s' does not match", "a throughput that does not follow from the timing");
+	expect_bad(5, "{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":0,\"min_ns\":0,\"p25_ns\":0,\"p75_ns\":0,\"cv\":0.0,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0,\"mb_per_s\":1000.0,\"verified\":true,\"samples_ns\":[0,0,0,0,0]}",
+		   "line 6: 'median_ns' out of range", "a zero time");
+	expect_bad(5, "{\"type\":\"result\",\"library\":\"openssl\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"p25_ns\":15500,\"p75_ns\":16500,\"cv\":0.04941058844,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0,\"mb_per_s\":\"fast\",\"verified\":true,\"samples_ns\":[16000,15000,17000,15500,16500]}",
+		   "line 6: 'mb_per_s' must be a positive number", "a string for a number");
+	expect_bad(7, "{\"type\":\"done\",\"results\":2,\"measure_ns\":1,\"elapsed_ns\":1000000,\"clock_hz\":3000000000,\"tsc_hz\":0}",
+		   "reported 2 results in 'done' but printed 1",
+		   "a result count that does not match");
+	expect_bad(7, NULL, "ended before 'done'", "a missing done");
+	expect_bad(7, "{\"type\":\"done\",\"results\":1,\"measure_ns\":2000000,\"elapsed_ns\":1000000,\"clock_hz\":3000000000,\"tsc_hz\":0}",
+		   "line 8: 'measure_ns' exceeds 'elapsed_ns'",
+		   "more time in timed batches than from hello to done");
+
+	/* protocol 2's keysetup and crosscheck lines */
+	keysetup_and_crosscheck();
+
+	/* protocol 3's samples, and the clock cross-check */
+	samples_and_clock();
+
+	/* a line after done, and an over-long line */
+	guest_output_init(&out);
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		guest_output_add_line(&out, good[i], strlen(good[i]), i + 1, &err);
+	tap_ok(guest_output_add_line(&out, good[6], strlen(good[6]), 9, &err) < 0 &&
+	       strstr(err.msg, "line 9: output after 'done'"),
+	       "rejects output after done (%s)", err.msg);
+	guest_output_release(&out);
+	guest_output_init(&out);
+	memset(longline, ' ', sizeof(longline));
+	tap_ok(guest_output_add_line(&out, longline, sizeof(longline), 1, &err) < 0 &&
+	       strstr(err.msg, "longer than 4096 bytes"),
+	       "rejects a line over the length limit (%s)", err.msg);
+	guest_output_release(&out);
+	return tap_done();
+}
