@@ -196,22 +196,12 @@ void cli_ctx_release(struct cmd_ctx *ctx)
 	ctx->db_path = ctx->state_dir = NULL;
 }
 
-int cli_db_open_read(const struct cmd_ctx *ctx, sqlite3 **db)
+int cli_db_open(const char *path, int writable, sqlite3 **db)
 {
 	bo_err err;
 
-	if (db_open_readonly(ctx->db_path, db, &err) < 0) {
-		cli_error("%s", err.msg);
-		return EXIT_ENV;
-	}
-	return 0;
-}
-
-int cli_db_open_write(const struct cmd_ctx *ctx, sqlite3 **db)
-{
-	bo_err err;
-
-	if (db_open(ctx->db_path, db, &err) < 0) {
+	if ((writable ? db_open(path, db, &err) :
+	     db_open_readonly(path, db, &err)) < 0) {
 		cli_error("%s", err.msg);
 		return EXIT_ENV;
 	}

@@ -117,13 +117,12 @@ int cli_parse(const struct cmd_entry *cmd, int argc, char **argv,
 /* Free what cli_parse stored in CTX. */
 void cli_ctx_release(struct cmd_ctx *ctx);
 
-/* Open the database CTX names (ctx->db_path) for reading only, with the
- * message every command prints when it cannot ("benchorch: MESSAGE").
- * Returns 0 with *db set (sqlite3_close), or EXIT_ENV. */
-int cli_db_open_read(const struct cmd_ctx *ctx, sqlite3 **db);
-
-/* The same for writing (db_open: created when missing, migrated). */
-int cli_db_open_write(const struct cmd_ctx *ctx, sqlite3 **db);
+/* Open the database at PATH (a command's ctx->db_path, or a path it was
+ * given) for reading only (WRITABLE 0: db_open_readonly) or for writing
+ * (1: db_open, created when missing, migrated), with the message every
+ * command prints when it cannot ("benchorch: MESSAGE"). Returns 0 with
+ * *db set (sqlite3_close), or EXIT_ENV. */
+int cli_db_open(const char *path, int writable, sqlite3 **db);
 
 extern const struct cmd_entry cmd_run_entry;
 extern const struct cmd_entry cmd_results_entry;

@@ -135,10 +135,8 @@ static int compare_machines_cmd(const char *path, enum format fmt,
 			free(runs);
 			return cli_usage_error("compare", "invalid run id: %s", err.msg);
 		}
-	if (db_open_readonly(path, &db, &err) < 0) {
-		cli_error("%s", err.msg);
-		rc = EXIT_ENV;
-	} else {
+	rc = cli_db_open(path, 0, &db);
+	if (rc == EXIT_OK) {
 		/* a run the database does not hold is an unknown name */
 		rc = cli_check_runs("compare", NULL, db, path, runs,
 				    (size_t)argc);
@@ -209,11 +207,8 @@ static int compare_curves(const char *path, const struct cmp_opts *o,
 	bo_err err;
 	int rc = EXIT_OK, k;
 
-	if ((o->store ? db_open(path, &db, &err) :
-	     db_open_readonly(path, &db, &err)) < 0) {
-		cli_error("%s", err.msg);
+	if (cli_db_open(path, o->store, &db) != 0)
 		return EXIT_ENV;
-	}
 	if (latest && (k = compare_latest_two(db, &base.run, &new.run,
 					      &err)) < 0) {
 		cli_error("%s in '%s'", err.msg, path);

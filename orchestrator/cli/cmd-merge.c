@@ -151,8 +151,7 @@ static int cmd_merge(const struct cmd_ctx *ctx, void *opts, int argc,
 	if (rc != EXIT_OK)
 		return rc;
 	created = access(path, F_OK) != 0;
-	if (db_open(path, &db, &err) < 0) {
-		cli_error("%s", err.msg);
+	if (cli_db_open(path, 1, &db) != 0) {
 		if (created)
 			db_remove_files(path);
 		return EXIT_ENV;
@@ -194,10 +193,8 @@ static int check_export(const char *path, const int64_t *runs, size_t n)
 	bo_err err;
 	int rc;
 
-	if (db_open_readonly(path, &db, &err) < 0) {
-		cli_error("%s", err.msg);
+	if (cli_db_open(path, 0, &db) != 0)
 		return EXIT_ENV;
-	}
 	rc = cli_check_runs("export", "--run", db, path, runs, n);
 	if (rc == EXIT_OK && db_quick_check(db, &err) < 0) {
 		cli_error("cannot export '%s': %s", path, err.msg);
@@ -223,8 +220,7 @@ static int export_runs(const char *path, const struct move_opts *a)
 		cli_error("'%s' exists; export writes a new file", a->out);
 		return EXIT_ENV;
 	}
-	if (db_open(a->out, &out, &err) < 0) {
-		cli_error("%s", err.msg);
+	if (cli_db_open(a->out, 1, &out) != 0) {
 		/* OUT.db did not exist: what db_open made of it goes */
 		db_remove_files(a->out);
 		rc = EXIT_ENV;

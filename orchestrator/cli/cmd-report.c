@@ -202,7 +202,7 @@ static int cmd_report(const struct cmd_ctx *ctx, void *opts, int argc,
 				     "name it .html, .htm or .svg (or - for HTML on "
 				     "standard output)", c->out);
 	else
-		rc = cli_db_open_read(ctx, &db);
+		rc = cli_db_open(ctx->db_path, 0, &db);
 	if (rc == EXIT_OK) {
 		rc = check_report(db, ctx->db_path, &o, c->size.arg);
 		if (rc == EXIT_OK)

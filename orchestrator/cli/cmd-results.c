@@ -600,7 +600,7 @@ static int cmd_results(const struct cmd_ctx *ctx, void *opts, int argc,
 	(void)argv;
 	rc = check_options(o);
 	if (rc == 0)
-		rc = cli_db_open_read(ctx, &db);
+		rc = cli_db_open(ctx->db_path, 0, &db);
 	if (rc == 0) {
 		rc = show_results(db, ctx->db_path, o, &f);
 		sqlite3_close(db);

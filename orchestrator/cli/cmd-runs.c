@@ -77,7 +77,7 @@ static int cmd_runs(const struct cmd_ctx *ctx, void *opts, int argc,
 
 	(void)argc;
 	(void)argv;
-	rc = cli_db_open_read(ctx, &db);
+	rc = cli_db_open(ctx->db_path, 0, &db);
 	if (rc != 0)
 		return rc;
 	confirms = db_has(db, "confirmations");

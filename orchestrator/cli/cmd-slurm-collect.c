@@ -23,13 +23,10 @@ static int runs_of(sqlite3 *db, const char *db_path, const char *path,
 {
 	sqlite3 *src;
 	sqlite3_stmt *q = NULL, *get = NULL;
-	bo_err err;
 	int rc, k = SQLITE_DONE;
 
-	if (db_open_readonly(path, &src, &err) < 0) {
-		cli_error("%s", err.msg);
+	if (cli_db_open(path, 0, &src) != 0)
 		return -1;
-	}
 	if (sqlite3_prepare_v2(src, "SELECT uuid FROM runs WHERE status <> 'running'",
 			       -1, &q, NULL) != SQLITE_OK) {
 		cli_error("database error in '%s': %s", path, sqlite3_errmsg(src));
@@ -111,8 +108,7 @@ int slurm_collect_cmd(int argc, char **argv)
 	if (n < 0)
 		return EXIT_ENV;
 	path = paths_db(a.db, a.state);
-	if (db_open(path, &db, &err) < 0) {
-		cli_error("%s", err.msg);
+	if (cli_db_open(path, 1, &db) != 0) {
 		slurm_tasks_free(t, n);
 		free(spool);
 		free(path);
