@@ -57,6 +57,17 @@ guest_benchorch_guest_LINK = $(CCLD) $(guest_benchorch_guest_CFLAGS) \
 	$(CFLAGS) $(guest_benchorch_guest_LDFLAGS) $(LDFLAGS) \
 	-Wl,--no-as-needed -o $@
 
+# The confiner (guest/confine.c): the runner starts it in the rootfs in
+# place of the guest; it drops every privilege, then executes the guest.
+# Static, so that none of the image's code (its loader, its libc) runs
+# while it still has them; it calls no NSS function, which static glibc
+# could not load. Without AM_CFLAGS: AddressSanitizer cannot link static.
+pkglibexec_PROGRAMS += guest/benchorch-confine
+guest_benchorch_confine_SOURCES = guest/confine.c
+guest_benchorch_confine_CPPFLAGS =
+guest_benchorch_confine_CFLAGS = -std=c11 $(WARN_CFLAGS)
+guest_benchorch_confine_LDFLAGS = -static
+
 # Tests of the guest (TAP; see tests/local.mk).
 check_PROGRAMS += tests/t1000-guest-json
 tests_t1000_guest_json_SOURCES = tests/t1000-guest-json.c \

@@ -245,16 +245,49 @@ int tools_work_setup(struct work *w, uint64_t size)
 	return 0;
 }
 
+/* Write TEXT into the file PATH (a /proc/self map). Returns 0 or -1. */
+static int write_proc(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, text, strlen(text));
+	close(fd);
+	return n == (ssize_t)strlen(text) ? 0 : -1;
+}
+
 /* In a child before exec: lay W's gcrypt_top over /etc in a mount
  * namespace of the child's own, so that libgcrypt finds
- * /etc/gcrypt/hwf.deny while the rootfs stays untouched. Returns 0 or -1
- * (errno set). */
+ * /etc/gcrypt/hwf.deny while the rootfs stays untouched. The guest runs
+ * without privileges (the runner's confiner, guest/confine.c), so the
+ * child first makes a user namespace of its own, with its own uid and gid
+ * mapped to themselves (user_namespaces(7)); what it may do there it may do
+ * to its own mounts only, and the tool it executes next keeps no
+ * capability (execve(2) recomputes them for a uid other than 0). Returns 0
+ * or -1 (errno set). */
 static int mask_gcrypt(const struct work *w)
 {
-	char opts[512];
+	char opts[512], map[64];
+	uid_t uid = geteuid();
+	gid_t gid = getegid();
 
-	if (unshare(CLONE_NEWNS) < 0)
+	if (uid != 0) {
+		if (unshare(CLONE_NEWUSER | CLONE_NEWNS) < 0)
+			return -1;
+		snprintf(map, sizeof(map), "%lu %lu 1", (unsigned long)uid,
+			 (unsigned long)uid);
+		if (write_proc("/proc/self/uid_map", map) < 0)
+			return -1;
+		snprintf(map, sizeof(map), "%lu %lu 1", (unsigned long)gid,
+			 (unsigned long)gid);
+		if (write_proc("/proc/self/setgroups", "deny") < 0 ||
+		    write_proc("/proc/self/gid_map", map) < 0)
+			return -1;
+	} else if (unshare(CLONE_NEWNS) < 0) {
 		return -1;
+	}
 	if (mount("none", "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
 		return -1;
 	/* a read-only overlay of two lower layers, the first on top */

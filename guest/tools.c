@@ -43,7 +43,7 @@
 /* Samples per line: four arrays of at most MAX_REPS numbers of at most 20
  * digits stay within a 4096-byte protocol line. */
 #define MAX_REPS 40
-#define DEFAULT_DIR "/run/benchorch/tools"
+#define DEFAULT_DIR "/tmp/benchorch-tools"
 #define MAX_CASES 8
 /* The mask of guest --nohw (guest/PROTOCOL.md): AES-NI and PCLMULQDQ. */
 #define OPENSSL_NOHW_MASK "~0x200000200000000"

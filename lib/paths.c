@@ -52,6 +52,17 @@ char *paths_guest(enum guest_flavour f)
 	return xasprintf("%s/%s", BENCHORCH_PKGLIBEXECDIR, name);
 }
 
+char *paths_confine(void)
+{
+	const char *v = env_nonempty("BENCHORCH_CONFINE");
+
+	if (v)
+		return xstrdup(v);
+	if (in_build_tree())
+		return xasprintf("%s/guest/benchorch-confine", BENCHORCH_BUILDDIR);
+	return xasprintf("%s/benchorch-confine", BENCHORCH_PKGLIBEXECDIR);
+}
+
 char *paths_state_dir(const char *opt)
 {
 	const char *v = opt ? opt : env_nonempty("BENCHORCH_STATE_DIR");

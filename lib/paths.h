@@ -24,6 +24,11 @@ char *paths_data_dir(void);
  * else the installed one. Newly allocated; caller frees. */
 char *paths_guest(enum guest_flavour f);
 
+/* The confiner that starts every guest (guest/confine.c): $BENCHORCH_CONFINE,
+ * else the build tree's guest/benchorch-confine when running from it, else
+ * the installed one. Newly allocated; caller frees. */
+char *paths_confine(void);
+
 /* The state directory: OPT if not NULL, else $BENCHORCH_STATE_DIR, else
  * BENCHORCH_DEFAULT_STATE_DIR. Newly allocated; caller frees. */
 char *paths_state_dir(const char *opt);

@@ -58,6 +58,9 @@ EXTRA_DIST += tests/t3100-run-debian.sh tests/t3110-run-interrupt.sh \
 	tests/fixtures/guest-crash.sh tests/fixtures/guest-hang.sh \
 	tests/fixtures/guest-bad-late.sh tests/fixtures/guest-clock-lie.sh \
 	tests/fixtures/guest-clock-true.sh tests/fixtures/guest-usage.sh
+# The image's code confined under either runner (issue 32, item 1).
+TESTS += tests/t3125-run-confine.sh
+EXTRA_DIST += tests/t3125-run-confine.sh
 # A confirmation run: previous and new image in alternating rounds.
 TESTS += tests/t3135-confirm.sh
 EXTRA_DIST += tests/t3135-confirm.sh tests/bench/confirm.sh

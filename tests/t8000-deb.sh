@@ -67,6 +67,7 @@ dpkg -c "$deb" | awk '{ print $6 }' | sed 's|^\./|/|' >"$tmp/files"
 missing=
 for f in /usr/bin/benchorch /usr/libexec/benchorch/benchorch-guest \
 	/usr/libexec/benchorch/benchorch-guest-musl \
+	/usr/libexec/benchorch/benchorch-confine \
 	/usr/share/benchorch/images/debian.json \
 	/usr/share/benchorch/images/ubuntu.json \
 	/usr/share/benchorch/images/alpine.json \

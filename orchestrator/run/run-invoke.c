@@ -18,50 +18,6 @@
 #include "orchestrator/run/db-image.h"
 #include "orchestrator/run/run-invoke.h"
 
-/* nspawn's own chatter, printed on every start and exit: not worth
- * quoting (its "terminated by signal SEGV" is). */
-static const char *const log_noise[] = {
-	"Attempted to remove disk file system",
-	"Spawning container ",
-	"Press ^] three times",
-	" exited successfully.",
-	" failed with error code ",
-	"Try 'benchorch-guest --help'",	/* the hint after its usage error */
-	NULL,
-};
-
-/* The last line of the log at PATH, from byte FROM on (what one
- * invocation wrote) up to byte TO (-1: the end), worth quoting in an error
- * (nspawn's "terminated by signal" or the guest's own complaint), or NULL.
- * Caller frees. */
-static char *log_last_line(const char *path, off_t from, off_t to)
-{
-	char *buf, *line, *save = NULL, *last = NULL;
-	size_t len;
-	bo_err err;
-
-	if (bo_read_file(path, 1u << 20, &buf, &len, &err) < 0)
-		return NULL;
-	if (to >= 0 && (size_t)to < len)
-		buf[len = (size_t)to] = '\0';
-	if (from < 0 || (size_t)from > len)
-		from = (off_t)len;
-	for (line = strtok_r(buf + from, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		size_t i;
-
-		for (i = 0; log_noise[i]; i++)
-			if (strstr(line, log_noise[i]))
-				break;
-		if (!log_noise[i] && line[strspn(line, " \t\r")] != '\0')
-			last = line;
-	}
-	last = last ? xasprintf("%.200s", last) : NULL;
-	free(buf);
-	return last;
-}
-
-
 /* Get D's image and guest flavour and open its log. Returns 0, or -1
  * with *error set (caller frees). */
 int run_dist_prepare(const struct run_config *c, const char *uuid,
@@ -215,19 +171,11 @@ int run_invoke(const struct run_config *c, const struct plan *p,
 
 		rc = runner_run(&ro, &s->out, &s->runner, &res, &fb, &err);
 	}
-	if (fb.happened) {
-		char *why = log_last_line(d->logpath, (off_t)fb.log_from,
-					  (off_t)fb.log_to);
-
-		cli_warn("%s: round %d: systemd-nspawn failed (%s%s%s), "
-			 "ran the guest under chroot instead", d->spec,
-			 s->round, fb.why.msg, why ? ": " : "", why ? why : "");
-		free(why);
-	}
+	runner_warn_fallback(&fb, d->spec);
 	s->wall_ns = res.wall_ns;
 	if (rc < 0) {
 		char *last = bo_interrupted ? NULL :
-			     log_last_line(d->logpath, log_from, -1);
+			     runner_log_last_line(d->logpath, log_from, -1);
 
 		if (last && strstr(err.msg, last)) {	/* quoted already */
 			free(last);

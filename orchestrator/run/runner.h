@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "lib/guest_output.h"
 #include "lib/spawn.h"
@@ -14,11 +15,17 @@
  * tmpfs, so the image itself is never written). */
 #define RUNNER_GUEST_PATH "/run/benchorch/guest"
 
+/* Where the confiner (guest/confine.c) appears inside the rootfs, bound
+ * read-only like the guest: it is what the runner starts, as root, and it
+ * executes the guest as an unprivileged user with no capabilities. */
+#define RUNNER_CONFINE_PATH "/run/benchorch/confine"
+
 enum runner_kind { RUNNER_AUTO, RUNNER_NSPAWN, RUNNER_CHROOT };
 
 struct runner_opts {
 	enum runner_kind kind;	/* AUTO: nspawn, chroot if nspawn is missing
-				 * or fails to start */
+				 * or cannot start a container on this
+				 * host (see runner_run) */
 	const char *rootfs;	/* absolute path of the image's root */
 	const char *guest;	/* host path of the guest binary */
 	const char *const *guest_args;	/* NULL-terminated, after argv[0] */
@@ -58,18 +65,15 @@ char *runner_machine_name(const char *name, char *buf, size_t len);
 /* Parse "nspawn", "chroot" or "auto". Returns 0, or -1 with err set. */
 int runner_kind_parse(const char *s, enum runner_kind *ret, bo_err *err);
 
-/* What became of systemd-nspawn when runner_run fell back from it to
- * chroot (kind RUNNER_AUTO only). */
+/* Why runner_run chose chroot for kind RUNNER_AUTO. */
 struct runner_fallback {
-	int happened;		/* 1: nspawn failed (status 1, nothing of
-				 * the guest's own in the log) before the
-				 * guest said anything, and the guest ran
-				 * under chroot */
-	bo_err why;		/* how nspawn ended ("guest exited with
-				 * status 1") */
-	long long log_from, log_to;	/* bytes of the log (log_fd) that nspawn
-				 * wrote, where its own reason is; -1 when
-				 * unknown */
+	int happened;		/* 1: this call found that systemd-nspawn is
+				 * missing or cannot start a container here,
+				 * and ran the guest under chroot (said once
+				 * per process: later calls choose chroot
+				 * again with happened 0) */
+	bo_err why;		/* "systemd-nspawn not found", or how nspawn
+				 * ended and its last line */
 };
 
 /* Run the guest and validate every line it prints into *out (initialised by
@@ -79,22 +83,42 @@ struct runner_fallback {
  * valid and its clock agrees with the host's (guest_output_check_clock on
  * the time between receiving hello and done); -1 with err set otherwise
  * (bad line, crash, timeout, clocks that disagree, interruption - check
- * bo_interrupted). A guest that exited before its first line with a line
- * of its own in the log ("benchorch-guest: ...", e.g. its usage error,
- * status 2) has that line in err ("guest exited with status 2 (a usage
- * error): benchorch-guest: unknown option '--x'"). When o->kind is
- * RUNNER_AUTO and nspawn failed before the guest said anything - exit
- * status 1, nspawn's own failure status, with no line of the guest's own
- * in the log; any other status is the guest's, which nspawn passes on -
- * the guest is run again under chroot and *ret_fb (if not NULL) says why
- * nspawn failed; ret_fb->happened is 0 otherwise (the guest's own end
- * is reported as it is, never retried).
+ * bo_interrupted). A guest, or the confiner, that exited before its first
+ * line with a line of its own in the log ("benchorch-guest: ...",
+ * "benchorch-confine: ...", e.g. the guest's usage error, status 2) has
+ * that line in err ("guest exited with status 2 (a usage error):
+ * benchorch-guest: unknown option '--x'").
+ *
+ * Under either runner the runner starts the confiner (guest/confine.c),
+ * which executes the guest as uid and gid 65534 with no supplementary
+ * group, no capability (the bounding set empty too) and no_new_privs, in
+ * PID, network, IPC, UTS and mount namespaces of its own, on the rootfs
+ * read-only with a tmpfs /tmp and /run; the image's code never runs with
+ * more. Under chroot the rootfs is also nosuid and nodev.
+ *
+ * RUNNER_AUTO means systemd-nspawn when it is installed and starts a
+ * container here (checked once per process by running the confiner's
+ * --check, on an empty tree, never on an image), else chroot, with
+ * *ret_fb (if not NULL) saying why; what a guest does never changes the
+ * runner, and a guest's failure is reported as it is, never retried.
  * The guest and nspawn get the fixed environment of spawn_env_guest()
  * under every runner. Nothing stays mounted either way:
  * every mount lives in a mount namespace that dies with the child. */
 int runner_run(const struct runner_opts *o, struct guest_output *out,
 	       const char **ret_used, struct spawn_result *ret_res,
 	       struct runner_fallback *ret_fb, bo_err *err);
+
+/* Say on stderr, once, why FB chose chroot ("SPEC: systemd-nspawn cannot
+ * start a container on this host (WHY): running the guests under chroot
+ * instead"); nothing when fb->happened is 0. */
+void runner_warn_fallback(const struct runner_fallback *fb, const char *spec);
+
+/* The last line of the log at PATH, from byte FROM on (what one
+ * invocation wrote) up to byte TO (-1: the end), worth quoting in an error
+ * (nspawn's "terminated by signal" or the guest's own complaint; not
+ * nspawn's chatter of every start and exit), at most 200 bytes, or NULL
+ * when there is none or the log cannot be read. Caller frees. */
+char *runner_log_last_line(const char *path, off_t from, off_t to);
 
 /* The CPU the guest is pinned to by default: the highest-numbered CPU this
  * process may run on (the lowest usually takes more interrupts), or -1. */

@@ -196,9 +196,7 @@ static int measure_dist(const struct run_config *c, const char *uuid,
 		rc = runner_run(&ro, &unused, &d->runner, &res, &fb, &err);
 	}
 	guest_output_release(&unused);
-	if (fb.happened)
-		cli_warn("%s: systemd-nspawn failed (%s), ran the guest under chroot instead",
-			 d->spec, fb.why.msg);
+	runner_warn_fallback(&fb, d->spec);
 	d->wall_ns = res.wall_ns;
 	if (rc == 0)
 		rc = tool_output_finish(&d->out, &err);
