@@ -72,6 +72,8 @@ GUEST_PIN(open, "GLIBC_2.2.5");
 GUEST_PIN(close, "GLIBC_2.2.5");
 GUEST_PIN(lseek, "GLIBC_2.2.5");
 GUEST_PIN(pipe, "GLIBC_2.2.5");
+GUEST_PIN(dup, "GLIBC_2.2.5");
+GUEST_PIN(dup2, "GLIBC_2.2.5");
 GUEST_PIN(fork, "GLIBC_2.2.5");
 GUEST_PIN(_exit, "GLIBC_2.2.5");
 GUEST_PIN(waitpid, "GLIBC_2.2.5");

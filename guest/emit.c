@@ -25,11 +25,19 @@ static char held[EMIT_HOLD_MAX];
 static size_t held_len;
 static bool holding, hold_overflowed;
 
-/* Write the LEN bytes at P to stdout. */
+/* Where the lines go: stdout, or what emit_set_fd() chose. */
+static int out_fd = 1;
+
+void emit_set_fd(int fd)
+{
+	out_fd = fd;
+}
+
+/* Write the LEN bytes at P to the protocol's file descriptor. */
 static int put(const char *p, size_t left)
 {
 	while (left > 0) {
-		ssize_t n = write(1, p, left);
+		ssize_t n = write(out_fd, p, left);
 
 		if (n < 0 && errno == EINTR)
 			continue;

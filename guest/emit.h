@@ -25,6 +25,11 @@
 /* Protocol version implemented. */
 #define GUEST_PROTOCOL 3
 
+/* Write every later line to file descriptor FD (>= 0) instead of 1: a
+ * library's child process keeps its protocol lines on a copy of stdout
+ * and gives the library a descriptor 1 of its own (guest/isolate.h). */
+void emit_set_fd(int fd);
+
 /* hello: CPU is the CPU the guest is pinned to, or -1; VARIANT is "hw"
  * or "nohw" (hardware acceleration masked, --nohw); CLOCK_HZ the core
  * clock measured at start (guest/cpuclock.h), in Hz, and CLOCK_SOURCE how

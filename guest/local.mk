@@ -12,6 +12,7 @@ GUEST_SOURCES = \
 	guest/compat.h guest/start.c guest/main.c \
 	guest/options.c guest/options.h \
 	guest/measure.c guest/measure.h \
+	guest/isolate.c guest/isolate.h \
 	guest/algo.c guest/algo.h \
 	lib/algorithm-table.c lib/algorithm-table.h \
 	guest/backend.h guest/backends.c guest/backend-openssl.c \

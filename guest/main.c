@@ -14,9 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <poll.h>
 #include <sys/mman.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #ifdef __GLIBC__
 #include <gnu/libc-version.h>
@@ -29,6 +27,7 @@
 #include "emit.h"
 #include "canary.h"
 #include "hwmask.h"
+#include "isolate.h"
 #include "kat.h"
 #include "rusage.h"
 #include "lib/shuffle.h"
@@ -39,76 +38,6 @@
 #ifndef GUEST_VERSION
 #define GUEST_VERSION "unknown"
 #endif
-
-/* Run library B in a child process, so that a library that crashes or
- * hangs costs only its own results: the parent waits (at most
- * o->lib_timeout_s, then SIGKILL) and reports an abnormal end as an
- * `error` line naming the algorithm the child was on. Falls back to
- * running in-process when fork() fails. */
-static void run_library_isolated(struct run *run,
-				 const struct guest_backend *b)
-{
-	uint64_t deadline;
-	struct rusage ru;
-	int status = 0;
-	pid_t pid, w;
-	bool killed = false;
-
-	run->counts->algo = -1;
-	run->counts->finished = 0;
-	pid = fork();
-	if (pid < 0) {
-		run_library(run, b);
-		return;
-	}
-	if (pid == 0) {
-		run_library(run, b);
-		run->counts->finished = 1;
-		_exit(0);
-	}
-	deadline = bench_now_ns() + run->o->lib_timeout_s * UINT64_C(1000000000);
-	memset(&ru, 0, sizeof(ru));
-	for (;;) {
-		w = wait4(pid, &status, WNOHANG, &ru);
-		if (w == pid || (w < 0 && errno != EINTR))
-			break;
-		if (!killed && bench_now_ns() > deadline) {
-			kill(pid, SIGKILL);
-			killed = true;
-		}
-		poll(NULL, 0, 20);
-	}
-	if (w == pid && run->nrusage < MAX_LIBS)
-		rusage_from(&run->rusage[run->nrusage++], b->name, &ru);
-	if (w == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
-	    run->counts->finished)
-		return;
-	{
-		int a = run->counts->algo;
-		const char *aname = a >= 0 && a < GUEST_ALGO_COUNT ?
-				    algo_info((enum guest_algo)a)->name : "";
-
-		if (killed)
-			check_emit(emit_error(b->name, aname,
-					      "library hung: killed after %llu s%s%s",
-					      (unsigned long long)run->o->lib_timeout_s,
-					      *aname ? " during " : "", aname));
-		else if (w == pid && WIFSIGNALED(status))
-			check_emit(emit_error(b->name, aname,
-					      "library crashed: killed by signal %d (%s)%s%s",
-					      WTERMSIG(status),
-					      strsignal(WTERMSIG(status)),
-					      *aname ? " during " : "", aname));
-		else if (w == pid && WIFEXITED(status) &&
-			 WEXITSTATUS(status) == 1)
-			exit(1);	/* the child could not write stdout */
-		else
-			check_emit(emit_error(b->name, aname,
-					      "library process ended abnormally (status %d)%s%s",
-					      status, *aname ? " during " : "",
-					      aname));
-	}
-}
 
 /* Pin the process to CPU. Returns 0 or -1 (errno set). */
 static int pin_cpu(int cpu)
@@ -193,7 +122,7 @@ int main(int argc, char **argv)
 		if (o.no_fork)
 			run_library(&run, o.libs[i]);
 		else
-			run_library_isolated(&run, o.libs[i]);
+			isolate_run_library(&run, o.libs[i]);
 	}
 	clock_hz = cpuclock_measure(o.cpu, &clock_source);
 	elapsed_ns = bench_now_ns() - hello_ns;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "algo.h"
 #include "backend.h"
@@ -21,11 +22,21 @@
 
 static const size_t quick_sizes[] = { 16, 1024, 16384, 1048576 };
 
+/* Set by check_emit() when stdout is gone (check_emit_flag). */
+static int *emit_gone;
+
+void check_emit_flag(int *flag)
+{
+	emit_gone = flag;
+}
+
 void check_emit(int rc)
 {
 	if (rc < 0) {
 		complain("cannot write to stdout");
-		exit(1);
+		if (emit_gone)
+			*emit_gone = 1;
+		_exit(1);
 	}
 }
 
@@ -476,16 +487,19 @@ void run_library(struct run *run, const struct guest_backend *b)
 	info.footprint_kib = rusage_rss_now_kib();
 	if (rc == GUEST_LOAD_ABSENT) {
 		check_emit(emit_library(b->name, NULL));
+		run->counts->reported = 1;
 		return;
 	}
 	if (rc != GUEST_LOAD_OK) {
 		/* present but not loadable: failed, not absent */
 		check_emit(emit_library_failed(b->name, why));
+		run->counts->reported = 1;
 		check_emit(emit_error(b->name, "", "%s", why));
 		return;
 	}
 	backend_build_id(info.path, info.build_id, sizeof(info.build_id));
 	check_emit(emit_library(b->name, &info));
+	run->counts->reported = 1;
 	for (size_t i = 0; i < run->o->nalgos; i++) {
 		run->counts->algo = (int)run->o->algos[i];
 		run_algo(run, b, run->o->algos[i]);

@@ -41,6 +41,10 @@ struct shared_counts {
 				 * dies in a sweep leaves a true count */
 	int algo;		/* algorithm being worked on, -1 = none */
 	int finished;		/* 1 when the child got through its list */
+	int reported;		/* 1 once the child printed its library
+				 * line (loaded, absent or failed) */
+	int stdout_gone;	/* 1 when the child could not write a line
+				 * (check_emit): the guest ends, status 1 */
 };
 
 /* Run state shared by the loops below. */
@@ -56,8 +60,14 @@ struct run {
 };
 
 /* RC is what an emit_*() call returned: when it is < 0 (stdout is gone),
- * say "cannot write to stdout" on stderr and exit with status 1. */
+ * say "cannot write to stdout" on stderr, set the flag of
+ * check_emit_flag() if any, and exit with status 1. */
 void check_emit(int rc);
+
+/* From now on check_emit() sets *FLAG to 1 before it exits (a library's
+ * child process: its parent reads the flag, not the exit status, which
+ * the library itself could have chosen). NULL: no flag. */
+void check_emit_flag(int *flag);
 
 /* Allocate the four buffers of *bufs (BUFFER_BYTES each, 64-byte aligned,
  * zeroed); the caller frees them with free_buffers(). Returns 0, or -1

@@ -163,10 +163,12 @@ struct guest_output {
 	size_t nrusage;
 };
 
-/* A library of one invocation that failed: it could not be loaded
- * (library status "failed"), or its process crashed, hung and was killed,
- * or ended abnormally (an error line starting "library crashed",
- * "library hung" or "library process ended", guest/PROTOCOL.md). */
+/* A library of one invocation that failed: it could not be loaded or its
+ * process ended before it reported itself (library status "failed"), or
+ * its process crashed, hung and was killed, ended early, or the library
+ * wrote to stdout (an error line starting "library crashed", "library
+ * hung", "library process ended" or "library wrote to stdout",
+ * guest/PROTOCOL.md, "Crash isolation"). */
 struct guest_fault {
 	const char *library;	/* borrowed from the output */
 	const char *what;	/* the guest's message, borrowed */

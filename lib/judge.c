@@ -34,11 +34,14 @@ static int point_verified(const struct guest_output *out, int verified,
 	       guest_output_crosscheck_ok(out, library, algorithm);
 }
 
-/* Does an error line with MESSAGE say that its library's process died? */
+/* Does an error line with MESSAGE say that its library's process died,
+ * or that the library wrote to stdout (guest/PROTOCOL.md, "Crash
+ * isolation")? */
 static int is_fault_message(const char *m)
 {
 	static const char *const prefixes[] = { "library crashed",
-		"library hung", "library process ended", NULL };
+		"library hung", "library process ended",
+		"library wrote to stdout", NULL };
 	size_t i;
 
 	for (i = 0; prefixes[i]; i++)

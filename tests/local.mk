@@ -278,6 +278,14 @@ EXTRA_DIST += tests/bench/merge-scale.sh tests/bench/slurm-overhead.sh \
 # The guest's fixed environment under both runners.
 TESTS += tests/t3130-run-env.sh
 EXTRA_DIST += tests/t3130-run-env.sh tests/fixtures/guest-env.sh
+# A library that fails at any moment, in any way, costs only itself: the
+# guest in the image, its output through the validator (guest-check).
+check_PROGRAMS += tests/fixtures/guest-check
+tests_fixtures_guest_check_SOURCES = tests/fixtures/guest-check.c
+tests_fixtures_guest_check_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_fixtures_guest_check_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t1115-guest-lib-faults.sh
+EXTRA_DIST += tests/t1115-guest-lib-faults.sh
 # Library faults inside an image, through a whole run.
 TESTS += tests/t1120-run-library-faults.sh
 EXTRA_DIST += tests/t1120-run-library-faults.sh

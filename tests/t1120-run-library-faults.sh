@@ -3,13 +3,15 @@
 # its own results, and the run says so: in a copy of the cached Debian
 # image, libmcrypt.so.4 is replaced by a stand-in that crashes (SIGSEGV) in
 # its first mcrypt_generic, or spins forever there when /etc/t1120-hang
-# exists in the image; libsodium.so.23 by one that needs a library the
+# exists in the image, or crashes in its version call, before the library
+# has reported itself, when /etc/t1120-version does; libsodium.so.23 by one that needs a library the
 # image does not have; and wolfSSL's files are removed. Expected: exit
 # status 1, one line on stderr per failed library (distribution, library,
 # what happened), the loader's message stored with the load that failed,
 # wolfSSL 'absent' with no message, Nettle's results stored in the same
 # invocation (marked partial), and `results` naming the failures. A hang
-# under a short --timeout is killed by the guest after half of it, alone.
+# under a short --timeout is killed by the guest after half of it, alone;
+# a crash before the library reported itself costs it alone too.
 . "${top_srcdir:-.}/tests/lib.sh"
 require_root_tools
 command -v systemd-nspawn >/dev/null 2>&1 || skip_all "needs systemd-nspawn"
@@ -21,7 +23,10 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 state="$tmp/state"
 mkdir -p "$state/images"
-cp -a "$src" "$state/images/"
+# (without systemd-nspawn's lock files: a guest that runs in the cached
+# image meanwhile creates and removes one beside its rootfs)
+tar -C "$src/.." --exclude='.#*' -cf - debian-bookworm |
+	tar -C "$state/images" -xf -
 ok $? "a copy of the cached Debian image"
 lib="$state/images/debian-bookworm/rootfs/usr/lib/x86_64-linux-gnu"
 db="$tmp/results.db"
@@ -30,7 +35,8 @@ q() { sqlite3 -batch -noheader "$db" "$1"; }
 cat >"$tmp/mcrypt.c" <<'C'
 /* Stand-in libmcrypt.so.4: the generic API the guest's backend resolves,
  * then SIGSEGV (or an endless loop, when /etc/t1120-hang exists) in the
- * first mcrypt_generic. */
+ * first mcrypt_generic; SIGSEGV in mcrypt_check_version when
+ * /etc/t1120-version exists. */
 #include <stdlib.h>
 #include <unistd.h>
 void *mcrypt_module_open(char *a, char *ad, char *m, char *md)
@@ -53,7 +59,13 @@ int mcrypt_enc_get_iv_size(void *td) { (void)td; return 16; }
 int mcrypt_enc_get_key_size(void *td) { (void)td; return 32; }
 int *mcrypt_enc_get_supported_key_sizes(void *td, int *n) { (void)td; *n = 0; return NULL; }
 void mcrypt_free(void *p) { free(p); }
-const char *mcrypt_check_version(const char *r) { (void)r; return "0.0-t1120"; }
+const char *mcrypt_check_version(const char *r)
+{
+	(void)r;
+	if (access("/etc/t1120-version", F_OK) == 0)
+		return (const char *)(long)*(volatile int *)0;
+	return "0.0-t1120";
+}
 C
 echo 'int t1120_missing(void) { return 1; }' >"$tmp/missing.c"
 cat >"$tmp/sodium.c" <<'C'
@@ -151,6 +163,30 @@ ok $? "hang: both invocations are stored, partial, with Nettle's results"
 [ "$(q "select count(*) from invocations where run_id = $run and wall_ns < 20000000000")" -eq 2 ] &&
 	[ "$took" -lt 40 ]
 ok $? "hang: each invocation ended before its own 20 s limit (the run took ${took} s)"
+
+# 3. a crash in the version call, before libmcrypt reported itself: the
+# guest says libmcrypt failed, and the rest of the run is stored
+rm -f "$state/images/debian-bookworm/rootfs/etc/t1120-hang"
+touch "$state/images/debian-bookworm/rootfs/etc/t1120-version"
+run version
+rc=$?
+sed 's/^/# /' "$tmp/err.version" | grep -v 'running the guest' | head -12
+[ $rc -eq 1 ]
+ok $? "version: exit status 1 (got $rc)"
+[ "$(grep -c "^benchorch: debian: round [12] of 2: library 'libmcrypt' failed: library crashed: killed by signal 11 (Segmentation fault) while loading (the other libraries' results are kept)\$" "$tmp/err.version")" -eq 2 ] &&
+	! grep -q "not reported\|invalid\|skipp" "$tmp/err.version"
+ok $? "version: stderr names libmcrypt's crash while loading, in both rounds, and nothing else went wrong"
+run=$(q "select max(id) from runs where id not in (select run_id from confirmations)")
+[ "$(q "select status from runs where id = $run")" = done ] &&
+	[ "$(q "select count(*) || ' ' || group_concat(distinct status || ' ' || partial) from invocations where run_id = $run")" = "2 ok 1" ] &&
+	[ "$(q "select count(*) from results_v where run_id = $run and library = 'nettle'")" -gt 0 ]
+ok $? "version: both invocations are stored, partial, with Nettle's results"
+[ "$(q "select count(*) || '|' || group_concat(distinct l.status || '|' || coalesce(l.message, '')) from library_loads l join invocations i on i.id = l.invocation_id where i.run_id = $run and l.name = 'libmcrypt'")" = \
+  "2|failed|library crashed: killed by signal 11 (Segmentation fault) while loading" ]
+ok $? "version: libmcrypt stored as failed with what happened, in each invocation"
+"$BENCHORCH" results --db "$db" --run $run >/dev/null 2>"$tmp/res.version"
+[ "$(grep -c "^benchorch: warning: run $run: library 'libmcrypt' failed in debian (round [12]): library crashed: killed by signal 11 (Segmentation fault) while loading\$" "$tmp/res.version")" -eq 2 ]
+ok $? "version: results names libmcrypt's crash once per round: $(grep -c libmcrypt "$tmp/res.version") lines"
 [ -z "$(mounts_under "$state")" ]
 ok $? "no mount left"
 done_testing

@@ -5,8 +5,10 @@
 #include "orchestrator/results/lib-faults.h"
 
 /* Loads that failed (schema 6), then the guest's error lines that say a
- * library's process died (guest/PROTOCOL.md, "Crash isolation"), of the
- * invocations that were stored (status ok). */
+ * library's process died or that it wrote to stdout (guest/PROTOCOL.md,
+ * "Crash isolation"), of the invocations that were stored (status ok);
+ * an error line that repeats its library's failed load (a process that
+ * ended before the library reported itself) is listed once, as the load. */
 static const char faults_sql[] =
 	"SELECT i.spec, i.round, l.name, l.message, i.id, 0 AS k"
 	" FROM library_loads l JOIN invocations i ON i.id = l.invocation_id"
@@ -16,7 +18,11 @@ static const char faults_sql[] =
 	" FROM guest_errors e JOIN invocations i ON i.id = e.invocation_id"
 	" WHERE i.run_id = ?1 AND i.status = 'ok' AND e.library <> ''"
 	" AND (e.message LIKE 'library crashed%' OR e.message LIKE"
-	" 'library hung%' OR e.message LIKE 'library process ended%')"
+	" 'library hung%' OR e.message LIKE 'library process ended%'"
+	" OR e.message LIKE 'library wrote to stdout%')"
+	" AND NOT EXISTS (SELECT 1 FROM library_loads f"
+	" WHERE f.invocation_id = e.invocation_id AND f.name = e.library"
+	" AND f.status = 'failed' AND f.message = e.message)"
 	" ORDER BY 5, 6";
 
 static const char faults_sql_old[] =
@@ -24,7 +30,8 @@ static const char faults_sql_old[] =
 	" FROM guest_errors e JOIN invocations i ON i.id = e.invocation_id"
 	" WHERE i.run_id = ?1 AND i.status = 'ok' AND e.library <> ''"
 	" AND (e.message LIKE 'library crashed%' OR e.message LIKE"
-	" 'library hung%' OR e.message LIKE 'library process ended%')"
+	" 'library hung%' OR e.message LIKE 'library process ended%'"
+	" OR e.message LIKE 'library wrote to stdout%')"
 	" ORDER BY 5";
 
 long lib_faults_print(FILE *out, sqlite3 *db, int64_t run_id,
