@@ -63,8 +63,8 @@ static void child_fail(int errfd, const char *msg)
 	_exit(127);
 }
 
-static void child_run(const struct spawn_opts *o, int outfd, int errfd,
-		      pid_t parent)
+static void child_run(const struct spawn_opts *o, int outfd, int logfd,
+		      int errfd, pid_t parent)
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGCHLD };
 	sigset_t none;
@@ -120,12 +120,12 @@ static void child_run(const struct spawn_opts *o, int outfd, int errfd,
 	if (devnull < 0)
 		child_fail(errfd, "cannot open /dev/null");
 	dup2(devnull, 0);
-	if (o->log_fd >= 0) {
-		dup2(o->log_fd, 2);
+	if (logfd >= 0) {
+		dup2(logfd, 2);
 	} else {
 		dup2(devnull, 2);
 	}
-	dup2(outfd >= 0 ? outfd : (o->log_fd >= 0 ? o->log_fd : devnull), 1);
+	dup2(outfd >= 0 ? outfd : (logfd >= 0 ? logfd : devnull), 1);
 	if (o->setup) {
 		err.msg[0] = '\0';
 		if (o->setup(o->setup_ctx, &err) < 0)
@@ -250,51 +250,160 @@ static int wait_exec(pid_t pid, int errfd, bo_err *err)
  * caller closes it). Returns 0, or -1 with err set (no pipe, no fork, or
  * the child's setup or exec failed: then it is reaped already and
  * nothing is left open). */
-static int start_child(const struct spawn_opts *o, pid_t *ret_pid,
-		       int *ret_out, bo_err *err)
+/* Close both ends of pipe P that are open (-1: closed). */
+static void close_pipe(int p[2])
 {
-	int outp[2] = { -1, -1 }, errp[2];
+	if (p[0] >= 0)
+		close(p[0]);
+	if (p[1] >= 0)
+		close(p[1]);
+	p[0] = p[1] = -1;
+}
+
+/* Fork the child O describes, in a process group of its own, and wait
+ * until it has executed its program. *RET_PID gets its pid, *RET_OUT the
+ * read end of its stdout pipe when O->on_line is set, else -1, and
+ * *RET_LOG the read end of its stderr pipe when O->max_log_bytes is set
+ * and there is a log, else -1 (the caller closes both). Returns 0, or -1
+ * with err set (no pipe, no fork, or the child's setup or exec failed:
+ * then it is reaped already and nothing is left open). */
+static int start_child(const struct spawn_opts *o, pid_t *ret_pid,
+		       int *ret_out, int *ret_log, bo_err *err)
+{
+	int outp[2] = { -1, -1 }, logp[2] = { -1, -1 }, errp[2] = { -1, -1 };
 	pid_t parent = getpid(), pid;
 
-	*ret_out = -1;
-	if (pipe2(errp, O_CLOEXEC) < 0)
-		return bo_err_set(err, "cannot create a pipe: %s",
-				  strerror(errno));
-	if (o->on_line && pipe2(outp, O_CLOEXEC) < 0) {
-		close(errp[0]);
-		close(errp[1]);
-		return bo_err_set(err, "cannot create a pipe: %s",
-				  strerror(errno));
+	*ret_out = *ret_log = -1;
+	if (pipe2(errp, O_CLOEXEC) < 0 ||
+	    (o->on_line && pipe2(outp, O_CLOEXEC) < 0) ||
+	    (o->max_log_bytes && o->log_fd >= 0 && pipe2(logp, O_CLOEXEC) < 0)) {
+		bo_err_set(err, "cannot create a pipe: %s", strerror(errno));
+		close_pipe(errp);
+		close_pipe(outp);
+		close_pipe(logp);
+		return -1;
 	}
 	pid = fork();
 	if (pid < 0) {
 		bo_err_set(err, "cannot fork: %s", strerror(errno));
-		close(errp[0]);
-		close(errp[1]);
-		if (outp[0] >= 0) {
-			close(outp[0]);
-			close(outp[1]);
-		}
+		close_pipe(errp);
+		close_pipe(outp);
+		close_pipe(logp);
 		return -1;
 	}
 	if (pid == 0) {
 		close(errp[0]);
 		if (outp[0] >= 0)
 			close(outp[0]);
-		child_run(o, outp[1], errp[1], parent);
+		if (logp[0] >= 0)
+			close(logp[0]);
+		child_run(o, outp[1], logp[1] >= 0 ? logp[1] : o->log_fd,
+			  errp[1], parent);
 	}
 	setpgid(pid, pid); /* also in the parent, to win the race */
 	close(errp[1]);
 	if (outp[1] >= 0)
 		close(outp[1]);
+	if (logp[1] >= 0)
+		close(logp[1]);
 	if (wait_exec(pid, errp[0], err) < 0) {
 		if (outp[0] >= 0)
 			close(outp[0]);
+		if (logp[0] >= 0)
+			close(logp[0]);
 		return -1;
 	}
 	*ret_pid = pid;
 	*ret_out = outp[0];
+	*ret_log = logp[0];
 	return 0;
+}
+
+/* The last bytes of the child's stderr kept past the bound, so that its
+ * last words (an error, a signal) reach the log however much came before. */
+#define LOG_TAIL_BYTES 4096
+
+/* The child's stderr pipe, copied into the log up to a bound. */
+struct logcopy {
+	int fd;			/* read end, -1 once at its end */
+	int log_fd;		/* where it goes */
+	size_t max, written;	/* bytes */
+	unsigned long long past;	/* bytes past max, the tail's included */
+	char tail[LOG_TAIL_BYTES];	/* the last of them, a ring */
+	size_t tail_at;			/* where the next byte goes */
+};
+
+/* Keep the N bytes at P past the bound in the tail ring. */
+static void logcopy_tail(struct logcopy *lc, const char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		lc->tail[lc->tail_at] = p[i];
+		lc->tail_at = (lc->tail_at + 1) % LOG_TAIL_BYTES;
+	}
+	lc->past += n;
+}
+
+/* Copy what the pipe has now (one read) into the log, within the bound;
+ * close it at its end. Returns the bytes read, 0 at its end, -1 when it
+ * has nothing now. */
+static ssize_t logcopy_read(struct logcopy *lc)
+{
+	char chunk[16384];
+	ssize_t n = read(lc->fd, chunk, sizeof(chunk));
+	size_t keep;
+
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return -1;
+	if (n <= 0) {
+		close(lc->fd);
+		lc->fd = -1;
+		return 0;
+	}
+	keep = lc->max - lc->written < (size_t)n ? lc->max - lc->written :
+						   (size_t)n;
+	if (keep && write(lc->log_fd, chunk, keep) < 0)
+		keep = 0;	/* a log that cannot be written loses it */
+	lc->written += keep;
+	logcopy_tail(lc, chunk + keep, (size_t)n - keep);
+	return n;
+}
+
+/* Read the rest the pipe holds without waiting (a process the child left
+ * may keep it open), close it, and end the log with what went past the
+ * bound: how many bytes were left out, then the last LOG_TAIL_BYTES. */
+static void logcopy_finish(struct logcopy *lc)
+{
+	size_t kept, first;
+	char note[160];
+	int n;
+
+	if (lc->fd >= 0) {
+		fcntl(lc->fd, F_SETFL, fcntl(lc->fd, F_GETFL) | O_NONBLOCK);
+		while (lc->fd >= 0 && logcopy_read(lc) > 0)
+			;
+		if (lc->fd >= 0)
+			close(lc->fd);
+		lc->fd = -1;
+	}
+	kept = lc->past < LOG_TAIL_BYTES ? (size_t)lc->past : LOG_TAIL_BYTES;
+	first = (lc->tail_at + LOG_TAIL_BYTES - kept) % LOG_TAIL_BYTES;
+	if (lc->past > kept) {
+		n = snprintf(note, sizeof(note),
+			     "\n[%llu more bytes of this output left out: the log keeps the first %zu and the last %d]\n",
+			     lc->past - kept, lc->max, LOG_TAIL_BYTES);
+		if (n > 0 && write(lc->log_fd, note, (size_t)n) < 0)
+			return;
+	}
+	/* the ring from its oldest byte on, in at most two pieces */
+	if (kept && first + kept > LOG_TAIL_BYTES) {
+		if (write(lc->log_fd, lc->tail + first, LOG_TAIL_BYTES - first) < 0 ||
+		    write(lc->log_fd, lc->tail, first + kept - LOG_TAIL_BYTES) < 0)
+			return;
+	} else if (kept && write(lc->log_fd, lc->tail + first, kept) < 0) {
+		return;
+	}
 }
 
 /* Follow the running child PID until it ends (reaped here, its wait
@@ -305,7 +414,8 @@ static int start_child(const struct spawn_opts *o, pid_t *ret_pid,
  * left SPAWN_EXITED, or set to why it stopped. Returns 1 when the child
  * was reaped, 0 when it is still to be killed and reaped. */
 static int watch_child(const struct spawn_opts *o, pid_t pid, int *outfd,
-		       uint64_t start, struct spawn_result *ret, int *st)
+		       struct logcopy *lc, uint64_t start,
+		       struct spawn_result *ret, int *st)
 {
 	struct linebuf lb = { 0 };
 	uint64_t deadline = o->timeout_ns ? start + o->timeout_ns : 0;
@@ -319,7 +429,8 @@ static int watch_child(const struct spawn_opts *o, pid_t pid, int *outfd,
 	}
 	for (;;) {
 		char chunk[16384];
-		struct pollfd pfd = { .fd = *outfd, .events = POLLIN };
+		struct pollfd pfd[2] = { { .fd = *outfd, .events = POLLIN },
+					 { .fd = lc->fd, .events = POLLIN } };
 		int pr;
 
 		if (bo_interrupted) {
@@ -337,11 +448,20 @@ static int watch_child(const struct spawn_opts *o, pid_t pid, int *outfd,
 				reaped = 1;
 				break;
 			}
-			usleep(20000);
+			if (lc->fd >= 0) {	/* its stderr, meanwhile */
+				if (poll(&pfd[1], 1, 20) > 0)
+					logcopy_read(lc);
+			} else {
+				usleep(20000);
+			}
 			continue;
 		}
-		pr = poll(&pfd, 1, 100);
+		pr = poll(pfd, 2, 100);
 		if (pr <= 0)
+			continue;
+		if (pfd[1].revents)
+			logcopy_read(lc);
+		if (!pfd[0].revents)
 			continue;
 		n = read(*outfd, chunk, sizeof(chunk));
 		if (n < 0) {
@@ -374,20 +494,23 @@ int spawn_run(const struct spawn_opts *o, struct spawn_result *ret,
 {
 	uint64_t start = bo_now_ns();
 	pid_t pid = 0;		/* set by start_child */
+	struct logcopy lc = { .fd = -1, .log_fd = o->log_fd,
+			      .max = o->max_log_bytes };
 	int outfd, st = 0, reaped;
 
 	memset(ret, 0, sizeof(*ret));
 	ret->status = SPAWN_SETUP_FAILED;
-	if (start_child(o, &pid, &outfd, err) < 0)
+	if (start_child(o, &pid, &outfd, &lc.fd, err) < 0)
 		return -1;
 	ret->status = SPAWN_EXITED;
-	reaped = watch_child(o, pid, &outfd, start, ret, &st);
+	reaped = watch_child(o, pid, &outfd, &lc, start, ret, &st);
 	if (!reaped)
 		st = kill_and_reap(pid);
 	else
 		kill(-pid, SIGKILL);
 	if (outfd >= 0)
 		close(outfd);
+	logcopy_finish(&lc);
 	ret->wall_ns = bo_now_ns() - start;
 	if (ret->status == SPAWN_EXITED) {
 		if (WIFEXITED(st)) {

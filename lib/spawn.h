@@ -31,6 +31,14 @@ struct spawn_opts {
 	size_t max_line;		/* bytes; 0 = 65536 */
 	int log_fd;			/* stderr (and stdout if no on_line)
 					 * go here; -1 = /dev/null */
+	size_t max_log_bytes;		/* 0: the child writes to log_fd
+					 * itself. Else its stderr is a
+					 * pipe that spawn_run appends to
+					 * log_fd, at most this many bytes
+					 * (then one line saying how many
+					 * more were left out): the child
+					 * can neither fill the disk nor
+					 * rewrite what the log held */
 	const char *const *envp;	/* NULL = inherit the environment;
 					 * see spawn_env_guest() */
 };

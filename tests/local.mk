@@ -57,7 +57,8 @@ EXTRA_DIST += tests/t3100-run-debian.sh tests/t3110-run-interrupt.sh \
 	tests/t3120-run-bad-guest.sh tests/fixtures/guest-garbage.sh \
 	tests/fixtures/guest-crash.sh tests/fixtures/guest-hang.sh \
 	tests/fixtures/guest-bad-late.sh tests/fixtures/guest-clock-lie.sh \
-	tests/fixtures/guest-clock-true.sh tests/fixtures/guest-usage.sh
+	tests/fixtures/guest-clock-true.sh tests/fixtures/guest-usage.sh \
+	tests/fixtures/guest-stderr-flood.sh
 # The image's code confined under either runner (issue 32, item 1).
 TESTS += tests/t3125-run-confine.sh
 EXTRA_DIST += tests/t3125-run-confine.sh

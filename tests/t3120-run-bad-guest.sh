@@ -60,6 +60,20 @@ rc=$?
 	grep -q "^benchorch: debian: tool mode failed: guest exited with status 2 (a usage error): benchorch-guest: tool: unknown option or missing value '--cpu' (guest log: [^)]*)$" "$tmp/err" &&
 	! grep -q "chroot instead\|systemd-nspawn failed" "$tmp/err"
 ok $? "usage guest in the tool mode: exit 1 (got $rc), its own error, nothing blamed on nspawn: $(tr '\n' '|' <"$tmp/err")"
+# A guest's stderr goes to its log through the runner, bounded, and the
+# guest cannot rewrite the log: of a flood of 3 MiB the log keeps the
+# first MiB and the last 4 KiB (its complaint, which the error names),
+# says how much it left out, and begins as the guest began.
+for runner in nspawn chroot; do
+	try stderr-flood "guest exited with status 2 (a usage error): benchorch-guest: unknown option '--no-such-option'" --runner $runner
+	log=$(ls -t "$TEST_STATE"/logs/*.log | head -1)
+	size=$(stat -c %s "$log")
+	[ "$size" -gt 1052672 ] && [ "$size" -lt 1060000 ] &&
+		grep -q "^\[2093[0-9]* more bytes of this output left out: the log keeps the first 1048576 and the last 4096\]$" "$log"
+	ok $? "$runner: the flood is cut to its first MiB and last 4 KiB, and the log says how much it left out ($size bytes)"
+	[ "$(head -c 9 "$log")" = xxxxxxxxx ] && ! grep -q REWRITTEN "$log"
+	ok $? "$runner: the guest could not truncate or overwrite its log ($(head -c 12 "$log"))"
+done
 # Under chroot the guest's own death is seen; under nspawn the container's
 # stub init reports only a failure, so the line count names the point.
 try crash "guest killed by signal 11 (Segmentation fault) after 2 lines" --runner chroot

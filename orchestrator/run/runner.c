@@ -404,6 +404,7 @@ static int run_once(const struct runner_opts *o, enum runner_kind kind,
 		.line_ctx = &lc,
 		.max_line = GUEST_MAX_LINE,
 		.log_fd = o->log_fd,
+		.max_log_bytes = RUNNER_MAX_LOG_BYTES,
 		/* an allowlist under every runner: nothing the caller
 		 * exported reaches nspawn or the guest */
 		.envp = spawn_env_guest(),
@@ -528,7 +529,8 @@ static int nspawn_probe(bo_err *why)
 	char *root, *logpath, *confine, *last;
 	struct spawn_result res;
 	struct spawn_opts so = { .argv = args, .timeout_ns = 60000000000ull,
-				 .cpu = -1, .envp = spawn_env_guest() };
+				 .cpu = -1, .max_log_bytes = RUNNER_MAX_LOG_BYTES,
+				 .envp = spawn_env_guest() };
 	size_t n = 0, i;
 	bo_err e;
 	int ok = 0, rc;

@@ -20,6 +20,11 @@
  * executes the guest as an unprivileged user with no capabilities. */
 #define RUNNER_CONFINE_PATH "/run/benchorch/confine"
 
+/* The most of a guest's (and nspawn's) stderr one invocation adds to its
+ * log, bytes; the rest is counted and left out (spawn_opts.max_log_bytes):
+ * the guest writes into a pipe, never into the log file itself. */
+#define RUNNER_MAX_LOG_BYTES ((size_t)1 << 20)
+
 enum runner_kind { RUNNER_AUTO, RUNNER_NSPAWN, RUNNER_CHROOT };
 
 struct runner_opts {
@@ -31,7 +36,9 @@ struct runner_opts {
 	const char *const *guest_args;	/* NULL-terminated, after argv[0] */
 	uint64_t timeout_ns;	/* kill the guest after this long */
 	int cpu;		/* pin to this CPU, -1 = no pinning */
-	int log_fd;		/* guest's and nspawn's stderr; -1 = none.
+	int log_fd;		/* guest's and nspawn's stderr, appended to
+				 * by the runner, at most
+				 * RUNNER_MAX_LOG_BYTES; -1 = none.
 				 * Open it for reading too (O_RDWR): the
 				 * guest's own reason for ending before any
 				 * output ("benchorch-guest: ...") is read
