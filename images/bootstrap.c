@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "images/archive.h"
 #include "images/build.h"
 #include "lib/spawn.h"
 
@@ -427,7 +428,7 @@ static char *log_reason(const char *path)
 	struct stat st;
 	ssize_t n;
 	off_t off = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 
 	if (fd < 0)
 		return NULL;
@@ -468,26 +469,40 @@ static char *log_reason(const char *path)
 	return out;
 }
 
-/* Append the tail of SRC (if it exists) to the open log fd. */
-static void append_tail(int fd, const char *src, const char *title)
+/* Append the last LOG_TAIL bytes of RELPATH inside ROOTFS (if it is there
+ * and a regular file) to the open log fd, under a title. The file is
+ * opened with rootfs_open(), every symlink resolved inside ROOTFS: a log
+ * the tool left as a link to a host file copies nothing of the host. */
+static void append_tail(int fd, const char *rootfs, const char *relpath)
 {
+	struct stat st;
 	char *buf;
-	size_t len;
-	bo_err e;
+	ssize_t n;
+	off_t off = 0;
+	int in = rootfs_open(rootfs, relpath, O_NONBLOCK);
 
-	if (bo_read_file(src, 16u << 20, &buf, &len, &e) < 0)
+	if (in < 0)
 		return;
-	if (dprintf(fd, "\n==== %s ====\n", title) > 0) {
-		const char *p = len > LOG_TAIL ? buf + len - LOG_TAIL : buf;
-		size_t n = len > LOG_TAIL ? LOG_TAIL : len;
+	if (fstat(in, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(in);
+		return;
+	}
+	if (st.st_size > LOG_TAIL)
+		off = st.st_size - LOG_TAIL;
+	buf = xmalloc(LOG_TAIL);
+	n = pread(in, buf, LOG_TAIL, off);
+	close(in);
+	if (n > 0 && dprintf(fd, "\n==== %s ====\n", relpath) > 0) {
+		const char *p = buf;
+		size_t left = (size_t)n;
 
-		while (n > 0) {
-			ssize_t w = write(fd, p, n);
+		while (left > 0) {
+			ssize_t w = write(fd, p, left);
 
 			if (w <= 0)
 				break;
 			p += w;
-			n -= (size_t)w;
+			left -= (size_t)w;
 		}
 	}
 	free(buf);
@@ -507,14 +522,12 @@ static int child_setup(void *ctx, bo_err *err)
 static char *keep_failed_log(const struct build *b)
 {
 	char *dst = xasprintf("%s/%s.failed.log", b->images_dir, b->name);
-	char *dlog = xasprintf("%s/debootstrap/debootstrap.log", b->rootfs);
-	int fd = open(b->log, O_WRONLY | O_APPEND | O_CLOEXEC);
+	int fd = open(b->log, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
 
 	if (fd >= 0) {
-		append_tail(fd, dlog, "debootstrap/debootstrap.log");
+		append_tail(fd, b->rootfs, "debootstrap/debootstrap.log");
 		close(fd);
 	}
-	free(dlog);
 	if (rename(b->log, dst) < 0) {
 		free(dst);
 		return NULL;

@@ -302,7 +302,9 @@ static int install(struct build *b, bo_err *err)
 	char *old = NULL;
 	int rc = 0;
 
-	if (chmod(b->tmp, 0755) < 0)
+	/* the image directory stays closed to other users (so does the
+	 * store around it: images_store_ready) */
+	if (chmod(b->tmp, 0700) < 0)
 		return bo_err_set(err, "cannot chmod '%s': %s", b->tmp,
 				  strerror(errno));
 	if (lstat(b->dir, &st) == 0) {
@@ -472,7 +474,7 @@ int image_ensure(const struct image_ctx *ctx, const char *spec,
 	if (image_spec_parse(spec, &distro, &release, err) < 0)
 		return -1;
 	images_dir = images_dir_abs(ctx->state_dir, err);
-	if (!images_dir)
+	if (!images_dir || images_store_ready(images_dir, 0, err) < 0)
 		goto out;
 	if (!release && !recipe_exists(ctx->data_dir, distro)) {
 		/* An imported image: runnable by its name, never built. */
@@ -503,7 +505,7 @@ int image_ensure(const struct image_ctx *ctx, const char *spec,
 		rc = image_load(dir, ret, err);
 		goto out;
 	}
-	if (bo_mkdir_p(images_dir, err) < 0)
+	if (images_store_ready(images_dir, 1, err) < 0)
 		goto out;
 	lockfd = images_lock(ctx, images_dir, err);
 	if (lockfd < 0)
@@ -579,7 +581,7 @@ int image_import(const struct image_ctx *ctx, const char *name,
 	if (!images_dir)
 		return -1;
 	dir = xasprintf("%s/%s", images_dir, name);
-	if (bo_mkdir_p(images_dir, err) < 0)
+	if (images_store_ready(images_dir, 1, err) < 0)
 		goto out;
 	lockfd = images_lock(ctx, images_dir, err);
 	if (lockfd < 0)

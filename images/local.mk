@@ -6,6 +6,7 @@ liborch_a_SOURCES += \
 	images/build.c images/build.h \
 	images/bootstrap.c \
 	images/store.c images/store.h \
+	images/storedir.c \
 	images/dpkg.c \
 	images/digest.c images/digest.h \
 	images/rootfs.c \
@@ -29,6 +30,7 @@ check_PROGRAMS += \
 	tests/t2030-images-digest \
 	tests/t2035-images-fakebuild \
 	tests/t2036-images-previous \
+	tests/t2037-images-store \
 	tests/t2040-images-build-cli \
 	tests/t2120-images-pkgdb \
 	tests/t2125-images-osrelease
@@ -62,6 +64,10 @@ tests_t2036_images_previous_SOURCES = tests/t2036-images-previous.c \
 	tests/tap.h
 tests_t2036_images_previous_CFLAGS = $(IMAGES_TEST_CFLAGS)
 tests_t2036_images_previous_LDADD = $(IMAGES_TEST_LDADD)
+tests_t2037_images_store_SOURCES = tests/t2037-images-store.c \
+	tests/tap.h
+tests_t2037_images_store_CFLAGS = $(IMAGES_TEST_CFLAGS)
+tests_t2037_images_store_LDADD = $(IMAGES_TEST_LDADD)
 # Driver for t2040-images-build.sh (not a test by itself).
 tests_t2040_images_build_cli_SOURCES = tests/t2040-images-build-cli.c
 tests_t2040_images_build_cli_CFLAGS = $(IMAGES_TEST_CFLAGS)
@@ -74,6 +80,7 @@ TESTS += \
 	tests/t2030-images-digest \
 	tests/t2035-images-fakebuild \
 	tests/t2036-images-previous \
+	tests/t2037-images-store \
 	tests/t2040-images-build.sh \
 	tests/t2100-images-archive.sh \
 	tests/t2110-images-tarball.sh \

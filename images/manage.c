@@ -115,6 +115,10 @@ int image_find(const struct image_ctx *ctx, const char *name,
 	images_dir = images_dir_abs(ctx->state_dir, err);
 	if (!images_dir)
 		return -1;
+	if (images_store_ready(images_dir, 0, err) < 0) {
+		free(images_dir);
+		return -1;
+	}
 	if (image_name_ok(name)) {	/* a directory name */
 		dir = xasprintf("%s/%s", images_dir, name);
 		if (!has_image(dir)) {
@@ -172,6 +176,10 @@ int image_list(const char *state_dir, struct image ***ret, size_t *ret_n,
 	*ret_n = 0;
 	if (!images_dir)
 		return -1;
+	if (images_store_ready(images_dir, 0, err) < 0) {
+		free(images_dir);
+		return -1;
+	}
 	d = opendir(images_dir);
 	if (!d) {
 		int e = errno;
@@ -249,6 +257,10 @@ int image_remove(const struct image_ctx *ctx, const struct image *img,
 
 	if (!images_dir)
 		return -1;
+	if (images_store_ready(images_dir, 0, err) < 0) {
+		free(images_dir);
+		return -1;
+	}
 	lockfd = images_lock(ctx, images_dir, err);
 	if (lockfd < 0) {
 		free(images_dir);

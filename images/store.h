@@ -30,6 +30,17 @@ int image_json_write(const struct image *img, const char *mirror,
  * current directory). Newly allocated, or NULL with err set. */
 char *images_dir_abs(const char *state_dir, bo_err *err);
 
+/* Make sure the image store IMAGES_DIR (STATE/images) is closed to other
+ * users (images/storedir.c): with CREATE, it is created mode 0700 when
+ * missing (STATE, its parent, 0755); without, a missing store is fine (0).
+ * It must be a directory, not a symlink, owned by the effective uid or by
+ * root, or it is refused; a store of ours open to group or others is
+ * tightened to 0700, and so is each directory in it (images made before
+ * the store was closed: their group and other bits are cleared); root's
+ * store is left as it is for another caller. Returns 0, or -1 with
+ * err set (one line naming IMAGES_DIR). */
+int images_store_ready(const char *images_dir, int create, bo_err *err);
+
 /* 1 when DATA_DIR/images/DISTRO.json exists. */
 int recipe_exists(const char *data_dir, const char *distro);
 

@@ -28,6 +28,9 @@ liborch_a_SOURCES += \
 	lib/messages.c \
 	lib/messages.h \
 	lib/numbers.c \
+	lib/rmtree.c \
+	lib/runlock.c \
+	lib/runlock.h \
 	lib/numbers.h \
 	lib/paths.c \
 	lib/paths.h \

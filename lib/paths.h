@@ -10,8 +10,12 @@
 #define BENCHORCH_DEFAULT_DB "/var/lib/benchorch/results.db"
 
 /* One lock for the whole machine, whatever the state directory or the
- * database: two runs measuring at once disturb each other's numbers. */
-#define BENCHORCH_RUN_LOCK "/run/lock/benchorch-run.lock"
+ * database: two runs measuring at once disturb each other's numbers. It is
+ * BENCHORCH_RUN_LOCK_DIR/run.lock, in a directory of root's (mode 0700),
+ * not in /run/lock, where any user could create and hold it
+ * (lib/runlock.h, bo_run_lock). */
+#define BENCHORCH_RUN_LOCK_DIR "/run/benchorch"
+#define BENCHORCH_RUN_LOCK BENCHORCH_RUN_LOCK_DIR "/run.lock"
 
 /* The directory holding images/<distro>.json: $BENCHORCH_DATA_DIR, else the
  * source tree when this binary runs from its build tree, else the installed

@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,36 +137,6 @@ int bo_mkdir_p(const char *path, bo_err *err)
 	return rc;
 }
 
-static int rm_one(const char *path, const struct stat *st, int flag,
-		  struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	if (flag == FTW_DP) {
-		if (rmdir(path) < 0 && errno != ENOENT)
-			return errno;
-	} else if (unlink(path) < 0 && errno != ENOENT) {
-		return errno;
-	}
-	return 0;
-}
-
-int bo_rm_rf(const char *path, bo_err *err)
-{
-	struct stat st;
-	int rc;
-
-	if (lstat(path, &st) < 0)
-		return errno == ENOENT ? 0 :
-			bo_err_set(err, "cannot remove '%s': %s", path,
-				   strerror(errno));
-	rc = nftw(path, rm_one, 64, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
-	if (rc != 0)
-		return bo_err_set(err, "cannot remove '%s': %s", path,
-				  strerror(rc > 0 ? rc : errno));
-	return 0;
-}
-
 int bo_read_file(const char *path, size_t max_bytes, char **ret_buf,
 		 size_t *ret_len, bo_err *err)
 {
@@ -266,15 +235,11 @@ fail:
 	return -1;
 }
 
-int bo_lock_wait(const char *path, bo_lock_wait_fn on_wait, void *ctx,
-		 bo_err *err)
+int bo_flock_wait(int fd, const char *path, bo_lock_wait_fn on_wait,
+		  void *ctx, bo_err *err)
 {
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
 	int said = 0;
 
-	if (fd < 0)
-		return bo_err_set(err, "cannot open lock file '%s': %s", path,
-				  strerror(errno));
 	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 		struct timespec ts = { 0, 100 * 1000 * 1000 };
 
@@ -296,6 +261,17 @@ int bo_lock_wait(const char *path, bo_lock_wait_fn on_wait, void *ctx,
 		nanosleep(&ts, NULL);
 	}
 	return fd;
+}
+
+int bo_lock_wait(const char *path, bo_lock_wait_fn on_wait, void *ctx,
+		 bo_err *err)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+
+	if (fd < 0)
+		return bo_err_set(err, "cannot open lock file '%s': %s", path,
+				  strerror(errno));
+	return bo_flock_wait(fd, path, on_wait, ctx, err);
 }
 
 uint64_t bo_now_ns(void)

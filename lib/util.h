@@ -40,8 +40,14 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * with err set. */
 int bo_mkdir_p(const char *path, bo_err *err);
 
-/* Remove PATH and everything below it without following symlinks and
- * without crossing into other file systems. Returns 0 (also when PATH does
+/* Remove PATH and everything below it (lib/rmtree.c). The path leading to
+ * PATH is trusted; below it every entry is reached relative to its
+ * directory's descriptor (openat O_DIRECTORY|O_NOFOLLOW, fstatat
+ * AT_SYMLINK_NOFOLLOW, unlinkat), so a symlink is removed, never followed,
+ * even one swapped in for a directory while the tree is removed. A file
+ * system mounted inside is not entered: the removal fails there, naming
+ * it. Runs to its end even when bo_interrupted is set (it is how an
+ * interrupted build is cleaned up). Returns 0 (also when PATH does
  * not exist), or -1 with err set. */
 int bo_rm_rf(const char *path, bo_err *err);
 
@@ -67,6 +73,12 @@ typedef void (*bo_lock_wait_fn)(void *ctx, const char *path);
  * (the lock lasts until it is closed), or -1 with err set. */
 int bo_lock_wait(const char *path, bo_lock_wait_fn on_wait, void *ctx,
 		 bo_err *err);
+
+/* Take an exclusive flock(2) on the open file FD (PATH names it in
+ * messages), waiting as bo_lock_wait does. Returns FD, locked; or -1 with
+ * err set, FD then closed. */
+int bo_flock_wait(int fd, const char *path, bo_lock_wait_fn on_wait,
+		  void *ctx, bo_err *err);
 
 /* The value of option OPT (e.g. "--min-batch-ms") in the command line
  * CMDLINE as runs.command_line stores it (arguments joined by spaces),

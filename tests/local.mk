@@ -218,6 +218,15 @@ tests_t1320_guest_timedpath_CFLAGS = $(GUEST_CFLAGS)
 tests_t1320_guest_timedpath_LDADD = -ldl
 TESTS += tests/t1320-guest-timedpath
 # The choice of the CPU the guests are pinned to.
+check_PROGRAMS += tests/t0010-rmtree tests/t0030-run-lock
+tests_t0010_rmtree_SOURCES = tests/t0010-rmtree.c tests/tap.h
+tests_t0010_rmtree_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t0010_rmtree_LDADD = $(ORCH_TEST_LDADD)
+tests_t0030_run_lock_SOURCES = tests/t0030-run-lock.c tests/tap.h
+tests_t0030_run_lock_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t0030_run_lock_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t0010-rmtree tests/t0030-run-lock
+
 check_PROGRAMS += tests/t0050-cpuchoice
 tests_t0050_cpuchoice_SOURCES = tests/t0050-cpuchoice.c tests/tap.h
 tests_t0050_cpuchoice_CFLAGS = $(ORCH_TEST_CFLAGS)

@@ -70,17 +70,19 @@ rc=$?
 ok $? "sound: results --run 1 --algo chacha20-poly1305 finds none, exit 1 (exit $rc)"
 
 # confirm reads the run to confirm, its kind and what looks changed in it
-# before anything runs. It takes the run lock in /run/lock: a mount
-# namespace of its own with an empty /run/lock keeps it from waiting for
+# before anything runs. It takes the run lock in /run/benchorch: a mount
+# namespace of its own with an empty /run/benchorch keeps it from waiting for
 # a run of this machine. Its state directory has no image: the sound
 # database has nothing it can measure again.
 mkdir "$tmp/state"
 confirm_alone() {
-	unshare -m sh -c 'mount -t tmpfs tmpfs /run/lock && exec "$0" "$@"' \
+	unshare -m sh -c 'mkdir -p /run/benchorch &&
+		mount -t tmpfs -o mode=0700 tmpfs /run/benchorch && exec "$0" "$@"' \
 		"$BENCHORCH" confirm --state-dir "$tmp/state" "$@"
 }
 if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null 2>&1 &&
-	unshare -m sh -c 'mount -t tmpfs tmpfs /run/lock' 2>/dev/null; then
+	unshare -m sh -c 'mkdir -p /run/benchorch &&
+		mount -t tmpfs -o mode=0700 tmpfs /run/benchorch' 2>/dev/null; then
 	via=confirm_alone
 	expect_db_error runs "confirm (the latest finished run)" --
 	expect_db_error tool_results "confirm --run 3 (is it a tool run?)" -- --run 3

@@ -127,8 +127,8 @@ if [ "$(id -u)" -eq 0 ]; then
 	# A database in a missing directory fails at once, even while the
 	# machine-wide run lock is held (by this shell, or by a run of another
 	# test: either way there is nothing to wait for).
-	mkdir -p /run/lock
-	exec 9>>/run/lock/benchorch-run.lock
+	mkdir -p /run/benchorch
+	exec 9>>/run/benchorch/run.lock
 	flock -n 9 || diag "the run lock is held by another run"
 	timeout 20 "$BENCHORCH" run --distros debian --state-dir "$tmp/state" \
 		--db "$tmp/nodir/results.db" >"$tmp/out" 2>"$tmp/err" 9>&-
@@ -137,6 +137,24 @@ if [ "$(id -u)" -eq 0 ]; then
 	ok $([ $rc -eq 3 ] && ! grep -q waiting "$tmp/err" &&
 	     grep -q "cannot open database '$tmp/nodir/results.db': '$tmp/nodir': No such file or directory" "$tmp/err"
 	     echo $?) "a database in a missing directory exits 3 without waiting for the run lock"
+
+	# A run lock directory another user made (as anyone could in the
+	# old /run/lock) is refused at once, named, in a mount namespace of
+	# its own so that the machine's lock is left alone.
+	if command -v unshare >/dev/null 2>&1 &&
+		unshare -m sh -c 'mkdir -p /run/benchorch &&
+			mount -t tmpfs tmpfs /run/benchorch' 2>/dev/null; then
+		timeout 20 unshare -m sh -c 'mount -t tmpfs tmpfs /run/benchorch &&
+			chown 65534 /run/benchorch && exec env PATH=/nonexistent "$0" "$@"' \
+			"$BENCHORCH" run --distros debian --state-dir "$tmp/state" \
+			--db "$tmp/lock.db" >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		ok $([ $rc -eq 3 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+		     grep -q "^benchorch: refusing the run lock directory '/run/benchorch': it belongs to uid 65534" "$tmp/err"
+		     echo $?) "a run lock directory of another user is refused in one line, exit 3 (exit $rc): $(head -1 "$tmp/err")"
+	else
+		skip_point "no mount namespace of its own" "a run lock directory of another user"
+	fi
 
 	if command -v setpriv >/dev/null 2>&1; then
 		setpriv --reuid=65534 --regid=65534 --clear-groups \

@@ -108,9 +108,9 @@ ok $? "images build with a 65-character release: the length limit"
 # An unusable database is refused at once, exit 3, even while the
 # machine-wide run lock is held (by this shell, or by a run of another
 # test: either way there is nothing to wait for).
-mkdir -p /run/lock "$tmp/dbdir" "$tmp/ro"
+mkdir -p -m 0700 /run/benchorch "$tmp/dbdir" "$tmp/ro"
 : >"$tmp/ro/r.db"
-exec 9>>/run/lock/benchorch-run.lock
+exec 9>>/run/benchorch/run.lock
 flock -n 9 || diag "the run lock is held by another run"
 # no_wait CMD ARGS...: run benchorch, at most 20 s, without the lock's fd
 no_wait() {

@@ -165,7 +165,7 @@ assert last["changed_packages"] == [{"spec": "debian:bookworm",
 ok $? "and status --json lists it"
 wait $mpid
 rc=$?
-[ $rc -eq 0 ] && grep -q "another run holds '/run/lock/benchorch-run.lock'; waiting" "$tmp/manual"
+[ $rc -eq 0 ] && grep -q "another run holds '/run/benchorch/run.lock'; waiting" "$tmp/manual"
 ok $? "a manual run waited for the daemon's run, then ran (exit $rc)"
 "$BENCHORCH" cancel --socket "$sock" 2>"$tmp/cancel"
 [ $? -eq 1 ] && grep -q "no run in progress" "$tmp/cancel"

@@ -16,6 +16,7 @@
 #include "orchestrator/cli/cli.h"
 #include "lib/format.h"
 #include "lib/paths.h"
+#include "lib/runlock.h"
 #include "orchestrator/results/report-fmt.h"
 #include "lib/util.h"
 
@@ -24,6 +25,18 @@ int cli_path_arg(const char *cmd, const char *opt, const char *arg)
 	if (!arg || !*arg)
 		return cli_usage_error(cmd, "%s must not be empty", opt);
 	return 0;
+}
+
+static void on_run_lock_wait(void *ctx, const char *path)
+{
+	(void)ctx;
+	fprintf(stderr, "benchorch: another run holds '%s'; waiting for it to finish\n",
+		path);
+}
+
+int cli_run_lock(bo_err *err)
+{
+	return bo_run_lock(BENCHORCH_RUN_LOCK_DIR, on_run_lock_wait, NULL, err);
 }
 
 int cli_check_db_writable(const char *path)

@@ -165,6 +165,13 @@ int cli_path_arg(const char *cmd, const char *opt, const char *arg);
  * returns EXIT_OK. Allocates nothing that outlives the call. */
 int cli_check_db_writable(const char *path);
 
+/* Take the machine's run lock (bo_run_lock on BENCHORCH_RUN_LOCK_DIR),
+ * saying once on stderr "benchorch: another run holds 'PATH'; waiting for
+ * it to finish" while another run holds it. Returns the locked fd (the
+ * caller closes it to unlock), or -1 with err set (a lock directory or
+ * file of another user is refused; interrupted: bo_interrupted is set). */
+int cli_run_lock(bo_err *err);
+
 /* Check that the database DB (at PATH, for the messages) holds each of
  * the N run ids RUNS, given to command CMD by option OPT (NULL: as
  * arguments). A run it does not hold is an unknown name: prints "benchorch

@@ -142,13 +142,6 @@ static void init_opts(void *opts)
 	o->c.format = FORMAT_TABLE;
 }
 
-static void on_run_lock_wait(void *ctx, const char *path)
-{
-	(void)ctx;
-	fprintf(stderr, "benchorch: another run holds '%s'; waiting for it to finish\n",
-		path);
-}
-
 static int cmd_confirm(const struct cmd_ctx *ctx, void *opts, int argc,
 		       char **argv)
 {
@@ -172,9 +165,7 @@ static int cmd_confirm(const struct cmd_ctx *ctx, void *opts, int argc,
 	/* an unusable database is said at once, not after the wait */
 	rc = cli_check_db_writable(c.db_path);
 	if (rc == EXIT_OK) {
-		lock = bo_mkdir_p("/run/lock", &err) < 0 ? -1 :
-		       bo_lock_wait(BENCHORCH_RUN_LOCK, on_run_lock_wait, NULL,
-				    &err);
+		lock = cli_run_lock(&err);
 		if (lock < 0) {
 			cli_error("%s", err.msg);
 			rc = bo_interrupted ?

@@ -292,13 +292,6 @@ static int check_distros(struct run_config *c)
 	return 0;
 }
 
-static void on_run_lock_wait(void *ctx, const char *path)
-{
-	(void)ctx;
-	fprintf(stderr, "benchorch: another run holds '%s'; waiting for it to finish\n",
-		path);
-}
-
 static int cmd_run(const struct cmd_ctx *ctx, void *opts, int argc,
 		   char **argv)
 {
@@ -324,8 +317,7 @@ static int cmd_run(const struct cmd_ctx *ctx, void *opts, int argc,
 	rc = cli_check_db_writable(c.db_path);
 	if (rc != 0)
 		goto out;
-	lock = bo_mkdir_p("/run/lock", &err) < 0 ? -1 :
-	       bo_lock_wait(BENCHORCH_RUN_LOCK, on_run_lock_wait, NULL, &err);
+	lock = cli_run_lock(&err);
 	if (lock < 0) {
 		cli_error("%s", err.msg);
 		rc = bo_interrupted ? cli_interrupted_status(bo_interrupted) :

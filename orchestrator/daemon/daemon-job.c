@@ -12,6 +12,7 @@
 #include "lib/messages.h"
 #include "lib/numbers.h"
 #include "lib/paths.h"
+#include "lib/runlock.h"
 #include "orchestrator/daemon/daemon.h"
 #include "orchestrator/daemon/daemon-job.h"
 #include "orchestrator/daemon/daemon-log.h"
@@ -68,9 +69,7 @@ static void child_lock_wait(void *ctx, const char *path)
  * (interruptibly) for a manual run. Returns the fd or -1 with err set. */
 static int child_lock(int pfd, bo_err *err)
 {
-	if (bo_mkdir_p("/run/lock", err) < 0)
-		return -1;
-	return bo_lock_wait(BENCHORCH_RUN_LOCK, child_lock_wait, &pfd, err);
+	return bo_run_lock(BENCHORCH_RUN_LOCK_DIR, child_lock_wait, &pfd, err);
 }
 
 /* Log the package changes recorded for run RUN_ID, write them to
