@@ -21,11 +21,18 @@ dist_pkgdata_DATA += dist/benchorch.conf
 # systemdunitdir: configure --with-systemdsystemunitdir.
 systemdunit_DATA = dist/benchorch.service dist/benchorch-nightly.service
 dist_systemdunit_DATA = dist/benchorch-nightly.timer
-EXTRA_DIST += dist/benchorch.service.in dist/benchorch-nightly.service.in
+# Both units that run benchmarks get one confinement, dist/confinement.in,
+# in place of their line %confinement%.
+EXTRA_DIST += dist/benchorch.service.in dist/benchorch-nightly.service.in \
+	dist/confinement.in
 CLEANFILES += dist/benchorch.service dist/benchorch-nightly.service
-dist/benchorch.service: $(top_srcdir)/dist/benchorch.service.in Makefile
+UNIT_SED = sed -e 's|%bindir%|$(bindir)|g' \
+	-e '/^%confinement%$$/{r $(top_srcdir)/dist/confinement.in' -e 'd;}'
+dist/benchorch.service: $(top_srcdir)/dist/benchorch.service.in \
+		$(top_srcdir)/dist/confinement.in Makefile
 	$(AM_V_GEN)$(MKDIR_P) dist && \
-	sed 's|%bindir%|$(bindir)|g' $(top_srcdir)/dist/benchorch.service.in >$@
-dist/benchorch-nightly.service: $(top_srcdir)/dist/benchorch-nightly.service.in Makefile
+	$(UNIT_SED) $(top_srcdir)/dist/benchorch.service.in >$@
+dist/benchorch-nightly.service: $(top_srcdir)/dist/benchorch-nightly.service.in \
+		$(top_srcdir)/dist/confinement.in Makefile
 	$(AM_V_GEN)$(MKDIR_P) dist && \
-	sed 's|%bindir%|$(bindir)|g' $(top_srcdir)/dist/benchorch-nightly.service.in >$@
+	$(UNIT_SED) $(top_srcdir)/dist/benchorch-nightly.service.in >$@

@@ -126,22 +126,39 @@ mounts_under() {
 		/proc/self/mountinfo
 }
 
-# stray_guests: print the pids of processes this test's runs left behind:
-# any whose command line names the test state directory (benchorch itself,
-# systemd-nspawn -D, the image builders) or whose root directory is an
-# image below it (a chroot'ed guest). A container's processes die with its
+# proc_root PID: the directory PID runs in, as the host sees it: its root
+# directory, or for a process whose rootfs is the root of a mount
+# namespace of its own (the chroot runner pivots the root, and then
+# /proc/PID/root reads "/"), the directory bound there, from its
+# mountinfo. Status 1 when PID is gone.
+proc_root() {
+	proc_root_r=$(readlink "/proc/$1/root" 2>/dev/null) || return 1
+	if [ "$proc_root_r" = / ] &&
+		[ "$(readlink "/proc/$1/ns/mnt" 2>/dev/null)" != "$(readlink /proc/self/ns/mnt)" ]; then
+		proc_root_r=$(awk '$5 == "/" { r = $4 } END { print r }' \
+			"/proc/$1/mountinfo" 2>/dev/null)
+	fi
+	echo "$proc_root_r"
+}
+
+# stray_guests [DIR]: print the pids of processes this test's runs left
+# behind: any whose command line names the state directory DIR (default
+# the test state directory: benchorch itself, systemd-nspawn -D, the image
+# builders) or whose root directory is an image below it (a guest under
+# the chroot runner, proc_root). A container's processes die with its
 # systemd-nspawn. Other benchorch users on the machine are not counted.
 stray_guests() {
+	stray_dir=${1:-$TEST_STATE}
 	for d in /proc/[0-9]*; do
 		pid=${d#/proc/}
 		[ "$pid" = $$ ] && continue
-		root=$(readlink "$d/root" 2>/dev/null) || continue
-		case $root in "$TEST_STATE"/*) echo "$pid"; continue ;; esac
-		# "$TEST_STATE/" or "$TEST_STATE " (NULs made spaces): another
+		root=$(proc_root "$pid") || continue
+		case $root in "$stray_dir"/*) echo "$pid"; continue ;; esac
+		# "$stray_dir/" or "$stray_dir " (NULs made spaces): another
 		# state directory that merely starts with the same name (a
-		# neighbour's "$TEST_STATE-x") is not ours
+		# neighbour's "$stray_dir-x") is not ours
 		tr '\0' ' ' 2>/dev/null <"$d/cmdline" |
-			grep -qF -e "$TEST_STATE/" -e "$TEST_STATE " &&
+			grep -qF -e "$stray_dir/" -e "$stray_dir " &&
 			echo "$pid"
 	done
 	return 0
@@ -149,10 +166,10 @@ stray_guests() {
 
 # running_guests: print the pids of guests of this test's runs that are
 # running now: a systemd-nspawn on an image below the test state
-# directory, or a process chroot'ed into one.
+# directory, or a process whose root is one (proc_root).
 running_guests() {
 	for d in /proc/[0-9]*; do
-		root=$(readlink "$d/root" 2>/dev/null) || continue
+		root=$(proc_root "${d#/proc/}") || continue
 		case $root in "$TEST_STATE"/*) echo "${d#/proc/}"; continue ;; esac
 		tr '\0' ' ' 2>/dev/null <"$d/cmdline" |
 			grep -q "^systemd-nspawn .*-D $TEST_STATE/" && echo "${d#/proc/}"

@@ -224,7 +224,7 @@ for runner in nspawn chroot; do
 	[ ! -e "$root/etc/t3125-written" ] && [ ! -e "$root/tmp/t3125-sda" ] &&
 		[ ! -e "$root/tmp/t3125-mem" ] && [ ! -e "$root/tmp/t3125-jail" ]
 	ok $? "$runner: nothing written into the image"
-	[ -z "$(mounts_under "$state")" ] && [ -z "$(stray_guests)" ]
+	[ -z "$(mounts_under "$state")" ] && [ -z "$(stray_guests "$state")" ]
 	ok $? "$runner: no mount and no process left"
 done
 
