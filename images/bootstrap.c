@@ -356,6 +356,10 @@ static int mmdebstrap_argv(const struct build *b, const char ***ret_argv,
 		free(a.owned);
 		return -1;
 	}
+	/* only an archived release's Release files may have expired; for
+	 * any other, apt's check stays on (debootstrap has none) */
+	if (b->rel->archived)
+		args_add(&a, "--aptopt=Acquire::Check-Valid-Until \"false\"");
 	args_add(&a, "--");
 	args_add(&a, b->rel->suite);
 	args_add(&a, b->rootfs);

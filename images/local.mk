@@ -124,4 +124,5 @@ EXTRA_DIST += \
 	tests/fixtures/images-recipes/images/badrelease.json \
 	tests/fixtures/images-recipes/images/dupkey.json \
 	tests/fixtures/images-recipes/images/notobject.json \
-	tests/fixtures/images-recipes/images/badpkgname.json
+	tests/fixtures/images-recipes/images/badpkgname.json \
+	tests/fixtures/images-recipes/images/notbool.json

@@ -35,6 +35,26 @@ static int get_opt_string(json_t *obj, const char *key, const char *where,
 	return 0;
 }
 
+/* Optional boolean member: *out = 1 or 0, 0 when absent. */
+static int get_opt_bool(json_t *obj, const char *key, const char *where,
+			const char *path, int *out, bo_err *err)
+{
+	json_t *v = json_object_get(obj, key);
+
+	*out = 0;
+	if (!v)
+		return 0;
+	if (!json_is_boolean(v)) {
+		char *k = xasprintf("%s%s", where, key);
+		int rc = bad(err, path, k, "must be true or false");
+
+		free(k);
+		return rc;
+	}
+	*out = json_is_true(v);
+	return 0;
+}
+
 /* Array of strings member (optional unless required). */
 static int get_string_array(json_t *obj, const char *key, const char *where,
 			    const char *path, int required, char ***out,
@@ -136,7 +156,8 @@ static int parse_release(struct recipe *r, const char *name, json_t *obj,
 	if (get_opt_string(obj, "suite", where, r->path, &rel->suite, err) < 0 ||
 	    get_opt_string(obj, "mirror", where, r->path, &rel->mirror,
 			   err) < 0 ||
-	    get_opt_string(obj, "script", where, r->path, &rel->script, err) < 0)
+	    get_opt_string(obj, "script", where, r->path, &rel->script, err) < 0 ||
+	    get_opt_bool(obj, "archived", where, r->path, &rel->archived, err) < 0)
 		goto out;
 	if (!rel->suite)
 		rel->suite = xstrdup(name);

@@ -24,6 +24,13 @@
  *       script       string, optional: debootstrap script to use (e.g. the
  *                    "gutsy" script for Ubuntu releases newer than the host's
  *                    debootstrap)
+ *       archived     boolean, optional (default false): the release is on
+ *                    an archive whose Release files are no longer renewed
+ *                    (archive.debian.org, old-releases.ubuntu.com), so apt
+ *                    is told not to refuse them as expired (mmdebstrap
+ *                    --aptopt Acquire::Check-Valid-Until "false"). For any
+ *                    other release that check stays on: a mirror cannot
+ *                    serve an old signed Release for ever.
  *
  * Keys not listed are ignored, so methods added later can carry their own
  * settings; they can read them from recipe->json. */
@@ -40,6 +47,7 @@ struct recipe_release {
 	char *suite;		/* archive suite; defaults to name */
 	char *mirror;		/* NULL = inherit the recipe's */
 	char *script;		/* NULL = the tool's choice */
+	int archived;		/* 1: its Release files may have expired */
 	size_t npackages;
 	char **packages;
 	size_t nlibraries;

@@ -187,6 +187,7 @@ int main(void)
 	recipe_bad(fixdir, "dupkey", "duplicate");
 	recipe_bad(fixdir, "notobject", "not a JSON object");
 	recipe_bad(fixdir, "badpkgname", "invalid package name");
+	recipe_bad(fixdir, "notbool", "'releases.one.archived' must be true or false");
 	{
 		bo_err e = { "" };
 

@@ -14,6 +14,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "images/digest.h"
 #include "images/image.h"
 #include "tests/tap.h"
@@ -113,6 +115,40 @@ static void fake_mode(const char *mode)
 static void on_alarm(int sig)
 {
 	bo_interrupted = sig;
+}
+
+/* Rebuild debian:trixie from a copy of SRC's Debian recipe in which trixie
+ * is "archived" (data directory STATE/data). Returns image_ensure's
+ * result; restores CTX's data directory. */
+static int build_archived(struct image_ctx *ctx, const char *src,
+			  const char *state, struct image **ret, bo_err *err)
+{
+	char *in = xasprintf("%s/images/debian.json", src);
+	char *dir = xasprintf("%s/data", state);
+	char *sub = xasprintf("%s/data/images", state);
+	char *out = xasprintf("%s/data/images/debian.json", state);
+	const char *saved = ctx->data_dir;
+	json_t *root = json_load_file(in, 0, NULL), *rel;
+	int rc = -1;
+
+	rel = root ? json_object_get(json_object_get(root, "releases"),
+				     "trixie") : NULL;
+	if (rel && json_object_set_new(rel, "archived", json_true()) == 0 &&
+	    (mkdir(dir, 0700) == 0 || errno == EEXIST) &&
+	    (mkdir(sub, 0700) == 0 || errno == EEXIST) &&
+	    json_dump_file(root, out, JSON_INDENT(2)) == 0) {
+		ctx->data_dir = dir;
+		rc = image_ensure(ctx, "debian:trixie", ret, err);
+		ctx->data_dir = saved;
+	} else {
+		bo_err_set(err, "cannot make an archived copy of '%s'", in);
+	}
+	json_decref(root);
+	free(in);
+	free(dir);
+	free(sub);
+	free(out);
+	return rc;
 }
 
 int main(void)
@@ -234,6 +270,23 @@ int main(void)
 	tap_ok(rc == 0 && strcmp(img2->digest, img->digest) != 0 &&
 	       !has_entry(".old-") && !has_entry(".build-"),
 	       "refresh: new content replaced the old image, nothing left");
+	image_free(img);
+	img = img2;
+	img2 = NULL;
+
+	/* 3b. apt's check that a Release file has not expired stays on,
+	 * but for a release the recipe marks archived. */
+	args = args_text(argsf);
+	tap_ok(!tap_contains(args, "Check-Valid-Until"),
+	       "a current release: apt still refuses an expired Release file");
+	free(args);
+	rc = build_archived(&ctx, src, state, &img2, &err);
+	args = args_text(argsf);
+	tap_ok(rc == 0 &&
+	       tap_contains(args, "\n--aptopt=Acquire::Check-Valid-Until \"false\"\n--\ntrixie\n"),
+	       "an archived release: its Release files may have expired%s%s",
+	       rc ? ": " : "", rc ? err.msg : "");
+	free(args);
 	image_free(img);
 	img = img2;
 	img2 = NULL;
