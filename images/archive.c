@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,13 @@
 #include <archive_entry.h>
 
 #include "images/archive.h"
+
+/* The only extended attribute unpacked: file capabilities (ping, ...). */
+#define KEPT_XATTR "security.capability"
+/* The errno libarchive gives an input no enabled format recognises
+ * (its ARCHIVE_ERRNO_FILE_FORMAT, which archive.h does not export: EILSEQ
+ * on Linux). */
+#define NOT_RECOGNISED EILSEQ
 
 #ifdef SYS_openat2
 #include <linux/openat2.h>
@@ -99,11 +107,29 @@ static int check_entry(const char *file, struct archive_entry *e,
 	return 0;
 }
 
+/* What an unpack has written so far, against its limits. */
+struct unpack_state {
+	struct archive_limits lim;
+	uint64_t bytes;		/* bytes of entries finished (their sizes) */
+	size_t count;		/* entries written */
+};
+
+/* The error for an archive over the byte limit. Returns -1. */
+static int over_bytes(const char *file, const struct unpack_state *st,
+		      bo_err *err)
+{
+	return bo_err_set(err, "refusing archive '%s': it unpacks to more "
+			  "than %llu bytes (BENCHORCH_UNPACK_MAX_BYTES)", file,
+			  (unsigned long long)st->lim.max_bytes);
+}
+
 /* Copy the data of the current entry PATH of FILE from IN to OUT, block by
- * block (stopping early, without an error, when interrupted). Returns 0,
- * or -1 with err set. */
+ * block (stopping early, without an error, when interrupted), refusing it
+ * once ST's bytes and the entry's end pass the byte limit. Returns 0, or
+ * -1 with err set. */
 static int copy_data(struct archive *in, struct archive *out,
-		     const char *file, const char *path, bo_err *err)
+		     const char *file, const char *path,
+		     const struct unpack_state *st, bo_err *err)
 {
 	char msg[512];
 	const void *buf;
@@ -113,6 +139,9 @@ static int copy_data(struct archive *in, struct archive *out,
 
 	while ((r = archive_read_data_block(in, &buf, &len, &off)) ==
 	       ARCHIVE_OK) {
+		if (off < 0 || (uint64_t)off + len >
+		    st->lim.max_bytes - st->bytes)
+			return over_bytes(file, st, err);
 		if (archive_write_data_block(out, buf, len, off) <
 		    ARCHIVE_WARN)
 			return bo_err_set(err, "cannot unpack '%s': entry "
@@ -130,40 +159,83 @@ static int copy_data(struct archive *in, struct archive *out,
 	return 0;
 }
 
-/* Write entry E (number COUNT + 1) of FILE, read from IN, through OUT:
- * checked (check_entry), its header, its data, finished. Returns 0, or -1
- * with err set. */
+/* Keep of entry E's extended attributes only those a root filesystem
+ * needs (KEPT_XATTR: file capabilities), and none of its file flags
+ * (immutable, append-only, ...). */
+static void strip_metadata(struct archive_entry *e)
+{
+	const char *name;
+	const void *val, *keep = NULL;
+	size_t size, keep_size = 0;
+	void *copy = NULL;
+
+	archive_entry_set_fflags(e, 0, 0);
+	if (archive_entry_xattr_reset(e) == 0)
+		return;
+	while (archive_entry_xattr_next(e, &name, &val, &size) ==
+	       ARCHIVE_OK)
+		if (name && strcmp(name, KEPT_XATTR) == 0 && !keep) {
+			keep = val;
+			keep_size = size;
+		}
+	if (keep) {
+		copy = xmalloc(keep_size ? keep_size : 1);
+		memcpy(copy, keep, keep_size);
+	}
+	archive_entry_xattr_clear(e);
+	if (copy)
+		archive_entry_xattr_add_entry(e, KEPT_XATTR, copy, keep_size);
+	free(copy);
+}
+
+/* Write entry E of FILE, read from IN, through OUT: checked (check_entry,
+ * the limits in ST), stripped (strip_metadata), its header, its data,
+ * finished; ST counts it. Returns 0, or -1 with err set. */
 static int unpack_entry(struct archive *in, struct archive *out,
 			struct archive_entry *e, const char *file,
-			size_t count, bo_err *err)
+			struct unpack_state *st, bo_err *err)
 {
 	const char *path;
 	char msg[512];
+	la_int64_t size = archive_entry_size(e);
 
-	if (check_entry(file, e, count, err) < 0)
+	if (st->count >= st->lim.max_entries)
+		return bo_err_set(err, "refusing archive '%s': it has more "
+				  "than %zu entries "
+				  "(BENCHORCH_UNPACK_MAX_ENTRIES)", file,
+				  st->lim.max_entries);
+	if (check_entry(file, e, st->count, err) < 0)
 		return -1;
+	if (size < 0)
+		size = 0;
+	if ((uint64_t)size > st->lim.max_bytes - st->bytes)
+		return over_bytes(file, st, err);
+	strip_metadata(e);
 	path = archive_entry_pathname(e);
 	if (archive_write_header(out, e) < ARCHIVE_WARN)
 		return bo_err_set(err, "refusing archive '%s': entry '%.200s': "
 				  "%s", file, path,
 				  one_line(archive_error_string(out), msg,
 					   sizeof(msg)));
-	if ((archive_entry_size(e) > 0 || !archive_entry_size_is_set(e)) &&
-	    copy_data(in, out, file, path, err) < 0)
+	if ((size > 0 || !archive_entry_size_is_set(e)) &&
+	    copy_data(in, out, file, path, st, err) < 0)
 		return -1;
 	if (archive_write_finish_entry(out) < ARCHIVE_WARN)
 		return bo_err_set(err, "cannot unpack '%s': entry '%.200s': %s",
 				  file, path,
 				  one_line(archive_error_string(out), msg,
 					   sizeof(msg)));
+	st->bytes += (uint64_t)size;
+	st->count++;
 	return 0;
 }
 
 /* Unpack every entry of IN (opened on FILE) through OUT, counting them
- * into *count; refuses an archive without entries. Returns 0, or -1 with
- * err set. */
+ * into ST; refuses an archive without entries. Returns 0, or -1 with err
+ * set. */
 static int unpack_entries(struct archive *in, struct archive *out,
-			  const char *file, size_t *count, bo_err *err)
+			  const char *file, struct unpack_state *st,
+			  bo_err *err)
 {
 	struct archive_entry *e;
 	char msg[512];
@@ -180,11 +252,10 @@ static int unpack_entries(struct archive *in, struct archive *out,
 			return bo_err_set(err, "cannot unpack '%s': %s", file,
 					  one_line(archive_error_string(in),
 						   msg, sizeof(msg)));
-		if (unpack_entry(in, out, e, file, *count, err) < 0)
+		if (unpack_entry(in, out, e, file, st, err) < 0)
 			return -1;
-		(*count)++;
 	}
-	if (*count == 0)
+	if (st->count == 0)
 		return bo_err_set(err, "refusing archive '%s': it has no "
 				  "entries, so it is not a root filesystem",
 				  file);
@@ -196,43 +267,132 @@ static int unpack_entries(struct archive *in, struct archive *out,
 	return 0;
 }
 
-int archive_unpack(const char *file, const char *dest, size_t *ret_entries,
-		   bo_err *err)
+/* Let IN read the tar family only, raw or through one of the compression
+ * filters libarchive has built in (a filter it would run as an external
+ * program is left out). */
+static void support_tar_only(struct archive *in)
 {
-	struct archive *in = archive_read_new(), *out = archive_write_disk_new();
+	static int (*const filters[])(struct archive *) = {
+		archive_read_support_filter_gzip,
+		archive_read_support_filter_bzip2,
+		archive_read_support_filter_xz,
+		archive_read_support_filter_lzma,
+		archive_read_support_filter_zstd,
+		archive_read_support_filter_lz4,
+	};
+	size_t i;
+
+	/* Every tar variant: ustar, pax, GNU tar, Solaris and old tar. */
+	archive_read_support_format_tar(in);
+	for (i = 0; i < sizeof(filters) / sizeof(filters[0]); i++) {
+		struct archive *probe = archive_read_new();
+
+		if (probe && filters[i](probe) == ARCHIVE_OK)
+			filters[i](in);
+		if (probe)
+			archive_read_free(probe);
+	}
+}
+
+/* The libarchive reader of FD (shown as FILE) for the tar family
+ * (support_tar_only), opened; NULL with err set. */
+static struct archive *open_reader(int fd, const char *file, bo_err *err)
+{
+	struct archive *in = archive_read_new();
 	char msg[512];
-	size_t count = 0;
+
+	if (!in) {
+		bo_err_set(err, "cannot unpack '%s': out of memory", file);
+		return NULL;
+	}
+	support_tar_only(in);
+	if (lseek(fd, 0, SEEK_SET) < 0) {
+		bo_err_set(err, "cannot unpack '%s': %s", file,
+			   strerror(errno));
+	} else if (archive_read_open_fd(in, fd, 64 * 1024) == ARCHIVE_OK) {
+		return in;
+	} else if (archive_errno(in) == NOT_RECOGNISED) {
+		bo_err_set(err, "refusing '%s': not a tar archive (tar, "
+			   "uncompressed or with gzip, bzip2, xz, lzma, zstd "
+			   "or lz4)", file);
+	} else {
+		bo_err_set(err, "cannot unpack '%s': %s", file,
+			   one_line(archive_error_string(in), msg,
+				    sizeof(msg)));
+	}
+	archive_read_free(in);
+	return NULL;
+}
+
+int archive_limits_get(struct archive_limits *lim, bo_err *err)
+{
+	static const struct {
+		const char *var;
+		unsigned long long def;
+	} vars[2] = {
+		{ "BENCHORCH_UNPACK_MAX_BYTES", ARCHIVE_MAX_BYTES_DEFAULT },
+		{ "BENCHORCH_UNPACK_MAX_ENTRIES", ARCHIVE_MAX_ENTRIES_DEFAULT },
+	};
+	unsigned long long v[2];
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		const char *s = getenv(vars[i].var);
+		char *end;
+
+		v[i] = vars[i].def;
+		if (!s || !*s)
+			continue;
+		errno = 0;
+		v[i] = strtoull(s, &end, 10);
+		if (errno || *end || s[0] < '0' || s[0] > '9' || v[i] == 0 ||
+		    (i == 1 && v[i] > SIZE_MAX))
+			return bo_err_set(err, "invalid %s '%.100s': expected "
+					  "a whole number above 0", vars[i].var,
+					  s);
+	}
+	lim->max_bytes = v[0];
+	lim->max_entries = (size_t)v[1];
+	return 0;
+}
+
+int archive_unpack_fd(int fd, const char *file, const char *dest,
+		      size_t *ret_entries, bo_err *err)
+{
+	struct archive *in = NULL, *out = NULL;
+	struct unpack_state st;
 	int cwd = -1, rc = -1;
+	/* No ARCHIVE_EXTRACT_FFLAGS and no _ACL: strip_metadata() drops file
+	 * flags, and of the xattrs (_XATTR) keeps file capabilities only. */
 	const int flags = ARCHIVE_EXTRACT_SECURE_NODOTDOT |
 		ARCHIVE_EXTRACT_SECURE_NOABSOLUTEPATHS |
 		ARCHIVE_EXTRACT_SECURE_SYMLINKS | ARCHIVE_EXTRACT_PERM |
-		ARCHIVE_EXTRACT_TIME | ARCHIVE_EXTRACT_ACL |
-		ARCHIVE_EXTRACT_XATTR | ARCHIVE_EXTRACT_FFLAGS |
+		ARCHIVE_EXTRACT_TIME | ARCHIVE_EXTRACT_XATTR |
 		ARCHIVE_EXTRACT_OWNER;
 
+	memset(&st, 0, sizeof(st));
 	if (ret_entries)
 		*ret_entries = 0;
-	if (!in || !out) {
+	if (archive_limits_get(&st.lim, err) < 0)
+		return -1;
+	out = archive_write_disk_new();
+	if (!out) {
 		bo_err_set(err, "cannot unpack '%s': out of memory", file);
 		goto out;
 	}
-	archive_read_support_filter_all(in);
-	archive_read_support_format_all(in);
 	/* Numeric owners: archive_write_disk_set_standard_lookup() is
 	 * deliberately not called, so no name is looked up on the host. */
 	archive_write_disk_set_options(out, flags);
-	if (archive_read_open_filename(in, file, 64 * 1024) != ARCHIVE_OK) {
-		bo_err_set(err, "cannot unpack '%s': %s", file,
-			   one_line(archive_error_string(in), msg, sizeof(msg)));
+	in = open_reader(fd, file, err);
+	if (!in)
 		goto out;
-	}
 	/* archive_write_disk works relative to the current directory. */
 	cwd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (cwd < 0 || chdir(dest) < 0) {
 		bo_err_set(err, "cannot enter '%s': %s", dest, strerror(errno));
 		goto out;
 	}
-	if (unpack_entries(in, out, file, &count, err) < 0)
+	if (unpack_entries(in, out, file, &st, err) < 0)
 		goto out;
 	rc = 0;
 out:
@@ -243,7 +403,7 @@ out:
 		close(cwd);
 	}
 	if (ret_entries)
-		*ret_entries = count;
+		*ret_entries = st.count;
 	if (in)
 		archive_read_free(in);
 	if (out)

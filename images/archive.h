@@ -7,26 +7,50 @@
 #include <stdio.h>
 #include "images/image.h"
 
-/* Unpack the archive FILE (any format and compression libarchive reads:
- * tar, tar.gz, tar.xz, tar.zst, ...) into the existing, empty directory
- * DEST.
+/* Limits on what one archive may unpack to: a decompression bomb is
+ * refused before it fills the disk. */
+struct archive_limits {
+	unsigned long long max_bytes;	/* total size of the entries, bytes */
+	size_t max_entries;		/* number of entries */
+};
+
+/* Defaults: 16 GiB and 2 million entries (a Gentoo stage3 is about
+ * 1.5 GiB and 40000 entries unpacked). */
+#define ARCHIVE_MAX_BYTES_DEFAULT (16ull << 30)
+#define ARCHIVE_MAX_ENTRIES_DEFAULT 2000000ull
+
+/* The limits in force: BENCHORCH_UNPACK_MAX_BYTES and
+ * BENCHORCH_UNPACK_MAX_ENTRIES (whole numbers above 0; unset or empty =
+ * the defaults above) into *lim. Returns 0, or -1 with err set on a
+ * malformed value. */
+int archive_limits_get(struct archive_limits *lim, bo_err *err);
+
+/* Unpack the tar archive open for reading at FD (a regular file; read from
+ * its start, not closed; FILE names it in messages) into the existing,
+ * empty directory DEST. Only the tar family is read (ustar, pax, GNU and
+ * older tar), uncompressed or through gzip, bzip2, xz, lzma, zstd or lz4
+ * when libarchive has them built in; anything else is refused as "not a
+ * tar archive".
  *
  * Refused, failing the whole archive: entries with an absolute path or a
  * ".." component, hard links whose target is absolute or contains "..",
  * any write through a symlink (libarchive's ARCHIVE_EXTRACT_SECURE_*),
  * character and block devices, FIFOs and sockets (a root filesystem for
- * the guest needs none: it runs with a fresh /dev), an archive with no
- * entries, and a damaged or unreadable archive. Symlink targets are kept
- * verbatim (absolute ones included: they are only ever resolved inside the
- * rootfs). Owners are kept numerically (no lookup of names on the host);
- * permissions, times, ACLs, xattrs and file flags are restored where the
- * file system allows. bo_interrupted is checked between entries.
+ * the guest needs none: it runs with a fresh /dev), more bytes (the sum of
+ * the entries' sizes, sparse ones at their full size) or more entries than
+ * archive_limits_get() allows, an archive with no entries, and a damaged
+ * or unreadable archive. Symlink targets are kept verbatim (absolute ones
+ * included: they are only ever resolved inside the rootfs). Owners are
+ * kept numerically (no lookup of names on the host); permissions and
+ * times are restored; of the extended attributes only security.capability
+ * (file capabilities); no ACLs and no file flags (immutable, append-only).
+ * bo_interrupted is checked between entries.
  *
  * On failure DEST may hold part of the archive: the caller removes it.
  * *ret_entries (may be NULL) gets the number of entries written. Returns 0,
  * or -1 with err set to one line naming FILE (and the entry). */
-int archive_unpack(const char *file, const char *dest, size_t *ret_entries,
-		   bo_err *err);
+int archive_unpack_fd(int fd, const char *file, const char *dest,
+		      size_t *ret_entries, bo_err *err);
 
 /* Check that ROOTFS has the shape of a root filesystem: a directory etc/
  * and a bin/ or usr/ (directory or symlink). SHOWN names the source in the

@@ -243,16 +243,8 @@ static int unpack(struct build *b, bo_err *err)
 	size_t n;
 
 	if (b->import_file) {
-		char *abs = realpath(b->import_file, NULL);
-
-		if (!abs) {
-			bo_err_set(err, "cannot read '%s': %s", b->import_file,
-				   strerror(errno));
+		if (tarball_import_local(b->import_file, &b->tb, err) < 0)
 			return fail(b, err);
-		}
-		b->tb.file = xstrdup(b->import_file);
-		b->tb.source = abs;
-		b->tb.verification = xstrdup("none (imported local file)");
 	} else if (tarball_obtain(b->ctx, b->recipe, b->rel, b->mirror, b->tmp,
 				  &b->tb, err) < 0) {
 		return fail(b, err);
@@ -263,7 +255,8 @@ static int unpack(struct build *b, bo_err *err)
 		return fail(b, err);
 	}
 	progress(b->ctx, "unpacking '%s'...", b->tb.file);
-	if (archive_unpack(b->tb.file, b->rootfs, &n, err) < 0)
+	/* The descriptor that was verified, not the path again. */
+	if (archive_unpack_fd(b->tb.fd, b->tb.file, b->rootfs, &n, err) < 0)
 		return fail(b, err);
 	if (b->tb.downloaded)
 		unlink(b->tb.file);

@@ -278,6 +278,19 @@ int digest_file_sha256(const char *path, char *buf, size_t len, bo_err *err)
 int digest_file_hex(const char *path, enum digest_alg alg, char *buf,
 		    size_t len, bo_err *err)
 {
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
+
+	if (fd < 0)
+		return bo_err_set(err, "cannot open '%s': %s", path,
+				  strerror(errno));
+	rc = digest_fd_hex(fd, path, alg, buf, len, err);
+	close(fd);
+	return rc;
+}
+
+int digest_fd_hex(int fd, const char *shown, enum digest_alg alg, char *buf,
+		  size_t len, bo_err *err)
+{
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned mdlen = 0;
 	EVP_MD_CTX *ctx;
@@ -285,18 +298,16 @@ int digest_file_hex(const char *path, enum digest_alg alg, char *buf,
 		EVP_sha256();
 	const char *tname = alg == DIGEST_SHA512 ? "SHA-512" : "SHA-256";
 	char *chunk;
-	int fd, rc = 0;
+	int rc = 0;
 
 	if (len < (size_t)EVP_MD_size(type) * 2 + 1)
 		return bo_err_set(err, "digest buffer too small");
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return bo_err_set(err, "cannot open '%s': %s", path,
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return bo_err_set(err, "cannot read '%s': %s", shown,
 				  strerror(errno));
 	ctx = EVP_MD_CTX_new();
 	if (!ctx || EVP_DigestInit_ex(ctx, type, NULL) != 1) {
 		EVP_MD_CTX_free(ctx);
-		close(fd);
 		return bo_err_set(err, "cannot initialise %s", tname);
 	}
 	chunk = xmalloc(READ_CHUNK);
@@ -306,7 +317,7 @@ int digest_file_hex(const char *path, enum digest_alg alg, char *buf,
 		if (n < 0) {
 			if (errno == EINTR && !bo_interrupted)
 				continue;
-			rc = bo_err_set(err, "cannot read '%s': %s", path,
+			rc = bo_err_set(err, "cannot read '%s': %s", shown,
 					strerror(errno));
 			break;
 		}
@@ -318,8 +329,10 @@ int digest_file_hex(const char *path, enum digest_alg alg, char *buf,
 		rc = bo_err_set(err, "cannot finish %s", tname);
 	if (rc == 0)
 		to_hex(md, mdlen, buf);
+	if (lseek(fd, 0, SEEK_SET) < 0 && rc == 0)
+		rc = bo_err_set(err, "cannot rewind '%s': %s", shown,
+				strerror(errno));
 	free(chunk);
 	EVP_MD_CTX_free(ctx);
-	close(fd);
 	return rc;
 }

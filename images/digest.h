@@ -46,4 +46,11 @@ enum digest_alg { DIGEST_SHA256, DIGEST_SHA512 };
 int digest_file_hex(const char *path, enum digest_alg alg, char *buf,
 		    size_t len, bo_err *err);
 
+/* The same for the file open for reading at FD (seekable; SHOWN names it
+ * in messages): hashed from its start to its end, then rewound to its
+ * start so that the caller reads the very bytes that were hashed. FD is
+ * not closed. Returns 0, or -1 with err set. */
+int digest_fd_hex(int fd, const char *shown, enum digest_alg alg, char *buf,
+		  size_t len, bo_err *err);
+
 #endif

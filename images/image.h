@@ -95,7 +95,7 @@ int image_ensure(const struct image_ctx *ctx, const char *spec,
 
 /* Import the root filesystem tarball FILE (anything libarchive reads) as
  * the image NAME (image_name_ok(); not the name of a distro with a recipe,
- * so specs stay unambiguous): unpacked safely (see archive_unpack()) into a
+ * so specs stay unambiguous): unpacked safely (see archive_unpack_fd()) into a
  * temporary directory under STATE/images, checked to have the shape of a
  * root filesystem, described (packages from its dpkg/apk/portage database,
  * crypto library packages matched against every recipe, digest, size) and

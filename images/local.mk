@@ -83,6 +83,7 @@ TESTS += \
 	tests/t2037-images-store \
 	tests/t2040-images-build.sh \
 	tests/t2100-images-archive.sh \
+	tests/t2105-images-untrusted.sh \
 	tests/t2110-images-tarball.sh \
 	tests/t2120-images-pkgdb \
 	tests/t2125-images-osrelease \
@@ -93,6 +94,7 @@ EXTRA_DIST += \
 	tests/t2040-images-build.sh \
 	tests/t2140-images-ubuntu.sh \
 	tests/t2100-images-archive.sh \
+	tests/t2105-images-untrusted.sh \
 	tests/t2110-images-tarball.sh \
 	tests/t2130-images-import-run.sh \
 	tests/bench/image-build.sh \

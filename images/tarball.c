@@ -116,13 +116,28 @@ static char *find_sum(char *text, enum sums_format fmt, const char *name,
 	return found;
 }
 
-/* Run gpgv --keyring KEYRING ARGS...; 0 when the signature is good. */
-static int run_gpgv(const char *keyring, const char *a1, const char *a2,
+/* Put the descriptor at *CTX on the child's stdin (spawn setup). */
+static int stdin_from(void *ctx, bo_err *err)
+{
+	int fd = *(const int *)ctx;
+
+	if (dup2(fd, 0) < 0)
+		return bo_err_set(err, "cannot redirect stdin: %s",
+				  strerror(errno));
+	return 0;
+}
+
+/* Run gpgv --keyring KEYRING [SIG] -, the signed data (or the clear-signed
+ * file, without SIG) read on gpgv's stdin from DATA_FD, from its start:
+ * the very descriptor the caller then reads, never its path again. WHAT
+ * names the data in the message. DATA_FD is rewound to its start. Returns
+ * 0 when the signature is good, or -1 with err set. */
+static int run_gpgv(const char *keyring, const char *sig, int data_fd,
 		    const char *logdir, const char *what, bo_err *err)
 {
 	char *log = xasprintf("%s/gpgv.log", logdir);
 	char *ring = realpath(keyring, NULL);
-	const char *argv[7];
+	const char *argv[6];
 	struct spawn_opts o;
 	char **env;
 	struct spawn_result res;
@@ -134,12 +149,19 @@ static int run_gpgv(const char *keyring, const char *a1, const char *a2,
 		free(log);
 		return rc;
 	}
+	if (lseek(data_fd, 0, SEEK_SET) < 0) {
+		rc = bo_err_set(err, "cannot read '%s': %s", what,
+				strerror(errno));
+		free(ring);
+		free(log);
+		return rc;
+	}
 	argv[n++] = "gpgv";
 	argv[n++] = "--keyring";
 	argv[n++] = ring;
-	argv[n++] = a1;
-	if (a2)
-		argv[n++] = a2;
+	if (sig)
+		argv[n++] = sig;
+	argv[n++] = "-";
 	argv[n] = NULL;
 	fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
 		  0644);
@@ -148,6 +170,8 @@ static int run_gpgv(const char *keyring, const char *a1, const char *a2,
 	o.timeout_ns = GPGV_TIMEOUT_NS;
 	o.cpu = -1;
 	o.log_fd = fd;
+	o.setup = stdin_from;
+	o.setup_ctx = &data_fd;
 	env = spawn_env_builder();	/* no GNUPGHOME, CURL_HOME, LD_*, ... */
 	o.envp = (const char *const *)env;
 	rc = spawn_run(&o, &res, err);
@@ -158,19 +182,109 @@ static int run_gpgv(const char *keyring, const char *a1, const char *a2,
 		rc = bo_err_set(err, "bad or missing signature on '%s' (gpgv "
 				"with keyring '%s' failed; log: %s)", what,
 				keyring, log);
+	if (lseek(data_fd, 0, SEEK_SET) < 0 && rc == 0)
+		rc = bo_err_set(err, "cannot rewind '%s': %s", what,
+				strerror(errno));
 	free(ring);
 	free(log);
 	return rc;
 }
 
-int tarball_verify(const char *file, const char *name, const char *sums,
-		   enum sums_format fmt, const char *keyring, const char *sig,
-		   const char *logdir, char **ret_how, bo_err *err)
+int tarball_open(const char *path, int *ret_fd, bo_err *err)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY |
+		      O_NONBLOCK);
+
+	*ret_fd = -1;
+	if (fd < 0 && errno == ELOOP)
+		return bo_err_set(err, "cannot read '%s': it is a symbolic "
+				  "link (name the file itself)", path);
+	if (fd < 0)
+		return bo_err_set(err, "cannot read '%s': %s", path,
+				  strerror(errno));
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		int e = errno;
+
+		close(fd);
+		return bo_err_set(err, "cannot read '%s': %s", path,
+				  S_ISREG(st.st_mode) ? strerror(e) :
+				  "not a regular file");
+	}
+	/* Opened without blocking only so that a FIFO could not stall the
+	 * open; reads of a regular file block as usual. */
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0) {
+		close(fd);
+		return bo_err_set(err, "cannot read '%s': %s", path,
+				  strerror(errno));
+	}
+	*ret_fd = fd;
+	return 0;
+}
+
+/* Read the whole file open at FD (SHOWN in messages; at most MAX bytes)
+ * from its start into a NUL-terminated *ret (newly allocated, caller
+ * frees), and rewind FD. Returns 0, or -1 with err set. */
+static int read_fd_text(int fd, const char *shown, size_t max, char **ret,
+			bo_err *err)
+{
+	size_t n = 0;
+	char *buf = xmalloc(max + 1);
+
+	*ret = NULL;
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		goto fail;
+	for (;;) {
+		ssize_t r = read(fd, buf + n, max + 1 - n);
+
+		if (r < 0 && errno == EINTR && !bo_interrupted)
+			continue;
+		if (r < 0)
+			goto fail;
+		if (r == 0)
+			break;
+		n += (size_t)r;
+		if (n > max) {
+			free(buf);
+			return bo_err_set(err, "cannot read '%s': larger than "
+					  "%zu bytes", shown, max);
+		}
+	}
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		goto fail;
+	buf[n] = '\0';
+	*ret = buf;
+	return 0;
+fail:
+	free(buf);
+	return bo_err_set(err, "cannot read '%s': %s", shown, strerror(errno));
+}
+
+/* Open the small file PATH (a checksum or "latest" file) once:
+ * tarball_open() into *ret_fd (caller closes) and its text into *ret_text
+ * (read_fd_text()). Returns 0, or -1 with err set and nothing open. */
+static int open_text(const char *path, int *ret_fd, char **ret_text,
+		     bo_err *err)
+{
+	if (tarball_open(path, ret_fd, err) < 0)
+		return -1;
+	if (read_fd_text(*ret_fd, path, SUMS_MAX, ret_text, err) < 0) {
+		close(*ret_fd);
+		*ret_fd = -1;
+		return -1;
+	}
+	return 0;
+}
+
+int tarball_verify(int fd, const char *file, const char *name,
+		   const char *sums, enum sums_format fmt, const char *keyring,
+		   const char *sig, const char *logdir, char **ret_how,
+		   bo_err *err)
 {
 	char *text = NULL, *part, *want = NULL, *defsig = NULL;
 	char got[129];
 	enum digest_alg alg;
-	int is_signed, rc = -1;
+	int is_signed, rc = -1, sums_fd = -1;
 
 	*ret_how = NULL;
 	if (!name)
@@ -178,11 +292,12 @@ int tarball_verify(const char *file, const char *name, const char *sums,
 	if (keyring && access(keyring, R_OK) < 0)
 		return bo_err_set(err, "cannot read keyring '%s': %s", keyring,
 				  strerror(errno));
-	if (bo_read_file(sums, SUMS_MAX, &text, NULL, err) < 0)
+	if (open_text(sums, &sums_fd, &text, err) < 0)
 		return -1;
 	part = signed_part(text, &is_signed);
 	if (keyring) {
 		const char *what = fmt == SUMS_GENTOO_DIGESTS ? sums : file;
+		int what_fd = fmt == SUMS_GENTOO_DIGESTS ? sums_fd : fd;
 
 		if (!sig && !(is_signed && fmt == SUMS_GENTOO_DIGESTS)) {
 			defsig = xasprintf("%s.asc", what);
@@ -193,8 +308,7 @@ int tarball_verify(const char *file, const char *name, const char *sums,
 				   "'%s': %s", what, sig, strerror(errno));
 			goto out;
 		}
-		if (run_gpgv(keyring, sig ? sig : sums, sig ? what : NULL,
-			     logdir, what, err) < 0)
+		if (run_gpgv(keyring, sig, what_fd, logdir, what, err) < 0)
 			goto out;
 	}
 	want = find_sum(part, fmt, name, &alg);
@@ -204,7 +318,7 @@ int tarball_verify(const char *file, const char *name, const char *sums,
 			   sums);
 		goto out;
 	}
-	if (digest_file_hex(file, alg, got, sizeof(got), err) < 0)
+	if (digest_fd_hex(fd, file, alg, got, sizeof(got), err) < 0)
 		goto out;
 	if (strcmp(got, want) != 0) {
 		bo_err_set(err, "checksum mismatch for '%s': %s is %.16s..., "
@@ -218,6 +332,8 @@ int tarball_verify(const char *file, const char *name, const char *sums,
 			     keyring ? ", gpg signature" : "");
 	rc = 0;
 out:
+	if (sums_fd >= 0)
+		close(sums_fd);
 	free(defsig);
 	free(want);
 	free(text);
@@ -323,16 +439,15 @@ static int fetch(const char *url, const char *dest, const char *logdir,
 	return rc;
 }
 
-/* The tarball path named by a "latest" file: the first line that is not a
- * comment, armor or empty, first field. Must be a relative path without
- * "..". Newly allocated or NULL with err set. */
-static char *parse_latest(const char *file, bo_err *err)
+/* The tarball path named by the text TEXT (modified) of the "latest" file
+ * FILE: the first line that is not a comment, armor or empty, first field.
+ * Must be a relative path without "..". Newly allocated or NULL with err
+ * set. */
+static char *parse_latest(char *text, const char *file, bo_err *err)
 {
-	char *text, *part, *line, *save = NULL, *out = NULL;
+	char *part, *line, *save = NULL, *out = NULL;
 	int is_signed;
 
-	if (bo_read_file(file, SUMS_MAX, &text, NULL, err) < 0)
-		return NULL;
 	part = signed_part(text, &is_signed);
 	for (line = strtok_r(part, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
@@ -353,30 +468,23 @@ static char *parse_latest(const char *file, bo_err *err)
 	}
 	if (!out && !err->msg[0])
 		bo_err_set(err, "no tarball named in '%s'", file);
-	free(text);
 	return out;
 }
 
-/* With a keyring, the "latest" file FILE (fetched from URL) must be
- * clear-signed by a key in KEYRING: otherwise a tampered file could point
- * at an older tarball whose own signed DIGESTS still verify (a downgrade).
- * Returns 0, or -1 with err set (unsigned file, bad signature). */
-static int verify_latest(const char *file, const char *url,
+/* With a keyring, the "latest" file open at FD, its text TEXT (fetched
+ * from URL), must be clear-signed by a key in KEYRING: otherwise a
+ * tampered file could point at an older tarball whose own signed DIGESTS
+ * still verify (a downgrade). gpgv reads FD, whose text the caller
+ * parses. Returns 0, or -1 with err set (unsigned file, bad signature). */
+static int verify_latest(int fd, const char *text, const char *url,
 			 const char *keyring, const char *workdir,
 			 bo_err *err)
 {
-	char *text;
-	int is_signed;
-
-	if (bo_read_file(file, SUMS_MAX, &text, NULL, err) < 0)
-		return -1;
-	signed_part(text, &is_signed);
-	free(text);
-	if (!is_signed)
+	if (!strstr(text, "-----BEGIN PGP SIGNED MESSAGE-----"))
 		return bo_err_set(err, "verification failed: '%s' is not "
 				  "signed but --keyring was given (--no-verify "
 				  "skips it)", url);
-	if (run_gpgv(keyring, file, NULL, workdir, url, err) < 0) {
+	if (run_gpgv(keyring, NULL, fd, workdir, url, err) < 0) {
 		char msg[sizeof(err->msg)];
 
 		snprintf(msg, sizeof(msg), "%s", err->msg);
@@ -388,10 +496,32 @@ static int verify_latest(const char *file, const char *url,
 
 void tarball_result_free(struct tarball_result *res)
 {
+	if (res->file && res->fd >= 0)
+		close(res->fd);
 	free(res->file);
 	free(res->source);
 	free(res->verification);
 	memset(res, 0, sizeof(*res));
+	res->fd = -1;
+}
+
+int tarball_import_local(const char *file, struct tarball_result *res,
+			 bo_err *err)
+{
+	memset(res, 0, sizeof(*res));
+	res->fd = -1;
+	res->source = realpath(file, NULL);
+	if (!res->source)
+		return bo_err_set(err, "cannot read '%s': %s", file,
+				  strerror(errno));
+	if (tarball_open(file, &res->fd, err) < 0) {
+		free(res->source);
+		res->source = NULL;
+		return -1;
+	}
+	res->file = xstrdup(file);
+	res->verification = xstrdup("none (imported local file)");
+	return 0;
 }
 
 /* --from FILE: res->file and res->source are FILE, and *sums the
@@ -403,9 +533,8 @@ static int obtain_local(const struct image_ctx *ctx, const struct recipe *r,
 			const char *sums_t, struct vars *v,
 			struct tarball_result *res, char **sums, bo_err *err)
 {
-	if (access(ctx->from, R_OK) < 0)
-		return bo_err_set(err, "cannot read '%s': %s", ctx->from,
-				  strerror(errno));
+	if (tarball_open(ctx->from, &res->fd, err) < 0)
+		return -1;
 	res->file = xstrdup(ctx->from);
 	res->source = xstrdup(ctx->from);
 	if (ctx->digests) {
@@ -430,12 +559,17 @@ static char *obtain_latest(const struct image_ctx *ctx,
 {
 	char *lurl = expand(latest_t, v, r->path, err);
 	char *lfile = xasprintf("%s/latest.txt", workdir);
-	char *latest = NULL;
+	char *latest = NULL, *text = NULL;
+	int fd = -1;
 
 	if (lurl && fetch(lurl, lfile, workdir, err) == 0 &&
+	    open_text(lfile, &fd, &text, err) == 0 &&
 	    (!ctx->keyring || ctx->no_verify ||
-	     verify_latest(lfile, lurl, ctx->keyring, workdir, err) == 0))
-		latest = parse_latest(lfile, err);
+	     verify_latest(fd, text, lurl, ctx->keyring, workdir, err) == 0))
+		latest = parse_latest(text, lfile, err);
+	if (fd >= 0)
+		close(fd);
+	free(text);
 	free(lurl);
 	free(lfile);
 	return latest;
@@ -510,7 +644,8 @@ static int obtain_remote(const struct image_ctx *ctx, const struct recipe *r,
 	v->url = res->source;
 	res->file = xasprintf("%s/%s", workdir, base_name(res->source));
 	res->downloaded = 1;
-	if (fetch(res->source, res->file, workdir, err) < 0)
+	if (fetch(res->source, res->file, workdir, err) < 0 ||
+	    tarball_open(res->file, &res->fd, err) < 0)
 		return -1;
 	if (ctx->no_verify)
 		return 0;
@@ -533,6 +668,7 @@ int tarball_obtain(const struct image_ctx *ctx, const struct recipe *r,
 	int rc = -1;
 
 	memset(res, 0, sizeof(*res));
+	res->fd = -1;
 	err->msg[0] = '\0';
 	if (!fmt_s)
 		fmt_s = "sha256sum";
@@ -544,8 +680,8 @@ int tarball_obtain(const struct image_ctx *ctx, const struct recipe *r,
 		goto out;
 	if (ctx->no_verify) {
 		res->verification = xstrdup("none (--no-verify)");
-	} else if (tarball_verify(res->file, base_name(res->source), sums,
-				  fmt, ctx->keyring, sig, workdir,
+	} else if (tarball_verify(res->fd, res->file, base_name(res->source),
+				  sums, fmt, ctx->keyring, sig, workdir,
 				  &res->verification, err) < 0) {
 		char msg[sizeof(err->msg)];
 

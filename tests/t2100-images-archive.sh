@@ -120,30 +120,38 @@ ok $([ $? -eq 1 ] && grep -q "is not a root filesystem" "$TMP/err" &&
      [ ! -e "$STATE/images/nr" ]; echo $?) \
 	"an archive without etc/ and usr/ or bin/ is not an image"
 
-# Interrupted import: the archive comes through a FIFO whose writer stops
-# half-way, so the import is certainly in progress when SIGTERM arrives.
-mkfifo "$TMP/fifo"
-head -c 5000 "$TMP/r.tar" > "$TMP/half.tar"
-{ cat "$TMP/half.tar"; sleep 30; } > "$TMP/fifo" &
-writer=$!
-"$BENCHORCH" images import --state-dir "$STATE" intr "$TMP/fifo" \
-	>/dev/null 2>"$TMP/err" &
-pid=$!
-i=0
-while [ $i -lt 50 ] && ! ls -a "$STATE/images" | grep -q '^\.build-intr'; do
-	sleep 0.1; i=$((i + 1))
-done
-check "the import was in progress (a .build- directory exists)" -- \
-	sh -c "ls -a '$STATE/images' | grep -q '^\.build-intr'"
-kill -TERM $pid
-wait $pid
-rc=$?
-kill $writer 2>/dev/null
-wait $writer 2>/dev/null
-ok $([ $rc -eq 143 ]; echo $?) "interrupted import exits 143 (got $rc)"
-ok $([ ! -e "$STATE/images/intr" ] &&
-     ! ls -a "$STATE/images" | grep -q '^\.build-'; echo $?) \
-	"interrupted import leaves nothing registered and nothing behind"
+# Interrupted import: an archive of 4 GiB of zeros (a few hundred KiB
+# compressed, seconds to unpack), so the import is certainly in progress
+# when SIGTERM arrives. (An archive must be a regular file: a FIFO whose
+# writer stops half-way is refused, t2105.)
+if [ $have_zstd = 1 ]; then
+	mkdir -p "$TMP/slow/etc" "$TMP/slow/bin"
+	truncate -s 4G "$TMP/slow/zeros"
+	tar -C "$TMP/slow" -cf - . | zstd -q -1 -c > "$TMP/slow.tar.zst"
+	rm -rf "$TMP/slow"
+	"$BENCHORCH" images import --state-dir "$STATE" intr \
+		"$TMP/slow.tar.zst" >/dev/null 2>"$TMP/err" &
+	pid=$!
+	i=0
+	while [ $i -lt 50 ] && ! ls -a "$STATE/images" | grep -q '^\.build-intr'; do
+		sleep 0.1; i=$((i + 1))
+	done
+	sleep 0.3
+	check "the import was in progress (a .build- directory exists)" -- \
+		sh -c "ls -a '$STATE/images' | grep -q '^\.build-intr'"
+	kill -TERM $pid
+	wait $pid
+	rc=$?
+	ok $([ $rc -eq 143 ]; echo $?) "interrupted import exits 143 (got $rc)"
+	ok $([ ! -e "$STATE/images/intr" ] &&
+	     ! ls -a "$STATE/images" | grep -q '^\.build-'; echo $?) \
+		"interrupted import leaves nothing registered and nothing behind"
+	rm -f "$TMP/slow.tar.zst"
+else
+	for t in 1 2 3; do
+		echo "ok $((tap_n += 1)) # SKIP zstd not installed"
+	done
+fi
 "$BENCHORCH" images remove --state-dir "$STATE" fmt-tar >/dev/null
 ok $([ $? -eq 0 ] && [ ! -e "$STATE/images/fmt-tar" ]; echo $?) "images remove"
 "$BENCHORCH" images show --state-dir "$STATE" fmt-tar 2>"$TMP/err"
