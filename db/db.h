@@ -19,6 +19,11 @@
 /* How long a writer waits for another writer's lock, in ms. */
 #define DB_BUSY_TIMEOUT_MS 30000
 
+/* What db_run_store_invocation returns when another writer held the
+ * database for all of DB_BUSY_TIMEOUT_MS: nothing was tried, and the same
+ * call may be made again. */
+#define DB_BUSY (-2)
+
 /* Open (creating if needed) the database at PATH, switch it to WAL, turn
  * foreign keys on and apply every pending migration (PRAGMA user_version).
  * A database newer than this program is refused. Returns 0 and a handle in
@@ -138,10 +143,11 @@ int db_run_begin(sqlite3 *db, const struct db_run *run, int64_t *ret_id,
  * its invocations) in a BEGIN IMMEDIATE transaction of its own and commit
  * it, so that what a run measured is kept as it goes: a store that fails
  * later (disk full) loses only its own invocation. INV's strings, output
- * and judgement are only read during the call. Returns 0, or -1 with err
- * set (an output without its judgement, or a database error: the
- * transaction is rolled back, nothing of INV is stored; the database
- * stays consistent). */
+ * and judgement are only read during the call. Returns 0; DB_BUSY with
+ * err set when another writer held the database past the busy timeout
+ * (nothing of INV stored yet: call again); or -1 with err set (an output
+ * without its judgement, or a database error: the transaction is rolled
+ * back, nothing of INV is stored; the database stays consistent). */
 int db_run_store_invocation(sqlite3 *db, int64_t run_id,
 			    const struct db_invocation *inv, bo_err *err);
 

@@ -201,7 +201,7 @@ int db_run_store_invocation(sqlite3 *db, int64_t run_id,
 			    const struct db_invocation *inv, bo_err *err)
 {
 	if (db_exec(db, "BEGIN IMMEDIATE", err) < 0)
-		return -1;
+		return (sqlite3_errcode(db) & 0xff) == SQLITE_BUSY ? DB_BUSY : -1;
 	if (store_invocation(db, run_id, inv, err) == 0 &&
 	    db_exec(db, "COMMIT", err) == 0)
 		return 0;

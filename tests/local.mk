@@ -62,6 +62,9 @@ EXTRA_DIST += tests/t3100-run-debian.sh tests/t3110-run-interrupt.sh \
 # The image's code confined under either runner (issue 32, item 1).
 TESTS += tests/t3125-run-confine.sh
 EXTRA_DIST += tests/t3125-run-confine.sh
+# A run waits for a database another writer holds; it drops nothing.
+TESTS += tests/t3195-run-db-busy.sh
+EXTRA_DIST += tests/t3195-run-db-busy.sh
 # A confirmation run: previous and new image in alternating rounds.
 TESTS += tests/t3135-confirm.sh
 EXTRA_DIST += tests/t3135-confirm.sh tests/bench/confirm.sh

@@ -211,8 +211,9 @@ size_t run_count_noisy(const struct guest_output *out)
  * with its results.
  * Returns 0 (s->stored set), or -1 with err set (nothing of S stored:
  * the output was validated as it was read, so what the database refuses
- * is the database's fault - a full disk, an I/O error, a lock held too
- * long). */
+ * is the database's fault - a full disk, an I/O error, an interruption
+ * while another writer held the database). While another writer holds the
+ * database it says so once on stderr and waits as long as it takes. */
 int run_store_now(sqlite3 *db, int64_t run_id, const struct run_config *c,
 		  const struct run_dist *d, struct run_inv *s, bo_err *err)
 {
@@ -242,6 +243,16 @@ int run_store_now(sqlite3 *db, int64_t run_id, const struct run_config *c,
 		inv.judged = &judged;
 	}
 	rc = db_run_store_invocation(db, run_id, &inv, err);
+	/* what was measured is kept, however long another writer (a large
+	 * merge, say) holds the database: waited for, never dropped */
+	if (rc == DB_BUSY && !bo_interrupted)
+		cli_warn("%s: round %d: %s: the database is held by another "
+			 "writer; waiting to store what was measured",
+			 d->spec, s->round, err->msg);
+	while (rc == DB_BUSY && !bo_interrupted)
+		rc = db_run_store_invocation(db, run_id, &inv, err);
+	if (rc == DB_BUSY)
+		rc = -1;
 	if (!s->error)
 		guest_judgement_release(&judged);
 	if (d->image)
