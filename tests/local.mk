@@ -139,10 +139,12 @@ tests_t6120_schedule_dst_LDADD = $(ORCH_TEST_LDADD)
 TESTS += tests/t6120-schedule-dst
 TESTS += tests/t6130-daemon-reload.sh tests/t6140-daemon-config-check.sh \
 	tests/t6150-daemon-dst.sh tests/t6160-daemon-hup-socket.sh \
-	tests/t6170-units.sh tests/t6180-daemon-status-db.sh
+	tests/t6170-units.sh tests/t6180-daemon-status-db.sh \
+	tests/t6190-daemon-slurm-hang.sh
 EXTRA_DIST += tests/t6130-daemon-reload.sh tests/t6140-daemon-config-check.sh \
 	tests/t6150-daemon-dst.sh tests/t6160-daemon-hup-socket.sh \
-	tests/t6170-units.sh tests/t6180-daemon-status-db.sh
+	tests/t6170-units.sh tests/t6180-daemon-status-db.sh \
+	tests/t6190-daemon-slurm-hang.sh
 EXTRA_DIST += tests/t6010-daemon-cli.sh
 # The guest's timing statistics: quartiles, CV, re-runs, calibration, the
 # longest protocol line (built from the guest's own sources, like t1000).
