@@ -283,9 +283,10 @@ EXTRA_DIST += tests/t1130-guest-kat-reject.sh tests/fixtures/standin-libsodium.c
 # Many machines: benchorch on a Slurm cluster (t8120 starts a real one-node
 # cluster: munged, slurmctld, slurmd).
 TESTS += tests/t8100-slurm-cli.sh tests/t8110-slurm-collect.sh \
+	tests/t8115-slurm-spool.sh \
 	tests/t8120-slurm-cluster.sh tests/t8130-machines.sh
 EXTRA_DIST += tests/bench/merge-scale.sh tests/bench/slurm-overhead.sh \
-	tests/t8100-slurm-cli.sh tests/t8110-slurm-collect.sh \
+	tests/t8100-slurm-cli.sh tests/t8110-slurm-collect.sh tests/t8115-slurm-spool.sh \
 	tests/t8120-slurm-cluster.sh tests/slurm-lib.sh tests/t8130-machines.sh
 # The guest's fixed environment under both runners.
 TESTS += tests/t3130-run-env.sh
