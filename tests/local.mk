@@ -105,6 +105,13 @@ EXTRA_DIST += tests/t7211-cli-names.sh
 EXTRA_DIST += tests/t7200-report.sh
 CLEANFILES += tests/t7200-report.png
 TESTS += tests/t7300-merge.sh tests/t7400-db-readme.sh tests/t7500-cli.sh
+# merge_from and a hostile source: opened once, defensive, no trusted schema
+# (the source databases from results-mkdb).
+check_PROGRAMS += tests/t7310-merge-untrusted
+tests_t7310_merge_untrusted_SOURCES = tests/t7310-merge-untrusted.c tests/tap.h
+tests_t7310_merge_untrusted_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t7310_merge_untrusted_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t7310-merge-untrusted
 TESTS += tests/t7110-compare-nohw.sh
 # Per-curve verdicts: their statistics, and compare on stored runs of
 # known noise.
