@@ -24,15 +24,19 @@ collect() { "$BENCHORCH" slurm collect --spool "$sp" --db "$tmp/central.db" "$@"
 # job 600: task 0 genuine; task 1 its database swapped for another after
 # it recorded the digest; task 2 a database and no digest; task 3 a node
 # name and a log with control characters; task 4 a node file, exit file
-# and log that are symlinks to files outside
-printf '600_0\n600_1\n600_2\n600_3\n600_4\n' >"$sp/600.tasks"
+# and log that are symlinks to files outside; task 5 genuine, its node
+# name (and so its database's) with an escape character
+printf '600_0\n600_1\n600_2\n600_3\n600_4\n600_5\n' >"$sp/600.tasks"
 echo node-a >"$sp/600_0.node"
 echo node-b >"$sp/600_1.node"
 echo node-c >"$sp/600_2.node"
 printf 'evil\033[2J\n' >"$sp/600_3.node"
 "$mk" "$sp/node-a-600_0.db" node-a && "$mk" "$sp/node-b-600_1.db" node-b &&
 	"$mk" "$sp/node-c-600_2.db" node-c && "$mk" "$tmp/forged.db" forged
-ok $? "four databases"
+e5=$(printf 'node-e\033[1m')
+printf '%s\n' "$e5" >"$sp/600_5.node"
+"$mk" "$sp/$e5-600_5.db" node-e && printf '0\n%s\n' "$(sum "$sp/$e5-600_5.db")" >"$sp/600_5.exit"
+ok $? "five databases"
 printf '0\n%s\n' "$(sum "$sp/node-a-600_0.db")" >"$sp/600_0.exit"
 printf '0\n%s\n' "$(sum "$sp/node-b-600_1.db")" >"$sp/600_1.exit"
 cp "$tmp/forged.db" "$sp/node-b-600_1.db"
@@ -50,7 +54,7 @@ collect 600 >"$tmp/out" 2>"$tmp/err"
 rc=$?
 [ $rc -eq 1 ]
 ok $? "collect with refused tasks exits 1 (got $rc)"
-[ "$(q "$tmp/central.db" "select group_concat(host, ' ') from (select distinct host from runs order by host)")" = "node-a" ]
+[ "$(q "$tmp/central.db" "select group_concat(host, ' ') from (select distinct host from runs order by host)")" = "node-a node-e" ]
 ok $? "only the genuine database is merged: no forged, no undigested one"
 grep -qx "task 600_0 on node node-a: merged 3 runs (498 results) from '$sp/node-a-600_0.db'" "$tmp/out"
 ok $? "the genuine task is merged"
@@ -62,6 +66,8 @@ ok $? "a database whose task recorded no digest is refused"
 	grep -qF 'task 600_3 on node evil\x1b[2J: missing:' "$tmp/out" &&
 	grep -qxF '  | bad \x1b]0;title\x07 line' "$tmp/out"
 ok $? "control characters of a node name and a log are escaped"
+grep -qxF "task 600_5 on node node-e\x1b[1m: merged 3 runs (498 results) from '$sp/node-e\x1b[1m-600_5.db'" "$tmp/out"
+ok $? "and those of a merged task's node and database path"
 ! grep -q "secret" "$tmp/out" &&
 	grep -qx "task 600_4 on node (none): missing: never started (no node recorded); log '$sp/600_4.log':" "$tmp/out" &&
 	grep -qx "  | (no log '$sp/600_4.log': '$sp/600_4.log' is a symbolic link: not followed)" "$tmp/out"
@@ -76,6 +82,7 @@ chmod +x "$tmp/bin/squeue"
 PATH=$tmp/bin:$PATH "$BENCHORCH" slurm status --spool "$sp" 600 >"$tmp/out" 2>"$tmp/err"
 ok $? "status exits 0"
 ! grep -q "$(printf '\033')" "$tmp/out" && grep -qF '600_3            evil\x1b[2J' "$tmp/out" &&
+	grep -qF "$sp/node-e\x1b[1m-600_5.db" "$tmp/out" &&
 	grep -q "^600_4 .* - .*never started" "$tmp/out" && ! grep -q secret "$tmp/out"
 ok $? "status: node names escaped, symlinks not followed"
 

@@ -41,13 +41,16 @@ static int task_db_genuine(const struct slurm_task *t, char *why, size_t len)
 }
 
 /* Print one line of collect's output: "task ID on node NODE: ", then
- * TAIL; NODE (from the spool) with its control characters escaped. */
+ * TAIL, with its control characters escaped (msg_put_escaped): NODE
+ * comes from the spool, and so do the database paths in TAIL. */
 static void task_line(const struct slurm_task *t, const char *tail)
 {
-	char *node = msg_escaped(t->node ? t->node : "(none)");
+	char *line = xasprintf("task %s on node %s: %s", t->id,
+			       t->node ? t->node : "(none)", tail);
 
-	printf("task %s on node %s: %s\n", t->id, node, tail);
-	free(node);
+	msg_put_escaped(stdout, line, strlen(line));
+	putchar('\n');
+	free(line);
 }
 
 /* Write the report of runs IDS (N) in DB to PATH. Returns 0 or -1 after

@@ -141,7 +141,7 @@ int slurm_status_cmd(int argc, char **argv)
 		char buf[64], qb[32];
 		const char *q = queued_state(states, t[i].id, qb, sizeof(qb));
 		const char *s;
-		char *node;
+		char *node, *dbp;
 
 		if (t[i].exit_set && t[i].exit_status == 0)
 			s = "done";
@@ -156,10 +156,13 @@ int slurm_status_cmd(int argc, char **argv)
 		else
 			s = t[i].node ? "stopped (killed, cancelled or timed out)" :
 					"never started";
+		/* the node's name, and the database path made of it,
+		 * come from the spool */
 		node = msg_escaped(t[i].node ? t[i].node : "-");
-		printf("%-16s %-20s %-44s %s\n", t[i].id, node, s,
-		       t[i].db ? t[i].db : "-");
+		dbp = msg_escaped(t[i].db ? t[i].db : "-");
+		printf("%-16s %-20s %-44s %s\n", t[i].id, node, s, dbp);
 		free(node);
+		free(dbp);
 	}
 	if (merge) {
 		char qb[32];
