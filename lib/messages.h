@@ -3,13 +3,13 @@
 #ifndef BENCHORCH_MESSAGES_H
 #define BENCHORCH_MESSAGES_H
 
+#include <stddef.h>
+#include <stdio.h>
+
 /* The most bytes of a message cli_error, cli_warn and cli_usage_error
  * print; the rest is counted ("... (N bytes more)"): an argument
  * echoed back in full could run to any length. */
 #define CLI_MSG_MAX 2000
-
-#include <stddef.h>
-#include <stdio.h>
 
 /* Write the LEN bytes of S to F with every control character made
  * visible: a newline as \n, a tab as \t, any other byte below 0x20 and
