@@ -11,17 +11,53 @@
 #include "lib/messages.h"
 #include "lib/util.h"
 
+void msg_put_escaped(FILE *f, const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char ch = (unsigned char)s[i];
+
+		if (ch == '\n')
+			fputs("\\n", f);
+		else if (ch == '\t')
+			fputs("\\t", f);
+		else if (ch < 0x20 || ch == 0x7f)
+			fprintf(f, "\\x%02x", ch);
+		else
+			fputc(ch, f);
+	}
+}
+
+char *msg_escaped(const char *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f) {
+		fputs("benchorch: out of memory\n", stderr);
+		abort();
+	}
+	msg_put_escaped(f, s, strlen(s));
+	if (fclose(f) != 0 || !buf) {
+		fputs("benchorch: out of memory\n", stderr);
+		abort();
+	}
+	return buf;
+}
+
 /* Write the message FMT with AP to F as one line: each control
  * character (a newline or an escape sequence in an argument echoed back)
- * as \n, \t or \xNN, so that no argument can break the line or drive
- * the terminal; at most CLI_MSG_MAX bytes of it, then how many more
- * there were. */
+ * escaped as msg_put_escaped does, so that no argument can break the
+ * line or drive the terminal; at most CLI_MSG_MAX bytes of it, then how
+ * many more there were. */
 static void put_msg(FILE *f, const char *fmt, va_list ap)
 {
 	char small[512], *buf = small;
 	va_list cp;
 	int n;
-	size_t i, len;
+	size_t len;
 
 	va_copy(cp, ap);
 	n = vsnprintf(small, sizeof(small), fmt, cp);
@@ -33,18 +69,7 @@ static void put_msg(FILE *f, const char *fmt, va_list ap)
 		vsnprintf(buf, (size_t)n + 1, fmt, ap);
 	}
 	len = (size_t)n;
-	for (i = 0; i < len && i < CLI_MSG_MAX; i++) {
-		unsigned char ch = (unsigned char)buf[i];
-
-		if (ch == '\n')
-			fputs("\\n", f);
-		else if (ch == '\t')
-			fputs("\\t", f);
-		else if (ch < 0x20 || ch == 0x7f)
-			fprintf(f, "\\x%02x", ch);
-		else
-			fputc(ch, f);
-	}
+	msg_put_escaped(f, buf, len < CLI_MSG_MAX ? len : CLI_MSG_MAX);
 	if (len > CLI_MSG_MAX)
 		fprintf(f, "... (%zu bytes more)", len - CLI_MSG_MAX);
 	if (buf != small)

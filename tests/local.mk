@@ -108,6 +108,13 @@ EXTRA_DIST += tests/t7211-cli-names.sh
 EXTRA_DIST += tests/t7200-report.sh
 CLEANFILES += tests/t7200-report.png
 TESTS += tests/t7300-merge.sh tests/t7400-db-readme.sh tests/t7500-cli.sh
+# merge_from and a hostile source: opened once, defensive, no trusted schema
+# (the source databases from results-mkdb).
+check_PROGRAMS += tests/t7310-merge-untrusted
+tests_t7310_merge_untrusted_SOURCES = tests/t7310-merge-untrusted.c tests/tap.h
+tests_t7310_merge_untrusted_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t7310_merge_untrusted_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t7310-merge-untrusted
 TESTS += tests/t7110-compare-nohw.sh
 # Per-curve verdicts: their statistics, and compare on stored runs of
 # known noise.
@@ -142,10 +149,12 @@ tests_t6120_schedule_dst_LDADD = $(ORCH_TEST_LDADD)
 TESTS += tests/t6120-schedule-dst
 TESTS += tests/t6130-daemon-reload.sh tests/t6140-daemon-config-check.sh \
 	tests/t6150-daemon-dst.sh tests/t6160-daemon-hup-socket.sh \
-	tests/t6170-units.sh tests/t6180-daemon-status-db.sh
+	tests/t6170-units.sh tests/t6180-daemon-status-db.sh \
+	tests/t6190-daemon-slurm-hang.sh
 EXTRA_DIST += tests/t6130-daemon-reload.sh tests/t6140-daemon-config-check.sh \
 	tests/t6150-daemon-dst.sh tests/t6160-daemon-hup-socket.sh \
-	tests/t6170-units.sh tests/t6180-daemon-status-db.sh
+	tests/t6170-units.sh tests/t6180-daemon-status-db.sh \
+	tests/t6190-daemon-slurm-hang.sh
 EXTRA_DIST += tests/t6010-daemon-cli.sh
 # The guest's timing statistics: quartiles, CV, re-runs, calibration, the
 # longest protocol line (built from the guest's own sources, like t1000).
@@ -284,9 +293,10 @@ EXTRA_DIST += tests/t1130-guest-kat-reject.sh tests/fixtures/standin-libsodium.c
 # Many machines: benchorch on a Slurm cluster (t8120 starts a real one-node
 # cluster: munged, slurmctld, slurmd).
 TESTS += tests/t8100-slurm-cli.sh tests/t8110-slurm-collect.sh \
+	tests/t8115-slurm-spool.sh \
 	tests/t8120-slurm-cluster.sh tests/t8130-machines.sh
 EXTRA_DIST += tests/bench/merge-scale.sh tests/bench/slurm-overhead.sh \
-	tests/t8100-slurm-cli.sh tests/t8110-slurm-collect.sh \
+	tests/t8100-slurm-cli.sh tests/t8110-slurm-collect.sh tests/t8115-slurm-spool.sh \
 	tests/t8120-slurm-cluster.sh tests/slurm-lib.sh tests/t8130-machines.sh
 # The guest's fixed environment under both runners.
 TESTS += tests/t3130-run-env.sh

@@ -23,8 +23,10 @@ for t in 0:node-a 1:node-b 2:node-c 3:node-d; do
 done
 "$mk" "$sp/node-a-500_0.db" node-a && "$mk" "$sp/node-b-500_1.db" node-b
 ok $? "two task databases, three runs each"
-echo 0 >"$sp/500_0.exit"
-echo 0 >"$sp/500_1.exit"
+# a task's exit status, then the digest of the database it wrote
+sum() { echo "sha256:$(sha256sum <"$1" | cut -d' ' -f1)"; }
+printf '0\n%s\n' "$(sum "$sp/node-a-500_0.db")" >"$sp/500_0.exit"
+printf '0\n%s\n' "$(sum "$sp/node-b-500_1.db")" >"$sp/500_1.exit"
 echo 2 >"$sp/500_2.exit"
 printf 'benchorch: task 500_2 on node node-c\nbenchorch run: unknown distro '"'"'nosuch'"'"'\nTry '"'"'benchorch run --help'"'"'.\n' >"$sp/500_2.log"
 seq 1 30 | sed 's/^/line /' >"$sp/500_3.log"

@@ -66,8 +66,9 @@ wait_gone "$job" "$merge"
 ok $? "the tasks and the merge job finish"
 h=$(hostname -s)
 for t in 0 1; do
-	[ "$(cat "$sp/${job}_$t.exit" 2>/dev/null)" = 0 ] && [ -f "$sp/$h-${job}_$t.db" ]
-	ok $? "task $t ran benchorch run on node $h, exit 0, its database $h-${job}_$t.db"
+	[ "$(sed -n 1p "$sp/${job}_$t.exit" 2>/dev/null)" = 0 ] && [ -f "$sp/$h-${job}_$t.db" ] &&
+		[ "$(sed -n 2p "$sp/${job}_$t.exit")" = "sha256:$(sha256sum <"$sp/$h-${job}_$t.db" | cut -d' ' -f1)" ]
+	ok $? "task $t ran benchorch run on node $h, exit 0, its database $h-${job}_$t.db and its digest"
 	[ $? -eq 0 ] || sed 's/^/# /' "$sp/${job}_$t.log"
 done
 grep -qx "2 of 2 tasks merged into '$tmp/central.db'" "$sp/$job.merge.log"
@@ -106,7 +107,8 @@ scancel "${job}_2"
 ok $? "task 2 cancelled"
 wait_gone "$job" "$merge"
 ok $? "the tasks and the merge job finish"
-[ "$(cat "$sp2/${job}_0.exit")" = 0 ] && [ "$(cat "$sp2/${job}_1.exit")" = 2 ] &&
+[ "$(sed -n 1p "$sp2/${job}_0.exit")" = 0 ] && [ "$(sed -n 1p "$sp2/${job}_1.exit")" = 2 ] &&
+	[ -z "$(sed -n 2p "$sp2/${job}_1.exit")" ] &&
 	[ ! -e "$sp2/$h-${job}_1.db" ]
 ok $? "task 0 succeeded, task 1 failed alone (exit 2, no database)"
 [ "$(q "$tmp/central2.db" "select count(*) from runs")" -eq 1 ] &&

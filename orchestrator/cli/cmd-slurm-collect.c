@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "db/db.h"
+#include "images/digest.h"
+#include "lib/messages.h"
 #include "orchestrator/cli/cli.h"
 #include "orchestrator/results/merge.h"
 #include "lib/paths.h"
@@ -15,50 +17,40 @@
 #include "orchestrator/cli/slurm-job.h"
 #include "orchestrator/run/slurm.h"
 
-/* Add to *IDS the central run ids of the finished runs of the task database
- * PATH, found by uuid in DB (at DB_PATH). Returns 0, or -1 after saying
- * on stderr which database could not be read. */
-static int runs_of(sqlite3 *db, const char *db_path, const char *path,
-		   int64_t **ids, size_t *n)
+/* Whether task T's database is the one it wrote: its digest now is the
+ * one T recorded in its TASK.exit. Returns 1, or 0 with why in WHY
+ * (LEN bytes). */
+static int task_db_genuine(const struct slurm_task *t, char *why, size_t len)
 {
-	sqlite3 *src;
-	sqlite3_stmt *q = NULL, *get = NULL;
-	int rc, k = SQLITE_DONE;
+	char hex[DIGEST_STR_LEN];
+	bo_err err;
 
-	if (cli_db_open(path, 0, &src) != 0)
-		return -1;
-	if (sqlite3_prepare_v2(src, "SELECT uuid FROM runs WHERE status <> 'running'",
-			       -1, &q, NULL) != SQLITE_OK) {
-		cli_error("database error in '%s': %s", path, sqlite3_errmsg(src));
-		sqlite3_close(src);
-		return -1;
+	if (!t->digest) {
+		snprintf(why, len, "its database is not merged: the task recorded no digest of it");
+		return 0;
 	}
-	if (sqlite3_prepare_v2(db, "SELECT id FROM runs WHERE uuid = ?", -1,
-			       &get, NULL) != SQLITE_OK) {
-		cli_error("database error in '%s': %s", db_path, sqlite3_errmsg(db));
-		sqlite3_finalize(q);
-		sqlite3_close(src);
-		return -1;
+	if (slurm_db_digest(t->db, hex, sizeof(hex), &err) < 0) {
+		snprintf(why, len, "its database cannot be read: %s", err.msg);
+		return 0;
 	}
-	while (k == SQLITE_DONE && (rc = sqlite3_step(q)) == SQLITE_ROW) {
-		sqlite3_reset(get);
-		sqlite3_bind_text(get, 1, (const char *)sqlite3_column_text(q, 0),
-				  -1, SQLITE_TRANSIENT);
-		k = sqlite3_step(get);
-		if (k == SQLITE_ROW) {
-			*ids = xrealloc(*ids, (*n + 1) * sizeof(**ids));
-			(*ids)[(*n)++] = sqlite3_column_int64(get, 0);
-			k = SQLITE_DONE;
-		}
+	if (strcmp(hex, t->digest) != 0) {
+		snprintf(why, len, "its database is not merged: it is not the one the task wrote (its SHA-256 differs from the one recorded)");
+		return 0;
 	}
-	if (k != SQLITE_DONE)
-		cli_error("database error in '%s': %s", db_path, sqlite3_errmsg(db));
-	else if (rc != SQLITE_DONE)
-		cli_error("database error in '%s': %s", path, sqlite3_errmsg(src));
-	sqlite3_finalize(q);
-	sqlite3_finalize(get);
-	sqlite3_close(src);
-	return k == SQLITE_DONE && rc == SQLITE_DONE ? 0 : -1;
+	return 1;
+}
+
+/* Print one line of collect's output: "task ID on node NODE: ", then
+ * TAIL, with its control characters escaped (msg_put_escaped): NODE
+ * comes from the spool, and so do the database paths in TAIL. */
+static void task_line(const struct slurm_task *t, const char *tail)
+{
+	char *line = xasprintf("task %s on node %s: %s", t->id,
+			       t->node ? t->node : "(none)", tail);
+
+	msg_put_escaped(stdout, line, strlen(line));
+	putchar('\n');
+	free(line);
 }
 
 /* Write the report of runs IDS (N) in DB to PATH. Returns 0 or -1 after
@@ -98,7 +90,7 @@ int slurm_collect_cmd(int argc, char **argv)
 	size_t nids = 0;
 	char *spool, *path, *report;
 	long n, i, missing = 0;
-	int rc = slurm_job_parse("collect", argc, argv, &a, 1), unread = 0;
+	int rc = slurm_job_parse("collect", argc, argv, &a, 1);
 	sqlite3 *db;
 	bo_err err;
 
@@ -116,33 +108,30 @@ int slurm_collect_cmd(int argc, char **argv)
 	}
 	rc = EXIT_OK;
 	for (i = 0; i < n; i++) {
-		char why[128];
+		char why[1200], *msg;
+		int ok = t[i].db && task_db_genuine(&t[i], why, sizeof(why));
 
-		if (t[i].db && merge_from(db, t[i].db, NULL, 0, &st, &err) == 0) {
-			printf("task %s on node %s: merged %ld run%s (%ld results) from '%s'\n",
-			       t[i].id, t[i].node, st.runs_added,
-			       st.runs_added == 1 ? "" : "s", st.results_added, t[i].db);
-			/* a task whose runs cannot be listed: no report,
-			 * which would leave them out */
-			if (runs_of(db, path, t[i].db, &ids, &nids) < 0)
-				unread = 1;
+		if (ok && merge_from_ids(db, t[i].db, NULL, 0, &st, &ids, &nids,
+					 &err) == 0) {
+			msg = xasprintf("merged %ld run%s (%ld results) from '%s'",
+					st.runs_added, st.runs_added == 1 ? "" : "s",
+					st.results_added, t[i].db);
+			task_line(&t[i], msg);
+			free(msg);
 			continue;
 		}
 		missing++;
-		if (t[i].db) {
+		if (ok) {
 			snprintf(why, sizeof(why), "its database cannot be merged");
 			cli_error("%s", err.msg);
 		}
-		printf("task %s on node %s: missing: %s; log '%s':\n", t[i].id,
-		       t[i].node ? t[i].node : "(none)",
-		       t[i].db ? why : slurm_task_why(&t[i], why, sizeof(why)),
-		       t[i].log);
-		{
-			char *tail = slurm_log_tail(t[i].log, 10, "  | ");
-
-			fputs(tail, stdout);
-			free(tail);
-		}
+		msg = xasprintf("missing: %s; log '%s':", t[i].db ? why :
+				slurm_task_why(&t[i], why, sizeof(why)), t[i].log);
+		task_line(&t[i], msg);
+		free(msg);
+		msg = slurm_log_tail(t[i].log, 10, "  | ");
+		fputs(msg, stdout);
+		free(msg);
 	}
 	printf("%ld of %ld task%s merged into '%s'", n - missing, n,
 	       n == 1 ? "" : "s", path);
@@ -151,12 +140,12 @@ int slurm_collect_cmd(int argc, char **argv)
 	putchar('\n');
 	report = a.report ? xstrdup(a.report) :
 			    xasprintf("%s/%s.report.html", spool, a.job);
-	rc = unread ? EXIT_ENV : missing ? EXIT_FAILED : EXIT_OK;
-	if (!unread && nids && write_report(db, ids, nids, report) == 0)
+	rc = missing ? EXIT_FAILED : EXIT_OK;
+	if (nids && write_report(db, ids, nids, report) == 0)
 		printf("report '%s'\n", report);
-	else if (!unread && nids)
+	else if (nids)
 		rc = EXIT_ENV;	/* said why */
-	else if (!unread)
+	else
 		cli_warn("no run to report");
 	sqlite3_close(db);
 	slurm_tasks_free(t, n);

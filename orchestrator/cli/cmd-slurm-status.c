@@ -2,34 +2,55 @@
  * submission, from the spool directory and squeue. */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lib/messages.h"
+#include "lib/spawn.h"
 #include "orchestrator/cli/cli.h"
 #include "orchestrator/cli/slurm-cli.h"
 #include "orchestrator/cli/slurm-job.h"
 #include "orchestrator/run/slurm.h"
 
+/* How long status waits for squeue, in seconds: a controller that does
+ * not answer leaves the states unknown, not status hanging. */
+#define SQUEUE_TIMEOUT_S 30
+
+/* A line of squeue's output (a spawn_line_fn): appended to the stream
+ * CTX. */
+static int squeue_line(void *ctx, const char *line, size_t len, int truncated)
+{
+	(void)truncated;
+	fprintf(ctx, "%.*s\n", (int)len, line);
+	return 0;
+}
+
 /* squeue's state of each job and array task of JOBS (comma-separated ids),
- * as "ID STATE" lines, or NULL when squeue cannot tell. Caller frees. */
+ * as "ID STATE" lines, or NULL when squeue cannot tell (missing, failed,
+ * or no answer in SQUEUE_TIMEOUT_S). Caller frees. */
 static char *squeue_states(const char *jobs)
 {
-	char *cmd = xasprintf("squeue -h -j %s -o '%%i %%T' 2>/dev/null", jobs);
+	const char *argv[] = { "squeue", "-h", "-j", jobs, "-o", "%i %T", NULL };
+	struct spawn_opts o = {
+		.argv = argv, .cpu = -1, .log_fd = -1, .on_line = squeue_line,
+		.timeout_ns = (uint64_t)SQUEUE_TIMEOUT_S * 1000000000u,
+	};
+	struct spawn_result r;
 	char *buf = NULL;
 	size_t len = 0;
-	FILE *p = popen(cmd, "r"), *mem;
-	int c;
+	FILE *mem = open_memstream(&buf, &len);
+	bo_err err;
+	int rc;
 
-	free(cmd);
-	if (!p)
+	if (!mem)
 		return NULL;
-	mem = open_memstream(&buf, &len);
-	while ((c = getc(p)) != EOF)
-		putc(c, mem);
+	o.line_ctx = mem;
+	rc = spawn_run(&o, &r, &err);
 	fclose(mem);
-	if (pclose(p) != 0) {
+	if (rc < 0 || r.status != SPAWN_EXITED || r.exit_code != 0) {
 		free(buf);
 		return NULL;
 	}
@@ -101,7 +122,7 @@ int slurm_status_cmd(int argc, char **argv)
 	}
 	path = xasprintf("%s/%s.merge", spool, a.job);
 	merge = NULL;
-	if (bo_read_file(path, 64, &merge, NULL, &err) == 0) {
+	if (slurm_spool_read(path, 64, &merge, &err) == 0) {
 		merge[strcspn(merge, "\n")] = '\0';
 		if (!*merge || strspn(merge, "0123456789") != strlen(merge)) {
 			free(merge);
@@ -120,6 +141,7 @@ int slurm_status_cmd(int argc, char **argv)
 		char buf[64], qb[32];
 		const char *q = queued_state(states, t[i].id, qb, sizeof(qb));
 		const char *s;
+		char *node, *dbp;
 
 		if (t[i].exit_set && t[i].exit_status == 0)
 			s = "done";
@@ -134,8 +156,13 @@ int slurm_status_cmd(int argc, char **argv)
 		else
 			s = t[i].node ? "stopped (killed, cancelled or timed out)" :
 					"never started";
-		printf("%-16s %-20s %-44s %s\n", t[i].id,
-		       t[i].node ? t[i].node : "-", s, t[i].db ? t[i].db : "-");
+		/* the node's name, and the database path made of it,
+		 * come from the spool */
+		node = msg_escaped(t[i].node ? t[i].node : "-");
+		dbp = msg_escaped(t[i].db ? t[i].db : "-");
+		printf("%-16s %-20s %-44s %s\n", t[i].id, node, s, dbp);
+		free(node);
+		free(dbp);
 	}
 	if (merge) {
 		char qb[32];

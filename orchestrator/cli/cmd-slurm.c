@@ -5,6 +5,8 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -142,24 +144,33 @@ static void submit_paths(const struct submit_args *a, char **spool, char **db)
 	free(state);
 }
 
-/* Write the submission script of S to a new file in S's spool and return
- * its path (newly allocated), or NULL after saying why on stderr. */
+/* Write the submission script of S to a new file in S's spool (created
+ * when missing, then checked: slurm_spool_check) and return its path
+ * (newly allocated), or NULL after saying why on stderr. The file has a
+ * name no one can guess and is created anew (mkostemps: O_EXCL, so
+ * never through a symlink), mode 0600. */
 static char *submit_script(const struct slurm_submit *s)
 {
 	char *script;
 	bo_err err;
 	FILE *f;
-	int bad;
+	int bad, fd;
 
-	if (bo_mkdir_p(s->spool, &err) < 0) {
+	if (bo_mkdir_p(s->spool, &err) < 0 ||
+	    slurm_spool_check(s->spool, &err) < 0) {
 		cli_error("%s", err.msg);
 		return NULL;
 	}
-	script = xasprintf("%s/submit-%ld-%ld.sh", s->spool, (long)time(NULL),
-			   (long)getpid());
-	f = fopen(script, "w");
+	script = xasprintf("%s/submit-XXXXXX.sh", s->spool);
+	fd = mkostemps(script, 3, O_CLOEXEC);
+	f = fd < 0 ? NULL : fdopen(fd, "w");
 	if (!f) {
-		cli_error("cannot write '%s': %s", script, strerror(errno));
+		cli_error("cannot create a script in '%s': %s", s->spool,
+			  strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(script);
+		}
 		free(script);
 		return NULL;
 	}
@@ -177,29 +188,43 @@ static char *submit_script(const struct slurm_submit *s)
 	return script;
 }
 
-/* Run SCRIPT with sh, which submits. Returns EXIT_OK, or EXIT_ENV after
- * saying why on stderr. */
+/* A line the submission script printed (a spawn_line_fn): to stdout. */
+static int submit_line(void *ctx, const char *line, size_t len, int truncated)
+{
+	(void)ctx;
+	(void)truncated;
+	printf("%.*s\n", (int)len, line);
+	return 0;
+}
+
+/* Run SCRIPT with sh, which submits, for at most SLURM_SUBMIT_TIMEOUT_S
+ * (a hanging sbatch is killed, with the script's whole process group).
+ * Returns EXIT_OK, 128+signal when interrupted, or EXIT_ENV after saying
+ * why on stderr. */
 static int submit_run(const char *script)
 {
-	int status;
-	pid_t pid;
+	const char *argv[] = { "/bin/sh", script, NULL };
+	struct spawn_opts o = {
+		.argv = argv, .cpu = -1, .log_fd = STDERR_FILENO,
+		.timeout_ns = (uint64_t)SLURM_SUBMIT_TIMEOUT_S * 1000000000u,
+		.on_line = submit_line,
+	};
+	struct spawn_result r;
+	char how[128];
+	bo_err err;
 
 	fflush(stdout);
-	pid = fork();
-	if (pid < 0) {
-		cli_error("cannot fork: %s", strerror(errno));
+	bo_signals_install();
+	if (spawn_run(&o, &r, &err) < 0) {
+		cli_error("cannot submit to slurm: %s", err.msg);
 		return EXIT_ENV;
 	}
-	if (pid == 0) {
-		spawn_cloexec_inherited();
-		execl("/bin/sh", "sh", script, (char *)NULL);
-		_exit(127);
-	}
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		cli_error("cannot submit to slurm: '%s' failed (is sbatch installed and the cluster up?)",
-			  script);
+	fflush(stdout);
+	if (r.status == SPAWN_INTERRUPTED)
+		return cli_interrupted_status(bo_interrupted);
+	if (r.status != SPAWN_EXITED || r.exit_code != 0) {
+		cli_error("cannot submit to slurm: '%s' %s (is sbatch installed and the cluster up?)",
+			  script, spawn_describe(&r, &o, how, sizeof(how)));
 		return EXIT_ENV;
 	}
 	return EXIT_OK;

@@ -2,11 +2,11 @@
 #include "config.h"
 
 #include <errno.h>
-#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "orchestrator/daemon/daemon-slurm.h"
@@ -69,81 +69,89 @@ void daemon_slurm_argv_free(char **argv)
 	free(argv);
 }
 
+/* A line `slurm submit` printed on stdout (a spawn_line_fn): appended to
+ * the stream CTX. */
+static int submit_line(void *ctx, const char *line, size_t len, int truncated)
+{
+	(void)truncated;
+	fprintf(ctx, "%.*s\n", (int)len, line);
+	return 0;
+}
+
+/* The last at most 600 bytes of what FD (a file at its end, LEN bytes)
+ * holds, on one line. Newly allocated; the caller frees it. */
+static char *last_words(int fd)
+{
+	char buf[601];
+	off_t end = lseek(fd, 0, SEEK_END);
+	ssize_t got;
+	size_t n;
+
+	if (end < 0)
+		return xstrdup("");
+	got = pread(fd, buf, sizeof(buf) - 1,
+		    end > (off_t)sizeof(buf) - 1 ? end - (off_t)sizeof(buf) + 1 : 0);
+	n = got > 0 ? (size_t)got : 0;
+	buf[n] = '\0';
+	while (n && buf[n - 1] == '\n')
+		buf[--n] = '\0';
+	for (got = 0; buf[got]; got++)
+		if (buf[got] == '\n')
+			buf[got] = ' ';
+	return xstrdup(buf);
+}
+
 int daemon_slurm_submit(const struct conf *c, const struct sched *s,
 			char **ret_out, bo_err *err)
 {
 	char **argv, *buf = NULL, *last;
-	size_t len = 0, cap = 0;
-	int p[2], argc, status;
-	ssize_t got;
-	pid_t pid;
+	size_t len = 0;
+	struct spawn_result r;
+	struct spawn_opts o = {
+		.cpu = -1, .on_line = submit_line,
+		.timeout_ns = (uint64_t)DAEMON_SLURM_TIMEOUT_S * 1000000000u,
+		.max_log_bytes = 65536,
+	};
+	FILE *mem;
+	char how[128];
+	int argc, fd, rc;
 
-	if (pipe(p) < 0)
-		return bo_err_set(err, "cannot create a pipe: %s", strerror(errno));
-	argv = daemon_slurm_argv("benchorch", c, s, &argc);
-	pid = fork();
-	if (pid < 0) {
-		close(p[0]);
-		close(p[1]);
-		daemon_slurm_argv_free(argv);
-		return bo_err_set(err, "cannot fork: %s", strerror(errno));
+	fd = memfd_create("benchorch-slurm-submit", MFD_CLOEXEC);
+	if (fd < 0)
+		return bo_err_set(err, "cannot create a file for its messages: %s",
+				  strerror(errno));
+	mem = open_memstream(&buf, &len);
+	if (!mem) {
+		close(fd);
+		return bo_err_set(err, "out of memory");
 	}
-	if (pid == 0) {
-		sigset_t none;
-		int i;
-
-		sigemptyset(&none);
-		for (i = 1; i < NSIG; i++)
-			signal(i, SIG_DFL);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		close(p[0]);
-		dup2(p[1], STDOUT_FILENO);
-		dup2(p[1], STDERR_FILENO);
-		if (p[1] > STDERR_FILENO)
-			close(p[1]);
-		spawn_cloexec_inherited();
-		execv("/proc/self/exe", argv);
-		_exit(127);
-	}
-	close(p[1]);
+	argv = daemon_slurm_argv("/proc/self/exe", c, s, &argc);
+	o.argv = (const char *const *)argv;
+	o.line_ctx = mem;
+	o.log_fd = fd;
+	rc = spawn_run(&o, &r, err);
 	daemon_slurm_argv_free(argv);
-	for (;;) {
-		if (cap - len < 4096) {
-			cap = cap ? cap * 2 : 8192;
-			buf = xrealloc(buf, cap);
-		}
-		got = read(p[0], buf + len, cap - len - 1);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			break;
-		len += (size_t)got;
-	}
-	close(p[0]);
-	buf[len] = '\0';
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR) {
-			status = -1;
-			break;
-		}
-	}
-	if (status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+	fclose(mem);
+	if (rc == 0 && r.status == SPAWN_EXITED && r.exit_code == 0) {
+		close(fd);
 		*ret_out = buf;
 		return 0;
 	}
-	/* its last lines (sbatch's message and submit's), on one line */
-	while (len && buf[len - 1] == '\n')
-		buf[--len] = '\0';
-	last = buf + (len > 600 ? len - 600 : 0);
-	for (got = 0; last[got]; got++)
-		if (last[got] == '\n')
-			last[got] = ' ';
-	if (status != -1 && WIFEXITED(status))
-		bo_err_set(err, "'benchorch slurm submit' exited with status %d: %s",
-			   WEXITSTATUS(status), *last ? last : "(no message)");
-	else
-		bo_err_set(err, "'benchorch slurm submit' did not finish: %s",
-			   *last ? last : "(no message)");
 	free(buf);
+	if (rc < 0) {
+		close(fd);
+		return -1;
+	}
+	/* its last words (sbatch's message and submit's), on one line */
+	last = last_words(fd);
+	close(fd);
+	if (r.status == SPAWN_EXITED)
+		bo_err_set(err, "'benchorch slurm submit' exited with status %d: %s",
+			   r.exit_code, *last ? last : "(no message)");
+	else
+		bo_err_set(err, "'benchorch slurm submit' did not finish (%s): %s",
+			   spawn_describe(&r, &o, how, sizeof(how)),
+			   *last ? last : "(no message)");
+	free(last);
 	return -1;
 }

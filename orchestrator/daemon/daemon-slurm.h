@@ -18,12 +18,20 @@ char **daemon_slurm_argv(const char *argv0, const struct conf *c,
 /* Free an array from daemon_slurm_argv. */
 void daemon_slurm_argv_free(char **argv);
 
+/* The longest the daemon waits for `benchorch slurm submit`, in seconds:
+ * longer than submit gives its own script (SLURM_SUBMIT_TIMEOUT_S). */
+#define DAEMON_SLURM_TIMEOUT_S 330
+
 /* Submit schedule S to Slurm: run this program's `slurm submit` (from
- * /proc/self/exe) with daemon_slurm_argv and wait for it (sbatch answers
- * in about a second). Returns 0 with its output ("job N", "tasks ...",
- * "merge M") in *ret_out, newly allocated, or -1 with err set to its exit
- * status and the end of what it printed, on one line (no sbatch, a refused submission,
- * bad options). The child gets an empty signal mask. */
+ * /proc/self/exe) with daemon_slurm_argv through spawn_run and wait for
+ * it (sbatch answers in about a second), at most DAEMON_SLURM_TIMEOUT_S,
+ * and no longer than bo_interrupted stays unset (then it is killed, with
+ * its process group). Blocks: the daemon calls it in a child of its own.
+ * Returns 0 with its output ("job N", "tasks ...", "merge M") in
+ * *ret_out, newly allocated, or -1 with err set to its exit status or
+ * how it ended (timed out, interrupted) and the end of its messages, on
+ * one line (no sbatch, a refused submission, bad options). The child
+ * gets default signals and an empty signal mask (spawn_run). */
 int daemon_slurm_submit(const struct conf *c, const struct sched *s,
 			char **ret_out, bo_err *err);
 

@@ -39,6 +39,7 @@ struct daemon {
 	/* the current job */
 	struct daemon_job cur;
 	pid_t child;		/* 0 = idle */
+	pid_t slurm_child;	/* a schedule's slurm submission; 0 = none */
 	int pipe_fd;		/* progress from the child, -1 */
 	char pbuf[2048];
 	size_t plen;

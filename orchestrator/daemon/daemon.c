@@ -37,6 +37,8 @@
 
 #define CLIENT_IDLE_S 60
 #define STOP_GRACE_S 120	/* after SIGTERM to a job, before SIGKILL */
+#define STOP_SLURM_S 10		/* after SIGTERM to a slurm submission
+				 * (spawn_run's own grace is 2 s) */
 
 static volatile sig_atomic_t got_stop, got_hup;
 
@@ -375,6 +377,9 @@ static void reap(struct daemon *d)
 
 	if (d->child && waitpid(d->child, &ws, WNOHANG) == d->child)
 		finish_job(d, ws);
+	if (d->slurm_child && waitpid(d->slurm_child, &ws, WNOHANG) ==
+	    d->slurm_child)
+		d->slurm_child = 0;
 }
 
 int daemon_enqueue(struct daemon *d, const char *sched, time_t due,
@@ -397,22 +402,93 @@ int daemon_enqueue(struct daemon *d, const char *sched, time_t due,
 	return (int)j->id;
 }
 
-/* Send schedule S to Slurm instead of queueing it here: the run happens
- * on the cluster's nodes, so nothing waits for it. */
-static void fire_slurm(struct daemon *d, const struct sched *s)
+/* In the submission's child: signals as a job has them (SIGTERM sets
+ * bo_interrupted, which stops the submission), the daemon's sockets and
+ * lock closed, then schedule S submitted and what came of it logged.
+ * Returns the child's exit status: 0 submitted, 1 not. */
+static int slurm_child_main(struct daemon *d, const struct sched *s)
 {
 	char *out = NULL, *nl;
+	sigset_t none;
 	bo_err err;
+	size_t i;
 
+	signal(SIGCHLD, SIG_DFL);
+	bo_signals_install();
+	signal(SIGHUP, SIG_IGN);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (got_stop)
+		bo_interrupted = got_stop;
+	close(d->listen_fd);
+	close(d->lock_fd);
+	if (d->pipe_fd >= 0)
+		close(d->pipe_fd);
+	for (i = 0; i < d->nclients; i++)
+		close(d->clients[i].fd);
 	if (daemon_slurm_submit(d->conf, s, &out, &err) < 0) {
 		daemon_log(DLOG_ERR, "schedule '%s': cannot submit to slurm: %s",
 			   s->name, err.msg);
-		return;
+		return 1;
 	}
 	while ((nl = strchr(out, '\n')))
 		*nl = nl[1] ? ',' : '\0';
 	daemon_log(DLOG_NOTICE, "schedule '%s' submitted to slurm: %s", s->name, out);
 	free(out);
+	return 0;
+}
+
+/* Send schedule S to Slurm instead of queueing it here: the run happens
+ * on the cluster's nodes, so nothing waits for it. The submission runs in
+ * a child (d->slurm_child, reaped by the loop): a cluster that does not
+ * answer holds neither status nor a stop. One submission at a time: a
+ * schedule due while one runs is skipped, and said. */
+static void fire_slurm(struct daemon *d, const struct sched *s)
+{
+	pid_t pid;
+
+	if (d->slurm_child) {
+		daemon_log(DLOG_WARNING, "schedule '%s': not submitted to slurm: the previous submission (pid %ld) has not finished",
+			   s->name, (long)d->slurm_child);
+		return;
+	}
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		daemon_log(DLOG_ERR, "schedule '%s': cannot submit to slurm: cannot fork: %s",
+			   s->name, strerror(errno));
+		return;
+	}
+	if (pid == 0)
+		_exit(slurm_child_main(d, s));
+	d->slurm_child = pid;
+}
+
+/* Stop the submission child, if any (SIGTERM: it kills its `slurm
+ * submit`), and reap it; SIGKILL after STOP_SLURM_S. */
+static void stop_slurm(struct daemon *d)
+{
+	time_t until = time(NULL) + STOP_SLURM_S;
+	int ws;
+
+	if (!d->slurm_child)
+		return;
+	daemon_log(DLOG_NOTICE, "stopping the slurm submission (pid %ld)",
+		   (long)d->slurm_child);
+	kill(d->slurm_child, SIGTERM);
+	for (;;) {
+		pid_t r = waitpid(d->slurm_child, &ws, WNOHANG);
+
+		if (r == d->slurm_child || (r < 0 && errno != EINTR))
+			break;
+		if (time(NULL) > until) {
+			kill(d->slurm_child, SIGKILL);
+			until = time(NULL) + 3600;
+		}
+		usleep(100000);
+	}
+	d->slurm_child = 0;
 }
 
 /* Queue every schedule that is due at NOW, once for all its due times
@@ -574,7 +650,7 @@ static void loop(struct daemon *d)
 				wake = d->next[i];
 		ts.tv_sec = wake > now ? wake - now : 0;
 		ts.tv_nsec = d->child ? 0 : 0;
-		if (d->child && ts.tv_sec > 1)
+		if ((d->child || d->slurm_child) && ts.tv_sec > 1)
 			ts.tv_sec = 1;	/* reap promptly */
 		n = 0;
 		pfd[n++] = (struct pollfd){ .fd = d->listen_fd, .events = POLLIN };
@@ -672,6 +748,7 @@ int daemon_main(const struct daemon_opts *o)
 	loop(&d);
 	daemon_log(DLOG_NOTICE, "signal %d: shutting down", (int)got_stop);
 	stop_job(&d);
+	stop_slurm(&d);
 	unlink(d.conf->socket_path);
 	daemon_log(DLOG_NOTICE, "stopped");
 out:

@@ -520,11 +520,108 @@ static int do_merge(sqlite3 *db, const int64_t *runs, size_t nruns,
 	return 0;
 }
 
+/* What attach_src changed on DST's connection, for detach_src. */
+struct attach_saved {
+	int defensive, trusted;
+};
+
+/* Attach the benchorch database SRC_PATH to DST as src, the one time it
+ * is opened: first DST's connection is put in SQLite's defensive mode
+ * and stops trusting schemas (SQLITE_DBCONFIG_TRUSTED_SCHEMA off, as
+ * PRAGMA trusted_schema = OFF: a view or trigger of the foreign file can
+ * call no function with side effects), as SV records to undo; then src's
+ * user_version must be one this program knows. Returns 0, or -1 with
+ * err set (then nothing is left attached or changed). */
+static int attach_src(sqlite3 *dst, const char *src_path,
+		      struct attach_saved *sv, bo_err *err)
+{
+	sqlite3_stmt *st;
+	int rc, v = -1, off;
+
+	sqlite3_db_config(dst, SQLITE_DBCONFIG_DEFENSIVE, -1, &sv->defensive);
+	sqlite3_db_config(dst, SQLITE_DBCONFIG_TRUSTED_SCHEMA, -1, &sv->trusted);
+	sqlite3_db_config(dst, SQLITE_DBCONFIG_DEFENSIVE, 1, &off);
+	sqlite3_db_config(dst, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, &off);
+	if (sqlite3_prepare_v2(dst, "ATTACH ?1 AS src", -1, &st, NULL) != SQLITE_OK) {
+		bo_err_set(err, "database error: %s", sqlite3_errmsg(dst));
+		goto undo;
+	}
+	sqlite3_bind_text(st, 1, src_path, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		bo_err_set(err, "cannot attach '%s': %s", src_path,
+			   sqlite3_errmsg(dst));
+		goto undo;
+	}
+	if (sqlite3_prepare_v2(dst, "PRAGMA src.user_version", -1, &st,
+			       NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	if (v < 0)
+		bo_err_set(err, "cannot read database '%s': %s", src_path,
+			   sqlite3_errmsg(dst));
+	sqlite3_finalize(st);
+	/* the messages of db_open_readonly, which read it before */
+	if (v == 0)
+		bo_err_set(err, "'%s' is not a benchorch database (no schema): 'benchorch run' creates one",
+			   src_path);
+	else if (v > db_schema_version())
+		bo_err_set(err, "database '%s' has schema version %d, newer than this benchorch (%d)",
+			   src_path, v, db_schema_version());
+	if (v > 0 && v <= db_schema_version())
+		return 0;
+	sqlite3_exec(dst, "DETACH src", NULL, NULL, NULL);
+undo:
+	sqlite3_db_config(dst, SQLITE_DBCONFIG_DEFENSIVE, sv->defensive, &off);
+	sqlite3_db_config(dst, SQLITE_DBCONFIG_TRUSTED_SCHEMA, sv->trusted, &off);
+	return -1;
+}
+
+/* Detach src from DST and give its connection back the settings SV
+ * recorded. */
+static void detach_src(sqlite3 *dst, const struct attach_saved *sv)
+{
+	int off;
+
+	sqlite3_exec(dst, "DETACH src", NULL, NULL, NULL);
+	sqlite3_db_config(dst, SQLITE_DBCONFIG_DEFENSIVE, sv->defensive, &off);
+	sqlite3_db_config(dst, SQLITE_DBCONFIG_TRUSTED_SCHEMA, sv->trusted, &off);
+}
+
+/* DST's ids of the runs of src that are not 'running' (merged now or
+ * before), appended to *IDS (*N of them). Returns 0, or -1 with err set. */
+static int merged_ids(sqlite3 *dst, int64_t **ids, size_t *n, bo_err *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(dst, "SELECT m.id FROM main.runs m JOIN src.runs s"
+			       " ON s.uuid = m.uuid WHERE s.status <> 'running'"
+			       " ORDER BY m.id", -1, &st, NULL) != SQLITE_OK)
+		return bo_err_set(err, "database error: %s", sqlite3_errmsg(dst));
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		*ids = xrealloc(*ids, (*n + 1) * sizeof(**ids));
+		(*ids)[(*n)++] = sqlite3_column_int64(st, 0);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return bo_err_set(err, "database error: %s", sqlite3_errmsg(dst));
+	return 0;
+}
+
 int merge_from(sqlite3 *dst, const char *src_path, const int64_t *runs,
 	       size_t nruns, struct merge_stats *stats, bo_err *err)
 {
-	sqlite3 *check;
-	sqlite3_stmt *st;
+	return merge_from_ids(dst, src_path, runs, nruns, stats, NULL, NULL,
+			      err);
+}
+
+int merge_from_ids(sqlite3 *dst, const char *src_path, const int64_t *runs,
+		   size_t nruns, struct merge_stats *stats, int64_t **ids,
+		   size_t *nids, bo_err *err)
+{
+	struct attach_saved sv;
+	struct stat sb;
 	int rc;
 
 	memset(stats, 0, sizeof(*stats));
@@ -532,20 +629,14 @@ int merge_from(sqlite3 *dst, const char *src_path, const int64_t *runs,
 	if (access(src_path, F_OK) != 0)
 		return bo_err_set(err, "cannot open '%s': %s (a database to merge is made on its host with 'benchorch export -o FILE')",
 				  src_path, strerror(errno));
+	if (stat(src_path, &sb) == 0 && S_ISDIR(sb.st_mode))
+		return bo_err_set(err, "cannot open database '%s': it is a directory (--db names the database file)",
+				  src_path);
 	/* refuses what is not a benchorch database, or a newer one */
-	if (db_open_readonly(src_path, &check, err) < 0)
+	if (attach_src(dst, src_path, &sv, err) < 0)
 		return -1;
-	sqlite3_close(check);
-	if (sqlite3_prepare_v2(dst, "ATTACH ?1 AS src", -1, &st, NULL) != SQLITE_OK)
-		return bo_err_set(err, "database error: %s", sqlite3_errmsg(dst));
-	sqlite3_bind_text(st, 1, src_path, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return bo_err_set(err, "cannot attach '%s': %s", src_path,
-				  sqlite3_errmsg(dst));
 	if (exec(dst, "BEGIN IMMEDIATE", err) < 0) {
-		sqlite3_exec(dst, "DETACH src", NULL, NULL, NULL);
+		detach_src(dst, &sv);
 		return -1;
 	}
 	rc = do_merge(dst, runs, nruns, stats, err);
@@ -564,6 +655,8 @@ int merge_from(sqlite3 *dst, const char *src_path, const int64_t *runs,
 			rc = bo_err_set(err, "merging '%s' would break foreign keys; nothing merged",
 					src_path);
 	}
+	if (rc == 0 && ids)
+		rc = merged_ids(dst, ids, nids, err);
 	if (rc == 0)
 		rc = exec(dst, "COMMIT", err);
 	if (rc < 0) {
@@ -587,7 +680,7 @@ int merge_from(sqlite3 *dst, const char *src_path, const int64_t *runs,
 		     " DROP TABLE IF EXISTS temp.map_lib; DROP TABLE IF EXISTS temp.map_run;"
 		     " DROP TABLE IF EXISTS temp.map_inv; DROP TABLE IF EXISTS temp.map_result;"
 		     " DROP TABLE IF EXISTS temp.map_keysetup", NULL, NULL, NULL);
-	sqlite3_exec(dst, "DETACH src", NULL, NULL, NULL);
+	detach_src(dst, &sv);
 	return rc < 0 ? -1 : 0;
 }
 

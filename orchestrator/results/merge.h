@@ -32,12 +32,24 @@ struct merge_stats {
  * confirmed run found by uuid, NULL when DST has not got it).
  * Columns are those both schemas have, so a source at an older schema
  * version merges (the destination's defaults fill the rest). SRC_PATH is
- * only read. Returns 0 with *stats filled, or -1 with err set (not a
+ * only read (see merge_from_ids). Returns 0 with *stats filled, or -1 with err set (not a
  * benchorch database, newer schema, a requested run id missing, database
  * error such as a full disk, named with both files; nothing is changed:
  * the transaction is rolled back). */
 int merge_from(sqlite3 *dst, const char *src_path, const int64_t *runs,
 	       size_t nruns, struct merge_stats *stats, bo_err *err);
+
+/* merge_from, and besides: when IDS is not NULL, DST's ids of every run
+ * of SRC_PATH that is not 'running' (those merged now and those DST
+ * already had) are appended to *IDS (realloc'd; the caller frees it),
+ * *NIDS counting them; on failure *IDS may have grown. SRC_PATH is
+ * opened once, attached to DST's connection in SQLite's defensive mode
+ * and with trusted_schema off for as long as it is attached (DST's
+ * settings are restored after): a view or trigger of the foreign file
+ * cannot call functions with side effects. */
+int merge_from_ids(sqlite3 *dst, const char *src_path, const int64_t *runs,
+		   size_t nruns, struct merge_stats *stats, int64_t **ids,
+		   size_t *nids, bo_err *err);
 
 /* Copy the whole database SRC_PATH to the new file OUT_PATH with SQLite's
  * online backup API (a consistent snapshot even while SRC is written).

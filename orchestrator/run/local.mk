@@ -32,6 +32,7 @@ liborch_a_SOURCES += \
 	orchestrator/run/runner.c \
 	orchestrator/run/runner.h \
 	orchestrator/run/slurm-script.c \
+	orchestrator/run/slurm-spool.c \
 	orchestrator/run/slurm-tasks.c \
 	orchestrator/run/slurm.h \
 	orchestrator/run/tool-output.c \

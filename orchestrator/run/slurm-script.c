@@ -39,6 +39,18 @@ static void assign(FILE *f, const char *name, const char *value)
 	free(q);
 }
 
+/* The shell function check_spool, that stops the script with one line
+ * unless $spool passes slurm_spool_check's rules (find -P does not
+ * follow a symlink given as its start: a link is no directory). */
+static const char check_spool_fn[] =
+	"check_spool() {\n"
+	"\t[ -n \"$(find \"$spool\" -maxdepth 0 -type d \\( -user 0 -o -user \"$(id -u)\" \\) \\\n"
+	"\t\t! -perm /022 2>/dev/null)\" ] || {\n"
+	"\t\techo \"benchorch: refusing spool '$spool': not a directory of this user or root that only its owner may write\" >&2\n"
+	"\t\texit 1\n"
+	"\t}\n"
+	"}\n";
+
 /* The body of one task: run benchorch, recording node and exit status. */
 static void write_task_body(FILE *f, const struct slurm_submit *s)
 {
@@ -53,7 +65,11 @@ static void write_task_body(FILE *f, const struct slurm_submit *s)
 	      "task=${SLURM_ARRAY_JOB_ID:-$SLURM_JOB_ID}${SLURM_ARRAY_TASK_ID:+_$SLURM_ARRAY_TASK_ID}\n"
 	      "host=$(hostname -s)\n", f);
 	fprintf(f, "spool=%s\n", spool);
-	fputs("echo \"benchorch: task $task on node $host\" >&2\n"
+	fputs(check_spool_fn, f);
+	fputs("# no file is written over, nor through a link to one\n"
+	      "set -C\n"
+	      "check_spool\n"
+	      "echo \"benchorch: task $task on node $host\" >&2\n"
 	      "printf '%s\\n' \"$host\" >\"$spool/$task.node\"\n", f);
 	fprintf(f, "%s run", bin);
 	for (i = 0; i < s->run_argc; i++) {
@@ -64,7 +80,13 @@ static void write_task_body(FILE *f, const struct slurm_submit *s)
 	}
 	fputs(" --db \"$spool/$host-$task.db\"\n"
 	      "rc=$?\n"
-	      "printf '%s\\n' \"$rc\" >\"$spool/$task.exit\"\n"
+	      "# the digest of the database this task wrote: collect merges\n"
+	      "# no other\n"
+	      "db=\"$spool/$host-$task.db\" digest=\n"
+	      "if [ -f \"$db\" ] && [ ! -L \"$db\" ] && sum=$(sha256sum <\"$db\"); then\n"
+	      "\tdigest=sha256:${sum%% *}\n"
+	      "fi\n"
+	      "printf '%s\\n%s\\n' \"$rc\" \"$digest\" >\"$spool/$task.exit\"\n"
 	      "exit $rc\n"
 	      "EOF\n"
 	      "}\n", f);
@@ -108,6 +130,10 @@ void slurm_script_write(FILE *f, const struct slurm_submit *s)
 		fputs("limit=\n", f);
 	}
 	fputs("mkdir -p \"$spool\"\n", f);
+	fputs(check_spool_fn, f);
+	fputs("check_spool\n"
+	      "# no file is written over, nor through a link to one\n"
+	      "set -C\n", f);
 	write_task_body(f, s);
 	if (s->nodelist) {
 		assign(f, "nodelist", s->nodelist);

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/messages.h"
 #include "orchestrator/run/slurm.h"
 
 /* 1 if S is a Slurm job id: digits, optionally "_" and more digits. */
@@ -29,15 +30,25 @@ static int task_id_ok(const char *s, int allow_index)
 	return *p == '\0' && p - s < 40;
 }
 
-/* The first line of the small file PATH, or NULL. Caller frees. */
-static char *first_line(const char *path)
+/* The first line of the small spool file PATH (slurm_spool_open), or
+ * NULL; *SECOND (may be NULL) gets its second line, or NULL. Caller
+ * frees both. */
+static char *first_line(const char *path, char **second)
 {
-	char *buf = NULL;
+	char *buf = NULL, *rest;
 	bo_err err;
 
-	if (bo_read_file(path, 4096, &buf, NULL, &err) < 0)
+	if (second)
+		*second = NULL;
+	if (slurm_spool_read(path, 4096, &buf, &err) < 0)
 		return NULL;
-	buf[strcspn(buf, "\n")] = '\0';
+	rest = buf + strcspn(buf, "\n");
+	if (*rest) {
+		*rest++ = '\0';
+		rest[strcspn(rest, "\n")] = '\0';
+		if (second && *rest)
+			*second = xstrdup(rest);
+	}
 	if (!buf[0]) {
 		free(buf);
 		return NULL;
@@ -45,16 +56,25 @@ static char *first_line(const char *path)
 	return buf;
 }
 
+/* The 64 hex digits of "sha256:HEX" in S, newly allocated, or NULL. */
+static char *digest_of(const char *s)
+{
+	if (!s || strncmp(s, "sha256:", 7) != 0 || strlen(s + 7) != 64 ||
+	    strspn(s + 7, "0123456789abcdef") != 64)
+		return NULL;
+	return xstrdup(s + 7);
+}
+
 static void task_fill(struct slurm_task *t, const char *spool)
 {
-	char *path, *s;
+	char *path, *s, *second;
 	struct stat st;
 
 	path = xasprintf("%s/%s.node", spool, t->id);
-	t->node = first_line(path);
+	t->node = first_line(path, NULL);
 	free(path);
 	path = xasprintf("%s/%s.exit", spool, t->id);
-	s = first_line(path);
+	s = first_line(path, &second);
 	free(path);
 	if (s) {
 		char *end;
@@ -64,11 +84,13 @@ static void task_fill(struct slurm_task *t, const char *spool)
 			t->exit_set = 1;
 			t->exit_status = (int)v;
 		}
+		t->digest = digest_of(second);
 		free(s);
 	}
+	free(second);
 	if (t->node && !strchr(t->node, '/')) {
 		path = xasprintf("%s/%s-%s.db", spool, t->node, t->id);
-		if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		if (lstat(path, &st) == 0 && S_ISREG(st.st_mode))
 			t->db = path;
 		else
 			free(path);
@@ -85,8 +107,10 @@ long slurm_tasks_read(const char *spool, const char *job,
 
 	if (!task_id_ok(job, 0))
 		return bo_err_set(err, "'%s' is not a slurm job id", job);
+	if (slurm_spool_check(spool, err) < 0)
+		return -1;
 	path = xasprintf("%s/%s.tasks", spool, job);
-	if (bo_read_file(path, 1 << 20, &buf, NULL, err) < 0) {
+	if (slurm_spool_read(path, 1 << 20, &buf, err) < 0) {
 		char msg[sizeof(err->msg)];
 
 		snprintf(msg, sizeof(msg), "%s", err->msg);
@@ -128,6 +152,7 @@ void slurm_tasks_free(struct slurm_task *t, long n)
 		free(t[i].id);
 		free(t[i].node);
 		free(t[i].db);
+		free(t[i].digest);
 		free(t[i].log);
 	}
 	free(t);
@@ -135,16 +160,24 @@ void slurm_tasks_free(struct slurm_task *t, long n)
 
 char *slurm_log_tail(const char *path, int max_lines, const char *prefix)
 {
-	char buf[65536], *start, *out;
-	size_t plen = strlen(prefix), olen = 0, cap;
+	char buf[65536], *start, *out = NULL;
+	size_t olen = 0;
 	ssize_t got;
 	off_t size;
 	int fd, lines = 0;
+	bo_err err;
+	FILE *f;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	fd = slurm_spool_open(path, &err);
+	if (fd < 0) {
+		size_t skip = strlen("cannot open '") + strlen(path) + 3;
+
+		/* "cannot open 'PATH': REASON": the reason; else what the
+		 * file is (a symlink, not a regular file) */
 		return xasprintf("%s(no log '%s': %s)\n", prefix, path,
-				 strerror(errno));
+				 strncmp(err.msg, "cannot open '", 13) == 0 &&
+				 strlen(err.msg) > skip ? err.msg + skip : err.msg);
+	}
 	size = lseek(fd, 0, SEEK_END);
 	if (size < 0 || lseek(fd, size > (off_t)sizeof(buf) - 1 ?
 			      size - (off_t)sizeof(buf) + 1 : 0, SEEK_SET) < 0) {
@@ -169,17 +202,20 @@ char *slurm_log_tail(const char *path, int max_lines, const char *prefix)
 			break;
 		start--;
 	}
-	cap = (size_t)(buf + got - start) + (size_t)(max_lines + 1) * (plen + 1) + 2;
-	out = xmalloc(cap);
-	while (*start) {
-		size_t l = strcspn(start, "\n");
+	f = open_memstream(&out, &olen);
+	if (!f)
+		return xasprintf("%s(out of memory)\n", prefix);
+	while (start < buf + got) {
+		/* a NUL in the log is text too: escaped, not an end */
+		char *nl = memchr(start, '\n', (size_t)(buf + got - start));
+		size_t l = nl ? (size_t)(nl - start) : (size_t)(buf + got - start);
 
-		olen += (size_t)snprintf(out + olen, cap - olen, "%s%.*s\n", prefix,
-					 (int)l, start);
-		start += l;
-		if (*start == '\n')
-			start++;
+		fputs(prefix, f);
+		msg_put_escaped(f, start, l);
+		fputc('\n', f);
+		start += l + (nl != NULL);
 	}
+	fclose(f);
 	return out;
 }
 

@@ -10,6 +10,10 @@
 
 #include "lib/util.h"
 
+/* The longest `slurm submit` lets its script (sbatch, scontrol) run,
+ * in seconds, before it kills it: a cluster that does not answer. */
+#define SLURM_SUBMIT_TIMEOUT_S 300
+
 /* What the submission script does. Strings are borrowed. */
 struct slurm_submit {
 	const char *benchorch;	/* absolute path of benchorch on the nodes */
@@ -33,12 +37,17 @@ struct slurm_submit {
  * running `benchorch run RUN-OPTIONS --db SPOOL/HOST-TASK.db` with its log
  * in SPOOL/TASK.log, its node name in SPOOL/TASK.node and its exit status
  * in SPOOL/TASK.exit, where TASK is JOB_INDEX for an array task and the job
- * id for a single job), the list of task ids in SPOOL/JOB.tasks, then the
+ * id for a single job; TASK.exit's second line is "sha256:HEX", the
+ * SHA-256 of the database the task wrote, when it wrote one), the list of task ids in SPOOL/JOB.tasks, then the
  * merge job (`--dependency=afterany` on every task, so a failed or killed
  * task does not block it) running `benchorch slurm collect JOB`; JOB is
  * the first job id. The script prints "job JOB", "tasks TASK..." and
  * "merge MERGE-JOB" on stdout, one line each, and stops at the first
- * failing command. Every string from S is shell-quoted. */
+ * failing command. Every string from S is shell-quoted. The script and
+ * each task first check the spool as slurm_spool_check does (with find)
+ * and stop with one line when it fails; they create their files with
+ * noclobber (set -C), so none is written over, nor through a link to an
+ * existing file. */
 void slurm_script_write(FILE *f, const struct slurm_submit *s);
 
 /* Quote S for a POSIX shell: 'S', with each ' written as '\''. Newly
@@ -51,14 +60,19 @@ struct slurm_task {
 	char *node;		/* from TASK.node; NULL = never started */
 	int exit_set;		/* 1: TASK.exit was written */
 	int exit_status;	/* the task's `benchorch run` exit status */
-	char *db;		/* SPOOL/NODE-TASK.db when it exists, else NULL */
+	char *db;		/* SPOOL/NODE-TASK.db when it is a regular
+				 * file (not a symlink), else NULL */
+	char *digest;		/* TASK.exit's "sha256:HEX": the 64 hex
+				 * digits, NULL when not recorded */
 	char *log;		/* SPOOL/TASK.log (may not exist); owned */
 };
 
-/* Read SPOOL/JOB.tasks and each task's files. Returns the number of tasks
- * (>= 1) with a new array in *ret (free with slurm_tasks_free), or -1 with
- * err set (no such submission in SPOOL, empty or unreadable manifest,
- * JOB not a job id). */
+/* Read SPOOL/JOB.tasks and each task's files, after slurm_spool_check of
+ * SPOOL, every file with slurm_spool_open (a symlink or a file that is not
+ * a regular one counts as absent). Returns the number of tasks (>= 1)
+ * with a new array in *ret (free with slurm_tasks_free), or -1 with err
+ * set (a spool refused, no such submission in SPOOL, empty or unreadable
+ * manifest, JOB not a job id). */
 long slurm_tasks_read(const char *spool, const char *job,
 		      struct slurm_task **ret, bo_err *err);
 
@@ -66,9 +80,10 @@ long slurm_tasks_read(const char *spool, const char *job,
 void slurm_tasks_free(struct slurm_task *t, long n);
 
 /* The last at most MAX_LINES lines of the file PATH (at most the last
- * 64 KiB of it are read), each prefixed with PREFIX. Newly allocated;
- * caller frees. A file that cannot be read gives "PREFIX(no log 'PATH':
- * reason)\n". */
+ * 64 KiB of it are read; opened with slurm_spool_open), each prefixed
+ * with PREFIX, its control characters escaped (msg_put_escaped). Newly
+ * allocated; caller frees. A file that cannot be read gives
+ * "PREFIX(no log 'PATH': reason)\n". */
 char *slurm_log_tail(const char *path, int max_lines, const char *prefix);
 
 /* Why task T left no database to merge, in words: "never started (no
@@ -77,5 +92,28 @@ char *slurm_log_tail(const char *path, int max_lines, const char *prefix);
  * "exited with status 0 but wrote no database". Static string or T's;
  * not to be freed. Writes into BUF (LEN bytes) when it needs to format. */
 const char *slurm_task_why(const struct slurm_task *t, char *buf, size_t len);
+
+/* Check that DIR may serve as a spool: a directory, not a symlink, owned
+ * by the effective user or root, writable by neither its group nor
+ * others (so that no other user can put a file or a symlink in it). The
+ * path leading to DIR is trusted. Returns 0, or -1 with err set to one
+ * line ("refusing spool 'DIR': ..."). */
+int slurm_spool_check(const char *dir, bo_err *err);
+
+/* Open the file PATH of a spool to read it: never through a symlink
+ * (O_NOFOLLOW), without blocking on a FIFO, and only a regular file.
+ * Returns the descriptor (the caller closes it), or -1 with err set. */
+int slurm_spool_open(const char *path, bo_err *err);
+
+/* Read at most MAX_BYTES of the spool file PATH (slurm_spool_open) into
+ * a new NUL-terminated buffer in *RET_BUF (the caller frees it).
+ * Returns 0, or -1 with err set. */
+int slurm_spool_read(const char *path, size_t max_bytes, char **ret_buf,
+		     bo_err *err);
+
+/* The SHA-256 of the spool file PATH (slurm_spool_open; the descriptor
+ * opened is the file digested) as 64 lowercase hex digits in HEX (LEN
+ * >= 65 bytes). Returns 0, or -1 with err set. */
+int slurm_db_digest(const char *path, char *hex, size_t len, bo_err *err);
 
 #endif
