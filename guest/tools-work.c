@@ -288,7 +288,7 @@ static int mask_gcrypt(const struct work *w)
 	} else if (unshare(CLONE_NEWNS) < 0) {
 		return -1;
 	}
-	if (mount("none", "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+	if (mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) < 0)
 		return -1;
 	/* a read-only overlay of two lower layers, the first on top */
 	snprintf(opts, sizeof(opts), "lowerdir=%s:/etc", w->gcrypt_top);

@@ -118,7 +118,7 @@ static void mount_point_case(const char *base)
 	int rc;
 
 	if (geteuid() != 0 || unshare(CLONE_NEWNS) < 0 ||
-	    mount("none", "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) {
+	    mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) < 0) {
 		tap_skip(3, "needs root and a mount namespace of its own");
 		goto out;
 	}
