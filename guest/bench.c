@@ -50,11 +50,8 @@ const char *bench_timer_name(void)
 	return "monotonic";
 }
 
-/* Time one batch of CALLS into *ns (>= 1) and, when TSC is set, its TSC
- * ticks into *ticks; add the time to *spent. Returns FN's result. */
-static int timed_batch(bench_batch_fn fn, void *arg, uint64_t calls,
-		       bool tsc, uint64_t *ns, uint64_t *ticks,
-		       uint64_t *spent)
+int bench_batch(bench_batch_fn fn, void *arg, uint64_t calls, bool tsc,
+		uint64_t *ns, uint64_t *ticks, uint64_t *spent)
 {
 	uint64_t c0 = tsc ? cpuclock_tsc() : 0;
 	uint64_t t0 = bench_cpu_ns();
@@ -129,7 +126,7 @@ int bench_calibrate(bench_batch_fn fn, void *arg, size_t bytes,
 		n = 1;
 	for (steps = 1;; steps++) {
 		r->calibration_batches++;
-		if (timed_batch(fn, arg, n, false, &ns, NULL, &r->spent_ns) != 0)
+		if (bench_batch(fn, arg, n, false, &ns, NULL, &r->spent_ns) != 0)
 			return -1;
 		if (ns >= target || n >= BENCH_MAX_CALLS)
 			break;
@@ -150,7 +147,7 @@ int bench_calibrate(bench_batch_fn fn, void *arg, size_t bytes,
 	} else if (!predicted && steps == 1 && ns < 4 * target) {
 		/* one call already lasted a batch: warm up once more */
 		r->calibration_batches++;
-		if (timed_batch(fn, arg, n, false, &ns, NULL, &r->spent_ns) != 0)
+		if (bench_batch(fn, arg, n, false, &ns, NULL, &r->spent_ns) != 0)
 			return -1;
 	}
 	*calls = n;
@@ -172,7 +169,7 @@ int bench_sample(bench_batch_fn fn, void *arg, size_t bytes_per_call,
 	n = reps * sets;
 	/* steps 3 and 4: every set, one after the other, all kept */
 	for (unsigned i = 0; i < n; i++)
-		if (timed_batch(fn, arg, calls, p->tsc, &r->samples_ns[i],
+		if (bench_batch(fn, arg, calls, p->tsc, &r->samples_ns[i],
 				&ticks[i], &r->spent_ns) != 0)
 			return -1;
 	if (samples_median_of_sets(r->samples_ns, reps, sets, medians) == 0)

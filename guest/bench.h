@@ -134,6 +134,13 @@ uint64_t bench_cpu_ns(void);
  * string. */
 const char *bench_timer_name(void);
 
+/* Time one batch: FN(ARG, CALLS) in the thread's CPU time, into *NS (ns,
+ * >= 1) and, when TSC is set, its TSC ticks into *TICKS (may be NULL);
+ * adds the ns to *SPENT. Returns FN's result (0, or -1 when a call
+ * failed). */
+int bench_batch(bench_batch_fn fn, void *arg, uint64_t calls, bool tsc,
+		uint64_t *ns, uint64_t *ticks, uint64_t *spent);
+
 /* Steps 1 and 2 above: the call count per batch for FN(ARG, calls), each
  * call processing BYTES_PER_CALL bytes, into *CALLS, predicted from HINT
  * when it is not NULL and has a point. Adds to r->spent_ns and

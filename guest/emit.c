@@ -323,6 +323,29 @@ int emit_crosscheck(const char *library, const char *algorithm,
 	return flush(&j);
 }
 
+int emit_pair(const char *library, const char *algorithm,
+	      const char *operation, const char *mode, size_t buffer_bytes,
+	      const char *versus, const struct pair_est *e, uint64_t span_ns)
+{
+	struct json_line j;
+
+	begin(&j, "pair");
+	json_add_str_max(&j, "library", library, MAX_NAME);
+	json_add_str_max(&j, "algorithm", algorithm, MAX_NAME);
+	json_add_str(&j, "operation", operation);
+	json_add_str(&j, "mode", mode);
+	json_add_uint(&j, "buffer_bytes", buffer_bytes);
+	json_add_str_max(&j, "versus", versus, MAX_NAME);
+	json_add_double(&j, "ratio", e->ratio);
+	json_add_double(&j, "low", e->low);
+	json_add_double(&j, "high", e->high);
+	json_add_double(&j, "coverage", e->coverage);
+	json_add_uint(&j, "rounds", e->rounds);
+	json_add_bool(&j, "tie", e->tie);
+	json_add_uint(&j, "span_ns", span_ns);
+	return flush(&j);
+}
+
 int emit_done(uint64_t results, uint64_t measure_ns, uint64_t elapsed_ns,
 	      uint64_t clock_hz, const char *clock_source, uint64_t tsc_hz,
 	      const struct rusage_lib *libs, size_t nlibs)

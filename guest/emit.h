@@ -20,6 +20,7 @@
 #include "bench.h"
 #include "canary.h"
 #include "json.h"
+#include "pairs.h"
 #include "rusage.h"
 
 /* Protocol version implemented. */
@@ -115,6 +116,16 @@ void emit_hold(void);
  * been written already (the hold overflowed), or -1 if a line could not
  * be written. */
 int emit_release(bool keep);
+
+/* pair: at one point (ALGORITHM, OPERATION, MODE, BUFFER_BYTES),
+ * LIBRARY's throughput against VERSUS, the fastest library there, from
+ * the blocks they took turns in (guest/pairs.h): ratio, its interval and
+ * the interval's coverage, the rounds, and whether the interval holds 1
+ * (a tie); SPAN_NS, the ns from the start of the point's first block to
+ * the end of its last (CLOCK_MONOTONIC). */
+int emit_pair(const char *library, const char *algorithm,
+	      const char *operation, const char *mode, size_t buffer_bytes,
+	      const char *versus, const struct pair_est *e, uint64_t span_ns);
 
 /* done: RESULTS result lines were printed; MEASURE_NS ns were spent in
  * timed batches, calibration and warm-up included; ELAPSED_NS ns passed

@@ -19,30 +19,7 @@
 #include "options.h"
 #include "rusage.h"
 
-/* How many bytes of what a library wrote to stdout are quoted. */
-#define STRAY_QUOTE 40
-
-/* What the library wrote to its descriptor 1: the read end of the pipe
- * (-1 once at its end, or when there is none), the bytes read and the
- * first of them, printable. */
-struct stray {
-	int fd;
-	size_t bytes;
-	char head[STRAY_QUOTE + 1];
-	size_t nhead;
-};
-
-/* How a child ended, as the parent saw it. */
-struct child_end {
-	bool reaped;		/* wait4 returned it */
-	bool killed;		/* the parent killed it at --lib-timeout */
-	int status;		/* wait4's status, when reaped */
-};
-
-/* Read what S's pipe holds, waiting at most TIMEOUT_MS ms for the first
- * byte (just the wait when there is no pipe). Closes the pipe at its
- * end. */
-static void stray_drain(struct stray *s, int timeout_ms)
+void isolate_stray_drain(struct isolate_stray *s, int timeout_ms)
 {
 	struct pollfd p;
 	char buf[4096];
@@ -97,10 +74,8 @@ static void child(struct run *run, const struct guest_backend *b,
 	exit(ISOLATE_DONE_STATUS);
 }
 
-/* Wait for PID, draining S, at most the library timeout (then SIGKILL
- * and wait on); the end into *E, the child's rusage into *RU. */
-static void wait_child(const struct run *run, pid_t pid, struct stray *s,
-		       struct child_end *e, struct rusage *ru)
+void isolate_wait(const struct run *run, pid_t pid, struct isolate_stray *s,
+		  struct isolate_end *e, struct rusage *ru)
 {
 	uint64_t deadline = bench_now_ns() +
 			    run->o->lib_timeout_s * UINT64_C(1000000000);
@@ -116,10 +91,10 @@ static void wait_child(const struct run *run, pid_t pid, struct stray *s,
 			kill(pid, SIGKILL);
 			e->killed = true;
 		}
-		stray_drain(s, 20);
+		isolate_stray_drain(s, 20);
 	}
 	e->reaped = w == pid;
-	stray_drain(s, 0);
+	isolate_stray_drain(s, 0);
 	if (s->fd >= 0)
 		close(s->fd);	/* a process the library started holds it */
 	s->fd = -1;
@@ -144,10 +119,9 @@ static void where(const struct shared_counts *c, char *buf, size_t len)
 
 /* The message for an early end E of a child that got as far as C says,
  * into MSG (LEN bytes); false when it ended as it should. */
-static bool end_message(const struct run *run, const struct child_end *e,
-			char *msg, size_t len)
+static bool end_message(const struct run *run, const struct shared_counts *c,
+			const struct isolate_end *e, char *msg, size_t len)
 {
-	const struct shared_counts *c = run->counts;
 	char at[64];
 
 	where(c, at, sizeof(at));
@@ -173,17 +147,15 @@ static bool end_message(const struct run *run, const struct child_end *e,
 	return true;
 }
 
-/* Print what the parent says of B's child: the end E and what it wrote
- * to stdout, S (isolate.h). */
-static void report(const struct run *run, const struct guest_backend *b,
-		   const struct child_end *e, const struct stray *s)
+void isolate_report(const struct run *run, const struct shared_counts *c,
+		    const struct guest_backend *b, const struct isolate_end *e,
+		    const struct isolate_stray *s)
 {
-	const struct shared_counts *c = run->counts;
 	int a = c->algo;
 	const char *aname = c->reported && a >= 0 && a < GUEST_ALGO_COUNT ?
 			    algo_info((enum guest_algo)a)->name : "";
 	char msg[512], stray[128];
-	bool ended = end_message(run, e, msg, sizeof(msg));
+	bool ended = end_message(run, c, e, msg, sizeof(msg));
 
 	if (s->bytes > 0)
 		snprintf(stray, sizeof(stray),
@@ -199,8 +171,8 @@ static void report(const struct run *run, const struct guest_backend *b,
 
 void isolate_run_library(struct run *run, const struct guest_backend *b)
 {
-	struct stray s;
-	struct child_end e;
+	struct isolate_stray s;
+	struct isolate_end e;
 	struct rusage ru;
 	int p[2] = { -1, -1 };
 	pid_t pid;
@@ -226,10 +198,10 @@ void isolate_run_library(struct run *run, const struct guest_backend *b)
 		close(p[1]);
 	memset(&s, 0, sizeof(s));
 	s.fd = p[0];
-	wait_child(run, pid, &s, &e, &ru);
+	isolate_wait(run, pid, &s, &e, &ru);
 	if (e.reaped && run->nrusage < MAX_LIBS)
 		rusage_from(&run->rusage[run->nrusage++], b->name, &ru);
 	if (run->counts->stdout_gone)
 		exit(1);	/* the child said so on stderr */
-	report(run, b, &e, &s);
+	isolate_report(run, run->counts, b, &e, &s);
 }

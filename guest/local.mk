@@ -12,6 +12,10 @@ GUEST_SOURCES = \
 	guest/compat.h guest/start.c guest/main.c \
 	guest/options.c guest/options.h \
 	guest/measure.c guest/measure.h \
+	guest/point.c guest/point.h \
+	guest/pairs.c guest/pairs.h \
+	guest/worker.c guest/worker.h \
+	guest/interleave.c guest/interleave.h \
 	guest/isolate.c guest/isolate.h \
 	guest/algo.c guest/algo.h \
 	lib/algorithm-table.c lib/algorithm-table.h \

@@ -27,6 +27,7 @@
 #include "emit.h"
 #include "canary.h"
 #include "hwmask.h"
+#include "interleave.h"
 #include "isolate.h"
 #include "kat.h"
 #include "rusage.h"
@@ -118,7 +119,9 @@ int main(int argc, char **argv)
 			      o.seed_set ? (int64_t)o.seed : -1));
 	hello_ns = bench_now_ns();
 	hello_tsc = run.params.tsc ? cpuclock_tsc() : 0;
-	for (size_t i = 0; i < o.nlibs; i++) {
+	if (o.interleave)
+		interleave_run(&run);
+	for (size_t i = 0; i < o.nlibs && !o.interleave; i++) {
 		if (o.no_fork)
 			run_library(&run, o.libs[i]);
 		else

@@ -15,6 +15,7 @@
 #include "kat.h"
 #include "measure.h"
 #include "options.h"
+#include "point.h"
 #include "rusage.h"
 
 /* The cross-library check's input: this many bytes of fill_pattern(). */
@@ -64,8 +65,7 @@ void free_buffers(struct buffers *bufs)
 	free(bufs->scratch);
 }
 
-/* Deterministic, incompressible-looking fill (xorshift64). */
-static void fill_pattern(uint8_t *buf, size_t len)
+void fill_pattern(uint8_t *buf, size_t len)
 {
 	uint64_t x = UINT64_C(0x9e3779b97f4a7c15);
 
@@ -77,61 +77,6 @@ static void fill_pattern(uint8_t *buf, size_t len)
 	}
 }
 
-/* What one timed batch needs. */
-struct batch_arg {
-	const struct guest_backend *b;
-	enum guest_algo algo;
-	enum guest_op op;
-	void *ctx;
-	const uint8_t *in;
-	uint8_t *out;
-	size_t len;
-	uint8_t *aux;
-	const uint8_t *key, *iv;
-};
-
-/* bench_batch_fn for a backend's bulk_run. */
-static int run_batch(void *p, uint64_t calls)
-{
-	struct batch_arg *a = p;
-
-	return a->b->bulk_run(a->ctx, a->in, a->out, a->len, calls, a->aux);
-}
-
-/* bench_batch_fn for one-shot calls: every call creates, keys, uses and
- * frees a context (backend_oneshot()). */
-static int run_oneshot_batch(void *p, uint64_t calls)
-{
-	struct batch_arg *a = p;
-	struct guest_oneshot io;
-
-	memset(&io, 0, sizeof(io));
-	io.key = a->key;
-	io.iv = a->iv;
-	io.in = a->in;
-	io.len = a->len;
-	io.out = a->out;
-	io.tag = a->aux;
-	if (algo_info(a->algo)->kind == GUEST_KIND_AEAD) {
-		io.aad = guest_aead_aad;
-		io.aad_bytes = GUEST_AEAD_AAD_BYTES;
-	}
-	if (algo_info(a->algo)->kind == GUEST_KIND_HASH)
-		io.out = a->aux;
-	for (uint64_t i = 0; i < calls; i++)
-		if (backend_oneshot(a->b, a->algo, a->op, &io) != 0)
-			return -1;
-	return 0;
-}
-
-/* bench_batch_fn for key setup alone (the backend's rekey()). */
-static int run_rekey_batch(void *p, uint64_t calls)
-{
-	struct batch_arg *a = p;
-
-	return a->b->rekey(a->ctx, a->key, a->iv, calls);
-}
-
 /* Time OP of ALGO on LEN-byte buffers (pt/ct/tag prepared by the caller)
  * in MODE ("bulk" or "oneshot") and print the result (or an error line).
  * HINT is the previous point of the same curve (bench.h), updated here.
@@ -141,49 +86,21 @@ static bool measure_op(struct run *run, const struct guest_backend *b,
 		       const uint8_t *tag, bool verified, bool oneshot,
 		       struct bench_hint *hint)
 {
-	const struct guest_algo_info *ai = algo_info(algo);
-	const char *aname = ai->name;
-	uint8_t aux[GUEST_MAX_DIGEST];
-	struct batch_arg arg;
+	const char *aname = algo_info(algo)->name;
+	struct point p;
 	struct bench_result r;
 	int rc;
 
-	memset(aux, 0, sizeof(aux));
-	memset(&arg, 0, sizeof(arg));
-	arg.b = b;
-	arg.algo = algo;
-	arg.op = op;
-	arg.len = len;
-	arg.aux = aux;
-	arg.key = run->key;
-	arg.iv = run->iv;
-	/* one layout for every library and mode (guest/PROTOCOL.md,
-	 * "Buffers"): out of place, the input read from pt (encrypt, hash)
-	 * or ct (decrypt), the output written to work; an AEAD's tag right
-	 * after its text */
-	arg.in = op == GUEST_OP_DECRYPT ? run->bufs.ct : run->bufs.pt;
-	arg.out = run->bufs.work;
-	if (ai->kind == GUEST_KIND_AEAD && op == GUEST_OP_DECRYPT) {
-		memcpy(run->bufs.ct + len, tag, ai->tag_bytes);
-		arg.aux = run->bufs.ct + len;
-	} else if (ai->kind == GUEST_KIND_AEAD) {
-		arg.aux = run->bufs.work + len;
+	if (point_open(&p, b, algo, op, len, oneshot, run->bufs.pt,
+		       run->bufs.ct, run->bufs.work, tag, run->key,
+		       run->iv) < 0) {
+		check_emit(emit_error(b->name, aname,
+				      "cannot create a %s context (%zu bytes)",
+				      op_name(op), len));
+		return false;
 	}
-	if (oneshot) {
-		rc = bench_measure(run_oneshot_batch, &arg, len, &run->params,
-				   hint, &r);
-	} else {
-		arg.ctx = b->bulk_new(algo, op, run->key, run->iv);
-		if (!arg.ctx) {
-			check_emit(emit_error(b->name, aname,
-					      "cannot create a %s context (%zu bytes)",
-					      op_name(op), len));
-			return false;
-		}
-		rc = bench_measure(run_batch, &arg, len, &run->params, hint,
-				   &r);
-		b->bulk_free(arg.ctx);
-	}
+	rc = point_measure(&p, &run->params, hint, &r);
+	point_close(&p);
 	run->counts->measure_ns += r.spent_ns;
 	/* the high-water mark after the point: which point raised the
 	 * library's peak (PROTOCOL.md, "Resources"); outside the timing */
@@ -231,7 +148,7 @@ static void measure_keysetup(struct run *run, const struct guest_backend *b,
 		b->bulk_free(arg.ctx);	/* no separate key setup */
 		return;
 	}
-	rc = bench_measure(run_rekey_batch, &arg, 1, &run->params, NULL, &r);
+	rc = bench_measure(point_rekey_batch, &arg, 1, &run->params, NULL, &r);
 	b->bulk_free(arg.ctx);
 	run->counts->measure_ns += r.spent_ns;
 	if (rc < 0) {
@@ -322,17 +239,16 @@ static void sweep_sizes(struct run *run, const struct guest_backend *b,
 			enum guest_algo algo, bool kat_ok, bool done[2][2])
 {
 	const struct guest_algo_info *ai = algo_info(algo);
-	size_t nsizes;
+	size_t nsizes, sizes[FULL_SIZES];
 	uint8_t tag[GUEST_MAX_DIGEST];
 	/* per curve, the previous size's point: [operation][one-shot] */
 	struct bench_hint hints[2][2];
 
 	memset(done, 0, 4 * sizeof(bool));
 	memset(hints, 0, sizeof(hints));
-	nsizes = run->o->quick ? sizeof(quick_sizes) / sizeof(quick_sizes[0])
-			       : FULL_SIZES;
+	nsizes = measure_sizes(run->o, sizes);
 	for (size_t s = 0; s < nsizes; s++) {
-		size_t len = run->o->quick ? quick_sizes[s] : (size_t)16 << s;
+		size_t len = sizes[s];
 		bool rt, ok, one = len <= run->o->oneshot_max;
 		/* bulk streams whole keystream blocks only (algo.h) */
 		bool bulk = len % algo_stream_block(algo) == 0;
@@ -432,19 +348,18 @@ static void sweep_with_canary(struct run *run, const struct guest_backend *b,
 						       attempt > 0));
 }
 
-/* Known-answer tests, the cross-check, key setup, then every size and
- * operation (bulk and one-shot), of ALGO in B. */
-static void run_algo(struct run *run, const struct guest_backend *b,
-		     enum guest_algo algo)
+bool measure_algo_prepare(struct run *run, const struct guest_backend *b,
+			  enum guest_algo algo, bool *kat_ok_ret)
 {
 	const struct guest_algo_info *ai = algo_info(algo);
 	const struct kat_vector *v;
 	size_t nv;
 	bool kat_ok = true;
 
+	*kat_ok_ret = false;
 	if (!b->supports(algo)) {
 		check_emit(emit_unsupported(b->name, ai->name));
-		return;
+		return false;
 	}
 	v = kat_table(&nv);
 	for (size_t i = 0; i < nv; i++) {
@@ -468,11 +383,21 @@ static void run_algo(struct run *run, const struct guest_backend *b,
 		measure_keysetup(run, b, algo, GUEST_OP_ENCRYPT, kat_ok);
 		measure_keysetup(run, b, algo, GUEST_OP_DECRYPT, kat_ok);
 	}
-
-	sweep_with_canary(run, b, algo, kat_ok);
+	*kat_ok_ret = kat_ok;
+	return true;
 }
 
-void run_library(struct run *run, const struct guest_backend *b)
+size_t measure_sizes(const struct options *o, size_t *sizes)
+{
+	size_t n = o->quick ? sizeof(quick_sizes) / sizeof(quick_sizes[0])
+			    : FULL_SIZES;
+
+	for (size_t s = 0; s < n; s++)
+		sizes[s] = o->quick ? quick_sizes[s] : (size_t)16 << s;
+	return n;
+}
+
+bool measure_load(struct run *run, const struct guest_backend *b)
 {
 	struct guest_lib_info info;
 	char why[512];
@@ -488,22 +413,32 @@ void run_library(struct run *run, const struct guest_backend *b)
 	if (rc == GUEST_LOAD_ABSENT) {
 		check_emit(emit_library(b->name, NULL));
 		run->counts->reported = 1;
-		return;
+		return false;
 	}
 	if (rc != GUEST_LOAD_OK) {
 		/* present but not loadable: failed, not absent */
 		check_emit(emit_library_failed(b->name, why));
 		run->counts->reported = 1;
 		check_emit(emit_error(b->name, "", "%s", why));
-		return;
+		return false;
 	}
 	backend_build_id(info.path, info.build_id, sizeof(info.build_id));
 	check_emit(emit_library(b->name, &info));
 	run->counts->reported = 1;
+	return true;
+}
+
+void run_library(struct run *run, const struct guest_backend *b)
+{
+	if (!measure_load(run, b))
+		return;
 	for (size_t i = 0; i < run->o->nalgos; i++) {
-		run->counts->algo = (int)run->o->algos[i];
-		run_algo(run, b, run->o->algos[i]);
+		enum guest_algo algo = run->o->algos[i];
+		bool kat_ok;
+
+		run->counts->algo = (int)algo;
+		if (measure_algo_prepare(run, b, algo, &kat_ok))
+			sweep_with_canary(run, b, algo, kat_ok);
 	}
 	run->counts->algo = -1;
 }
-

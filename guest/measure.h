@@ -78,6 +78,29 @@ int alloc_buffers(struct buffers *bufs);
 /* Free the buffers of alloc_buffers(). */
 void free_buffers(struct buffers *bufs);
 
+/* Deterministic, incompressible-looking fill of LEN bytes at BUF
+ * (xorshift64, the same bytes every call): the benchmark plaintext and
+ * the cross-library check's input (guest/PROTOCOL.md). */
+void fill_pattern(uint8_t *buf, size_t len);
+
+/* The buffer sizes of a run (bytes, ascending) into SIZES (room for
+ * FULL_SIZES); returns how many: every power of two 16 .. 1 MiB, or
+ * --quick's four. */
+size_t measure_sizes(const struct options *o, size_t *sizes);
+
+/* Load library B in the calling process and print its `library` line
+ * (loaded, absent or failed, with an `error` line when failed); sets
+ * run->counts->reported. Returns true when it is loaded. */
+bool measure_load(struct run *run, const struct guest_backend *b);
+
+/* Everything of ALGO in the loaded library B that comes before its timed
+ * points: `unsupported`, or its known-answer tests (`kat` lines), the
+ * cross-library check and the key setups. Returns false when B lacks
+ * ALGO; else true, with *KAT_OK set when every known-answer test
+ * passed. */
+bool measure_algo_prepare(struct run *run, const struct guest_backend *b,
+			  enum guest_algo algo, bool *kat_ok);
+
 /* Load library B and run every algorithm of run->o in it, in the calling
  * process: prints the library line, then each algorithm's known-answer
  * tests, cross-check, canaries and results on stdout, and counts them in

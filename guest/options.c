@@ -13,8 +13,10 @@
 #include "backend.h"
 #include "bench.h"
 #include "canary.h"
+#include "interleave.h"
 #include "lib/shuffle.h"
 #include "options.h"
+#include "pairs.h"
 
 #ifndef GUEST_VERSION
 #define GUEST_VERSION "unknown"
@@ -65,7 +67,8 @@ static const char usage_text[] =
 	"                       [--libs a,b] [--algos x,y] [--cpu N] [--nohw]\n"
 	"                       [--oneshot-max BYTES] [--lib-timeout S]\n"
 	"                       [--seed N] [--no-fork] [--canary-disturb N]\n"
-	"                       [--remeasure-max PCT]\n"
+	"                       [--remeasure-max PCT] [--interleave]\n"
+	"                       [--rounds N]\n"
 	"                       [--help] [--version]\n"
 	"       benchorch-guest --list-libs | --list-algos\n"
 	"Benchmark the crypto libraries found in this root filesystem and\n"
@@ -99,6 +102,12 @@ static const char usage_text[] =
 	"  --remeasure-max PCT measure again at most 1 + PCT %% of the sweeps\n"
 	"                     whose canary moved (0..100; 10); the others\n"
 	"                     are kept and marked moved\n"
+	"  --interleave       measure the libraries taking turns: each in a\n"
+	"                     process of its own, one block (a batch) of a\n"
+	"                     point at a time, a new random order every round;\n"
+	"                     prints pair lines (ratios to the fastest)\n"
+	"  --rounds N         blocks per library and point with --interleave\n"
+	"                     (1..150; 12, --quick 6)\n"
 	"  --list-libs        print the library names, one a line, in the\n"
 	"                     default order, and exit (no library is loaded)\n"
 	"  --list-algos       print the algorithm names, one a line, and exit\n"
@@ -294,7 +303,8 @@ static void list_algos(void)
 
 /* The options without a value. Returns 1 when ARG is --help, -h,
  * --version, --list-libs or --list-algos (after printing what it asks
- * for), 0 when it is --quick, --nohw or --no-fork (set in *o), -1 when it
+ * for), 0 when it is --quick, --nohw, --no-fork or --interleave (set in
+ * *o), -1 when it
  * is none of them. */
 static int parse_flag(const char *arg, struct options *o)
 {
@@ -320,6 +330,8 @@ static int parse_flag(const char *arg, struct options *o)
 		o->nohw = true;
 	else if (strcmp(arg, "--no-fork") == 0)
 		o->no_fork = true;
+	else if (strcmp(arg, "--interleave") == 0)
+		o->interleave = true;
 	else
 		return -1;
 	return 0;
@@ -441,6 +453,19 @@ static int set_remeasure_max(const char *val, struct options *o)
 	return 0;
 }
 
+static int set_rounds(const char *val, struct options *o)
+{
+	uint64_t v;
+
+	if (parse_u64(val, PAIRS_MAX_ROUNDS, &v) < 0 || v < 1) {
+		complain("--rounds: want 1..%d, got '%s'", PAIRS_MAX_ROUNDS,
+			 val);
+		return 2;
+	}
+	o->rounds = (unsigned)v;
+	return 0;
+}
+
 static int set_seed(const char *val, struct options *o)
 {
 	uint64_t v;
@@ -484,6 +509,7 @@ static const struct value_option value_options[] = {
 	{ "--seed", set_seed },
 	{ "--canary-disturb", set_canary_disturb },
 	{ "--remeasure-max", set_remeasure_max },
+	{ "--rounds", set_rounds },
 };
 
 /* The option with a value called NAME, or NULL. */
@@ -551,6 +577,13 @@ static int finish_options(struct options *o)
 			 o->repetitions, o->max_reruns,
 			 o->repetitions * (o->max_reruns + 1),
 			 BENCH_MAX_REPETITIONS);
+		return 2;
+	}
+	if (o->rounds == 0)
+		o->rounds = o->quick ? INTERLEAVE_QUICK_ROUNDS
+				     : INTERLEAVE_ROUNDS;
+	if (o->interleave && o->no_fork) {
+		complain("--interleave needs a process per library: not with --no-fork");
 		return 2;
 	}
 	if (o->lib_timeout_s == 0)

@@ -41,6 +41,11 @@ struct options {
 					 * after the sweep (for tests) */
 	unsigned remeasure_max;		/* --remeasure-max: sweeps measured
 					 * again, at most, percent (plus 1) */
+	bool interleave;		/* --interleave: the libraries take
+					 * turns block by block
+					 * (guest/interleave.h) */
+	unsigned rounds;		/* --rounds: blocks per library and
+					 * point when interleaved */
 	bool seed_set;			/* --seed given */
 	uint64_t seed;			/* shuffles libs and algos */
 };

@@ -229,6 +229,12 @@ tests_t1320_guest_timedpath_SOURCES = tests/t1320-guest-timedpath.c \
 tests_t1320_guest_timedpath_CFLAGS = $(GUEST_CFLAGS)
 tests_t1320_guest_timedpath_LDADD = -ldl
 TESTS += tests/t1320-guest-timedpath
+# The guest's paired estimates (interleaved measurement).
+check_PROGRAMS += tests/t1325-guest-pairs
+tests_t1325_guest_pairs_SOURCES = tests/t1325-guest-pairs.c tests/tap.h \
+	guest/pairs.c guest/pairs.h guest/compat.h
+tests_t1325_guest_pairs_CFLAGS = $(GUEST_CFLAGS)
+TESTS += tests/t1325-guest-pairs
 # The choice of the CPU the guests are pinned to.
 check_PROGRAMS += tests/t0010-rmtree tests/t0030-run-lock
 tests_t0010_rmtree_SOURCES = tests/t0010-rmtree.c tests/tap.h
@@ -290,6 +296,9 @@ check-trs-list:
 # stand-in libsodium with a wrong cipher, one accepting forged tags.
 TESTS += tests/t1130-guest-kat-reject.sh
 EXTRA_DIST += tests/t1130-guest-kat-reject.sh tests/fixtures/standin-libsodium.c
+# The guest's interleaved measurement: pairs, A/A, a failing worker.
+TESTS += tests/t1330-guest-interleave.sh
+EXTRA_DIST += tests/t1330-guest-interleave.sh
 # Many machines: benchorch on a Slurm cluster (t8120 starts a real one-node
 # cluster: munged, slurmctld, slurmd).
 TESTS += tests/t8100-slurm-cli.sh tests/t8110-slurm-collect.sh \

@@ -1,0 +1,254 @@
+/* guest/interleave.c - the libraries measured in blocks that take turns
+ * (see interleave.h). */
+#include "compat.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "algo.h"
+#include "bench.h"
+#include "emit.h"
+#include "interleave.h"
+#include "lib/shuffle.h"
+#include "pairs.h"
+#include "samples.h"
+#include "worker.h"
+
+/* What one library has of the point being measured. */
+struct lib_point {
+	size_t lib;			/* index into the workers */
+	bool ok;			/* every block so far was timed */
+	bool verified;
+	uint64_t calls;			/* per batch */
+	uint64_t ns[PAIRS_MAX_ROUNDS];	/* each round's block */
+	uint64_t ticks[PAIRS_MAX_ROUNDS];
+	uint64_t maxrss_kib;
+};
+
+/* The state of one interleaved run. */
+struct sched {
+	struct run *run;
+	struct worker w[MAX_LIBS];
+	size_t nlibs;
+	bool supports[MAX_LIBS];	/* the current algorithm */
+	struct shuffle_rng rng;
+	unsigned rounds;
+	struct lib_point lp[MAX_LIBS];	/* the current point */
+	double t[MAX_LIBS * PAIRS_MAX_ROUNDS];	/* ns per byte, pairs.h */
+};
+
+/* Command Q to worker I; the ns its reply spent are counted. Returns
+ * 0 with *R, or -1 (the worker failed: reported, dead). A worker's own
+ * refusal (status -1, its error line printed) is 0 with r->status -1. */
+static int call(struct sched *s, size_t i, const struct worker_req *q,
+		struct worker_reply *r)
+{
+	if (worker_call(s->run, &s->w[i], q, r) < 0)
+		return -1;
+	s->run->counts->measure_ns += r->spent_ns;
+	return 0;
+}
+
+/* The `result` line of library point LP at LEN bytes. */
+static void emit_lib_point(struct sched *s, const struct lib_point *lp,
+			   enum guest_algo algo, enum guest_op op,
+			   bool oneshot, size_t len)
+{
+	struct bench_result r;
+	struct samples_summary sum;
+	uint64_t sorted[PAIRS_MAX_ROUNDS];
+
+	memset(&r, 0, sizeof(r));
+	samples_summarise(lp->ns, s->rounds, &sum);
+	memcpy(r.samples_ns, lp->ns, s->rounds * sizeof(lp->ns[0]));
+	r.calls_per_batch = lp->calls;
+	r.repetitions = s->rounds;
+	r.sets = 1;
+	r.median_ns = sum.median_ns;
+	r.min_ns = sum.min_ns;
+	r.p25_ns = sum.p25_ns;
+	r.p75_ns = sum.p75_ns;
+	r.cv = sum.cv;
+	r.noisy = sum.cv > s->run->params.max_cv;
+	if (s->run->params.tsc) {
+		memcpy(sorted, lp->ticks, s->rounds * sizeof(sorted[0]));
+		samples_sort(sorted, s->rounds);
+		r.tsc_cycles = samples_quartile(sorted, s->rounds, 2);
+	}
+	r.mb_per_s = (double)len * (double)lp->calls /
+		     (double)r.median_ns * 1000.0;
+	r.maxrss_kib = lp->maxrss_kib;
+	check_emit(emit_result(s->w[lp->lib].b->name, algo_info(algo)->name,
+			       op_name(op), oneshot ? "oneshot" : "bulk", len,
+			       &r, lp->verified));
+	s->run->counts->results++;
+}
+
+/* The `pair` lines of the point: each library that has every block
+ * against the fastest of them; SPAN_NS from the start of the point's
+ * first block to the end of its last. */
+static void emit_pairs(struct sched *s, size_t m, enum guest_algo algo,
+		       enum guest_op op, bool oneshot, size_t len,
+		       uint64_t span_ns)
+{
+	size_t idx[MAX_LIBS], n = 0;
+	int ref;
+
+	for (size_t k = 0; k < m; k++) {
+		const struct lib_point *lp = &s->lp[k];
+
+		if (!lp->ok)
+			continue;
+		for (unsigned r = 0; r < s->rounds; r++)
+			s->t[n * s->rounds + r] =
+				(double)lp->ns[r] /
+				((double)lp->calls * (double)len);
+		idx[n++] = k;
+	}
+	ref = pairs_reference(s->t, n, s->rounds);
+	if (ref < 0 || n < 2)
+		return;
+	for (size_t k = 0; k < n; k++) {
+		struct pair_est e;
+
+		if ((int)k == ref ||
+		    pairs_estimate(&s->t[(size_t)ref * s->rounds],
+				   &s->t[k * s->rounds], s->rounds, &e) < 0)
+			continue;
+		check_emit(emit_pair(s->w[s->lp[idx[k]].lib].b->name,
+				     algo_info(algo)->name, op_name(op),
+				     oneshot ? "oneshot" : "bulk", len,
+				     s->w[s->lp[idx[ref]].lib].b->name, &e,
+				     span_ns));
+	}
+}
+
+/* One point: every library that has ALGO opens and calibrates it, then
+ * s->rounds rounds of one block each, the libraries in a new random
+ * order each round; then the results and the pairs. */
+static void run_point(struct sched *s, enum guest_algo algo,
+		      enum guest_op op, bool oneshot, size_t len)
+{
+	size_t order[MAX_LIBS], m = 0;
+	struct worker_req q;
+	struct worker_reply r;
+	uint64_t start;
+
+	memset(&q, 0, sizeof(q));
+	q.cmd = WORKER_POINT;
+	q.algo = (uint32_t)algo;
+	q.op = (uint32_t)op;
+	q.oneshot = oneshot;
+	q.len = len;
+	shuffle_permutation(&s->rng, order, s->nlibs);
+	for (size_t k = 0; k < s->nlibs; k++) {
+		size_t i = order[k];
+		struct lib_point *lp = &s->lp[m];
+
+		if (!s->supports[i] || !s->w[i].alive ||
+		    call(s, i, &q, &r) < 0 || r.status != 0)
+			continue;
+		memset(lp, 0, sizeof(*lp));
+		lp->lib = i;
+		lp->ok = true;
+		lp->verified = r.verified != 0;
+		lp->calls = r.calls;
+		m++;
+	}
+	q.cmd = WORKER_BLOCK;
+	start = bench_now_ns();
+	for (unsigned round = 0; round < s->rounds; round++) {
+		shuffle_permutation(&s->rng, order, m);
+		for (size_t k = 0; k < m; k++) {
+			struct lib_point *lp = &s->lp[order[k]];
+
+			if (!lp->ok)
+				continue;
+			if (call(s, lp->lib, &q, &r) < 0 || r.status != 0) {
+				lp->ok = false;
+				continue;
+			}
+			lp->ns[round] = r.ns;
+			lp->ticks[round] = r.ticks;
+			if (r.maxrss_kib > lp->maxrss_kib)
+				lp->maxrss_kib = r.maxrss_kib;
+		}
+	}
+	for (size_t k = 0; k < m; k++)
+		if (s->lp[k].ok)
+			emit_lib_point(s, &s->lp[k], algo, op, oneshot, len);
+	emit_pairs(s, m, algo, op, oneshot, len, bench_now_ns() - start);
+}
+
+/* Every point of ALGO: the sizes of the run; at each, as the sequential
+ * sweep does (measure.c), bulk where the size is whole keystream blocks
+ * and one-shot up to --oneshot-max; encryption then decryption. */
+static void run_algo(struct sched *s, enum guest_algo algo)
+{
+	const struct guest_algo_info *ai = algo_info(algo);
+	size_t order[MAX_LIBS], sizes[FULL_SIZES], nsizes;
+	struct worker_req q;
+	struct worker_reply r;
+	bool any = false;
+
+	memset(&q, 0, sizeof(q));
+	q.cmd = WORKER_ALGO;
+	q.algo = (uint32_t)algo;
+	shuffle_permutation(&s->rng, order, s->nlibs);
+	for (size_t k = 0; k < s->nlibs; k++) {
+		size_t i = order[k];
+
+		s->supports[i] = s->w[i].alive && call(s, i, &q, &r) == 0 &&
+				 r.status == 0 && r.supported;
+		any = any || s->supports[i];
+	}
+	if (!any)
+		return;
+	nsizes = measure_sizes(s->run->o, sizes);
+	for (size_t k = 0; k < nsizes; k++) {
+		size_t len = sizes[k];
+		bool one = len <= s->run->o->oneshot_max;
+		bool bulk = len % algo_stream_block(algo) == 0;
+
+		for (int m = 0; m < 2; m++) {
+			bool oneshot = m == 1;
+
+			if (oneshot ? !one : !bulk)
+				continue;
+			if (ai->kind == GUEST_KIND_HASH) {
+				run_point(s, algo, GUEST_OP_HASH, oneshot, len);
+				continue;
+			}
+			run_point(s, algo, GUEST_OP_ENCRYPT, oneshot, len);
+			run_point(s, algo, GUEST_OP_DECRYPT, oneshot, len);
+		}
+	}
+}
+
+void interleave_run(struct run *run)
+{
+	const struct options *o = run->o;
+	struct sched *s = calloc(1, sizeof(*s));
+
+	if (!s) {
+		complain("out of memory");
+		exit(1);
+	}
+	s->run = run;
+	s->nlibs = o->nlibs;
+	s->rounds = o->rounds;
+	shuffle_seed(&s->rng, o->seed_set ? o->seed : INTERLEAVE_SEED);
+	for (size_t i = 0; i < s->nlibs; i++) {
+		if (worker_start(run, o->libs[i], &s->w[i]) < 0) {
+			check_emit(emit_library_failed(o->libs[i]->name,
+						       "cannot start the library's process"));
+			check_emit(emit_error(o->libs[i]->name, "",
+					      "cannot start the library's process"));
+		}
+	}
+	for (size_t a = 0; a < o->nalgos; a++)
+		run_algo(s, o->algos[a]);
+	for (size_t i = 0; i < s->nlibs; i++)
+		worker_stop(run, &s->w[i]);
+	free(s);
+}

@@ -1,0 +1,36 @@
+/* guest/interleave.h - measure the libraries interleaved: every library
+ * in a worker process of its own (guest/worker.h), and the parent hands
+ * out blocks of one point to them in turn, a new random order each
+ * round, so that the libraries compared at a point are measured within
+ * milliseconds of each other and judged as pairs (guest/pairs.h).
+ * guest/PROTOCOL.md, "Interleaved measurement", says what is printed.
+ *
+ * Why (DESIGN.md, "Compare side by side"): the host's speed moves by
+ * several per cent over minutes and by tens in bursts; libraries measured
+ * one after the other, minutes apart, carry that drift into their
+ * ranking. Blocks a few milliseconds long taking turns share it. */
+#ifndef GUEST_INTERLEAVE_H
+#define GUEST_INTERLEAVE_H
+
+#include "measure.h"
+
+/* Rounds per point when --rounds is not given: a full run, --quick. */
+#define INTERLEAVE_ROUNDS 12
+#define INTERLEAVE_QUICK_ROUNDS 6
+
+/* The seed of the block order without --seed (any fixed value: the
+ * order is then the same in every invocation). */
+#define INTERLEAVE_SEED UINT64_C(0x6a09e667)
+
+/* Measure every library of run->o (one worker each) at every point of
+ * its algorithms and sizes, interleaved: each library's `library` line
+ * and, per algorithm, its `kat`, `unsupported`, `crosscheck` and
+ * `keysetup` lines come from its worker; the parent prints the `result`
+ * lines (the rounds' blocks as samples, one set) and one `pair` line per
+ * library but the fastest at each point. A worker that fails costs only
+ * its library (worker.h). Counts results and measure_ns in run->counts
+ * and the workers' rusage in run->rusage. Exits with status 1 when stdout
+ * is gone. */
+void interleave_run(struct run *run);
+
+#endif /* GUEST_INTERLEAVE_H */

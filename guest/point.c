@@ -1,0 +1,127 @@
+/* guest/point.c - one measured point of a library (see point.h). */
+#include "compat.h"
+
+#include <string.h>
+
+#include "algo.h"
+#include "backend.h"
+#include "bench.h"
+#include "point.h"
+
+int point_bulk_batch(void *p, uint64_t calls)
+{
+	struct batch_arg *a = p;
+
+	return a->b->bulk_run(a->ctx, a->in, a->out, a->len, calls, a->aux);
+}
+
+int point_oneshot_batch(void *p, uint64_t calls)
+{
+	struct batch_arg *a = p;
+	struct guest_oneshot io;
+
+	memset(&io, 0, sizeof(io));
+	io.key = a->key;
+	io.iv = a->iv;
+	io.in = a->in;
+	io.len = a->len;
+	io.out = a->out;
+	io.tag = a->aux;
+	if (algo_info(a->algo)->kind == GUEST_KIND_AEAD) {
+		io.aad = guest_aead_aad;
+		io.aad_bytes = GUEST_AEAD_AAD_BYTES;
+	}
+	if (algo_info(a->algo)->kind == GUEST_KIND_HASH)
+		io.out = a->aux;
+	for (uint64_t i = 0; i < calls; i++)
+		if (backend_oneshot(a->b, a->algo, a->op, &io) != 0)
+			return -1;
+	return 0;
+}
+
+int point_rekey_batch(void *p, uint64_t calls)
+{
+	struct batch_arg *a = p;
+
+	return a->b->rekey(a->ctx, a->key, a->iv, calls);
+}
+
+int point_open(struct point *p, const struct guest_backend *b,
+	       enum guest_algo algo, enum guest_op op, size_t len,
+	       bool oneshot, uint8_t *pt, uint8_t *ct, uint8_t *work,
+	       const uint8_t *tag, const uint8_t *key, const uint8_t *iv)
+{
+	const struct guest_algo_info *ai = algo_info(algo);
+	struct batch_arg *a = &p->arg;
+
+	memset(p, 0, sizeof(*p));
+	p->oneshot = oneshot;
+	a->b = b;
+	a->algo = algo;
+	a->op = op;
+	a->len = len;
+	a->aux = p->aux;
+	a->key = key;
+	a->iv = iv;
+	/* one layout for every library and mode (guest/PROTOCOL.md,
+	 * "Buffers"): out of place, the input read from pt (encrypt, hash)
+	 * or ct (decrypt), the output written to work; an AEAD's tag right
+	 * after its text */
+	a->in = op == GUEST_OP_DECRYPT ? ct : pt;
+	a->out = work;
+	if (ai->kind == GUEST_KIND_AEAD && op == GUEST_OP_DECRYPT) {
+		memcpy(ct + len, tag, ai->tag_bytes);
+		a->aux = ct + len;
+	} else if (ai->kind == GUEST_KIND_AEAD) {
+		a->aux = work + len;
+	}
+	if (oneshot)
+		return 0;
+	a->ctx = b->bulk_new(algo, op, key, iv);
+	return a->ctx ? 0 : -1;
+}
+
+bench_batch_fn point_fn(const struct point *p)
+{
+	return p->oneshot ? point_oneshot_batch : point_bulk_batch;
+}
+
+int point_measure(struct point *p, const struct bench_params *params,
+		  struct bench_hint *hint, struct bench_result *r)
+{
+	int rc = bench_measure(point_fn(p), &p->arg, p->arg.len, params,
+			       hint, r);
+
+	if (rc == 0)
+		p->calls = r->calls_per_batch;
+	return rc;
+}
+
+int point_calibrate(struct point *p, const struct bench_params *params,
+		    const struct bench_hint *hint, uint64_t *spent_ns)
+{
+	struct bench_result r;
+	int rc;
+
+	memset(&r, 0, sizeof(r));
+	rc = bench_calibrate(point_fn(p), &p->arg, p->arg.len, params, hint,
+			     &p->calls, &r);
+	*spent_ns += r.spent_ns;
+	return rc;
+}
+
+int point_block(struct point *p, bool tsc, uint64_t *ns, uint64_t *ticks,
+		uint64_t *spent_ns)
+{
+	if (p->calls < 1)
+		return -1;
+	return bench_batch(point_fn(p), &p->arg, p->calls, tsc, ns, ticks,
+			   spent_ns);
+}
+
+void point_close(struct point *p)
+{
+	if (p->arg.ctx)
+		p->arg.b->bulk_free(p->arg.ctx);
+	p->arg.ctx = NULL;
+}

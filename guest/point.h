@@ -1,0 +1,86 @@
+/* guest/point.h - one measured point of a library: the batch functions
+ * the timed calls run in (bulk, one-shot, key setup), and a point kept
+ * open between blocks of batches, so that the interleaved scheduler
+ * (guest/interleave.h) can time it a block at a time while other
+ * libraries take their turns. */
+#ifndef GUEST_POINT_H
+#define GUEST_POINT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "algo.h"
+#include "backend.h"
+#include "bench.h"
+
+/* What one timed batch needs. */
+struct batch_arg {
+	const struct guest_backend *b;
+	enum guest_algo algo;
+	enum guest_op op;
+	void *ctx;		/* bulk and key setup: bulk_new()'s context */
+	const uint8_t *in;
+	uint8_t *out;
+	size_t len;		/* bytes per call */
+	uint8_t *aux;		/* tag or digest (backend.h, bulk_run) */
+	const uint8_t *key, *iv;
+};
+
+/* bench_batch_fn for a backend's bulk_run on ARG (a struct batch_arg). */
+int point_bulk_batch(void *arg, uint64_t calls);
+
+/* bench_batch_fn for one-shot calls: every call creates, keys, uses and
+ * frees a context (backend_oneshot()). */
+int point_oneshot_batch(void *arg, uint64_t calls);
+
+/* bench_batch_fn for key setup alone (the backend's rekey()). */
+int point_rekey_batch(void *arg, uint64_t calls);
+
+/* An open point: OP of ALGO on LEN-byte buffers in bulk or one-shot
+ * mode, with its call count once calibrated. */
+struct point {
+	struct batch_arg arg;
+	bool oneshot;
+	uint64_t calls;			/* per batch; 0 = not calibrated */
+	uint8_t aux[GUEST_MAX_DIGEST];	/* a hash's digest, else unused */
+};
+
+/* Open point *P: OP of ALGO in B on LEN-byte buffers, in one-shot mode
+ * when ONESHOT. The buffers follow guest/PROTOCOL.md "Buffers": input PT
+ * (encrypt, hash) or CT (decrypt; an AEAD's valid tag TAG is copied right
+ * after its text), output WORK; PT, CT and WORK are the caller's, of at
+ * least LEN + GUEST_MAX_TAG bytes, and must outlive the point. KEY and IV
+ * likewise. Returns 0, or -1 when the bulk context could not be created
+ * (nothing to close then). */
+int point_open(struct point *p, const struct guest_backend *b,
+	       enum guest_algo algo, enum guest_op op, size_t len,
+	       bool oneshot, uint8_t *pt, uint8_t *ct, uint8_t *work,
+	       const uint8_t *tag, const uint8_t *key, const uint8_t *iv);
+
+/* The batch function and its argument of the open point *P. */
+bench_batch_fn point_fn(const struct point *p);
+
+/* Measure the open point *P in full (bench_measure: calibration, then
+ * the sets of PARAMS) into *R, the call count predicted from and then
+ * written to HINT (may be NULL). Returns 0, or -1 when a call failed. */
+int point_measure(struct point *p, const struct bench_params *params,
+		  struct bench_hint *hint, struct bench_result *r);
+
+/* Calibrate the open point *P (bench_calibrate) to batches of at least
+ * PARAMS->min_batch_ns, predicted from HINT (may be NULL): sets
+ * p->calls; adds the ns spent to *SPENT_NS. Returns 0, or -1 when a call
+ * failed. */
+int point_calibrate(struct point *p, const struct bench_params *params,
+		    const struct bench_hint *hint, uint64_t *spent_ns);
+
+/* One timed batch of p->calls calls (calibrated first) into *NS (ns of
+ * the thread's CPU time, >= 1) and, with TSC, its TSC ticks into *TICKS;
+ * adds to *SPENT_NS. Returns 0, or -1 when a call failed. */
+int point_block(struct point *p, bool tsc, uint64_t *ns, uint64_t *ticks,
+		uint64_t *spent_ns);
+
+/* Release what point_open() made (the bulk context). */
+void point_close(struct point *p);
+
+#endif /* GUEST_POINT_H */
