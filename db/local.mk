@@ -12,7 +12,8 @@ DB_MIGRATIONS = db/migrations/0001-initial.sql \
 	db/migrations/0011-verdicts.sql \
 	db/migrations/0012-confirmations.sql \
 	db/migrations/0013-points-view.sql \
-	db/migrations/0014-verdict-inputs.sql
+	db/migrations/0014-verdict-inputs.sql \
+	db/migrations/0016-pairs.sql
 EXTRA_DIST += $(DB_MIGRATIONS) db/sql2c.sh
 BUILT_SOURCES += db/migrations-sql.c
 CLEANFILES += db/migrations-sql.c

@@ -480,6 +480,57 @@ out:
 	return rc;
 }
 
+/* Store the pairs of OUT (table pairs, schema 16): each library against
+ * the point's fastest, LIB_IDS indexed like out->libraries. */
+static int store_pairs(sqlite3 *db, int64_t inv_id,
+		       const struct guest_output *out, const int64_t *lib_ids,
+		       bo_err *err)
+{
+	sqlite3_stmt *st;
+	size_t i, j, k;
+	int rc = -1;
+
+	if (out->npairs == 0)
+		return 0;
+	if (db_prep(db, "INSERT INTO pairs (invocation_id, library_id,"
+		    " versus_id, algorithm, operation, mode, buffer_bytes,"
+		    " ratio, low, high, coverage, rounds, tie, span_ns)"
+		    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
+		    " ?12, ?13, ?14)", &st, err) < 0)
+		return -1;
+	for (i = 0; i < out->npairs; i++) {
+		const struct guest_pair *p = &out->pairs[i];
+
+		j = loaded_index(out, p->library);
+		k = loaded_index(out, p->versus);
+		if (j == out->nlibraries || k == out->nlibraries) {
+			bo_err_set(err, "pair of %s and %s, one of them not loaded",
+				   p->library, p->versus);
+			goto out;
+		}
+		sqlite3_bind_int64(st, 1, inv_id);
+		sqlite3_bind_int64(st, 2, lib_ids[j]);
+		sqlite3_bind_int64(st, 3, lib_ids[k]);
+		db_bind_text(st, 4, p->algorithm);
+		db_bind_text(st, 5, p->operation);
+		db_bind_text(st, 6, p->mode);
+		sqlite3_bind_int64(st, 7, p->buffer_bytes);
+		sqlite3_bind_double(st, 8, p->ratio);
+		sqlite3_bind_double(st, 9, p->low);
+		sqlite3_bind_double(st, 10, p->high);
+		sqlite3_bind_double(st, 11, p->coverage);
+		sqlite3_bind_int64(st, 12, p->rounds);
+		sqlite3_bind_int(st, 13, p->tie);
+		sqlite3_bind_int64(st, 14, p->span_ns);
+		if (db_step_done(db, st, err) < 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(st);
+	return rc;
+}
+
 int db_store_output(sqlite3 *db, int64_t inv_id,
 		    const struct guest_output *out,
 		    const struct guest_judgement *judged,
@@ -495,7 +546,8 @@ int db_store_output(sqlite3 *db, int64_t inv_id,
 	    store_curves(db, inv_id, out, judged, lib_ids, err) == 0 &&
 	    db_store_resources(db, inv_id, out, judged, err) == 0 &&
 	    store_crosschecks(db, inv_id, out, err) == 0 &&
-	    store_canaries(db, inv_id, out, lib_ids, err) == 0)
+	    store_canaries(db, inv_id, out, lib_ids, err) == 0 &&
+	    store_pairs(db, inv_id, out, lib_ids, err) == 0)
 		rc = 0;
 	free(lib_ids);
 	return rc;

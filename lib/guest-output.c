@@ -77,6 +77,14 @@ void guest_output_release(struct guest_output *out)
 		free(out->canaries[i].mode);
 	}
 	free(out->canaries);
+	for (i = 0; i < out->npairs; i++) {
+		free(out->pairs[i].library);
+		free(out->pairs[i].versus);
+		free(out->pairs[i].algorithm);
+		free(out->pairs[i].operation);
+		free(out->pairs[i].mode);
+	}
+	free(out->pairs);
 	guest_output_init(out);
 }
 

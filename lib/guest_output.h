@@ -132,6 +132,20 @@ struct guest_canary {
 					 * again */
 };
 
+/* One library against the fastest at a point, from interleaved blocks
+ * (a `pair` line). */
+struct guest_pair {
+	char *library, *versus;		/* versus: the point's fastest */
+	char *algorithm, *operation, *mode;
+	int64_t buffer_bytes;
+	double ratio;			/* library's throughput / versus' */
+	double low, high;		/* its interval */
+	double coverage;		/* the interval's confidence, 0 .. 1 */
+	int64_t rounds;			/* blocks each, paired */
+	int64_t span_ns;		/* first block to last, ns */
+	int tie;			/* low <= 1 <= high */
+};
+
 /* Everything one invocation printed. All memory owned by the struct. */
 struct guest_output {
 	int have_hello, have_done;
@@ -142,6 +156,8 @@ struct guest_output {
 	size_t nlibraries, nkats, nunsupported, nerrors, nresults;
 	size_t nkeysetups, ncrosschecks, ncanaries;
 	struct guest_canary *canaries;
+	struct guest_pair *pairs;	/* --interleave only */
+	size_t npairs;
 	struct guest_keysetup *keysetups;
 	struct guest_crosscheck *crosschecks;
 	struct guest_library *libraries;

@@ -44,7 +44,7 @@ liborch_a_SOURCES += \
 	lib/util.c \
 	lib/util.h \
 	lib/validate-fields.c \
-	lib/validate-points.c \
+	lib/validate-points.c lib/validate-pairs.c \
 	lib/validate.c \
 	lib/validate.h
 EXTRA_DIST += lib/README

@@ -343,6 +343,8 @@ int guest_output_add_line(struct guest_output *out, const char *line,
 		rc = add_crosscheck(out, o, lineno, err);
 	else if (strcmp(type, "canary") == 0)
 		rc = add_canary(out, o, lineno, err);
+	else if (strcmp(type, "pair") == 0)
+		rc = guest_validate_pair(out, o, lineno, err);
 	else if (strcmp(type, "done") == 0)
 		rc = add_done(out, o, lineno, err);
 	else

@@ -74,4 +74,13 @@ int guest_validate_result(struct guest_output *out, json_t *o, size_t lineno,
 int guest_validate_keysetup(struct guest_output *out, json_t *o,
 			    size_t lineno, bo_err *err);
 
+/* Check `pair` line O (guest/PROTOCOL.md, "Interleaved measurement"):
+ * names, the ratio inside its interval, tie as the interval says, both
+ * libraries with a result at the point (printed right before), one line
+ * per library and one reference per point; append it to out->pairs
+ * (strings copied, owned by OUT). Returns 0, or -1 with err set (OUT
+ * unchanged). */
+int guest_validate_pair(struct guest_output *out, json_t *o, size_t lineno,
+			bo_err *err);
+
 #endif

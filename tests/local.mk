@@ -99,6 +99,9 @@ EXTRA_DIST += tests/t3140-run-summary.sh tests/t3141-run-progress.sh
 TESTS += tests/t3150-run-resources.sh tests/t7025-results-resources.sh
 EXTRA_DIST += tests/t3150-run-resources.sh tests/bench/resources.sh \
 	tests/t7025-results-resources.sh
+# The libraries taking turns in a run, and the pairs stored (root).
+TESTS += tests/t3160-run-interleave.sh
+EXTRA_DIST += tests/t3160-run-interleave.sh
 # The report's overview (heat maps, fastest per algorithm).
 TESTS += tests/t7210-report-overview.sh
 EXTRA_DIST += tests/t7210-report-overview.sh

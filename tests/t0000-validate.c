@@ -271,6 +271,63 @@ static void samples_and_clock(void)
 	guest_output_release(&out);
 }
 
+#define RES(lib) "{\"type\":\"result\",\"library\":\"" lib "\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"p25_ns\":15500,\"p75_ns\":16500,\"cv\":0.04941058844,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0,\"mb_per_s\":1000.0,\"verified\":true,\"samples_ns\":[16000,15000,17000,15500,16500]}"
+#define PAIR(lib, versus, ratio, low, high, tie, rounds) "{\"type\":\"pair\",\"library\":\"" lib "\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":16,\"versus\":\"" versus "\",\"ratio\":" ratio ",\"low\":" low ",\"high\":" high ",\"coverage\":0.96875,\"rounds\":" rounds ",\"tie\":" tie ",\"span_ns\":1200000}"
+
+/* `pair` lines (guest/PROTOCOL.md, "Interleaved measurement"): kept when
+ * sound; refused when the tie flag, the interval, the rounds or the
+ * results of the point disagree with the line. */
+static void pair_lines(void)
+{
+	struct guest_output out;
+	const char *msg;
+	static const char *head[] = { LIB("openssl"), LIB("nettle"),
+				      LIB("libgcrypt"), RES("openssl"),
+				      RES("nettle") };
+	static const struct {
+		const char *pair, *needle, *what;
+	} bad[] = {
+		{ PAIR("nettle", "openssl", "0.9", "0.8", "0.95", "true", "5"),
+		  "'tie' is true", "a tie whose interval does not hold 1" },
+		{ PAIR("nettle", "openssl", "0.9", "0.8", "1.05", "false", "5"),
+		  "'tie' is false", "no tie where the interval holds 1" },
+		{ PAIR("nettle", "openssl", "0.7", "0.8", "0.95", "false", "5"),
+		  "outside its interval", "a ratio outside its interval" },
+		{ PAIR("nettle", "nettle", "1", "1", "1", "true", "5"),
+		  "with itself", "a library paired with itself" },
+		{ PAIR("libgcrypt", "openssl", "0.9", "0.8", "0.95", "false", "5"),
+		  "has no result", "a pair where one side has no result" },
+		{ PAIR("nettle", "openssl", "0.9", "0.8", "0.95", "false", "6"),
+		  "exceeds the result's blocks", "more rounds than blocks" },
+		{ PAIR("nettle", "openssl", "-1", "0.8", "0.95", "false", "5"),
+		  "'ratio' must be", "a negative ratio" },
+	};
+	const char *lines[7];
+
+	memcpy(lines, head, sizeof(head));
+	lines[5] = PAIR("nettle", "openssl", "0.9", "0.8", "0.95", "false", "5");
+	msg = feed_lines(&out, lines, 6);
+	tap_ok(msg[0] == '\0' && out.npairs == 1 &&
+	       strcmp(out.pairs[0].versus, "openssl") == 0 &&
+	       out.pairs[0].ratio == 0.9 && out.pairs[0].low == 0.8 &&
+	       out.pairs[0].high == 0.95 && out.pairs[0].tie == 0 &&
+	       out.pairs[0].rounds == 5 && out.pairs[0].span_ns == 1200000,
+	       "a pair line is accepted and kept (%s)", msg);
+	guest_output_release(&out);
+	lines[6] = lines[5];
+	msg = feed_lines(&out, lines, 7);
+	tap_ok(strstr(msg, "duplicate pair") != NULL,
+	       "rejects a second pair of one library at a point (%s)", msg);
+	guest_output_release(&out);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		lines[5] = bad[i].pair;
+		msg = feed_lines(&out, lines, 6);
+		tap_ok(strstr(msg, bad[i].needle) != NULL, "rejects %s (%s)",
+		       bad[i].what, msg);
+		guest_output_release(&out);
+	}
+}
+
 int main(void)
 {
 	struct guest_output out;
@@ -281,6 +338,7 @@ int main(void)
 
 	msg = feed((size_t)-1, NULL, &line);
 	tap_ok(msg[0] == '\0', "accepts a complete, valid invocation (%s)", msg);
+	pair_lines();
 
 	/* and keeps what it read */
 	guest_output_init(&out);

@@ -169,6 +169,13 @@ static const struct opt_def options[] = {
 	  .help = "mask the libraries' hardware acceleration (AES-NI,\n"
 		  "PCLMUL, SIMD) where they allow it; stored as\n"
 		  "variant 'nohw'" },
+	{ .name = "interleave", .kind = OPT_FLAG,
+	  .offset = offsetof(struct run_opts, c.interleave_libs),
+	  .help = "measure the libraries of each point taking turns,\n"
+		  "a block at a time, in a new random order every\n"
+		  "round, and store each library's ratio to the\n"
+		  "fastest with its interval (pairs_v; a tie where\n"
+		  "the interval holds 1)" },
 	{ .kind = OPT_GROUP, .group = measure_options,
 	  .offset = offsetof(struct run_opts, measure) },
 	{ .name = "max-cv", .kind = OPT_VALUE, .arg = "F",
@@ -248,9 +255,10 @@ static int check_opts(const struct run_opts *o)
 	/* the tool mode measures hw and nohw itself, every tool, its own
 	 * repetitions */
 	if (c->tools && (c->libs || c->algos || c->nohw || m->quick ||
+			 c->interleave_libs ||
 			 m->min_batch_ns || m->repetitions || c->max_cv[0] ||
 			 m->max_reruns.set || m->seed.set))
-		return cli_usage_error("run", "--tools takes none of --libs, --algos, --nohw, --quick, --seed, --min-batch-ms, --repetitions, --max-cv, --max-reruns");
+		return cli_usage_error("run", "--tools takes none of --libs, --algos, --nohw, --interleave, --quick, --seed, --min-batch-ms, --repetitions, --max-cv, --max-reruns");
 	return 0;
 }
 

@@ -128,6 +128,8 @@ int run_invoke(const struct run_config *c, const struct plan *p,
 	}
 	if (c->nohw)
 		args[n++] = "--nohw";
+	if (c->interleave_libs)
+		args[n++] = "--interleave";
 	if (c->min_batch_ns) {
 		snprintf(batchbuf, sizeof(batchbuf), "%llu",
 			 (unsigned long long)c->min_batch_ns);

@@ -1,0 +1,69 @@
+#!/bin/sh
+# t3160-run-interleave - `benchorch run --interleave` on the cached Debian
+# image: the guests measure the libraries taking turns and the run stores
+# what they print: every result one set of --quick's 6 blocks, and per
+# invocation and point one pairs_v row per library but the fastest,
+# against the library with the lowest median ns per byte there, its
+# ratio inside its interval and tie exactly where the interval holds 1;
+# no canary. --interleave with --tools is a usage error.
+. "${top_srcdir:-.}/tests/lib.sh"
+require_root_tools
+command -v systemd-nspawn >/dev/null 2>&1 || skip_all "needs systemd-nspawn"
+require_test_image
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+db="$tmp/results.db"
+q() { sqlite3 -batch -noheader "$db" "$1"; }
+
+"$BENCHORCH" run --distros debian --quick --interleave --no-confirm \
+	--seed 4242 --libs openssl,libgcrypt,nettle,libsodium \
+	--algos aes-128-gcm,chacha20,sha-256 --state-dir "$TEST_STATE" \
+	--db "$db" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+ok $rc "run --interleave exits 0"
+[ $rc -eq 0 ] || sed 's/^/# /' "$tmp/err" | tail -5
+
+n=$(q "select count(*) from results_v where run_id = 1")
+ok $([ "${n:-0}" -gt 50 ] && [ "$(q "select count(*) from results_v
+	where run_id = 1 and repetitions != 6")" = 0 ]; echo $?) \
+	"$n results, each of 6 blocks (--quick's rounds)"
+np=$(q "select count(*) from pairs_v where run_id = 1")
+ok $([ "${np:-0}" -gt 30 ]; echo $?) "$np pairs stored"
+# per invocation and point: results with two or more libraries have one
+# pair row per library but one
+bad=$(q "with pts as (select r.invocation_id inv, r.algorithm, r.operation,
+		r.mode, r.buffer_bytes, count(*) n
+	from results r group by 1, 2, 3, 4, 5),
+	prs as (select invocation_id inv, algorithm, operation, mode,
+		buffer_bytes, count(*) n, count(distinct versus_id) v
+	from pairs group by 1, 2, 3, 4, 5)
+	select count(*) from pts left join prs using (inv, algorithm,
+		operation, mode, buffer_bytes)
+	where (pts.n > 1 and (prs.n is null or prs.n != pts.n - 1 or prs.v != 1))
+	   or (pts.n = 1 and prs.n is not null)")
+ok $([ "$bad" = 0 ]; echo $?) "one pair per library but the fastest at every point ($bad wrong)"
+# the reference is the fastest: no library of the point has a lower
+# median ns per byte than versus
+bad=$(q "select count(*) from pairs p
+	join results rv on rv.invocation_id = p.invocation_id
+		and rv.library_id = p.versus_id and rv.algorithm = p.algorithm
+		and rv.operation = p.operation and rv.mode = p.mode
+		and rv.buffer_bytes = p.buffer_bytes
+	join results rl on rl.invocation_id = p.invocation_id
+		and rl.library_id = p.library_id and rl.algorithm = p.algorithm
+		and rl.operation = p.operation and rl.mode = p.mode
+		and rl.buffer_bytes = p.buffer_bytes
+	where rl.median_ns * 1.0 / rl.calls_per_batch
+	    < rv.median_ns * 1.0 / rv.calls_per_batch")
+ok $([ "$bad" = 0 ]; echo $?) "versus has the lowest median at its point ($bad not)"
+bad=$(q "select count(*) from pairs_v where run_id = 1 and (low > ratio
+	or ratio > high or tie != (low <= 1 and high >= 1) or rounds != 6)")
+ok $([ "$bad" = 0 ]; echo $?) "every ratio inside its interval, tie where it holds 1 ($bad wrong)"
+ok $([ "$(q "select count(*) from canaries")" = 0 ]; echo $?) "no canary stored"
+
+"$BENCHORCH" run --tools --interleave --db "$tmp/t.db" >/dev/null 2>"$tmp/err"
+rc=$?
+ok $([ $rc -eq 2 ] && grep -q -- "--interleave" "$tmp/err"; echo $?) \
+	"--tools --interleave: a usage error (exit $rc): $(head -1 "$tmp/err")"
+done_testing
