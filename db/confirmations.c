@@ -136,38 +136,3 @@ int64_t db_confirmed_by(sqlite3 *db, int64_t run_id)
 	sqlite3_finalize(st);
 	return id;
 }
-
-char *db_shown_runs_sql(sqlite3 *db)
-{
-	int confirms = db_has(db, "confirmations");
-
-	if (confirms < 0)
-		return NULL;
-	return xstrdup(confirms == 0 ?
-		       "run_id NOT IN (SELECT id FROM runs WHERE status ="
-		       " 'running')" :
-		       "run_id NOT IN (SELECT id FROM runs WHERE status ="
-		       " 'running') AND run_id NOT IN (SELECT run_id FROM"
-		       " confirmations)");
-}
-
-char *db_latest_run_sql(sqlite3 *db)
-{
-	char *cond = db_shown_runs_sql(db);
-	char *sql = cond ? xasprintf("(SELECT max(run_id) FROM results_v"
-				     " WHERE %s)", cond) : NULL;
-
-	free(cond);
-	return sql;
-}
-
-int64_t db_latest_run(sqlite3 *db)
-{
-	char *sub = db_latest_run_sql(db);
-	char *sql = sub ? xasprintf("SELECT coalesce(%s, 0)", sub) : NULL;
-	long long id = sql ? db_query_int(db, sql) : -1;
-
-	free(sql);
-	free(sub);
-	return id;
-}

@@ -49,27 +49,4 @@ int db_confirmation_previous_removed(sqlite3 *db, int64_t run_id,
  * (> 0), 0 when none, or -1 on a database error. */
 int64_t db_confirmed_by(sqlite3 *db, int64_t run_id);
 
-/* The condition, on a run_id column of results_v (or a view like it),
- * that keeps the runs a reader shows by default: not a run still going
- * (status 'running': it stores each invocation as it ends, so its
- * results are part of a round) and not a confirmation run (it measures
- * a handful of another run's curves again, and `run` and the daemon make
- * one on their own: never the answer to "which library is fastest"). A
- * database older than the confirmations table (migration 12) has no
- * confirmation run. Newly allocated: the caller frees it. NULL on a
- * database error (the schema cannot be read: the message is
- * sqlite3_errmsg(DB)). */
-char *db_shown_runs_sql(sqlite3 *db);
-
-/* The run a reader shows when none is named ("the latest run"): the
- * latest run with library results (results_v) that db_shown_runs_sql
- * keeps. Returns the run id (> 0), 0 when DB has no such run, or -1 on
- * a database error. */
-int64_t db_latest_run(sqlite3 *db);
-
-/* The same run as an SQL scalar subquery, "(SELECT ...)", to compare a
- * run_id column with (NULL when there is none). Newly allocated: the
- * caller frees it. NULL on a database error (as db_shown_runs_sql). */
-char *db_latest_run_sql(sqlite3 *db);
-
 #endif

@@ -13,6 +13,7 @@ DB_MIGRATIONS = db/migrations/0001-initial.sql \
 	db/migrations/0012-confirmations.sql \
 	db/migrations/0013-points-view.sql \
 	db/migrations/0014-verdict-inputs.sql \
+	db/migrations/0015-latest-runs.sql \
 	db/migrations/0016-pairs.sql
 EXTRA_DIST += $(DB_MIGRATIONS) db/sql2c.sh
 BUILT_SOURCES += db/migrations-sql.c
@@ -27,6 +28,7 @@ liborch_a_SOURCES += \
 	db/stmt.c db/stmt.h \
 	db/package-changes.c db/package-changes.h \
 	db/confirmations.c db/confirmations.h \
+	db/latest.c db/latest.h \
 	db/tools.c db/tools.h \
 	db/resources.c db/resources.h \
 	db/migrations.h

@@ -110,7 +110,8 @@ TESTS += tests/t7211-cli-names.sh
 EXTRA_DIST += tests/t7211-cli-names.sh
 EXTRA_DIST += tests/t7200-report.sh
 CLEANFILES += tests/t7200-report.png
-TESTS += tests/t7300-merge.sh tests/t7400-db-readme.sh tests/t7500-cli.sh
+TESTS += tests/t7300-merge.sh tests/t7400-db-readme.sh tests/t7405-latest-run.sh \
+	tests/t7500-cli.sh
 # merge_from and a hostile source: opened once, defensive, no trusted schema
 # (the source databases from results-mkdb).
 check_PROGRAMS += tests/t7310-merge-untrusted
@@ -133,7 +134,7 @@ tests_t7140_daemon_verdict_LDADD = $(ORCH_TEST_LDADD)
 TESTS += tests/t7140-daemon-verdict
 EXTRA_DIST += tests/t7130-compare-verdicts.sh tests/fixtures/verdict-runs.py
 EXTRA_DIST += tests/t7110-compare-nohw.sh
-EXTRA_DIST += tests/t7300-merge.sh tests/t7400-db-readme.sh db/README \
+EXTRA_DIST += tests/t7300-merge.sh tests/t7400-db-readme.sh tests/t7405-latest-run.sh db/README \
 	tests/t7500-cli.sh
 # The daemon (issue #6): configuration, schedules, control protocol; then
 # a real daemon on the cached Debian image.

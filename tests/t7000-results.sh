@@ -146,20 +146,27 @@ sqlite3 "$tmp/aborted.db" "update runs set status = 'aborted', error = 'interrup
 [ $? -eq 0 ] && [ "$(wc -l <"$tmp/out")" -gt 1 ] &&
 	grep -q "^benchorch: warning: run 2 is stored as aborted (interrupted by signal 2): its results are partial$" "$tmp/err"
 ok $? "results of an aborted run that has rows prints them and warns that they are partial"
-# every command that shows a run by default or by name warns alike
+# a command that shows a run by default takes the latest finished one and
+# says which newer ones it skipped; a run named by --run is shown, with a
+# warning when it did not finish
 sqlite3 "$tmp/aborted.db" "update runs set status = 'aborted', error = 'interrupted by signal 2' where id = 3"
 w3="^benchorch: warning: run 3 is stored as aborted (interrupted by signal 2): its results are partial$"
+n1="^benchorch: run 3 was aborted, run 2 was aborted, run 50 was aborted; showing run 1, the latest finished library run$"
 "$BENCHORCH" results --db "$tmp/aborted.db" --summary >"$tmp/out" 2>"$tmp/err" &&
-	[ -s "$tmp/out" ] && grep -q "$w3" "$tmp/err" &&
+	grep -q 'results --run 1;' "$tmp/out" && grep -q "$n1" "$tmp/err" &&
+	! grep -q "partial" "$tmp/err" &&
 	"$BENCHORCH" report --db "$tmp/aborted.db" -o "$tmp/ab.html" 2>"$tmp/err" &&
-	grep -q "$w3" "$tmp/err" &&
-	"$BENCHORCH" report --db "$tmp/aborted.db" --run 2 -o "$tmp/ab2.html" 2>"$tmp/err" &&
-	grep -q "^benchorch: warning: run 2 is stored as aborted" "$tmp/err" &&
+	grep -q "$n1" "$tmp/err" && ! grep -q "partial" "$tmp/err" &&
 	"$BENCHORCH" compare --machines --db "$tmp/aborted.db" >"$tmp/out" 2>"$tmp/err" &&
-	grep -q "$w3" "$tmp/err" &&
+	! grep -q "partial" "$tmp/err"
+ok $? "results --summary, report and compare --machines show the latest finished run (1), not an aborted one, and say which they skipped"
+"$BENCHORCH" report --db "$tmp/aborted.db" --run 2 -o "$tmp/ab2.html" 2>"$tmp/err" &&
+	grep -q "^benchorch: warning: run 2 is stored as aborted" "$tmp/err" &&
+	"$BENCHORCH" results --db "$tmp/aborted.db" --summary --run 3 >"$tmp/out" 2>"$tmp/err" &&
+	[ -s "$tmp/out" ] && grep -q "$w3" "$tmp/err" &&
 	"$BENCHORCH" results --db "$tmp/aborted.db" --summary --run 1 >"$tmp/out" 2>"$tmp/err" &&
 	! grep -q "partial" "$tmp/err"
-ok $? "results --summary, report (by default and by --run) and compare --machines warn of an aborted run they show, not of a finished one"
+ok $? "report and results --summary warn of an aborted run named by --run, not of a finished one"
 "$BENCHORCH" results --db "$tmp/aborted.db" --run 1 >/dev/null 2>"$tmp/err"
 [ $? -eq 0 ] && ! grep -q partial "$tmp/err"
 ok $? "a finished run gets no such warning"

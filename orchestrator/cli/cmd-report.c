@@ -12,6 +12,7 @@
 #include "orchestrator/cli/cli.h"
 #include "orchestrator/results/runstate.h"
 #include "orchestrator/results/db-names.h"
+#include "orchestrator/results/latest-pick.h"
 #include "orchestrator/results/report-fmt.h"
 #include "orchestrator/results/report.h"
 
@@ -124,8 +125,6 @@ static int check_report(sqlite3 *db, const char *path,
 	/* a run that did not finish: its results are partial */
 	for (size_t i = 0; i < o->nruns; i++)
 		cli_warn_partial_run(db, o->runs[i]);
-	if (!o->nruns)
-		cli_warn_partial_run(db, report_latest_run(db));
 	if (!o->table_bytes)
 		return EXIT_OK;
 	k = db_names_size_known(db, o->table_bytes);
@@ -142,6 +141,27 @@ static int check_report(sqlite3 *db, const char *path,
 					size_arg, path, sizes);
 		free(sizes);
 		return k < 0 ? EXIT_ENV : EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+/* Without --run, O shows the latest finished library run of DB (at
+ * PATH): latest_pick says on stderr which newer runs it skipped, and puts
+ * it in *LATEST, O's only run (none: report says there is nothing to
+ * report). Returns EXIT_OK, or EXIT_ENV after the message. */
+static int pick_latest(sqlite3 *db, const char *path, struct report_opts *o,
+		       int64_t *latest)
+{
+	if (o->nruns)
+		return EXIT_OK;
+	*latest = latest_pick(db, DB_RUN_LIBRARY);
+	if (*latest < 0) {
+		cli_error("database error in '%s': %s", path, sqlite3_errmsg(db));
+		return EXIT_ENV;
+	}
+	if (*latest > 0) {
+		o->runs = latest;
+		o->nruns = 1;
 	}
 	return EXIT_OK;
 }
@@ -190,6 +210,7 @@ static int cmd_report(const struct cmd_ctx *ctx, void *opts, int argc,
 	struct report_opts o = { .runs = c->runs.ids, .nruns = c->runs.n,
 				 .table_bytes = c->size.bytes,
 				 .algorithm = c->algo };
+	int64_t latest = 0;
 	sqlite3 *db;
 	int rc;
 
@@ -204,7 +225,9 @@ static int cmd_report(const struct cmd_ctx *ctx, void *opts, int argc,
 	else
 		rc = cli_db_open(ctx->db_path, 0, &db);
 	if (rc == EXIT_OK) {
-		rc = check_report(db, ctx->db_path, &o, c->size.arg);
+		rc = pick_latest(db, ctx->db_path, &o, &latest);
+		if (rc == EXIT_OK)
+			rc = check_report(db, ctx->db_path, &o, c->size.arg);
 		if (rc == EXIT_OK)
 			rc = write_report(db, ctx->db_path, &o, c->out);
 		sqlite3_close(db);

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "db/confirmations.h"
 #include "db/db.h"
 #include "lib/algorithms.h"
 #include "orchestrator/cli/cli.h"
@@ -15,6 +14,7 @@
 #include "orchestrator/results/fastest.h"
 #include "lib/format.h"
 #include "orchestrator/results/tools-print.h"
+#include "orchestrator/results/latest-pick.h"
 #include "orchestrator/results/lib-faults.h"
 #include "lib/paths.h"
 #include "orchestrator/results/report-fmt.h"
@@ -29,9 +29,11 @@ static const char usage[] =
 "library, algorithm, operation and buffer size: a point that several guest\n"
 "invocations of the run measured (each is measured in two) is one row, the\n"
 "median of their medians (per call), its quartiles spanning them.\n"
-"The latest run is the latest with results that is neither still going\n"
-"nor a confirmation run (a few curves of another run measured again);\n"
-"--run names any run.\n"
+"The latest run is the latest finished run with library results: not an\n"
+"aborted, failed or still running run, not a confirmation run (a few\n"
+"curves of another run measured again), not a tool run (--tools shows\n"
+"the latest finished tool run); stderr names the newer runs it skipped.\n"
+"It is the view latest_runs_v of the database. --run names any run.\n"
 "Throughput in MB/s (10^6 bytes per second). The table shows sizes in\n"
 "binary units (16 B, 1 KiB, 1 MiB) and the median time per call in ns;\n"
 "csv and json keep the stored columns (buffer_bytes, mb_per_s, median_ns\n"
@@ -189,19 +191,13 @@ static int no_results_reason(sqlite3 *db, int64_t run_id, char **ret)
 	return 0;
 }
 
-/* Warn on stderr about every selected run (F's --run ids or the latest
- * run) that has results but did not finish normally (aborted, failed,
- * still running): its results are partial. */
+/* Warn on stderr about every selected run (F's --run ids, or the latest
+ * run show_results put there) that has results but did not finish
+ * normally (aborted, failed, still running): its results are partial. */
 static void warn_partial_runs(sqlite3 *db, const struct filters *f)
 {
-	size_t i;
-
-	if (f->nruns && !f->all) {
-		for (i = 0; i < f->nruns; i++)
-			cli_warn_partial_run(db, f->runs[i]);
-	} else {
-		cli_warn_partial_run(db, db_latest_run(db));
-	}
+	for (size_t i = 0; i < f->nruns; i++)
+		cli_warn_partial_run(db, f->runs[i]);
 }
 
 /* Check F's --distro and --size against what DB has results for: a
@@ -250,12 +246,11 @@ dberr:
 }
 
 /* --summary: print summary_fastest for each run of F (its --run ids, or
- * the latest run with results). DB_HINT is the --db to name in the
- * closing line, or NULL. Returns an exit status. */
+ * the latest run show_results put there). DB_HINT is the --db to name in
+ * the closing line, or NULL. Returns an exit status. */
 static int print_summaries(sqlite3 *db, const char *path,
 			   const struct filters *f, const char *db_hint)
 {
-	int64_t latest = 0;
 	const int64_t *runs = f->runs;
 	size_t nruns = f->nruns, i, len = 0;
 	int rc = EXIT_OK;
@@ -263,20 +258,6 @@ static int print_summaries(sqlite3 *db, const char *path,
 	FILE *mem;
 	bo_err err;
 
-	if (!nruns) {
-		latest = db_latest_run(db);
-		if (latest < 0) {
-			cli_error("database error in '%s': %s", path,
-				  sqlite3_errmsg(db));
-			return EXIT_ENV;
-		}
-		if (!latest) {
-			cli_error("no results in '%s'", path);
-			return EXIT_FAILED;
-		}
-		runs = &latest;
-		nruns = 1;
-	}
 	for (i = 0; i < nruns; i++)
 		cli_warn_partial_run(db, runs[i]);
 	/* stdout gets the summaries once every run's is read: a database
@@ -319,25 +300,18 @@ static int print_summaries(sqlite3 *db, const char *path,
 
 /* The warnings, one line each, about every library that failed (could
  * not be loaded, crashed, hung) in the selected runs (F's --run ids, or
- * the latest): it has no results there. Returns 0 with the lines
- * in *RET ("" for none; the caller frees them), or -1 (*RET NULL) on a
- * database error (the message is sqlite3_errmsg(DB)). */
+ * the latest run show_results put there): it has no results there.
+ * Returns 0 with the lines in *RET ("" for none; the caller frees
+ * them), or -1 (*RET NULL) on a database error (the message is
+ * sqlite3_errmsg(DB)). */
 static int failed_libraries(sqlite3 *db, const struct filters *f, char **ret)
 {
 	const int64_t *runs = f->runs;
 	size_t nruns = f->nruns, len = 0, i;
-	int64_t latest = 0;
 	long k = 0;
 	FILE *m;
 
 	*ret = NULL;
-	if (!nruns) {
-		latest = db_latest_run(db);
-		if (latest < 0)
-			return -1;
-		runs = &latest;
-		nruns = latest > 0;
-	}
 	m = open_memstream(ret, &len);
 	if (!m) {
 		fputs("benchorch: out of memory\n", stderr);
@@ -432,7 +406,7 @@ static const struct opt_def options[] = {
 		  "MiB (trimmed means) and the samples kept/taken;\n"
 		  "absent tools and failed round trips with why\n"
 		  "(--run, --latest, --all, --distro and --format\n"
-		  "apply; the latest run with tool results by\n"
+		  "apply; the latest finished tool run by\n"
 		  "default)" },
 	{ .name = "resources", .kind = OPT_FLAG,
 	  .offset = offsetof(struct results_opts, resources),
@@ -467,27 +441,36 @@ static int check_options(const struct results_opts *o)
 	return 0;
 }
 
-/* --tools: print the tool results of F from DB (at PATH) in FMT.
- * Returns an exit status. */
+/* Whether DB (at PATH) has the tool mode's tables. Returns EXIT_OK, or
+ * EXIT_FAILED (a database older than the tool mode) or EXIT_ENV after
+ * the message. */
+static int check_tools(sqlite3 *db, const char *path)
+{
+	int k = sqlite3_table_column_metadata(db, "main", "tool_results",
+					      "tool", NULL, NULL, NULL, NULL,
+					      NULL);
+
+	if (k == SQLITE_OK)
+		return EXIT_OK;
+	/* SQLITE_ERROR: a database older than the tool mode (opened
+	 * read-only, not migrated); else its schema cannot be read */
+	if (k == SQLITE_ERROR)
+		cli_error("no tool results in '%s' (`benchorch run --tools` makes them; this database predates them)",
+			  path);
+	else
+		cli_error("database error in '%s': %s", path,
+			  sqlite3_errmsg(db));
+	return k == SQLITE_ERROR ? EXIT_FAILED : EXIT_ENV;
+}
+
+/* --tools: print the tool results of F from DB (at PATH) in FMT (after
+ * check_tools). Returns an exit status. */
 static int print_tools(sqlite3 *db, const char *path, const struct filters *f,
 		       enum format fmt)
 {
-	int k = sqlite3_table_column_metadata(db, NULL, "tool_results", "tool",
-					      NULL, NULL, NULL, NULL, NULL);
 	bo_err err;
 	long n;
 
-	if (k != SQLITE_OK) {
-		/* SQLITE_ERROR: a database older than the tool mode (opened
-		 * read-only, not migrated); else its schema cannot be read */
-		if (k == SQLITE_ERROR)
-			cli_error("no tool results in '%s' (`benchorch run --tools` makes them; this database predates them)",
-				  path);
-		else
-			cli_error("database error in '%s': %s", path,
-				  sqlite3_errmsg(db));
-		return k == SQLITE_ERROR ? EXIT_FAILED : EXIT_ENV;
-	}
 	n = tools_print(stdout, db, f->runs, f->nruns, f->all, f->distro, fmt,
 			&err);
 	if (n < 0)
@@ -556,15 +539,47 @@ static int print_points(sqlite3 *db, const char *path,
 	return rc;
 }
 
-/* Show what O asks for from DB (at PATH) with the filters F: its tool
+/* Without --run or --all, F selects the latest finished run of the
+ * kind O shows (tool runs for --tools, else library runs; latest_pick
+ * says on stderr which newer runs it skipped): into *LATEST, F's only
+ * run. Returns EXIT_OK; EXIT_FAILED after the message when DB (at PATH)
+ * has no such run; EXIT_ENV on a database error. */
+static int pick_latest(sqlite3 *db, const char *path,
+		       const struct results_opts *o, struct filters *f,
+		       int64_t *latest)
+{
+	if (f->nruns || f->all)
+		return EXIT_OK;
+	*latest = latest_pick(db, o->tools ? DB_RUN_TOOLS : DB_RUN_LIBRARY);
+	if (*latest < 0) {
+		cli_error("database error in '%s': %s", path, sqlite3_errmsg(db));
+		return EXIT_ENV;
+	}
+	if (*latest == 0) {
+		cli_error(o->tools ? "no finished tool run in '%s' (`benchorch run --tools` makes one)" :
+			  "no finished run with results in '%s'", path);
+		return EXIT_FAILED;
+	}
+	f->runs = latest;
+	f->nruns = 1;
+	return EXIT_OK;
+}
+
+/* Show what O asks for from DB (at PATH) with the filters F0: its tool
  * results, summaries, resources or points. Returns an exit status. */
 static int show_results(sqlite3 *db, const char *path,
-			const struct results_opts *o, const struct filters *f)
+			const struct results_opts *o, const struct filters *f0)
 {
+	struct filters sel = *f0, *f = &sel;
+	int64_t latest = 0;
 	/* a run the database does not hold is an unknown name */
 	int rc = cli_check_runs("results", "--run", db, path, f->runs,
 				f->nruns);
 
+	if (rc == EXIT_OK && o->tools)
+		rc = check_tools(db, path);
+	if (rc == EXIT_OK)
+		rc = pick_latest(db, path, o, f, &latest);
 	if (rc != EXIT_OK)
 		return rc;
 	if (o->tools)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "db/confirmations.h"
+#include "db/latest.h"
 #include "db/db.h"
 #include "orchestrator/cli/cli.h"
 #include "orchestrator/cli/results-points.h"
@@ -245,7 +245,7 @@ int results_prepare_points(sqlite3 *db, const char *path,
 
 	*st = NULL;
 	if (stats < 0 || results_schema(db, &rs, &err) < 0 ||
-	    !(latest_sql = db_latest_run_sql(db))) {
+	    !(latest_sql = db_latest_run_sql(db, DB_RUN_LIBRARY))) {
 		cli_error("database error in '%s': %s", path, sqlite3_errmsg(db));
 		return EXIT_ENV;
 	}

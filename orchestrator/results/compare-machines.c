@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "db/confirmations.h"
+#include "db/latest.h"
 #include "db/db.h"
 #include "orchestrator/results/compare-machines.h"
 #include "lib/format.h"
@@ -72,9 +72,9 @@ static int load_machines(sqlite3 *db, const int64_t *runs, size_t nruns,
 	int rc;
 
 	if (!nruns) {
-		/* neither a run still going nor a confirmation run is a
-		 * machine's answer */
-		char *cond = db_shown_runs_sql(db);
+		/* a machine's answer is its latest finished library run
+		 * (latest_runs_v) */
+		char *cond = db_finished_runs_sql(db, DB_RUN_LIBRARY);
 		char *sql;
 
 		if (!cond)

@@ -8,6 +8,7 @@
 
 #include "db/db.h"
 #include "orchestrator/results/compare.h"
+#include "orchestrator/results/latest-pick.h"
 #include "lib/format.h"
 #include "orchestrator/results/report-fmt.h"
 
@@ -296,29 +297,22 @@ int compare_latest_two(sqlite3 *db, int64_t *ret_base, int64_t *ret_new,
 	int64_t id[2] = { 0, 0 };
 	int n = 0, quick = 0, nohw = 0;
 
-	/* finished runs only: an aborted or failed run's results are partial;
-	 * and no confirmation run (schema 12): it measures a few curves of
-	 * two images, not the state of the machine. The base is the latest
-	 * run made like the newest (the same --quick flag and variant): a
+	/* finished library runs only (latest_runs_v): an aborted or failed
+	 * run's results are partial, a confirmation run measures a few
+	 * curves of two images, not the state of the machine, a tool run
+	 * has no curve. The newest is the one every reader shows (and
+	 * latest_pick says which newer runs it skipped); the base is the
+	 * latest run made like it (the same --quick flag and variant): a
 	 * --nohw run beside a nightly one is no regression of a package */
-	int confirms = db_has(db, "confirmations");
-	char *sql;
 	int prc;
 
-	if (confirms < 0)
+	if (latest_pick(db, DB_RUN_LIBRARY) < 0)
 		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
-	sql = xasprintf("SELECT id, quick, EXISTS (SELECT 1 FROM"
-			      " invocations v WHERE v.run_id = r.id AND"
-			      " v.variant = 'nohw') FROM runs r WHERE status = 'done'"
-			      " AND EXISTS (SELECT 1 FROM"
-			      " invocations i JOIN results x ON x.invocation_id = i.id"
-			      " WHERE i.run_id = r.id)%s"
-			      " ORDER BY started_at DESC, id DESC",
-			      confirms ? " AND id NOT IN (SELECT run_id FROM"
-					 " confirmations)" : "");
-	prc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
-
-	free(sql);
+	prc = sqlite3_prepare_v2(db, "SELECT run_id, quick, EXISTS (SELECT 1"
+				 " FROM invocations v WHERE v.run_id ="
+				 " l.run_id AND v.variant = 'nohw')"
+				 " FROM latest_runs_v l WHERE kind = 'library'"
+				 " ORDER BY nth", -1, &st, NULL);
 	if (prc != SQLITE_OK)
 		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
 	while (id[1] == 0 && (prc = sqlite3_step(st)) == SQLITE_ROW) {

@@ -9,6 +9,8 @@ liborch_a_SOURCES += \
 	orchestrator/results/db-names.h \
 	orchestrator/results/fastest.c \
 	orchestrator/results/fastest.h \
+	orchestrator/results/latest-pick.c \
+	orchestrator/results/latest-pick.h \
 	orchestrator/results/lib-faults.c \
 	orchestrator/results/lib-faults.h \
 	orchestrator/results/merge.c \

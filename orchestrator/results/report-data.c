@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "db/confirmations.h"
+#include "db/latest.h"
 #include "db/db.h"
 #include "lib/stats.h"
 #include "orchestrator/results/report-data.h"
@@ -103,7 +103,8 @@ int report_same_chart(const struct row *a, const struct row *b)
 	       strcmp(a->operation, b->operation) == 0;
 }
 
-/* The runs O selects into D (o->runs, else the latest run of DB).
+/* The runs O selects into D (o->runs, else the latest finished library
+ * run of DB).
  * Returns 0, or -1/-2 with err set as report_data_load. */
 static int select_runs(sqlite3 *db, const struct report_opts *o,
 		       struct data *d, bo_err *err)
@@ -116,7 +117,7 @@ static int select_runs(sqlite3 *db, const struct report_opts *o,
 		d->nruns = o->nruns;
 		return 0;
 	}
-	latest = db_latest_run(db);
+	latest = db_latest_run(db, DB_RUN_LIBRARY);
 	if (latest < 0)
 		return report_db_fail(db, err);
 	if (latest == 0)

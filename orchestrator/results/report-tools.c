@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "db/db.h"
+#include "db/latest.h"
 #include "orchestrator/results/report-tools.h"
 #include "orchestrator/results/svg.h"
 
@@ -19,11 +20,17 @@ long report_write_tools(FILE *f, sqlite3 *db, bo_err *err)
 		" AND d.direction = 'decrypt'"
 		" WHERE e.direction = 'encrypt' AND e.status = 'measured'"
 		" AND d.status = 'measured'"
-		" AND e.run_id = (SELECT max(run_id) FROM tool_results_v)"
+		" AND e.run_id = (SELECT run_id FROM latest_runs_v"
+		"  WHERE kind = 'tools' AND nth = 1)"
 		" ORDER BY e.spec, e.tool, e.cipher, e.variant";
 	sqlite3_stmt *st;
 	long n = 0;
-	int k, rc = db_prepare_optional(db, sql, &st);
+	int k, rc;
+
+	/* the latest finished tool run (latest_runs_v) */
+	if (db_latest_view(db) < 0)
+		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+	rc = db_prepare_optional(db, sql, &st);
 
 	if (rc == 0)
 		return 0;	/* a database without the tool tables */

@@ -9,7 +9,8 @@
 #include "lib/util.h"
 
 /* Write to F an HTML section "Command-line tools" with the tool results
- * of the latest tool run in DB (tool_results_v): per distribution, tool,
+ * of the latest finished tool run in DB (latest_runs_v, tool_results_v):
+ * per distribution, tool,
  * cipher and variant the package version and MB/s (10^6 bytes per second
  * of wall time), CPU milliseconds (user + system) and peak RSS in MiB,
  * encrypting and decrypting (trimmed means), and the tools found absent.

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "db/confirmations.h"
 #include "db/db.h"
 #include "orchestrator/results/lib-faults.h"
 #include "orchestrator/results/report-fmt.h"
@@ -19,11 +18,6 @@
 
 #define XMIN 16.0
 #define XMAX 1048576.0
-
-int64_t report_latest_run(sqlite3 *db)
-{
-	return db_latest_run(db);
-}
 
 /* Curves [*first, *end) of the chart starting at curve *first. */
 static void chart_range(const struct data *d, size_t first, size_t *end)

@@ -10,17 +10,13 @@
 #include "lib/util.h"
 
 struct report_opts {
-	const int64_t *runs;	/* run ids; NULL/0 = the latest run */
+	const int64_t *runs;	/* run ids; NULL/0 = the latest finished
+				 * library run (db_latest_run) */
 	size_t nruns;
 	int64_t table_bytes;	/* size of the distro x library table;
 				 * 0 = 16 KiB */
 	const char *algorithm;	/* only this algorithm; NULL = all */
 };
-
-/* The run a report without --run shows: db_latest_run (the latest with
- * results that is not a confirmation run). Returns it, 0 when DB has no
- * such run, -1 on a database error. */
-int64_t report_latest_run(sqlite3 *db);
 
 /* Write the HTML report for the runs in O to F: per algorithm and
  * operation, a chart of throughput (MB/s) against buffer size (log scale,

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "db/confirmations.h"
+#include "db/latest.h"
 #include "db/db.h"
 #include "orchestrator/results/report-fmt.h"
 #include "orchestrator/results/results-resources.h"
@@ -122,7 +122,7 @@ long results_resources(FILE *out, sqlite3 *db,
 	case -1:
 		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
 	}
-	latest = db_latest_run_sql(db);
+	latest = db_latest_run_sql(db, DB_RUN_LIBRARY);
 	if (!latest)
 		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
 	sql = build(f, fmt, latest);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "db/latest.h"
 #include "orchestrator/results/tools-print.h"
 
 static const char human_cols[] =
@@ -51,7 +52,14 @@ long tools_print(FILE *f, sqlite3 *db, const int64_t *runs, size_t nruns,
 	} else if (all) {
 		where = xstrdup(" WHERE 1");
 	} else {
-		where = xstrdup(" WHERE run_id = (SELECT max(run_id) FROM tool_results_v)");
+		/* the latest finished tool run (latest_runs_v) */
+		char *latest = db_latest_run_sql(db, DB_RUN_TOOLS);
+
+		if (!latest)
+			return bo_err_set(err, "cannot read the tool results: %s",
+					  sqlite3_errmsg(db));
+		where = xasprintf(" WHERE run_id = %s", latest);
+		free(latest);
 	}
 	if (filter_distro) {
 		t = xasprintf("%s AND (distro = ? OR distro || ':' || release = ?"

@@ -11,7 +11,8 @@
 #include "lib/util.h"
 
 /* Print to F the tool results of the runs RUNS (NRUNS; 0 = the latest
- * run that has tool results, or every run when ALL), FILTER_DISTRO (NULL = all; "debian" or
+ * finished tool run, db_latest_run, or every run when ALL), FILTER_DISTRO
+ * (NULL = all; "debian" or
  * "debian:bookworm") in FMT. FORMAT_TABLE, for people: run, distribution,
  * tool, cipher, direction, variant, package version, status, MB/s (10^6
  * bytes per second of wall time), CPU seconds (user + system), wall

@@ -13,6 +13,7 @@
 #include "lib/exitcode.h"
 #include "lib/messages.h"
 #include "lib/numbers.h"
+#include "orchestrator/results/latest-pick.h"
 #include "orchestrator/results/runstate.h"
 #include "orchestrator/run/confirm.h"
 #include "orchestrator/run/confirm-curves.h"
@@ -41,17 +42,6 @@ struct confirm_state {
 	char **argv;		/* owned; its strings borrowed, or in own */
 	char *own[3];		/* owned values added to argv */
 };
-
-/* The latest run that finished and is neither a confirmation nor a
- * tool run (run --tools); 0 = none, -1 on a database error. */
-static int64_t latest_run(sqlite3 *db)
-{
-	return db_query_int(db, "SELECT coalesce(max(id), 0) FROM runs r WHERE"
-			    " status = 'done' AND id NOT IN"
-			    " (SELECT run_id FROM confirmations) AND NOT EXISTS"
-			    " (SELECT 1 FROM invocations i JOIN tool_results t"
-			    " ON t.invocation_id = i.id WHERE i.run_id = r.id)");
-}
 
 /* Say on stderr that the database DB at PATH could not be read:
  * "database error in 'PATH': MESSAGE". */
@@ -528,7 +518,8 @@ int confirm_execute(const struct confirm_config *cc, int64_t *ret_run_id)
 		confirm_curves_free(given, ngiven);
 		return EXIT_ENV;
 	}
-	s.confirmed = cc->run_id ? cc->run_id : latest_run(s.db);
+	s.confirmed = cc->run_id ? cc->run_id :
+		      latest_pick(s.db, DB_RUN_LIBRARY);
 	if (s.confirmed < 0) {
 		db_error(s.db, cc->db_path);
 		rc = EXIT_ENV;
