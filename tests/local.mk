@@ -105,6 +105,9 @@ EXTRA_DIST += tests/t3160-run-interleave.sh
 # The report's overview (heat maps, fastest per algorithm).
 TESTS += tests/t7210-report-overview.sh
 EXTRA_DIST += tests/t7210-report-overview.sh
+# The summary's ties, from pairs (run --interleave).
+TESTS += tests/t7215-summary-ties.sh
+EXTRA_DIST += tests/t7215-summary-ties.sh
 CLEANFILES += tests/t7210-report-overview.png
 TESTS += tests/t7211-cli-names.sh
 EXTRA_DIST += tests/t7211-cli-names.sh

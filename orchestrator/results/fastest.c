@@ -165,6 +165,10 @@ long fastest_load(sqlite3 *db, const int64_t *runs, size_t nruns,
 	for (i = 0; i < t->ngroups; i++)
 		qsort(t->groups[i].libs, t->groups[i].nlibs,
 		      sizeof(*t->groups[i].libs), cmp_lib);
+	if (fastest_mark_ties(db, t, err) < 0) {
+		fastest_release(t);
+		return -1;
+	}
 	return (long)t->ngroups;
 }
 

@@ -30,6 +30,9 @@ struct fastest_lib {
 				 * clock (Hz) / (MB/s x 10^6); -1 unknown */
 	int cpb_nominal;	/* 1: large_cpb uses the CPU model name's
 				 * nominal clock (the run measured none) */
+	int large_tie;		/* 1: the run's pairs (run --interleave) do
+				 * not tell it apart from its group's
+				 * fastest at FASTEST_LARGE (fastest_mark_ties) */
 };
 
 /* One (run, distribution, algorithm): its libraries, fastest first at
@@ -59,6 +62,16 @@ struct fastest_table {
  * have no such results), or -1 with err set on a database error. */
 long fastest_load(sqlite3 *db, const int64_t *runs, size_t nruns,
 		  struct fastest_table *t, bo_err *err);
+
+/* Mark, in every group of T, the libraries the pairs of T's runs
+ * (pairs_v, run --interleave; bulk encryption or hashing at
+ * FASTEST_LARGE) do not tell apart from the group's fastest,
+ * t->groups[].libs[0]: large_tie = 1 when, in some invocation, the pair
+ * of the library against the fastest was a tie, or the fastest was the
+ * slower of the two (the invocations disagree). A database without pairs
+ * marks nothing. fastest_load calls it. Returns 0, or -1 with err set on
+ * a database error. */
+int fastest_mark_ties(sqlite3 *db, struct fastest_table *t, bo_err *err);
 
 /* Free everything *t owns and empty it. */
 void fastest_release(struct fastest_table *t);

@@ -7,7 +7,7 @@ liborch_a_SOURCES += \
 	orchestrator/results/compare.h \
 	orchestrator/results/db-names.c \
 	orchestrator/results/db-names.h \
-	orchestrator/results/fastest.c \
+	orchestrator/results/fastest.c orchestrator/results/fastest-ties.c \
 	orchestrator/results/fastest.h \
 	orchestrator/results/latest-pick.c \
 	orchestrator/results/latest-pick.h \

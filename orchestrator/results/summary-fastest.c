@@ -60,6 +60,39 @@ static char *ratio_cell(const struct fastest_lib *l, double top, int *marks)
 			 l->large_noisy ? "~" : "", l->large_unverified ? "!" : "");
 }
 
+/* The fastest library of G and those its pairs do not tell apart from
+ * it: "libgcrypt = gnutls" (at most three names, then "+N"); sets mark 8
+ * when there are any. Newly allocated. */
+static char *fastest_cell(const struct fastest_group *g,
+			  const struct fastest_lib *top, int *marks)
+{
+	char *s, *t;
+	size_t i, shown = 0, more = 0;
+
+	if (!top)
+		return xstrdup("-");
+	s = xstrdup(top->library);
+	for (i = 1; i < g->nlibs; i++) {
+		if (!g->libs[i].large_tie)
+			continue;
+		*marks |= 8;
+		if (shown == 2) {
+			more++;
+			continue;
+		}
+		t = xasprintf("%s = %s", s, g->libs[i].library);
+		free(s);
+		s = t;
+		shown++;
+	}
+	if (more) {
+		t = xasprintf("%s +%zu", s, more);
+		free(s);
+		s = t;
+	}
+	return s;
+}
+
 static void row_of(const struct fastest_group *g, struct line *ln,
 		   int *marks)
 {
@@ -79,7 +112,7 @@ static void row_of(const struct fastest_group *g, struct line *ln,
 				slow = &g->libs[i];
 		}
 	ln->cell[C_ALGO] = xstrdup(g->algorithm);
-	ln->cell[C_FAST] = xstrdup(top ? top->library : "-");
+	ln->cell[C_FAST] = fastest_cell(g, top, marks);
 	ln->cell[C_MBPS] = top ? mbps_cell(top->large_mbps, top->large_noisy,
 					   top->large_unverified, marks) :
 				 xstrdup("-");
@@ -218,12 +251,16 @@ long summary_fastest(FILE *f, sqlite3 *db, int64_t run_id,
 		}
 		print_cells(f, lines[i].cell, w);
 	}
-	if (marks)
+	if (marks & 7)
 		fprintf(f, "\n%s%s%s%s%s\n", marks & 1 ? "~ noisy (spread above the limit)" : "",
 			(marks & 1) && (marks & 6) ? "; " : "",
 			marks & 2 ? "! NOT verified" : "",
 			(marks & 2) && (marks & 4) ? "; " : "",
 			marks & 4 ? "* at the CPU's nominal clock" : "");
+	if (marks & 8)
+		fprintf(f, "%sa = b: a tie, measured taking turns and not told apart (their paired\n"
+			"interval holds 1, or the guests disagree on which is faster)\n",
+			marks & 7 ? "" : "\n");
 	print_spreads(f, &t, 0);
 	dbopt = db_arg ? xasprintf(" (both with --db '%s')", db_arg) :
 			 xstrdup("");
