@@ -284,7 +284,7 @@ TESTS += tests/t3057-confirm-curves
 # Last: memcheck over the unit tests.
 TESTS += tests/t3900-valgrind.sh
 EXTRA_DIST += tests/t3900-valgrind.sh tests/bench/overhead.sh \
-	tests/bench/aa.sh tests/bench/ab.sh
+	tests/bench/aa.sh tests/bench/ab.sh tests/bench/ranking.sh
 # The C tests that read the cached test image (t2000, t2030) get it built
 # first when it is missing, so that a subset of the tests or make -j does
 # not quietly skip them; the shell tests call require_test_image.
