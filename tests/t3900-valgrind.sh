@@ -26,7 +26,7 @@ units="t1000-guest-json t1040-guest-stats t1045-guest-shuffle
 	t3056-plan-interleave t3057-confirm-curves t3060-resources
 	t4065-store-invocation t3185-tool-stats
 	t6000-daemon-config t6120-schedule-dst t7010-stats t7015-fit-clamp
-	t7120-verdict-stats t7140-daemon-verdict t7310-merge-untrusted"
+	t7120-verdict-stats t7125-paired-verdict t7140-daemon-verdict t7310-merge-untrusted"
 for t in $units; do
 	bin="$top_builddir/tests/$t"
 	if [ ! -x "$bin" ]; then

@@ -49,8 +49,8 @@ liborch_a_SOURCES += \
 	orchestrator/results/verdict-print.h \
 	orchestrator/results/verdict-regime.c \
 	orchestrator/results/verdict-regime.h \
-	orchestrator/results/verdict-stats.c \
-	orchestrator/results/verdict-stats.h \
+	orchestrator/results/verdict-stats.c orchestrator/results/paired-verdict.c \
+	orchestrator/results/verdict-stats.h orchestrator/results/paired-verdict.h \
 	orchestrator/results/verdict-store.c \
 	orchestrator/results/verdict-confirm.c \
 	orchestrator/results/verdict-judge.c \
