@@ -7,7 +7,8 @@
 # clearly slower in both. The fastest cell names the fastest and the
 # tied one, not the third, with the legend; sha-256 (no pairs) and run 2
 # (no pairs) name one fastest and no legend. And when, in one invocation,
-# the fastest was the slower of a pair, the two are a tie too.
+# the fastest was the slower of a pair, the two are a tie too; the
+# report's table of the fastest says so as well.
 . "${top_srcdir:-.}/tests/lib.sh"
 command -v sqlite3 >/dev/null 2>&1 || skip_all "needs sqlite3"
 
@@ -61,4 +62,7 @@ pair "$inv2" "$top" "$third" 0.90 0.85 0.95 0
 sed -n '/^debian:bookworm/,/^$/p' "$tmp/out" | grep ' aes-256-gcm ' >"$tmp/row"
 grep -q "= $third" "$tmp/row"
 ok $? "the guests disagree on which is faster: a tie ($(cat "$tmp/row"))"
+"$BENCHORCH" report --run 3 --db "$db" -o "$tmp/r.html" 2>"$tmp/err"
+grep -q "<td>$top [^<]* = $second = $third</td>" "$tmp/r.html"
+ok $? "the report's fastest table says the same: $top = $second = $third"
 done_testing

@@ -196,6 +196,13 @@ static void write_fastest(FILE *f, const struct fastest_table *t,
 			svg_escape(f, top->library);
 			fputc(' ', f);
 			svg_escape(f, top->version);
+			/* the libraries its pairs do not tell apart from it
+			 * (run --interleave): a tie, not a winner by chance */
+			for (k = 1; k < g->nlibs; k++)
+				if (g->libs[k].large_tie) {
+					fputs(" = ", f);
+					svg_escape(f, g->libs[k].library);
+				}
 			fputs("</td><td class=\"num\">", f);
 			put_mbps(f, top->large_mbps, top->large_noisy,
 				 top->large_unverified);
