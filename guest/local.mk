@@ -36,6 +36,7 @@ GUEST_SOURCES = \
 	guest/kat.c guest/kat.h \
 	guest/rusage.c guest/rusage.h \
 	lib/shuffle.c lib/shuffle.h \
+	guest/fdio.c guest/fdio.h \
 	guest/tools.c guest/tools.h \
 	guest/tools-work.c guest/tools-work.h
 # A builder's CPPFLAGS and CFLAGS come after these (e.g. dpkg-buildflags'

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "tools.h"
+#include "fdio.h"
 #include "tools-work.h"
 
 /* statfs f_type of the file systems that live in memory (linux/magic.h). */
@@ -70,43 +71,6 @@ void tools_find_tool(const char *prog, char *buf, size_t len)
 	buf[0] = '\0';
 }
 
-int tools_write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len > 0) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-/* Read up to LEN bytes from FD (fewer only at the end of the file). */
-static ssize_t read_full(int fd, void *buf, size_t len)
-{
-	char *p = buf;
-	size_t got = 0;
-
-	while (got < len) {
-		ssize_t n = read(fd, p + got, len - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		if (n == 0)
-			break;
-		got += (size_t)n;
-	}
-	return (ssize_t)got;
-}
-
 int guest_tools_same_content(const char *file_a, const char *file_b)
 {
 	int fa = open(file_a, O_RDONLY | O_CLOEXEC);
@@ -117,7 +81,7 @@ int guest_tools_same_content(const char *file_a, const char *file_b)
 	if (fa < 0 || fb < 0 || !a || !b)
 		goto out;
 	for (;;) {
-		ssize_t na = read_full(fa, a, PIECE), nb = read_full(fb, b, PIECE);
+		ssize_t na = fdio_read_all(fa, a, PIECE), nb = fdio_read_all(fb, b, PIECE);
 
 		if (na < 0 || nb < 0)
 			goto out;
@@ -161,7 +125,7 @@ static int write_input(const char *path, uint64_t size)
 			x ^= x << 17;
 			buf[i] = x;
 		}
-		if (tools_write_all(fd, buf, n) < 0)
+		if (fdio_write_all(fd, buf, n) < 0)
 			goto out;
 		left -= n;
 	}
@@ -180,7 +144,7 @@ static int write_text(const char *path, const char *text)
 
 	if (fd < 0)
 		return -1;
-	rc = tools_write_all(fd, text, strlen(text));
+	rc = fdio_write_all(fd, text, strlen(text));
 	if (close(fd) < 0)
 		rc = -1;
 	return rc;
@@ -384,7 +348,7 @@ int tools_run_capture(char *const argv[], char *const env[],
 		return -1;
 	rc = tools_run_child(argv, env, fd, w, nohw_gcrypt, &c, msg, sizeof(msg));
 	if (lseek(fd, 0, SEEK_SET) == 0) {
-		n = read_full(fd, buf, len - 1);
+		n = fdio_read_all(fd, buf, len - 1);
 		buf[n > 0 ? n : 0] = '\0';
 	}
 	close(fd);

@@ -32,9 +32,6 @@ uint64_t tools_now_ns(void);
  * bytes, the caller's), "" when absent. */
 void tools_find_tool(const char *prog, char *buf, size_t len);
 
-/* Write LEN bytes of BUF to FD. Returns 0 or -1 (errno set). */
-int tools_write_all(int fd, const void *buf, size_t len);
-
 /* Fill *w with the paths of the work directory DIR (cut to fit). */
 void tools_work_paths(struct work *w, const char *dir);
 

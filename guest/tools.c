@@ -22,6 +22,7 @@
 
 #include "emit.h"
 #include "json.h"
+#include "fdio.h"
 #include "tools.h"
 #include "tools-work.h"
 
@@ -442,7 +443,7 @@ static int emit_line(struct json_line *j)
 {
 	if (json_end(j) < 0)
 		return -1;
-	return tools_write_all(1, j->buf, j->len);
+	return fdio_write_all(1, j->buf, j->len);
 }
 
 static int emit_tool(const struct case_run *r, const char *version,

@@ -16,6 +16,7 @@
 #include "algo.h"
 #include "bench.h"
 #include "emit.h"
+#include "fdio.h"
 #include "kat.h"
 #include "point.h"
 #include "rusage.h"
@@ -28,37 +29,7 @@
  * the file or on an error. */
 static int read_full(int fd, void *buf, size_t n)
 {
-	char *p = buf;
-
-	while (n > 0) {
-		ssize_t k = read(fd, p, n);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return -1;
-		p += k;
-		n -= (size_t)k;
-	}
-	return 0;
-}
-
-/* Write the N bytes of BUF to FD. Returns 0, or -1 on an error. */
-static int write_full(int fd, const void *buf, size_t n)
-{
-	const char *p = buf;
-
-	while (n > 0) {
-		ssize_t k = write(fd, p, n);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return -1;
-		p += k;
-		n -= (size_t)k;
-	}
-	return 0;
+	return fdio_read_all(fd, buf, n) == (ssize_t)n ? 0 : -1;
 }
 
 /* --- the worker (child) -------------------------------------------- */
@@ -209,7 +180,7 @@ static void serve(struct run *run, const struct guest_backend *b, int in,
 	st.algo = -1;
 	memset(&r, 0, sizeof(r));
 	r.status = measure_load(run, b) ? 0 : 1;
-	if (write_full(out, &r, sizeof(r)) < 0)
+	if (fdio_write_all(out, &r, sizeof(r)) < 0)
 		_exit(1);
 	if (r.status != 0) {
 		run->counts->finished = 1;
@@ -233,13 +204,13 @@ static void serve(struct run *run, const struct guest_backend *b, int in,
 			serve_close(&st);
 			run->counts->algo = -1;
 			run->counts->finished = 1;
-			if (write_full(out, &r, sizeof(r)) < 0)
+			if (fdio_write_all(out, &r, sizeof(r)) < 0)
 				_exit(1);
 			exit(ISOLATE_DONE_STATUS);
 		default:
 			r.status = -1;
 		}
-		if (write_full(out, &r, sizeof(r)) < 0)
+		if (fdio_write_all(out, &r, sizeof(r)) < 0)
 			_exit(1);
 	}
 }
@@ -414,7 +385,7 @@ int worker_call(struct run *run, struct worker *w,
 {
 	if (!w->alive)
 		return -1;
-	if (write_full(w->to, q, sizeof(*q)) < 0) {
+	if (fdio_write_all(w->to, q, sizeof(*q)) < 0) {
 		kill(w->pid, SIGKILL);
 		worker_lost(run, w, false);
 		return -1;
