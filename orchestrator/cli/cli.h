@@ -60,7 +60,7 @@ struct cli_size {
 };
 
 /* The parse callback (struct opt_def) of a --size SIZE: reads ARG with
- * parse_size ("16", "1KiB", "1MiB") into the struct cli_size DEST.
+ * parse_size ("16384", "16K", "16KiB", "1MiB") into the struct cli_size DEST.
  * Returns 0, or -1 with err set to parse_size's message. */
 int cli_parse_size_opt(const char *arg, void *dest, bo_err *err);
 

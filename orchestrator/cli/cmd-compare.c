@@ -355,7 +355,8 @@ static const struct opt_def options[] = {
 	{ .name = "size", .kind = OPT_VALUE, .arg = "SIZE",
 	  .offset = offsetof(struct compare_cli, size),
 	  .parse = cli_parse_size_opt,
-	  .help = "buffer size of --machines (default: 16KiB)" },
+	  .help = "buffer size of --machines (default: 16KiB;\n"
+		  "16384, 16K, 16KiB, 1M, 1MiB)" },
 	{ .kind = OPT_END },
 };
 
@@ -367,8 +368,11 @@ static int check_curves_args(struct compare_cli *o, int argc, char **argv)
 	struct cmp_opts *c = &o->cmp;
 	bo_err err;
 
-	if (o->size.bytes != 16384)
-		return cli_usage_error("compare", "--size goes with --machines");
+	/* any --size given, the default's spelling too: it would be
+	 * ignored, the curves being compared at every size */
+	if (o->size.arg)
+		return cli_usage_error("compare", "--size %s: --size goes with --machines (the curve comparison compares every size)",
+				       o->size.arg);
 	if (o->latest && argc > 0)
 		return cli_usage_error("compare", "give two run ids or --latest 2, not both");
 	if (c->points && (c->base.image || c->new.image))

@@ -105,7 +105,8 @@ static const struct opt_def options[] = {
 	{ .name = "size", .kind = OPT_VALUE, .arg = "SIZE",
 	  .offset = offsetof(struct report_cli, size),
 	  .parse = cli_parse_size_opt,
-	  .help = "buffer size of the tables (default: 16KiB)" },
+	  .help = "buffer size of the tables (default: 16KiB;\n"
+		  "16384, 16K, 16KiB, 1M, 1MiB)" },
 	{ .kind = OPT_END },
 };
 

@@ -383,7 +383,8 @@ static const struct opt_def options[] = {
 	{ .name = "size", .kind = OPT_VALUE, .arg = "SIZE",
 	  .offset = offsetof(struct results_opts, size),
 	  .parse = parse_size_filter,
-	  .help = "only buffer size SIZE (16, 1KiB, 1MiB)" },
+	  .help = "only buffer size SIZE (16384, 16K, 16KiB, 1M,\n"
+		  "1MiB; not 16KB or 16kib)" },
 	{ .name = "op", .kind = OPT_VALUE, .arg = "OP",
 	  .offset = offsetof(struct results_opts, op), .parse = parse_op,
 	  .help = "only operation OP (encrypt, decrypt, hash)" },
