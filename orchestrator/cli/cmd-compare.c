@@ -138,7 +138,7 @@ static int compare_machines_cmd(const char *path, enum format fmt,
 	rc = cli_db_open(path, 0, &db);
 	if (rc == EXIT_OK) {
 		/* a run the database does not hold is an unknown name */
-		rc = cli_check_runs("compare", NULL, db, path, runs,
+		rc = cli_check_runs("compare", db, path, runs,
 				    (size_t)argc);
 		if (rc == EXIT_OK && size_arg) {
 			k = db_names_size_known(db, bytes);
@@ -215,7 +215,17 @@ static int compare_curves(const char *path, const struct cmp_opts *o,
 		sqlite3_close(db);
 		return k == -2 ? EXIT_FAILED : EXIT_ENV;
 	}
-	/* a run or image the database does not hold is an unknown name */
+	/* a run or image the database does not hold is an unknown name;
+	 * a run said as every command says it */
+	if (!latest) {
+		int64_t runs[2] = { base.run, new.run };
+
+		rc = cli_check_runs("compare", db, path, runs, 2);
+		if (rc != EXIT_OK) {
+			sqlite3_close(db);
+			return rc;
+		}
+	}
 	if (!latest && ((k = vload_check_sel(db, base, &err)) < 0 ||
 			(k = vload_check_sel(db, new, &err)) < 0)) {
 		sqlite3_close(db);

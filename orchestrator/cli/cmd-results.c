@@ -574,7 +574,7 @@ static int show_results(sqlite3 *db, const char *path,
 	struct filters sel = *f0, *f = &sel;
 	int64_t latest = 0;
 	/* a run the database does not hold is an unknown name */
-	int rc = cli_check_runs("results", "--run", db, path, f->runs,
+	int rc = cli_check_runs("results", db, path, f->runs,
 				f->nruns);
 
 	if (rc == EXIT_OK && o->tools)
