@@ -114,7 +114,8 @@ EXTRA_DIST += tests/t7211-cli-names.sh
 EXTRA_DIST += tests/t7200-report.sh
 CLEANFILES += tests/t7200-report.png
 TESTS += tests/t7300-merge.sh tests/t7400-db-readme.sh tests/t7405-latest-run.sh \
-	tests/t7500-cli.sh
+	tests/t7500-cli.sh tests/t7510-size-spellings.sh \
+	tests/t7520-unknown-run.sh
 # merge_from and a hostile source: opened once, defensive, no trusted schema
 # (the source databases from results-mkdb).
 check_PROGRAMS += tests/t7310-merge-untrusted
@@ -143,7 +144,8 @@ TESTS += tests/t7140-daemon-verdict
 EXTRA_DIST += tests/t7130-compare-verdicts.sh tests/fixtures/verdict-runs.py
 EXTRA_DIST += tests/t7110-compare-nohw.sh
 EXTRA_DIST += tests/t7300-merge.sh tests/t7400-db-readme.sh tests/t7405-latest-run.sh db/README \
-	tests/t7500-cli.sh
+	tests/t7500-cli.sh tests/t7510-size-spellings.sh \
+	tests/t7520-unknown-run.sh
 # The daemon (issue #6): configuration, schedules, control protocol; then
 # a real daemon on the cached Debian image.
 check_PROGRAMS += tests/t6000-daemon-config

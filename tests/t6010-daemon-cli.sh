@@ -63,6 +63,32 @@ printf 'socket %s/other.sock\n' "$tmp" >"$tmp/c.conf"
 "$BENCHORCH" submit --config "$tmp/c.conf" --distros debian >/dev/null 2>"$tmp/err"
 [ $? -eq 3 ] && grep -q "'$tmp/other.sock'" "$tmp/err"
 ok $? "submit --config takes the socket from the configuration"
+"$BENCHORCH" submit --socket "$tmp/none.sock" --distros debian --libs nosuch >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "submit: --libs: unknown name 'nosuch' (known: openssl," "$tmp/err"
+ok $? "submit --libs nosuch is a usage error, said before the socket is tried"
+# A daemon with no schedule refuses an unknown distribution as run does:
+# exit 2 (it starts no run: nothing it is given is valid).
+if [ "$(id -u)" -eq 0 ]; then
+	printf 'state-dir %s/ustate\n' "$tmp" >"$tmp/u.conf"
+	"$BENCHORCH" daemon --foreground --config "$tmp/u.conf" >/dev/null 2>"$tmp/ud" &
+	upid=$!
+	i=0
+	while [ $i -lt 300 ] && ! "$BENCHORCH" status --state-dir "$tmp/ustate" >/dev/null 2>&1; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	"$BENCHORCH" submit --state-dir "$tmp/ustate" --distros nosuch >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 2 ] && [ ! -s "$tmp/out" ] && grep -q "unknown distro 'nosuch'" "$tmp/err"
+	ok $? "submit --distros nosuch: the daemon refuses it, exit 2 (exit $rc: $(cat "$tmp/err"))"
+	"$BENCHORCH" status --state-dir "$tmp/ustate" --format json | grep -q '"state": *"idle"'
+	ok $? "and the daemon stays idle"
+	kill -TERM "$upid"
+	wait "$upid"
+else
+	skip_point "needs root" "submit --distros nosuch: the daemon refuses it, exit 2"
+	skip_point "needs root" "and the daemon stays idle"
+fi
 "$BENCHORCH" status --format csv --socket "$tmp/none.sock" >/dev/null 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "status: --format takes table or json (not 'csv')" "$tmp/err"
 ok $? "status --format csv is a usage error, said before the socket is tried"

@@ -120,8 +120,8 @@ ok $? "run 1's image made to look older: libssl3 0.9-t6100 instead of $ssl"
 ok $? "submit queues a run: $(cat "$tmp/sub")"
 "$BENCHORCH" submit --socket "$sock" --distros nosuch 2>"$tmp/sub2"
 rc=$?
-[ $rc -eq 1 ] && grep -q "unknown distro 'nosuch'" "$tmp/sub2"
-ok $? "submit of an unknown distro is refused by the daemon (exit $rc)"
+[ $rc -eq 2 ] && grep -q "unknown distro 'nosuch'" "$tmp/sub2"
+ok $? "submit of an unknown distro is refused by the daemon, a usage error (exit $rc)"
 wait_for 30 'daemon_status | grep -q "^current:"'
 ok $? "status shows the submitted run as current"
 # A manual run meanwhile waits for the daemon's run, and says so.

@@ -31,9 +31,23 @@ int main(void)
 	tap_ok(parse_size("16", &n, &err) == 0 && n == 16, "parses '16'");
 	tap_ok(parse_size("1KiB", &n, &err) == 0 && n == 1024, "parses '1KiB'");
 	tap_ok(parse_size("1 MiB", &n, &err) == 0 && n == 1048576, "parses '1 MiB'");
-	tap_ok(parse_size("16k", &n, &err) == 0 && n == 16384, "parses '16k'");
+	tap_ok(parse_size("16K", &n, &err) == 0 && n == 16384, "parses '16K'");
+	tap_ok(parse_size("16384B", &n, &err) == 0 && n == 16384, "parses '16384B'");
+	tap_ok(parse_size("1M", &n, &err) == 0 && n == 1048576, "parses '1M'");
+	/* the documented spellings only: KB (1000 or 1024?) and another
+	 * case are refused, not read as KiB */
+	{
+		static const char *const bad[] = {
+			"16KB", "16kib", "16k", "16kb", "16Kib", "16KIB", "1mib",
+			"1MB", "16  KiB", "16 ", "16 B ", "16b",
+		};
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+			tap_ok(parse_size(bad[i], &n, &err) < 0 &&
+			       strstr(err.msg, "accepted: 16384, 16384B, 16K, 16KiB, 1M or 1MiB") != NULL,
+			       "refuses '%s', listing the spellings (%s)", bad[i], err.msg);
+	}
 	tap_ok(parse_size("1 parsec", &n, &err) < 0 &&
-	       strcmp(err.msg, "invalid size '1 parsec' (e.g. 16, 1KiB, 1MiB)") == 0,
+	       strncmp(err.msg, "invalid size '1 parsec' (accepted: ", 35) == 0,
 	       "refuses '1 parsec' (%s)", err.msg);
 	tap_ok(parse_size("-4", &n, &err) < 0, "refuses '-4'");
 

@@ -98,7 +98,7 @@ assert all(r["p"] < 0.05 for r in d["point_regressions"])
 ' "$tmp/json"
 ok $? "--format json: points, regressions, package_changes; each judged on its raw samples, with its p-value"
 "$BENCHORCH" compare --db "$db" 1 99 >"$tmp/out" 2>"$tmp/err"
-[ $? -eq 2 ] && grep -q "no run '99'" "$tmp/err"
+[ $? -eq 2 ] && grep -q "^benchorch compare: no run 99 in '$db'$" "$tmp/err"
 ok $? "an unknown run id is an unknown name: exit 2"
 "$BENCHORCH" compare --db "$db" 1 2 --base-image 99 --new-image 1 >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "no image '99' in run '1'" "$tmp/err" && [ ! -s "$tmp/out" ]

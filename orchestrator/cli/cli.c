@@ -75,7 +75,7 @@ int cli_check_db_writable(const char *path)
 	return rc;
 }
 
-int cli_check_runs(const char *cmd, const char *opt, sqlite3 *db,
+int cli_check_runs(const char *cmd, sqlite3 *db,
 		   const char *path, const int64_t *runs, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -87,8 +87,7 @@ int cli_check_runs(const char *cmd, const char *opt, sqlite3 *db,
 			return EXIT_ENV;
 		}
 		if (k == 0)
-			return cli_usage_error(cmd, "%s%sno run %lld in '%s'",
-					       opt ? opt : "", opt ? ": " : "",
+			return cli_usage_error(cmd, "no run %lld in '%s'",
 					       (long long)runs[i], path);
 	}
 	return EXIT_OK;

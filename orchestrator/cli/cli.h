@@ -60,7 +60,7 @@ struct cli_size {
 };
 
 /* The parse callback (struct opt_def) of a --size SIZE: reads ARG with
- * parse_size ("16", "1KiB", "1MiB") into the struct cli_size DEST.
+ * parse_size ("16384", "16K", "16KiB", "1MiB") into the struct cli_size DEST.
  * Returns 0, or -1 with err set to parse_size's message. */
 int cli_parse_size_opt(const char *arg, void *dest, bo_err *err);
 
@@ -173,11 +173,12 @@ int cli_check_db_writable(const char *path);
 int cli_run_lock(bo_err *err);
 
 /* Check that the database DB (at PATH, for the messages) holds each of
- * the N run ids RUNS, given to command CMD by option OPT (NULL: as
- * arguments). A run it does not hold is an unknown name: prints "benchorch
- * CMD: OPT: no run ID in 'PATH'" and returns EXIT_USAGE; a database error
- * prints it and returns EXIT_ENV; else EXIT_OK. */
-int cli_check_runs(const char *cmd, const char *opt, sqlite3 *db,
+ * the N run ids RUNS given to command CMD (by --run or as arguments). A
+ * run it does not hold is an unknown name, the same in every command:
+ * prints "benchorch CMD: no run ID in 'PATH'" and the --help hint and
+ * returns EXIT_USAGE; a database error prints it and returns EXIT_ENV;
+ * else EXIT_OK. */
+int cli_check_runs(const char *cmd, sqlite3 *db,
 		   const char *path, const int64_t *runs, size_t n);
 
 #endif

@@ -138,7 +138,7 @@ static int compare_machines_cmd(const char *path, enum format fmt,
 	rc = cli_db_open(path, 0, &db);
 	if (rc == EXIT_OK) {
 		/* a run the database does not hold is an unknown name */
-		rc = cli_check_runs("compare", NULL, db, path, runs,
+		rc = cli_check_runs("compare", db, path, runs,
 				    (size_t)argc);
 		if (rc == EXIT_OK && size_arg) {
 			k = db_names_size_known(db, bytes);
@@ -215,7 +215,17 @@ static int compare_curves(const char *path, const struct cmp_opts *o,
 		sqlite3_close(db);
 		return k == -2 ? EXIT_FAILED : EXIT_ENV;
 	}
-	/* a run or image the database does not hold is an unknown name */
+	/* a run or image the database does not hold is an unknown name;
+	 * a run said as every command says it */
+	if (!latest) {
+		int64_t runs[2] = { base.run, new.run };
+
+		rc = cli_check_runs("compare", db, path, runs, 2);
+		if (rc != EXIT_OK) {
+			sqlite3_close(db);
+			return rc;
+		}
+	}
 	if (!latest && ((k = vload_check_sel(db, base, &err)) < 0 ||
 			(k = vload_check_sel(db, new, &err)) < 0)) {
 		sqlite3_close(db);
@@ -355,7 +365,8 @@ static const struct opt_def options[] = {
 	{ .name = "size", .kind = OPT_VALUE, .arg = "SIZE",
 	  .offset = offsetof(struct compare_cli, size),
 	  .parse = cli_parse_size_opt,
-	  .help = "buffer size of --machines (default: 16KiB)" },
+	  .help = "buffer size of --machines (default: 16KiB;\n"
+		  "16384, 16K, 16KiB, 1M, 1MiB)" },
 	{ .kind = OPT_END },
 };
 
@@ -367,8 +378,11 @@ static int check_curves_args(struct compare_cli *o, int argc, char **argv)
 	struct cmp_opts *c = &o->cmp;
 	bo_err err;
 
-	if (o->size.bytes != 16384)
-		return cli_usage_error("compare", "--size goes with --machines");
+	/* any --size given, the default's spelling too: it would be
+	 * ignored, the curves being compared at every size */
+	if (o->size.arg)
+		return cli_usage_error("compare", "--size %s: --size goes with --machines (the curve comparison compares every size)",
+				       o->size.arg);
 	if (o->latest && argc > 0)
 		return cli_usage_error("compare", "give two run ids or --latest 2, not both");
 	if (c->points && (c->base.image || c->new.image))

@@ -142,6 +142,21 @@ static void init_opts(void *opts)
 	o->c.format = FORMAT_TABLE;
 }
 
+/* Whether the database at PATH holds run RUN: EXIT_OK, or EXIT_USAGE
+ * after cli_check_runs's message (the same as every command's), or
+ * EXIT_ENV after the database's error. */
+static int check_run(const char *path, int64_t run)
+{
+	sqlite3 *db;
+	int rc = cli_db_open(path, 0, &db);
+
+	if (rc != EXIT_OK)
+		return rc;
+	rc = cli_check_runs("confirm", db, path, &run, 1);
+	sqlite3_close(db);
+	return rc;
+}
+
 static int cmd_confirm(const struct cmd_ctx *ctx, void *opts, int argc,
 		       char **argv)
 {
@@ -162,8 +177,11 @@ static int cmd_confirm(const struct cmd_ctx *ctx, void *opts, int argc,
 	c.argc = ctx->argc;
 	c.argv = ctx->argv;
 	bo_signals_install();
-	/* an unusable database is said at once, not after the wait */
+	/* an unusable database, and a run it does not hold, are said at
+	 * once, not after the wait for the run lock */
 	rc = cli_check_db_writable(c.db_path);
+	if (rc == EXIT_OK && c.run_id)
+		rc = check_run(c.db_path, c.run_id);
 	if (rc == EXIT_OK) {
 		lock = cli_run_lock(&err);
 		if (lock < 0) {

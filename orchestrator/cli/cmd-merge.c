@@ -195,7 +195,7 @@ static int check_export(const char *path, const int64_t *runs, size_t n)
 
 	if (cli_db_open(path, 0, &db) != 0)
 		return EXIT_ENV;
-	rc = cli_check_runs("export", "--run", db, path, runs, n);
+	rc = cli_check_runs("export", db, path, runs, n);
 	if (rc == EXIT_OK && db_quick_check(db, &err) < 0) {
 		cli_error("cannot export '%s': %s", path, err.msg);
 		rc = EXIT_ENV;

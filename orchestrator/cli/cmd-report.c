@@ -105,7 +105,8 @@ static const struct opt_def options[] = {
 	{ .name = "size", .kind = OPT_VALUE, .arg = "SIZE",
 	  .offset = offsetof(struct report_cli, size),
 	  .parse = cli_parse_size_opt,
-	  .help = "buffer size of the tables (default: 16KiB)" },
+	  .help = "buffer size of the tables (default: 16KiB;\n"
+		  "16384, 16K, 16KiB, 1M, 1MiB)" },
 	{ .kind = OPT_END },
 };
 
@@ -116,7 +117,7 @@ static const struct opt_def options[] = {
 static int check_report(sqlite3 *db, const char *path,
 			const struct report_opts *o, const char *size_arg)
 {
-	int rc = cli_check_runs("report", "--run", db, path, o->runs,
+	int rc = cli_check_runs("report", db, path, o->runs,
 				o->nruns);
 	int k;
 

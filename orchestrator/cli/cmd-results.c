@@ -37,7 +37,8 @@ static const char usage[] =
 "Throughput in MB/s (10^6 bytes per second). The table shows sizes in\n"
 "binary units (16 B, 1 KiB, 1 MiB) and the median time per call in ns;\n"
 "csv and json keep the stored columns (buffer_bytes, mb_per_s, median_ns\n"
-"per batch) for machines.\n"
+"per batch of calls_per_batch calls) for machines, and add ns_per_call\n"
+"(median_ns / calls_per_batch: the table's ns/call) last.\n"
 "mode is bulk (one keyed context reused) or oneshot (set up per buffer);\n"
 "variant is hw, or nohw when hardware acceleration was masked.\n"
 "cyc/B (cycles_per_byte) is the curve's fitted cost per byte at the core\n"
@@ -383,7 +384,8 @@ static const struct opt_def options[] = {
 	{ .name = "size", .kind = OPT_VALUE, .arg = "SIZE",
 	  .offset = offsetof(struct results_opts, size),
 	  .parse = parse_size_filter,
-	  .help = "only buffer size SIZE (16, 1KiB, 1MiB)" },
+	  .help = "only buffer size SIZE (16384, 16K, 16KiB, 1M,\n"
+		  "1MiB; not 16KB or 16kib)" },
 	{ .name = "op", .kind = OPT_VALUE, .arg = "OP",
 	  .offset = offsetof(struct results_opts, op), .parse = parse_op,
 	  .help = "only operation OP (encrypt, decrypt, hash)" },
@@ -573,7 +575,7 @@ static int show_results(sqlite3 *db, const char *path,
 	struct filters sel = *f0, *f = &sel;
 	int64_t latest = 0;
 	/* a run the database does not hold is an unknown name */
-	int rc = cli_check_runs("results", "--run", db, path, f->runs,
+	int rc = cli_check_runs("results", db, path, f->runs,
 				f->nruns);
 
 	if (rc == EXIT_OK && o->tools)

@@ -7,6 +7,7 @@
 #include "orchestrator/cli/cli.h"
 #include "orchestrator/cli/control-cli.h"
 #include "orchestrator/cli/options-measure.h"
+#include "orchestrator/run/request-check.h"
 
 static const char usage[] =
 "Usage: benchorch submit --distros LIST [--quick] [--refresh] [--libs LIST]\n"
@@ -20,9 +21,10 @@ static const char usage[] =
 
 static const char epilog[] =
 "\n"
-"Exit status: 0 queued or started; 1 the daemon refused (e.g. an unknown\n"
-"distribution or library); 2 usage; 3 no daemon answers, or no permission\n"
-"to use its socket.\n";
+"Exit status: 0 queued or started; 1 the daemon refused (e.g. its queue is\n"
+"full); 2 usage: an unknown option, or a distribution or library the daemon\n"
+"(or, for libraries, this command) does not know, as for run; 3 no daemon\n"
+"answers, or no permission to use its socket.\n";
 
 struct submit_opts {
 	const char *distros, *libs;
@@ -53,6 +55,7 @@ static int cmd_submit(const struct cmd_ctx *ctx, void *opts, int argc,
 {
 	const struct submit_opts *o = opts;
 	json_t *req, *reply;
+	bo_err err;
 	int rc;
 
 	(void)ctx;
@@ -60,6 +63,11 @@ static int cmd_submit(const struct cmd_ctx *ctx, void *opts, int argc,
 	(void)argv;
 	if (!o->distros)
 		return cli_usage_error("submit", "--distros is required");
+	/* the guest's libraries are the same here and in the daemon: said
+	 * before the socket is tried; the distributions are the daemon's
+	 * (its state directory's images), checked there (exit 2 too) */
+	if (o->libs && request_check_libs(o->libs, "--libs", &err) < 0)
+		return cli_usage_error("submit", "%s", err.msg);
 	req = json_pack("{s:s, s:s, s:b, s:b}", "type", "submit", "distros",
 			o->distros, "quick", o->measure.quick, "refresh",
 			o->refresh);

@@ -44,7 +44,7 @@ int control_cli_call(const struct control_cli *cc, json_t *req,
 	free(path);
 	if (rc < 0) {
 		cli_error("%s", err.msg);
-		return rc == -2 ? EXIT_FAILED : EXIT_ENV;
+		return rc == -3 ? EXIT_USAGE : rc == -2 ? EXIT_FAILED : EXIT_ENV;
 	}
 	return 0;
 }

@@ -21,6 +21,13 @@ static const char machine_cols[] =
 	" package_version, algorithm, operation, buffer_bytes,"
 	" round(mb_per_s, 2) AS mb_per_s, median_ns, verified";
 
+/* csv and json, after the statistics (so the names before them stay
+ * where they were): the calls one batch timed, and median_ns (per batch)
+ * divided by them, the time of one call. */
+static const char machine_tail[] =
+	", calls_per_batch,"
+	" round(median_ns * 1.0 / calls_per_batch, 3) AS ns_per_call";
+
 /* table: what people read (sizes and throughput formatted in C). */
 static const char human_cols[] =
 	"SELECT run_id, distro || coalesce(':' || release, ''), library,"
@@ -53,7 +60,8 @@ static int has_stats(sqlite3 *db)
 
 /* The query for F: BASE columns, then mode and variant, then the
  * statistics p25_ns, p75_ns, cv, noisy and cycles_per_byte (appended, so
- * the names before them stay stable; NULL on an older schema), from
+ * the names before them stay stable; NULL on an older schema), then
+ * TAIL (more columns, "" for none), from
  * VIEW (results_schema's points_view: one row per point of a run, the
  * median of its invocations' medians) filtered by F, with positional
  * parameters bound in order by bind_filters. From points_v the
@@ -62,12 +70,13 @@ static int has_stats(sqlite3 *db)
  * any invocation was; the largest cv); from results_v (a database older
  * than points_v) they are the invocation's. LATEST is the run shown when
  * F names none (db_latest_run_sql). Caller frees. */
-static char *build_sql(const char *base, const char *mode,
-		       const char *variant, int stats, const char *view,
-		       const char *latest, const struct filters *f)
+static char *build_sql(const char *base, const char *tail,
+		       const char *mode, const char *variant, int stats,
+		       const char *view, const char *latest,
+		       const struct filters *f)
 {
 	int points = strcmp(view, "points_v") == 0;
-	char *cols = xasprintf("%s, %s AS mode, %s AS variant, %s", base, mode,
+	char *cols = xasprintf("%s, %s AS mode, %s AS variant, %s%s", base, mode,
 			       variant, points ?
 			       "p25_ns, p75_ns, round(cv, 6) AS cv, noisy,"
 			       " round(cycles_per_byte, 3) AS cycles_per_byte" :
@@ -76,7 +85,7 @@ static char *build_sql(const char *base, const char *mode,
 			       " round(stat_cv, 6) AS cv, stat_noisy AS noisy,"
 			       " round(stat_cpb, 3) AS cycles_per_byte" :
 			       "NULL AS p25_ns, NULL AS p75_ns, NULL AS cv,"
-			       " NULL AS noisy, NULL AS cycles_per_byte");
+			       " NULL AS noisy, NULL AS cycles_per_byte", tail);
 	char *sql = xasprintf("%s FROM %s%s WHERE 1", cols, view,
 			      stats && !points ? stats_join : ""), *t;
 
@@ -250,7 +259,7 @@ int results_prepare_points(sqlite3 *db, const char *path,
 		return EXIT_ENV;
 	}
 	sql = build_sql(fmt == FORMAT_TABLE ? human_cols : machine_cols,
-			rs.mode, rs.variant, stats, rs.points_view, latest_sql,
+			fmt == FORMAT_TABLE ? "" : machine_tail, rs.mode, rs.variant, stats, rs.points_view, latest_sql,
 			f);
 	free(latest_sql);
 	if (sqlite3_prepare_v2(db, sql, -1, st, NULL) != SQLITE_OK) {

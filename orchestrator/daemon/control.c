@@ -253,7 +253,7 @@ int control_call(const char *path, json_t *req, json_t **ret, bo_err *err)
 	json_error_t jerr;
 	json_t *reply, *v;
 	ssize_t n;
-	int fd, rc;
+	int fd, rc, usage;
 
 	if (fill_addr(path, &sa, err) < 0)
 		return -1;
@@ -320,8 +320,9 @@ int control_call(const char *path, json_t *req, json_t **ret, bo_err *err)
 		v = json_object_get(reply, "error");
 		bo_err_set(err, "%s", json_is_string(v) ?
 			   json_string_value(v) : "the daemon refused");
+		usage = json_is_true(json_object_get(reply, "usage"));
 		json_decref(reply);
-		return -2;
+		return usage ? -3 : -2;
 	}
 	*ret = reply;
 	return 0;

@@ -65,7 +65,9 @@ int control_listen(const char *path, bo_err *err);
  * and wait up to CONTROL_TIMEOUT_MS for the reply. Returns 0 with the reply
  * object in *ret (json_decref) when the daemon answered "ok": true; -1 with
  * err set when it could not be asked (cannot connect, timeout, malformed
- * reply); -2 with err set to the daemon's own "error" when it refused. */
+ * reply); -2 with err set to the daemon's own "error" when it refused,
+ * -3 when it refused the request's names ("usage": true in the reply: an
+ * unknown distribution or library, as `run` refuses with exit 2). */
 int control_call(const char *path, json_t *req, json_t **ret, bo_err *err);
 
 /* Which socket a client should use: SOCKET_OPT if not NULL; else the one

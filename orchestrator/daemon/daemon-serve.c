@@ -102,6 +102,14 @@ static json_t *error_json(const char *msg)
 	return json_pack("{s:b, s:s}", "ok", 0, "error", msg);
 }
 
+/* An error answer with MSG on a request's names (an unknown distribution
+ * or library): "usage": true, so that the client exits as `run` does on
+ * the same names (2). */
+static json_t *usage_error_json(const char *msg)
+{
+	return json_pack("{s:b, s:s, s:b}", "ok", 0, "error", msg, "usage", 1);
+}
+
 /* The answer to request RQ. */
 static json_t *handle(struct daemon *d, const struct control_req *rq)
 {
@@ -118,7 +126,7 @@ static json_t *handle(struct daemon *d, const struct control_req *rq)
 					  NULL, &err) < 0 ||
 		    (rq->libs && request_check_libs(rq->libs, "--libs",
 						    &err) < 0))
-			return error_json(err.msg);
+			return usage_error_json(err.msg);
 		id = daemon_enqueue(d, NULL, 0, rq->distros, rq->libs,
 				    rq->quick, rq->refresh);
 		if (id < 0)

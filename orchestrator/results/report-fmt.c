@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "db/db.h"
 #include "orchestrator/results/report-fmt.h"
@@ -42,30 +41,42 @@ char *fmt_mbps(double mbps, char *buf, size_t len)
 	return buf;
 }
 
+/* The one list of the buffer size spellings, for parse_size's message
+ * (benchorch(1), BUFFER SIZES, documents the same). */
+#define SIZE_SPELLINGS "16384, 16384B, 16K, 16KiB, 1M or 1MiB: K and KiB" \
+	" are 1024 bytes, M and MiB 1048576, case as written"
+
 int parse_size(const char *s, int64_t *ret, bo_err *err)
 {
+	static const struct {
+		const char *unit;
+		int64_t mult;
+	} units[] = {
+		{ "", 1 }, { "B", 1 }, { "K", 1024 }, { "KiB", 1024 },
+		{ "M", 1024 * 1024 }, { "MiB", 1024 * 1024 },
+	};
 	char *end;
 	long long n;
-	int64_t mult = 1;
+	int64_t mult = 0;
+	size_t i;
 
 	if (!isdigit((unsigned char)*s))
-		return bo_err_set(err, "invalid size '%s' (e.g. 16, 1KiB, 1MiB)", s);
+		return bo_err_set(err, "invalid size '%s' (accepted: %s)", s,
+				  SIZE_SPELLINGS);
 	errno = 0;
 	n = strtoll(s, &end, 10);
 	if (errno || n <= 0)
-		return bo_err_set(err, "invalid size '%s' (e.g. 16, 1KiB, 1MiB)", s);
-	while (*end == ' ')
+		return bo_err_set(err, "invalid size '%s' (accepted: %s)", s,
+				  SIZE_SPELLINGS);
+	/* one space may separate the unit, as the tables print "16 KiB" */
+	if (*end == ' ' && end[1])
 		end++;
-	if (*end == '\0' || strcasecmp(end, "b") == 0)
-		mult = 1;
-	else if (strcasecmp(end, "k") == 0 || strcasecmp(end, "kb") == 0 ||
-		 strcasecmp(end, "kib") == 0)
-		mult = 1024;
-	else if (strcasecmp(end, "m") == 0 || strcasecmp(end, "mb") == 0 ||
-		 strcasecmp(end, "mib") == 0)
-		mult = 1024 * 1024;
-	else
-		return bo_err_set(err, "invalid size '%s' (e.g. 16, 1KiB, 1MiB)", s);
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (strcmp(end, units[i].unit) == 0)
+			mult = units[i].mult;
+	if (!mult)
+		return bo_err_set(err, "invalid size '%s' (accepted: %s)", s,
+				  SIZE_SPELLINGS);
 	if (n > INT64_MAX / mult)
 		return bo_err_set(err, "invalid size '%s': too large", s);
 	*ret = (int64_t)n * mult;

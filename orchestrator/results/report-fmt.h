@@ -19,10 +19,12 @@ char *fmt_size(int64_t bytes, char *buf, size_t len);
  * and at most two decimals: 0.123, 1.23, 12.3, 1234. Returns BUF. */
 char *fmt_mbps(double mbps, char *buf, size_t len);
 
-/* Parse a buffer size: a positive integer optionally followed by B, K,
- * KB, KiB, M, MB or MiB (case-insensitive, binary multiples, optional
- * space): "16", "16B", "1KiB", "1 M". Stores bytes in *ret. Returns 0, or
- * -1 with err set ("invalid size 'x'"). */
+/* Parse a buffer size S: a positive integer of bytes, optionally
+ * followed (after at most one space) by exactly B, K, KiB, M or MiB (K
+ * and KiB 1024, M and MiB 1048576; case as written: "16KB", "16kib" and
+ * "16k" are refused, KB being ambiguous): "16384", "16K", "16 KiB",
+ * "1MiB". Stores the bytes in *ret. Returns 0, or -1 with err set
+ * ("invalid size 'x' (accepted: ...)", naming every accepted spelling). */
 int parse_size(const char *s, int64_t *ret, bo_err *err);
 
 /* What DB's schema offers the readers of results (static strings): */

@@ -537,9 +537,10 @@ int confirm_execute(const struct confirm_config *cc, int64_t *ret_run_id)
 		goto out;
 	}
 	if (known == 0) {
-		cli_error("no run %lld in '%s'", (long long)cc->run_id,
-			  cc->db_path);
-		rc = EXIT_USAGE;
+		/* removed while the run lock was awaited: said as
+		 * every command says it */
+		rc = cli_usage_error("confirm", "no run %lld in '%s'",
+				     (long long)cc->run_id, cc->db_path);
 		goto out;
 	}
 	if (check_confirmable(s.db, cc->db_path, s.confirmed, &env) < 0) {
