@@ -296,6 +296,7 @@ static int store_results(sqlite3 *db, int64_t inv_id,
 		sqlite3_bind_int(st, 12, judged->result_verified[i]);
 		db_bind_text(st, 13, r->mode);
 		bind_timing(st, 14, &r->t);
+		sqlite3_bind_int(st, 18, judged->result_noisy[i]);
 		if (db_step_done(db, st, err) < 0 ||
 		    store_samples(db, ss, sqlite3_last_insert_rowid(db), &r->t,
 				  err) < 0)

@@ -136,6 +136,48 @@ size_t guest_output_algo_peaks(const struct guest_output *out,
 	return n;
 }
 
+static int cmp_double(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+
+	return a < b ? -1 : a > b;
+}
+
+/* The relative interquartile range of timing T, (p75 - p25) / median. */
+static double rel_iqr(const struct guest_timing *t)
+{
+	return t->median_ns > 0 ? (double)(t->p75_ns - t->p25_ns) /
+				  (double)t->median_ns : 0;
+}
+
+size_t guest_output_noisy(const struct guest_output *out, int *noisy)
+{
+	double *v, typical;
+	size_t i, n = out->nresults, count = 0;
+
+	if (n == 0)
+		return 0;
+	if (out->npairs == 0) {
+		for (i = 0; i < n; i++) {
+			noisy[i] = out->results[i].t.noisy != 0;
+			count += noisy[i];
+		}
+		return count;
+	}
+	v = xcalloc(n, sizeof(*v));
+	for (i = 0; i < n; i++)
+		v[i] = rel_iqr(&out->results[i].t);
+	qsort(v, n, sizeof(*v), cmp_double);
+	typical = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	for (i = 0; i < n; i++) {
+		noisy[i] = rel_iqr(&out->results[i].t) >
+			   JUDGE_NOISE_FACTOR * typical;
+		count += noisy[i];
+	}
+	free(v);
+	return count;
+}
+
 void guest_output_judge(const struct guest_output *out,
 			struct guest_judgement *ret)
 {
@@ -152,6 +194,11 @@ void guest_output_judge(const struct guest_output *out,
 		ret->result_verified[i] = point_verified(out, r->verified,
 							 r->library,
 							 r->algorithm);
+	}
+	if (out->nresults) {
+		ret->result_noisy = xcalloc(out->nresults,
+					    sizeof(*ret->result_noisy));
+		guest_output_noisy(out, ret->result_noisy);
 	}
 	ret->nkeysetups = out->nkeysetups;
 	if (out->nkeysetups)
@@ -173,6 +220,7 @@ void guest_output_judge(const struct guest_output *out,
 void guest_judgement_release(struct guest_judgement *j)
 {
 	free(j->result_verified);
+	free(j->result_noisy);
 	free(j->keysetup_verified);
 	free(j->faults);
 	free(j->curves);

@@ -27,6 +27,13 @@ struct guest_algo_peak {
 				 * -1 when the library has no footprint */
 };
 
+/* A point measured interleaved is noisy when its relative interquartile
+ * range exceeds this many times the invocation's median one: on a 2-core
+ * virtual machine, two --quick --interleave runs had a median of 3.6 %
+ * and 2.8 % of their points above three times it; the guest's fixed
+ * 2 % coefficient of variation marked 82 %. */
+#define JUDGE_NOISE_FACTOR 3.0
+
 /* The judgement of one guest_output. Its arrays are owned (free with
  * guest_judgement_release); every string in faults and curves is
  * borrowed from the output judged, which must outlive the judgement. */
@@ -40,6 +47,17 @@ struct guest_judgement {
 				 * in the cross-library check
 				 * (guest_output_crosscheck_ok); else 0.
 				 * NULL when nresults is 0 */
+	int *result_noisy;	/* one per out->results[]: 1 when the point
+				 * is noisy. Measured interleaved (the
+				 * output has pairs, guest --interleave):
+				 * its relative interquartile range
+				 * (p75 - p25) / median over its rounds is
+				 * above JUDGE_NOISE_FACTOR times the
+				 * median of that range over the
+				 * invocation's points, the typical spread
+				 * of this host in this invocation;
+				 * otherwise the guest's flag (cv above its
+				 * --max-cv). NULL when nresults is 0 */
 	size_t nkeysetups;	/* = out->nkeysetups */
 	int *keysetup_verified;	/* the same per out->keysetups[]; NULL
 				 * when nkeysetups is 0 */
@@ -62,6 +80,11 @@ struct guest_judgement {
  * overwritten. Never fails (out of memory aborts, xmalloc). */
 void guest_output_judge(const struct guest_output *out,
 			struct guest_judgement *ret);
+
+/* Which results of OUT are noisy (guest_judgement.result_noisy says
+ * how), one flag per out->results[] into NOISY (the caller's, nresults
+ * entries). Returns how many are. */
+size_t guest_output_noisy(const struct guest_output *out, int *noisy);
 
 /* Free what J owns and zero it (J itself is not freed; the output it
  * borrows from is untouched). */

@@ -194,13 +194,13 @@ int run_invoke(const struct run_config *c, const struct plan *p,
 	return 0;
 }
 
-/* The results of OUT that stayed noisy. */
+/* The results of OUT that stayed noisy (guest_output_noisy). */
 size_t run_count_noisy(const struct guest_output *out)
 {
-	size_t i, n = 0;
+	int *flags = xcalloc(out->nresults + 1, sizeof(*flags));
+	size_t n = guest_output_noisy(out, flags);
 
-	for (i = 0; i < out->nresults; i++)
-		n += out->results[i].t.noisy != 0;
+	free(flags);
 	return n;
 }
 

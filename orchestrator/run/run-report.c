@@ -6,6 +6,7 @@
 
 #include "db/db.h"
 #include "lib/exitcode.h"
+#include "lib/judge.h"
 #include "lib/messages.h"
 #include "lib/numbers.h"
 #include "orchestrator/results/summary.h"
@@ -56,7 +57,11 @@ int run_report_stored(sqlite3 *db, const struct run_config *c,
 		cli_error("%s", err.msg);
 		rc = EXIT_FAILED;
 	}
-	if (noisy > 0 || (noisy == 0 && measured > 0))
+	if ((noisy > 0 || (noisy == 0 && measured > 0)) && c->interleave_libs)
+		fprintf(stderr, "benchorch: run %lld: %ld of %ld measurements noisy (a result whose rounds' interquartile range is above %.0f times its invocation's median one; a key setup whose coefficient of variation is above the guest's limit)\n",
+			(long long)run_id, noisy, measured,
+			JUDGE_NOISE_FACTOR);
+	else if (noisy > 0 || (noisy == 0 && measured > 0))
 		fprintf(stderr, "benchorch: run %lld: %ld of %ld measurements stayed noisy (the coefficient of variation of their samples above the guest's limit %s)\n",
 			(long long)run_id, noisy, measured,
 			reruns_phrase(c));
