@@ -436,6 +436,20 @@ out:
 	return rc;
 }
 
+/* Bind a curve's key to ST's parameters 1 to 5: invocation INV_ID,
+ * library LIB_ID, ALGORITHM, OPERATION and MODE (the first columns of
+ * canaries and pairs). */
+static void bind_curve(sqlite3_stmt *st, int64_t inv_id, int64_t lib_id,
+		       const char *algorithm, const char *operation,
+		       const char *mode)
+{
+	sqlite3_bind_int64(st, 1, inv_id);
+	sqlite3_bind_int64(st, 2, lib_id);
+	db_bind_text(st, 3, algorithm);
+	db_bind_text(st, 4, operation);
+	db_bind_text(st, 5, mode);
+}
+
 /* Store the contention canary of every curve of OUT (table canaries,
  * schema 8; remeasured schema 13): before_ns, after_ns, noise, moved and
  * remeasured as the guest judged them, LIB_IDS indexed like
@@ -462,11 +476,8 @@ static int store_canaries(sqlite3 *db, int64_t inv_id,
 				   c->library);
 			goto out;
 		}
-		sqlite3_bind_int64(st, 1, inv_id);
-		sqlite3_bind_int64(st, 2, lib_ids[j]);
-		db_bind_text(st, 3, c->algorithm);
-		db_bind_text(st, 4, c->operation);
-		db_bind_text(st, 5, c->mode);
+		bind_curve(st, inv_id, lib_ids[j], c->algorithm, c->operation,
+			   c->mode);
 		sqlite3_bind_int64(st, 6, c->before_ns);
 		sqlite3_bind_int64(st, 7, c->after_ns);
 		sqlite3_bind_double(st, 8, c->noise);
@@ -494,7 +505,7 @@ static int store_pairs(sqlite3 *db, int64_t inv_id,
 	if (out->npairs == 0)
 		return 0;
 	if (db_prep(db, "INSERT INTO pairs (invocation_id, library_id,"
-		    " versus_id, algorithm, operation, mode, buffer_bytes,"
+		    " algorithm, operation, mode, versus_id, buffer_bytes,"
 		    " ratio, low, high, coverage, rounds, tie, span_ns)"
 		    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
 		    " ?12, ?13, ?14)", &st, err) < 0)
@@ -509,12 +520,9 @@ static int store_pairs(sqlite3 *db, int64_t inv_id,
 				   p->library, p->versus);
 			goto out;
 		}
-		sqlite3_bind_int64(st, 1, inv_id);
-		sqlite3_bind_int64(st, 2, lib_ids[j]);
-		sqlite3_bind_int64(st, 3, lib_ids[k]);
-		db_bind_text(st, 4, p->algorithm);
-		db_bind_text(st, 5, p->operation);
-		db_bind_text(st, 6, p->mode);
+		bind_curve(st, inv_id, lib_ids[j], p->algorithm, p->operation,
+			   p->mode);
+		sqlite3_bind_int64(st, 6, lib_ids[k]);
 		sqlite3_bind_int64(st, 7, p->buffer_bytes);
 		sqlite3_bind_double(st, 8, p->ratio);
 		sqlite3_bind_double(st, 9, p->low);
