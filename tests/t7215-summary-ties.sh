@@ -65,4 +65,15 @@ ok $? "the guests disagree on which is faster: a tie ($(cat "$tmp/row"))"
 "$BENCHORCH" report --run 3 --db "$db" -o "$tmp/r.html" 2>"$tmp/err"
 grep -q "<td>$top [^<]* = $second = $third</td>" "$tmp/r.html"
 ok $? "the report's fastest table says the same: $top = $second = $third"
+# a run measured taking turns is not "made like" one measured one library
+# after the other: compare --latest 2 does not pair them, and two run ids
+# given anyway get a caveat
+"$BENCHORCH" compare --latest 2 --db "$db" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+ok $([ $rc -ne 0 ] && grep -q "not --quick\|--quick" "$tmp/err" &&
+	grep -q -- "--interleave" "$tmp/err"; echo $?) \
+	"compare --latest 2 does not pair an interleaved run with another (exit $rc): $(tail -1 "$tmp/err")"
+"$BENCHORCH" compare 2 3 --db "$db" >"$tmp/out" 2>&1
+grep -q "the runs differ in how the libraries were measured (base one after the other, new taking turns, --interleave)" "$tmp/out"
+ok $? "compare 2 3 says how the two runs measured differently"
 done_testing

@@ -482,6 +482,29 @@ int vload_caveats(sqlite3 *db, struct verdict_result *r,
 	free(cb);
 	free(cn);
 	caveat_pair(r, "variants", base_variants, new_variants);
+	/* libraries measured taking turns (run --interleave: the run has
+	 * pairs, schema 16) or one after the other */
+	k = db_has_column(db, "pairs", "tie");
+	if (k < 0)
+		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+	if (k) {
+		static const char il_sql[] =
+			"SELECT CASE WHEN EXISTS (SELECT 1 FROM pairs p JOIN"
+			" invocations inv ON inv.id = p.invocation_id WHERE"
+			" inv.run_id = ?1 AND (?2 = 0 OR inv.image_id = ?2))"
+			" THEN 'taking turns, --interleave'"
+			" ELSE 'one after the other' END";
+
+		if (query_text(db, il_sql, r->base, &b, err) < 0)
+			return -1;
+		if (query_text(db, il_sql, r->new, &n, err) < 0) {
+			free(b);
+			return -1;
+		}
+		caveat_pair(r, "how the libraries were measured", b, n);
+		free(b);
+		free(n);
+	}
 	/* a schema before the CPU's state (schema 4) has no warnings */
 	k = db_has_column(db, "runs", "cpu_warnings");
 	if (k < 0)
