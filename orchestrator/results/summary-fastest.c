@@ -47,7 +47,8 @@ static char *mbps_cell(double v, int noisy, int unverified, int *marks)
 			 noisy ? "~" : "", unverified ? "!" : "");
 }
 
-/* "libgcrypt x0.50" for library L against the fastest's MB/s TOP. */
+/* "libgcrypt x0.50" for library L against the fastest's MB/s TOP, with
+ * '=' when its pairs tie it with the fastest. */
 static char *ratio_cell(const struct fastest_lib *l, double top, int *marks)
 {
 	if (!l || l->large_mbps <= 0 || top <= 0)
@@ -56,8 +57,9 @@ static char *ratio_cell(const struct fastest_lib *l, double top, int *marks)
 		*marks |= 1;
 	if (l->large_unverified)
 		*marks |= 2;
-	return xasprintf("%s x%.2f%s%s", l->library, l->large_mbps / top,
-			 l->large_noisy ? "~" : "", l->large_unverified ? "!" : "");
+	return xasprintf("%s x%.2f%s%s%s", l->library, l->large_mbps / top,
+			 l->large_noisy ? "~" : "", l->large_unverified ? "!" : "",
+			 l->large_tie ? "=" : "");
 }
 
 /* The fastest library of G and those its pairs do not tell apart from
@@ -258,8 +260,8 @@ long summary_fastest(FILE *f, sqlite3 *db, int64_t run_id,
 			(marks & 2) && (marks & 4) ? "; " : "",
 			marks & 4 ? "* at the CPU's nominal clock" : "");
 	if (marks & 8)
-		fprintf(f, "%sa = b: a tie, measured taking turns and not told apart (their paired\n"
-			"interval holds 1, or the guests disagree on which is faster)\n",
+		fprintf(f, "%sa = b, x0.95=: a tie with the fastest, measured taking turns and not told\n"
+			"apart (their paired interval holds 1, or the guests disagree on which is faster)\n",
 			marks & 7 ? "" : "\n");
 	print_spreads(f, &t, 0);
 	dbopt = db_arg ? xasprintf(" (both with --db '%s')", db_arg) :
