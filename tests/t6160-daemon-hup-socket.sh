@@ -35,16 +35,16 @@ ok $? "a second daemon on the same socket refuses (exit $rc: $(cat "$tmp/second"
 st 'r["pid"] == '"$dpid"
 ok $? "and the first still answers on it"
 
-# submit: run's checks, run's messages.
+# submit: run's checks, run's messages, usage errors (exit 2).
 "$BENCHORCH" submit --socket "$sock" --distros debian --libs openssl,nosuchlib 2>"$tmp/err"
 rc=$?
-[ $rc -eq 1 ] && grep -q "^benchorch: --libs: unknown name 'nosuchlib' (known: openssl, " "$tmp/err"
+[ $rc -eq 2 ] && grep -q "^benchorch submit: --libs: unknown name 'nosuchlib' (known: openssl, " "$tmp/err"
 ok $? "submit --libs nosuchlib is refused (exit $rc: $(cat "$tmp/err"))"
 "$BENCHORCH" run --distros debian --libs openssl,nosuchlib 2>"$tmp/err2"
-[ "$(sed -n 's/^benchorch run: //p' "$tmp/err2")" = "$(sed -n 's/^benchorch: //p' "$tmp/err")" ]
+[ "$(sed -n 's/^benchorch run: //p' "$tmp/err2")" = "$(sed -n 's/^benchorch submit: //p' "$tmp/err")" ]
 ok $? "with the message of run --libs"
 "$BENCHORCH" submit --socket "$sock" --distros debian,debian 2>"$tmp/err"
-[ $? -eq 1 ] && grep -q "'debian' is named twice in --distros" "$tmp/err"
+[ $? -eq 2 ] && grep -q "'debian' is named twice in --distros" "$tmp/err"
 ok $? "submit of a distribution named twice is refused: $(cat "$tmp/err")"
 st 'r["state"] == "idle" and r["queue"] == []'
 ok $? "nothing was queued"
