@@ -241,8 +241,10 @@ static void worker_child(struct run *run, struct worker *w, int in,
 
 /* --- the parent ------------------------------------------------------ */
 
-/* Reap W after its end (EOF on its replies, a broken reply, or KILLED at
- * the timeout), report what happened, and mark it dead. */
+/* Close W's pipes, reap it (its end, or KILLED at the timeout), record
+ * its rusage, report an end that was not clean or what it wrote to
+ * stdout, and mark it dead: after QUIT (worker_stop) or when it was lost
+ * (EOF on its replies, a broken reply, the timeout). */
 static void worker_lost(struct run *run, struct worker *w, bool killed)
 {
 	struct isolate_end e;
@@ -397,34 +399,15 @@ void worker_stop(struct run *run, struct worker *w)
 {
 	struct worker_req q;
 	struct worker_reply r;
-	struct isolate_end e;
-	struct rusage ru;
 
 	if (!w->counts)
 		return;
-	if (w->alive && w->counts->finished == 0) {
-		memset(&q, 0, sizeof(q));
-		q.cmd = WORKER_QUIT;
-		if (worker_call(run, w, &q, &r) < 0)
-			goto out;	/* lost, and reported */
-	}
-	if (w->to >= 0)
-		close(w->to);
-	if (w->from >= 0)
-		close(w->from);
-	w->to = w->from = -1;
-	w->alive = false;
-	if (w->pid >= 0) {
-		isolate_wait(run, w->pid, &w->stray, &e, &ru);
-		w->pid = -1;
-		if (e.reaped && run->nrusage < MAX_LIBS)
-			rusage_from(&run->rusage[run->nrusage++], w->b->name,
-				    &ru);
-		if (w->counts->stdout_gone)
-			exit(1);
-		isolate_report(run, w->counts, w->b, &e, &w->stray);
-	}
-out:
+	memset(&q, 0, sizeof(q));
+	q.cmd = WORKER_QUIT;
+	/* a worker lost on the way was reaped and reported already */
+	if (!w->alive || w->counts->finished != 0 ||
+	    worker_call(run, w, &q, &r) == 0)
+		worker_lost(run, w, false);
 	munmap(w->counts, sizeof(*w->counts));
 	w->counts = NULL;
 }

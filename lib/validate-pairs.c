@@ -49,6 +49,7 @@ int guest_validate_pair(struct guest_output *out, json_t *o, size_t lineno,
 			bo_err *err)
 {
 	const struct algorithm *a;
+	const struct guest_result *mine;
 	struct guest_pair p, *q;
 	const char *lib, *versus;
 
@@ -87,11 +88,12 @@ int guest_validate_pair(struct guest_output *out, json_t *o, size_t lineno,
 				  lineno, p.tie ? "true" : "false", p.low,
 				  p.high);
 	/* both sides measured at this point, each block a round */
-	if (!point_result(out, lib, &p) || !point_result(out, versus, &p))
+	mine = point_result(out, lib, &p);
+	if (!mine || !point_result(out, versus, &p))
 		return bo_err_set(err, "guest output line %zu: a pair of %s and %s at %s %s %s %lld B, where one of them has no result",
 				  lineno, lib, versus, p.algorithm, p.operation,
 				  p.mode, (long long)p.buffer_bytes);
-	if (point_result(out, lib, &p)->t.nsamples < p.rounds)
+	if (mine->t.nsamples < p.rounds)
 		return bo_err_set(err, "guest output line %zu: 'rounds' %lld exceeds the result's blocks",
 				  lineno, (long long)p.rounds);
 	for (size_t i = out->npairs; i > 0; i--) {
