@@ -24,6 +24,8 @@ liborch_a_SOURCES += \
 	lib/guest-output.c \
 	lib/guest_output.h \
 	lib/judge.c \
+	lib/library-support.c \
+	lib/library-support.h \
 	lib/judge.h \
 	lib/messages.c \
 	lib/messages.h \

@@ -19,6 +19,14 @@ tests_t4016_db_canaries_SOURCES = tests/t4016-db-canaries.c tests/tap.h
 tests_t4016_db_canaries_CFLAGS = $(ORCH_TEST_CFLAGS)
 tests_t4016_db_canaries_LDADD = $(ORCH_TEST_LDADD)
 TESTS += tests/t4016-db-canaries
+# What each guest library can measure, and a selection that measures
+# nothing refused before anything runs.
+check_PROGRAMS += tests/t0060-library-support
+tests_t0060_library_support_SOURCES = tests/t0060-library-support.c tests/tap.h
+tests_t0060_library_support_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t0060_library_support_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t0060-library-support tests/t7530-selection.sh
+EXTRA_DIST += tests/t7530-selection.sh
 tests_t4010_db_CFLAGS = $(ORCH_TEST_CFLAGS)
 tests_t4010_db_LDADD = $(ORCH_TEST_LDADD)
 tests_t0020_spawn_SOURCES = tests/t0020-spawn.c tests/tap.h

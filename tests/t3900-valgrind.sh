@@ -21,7 +21,7 @@ units="t1000-guest-json t1040-guest-stats t1045-guest-shuffle
 	t2010-images-spec t2020-images-rootfs t2030-images-digest
 	t2035-images-fakebuild t2036-images-previous t2037-images-store t2120-images-pkgdb
 	t2125-images-osrelease
-	t0000-validate t0005-guest-faults t0010-rmtree t0030-run-lock t4010-db t4012-db-package-changes
+	t0000-validate t0005-guest-faults t0010-rmtree t0030-run-lock t0060-library-support t4010-db t4012-db-package-changes
 	t4015-db-open t4016-db-canaries t0020-spawn t3022-child-env t0040-cpustate t3050-plan
 	t3056-plan-interleave t3057-confirm-curves t3060-resources
 	t4065-store-invocation t3185-tool-stats

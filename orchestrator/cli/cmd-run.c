@@ -245,6 +245,7 @@ static int check_opts(const struct run_opts *o)
 {
 	const struct measure_opts *m = &o->measure;
 	const struct run_config *c = &o->c;
+	bo_err err;
 
 	/* the guest's defaults: 2 samples in 3 sets, --quick 3 in 1 */
 	if ((m->repetitions ? m->repetitions : m->quick ? 3 : 2) *
@@ -259,6 +260,9 @@ static int check_opts(const struct run_opts *o)
 			 m->min_batch_ns || m->repetitions || c->max_cv[0] ||
 			 m->max_reruns.set || m->seed.set))
 		return cli_usage_error("run", "--tools takes none of --libs, --algos, --nohw, --interleave, --quick, --seed, --min-batch-ms, --repetitions, --max-cv, --max-reruns");
+	/* a library or algorithm asked for that would measure nothing */
+	if (request_check_selection(c->libs, c->algos, &err) < 0)
+		return cli_usage_error("run", "%s", err.msg);
 	return 0;
 }
 

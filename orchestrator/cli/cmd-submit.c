@@ -66,7 +66,8 @@ static int cmd_submit(const struct cmd_ctx *ctx, void *opts, int argc,
 	/* the guest's libraries are the same here and in the daemon: said
 	 * before the socket is tried; the distributions are the daemon's
 	 * (its state directory's images), checked there (exit 2 too) */
-	if (o->libs && request_check_libs(o->libs, "--libs", &err) < 0)
+	if (o->libs && (request_check_libs(o->libs, "--libs", &err) < 0 ||
+			request_check_selection(o->libs, NULL, &err) < 0))
 		return cli_usage_error("submit", "%s", err.msg);
 	req = json_pack("{s:s, s:s, s:b, s:b}", "type", "submit", "distros",
 			o->distros, "quick", o->measure.quick, "refresh",

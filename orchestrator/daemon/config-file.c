@@ -198,7 +198,8 @@ static int parse_list(const char *name, char **w, int n, int *i,
 		return 0;
 	}
 	if (strcmp(w[*i], "all") != 0 &&
-	    request_check_libs(w[*i], "libs", &e) < 0)
+	    (request_check_libs(w[*i], "libs", &e) < 0 ||
+	     request_check_selection(w[*i], NULL, &e) < 0))
 		return bo_err_set(err, "schedule '%s': %s", name, e.msg);
 	free(sc->libs);
 	sc->libs = strcmp(w[*i], "all") == 0 ? NULL : xstrdup(w[*i]);

@@ -124,8 +124,10 @@ static json_t *handle(struct daemon *d, const struct control_req *rq)
 		if (request_check_distros(rq->distros, "--distros",
 					  d->data_dir, d->conf->state_dir, NULL,
 					  NULL, &err) < 0 ||
-		    (rq->libs && request_check_libs(rq->libs, "--libs",
-						    &err) < 0))
+		    (rq->libs && (request_check_libs(rq->libs, "--libs",
+						     &err) < 0 ||
+				  request_check_selection(rq->libs, NULL,
+							  &err) < 0)))
 			return usage_error_json(err.msg);
 		id = daemon_enqueue(d, NULL, 0, rq->distros, rq->libs,
 				    rq->quick, rq->refresh);

@@ -9,6 +9,7 @@
 
 #include "images/image.h"
 #include "lib/algorithms.h"
+#include "lib/library-support.h"
 #include "orchestrator/run/request-check.h"
 
 /* 1 when LIST is empty, starts or ends with a comma or holds ",,". */
@@ -146,6 +147,73 @@ static int algorithm_known(const char *name)
 int request_check_algos(const char *list, const char *what, bo_err *err)
 {
 	return check_names(list, what, algorithm_known, algorithm_name, err);
+}
+
+/* The I-th item of the comma-separated LIST, or of every library
+ * (IS_LIBS) or algorithm when LIST is NULL, into BUF (BYTES); NULL past
+ * the end. */
+static const char *item(const char *list, int is_libs, size_t i, char *buf,
+			size_t bytes)
+{
+	size_t len;
+
+	if (!list)
+		return is_libs ? library_name(i) : algorithm_name(i);
+	for (; i > 0 && list; i--)
+		if ((list = strchr(list, ',')))
+			list++;
+	if (!list)
+		return NULL;
+	len = strcspn(list, ",");
+	if (len >= bytes)
+		len = bytes - 1;
+	memcpy(buf, list, len);
+	buf[len] = '\0';
+	return buf;
+}
+
+/* Whether NAME, a library (IS_LIBS) or an algorithm, measures something
+ * with an item of OTHER (the other kind's list, NULL: all of it). */
+static int measures_any(const char *name, int is_libs, const char *other)
+{
+	char buf[64];
+	const char *o;
+	size_t i;
+
+	for (i = 0; (o = item(other, !is_libs, i, buf, sizeof(buf))); i++)
+		if (is_libs ? library_supports(name, o) :
+			      library_supports(o, name))
+			return 1;
+	return 0;
+}
+
+int request_check_selection(const char *libs, const char *algos,
+			    bo_err *err)
+{
+	char buf[64], who[512];
+	const char *a, *l;
+	size_t i, j, len;
+
+	for (i = 0; algos && (a = item(algos, 0, i, buf, sizeof(buf))); i++) {
+		if (measures_any(a, 0, libs))
+			continue;
+		len = 0;
+		who[0] = '\0';
+		for (j = 0; (l = library_name(j)); j++)
+			if (library_supports(l, a) && len < sizeof(who))
+				len += (size_t)snprintf(who + len,
+					sizeof(who) - len, "%s%s",
+					len ? ", " : "", l);
+		return bo_err_set(err, "--algos: no library of --libs '%s' measures '%s' (%s %s)",
+				  libs ? libs : "all", a, len ? who : "no library",
+				  len ? (strchr(who, ',') ? "do" : "does")
+				      : "does");
+	}
+	for (i = 0; libs && (l = item(libs, 1, i, buf, sizeof(buf))); i++)
+		if (!measures_any(l, 1, algos))
+			return bo_err_set(err, "--libs: '%s' measures none of --algos '%s'",
+					  l, algos ? algos : "all");
+	return 0;
 }
 
 int request_check_mirror(const char *url, const char *what, bo_err *err)

@@ -32,6 +32,19 @@ int request_check_libs(const char *list, const char *what, bo_err *err);
  * protocol's algorithm names, algorithms.h). */
 int request_check_algos(const char *list, const char *what, bo_err *err);
 
+/* Check a selection of libraries and algorithms against what each
+ * library can measure (lib/library-support.h), after each list passed
+ * its own check above. LIBS and ALGOS are the comma-separated lists as
+ * given to --libs and --algos, or NULL for every library or algorithm.
+ * Refused: an algorithm of ALGOS that no library of the selection
+ * measures, and a library of LIBS that measures no algorithm of the
+ * selection; either would be asked for and measure nothing. Returns 0,
+ * or -1 with err set to one line ("--algos: no library of --libs
+ * 'openssl' measures 'salsa20' (libgcrypt, nettle, ... do)", "--libs:
+ * 'libmcrypt' measures none of --algos 'sha-256'"). */
+int request_check_selection(const char *libs, const char *algos,
+			    bo_err *err);
+
 /* Check the package mirror URL given to WHAT: SCHEME://REST with a scheme
  * of letters, digits, '+', '-' or '.' (RFC 3986, section 3.1: http,
  * https, file, copy, mirror+file, ... as apt and debootstrap take them)

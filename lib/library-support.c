@@ -1,0 +1,100 @@
+/* lib/library-support.c - the algorithms each guest backend implements
+ * (see library-support.h). Keep in step with guest/backend-NAME.c: each
+ * row restates the algorithm table of that file's header comment. */
+#include "config.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#include "lib/algorithms.h"
+#include "lib/library-support.h"
+
+/* A library and the protocol algorithms it lacks: most libraries have
+ * most algorithms, so the exceptions are the shorter list. */
+struct support {
+	const char *library;
+	const char *const *lacks;	/* NULL-terminated */
+};
+
+/* guest/backend-openssl.c: not in OpenSSL. */
+static const char *const openssl_lacks[] = {
+	"serpent-256-ecb", "serpent-256-cbc", "twofish-256-ecb",
+	"twofish-256-cbc", "salsa20", NULL,
+};
+/* guest/backend-libgcrypt.c, backend-nettle.c, backend-botan.c: all. */
+static const char *const none_lacked[] = { NULL };
+/* guest/backend-libsodium.c: ChaCha20, ChaCha20-Poly1305, Salsa20,
+ * AES-256-GCM, SHA-256, SHA-512, BLAKE2b-512 and nothing else. */
+static const char *const libsodium_lacks[] = {
+	"aes-128-ecb", "aes-128-cbc", "aes-192-ecb", "aes-192-cbc",
+	"aes-256-ecb", "aes-256-cbc", "serpent-256-ecb", "serpent-256-cbc",
+	"twofish-256-ecb", "twofish-256-cbc", "blowfish-128-ecb",
+	"blowfish-128-cbc", "cast5-128-ecb", "cast5-128-cbc", "3des-ecb",
+	"3des-cbc", "aes-128-ctr", "aes-256-ctr", "aes-128-gcm",
+	"camellia-128-cbc", "camellia-256-cbc", "rc4", "md5", "sha-1",
+	"sha3-256", NULL,
+};
+/* guest/backend-mbedtls.c: no Serpent, Twofish, CAST5, Salsa20,
+ * BLAKE2b. */
+static const char *const mbedtls_lacks[] = {
+	"serpent-256-ecb", "serpent-256-cbc", "twofish-256-ecb",
+	"twofish-256-cbc", "cast5-128-ecb", "cast5-128-cbc", "salsa20",
+	"blake2b-512", NULL,
+};
+/* guest/backend-gnutls.c: no ECB, no CTR, no Serpent, Twofish, Blowfish,
+ * CAST5 or BLAKE2b (Salsa20 only where its nonce works). */
+static const char *const gnutls_lacks[] = {
+	"aes-128-ecb", "aes-192-ecb", "aes-256-ecb", "serpent-256-ecb",
+	"serpent-256-cbc", "twofish-256-ecb", "twofish-256-cbc",
+	"blowfish-128-ecb", "blowfish-128-cbc", "cast5-128-ecb",
+	"cast5-128-cbc", "3des-ecb", "aes-128-ctr", "aes-256-ctr",
+	"blake2b-512", NULL,
+};
+/* guest/backend-wolfssl.c: no Serpent, Twofish, Blowfish, CAST5,
+ * Salsa20, and no 3DES-ECB (wolfCrypt cannot decrypt it). */
+static const char *const wolfssl_lacks[] = {
+	"serpent-256-ecb", "serpent-256-cbc", "twofish-256-ecb",
+	"twofish-256-cbc", "blowfish-128-ecb", "blowfish-128-cbc",
+	"cast5-128-ecb", "cast5-128-cbc", "3des-ecb", "salsa20", NULL,
+};
+/* guest/backend-libtomcrypt.c: no Serpent, no Salsa20. */
+static const char *const libtomcrypt_lacks[] = {
+	"serpent-256-ecb", "serpent-256-cbc", "salsa20", NULL,
+};
+/* guest/backend-libmcrypt.c: no Camellia, GCM, ChaCha20, Salsa20, AEAD,
+ * no hashes. */
+static const char *const libmcrypt_lacks[] = {
+	"aes-128-gcm", "aes-256-gcm", "camellia-128-cbc", "camellia-256-cbc",
+	"chacha20", "chacha20-poly1305", "salsa20", "md5", "sha-1",
+	"sha-256", "sha-512", "sha3-256", "blake2b-512", NULL,
+};
+
+static const struct support table[] = {
+	{ "openssl", openssl_lacks },
+	{ "libgcrypt", none_lacked },
+	{ "nettle", none_lacked },
+	{ "libsodium", libsodium_lacks },
+	{ "mbedtls", mbedtls_lacks },
+	{ "gnutls", gnutls_lacks },
+	{ "wolfssl", wolfssl_lacks },
+	{ "botan", none_lacked },
+	{ "libtomcrypt", libtomcrypt_lacks },
+	{ "libmcrypt", libmcrypt_lacks },
+};
+
+int library_supports(const char *library, const char *algorithm)
+{
+	size_t i, j;
+
+	if (!algorithm_find(algorithm))
+		return 0;
+	for (i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+		if (strcmp(table[i].library, library) != 0)
+			continue;
+		for (j = 0; table[i].lacks[j]; j++)
+			if (strcmp(table[i].lacks[j], algorithm) == 0)
+				return 0;
+		return 1;
+	}
+	return 0;
+}
