@@ -164,6 +164,9 @@ TESTS += tests/t6000-daemon-config tests/t6100-daemon-run.sh \
 	tests/t6110-daemon-signal.sh
 EXTRA_DIST += tests/t6100-daemon-run.sh tests/t6110-daemon-signal.sh
 TESTS += tests/t6010-daemon-cli.sh
+# The clients of the daemon against a stand-in answering canned replies.
+TESTS += tests/t6015-daemon-client.sh
+EXTRA_DIST += tests/t6015-daemon-client.sh
 check_PROGRAMS += tests/t6120-schedule-dst
 tests_t6120_schedule_dst_SOURCES = tests/t6120-schedule-dst.c tests/tap.h
 tests_t6120_schedule_dst_CFLAGS = $(ORCH_TEST_CFLAGS)

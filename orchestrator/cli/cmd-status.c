@@ -172,10 +172,18 @@ static void print_status(json_t *r)
 	j = json_object_get(r, "job");
 	if (j) {
 		print_job("current:", j);
-		printf("           started %s, run %lld, %lld of %lld guest runs done",
-		       local(j, "started_at", 0), num(j, "run_id"), num(j, "done"),
-		       num(j, "total"));
-		if (*str(j, "current"))
+		printf("           started %s, ", local(j, "started_at", 0));
+		/* no run id and no progress until the job holds the run lock
+		 * and has opened its run */
+		if (strcmp(str(r, "state"), "waiting") == 0)
+			printf("waiting for the run lock: another run holds it");
+		else if (num(j, "run_id") < 0)
+			printf("preparing: no run opened yet");
+		else
+			printf("run %lld, %lld of %lld guest runs done",
+			       num(j, "run_id"), num(j, "done"),
+			       num(j, "total"));
+		if (num(j, "run_id") >= 0 && *str(j, "current"))
 			printf(", now %s (round %lld of %lld)", str(j, "current"),
 			       num(j, "round"), num(j, "rounds"));
 		putchar('\n');
