@@ -88,6 +88,18 @@ void cli_error(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+void cli_cmd_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fprintf(stderr, "benchorch %s: ", cmd);
+	va_start(ap, fmt);
+	put_msg(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
 void cli_warn(const char *fmt, ...)
 {
 	va_list ap;

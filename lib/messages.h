@@ -28,6 +28,12 @@ char *msg_escaped(const char *s);
  * back) as \n, \t or \xNN, at most CLI_MSG_MAX bytes of it. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Print "benchorch CMD: MSG" on stderr, as cli_error prints MSG: an
+ * error of command CMD that is no usage error (no --help hint), e.g. a
+ * request the daemon refused. */
+void cli_cmd_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* Print "benchorch: warning: MSG" on stderr, as cli_error prints. */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -11,6 +11,7 @@
 #include "orchestrator/daemon/config-file.h"
 #include "orchestrator/daemon/control.h"
 #include "orchestrator/daemon/daemon.h"
+#include "orchestrator/daemon/daemon-job.h"
 #include "orchestrator/daemon/schedule.h"
 #include "tests/tap.h"
 
@@ -308,8 +309,27 @@ static void test_changes_pipe(void)
 	       "reset: nothing reported");
 }
 
+/* The job as the daemon's log lines name it: every setting said. */
+static void test_describe(void)
+{
+	struct daemon_job j = { .distros = "debian", .libs = "openssl",
+				.quick = 1 };
+	char b[128];
+
+	tap_ok(strcmp(daemon_job_describe(&j, b, sizeof(b)),
+		      "distros debian, libs openssl, quick") == 0,
+	       "a job's log line says quick (%s)", b);
+	j.libs = NULL;
+	j.quick = 0;
+	j.refresh = 1;
+	tap_ok(strcmp(daemon_job_describe(&j, b, sizeof(b)),
+		      "distros debian, refresh") == 0,
+	       "and refresh, and no libs for every library (%s)", b);
+}
+
 int main(void)
 {
+	test_describe();
 	test_changes_pipe();
 	test_conf();
 	test_schedule();

@@ -2,7 +2,8 @@
 # t6015-daemon-client - what the daemon's clients print of its answers,
 # against a stand-in daemon on a socket that answers each request with a
 # canned reply: status while the job waits for the run lock, or before it
-# has opened its run, says so instead of "run -1, 0 of 0".
+# has opened its run, says so instead of "run -1, 0 of 0"; the daemon's
+# refusals are said as the command's own ("benchorch submit: ...").
 . "${top_srcdir:-.}/tests/lib.sh"
 command -v python3 >/dev/null 2>&1 || skip_all "needs python3"
 
@@ -63,5 +64,27 @@ wait "$fake"
 [ $rc -eq 0 ] && grep -q "no run opened yet" "$tmp/out" &&
 	! grep -q "run -1\|0 of 0" "$tmp/out"
 ok $? "status of a job before its run is opened says so ($(sed -n 3p "$tmp/out"))"
+
+fake_daemon '{"ok": false, "usage": true, "error": "unknown distro '"'nosuch'"' (known: debian)"}'
+"$BENCHORCH" submit --socket "$sock" --distros nosuch >"$tmp/out" 2>"$tmp/err"
+rc=$?
+wait "$fake"
+[ $rc -eq 2 ] && [ "$(cat "$tmp/err")" = "benchorch submit: unknown distro 'nosuch' (known: debian)
+Try 'benchorch submit --help'." ]
+ok $? "a name the daemon refuses is submit's usage error (exit $rc: $(head -1 "$tmp/err"))"
+
+fake_daemon '{"ok": false, "error": "the queue is full"}'
+"$BENCHORCH" submit --socket "$sock" --distros debian >"$tmp/out" 2>"$tmp/err"
+rc=$?
+wait "$fake"
+[ $rc -eq 1 ] && [ "$(cat "$tmp/err")" = "benchorch submit: the queue is full" ]
+ok $? "another refusal: exit 1, 'benchorch submit: ...' (exit $rc: $(cat "$tmp/err"))"
+
+fake_daemon '{"ok": false, "error": "no run in progress"}'
+"$BENCHORCH" cancel --socket "$sock" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+wait "$fake"
+[ $rc -eq 1 ] && [ "$(cat "$tmp/err")" = "benchorch cancel: no run in progress" ]
+ok $? "cancel's refusal: 'benchorch cancel: ...' (exit $rc: $(cat "$tmp/err"))"
 
 done_testing

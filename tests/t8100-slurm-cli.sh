@@ -50,13 +50,17 @@ for bad in "--distros nosuchdistro" "--libs openssl,foo" "--algos aes-999" \
 	rc=$?
 	# shellcheck disable=SC2086
 	"$BENCHORCH" run $bad >/dev/null 2>"$tmp/run.err"
-	[ $rc -eq 2 ] && [ -s "$tmp/run.err" ] && cmp -s "$tmp/slurm.err" "$tmp/run.err" &&
+	# run's message, in slurm submit's name
+	sed 's/^benchorch run: /benchorch slurm submit: /; s/benchorch run --help/benchorch slurm submit --help/' \
+		"$tmp/run.err" >"$tmp/want.err"
+	[ $rc -eq 2 ] && [ -s "$tmp/run.err" ] && cmp -s "$tmp/slurm.err" "$tmp/want.err" &&
+		grep -q "^benchorch slurm submit: " "$tmp/slurm.err" &&
 		[ ! -e "$tmp/count" ] && [ ! -s "$tmp/out" ]
-	ok $? "submit $bad: exit 2 with run's error ($(head -1 "$tmp/run.err")), nothing submitted"
+	ok $? "submit $bad: exit 2 with run's error as slurm submit's ($(head -1 "$tmp/slurm.err")), nothing submitted"
 done
 
 "$BENCHORCH" slurm submit --nodes 2 --nodelist n1 2>"$tmp/err"
-[ $? -eq 2 ] && grep -q "exclude each other" "$tmp/err"
+[ $? -eq 2 ] && grep -q "^benchorch slurm submit: --nodes and --nodelist exclude each other" "$tmp/err"
 ok $? "--nodes and --nodelist together are a usage error"
 "$BENCHORCH" slurm submit --nodes 0 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q -- "--nodes: '0' is out of range" "$tmp/err"

@@ -79,8 +79,12 @@ ok $? "an unknown job is an error naming it"
 [ $? -eq 3 ] && grep -q "'500;rm' is not a slurm job id" "$tmp/err"
 ok $? "a job id is digits only"
 "$BENCHORCH" slurm collect --spool "$sp" 2>"$tmp/err"
-[ $? -eq 2 ]
-ok $? "collect without a job is a usage error"
+[ $? -eq 2 ] && grep -q "^benchorch slurm collect: needs the job id" "$tmp/err" &&
+	grep -q "^Try 'benchorch slurm collect --help'" "$tmp/err"
+ok $? "collect without a job is a usage error in collect's name: $(head -1 "$tmp/err")"
+"$BENCHORCH" slurm status --spool "$sp" --bogus 500 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "^benchorch slurm status: unknown option '--bogus'" "$tmp/err"
+ok $? "status's usage errors in status's name: $(head -1 "$tmp/err")"
 
 # status, with a stand-in squeue that shows task 500_1... as nothing and
 # the merge job as gone; then with squeue reporting task 3 running

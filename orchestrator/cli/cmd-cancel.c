@@ -40,7 +40,8 @@ static int cmd_cancel(const struct cmd_ctx *ctx, void *opts, int argc,
 	(void)ctx;
 	(void)argc;
 	(void)argv;
-	rc = control_cli_call(&o->cc, json_pack("{s:s}", "type", "cancel"),
+	rc = control_cli_call("cancel", &o->cc,
+			      json_pack("{s:s}", "type", "cancel"),
 			      &reply);
 	if (rc)
 		return rc;

@@ -240,8 +240,9 @@ static void init_opts(void *opts)
 }
 
 /* The checks of options against each other, after parsing O. Returns 0,
- * or EXIT_USAGE after the usage error. */
-static int check_opts(const struct run_opts *o)
+ * or EXIT_USAGE after the usage error, said as CMD's ("run", or the
+ * command that hands run's options on). */
+static int check_opts(const char *cmd, const struct run_opts *o)
 {
 	const struct measure_opts *m = &o->measure;
 	const struct run_config *c = &o->c;
@@ -250,19 +251,19 @@ static int check_opts(const struct run_opts *o)
 	/* the guest's defaults: 2 samples in 3 sets, --quick 3 in 1 */
 	if ((m->repetitions ? m->repetitions : m->quick ? 3 : 2) *
 	    (m->max_reruns.set ? m->max_reruns.n + 1 : m->quick ? 1 : 3) > 150)
-		return cli_usage_error("run", "--repetitions x sets (--max-reruns + 1): more than 150 samples per point");
+		return cli_usage_error(cmd, "--repetitions x sets (--max-reruns + 1): more than 150 samples per point");
 	if (!c->tools && (c->tool_size_mib || c->tool_reps))
-		return cli_usage_error("run", "--tool-size and --tool-reps need --tools");
+		return cli_usage_error(cmd, "--tool-size and --tool-reps need --tools");
 	/* the tool mode measures hw and nohw itself, every tool, its own
 	 * repetitions */
 	if (c->tools && (c->libs || c->algos || c->nohw || m->quick ||
 			 c->interleave_libs ||
 			 m->min_batch_ns || m->repetitions || c->max_cv[0] ||
 			 m->max_reruns.set || m->seed.set))
-		return cli_usage_error("run", "--tools takes none of --libs, --algos, --nohw, --interleave, --quick, --seed, --min-batch-ms, --repetitions, --max-cv, --max-reruns");
+		return cli_usage_error(cmd, "--tools takes none of --libs, --algos, --nohw, --interleave, --quick, --seed, --min-batch-ms, --repetitions, --max-cv, --max-reruns");
 	/* a library or algorithm asked for that would measure nothing */
 	if (request_check_selection(c->libs, c->algos, &err) < 0)
-		return cli_usage_error("run", "%s", err.msg);
+		return cli_usage_error(cmd, "%s", err.msg);
 	return 0;
 }
 
@@ -270,10 +271,10 @@ static int check_opts(const struct run_opts *o)
  * by the caller) from them: the paths (copies: C owns them, release with
  * run_config_release), the tool mode's defaults. Returns 0, or
  * EXIT_USAGE after the usage error. */
-static int config_from_opts(const struct cmd_ctx *ctx,
+static int config_from_opts(const char *cmd, const struct cmd_ctx *ctx,
 			    const struct run_opts *o, struct run_config *c)
 {
-	int rc = check_opts(o);
+	int rc = check_opts(cmd, o);
 
 	if (rc != 0)
 		return rc;
@@ -292,15 +293,15 @@ static int config_from_opts(const struct cmd_ctx *ctx,
 
 /* Split c->distros and check every name against the recipes, before any
  * work starts (request-check.h: the same check as the daemon's). Returns
- * 0, or EXIT_USAGE after printing why. */
-static int check_distros(struct run_config *c)
+ * 0, or EXIT_USAGE after printing why as CMD's usage error. */
+static int check_distros(const char *cmd, struct run_config *c)
 {
 	bo_err err;
 
 	if (request_check_distros(c->distros, "--distros", c->data_dir,
 				  c->state_dir, &c->specs, &c->nspecs,
 				  &err) < 0)
-		return cli_usage_error("run", "%s", err.msg);
+		return cli_usage_error(cmd, "%s", err.msg);
 	return 0;
 }
 
@@ -314,10 +315,10 @@ static int cmd_run(const struct cmd_ctx *ctx, void *opts, int argc,
 	(void)argc;
 	(void)argv;
 	memset(&c, 0, sizeof(c));
-	rc = config_from_opts(ctx, opts, &c);
+	rc = config_from_opts("run", ctx, opts, &c);
 	if (rc != 0)
 		goto out;
-	rc = check_distros(&c);
+	rc = check_distros("run", &c);
 	if (rc != 0)
 		goto out;
 	bo_signals_install();
@@ -349,8 +350,9 @@ out:
 	return rc < 0 ? EXIT_OK : rc;
 }
 
-int run_args_check(int argc, char **argv)
+int run_args_check(const char *cmd, int argc, char **argv)
 {
+	struct cmd_entry as = cmd_run_entry;	/* run's, in CMD's name */
 	struct run_opts o;
 	struct run_config c;
 	struct cmd_ctx ctx;
@@ -359,11 +361,12 @@ int run_args_check(int argc, char **argv)
 	memset(&o, 0, sizeof(o));
 	memset(&c, 0, sizeof(c));
 	init_opts(&o);
-	rc = cli_parse(&cmd_run_entry, argc, argv, &o, &ctx, &first);
+	as.name = cmd;
+	rc = cli_parse(&as, argc, argv, &o, &ctx, &first);
 	if (rc == 0)
-		rc = config_from_opts(&ctx, &o, &c);
+		rc = config_from_opts(cmd, &ctx, &o, &c);
 	if (rc == 0)
-		rc = check_distros(&c);
+		rc = check_distros(cmd, &c);
 	run_config_release(&c);
 	cli_ctx_release(&ctx);
 	return rc < 0 ? EXIT_USAGE : rc;

@@ -86,20 +86,20 @@ static int submit_check(struct submit_args *a)
 	bo_err err;
 
 	if (a->s.partition && !*a->s.partition)
-		return cli_usage_error("slurm", "--partition: empty name");
+		return cli_usage_error("slurm submit", "--partition: empty name");
 	if (a->s.time && !*a->s.time)
-		return cli_usage_error("slurm", "--time: empty limit");
-	if ((a->db && cli_path_arg("slurm", "--db", a->db)) ||
-	    (a->state && cli_path_arg("slurm", "--state-dir", a->state)))
+		return cli_usage_error("slurm submit", "--time: empty limit");
+	if ((a->db && cli_path_arg("slurm submit", "--db", a->db)) ||
+	    (a->state && cli_path_arg("slurm submit", "--state-dir", a->state)))
 		return EXIT_USAGE;
 	if (a->nodes_s && a->s.nodelist)
-		return cli_usage_error("slurm", "--nodes and --nodelist exclude each other");
+		return cli_usage_error("slurm submit", "--nodes and --nodelist exclude each other");
 	if (a->s.nodelist && !*a->s.nodelist)
-		return cli_usage_error("slurm", "--nodelist: empty list");
+		return cli_usage_error("slurm submit", "--nodelist: empty list");
 	a->s.nodes = 1;
 	if (a->nodes_s) {
 		if (cli_parse_ll(a->nodes_s, 1, 10000, &v, &err) < 0)
-			return cli_usage_error("slurm", "--nodes: %s", err.msg);
+			return cli_usage_error("slurm submit", "--nodes: %s", err.msg);
 		a->s.nodes = (long)v;
 	}
 	return -1;
@@ -115,7 +115,7 @@ static int submit_parse(int argc, char **argv, struct submit_args *a)
 	a->run_argv = xcalloc((size_t)argc + 1, sizeof(char *));
 	a->run_argv[0] = "run";
 	a->s.run_argc = 0;
-	rc = opts_parse_pass("slurm", submit_options, a, argc, argv,
+	rc = opts_parse_pass("slurm submit", submit_options, a, argc, argv,
 			     submit_run_arg, a, slurm_help, NULL);
 	if (rc < 0)
 		return EXIT_OK;
@@ -241,7 +241,7 @@ static int cmd_submit(int argc, char **argv)
 	if (rc >= 0)
 		goto out;
 	/* RUN-OPTIONS as `run` takes them, with run's messages */
-	rc = run_args_check(a.s.run_argc + 1, a.run_argv);
+	rc = run_args_check("slurm submit", a.s.run_argc + 1, a.run_argv);
 	if (rc != 0)
 		goto out;
 	bin = realpath("/proc/self/exe", NULL);

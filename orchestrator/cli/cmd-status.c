@@ -229,7 +229,8 @@ static int cmd_status(const struct cmd_ctx *ctx, void *opts, int argc,
 	(void)ctx;
 	(void)argc;
 	(void)argv;
-	rc = control_cli_call(&o->cc, json_pack("{s:s}", "type", "status"),
+	rc = control_cli_call("status", &o->cc,
+			      json_pack("{s:s}", "type", "status"),
 			      &reply);
 	if (rc)
 		return rc;

@@ -74,7 +74,7 @@ static int cmd_submit(const struct cmd_ctx *ctx, void *opts, int argc,
 			o->refresh);
 	if (o->libs)
 		json_object_set_new(req, "libs", json_string(o->libs));
-	rc = control_cli_call(&o->cc, req, &reply);
+	rc = control_cli_call("submit", &o->cc, req, &reply);
 	if (rc)
 		return rc;
 	if (json_is_true(json_object_get(reply, "started")))

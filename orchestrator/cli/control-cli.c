@@ -26,8 +26,8 @@ const struct opt_def control_cli_options[] = {
 	{ .kind = OPT_END },
 };
 
-int control_cli_call(const struct control_cli *cc, json_t *req,
-		     json_t **ret)
+int control_cli_call(const char *cmd, const struct control_cli *cc,
+		     json_t *req, json_t **ret)
 {
 	char *path;
 	bo_err err;
@@ -42,9 +42,17 @@ int control_cli_call(const struct control_cli *cc, json_t *req,
 	rc = control_call(path, req, ret, &err);
 	json_decref(req);
 	free(path);
+	/* the daemon's refusals are the command's, said as the command's
+	 * own checks say theirs */
+	if (rc == -3)
+		return cli_usage_error(cmd, "%s", err.msg);
+	if (rc == -2) {
+		cli_cmd_error(cmd, "%s", err.msg);
+		return EXIT_FAILED;
+	}
 	if (rc < 0) {
 		cli_error("%s", err.msg);
-		return rc == -3 ? EXIT_USAGE : rc == -2 ? EXIT_FAILED : EXIT_ENV;
+		return EXIT_ENV;
 	}
 	return 0;
 }

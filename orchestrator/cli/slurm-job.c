@@ -21,7 +21,7 @@ const char slurm_usage[] =
 "submit: run 'benchorch run RUN-OPTIONS' on N nodes of a Slurm cluster at\n"
 "once, each node alone (--exclusive), and merge their results into one\n"
 "database. RUN-OPTIONS are those of 'benchorch run' (--distros, --quick,\n"
-"--libs, --state-dir, ...), checked here first with run's own errors.\n"
+"--libs, --state-dir, ...), checked here first as run checks them.\n"
 "It submits an array of N tasks (with --nodelist: one job per node of\n"
 "LIST), each running 'benchorch run RUN-OPTIONS --db DIR/HOST-TASK.db'\n"
 "with its log in DIR/TASK.log, then a job that waits for all of them\n"
@@ -106,11 +106,10 @@ static int job_arg(const char *arg, void *ctx)
 	struct job_parse *p = ctx;
 
 	if (arg[0] == '-')
-		return cli_usage_error("slurm", "%s: unknown option '%s'",
-				       p->cmd, arg);
+		return cli_usage_error(p->cmd, "unknown option '%s'", arg);
 	if (p->a->job)
-		return cli_usage_error("slurm", "%s: unexpected argument '%s'",
-				       p->cmd, arg);
+		return cli_usage_error(p->cmd, "unexpected argument '%s'",
+				       arg);
 	p->a->job = arg;
 	return 0;
 }
@@ -118,19 +117,23 @@ static int job_arg(const char *arg, void *ctx)
 int slurm_job_parse(const char *cmd, int argc, char **argv,
 		    struct slurm_job_args *a, int collect)
 {
-	struct job_parse p = { cmd, a };
-	int rc = opts_parse_pass("slurm", collect ? collect_options :
+	/* messages in the subcommand's name, "benchorch slurm status: " */
+	char name[32];
+	struct job_parse p = { name, a };
+	int rc;
+
+	snprintf(name, sizeof(name), "slurm %s", cmd);
+	rc = opts_parse_pass(name, collect ? collect_options :
 				 status_options, a, argc, argv, job_arg, &p,
 				 slurm_help, NULL);
 
 	if (rc < 0)
 		return EXIT_OK;
-	if (rc != 0 || (a->db && cli_path_arg("slurm", "--db", a->db)) ||
-	    (a->state && cli_path_arg("slurm", "--state-dir", a->state)))
+	if (rc != 0 || (a->db && cli_path_arg(name, "--db", a->db)) ||
+	    (a->state && cli_path_arg(name, "--state-dir", a->state)))
 		return EXIT_USAGE;
 	if (!a->job)
-		return cli_usage_error("slurm", "%s needs the job id that submit printed",
-				       cmd);
+		return cli_usage_error(name, "needs the job id that submit printed");
 	return -1;
 }
 

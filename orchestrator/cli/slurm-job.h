@@ -22,7 +22,7 @@ struct slurm_job_args {
  * (ARGC entries, ARGV[0] the subcommand) into A, which the caller zeroes:
  * --spool DIR and --state-dir DIR, for collect (COLLECT = 1) --db PATH
  * and --report FILE too, and one argument, the job id. Usage errors go
- * to stderr as "benchorch slurm: ...". Returns -1 when A is filled, else
+ * to stderr as "benchorch slurm CMD: ...". Returns -1 when A is filled, else
  * the exit status to return: EXIT_OK after --help, EXIT_USAGE after a
  * usage error. */
 int slurm_job_parse(const char *cmd, int argc, char **argv,

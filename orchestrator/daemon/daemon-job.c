@@ -28,6 +28,15 @@ void daemon_job_release(struct daemon_job *j)
 	memset(j, 0, sizeof(*j));
 }
 
+char *daemon_job_describe(const struct daemon_job *j, char *buf,
+			  size_t bytes)
+{
+	snprintf(buf, bytes, "distros %s%s%s%s%s", j->distros,
+		 j->libs ? ", libs " : "", j->libs ? j->libs : "",
+		 j->quick ? ", quick" : "", j->refresh ? ", refresh" : "");
+	return buf;
+}
+
 const char *daemon_exit_word(int rc, int cancelled)
 {
 	if (rc == EXIT_OK)

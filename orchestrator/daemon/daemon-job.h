@@ -5,6 +5,7 @@
 #ifndef BENCHORCH_DAEMON_JOB_H
 #define BENCHORCH_DAEMON_JOB_H
 
+#include <stddef.h>
 #include <time.h>
 
 #include "orchestrator/daemon/config-file.h"
@@ -23,6 +24,12 @@ struct daemon_job {
 
 /* Free J's strings and clear *J (not J itself). */
 void daemon_job_release(struct daemon_job *j);
+
+/* What J runs, as the daemon's log lines say it: "distros LIST", then
+ * ", libs LIST" when it names libraries, ", quick" and ", refresh" when
+ * set, into BUF (BYTES, NUL-terminated, truncated to fit). Returns BUF. */
+char *daemon_job_describe(const struct daemon_job *j, char *buf,
+			  size_t bytes);
 
 /* In the job's child: take the machine-wide run lock `benchorch run`
  * takes too (waiting, interruptibly, for a manual run; "W" then "R" down

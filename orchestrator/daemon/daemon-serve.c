@@ -113,6 +113,7 @@ static json_t *usage_error_json(const char *msg)
 /* The answer to request RQ. */
 static json_t *handle(struct daemon *d, const struct control_req *rq)
 {
+	char what[512];
 	bo_err err;
 	int id, position;
 
@@ -133,9 +134,10 @@ static json_t *handle(struct daemon *d, const struct control_req *rq)
 				    rq->quick, rq->refresh);
 		if (id < 0)
 			return error_json("the queue is full");
-		daemon_log(DLOG_NOTICE, "job %d submitted: distros %s%s%s", id,
-			   rq->distros, rq->libs ? ", libs " : "",
-			   rq->libs ? rq->libs : "");
+		/* the job just queued, as its start will log it */
+		daemon_log(DLOG_NOTICE, "job %d submitted: %s", id,
+			   daemon_job_describe(&d->queue[d->nqueue - 1], what,
+					       sizeof(what)));
 		/* position: how many jobs run before it (the current one
 		 * included); 0 = it starts now */
 		position = (int)d->nqueue - 1 + (d->child ? 1 : 0);

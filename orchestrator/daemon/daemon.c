@@ -233,6 +233,7 @@ static int child_main(struct daemon *d, const struct daemon_job *j, int pfd)
 
 void daemon_start_job(struct daemon *d)
 {
+	char what[512];
 	int p[2];
 	pid_t pid;
 
@@ -275,9 +276,10 @@ void daemon_start_job(struct daemon *d)
 	d->round = d->rounds = 0;
 	d->cancelled = 0;
 	d->waiting_lock = 0;
-	daemon_log(DLOG_NOTICE, "job %u started (%s%s, distros %s, pid %ld)", d->cur.id,
+	daemon_log(DLOG_NOTICE, "job %u started (%s%s, %s, pid %ld)", d->cur.id,
 		   d->cur.sched ? "schedule " : "submitted",
-		   d->cur.sched ? d->cur.sched : "", d->cur.distros, (long)pid);
+		   d->cur.sched ? d->cur.sched : "",
+		   daemon_job_describe(&d->cur, what, sizeof(what)), (long)pid);
 }
 
 static void progress_line(struct daemon *d, char *line)
