@@ -33,6 +33,21 @@ sqlite3 "$db" "INSERT INTO runs (id, uuid, host, pid, started_at, finished_at, s
 	INSERT INTO tool_results (invocation_id, tool, cipher, direction, variant, status, bytes)
 	VALUES (701, 'age', 'chacha20-poly1305', 'encrypt', 'hw', 'absent', 1048576);"
 ok $? "fixture: run 6 confirms run 3, run 7 timed the tools"
+# An eighth, a confirmation of run 3 as `run` makes one: the images
+# invoked by their names, the new one and the previous one beside it.
+sqlite3 "$db" "INSERT INTO runs (id, uuid, host, pid, started_at, finished_at, status, command_line)
+	VALUES (8, 'u-8', 'host-b', 1, '2026-01-08T00:00:00Z', '2026-01-08T00:01:00Z', 'done', 'benchorch run');
+	INSERT INTO confirmations (run_id, confirmed_run_id, distro, release) VALUES (8, 3, 'debian', 'bookworm');
+	INSERT INTO invocations (run_id, image_id, spec, started_at, status) VALUES
+	(8, 3, 'debian-bookworm', '2026-01-08T00:00:01Z', 'ok'),
+	(8, 1, 'debian-bookworm.previous', '2026-01-08T00:00:02Z', 'ok');"
+ok $? "fixture: run 8 confirms run 3 on its image and the previous one"
+"$BENCHORCH" runs --db "$db" --format csv | tr -d '\r' >"$tmp/csv8" &&
+	grep -qx '8,2026-01-08T00:00:00Z,2026-01-08T00:01:00Z,done,0,debian,host-b,confirmation,3' "$tmp/csv8"
+ok $? "a confirmation's distributions are spelled as the run it confirms gave them: $(grep '^8,' "$tmp/csv8")"
+sqlite3 "$db" "DELETE FROM invocations WHERE run_id = 8; DELETE FROM confirmations WHERE run_id = 8;
+	DELETE FROM runs WHERE id = 8"
+ok $? "run 8 removed again"
 
 "$BENCHORCH" results --db "$db" --run 7 >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 1 ] && [ ! -s "$tmp/out" ] &&
