@@ -346,6 +346,15 @@ int emit_pair(const char *library, const char *algorithm,
 	return flush(&j);
 }
 
+int emit_turn(uint64_t n)
+{
+	struct json_line j;
+
+	begin(&j, "turn");
+	json_add_uint(&j, "n", n);
+	return flush(&j);
+}
+
 int emit_done(uint64_t results, uint64_t measure_ns, uint64_t elapsed_ns,
 	      uint64_t clock_hz, const char *clock_source, uint64_t tsc_hz,
 	      const struct rusage_lib *libs, size_t nlibs)

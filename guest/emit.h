@@ -127,6 +127,11 @@ int emit_pair(const char *library, const char *algorithm,
 	      const char *operation, const char *mode, size_t buffer_bytes,
 	      const char *versus, const struct pair_est *e, uint64_t span_ns);
 
+/* turn: the end of turn N (from 1) of a duet (--duet, guest/turns.h);
+ * the orchestrator hands the token to the other guest when it reads it.
+ * Returns 0, or -1 when stdout cannot be written. */
+int emit_turn(uint64_t n);
+
 /* done: RESULTS result lines were printed; MEASURE_NS ns were spent in
  * timed batches, calibration and warm-up included; ELAPSED_NS ns passed
  * between writing hello and now (CLOCK_MONOTONIC); CLOCK_HZ is the core

@@ -11,7 +11,9 @@
 #include "interleave.h"
 #include "lib/shuffle.h"
 #include "pairs.h"
+#include "place.h"
 #include "samples.h"
+#include "turns.h"
 #include "worker.h"
 
 /* What one library has of the point being measured. */
@@ -32,6 +34,7 @@ struct sched {
 	size_t nlibs;
 	bool supports[MAX_LIBS];	/* the current algorithm */
 	struct shuffle_rng rng;
+	uint64_t seed;			/* the block order's and placement's */
 	unsigned rounds;
 	struct lib_point lp[MAX_LIBS];	/* the current point */
 	double t[MAX_LIBS * PAIRS_MAX_ROUNDS];	/* ns per byte, pairs.h */
@@ -125,7 +128,10 @@ static void emit_pairs(struct sched *s, size_t m, enum guest_algo algo,
 
 /* One point: every library that has ALGO opens and calibrates it, then
  * s->rounds rounds of one block each, the libraries in a new random
- * order each round; then the results and the pairs. */
+ * order each round; then the results and the pairs. In a duet a turn
+ * ends after the calibration and after each round, whether or not a
+ * library has the point, so that both guests end as many turns at every
+ * point (turns.h). */
 static void run_point(struct sched *s, enum guest_algo algo,
 		      enum guest_op op, bool oneshot, size_t len)
 {
@@ -155,9 +161,13 @@ static void run_point(struct sched *s, enum guest_algo algo,
 		lp->calls = r.calls;
 		m++;
 	}
+	turns_pass();
 	q.cmd = WORKER_BLOCK;
 	start = bench_now_ns();
 	for (unsigned round = 0; round < s->rounds; round++) {
+		/* one placement per round for every library, and for the
+		 * other guest of a duet (the same seed) */
+		q.place = place_offset(s->seed, algo, op, oneshot, len, round);
 		shuffle_permutation(&s->rng, order, m);
 		for (size_t k = 0; k < m; k++) {
 			struct lib_point *lp = &s->lp[order[k]];
@@ -173,6 +183,7 @@ static void run_point(struct sched *s, enum guest_algo algo,
 			if (r.maxrss_kib > lp->maxrss_kib)
 				lp->maxrss_kib = r.maxrss_kib;
 		}
+		turns_pass();
 	}
 	for (size_t k = 0; k < m; k++)
 		if (s->lp[k].ok)
@@ -182,7 +193,10 @@ static void run_point(struct sched *s, enum guest_algo algo,
 
 /* Every point of ALGO: the sizes of the run; at each, as the sequential
  * sweep does (measure.c), bulk where the size is whole keystream blocks
- * and one-shot up to --oneshot-max; encryption then decryption. */
+ * and one-shot up to --oneshot-max; encryption then decryption. In a
+ * duet a turn ends after the libraries' ALGO, and the points of an
+ * algorithm no library has still take their (empty) turns: the turns of
+ * both guests depend on the options alone. */
 static void run_algo(struct sched *s, enum guest_algo algo)
 {
 	const struct guest_algo_info *ai = algo_info(algo);
@@ -202,7 +216,8 @@ static void run_algo(struct sched *s, enum guest_algo algo)
 				 r.status == 0 && r.supported;
 		any = any || s->supports[i];
 	}
-	if (!any)
+	turns_pass();
+	if (!any && !s->run->o->duet)
 		return;
 	nsizes = measure_sizes(s->run->o, sizes);
 	for (size_t k = 0; k < nsizes; k++) {
@@ -237,7 +252,9 @@ void interleave_run(struct run *run)
 	s->run = run;
 	s->nlibs = o->nlibs;
 	s->rounds = o->rounds;
-	shuffle_seed(&s->rng, o->seed_set ? o->seed : INTERLEAVE_SEED);
+	s->seed = o->seed_set ? o->seed : INTERLEAVE_SEED;
+	shuffle_seed(&s->rng, s->seed);
+	turns_start(o->duet);
 	for (size_t i = 0; i < s->nlibs; i++) {
 		if (worker_start(run, o->libs[i], &s->w[i]) < 0) {
 			check_emit(emit_library_failed(o->libs[i]->name,
@@ -246,6 +263,7 @@ void interleave_run(struct run *run)
 					      "cannot start the library's process"));
 		}
 	}
+	turns_pass();
 	for (size_t a = 0; a < o->nalgos; a++)
 		run_algo(s, o->algos[a]);
 	for (size_t i = 0; i < s->nlibs; i++)

@@ -16,6 +16,8 @@ GUEST_SOURCES = \
 	guest/pairs.c guest/pairs.h \
 	guest/worker.c guest/worker.h \
 	guest/interleave.c guest/interleave.h \
+	guest/turns.c guest/turns.h \
+	guest/place.c guest/place.h \
 	guest/isolate.c guest/isolate.h \
 	guest/algo.c guest/algo.h \
 	lib/algorithm-table.c lib/algorithm-table.h \

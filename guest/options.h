@@ -44,6 +44,9 @@ struct options {
 	bool interleave;		/* --interleave: the libraries take
 					 * turns block by block
 					 * (guest/interleave.h) */
+	bool duet;			/* --duet: --interleave, and take
+					 * turns with another guest
+					 * (guest/turns.h) */
 	unsigned rounds;		/* --rounds: blocks per library and
 					 * point when interleaved */
 	bool seed_set;			/* --seed given */

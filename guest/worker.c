@@ -18,6 +18,7 @@
 #include "emit.h"
 #include "fdio.h"
 #include "kat.h"
+#include "place.h"
 #include "point.h"
 #include "rusage.h"
 #include "worker.h"
@@ -135,18 +136,35 @@ static void serve_point(struct run *run, struct serve_state *st,
 	r->calls = st->p.calls;
 }
 
-/* BLOCK: one timed batch of the open point. */
+/* point_block's arguments, for place_call. */
+struct block_call {
+	struct point *p;
+	bool tsc;
+	struct worker_reply *r;
+};
+
+/* place_call's function: the block of a->p into a->r. */
+static int block_thunk(void *arg)
+{
+	struct block_call *a = arg;
+
+	return point_block(a->p, a->tsc, &a->r->ns, &a->r->ticks,
+			   &a->r->spent_ns);
+}
+
+/* BLOCK: one timed batch of the open point, at the stack offset Q asks
+ * for (guest/place.h). */
 static void serve_block(struct run *run, struct serve_state *st,
-			struct worker_reply *r)
+			const struct worker_req *q, struct worker_reply *r)
 {
 	struct point *p = &st->p;
+	struct block_call a = { p, run->params.tsc, r };
 
 	if (!st->open) {
 		r->status = -1;
 		return;
 	}
-	if (point_block(p, run->params.tsc, &r->ns, &r->ticks,
-			&r->spent_ns) < 0) {
+	if (place_call(q->place % PLACE_SPAN & ~15u, block_thunk, &a) < 0) {
 		check_emit(emit_error(st->b->name,
 				      algo_info(p->arg.algo)->name,
 				      "%s %s of %zu-byte buffers failed",
@@ -198,7 +216,7 @@ static void serve(struct run *run, const struct guest_backend *b, int in,
 			serve_point(run, &st, &q, &r);
 			break;
 		case WORKER_BLOCK:
-			serve_block(run, &st, &r);
+			serve_block(run, &st, &q, &r);
 			break;
 		case WORKER_QUIT:
 			serve_close(&st);

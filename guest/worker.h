@@ -44,6 +44,9 @@ struct worker_req {
 	uint32_t op;		/* POINT: enum guest_op */
 	uint32_t oneshot;	/* POINT: 1 = one-shot mode, 0 = bulk */
 	uint64_t len;		/* POINT: buffer bytes */
+	uint32_t place;		/* BLOCK: the stack offset to run it at
+				 * (guest/place.h) */
+	uint32_t pad;
 };
 
 /* A reply (worker to parent), fixed size. */

@@ -174,6 +174,7 @@ struct guest_output {
 	int64_t host_elapsed_ns;	/* the host's, between receiving hello
 				 * and done; 0 = not measured */
 	size_t lines;		/* lines accepted so far */
+	int64_t turns;		/* `turn` lines so far (a duet's) */
 	struct guest_rusage *rusage;	/* done's rusage, owned; NULL when
 				 * not reported (older guest, --no-fork) */
 	size_t nrusage;

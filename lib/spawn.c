@@ -119,7 +119,7 @@ static void child_run(const struct spawn_opts *o, int outfd, int logfd,
 	devnull = open("/dev/null", O_RDWR);
 	if (devnull < 0)
 		child_fail(errfd, "cannot open /dev/null");
-	dup2(devnull, 0);
+	dup2(o->in_fd > 2 ? o->in_fd : devnull, 0);
 	if (logfd >= 0) {
 		dup2(logfd, 2);
 	} else {

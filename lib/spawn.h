@@ -41,6 +41,9 @@ struct spawn_opts {
 					 * rewrite what the log held */
 	const char *const *envp;	/* NULL = inherit the environment;
 					 * see spawn_env_guest() */
+	int in_fd;			/* the child's stdin when above 2
+					 * (a pipe's read end); else
+					 * /dev/null */
 };
 
 enum spawn_status {

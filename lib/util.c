@@ -1,6 +1,7 @@
 /* util.c - error reporting, allocation and file helpers. */
 #include "config.h"
 
+#include <sys/random.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -306,4 +307,13 @@ char *bo_utc_now(char *buf, size_t len)
 	gmtime_r(&t, &tm);
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 	return buf;
+}
+
+uint64_t bo_random_seed(void)
+{
+	uint32_t v;
+
+	if (getrandom(&v, sizeof(v), GRND_NONBLOCK) == (ssize_t)sizeof(v))
+		return v;
+	return (bo_now_ns() ^ ((uint64_t)getpid() << 16)) & UINT32_MAX;
 }

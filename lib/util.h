@@ -89,6 +89,11 @@ char *bo_cmdline_option(const char *cmdline, const char *opt);
 /* Nanoseconds from CLOCK_MONOTONIC. */
 uint64_t bo_now_ns(void);
 
+/* A seed for a run or a duet without --seed: 32 random bits from the
+ * kernel (getrandom(2)), or from the clock and pid if it has none to
+ * give; 0 .. 2^32 - 1. */
+uint64_t bo_random_seed(void);
+
 /* Current UTC time as ISO 8601 "YYYY-MM-DDTHH:MM:SSZ" into buf (>= 21
  * bytes). Returns buf. */
 char *bo_utc_now(char *buf, size_t len);

@@ -287,6 +287,21 @@ static int add_done(struct guest_output *out, json_t *o, size_t lineno,
 	return 0;
 }
 
+/* A `turn` line (a duet's, guest --duet): its number is the next. */
+static int add_turn(struct guest_output *out, json_t *o, size_t lineno,
+		    bo_err *err)
+{
+	int64_t n;
+
+	if (guest_field_int(o, "n", 1, INT64_C(1) << 40, lineno, &n, err) < 0)
+		return -1;
+	if (n != out->turns + 1)
+		return bo_err_set(err, "guest output line %zu: turn %lld after turn %lld",
+				  lineno, (long long)n, (long long)out->turns);
+	out->turns = n;
+	return 0;
+}
+
 int guest_output_add_line(struct guest_output *out, const char *line,
 			  size_t len, size_t lineno, bo_err *err)
 {
@@ -345,6 +360,8 @@ int guest_output_add_line(struct guest_output *out, const char *line,
 		rc = add_canary(out, o, lineno, err);
 	else if (strcmp(type, "pair") == 0)
 		rc = guest_validate_pair(out, o, lineno, err);
+	else if (strcmp(type, "turn") == 0)
+		rc = add_turn(out, o, lineno, err);
 	else if (strcmp(type, "done") == 0)
 		rc = add_done(out, o, lineno, err);
 	else

@@ -260,6 +260,13 @@ tests_t1325_guest_pairs_SOURCES = tests/t1325-guest-pairs.c tests/tap.h \
 	guest/pairs.c guest/pairs.h guest/compat.h
 tests_t1325_guest_pairs_CFLAGS = $(GUEST_CFLAGS)
 TESTS += tests/t1325-guest-pairs
+# Where a timed block runs on the stack (guest/place.h).
+check_PROGRAMS += tests/t1326-guest-place
+tests_t1326_guest_place_SOURCES = tests/t1326-guest-place.c tests/tap.h \
+	guest/place.c guest/place.h lib/shuffle.c lib/shuffle.h \
+	guest/compat.h
+tests_t1326_guest_place_CFLAGS = $(GUEST_CFLAGS)
+TESTS += tests/t1326-guest-place
 # The choice of the CPU the guests are pinned to.
 check_PROGRAMS += tests/t0010-rmtree tests/t0030-run-lock
 tests_t0010_rmtree_SOURCES = tests/t0010-rmtree.c tests/tap.h
@@ -324,6 +331,8 @@ EXTRA_DIST += tests/t1130-guest-kat-reject.sh tests/fixtures/standin-libsodium.c
 # The guest's interleaved measurement: pairs, A/A, a failing worker.
 TESTS += tests/t1330-guest-interleave.sh
 EXTRA_DIST += tests/t1330-guest-interleave.sh
+TESTS += tests/t1337-guest-turns.sh
+EXTRA_DIST += tests/t1337-guest-turns.sh
 # Many machines: benchorch on a Slurm cluster (t8120 starts a real one-node
 # cluster: munged, slurmctld, slurmd).
 TESTS += tests/t8100-slurm-cli.sh tests/t8110-slurm-collect.sh \

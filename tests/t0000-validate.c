@@ -271,6 +271,31 @@ static void samples_and_clock(void)
 	guest_output_release(&out);
 }
 
+/* `turn` lines (guest/PROTOCOL.md, "Duet"): numbered from 1, one after
+ * the other; counted in out.turns. */
+static void turn_lines(void)
+{
+	struct guest_output out;
+	const char *msg;
+	const char *ok[] = { LIB("openssl"), "{\"type\":\"turn\",\"n\":1}",
+			     "{\"type\":\"turn\",\"n\":2}" };
+	const char *skip[] = { LIB("openssl"), "{\"type\":\"turn\",\"n\":1}",
+			       "{\"type\":\"turn\",\"n\":3}" };
+	const char *zero[] = { LIB("openssl"), "{\"type\":\"turn\",\"n\":0}" };
+
+	msg = feed_lines(&out, ok, 3);
+	tap_ok(msg[0] == '\0' && out.turns == 2,
+	       "turn lines 1 and 2 are accepted and counted (%s)", msg);
+	guest_output_release(&out);
+	msg = feed_lines(&out, skip, 3);
+	tap_ok(strstr(msg, "turn 3 after turn 1") != NULL,
+	       "rejects a turn out of order (%s)", msg);
+	guest_output_release(&out);
+	msg = feed_lines(&out, zero, 2);
+	tap_ok(strstr(msg, "'n'") != NULL, "rejects turn 0 (%s)", msg);
+	guest_output_release(&out);
+}
+
 #define RES(lib) "{\"type\":\"result\",\"library\":\"" lib "\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"p25_ns\":15500,\"p75_ns\":16500,\"cv\":0.04941058844,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0,\"mb_per_s\":1000.0,\"verified\":true,\"samples_ns\":[16000,15000,17000,15500,16500]}"
 #define PAIR(lib, versus, ratio, low, high, tie, rounds) "{\"type\":\"pair\",\"library\":\"" lib "\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":16,\"versus\":\"" versus "\",\"ratio\":" ratio ",\"low\":" low ",\"high\":" high ",\"coverage\":0.96875,\"rounds\":" rounds ",\"tie\":" tie ",\"span_ns\":1200000}"
 
@@ -339,6 +364,7 @@ int main(void)
 	msg = feed((size_t)-1, NULL, &line);
 	tap_ok(msg[0] == '\0', "accepts a complete, valid invocation (%s)", msg);
 	pair_lines();
+	turn_lines();
 
 	/* and keeps what it read */
 	guest_output_init(&out);

@@ -80,7 +80,7 @@ help_opts() {
 		grep -Eo '^ +(-[a-zA-Z], )?--[a-z-]+' | tr ', ' '\n\n' | grep . |
 		sort -u | tr '\n' ' '
 }
-for cmd in run results runs daemon status submit cancel compare confirm report \
+for cmd in run results runs daemon status submit cancel compare confirm duet report \
 	export merge; do
 	expect "the options of $cmd are those of its --help" \
 		"benchorch $cmd -" "$(help_opts "$cmd")"

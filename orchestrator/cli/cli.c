@@ -132,6 +132,29 @@ const struct opt_def cli_run_options[] = {
 	{ .kind = OPT_END },
 };
 
+/* The largest --threshold, in %: far beyond any change worth reporting;
+ * a bound only so that a typo is caught. */
+#define THRESHOLD_MAX_PCT 10000.0
+
+int cli_parse_threshold(const char *s, void *dest, bo_err *err)
+{
+	double *ret = dest;
+	size_t len = strlen(s);
+	char *num = xstrdup(s);
+	double pct;
+	int rc;
+
+	if (len && num[len - 1] == '%')
+		num[len - 1] = '\0';
+	rc = cli_parse_double(num, 0, THRESHOLD_MAX_PCT, &pct, err);
+	free(num);
+	if (rc < 0)
+		return bo_err_set(err, "'%s' is not a percentage from 0 to %g",
+				  s, THRESHOLD_MAX_PCT);
+	*ret = pct / 100.0;
+	return 0;
+}
+
 int cli_parse_format(const char *arg, void *dest, bo_err *err)
 {
 	return format_parse(arg, dest, err);

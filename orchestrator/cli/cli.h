@@ -48,6 +48,12 @@ extern const struct opt_def cli_run_options[];
  * in err ("unknown format 'X' (known: table, csv, json)"). */
 int cli_parse_format(const char *arg, void *dest, bo_err *err);
 
+/* An OPT_VALUE parse function: --threshold PCT ("5", "2.5", "5%": a
+ * number from 0 to 10000, one '%' allowed after it) into a fraction
+ * (0.05) in the double DEST. Returns 0, or -1 with err set ("'x' is not a
+ * percentage from 0 to 10000"). */
+int cli_parse_threshold(const char *arg, void *dest, bo_err *err);
+
 /* The row of --format FORMAT (table, csv or json; format_parse's
  * message), for a group row whose offset is that of an enum format. */
 extern const struct opt_def cli_format_options[];
@@ -134,6 +140,7 @@ extern const struct cmd_entry cmd_cancel_entry;
 extern const struct cmd_entry cmd_images_entry;
 extern const struct cmd_entry cmd_compare_entry;
 extern const struct cmd_entry cmd_confirm_entry;
+extern const struct cmd_entry cmd_duet_entry;
 extern const struct cmd_entry cmd_report_entry;
 extern const struct cmd_entry cmd_export_entry;
 extern const struct cmd_entry cmd_merge_entry;

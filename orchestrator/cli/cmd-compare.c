@@ -86,33 +86,6 @@ static const char epilog[] =
 "3 the database cannot be read or written; 4 a confirmed regression was\n"
 "found and --fail-on-regression was given.\n";
 
-/* The largest --threshold, in %: far beyond any change worth reporting;
- * a bound only so that a typo is caught. */
-#define THRESHOLD_MAX_PCT 10000.0
-
-/* Parse --threshold PCT ("5", "2.5", "5%": a number from 0 to
- * THRESHOLD_MAX_PCT, one '%' allowed after it) into a fraction (0.05) in
- * the double DEST. Returns 0, or -1 with err set ("'x' is not a
- * percentage ..."). */
-static int parse_threshold(const char *s, void *dest, bo_err *err)
-{
-	double *ret = dest;
-	size_t len = strlen(s);
-	char *num = xstrdup(s);
-	double pct;
-	int rc;
-
-	if (len && num[len - 1] == '%')
-		num[len - 1] = '\0';
-	rc = cli_parse_double(num, 0, THRESHOLD_MAX_PCT, &pct, err);
-	free(num);
-	if (rc < 0)
-		return bo_err_set(err, "'%s' is not a percentage from 0 to %g",
-				  s, THRESHOLD_MAX_PCT);
-	*ret = pct / 100.0;
-	return 0;
-}
-
 /* compare --machines on the database at PATH: run ids in ARGV[0..ARGC),
  * at SIZE->bytes per call (SIZE->arg: the --size given, NULL for the
  * default). A size the database has no result at, or the runs have no
@@ -335,7 +308,7 @@ static const struct opt_def options[] = {
 		  "confirmation runs aside)" },
 	{ .name = "threshold", .kind = OPT_VALUE, .arg = "PCT",
 	  .offset = offsetof(struct compare_cli, cmp.threshold),
-	  .parse = parse_threshold, .msg_prefix = "--threshold: ",
+	  .parse = cli_parse_threshold, .msg_prefix = "--threshold: ",
 	  .help = "ignore changes of at most PCT % (default: 3)" },
 	{ .name = "all", .kind = OPT_FLAG,
 	  .offset = offsetof(struct compare_cli, cmp.all),

@@ -6,6 +6,7 @@ liborch_a_SOURCES += \
 	orchestrator/cli/cmd-compare.c \
 	orchestrator/cli/cmd-confirm.c \
 	orchestrator/cli/cmd-daemon.c \
+	orchestrator/cli/cmd-duet.c \
 	orchestrator/cli/cmd-images.c \
 	orchestrator/cli/cmd-merge.c \
 	orchestrator/cli/cmd-report.c \

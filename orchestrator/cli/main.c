@@ -20,6 +20,7 @@ static const struct cmd_entry *const commands[] = {
 	&cmd_images_entry,
 	&cmd_compare_entry,
 	&cmd_confirm_entry,
+	&cmd_duet_entry,
 	&cmd_report_entry,
 	&cmd_export_entry,
 	&cmd_merge_entry,

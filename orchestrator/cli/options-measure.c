@@ -70,6 +70,15 @@ const struct opt_def measure_quick_options[] = {
 	{ .kind = OPT_END },
 };
 
+const struct opt_def measure_seed_options[] = {
+	{ .name = "seed", .kind = OPT_VALUE, .arg = "N",
+	  .offset = offsetof(struct measure_opts, seed),
+	  .parse = parse_seed, .msg_prefix = "--seed: ",
+	  .help = "draw the run's order from N (0..4294967295;\n"
+		  "default: a random seed, printed and stored)" },
+	{ .kind = OPT_END },
+};
+
 const struct opt_def measure_options[] = {
 	{ .kind = OPT_GROUP, .group = measure_quick_options },
 	{ .name = "min-batch-ms", .kind = OPT_VALUE, .arg = "MS",
@@ -89,11 +98,7 @@ const struct opt_def measure_options[] = {
 		  "samples, always, 0 to 9 (the guest's default 2;\n"
 		  "--quick 0); a point is the median of its sets'\n"
 		  "medians; repetitions x sets is at most 150" },
-	{ .name = "seed", .kind = OPT_VALUE, .arg = "N",
-	  .offset = offsetof(struct measure_opts, seed),
-	  .parse = parse_seed, .msg_prefix = "--seed: ",
-	  .help = "draw the run's order from N (0..4294967295;\n"
-		  "default: a random seed, printed and stored)" },
+	{ .kind = OPT_GROUP, .group = measure_seed_options },
 	{ .kind = OPT_END },
 };
 

@@ -46,6 +46,10 @@ struct measure_opts {
 /* --quick alone (OPT_FLAG; offsets in struct measure_opts). */
 extern const struct opt_def measure_quick_options[];
 
+/* --seed N alone (offset of the struct measure_seed in struct
+ * measure_opts); "--seed: 'x' is not a whole number". */
+extern const struct opt_def measure_seed_options[];
+
 /* --quick, --min-batch-ms MS, --repetitions N, --max-reruns N and --seed
  * N (offsets in struct measure_opts). A malformed value is "--NAME: " and
  * cli_parse_ll's or cli_parse_double's message, --seed's too ("--seed:

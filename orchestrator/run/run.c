@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <unistd.h>
 
 #include "db/db.h"
@@ -68,17 +67,6 @@ static void report_progress(const struct run_config *c, int64_t run_id,
 
 	if (c->on_progress)
 		c->on_progress(c->progress_ctx, &p);
-}
-
-/* A seed for a run without --seed: 32 random bits from the kernel
- * (getrandom(2)), or from the clock and pid if it has none to give. */
-static uint64_t random_seed(void)
-{
-	uint32_t v;
-
-	if (getrandom(&v, sizeof(v), GRND_NONBLOCK) == (ssize_t)sizeof(v))
-		return v;
-	return (bo_now_ns() ^ ((uint64_t)getpid() << 16)) & SHUFFLE_SEED_MAX;
 }
 
 /* The algorithm names of the run: c->algos split (duplicates dropped), or
@@ -188,7 +176,7 @@ static int run_begin(struct run_state *s)
 	bo_err err;
 	int rc;
 
-	s->seed = c->seed_set ? c->seed : random_seed();
+	s->seed = c->seed_set ? c->seed : bo_random_seed();
 	oo.seed = s->seed;
 	rc = run_open(c, &oo, &s->o);
 	if (rc != EXIT_OK)

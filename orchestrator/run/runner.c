@@ -408,6 +408,7 @@ static int run_once(const struct runner_opts *o, enum runner_kind kind,
 		/* an allowlist under every runner: nothing the caller
 		 * exported reaches nspawn or the guest */
 		.envp = spawn_env_guest(),
+		.in_fd = o->in_fd,
 	};
 	char how[128], said[512];
 	int rc;
@@ -621,6 +622,18 @@ static int auto_kind(struct runner_fallback *ret_fb)
 		ret_fb->why = why;
 	}
 	return known;
+}
+
+int runner_choose(enum runner_kind kind, struct runner_fallback *ret_fb,
+		  bo_err *err)
+{
+	int k = kind;
+
+	if (ret_fb)
+		memset(ret_fb, 0, sizeof(*ret_fb));
+	if (k == RUNNER_AUTO && (k = auto_kind(ret_fb)) < 0)
+		return bo_err_set(err, "interrupted");
+	return k;
 }
 
 int runner_run(const struct runner_opts *o, struct guest_output *out,

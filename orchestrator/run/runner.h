@@ -61,6 +61,9 @@ struct runner_opts {
 	int (*parse_line)(void *ctx, const char *line, size_t len,
 			  bo_err *err);
 	void *parse_ctx;
+	int in_fd;		/* the guest's stdin when above 2 (a duet's
+				 * token pipe, guest/turns.h); else
+				 * /dev/null */
 };
 
 /* The systemd-nspawn machine name for image NAME into buf (len bytes):
@@ -114,6 +117,15 @@ struct runner_fallback {
 int runner_run(const struct runner_opts *o, struct guest_output *out,
 	       const char **ret_used, struct spawn_result *ret_res,
 	       struct runner_fallback *ret_fb, bo_err *err);
+
+/* The runner KIND stands for on this host: KIND itself, or for
+ * RUNNER_AUTO nspawn or chroot as runner_run would choose (once per
+ * process), with *ret_fb (if not NULL) saying why chroot. For callers
+ * that start guests from several threads: runner_run with the kind this
+ * returns decides nothing more. Returns the kind, or -1 with err set when
+ * interrupted. */
+int runner_choose(enum runner_kind kind, struct runner_fallback *ret_fb,
+		  bo_err *err);
 
 /* Say on stderr, once, why FB chose chroot ("SPEC: systemd-nspawn cannot
  * start a container on this host (WHY): running the guests under chroot

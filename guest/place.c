@@ -1,0 +1,45 @@
+/* guest/place.c - where on the stack a timed block runs (see place.h). */
+#include "compat.h"
+
+#include "lib/shuffle.h"
+#include "place.h"
+
+uint32_t place_offset(uint64_t seed, unsigned algo, unsigned op,
+		      bool oneshot, size_t len, unsigned round)
+{
+	struct shuffle_rng r;
+	uint64_t x;
+
+	/* each field through the mixer in turn: nearby points and rounds
+	 * get unrelated offsets */
+	shuffle_seed(&r, seed);
+	x = shuffle_next(&r) ^ algo;
+	shuffle_seed(&r, x);
+	x = shuffle_next(&r) ^ ((uint64_t)op << 1 | (oneshot ? 1 : 0));
+	shuffle_seed(&r, x);
+	x = shuffle_next(&r) ^ (uint64_t)len;
+	shuffle_seed(&r, x);
+	x = shuffle_next(&r) ^ round;
+	shuffle_seed(&r, x);
+	return (uint32_t)(shuffle_next(&r) % (PLACE_SPAN / 16)) * 16;
+}
+
+__attribute__((noinline)) int place_call(uint32_t offset,
+					 int (*fn)(void *), void *arg)
+{
+	/* the frame address is 16-byte aligned (x86-64 and AArch64 ABIs),
+	 * and so is every size below: the stack pointer after the alloca
+	 * is the frame address less a constant less PAD */
+	uintptr_t here = (uintptr_t)__builtin_frame_address(0);
+	size_t pad = (size_t)((here - offset) & (PLACE_SPAN - 1)) &
+		     ~(size_t)15;
+	volatile unsigned char *p = __builtin_alloca(pad + 16);
+	int rc;
+
+	p[0] = 0;
+	rc = fn(arg);
+	/* the pad stays live across the call: no tail call, no early
+	 * release of the frame */
+	p[0] = (unsigned char)rc;
+	return rc;
+}

@@ -1,0 +1,41 @@
+/* guest/place.h - where on the stack a timed block runs. A process's
+ * stack starts at a random offset within its page (address space layout
+ * randomisation: Linux moves the initial stack pointer by up to 8 KiB, in
+ * 16-byte steps), and that offset, fixed for the life of the process,
+ * sets how a library's stack buffers and locals fall against the input
+ * and output buffers modulo 4 KiB (4K aliasing of loads and stores) and
+ * against the cache's sets. One process of a library can so be faster or
+ * slower than another of the same image by tens of per cent (Mytkowicz
+ * et al., "Producing wrong data without doing anything obviously wrong!",
+ * ASPLOS 2009; Curtsinger and Berger, "STABILIZER: statistically sound
+ * performance evaluation", ASPLOS 2013).
+ *
+ * So a block runs with the stack pointer at an offset within the page
+ * that place_offset draws per point and round: the same in every process
+ * given the same seed (the two guests of a duet, the libraries of one
+ * round share it and the placement cancels in their pairs), another in
+ * each round (a figure is an average over placements, not one process's
+ * luck). */
+#ifndef GUEST_PLACE_H
+#define GUEST_PLACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The span the offsets cover, bytes: one page. */
+#define PLACE_SPAN 4096u
+
+/* The stack offset of round ROUND of a point (ALGO, OP, ONESHOT, LEN
+ * bytes) under SEED: a multiple of 16 below PLACE_SPAN, drawn by
+ * SplitMix64 (lib/shuffle.h) from all of them. */
+uint32_t place_offset(uint64_t seed, unsigned algo, unsigned op,
+		      bool oneshot, size_t len, unsigned round);
+
+/* Call FN(ARG) with the stack pointer moved down so that it lies at
+ * OFFSET (a multiple of 16 below PLACE_SPAN) within its page, up to a
+ * constant of this code's own frames: the same OFFSET gives the same
+ * placement in every process. Returns what FN returns. */
+int place_call(uint32_t offset, int (*fn)(void *), void *arg);
+
+#endif /* GUEST_PLACE_H */

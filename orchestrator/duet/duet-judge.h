@@ -1,0 +1,56 @@
+/* duet-judge.h - the verdicts of a duet: per curve (library, algorithm,
+ * operation, mode), the new image against the base from the blocks the
+ * two guests measured in paired turns (duet-run.h), by the paired
+ * verdict engine (orchestrator/results/paired-verdict.h). */
+#ifndef BENCHORCH_DUET_JUDGE_H
+#define BENCHORCH_DUET_JUDGE_H
+
+#include <stddef.h>
+
+#include "lib/guest_output.h"
+#include "orchestrator/results/paired-verdict.h"
+
+/* The sizes a curve's round statistic takes the median over, when the
+ * curve has more than DUET_ALL_SIZES_MAX sizes: 16 B, 256 B, 4 KiB,
+ * 64 KiB and 1 MiB, a size per decade or so, each curve's published
+ * sizes kept whole. With fewer sizes (--quick: 4), all of them. */
+#define DUET_ALL_SIZES_MAX 6
+
+/* One curve's verdict. Strings are borrowed from the new side's output. */
+struct duet_curve {
+	const char *library, *algorithm, *operation, *mode;
+	int tested;		/* 1: a library under test; 0: a control */
+	size_t nsizes;		/* sizes in the round statistic */
+	struct pv_result r;	/* effect, interval, verdict, rounds, mde */
+};
+
+/* How to judge. */
+struct duet_judge_params {
+	double threshold;	/* the smallest effect that matters, a
+				 * fraction (0.02) */
+	double alpha;		/* per library, over its curves (0.05) */
+	/* Libraries under test (NULL-terminated names), or NULL: every
+	 * library is under test. The others are controls: judged the same
+	 * way and reported, never counted as a regression. */
+	const char *const *tested;
+};
+
+/* Pair the results of BASE and NEW (two guests' outputs of one duet,
+ * whose result lines hold one sample per round, in round order) point by
+ * point, and judge each curve both have: per round, the median over its
+ * sizes of ln(new MB/s) - ln(base MB/s) (the same point's blocks of the
+ * same round), judged over the rounds by pv_judge with one look at the
+ * rounds measured (at least 3; a curve with fewer is left out), alpha
+ * divided among the library's curves. Returns the count and *ret, sorted
+ * by library, algorithm, operation and mode (caller frees the array; its
+ * strings stay owned by NEW); *ret is NULL when 0. */
+size_t duet_judge(const struct guest_output *base,
+		  const struct guest_output *new_out,
+		  const struct duet_judge_params *p, struct duet_curve **ret);
+
+/* The median of the curves' minimum detectable effects (fractions), of
+ * the tested libraries' curves only when TESTED_ONLY; 0 when none. */
+double duet_median_mde(const struct duet_curve *c, size_t n,
+		       int tested_only);
+
+#endif /* BENCHORCH_DUET_JUDGE_H */

@@ -1,0 +1,306 @@
+/* duet.c - `benchorch duet BASE NEW` from images to verdicts (see
+ * duet.h). */
+#include "config.h"
+
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "images/image.h"
+#include "lib/exitcode.h"
+#include "lib/flavour.h"
+#include "lib/messages.h"
+#include "lib/paths.h"
+#include "orchestrator/duet/duet.h"
+#include "orchestrator/duet/duet-judge.h"
+#include "orchestrator/duet/duet-print.h"
+#include "orchestrator/duet/duet-run.h"
+
+/* One image of the duet, with what its guest needs. */
+struct side_prep {
+	struct image *image;
+	char *guest;		/* the musl guest, or NULL: the request's */
+	char *logpath;
+	int log_fd;
+};
+
+/* Find image NAME (a name or a spec) and its guest; open its log in
+ * R->state_dir/logs, named after STAMP. Returns EXIT_OK, or EXIT_USAGE
+ * (no such image) or EXIT_ENV after the message. */
+static int prepare(const struct duet_request *r, const char *name,
+		   const char *stamp, struct side_prep *p)
+{
+	struct image_ctx ictx = { .state_dir = r->state_dir,
+				  .data_dir = r->data_dir };
+	enum guest_flavour fl;
+	char *dir;
+	bo_err err;
+
+	if (image_find(&ictx, name, &p->image, &err) < 0) {
+		cli_error("duet: %s", err.msg);
+		return EXIT_USAGE;
+	}
+	if (guest_flavour_detect(p->image->rootfs, &fl, &err) < 0) {
+		cli_error("duet: %s: %s", p->image->name, err.msg);
+		return EXIT_ENV;
+	}
+	if (fl == GUEST_FLAVOUR_MUSL)
+		p->guest = paths_guest(fl);
+	dir = xasprintf("%s/logs", r->state_dir);
+	if (bo_mkdir_p(dir, &err) < 0) {
+		free(dir);
+		cli_error("duet: %s", err.msg);
+		return EXIT_ENV;
+	}
+	p->logpath = xasprintf("%s/duet-%s-%s.log", dir, stamp,
+			       p->image->name);
+	free(dir);
+	p->log_fd = open(p->logpath, O_RDWR | O_CREAT | O_TRUNC | O_APPEND |
+			 O_CLOEXEC, 0644);
+	if (p->log_fd < 0) {
+		cli_error("duet: cannot open the guest log %s", p->logpath);
+		return EXIT_ENV;
+	}
+	return EXIT_OK;
+}
+
+static void prep_free(struct side_prep *p)
+{
+	if (p->log_fd >= 0)
+		close(p->log_fd);
+	image_free(p->image);
+	free(p->guest);
+	free(p->logpath);
+}
+
+/* LIBRARY's line in OUT, or NULL. */
+static const struct guest_library *library_of(const struct guest_output *out,
+					       const char *library)
+{
+	for (size_t i = 0; i < out->nlibraries; i++)
+		if (!strcmp(out->libraries[i].name, library))
+			return &out->libraries[i];
+	return NULL;
+}
+
+/* Whether two strings, either NULL, differ. */
+static int differ(const char *a, const char *b)
+{
+	return (a == NULL) != (b == NULL) || (a && strcmp(a, b));
+}
+
+/* The libraries under test: those loaded on both sides whose build id,
+ * version or package version differs, in a new NULL-terminated array
+ * (strings borrowed from S[1].out); NULL when none differs (every
+ * library is then under test). */
+static const char **tested_libraries(const struct duet_side s[2],
+				     const struct side_prep p[2])
+{
+	const struct guest_output *n = &s[1].out;
+	const char **v = xcalloc(n->nlibraries + 1, sizeof(*v));
+	size_t k = 0;
+
+	for (size_t i = 0; i < n->nlibraries; i++) {
+		const struct guest_library *ln = &n->libraries[i];
+		const struct guest_library *lb = library_of(&s[0].out, ln->name);
+		const char *pb = image_library_package(p[0].image, ln->name);
+		const char *pn = image_library_package(p[1].image, ln->name);
+
+		if (!lb || !ln->loaded || !lb->loaded)
+			continue;
+		if (differ(lb->build_id, ln->build_id) ||
+		    differ(lb->version, ln->version) || differ(pb, pn) ||
+		    (pb && pn && differ(image_package_version(p[0].image, pb),
+					image_package_version(p[1].image, pn))))
+			v[k++] = ln->name;
+	}
+	if (k == 0) {
+		free(v);
+		return NULL;
+	}
+	return v;
+}
+
+/* Say on stderr how each side's guest ended when it failed, and which
+ * libraries failed in it. Returns the count of failures. */
+static size_t report_faults(const struct duet_side s[2],
+			    const struct side_prep p[2])
+{
+	size_t bad = 0;
+
+	for (unsigned i = 0; i < 2; i++) {
+		struct guest_fault *f;
+		size_t nf;
+
+		if (s[i].rc < 0) {
+			cli_error("duet: %s: %s (guest log: %s)",
+				  p[i].image->name, s[i].err.msg,
+				  p[i].logpath);
+			bad++;
+			continue;
+		}
+		nf = guest_output_faults(&s[i].out, &f);
+		for (size_t k = 0; k < nf; k++)
+			cli_error("duet: %s: library '%s' failed: %s (its "
+				  "curves are left out)", p[i].image->name,
+				  f[k].library, f[k].what);
+		free(f);
+		bad += nf;
+	}
+	return bad;
+}
+
+/* The guest's arguments for R, into ARGS (at least 16), with their
+ * values in BUFS. */
+static void guest_args(const struct duet_request *r, int cpu,
+		       const char **args, char bufs[3][24])
+{
+	size_t n = 0;
+
+	snprintf(bufs[0], 24, "%d", cpu);
+	snprintf(bufs[1], 24, "%llu", (unsigned long long)r->seed);
+	snprintf(bufs[2], 24, "%u", r->rounds);
+	if (cpu >= 0) {
+		args[n++] = "--cpu";
+		args[n++] = bufs[0];
+	}
+	args[n++] = "--seed";
+	args[n++] = bufs[1];
+	args[n++] = "--rounds";
+	args[n++] = bufs[2];
+	if (r->quick)
+		args[n++] = "--quick";
+	if (r->libs) {
+		args[n++] = "--libs";
+		args[n++] = r->libs;
+	}
+	if (r->algos) {
+		args[n++] = "--algos";
+		args[n++] = r->algos;
+	}
+	args[n] = NULL;
+}
+
+/* A plain progress line on stderr: "benchorch: duet: ...". */
+static void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("benchorch: duet: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+/* Progress: a plain line when each guest ends. */
+static void on_output(void *ctx, unsigned side, const struct guest_output *out)
+{
+	const struct duet_request *r = ctx;
+
+	if (!r->quiet && out->have_done)
+		note("%s: guest done, %zu points",
+			 side ? r->new_name : r->base, out->nresults);
+}
+
+int duet_execute(const struct duet_request *req)
+{
+	struct duet_request r = *req;
+	struct side_prep p[2] = { { .log_fd = -1 }, { .log_fd = -1 } };
+	struct duet_side s[2];
+	struct duet_config dc;
+	struct runner_fallback fb;
+	struct duet_curve *curves = NULL;
+	struct duet_heading h;
+	const char *args[24];
+	const char **tested = NULL;
+	char bufs[3][24], stamp[32];
+	size_t ncurves = 0, faults;
+	uint64_t t0 = bo_now_ns();
+	int rc = EXIT_OK, kind;
+	bo_err err;
+
+	memset(s, 0, sizeof(s));
+	if (!r.rounds)
+		r.rounds = r.quick ? DUET_QUICK_ROUNDS : DUET_ROUNDS;
+	if (!r.seed_set)
+		r.seed = bo_random_seed();
+	bo_utc_now(stamp, sizeof(stamp));
+	for (unsigned i = 0; i < 2 && rc == EXIT_OK; i++)
+		rc = prepare(&r, i ? r.new_name : r.base, stamp, &p[i]);
+	if (rc != EXIT_OK)
+		goto out;
+	kind = runner_choose(r.kind, &fb, &err);
+	if (kind < 0) {
+		rc = cli_interrupted_status(bo_interrupted);
+		goto out;
+	}
+	runner_warn_fallback(&fb, "duet");
+	memset(&dc, 0, sizeof(dc));
+	dc.kind = (enum runner_kind)kind;
+	dc.cpu = runner_default_cpu();
+	guest_args(&r, dc.cpu, args, bufs);
+	dc.guest_args = args;
+	dc.timeout_ns = (uint64_t)r.timeout_s * 1000000000u;
+	dc.first = (unsigned)(r.seed & 1);
+	dc.on_output = on_output;
+	dc.output_ctx = &r;
+	for (unsigned i = 0; i < 2; i++) {
+		s[i].name = p[i].image->name;
+		s[i].rootfs = p[i].image->rootfs;
+		s[i].guest = p[i].guest ? p[i].guest : r.guest;
+		s[i].log_fd = p[i].log_fd;
+	}
+	if (!r.quiet)
+		note("%s against %s, seed %llu, %u rounds, on CPU %d",
+			 p[1].image->name, p[0].image->name,
+			 (unsigned long long)r.seed, r.rounds, dc.cpu);
+	duet_run(&dc, s, &err);
+	if (bo_interrupted) {
+		rc = cli_interrupted_status(bo_interrupted);
+		goto out;
+	}
+	faults = report_faults(s, p);
+	if (s[0].rc == 0 && s[1].rc == 0) {
+		struct duet_judge_params jp = {
+			.threshold = r.threshold,
+			.alpha = 0.05,
+		};
+
+		tested = tested_libraries(s, p);
+		jp.tested = tested;
+		ncurves = duet_judge(&s[0].out, &s[1].out, &jp, &curves);
+		h.base = p[0].image->name;
+		h.new_name = p[1].image->name;
+		h.threshold = r.threshold;
+		h.rounds = r.rounds;
+		h.seconds = (double)(bo_now_ns() - t0) / 1e9;
+		if (duet_print(stdout, r.format, &h, curves, ncurves) < 0) {
+			cli_error("duet: cannot write the verdicts to stdout");
+			rc = EXIT_FAILED;
+			goto out;
+		}
+		if (r.fail_on_regression)
+			for (size_t i = 0; i < ncurves; i++)
+				if (curves[i].tested &&
+				    curves[i].r.verdict == PV_SLOWER)
+					rc = EXIT_REGRESSION;
+	}
+	if (rc == EXIT_OK && faults)
+		rc = EXIT_FAILED;
+	if (!r.quiet)
+		note("%zu curves judged in %.0f s", ncurves,
+			 (double)(bo_now_ns() - t0) / 1e9);
+out:
+	free(curves);
+	free(tested);
+	for (unsigned i = 0; i < 2; i++) {
+		guest_output_release(&s[i].out);
+		prep_free(&p[i]);
+	}
+	return rc;
+}

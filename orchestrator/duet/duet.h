@@ -1,0 +1,50 @@
+/* duet.h - `benchorch duet BASE NEW`: two images measured side by side,
+ * taking turns block by block on one CPU (duet-run.h), each curve judged
+ * in pairs (duet-judge.h), printed as a table, CSV or JSON
+ * (duet-print.h). */
+#ifndef BENCHORCH_DUET_H
+#define BENCHORCH_DUET_H
+
+#include <stdint.h>
+
+#include "lib/format.h"
+#include "orchestrator/run/runner.h"
+
+/* The threshold of a verdict when none is given: 2 % (a fraction). */
+#define DUET_DEFAULT_THRESHOLD 0.02
+
+/* Rounds when none are given: a full duet, --quick. */
+#define DUET_ROUNDS 12
+#define DUET_QUICK_ROUNDS 8
+
+/* What to measure and how. Strings are borrowed. */
+struct duet_request {
+	const char *base, *new_name;	/* image names or specs (image_find) */
+	const char *libs, *algos;	/* the guest's lists; NULL = all */
+	int quick;			/* 4 sizes, short blocks */
+	unsigned rounds;		/* blocks per point and image; 0 =
+					 * DUET_ROUNDS or DUET_QUICK_ROUNDS */
+	int seed_set;
+	uint64_t seed;			/* the guests' block order */
+	double threshold;		/* a fraction, > 0 */
+	enum runner_kind kind;
+	long timeout_s;			/* per guest */
+	enum format format;
+	int fail_on_regression;		/* exit 4 on a tested slower curve */
+	int quiet;			/* no progress on stderr */
+	const char *state_dir;		/* images, logs */
+	const char *data_dir;		/* recipes (image_find of a spec) */
+	const char *guest;		/* the glibc guest binary */
+};
+
+/* Run the duet R asks for and print its verdicts on stdout (progress and
+ * faults on stderr). The libraries under test are those whose package
+ * differs between the two images (image.json), or every library when
+ * none does; the others are controls. Returns the exit status: 0, 1 when
+ * a guest or a library in it failed (what was measured is still
+ * printed), 2 when an image is unknown, 3 when the environment is not
+ * fit (no log directory), 4 with fail_on_regression when a tested
+ * library's curve is slower, 130/143 when interrupted. */
+int duet_execute(const struct duet_request *r);
+
+#endif /* BENCHORCH_DUET_H */
