@@ -13,6 +13,9 @@
 #	(throughput K/(K+1) on every bulk curve), K = 0 a pure forwarder;
 #	and marks the package of openssl in image.json as changed, so that
 #	a duet of two such copies takes openssl for the library under test.
+#   duet_have_command BENCHORCH, duet_source_image
+#	the duet command is there; the image to copy (DUET_IMAGE or the
+#	test suite's cached Debian bookworm image).
 #   duet_truth K
 #	prints the bulk curves' true effect, K/(K+1) - 1 (0 for K = 0).
 #
@@ -116,6 +119,7 @@ duet_image_shim() {
 	# library of that name instead; at run time $ORIGIN (the stand-in's
 	# directory) holds the real one under that name, its own soname left
 	# as it is (the loader finds a needed library by file name).
+	# shellcheck disable=SC2016 # '$ORIGIN' is the loader's, not ours
 	mkdir "$dis_tmp/stub" &&
 		: >"$dis_tmp/empty.c" &&
 		gcc -shared -fPIC -o "$dis_tmp/stub/libcrypto-real.so.3" \
@@ -204,4 +208,35 @@ duet_libdir_of() {
 # duet_truth K: the bulk curves' true effect, a fraction: K/(K+1) - 1.
 duet_truth() {
 	awk -v k="$1" 'BEGIN { printf "%.6f\n", k > 0 ? k / (k + 1) - 1 : 0 }'
+}
+
+# duet_have_command BENCHORCH: status 0 when BENCHORCH has the duet
+# command, else 1 saying so ("benchorch duet: unknown command").
+duet_have_command() {
+	dhc_err=$("$1" duet --help 2>&1 >/dev/null)
+	dhc_rc=$?
+	case $dhc_rc:$dhc_err in
+	*"unknown command 'duet'"*)
+		echo "benchorch duet: unknown command ($1 has no duet yet)" >&2
+		return 1
+		;;
+	0:*) return 0 ;;
+	*)
+		echo "benchorch duet: --help failed (status $dhc_rc): $dhc_err" >&2
+		return 1
+		;;
+	esac
+}
+
+# duet_source_image: print the image directory the duets copy:
+# DUET_IMAGE, else the test suite's cached Debian bookworm image
+# (tests/lib.sh: BENCHORCH_TEST_STATE, /var/cache/benchorch-test);
+# status 1 when it is not there.
+duet_source_image() {
+	dsi=${DUET_IMAGE:-${BENCHORCH_TEST_STATE:-/var/cache/benchorch-test}/images/debian-bookworm}
+	[ -f "$dsi/image.json" ] && [ -d "$dsi/rootfs" ] || {
+		echo "no image at $dsi: set DUET_IMAGE, or build the test suite's (make check TESTS=tests/t1330-guest-interleave.sh builds it)" >&2
+		return 1
+	}
+	echo "$dsi"
 }

@@ -379,5 +379,6 @@ EXTRA_DIST += tests/bench/fidelity.sh tests/bench/findings.sh \
 	tests/bench/speed-loop.c tests/bench/tools.sh
 # The duets' known truth: image copies and the stand-in libcrypto.so.3
 # (tests/duet-images.sh), and the duet benchmarks on them.
-EXTRA_DIST += tests/duet-images.sh tests/fixtures/duet-shim.c
+EXTRA_DIST += tests/duet-images.sh tests/fixtures/duet-shim.c \
+	tests/bench/duet-aa.sh tests/bench/duet-ab.sh
 EXTRA_DIST += tests/README
