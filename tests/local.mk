@@ -313,6 +313,8 @@ EXTRA_DIST += tests/t1130-guest-kat-reject.sh tests/fixtures/standin-libsodium.c
 # The guest's interleaved measurement: pairs, A/A, a failing worker.
 TESTS += tests/t1330-guest-interleave.sh
 EXTRA_DIST += tests/t1330-guest-interleave.sh
+TESTS += tests/t1335-duet-shim.sh
+EXTRA_DIST += tests/t1335-duet-shim.sh
 # Many machines: benchorch on a Slurm cluster (t8120 starts a real one-node
 # cluster: munged, slurmctld, slurmd).
 TESTS += tests/t8100-slurm-cli.sh tests/t8110-slurm-collect.sh \
