@@ -331,6 +331,8 @@ EXTRA_DIST += tests/t1130-guest-kat-reject.sh tests/fixtures/standin-libsodium.c
 # The guest's interleaved measurement: pairs, A/A, a failing worker.
 TESTS += tests/t1330-guest-interleave.sh
 EXTRA_DIST += tests/t1330-guest-interleave.sh
+TESTS += tests/t1335-duet-shim.sh
+EXTRA_DIST += tests/t1335-duet-shim.sh
 TESTS += tests/t1337-guest-turns.sh
 EXTRA_DIST += tests/t1337-guest-turns.sh
 # Many machines: benchorch on a Slurm cluster (t8120 starts a real one-node
@@ -397,4 +399,8 @@ EXTRA_DIST += tests/bench/fidelity.sh tests/bench/findings.sh \
 	tests/bench/spread.py \
 	tests/bench/repeatability.sh tests/bench/samework.sh \
 	tests/bench/speed-loop.c tests/bench/tools.sh
+# The duets' known truth: image copies and the stand-in libcrypto.so.3
+# (tests/duet-images.sh), and the duet benchmarks on them.
+EXTRA_DIST += tests/duet-images.sh tests/fixtures/duet-shim.c \
+	tests/bench/duet-aa.sh tests/bench/duet-ab.sh
 EXTRA_DIST += tests/README
