@@ -39,10 +39,8 @@ static int prepare(const struct duet_request *r, const char *name,
 	char *dir;
 	bo_err err;
 
-	if (image_find(&ictx, name, &p->image, &err) < 0) {
-		cli_error("duet: %s", err.msg);
-		return EXIT_USAGE;
-	}
+	if (image_find(&ictx, name, &p->image, &err) < 0)
+		return cli_usage_error("duet", "%s", err.msg);
 	if (guest_flavour_detect(p->image->rootfs, &fl, &err) < 0) {
 		cli_error("duet: %s: %s", p->image->name, err.msg);
 		return EXIT_ENV;

@@ -1,0 +1,140 @@
+#!/bin/sh
+# t3170-duet - `benchorch duet BASE NEW` on copies of the cached Debian
+# image (tests/duet-images.sh), short (--quick, two libraries, two
+# algorithms, 8 rounds):
+#  - A/A, two identical copies: every library under test (none differs),
+#    no curve slower or faster by 25 %, --fail-on-regression exits 0;
+#  - A/B with a known truth: the stand-in libcrypto.so.3 with K = 2 (every
+#    2nd timed call repeated: OpenSSL's bulk throughput 2/3, -33 %)
+#    against K = 0 (the stand-in alone): OpenSSL is the library under test
+#    and nettle a control; OpenSSL's bulk curves are slower, with an
+#    interval that holds -33 % (the stand-in's oneshot curves keep their
+#    speed: the repeat counts per context), nettle's curves do not
+#    change, --fail-on-regression exits 4;
+#  - the JSON and CSV carry what guest/PROTOCOL.md and benchorch(1) say;
+#  - an unknown image, one image, a selection that measures nothing:
+#    exit 2, one line, before any guest starts; nothing left behind.
+# Thresholds far above the noise keep it from failing by chance; the
+# benchmarks (tests/bench/duet-aa.sh, duet-ab.sh) measure the real
+# rates. Prints TAP.
+. "${top_srcdir:-.}/tests/lib.sh"
+. "$top_srcdir/tests/duet-images.sh"
+skip_in_distcheck
+[ "$(id -u)" -eq 0 ] || skip_all "needs root"
+command -v systemd-nspawn >/dev/null 2>&1 || skip_all "needs systemd-nspawn"
+command -v python3 >/dev/null 2>&1 || skip_all "needs python3"
+command -v gcc >/dev/null 2>&1 || skip_all "needs gcc"
+command -v objdump >/dev/null 2>&1 || skip_all "needs objdump"
+require_test_image
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+state=$tmp/state
+for n in aa-1 aa-2 ab-k0 ab-k2; do
+	duet_image_copy "$state" "$TEST_IMAGE" $n || break
+done &&
+	duet_image_shim "$state" ab-k0 0 && duet_image_shim "$state" ab-k2 2
+ok $? "four copies of the cached image, two with the stand-in (K = 0, 2)"
+
+sel="--quick --libs openssl,nettle --algos aes-128-ctr,sha-256 --seed 3"
+duet() {
+	"$BENCHORCH" duet --state-dir "$state" $sel "$@"
+}
+
+duet aa-1 aa-2 --threshold 25 --fail-on-regression --format json \
+	>"$tmp/aa.json" 2>"$tmp/aa.err"
+rc=$?
+[ "$rc" -eq 0 ]
+ok $? "A/A: exit 0 with --fail-on-regression (status $rc: $(tail -1 "$tmp/aa.err"))"
+duet ab-k0 ab-k2 --threshold 10 --fail-on-regression --format json \
+	>"$tmp/ab.json" 2>"$tmp/ab.err"
+rc=$?
+[ "$rc" -eq 4 ]
+ok $? "A/B: exit 4 with --fail-on-regression (status $rc: $(tail -1 "$tmp/ab.err"))"
+
+python3 - "$tmp" "$tap_n" <<'PY' >"$tmp/py.out"
+import json, sys
+tmp, n = sys.argv[1], int(sys.argv[2])
+def ok(cond, what):
+    global n
+    n += 1
+    print("%sok %d - %s" % ("" if cond else "not ", n, what))
+def load(name):
+    try:
+        return json.load(open("%s/%s.json" % (tmp, name)))
+    except Exception as e:
+        return {"curves": [], "error": str(e)}
+aa, ab = load("aa"), load("ab")
+keys = {"library", "algorithm", "operation", "mode", "effect", "low",
+        "high", "verdict", "rounds", "mde", "tested"}
+curves = aa["curves"] + ab["curves"]
+ok(len(aa["curves"]) == 12 and len(ab["curves"]) == 12,
+   "12 curves each: 2 libraries x (aes-128-ctr encrypt, decrypt; "
+   "sha-256) x (bulk, oneshot) (%d, %d)" % (len(aa["curves"]),
+                                            len(ab["curves"])))
+ok(all(keys <= set(c) for c in curves) and aa.get("base") == "aa-1"
+   and aa.get("new") == "aa-2" and "mde_median" in aa,
+   "each curve has %s; the duet its base, new and mde_median"
+   % ", ".join(sorted(keys)))
+ok(all(c["verdict"] in ("slower", "faster", "same", "undecided")
+       and c["low"] <= c["effect"] <= c["high"] and c["rounds"] == 8
+       and c["mde"] > 0 for c in curves),
+   "verdicts slower, faster, same or undecided; the effect inside its "
+   "interval; 8 rounds; a minimum detectable effect")
+ok(all(c["tested"] for c in aa["curves"]),
+   "A/A: no library differs, so every library is under test")
+moved = [c for c in aa["curves"] if c["verdict"] in ("slower", "faster")]
+ok(not moved, "A/A: no curve slower or faster by 25 %% (%s)"
+   % ["%s %s %s %s %+.3f" % (c["library"], c["algorithm"],
+                             c["operation"], c["mode"], c["effect"])
+      for c in moved])
+ssl = [c for c in ab["curves"] if c["library"] == "openssl"]
+net = [c for c in ab["curves"] if c["library"] == "nettle"]
+ok(ssl and net and all(c["tested"] for c in ssl)
+   and not any(c["tested"] for c in net),
+   "A/B: OpenSSL under test (its stand-in differs), nettle a control")
+bulk = [c for c in ssl if c["mode"] == "bulk"]
+truth = 2.0 / 3.0 - 1
+ok(len(bulk) == 3 and all(c["verdict"] == "slower" for c in bulk),
+   "A/B: OpenSSL's 3 bulk curves slower (%s)"
+   % ["%s %s %+.3f %s" % (c["algorithm"], c["operation"], c["effect"],
+                           c["verdict"]) for c in bulk])
+ok(sum(c["low"] <= truth <= c["high"] for c in bulk) >= 2,
+   "A/B: their intervals hold the truth, %.3f, in 2 of 3 or more (%s)"
+   % (truth, ["[%+.3f, %+.3f]" % (c["low"], c["high"]) for c in bulk]))
+ok(not [c for c in net if c["verdict"] in ("slower", "faster")],
+   "A/B: no control curve changed by 10 %")
+print("# %d" % n)
+PY
+cat "$tmp/py.out" | grep -v '^# [0-9]*$'
+tap_failed=$((tap_failed + $(grep -c '^not ok' "$tmp/py.out")))
+tap_n=$(sed -n 's/^# \([0-9][0-9]*\)$/\1/p' "$tmp/py.out")
+
+duet aa-1 aa-2 --threshold 25 --format csv >"$tmp/aa.csv" 2>/dev/null
+head -1 "$tmp/aa.csv" | grep -qx 'library,algorithm,operation,mode,tested,verdict,effect,low,high,rounds,mde,sizes' &&
+	[ "$(wc -l <"$tmp/aa.csv")" -eq 13 ]
+ok $? "CSV: a header and a row per curve ($(wc -l <"$tmp/aa.csv") lines)"
+duet aa-1 aa-2 >"$tmp/aa.txt" 2>/dev/null
+grep -q '^openssl  *tested ' "$tmp/aa.txt" && grep -q 'MDE' "$tmp/aa.txt" &&
+	[ "$(wc -l <"$tmp/aa.txt")" -le 24 ]
+ok $? "the table: a line per library, one screen ($(wc -l <"$tmp/aa.txt") lines)"
+
+# Refused before any guest starts.
+"$BENCHORCH" duet --state-dir "$state" aa-1 nosuch >"$tmp/o" 2>"$tmp/e"
+rc=$?
+[ "$rc" -eq 2 ] && [ ! -s "$tmp/o" ] && grep -q "nosuch" "$tmp/e"
+ok $? "an unknown image: exit 2, named ($rc: $(head -1 "$tmp/e"))"
+"$BENCHORCH" duet --state-dir "$state" aa-1 >"$tmp/o" 2>"$tmp/e"
+rc=$?
+[ "$rc" -eq 2 ] && grep -q "BASE and NEW" "$tmp/e"
+ok $? "one image: exit 2 ($rc: $(head -1 "$tmp/e"))"
+"$BENCHORCH" duet --state-dir "$state" --libs openssl --algos salsa20 \
+	aa-1 aa-2 >"$tmp/o" 2>"$tmp/e"
+rc=$?
+[ "$rc" -eq 2 ] && grep -q "salsa20" "$tmp/e"
+ok $? "a selection that measures nothing: exit 2 ($rc: $(head -1 "$tmp/e"))"
+ls "$state"/logs/duet-*-aa-1.log >/dev/null 2>&1
+ok $? "each guest's log in STATE/logs"
+[ -z "$(stray_guests)" ] && [ -z "$(mounts_under "$state")" ]
+ok $? "no guest and no mount left behind"
+done_testing
