@@ -7,7 +7,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 "$BENCHORCH" --help >"$tmp/out"
-for cmd in compare confirm report export merge; do
+for cmd in compare confirm duet report export merge; do
 	grep -Eq "^  $cmd " "$tmp/out"
 	ok $? "benchorch --help lists $cmd"
 	"$BENCHORCH" "$cmd" --help >"$tmp/h" 2>&1 && head -1 "$tmp/h" | grep -q "^Usage: benchorch $cmd"
@@ -63,6 +63,9 @@ numeric() {
 	ok $? "$cmd $desc (exit $rc: $(head -1 "$tmp/err"))"
 }
 big=99999999999999999999
+numeric duet "--rounds 2" "--rounds: '2' is out of range (3 to 150)" a b --rounds 2
+numeric duet "--threshold 0" "--threshold: want more than 0 %" a b --threshold 0
+numeric duet "--threshold x" "--threshold: 'x' is not a percentage" a b --threshold x
 numeric compare "with a run id out of range" "'$big' is out of range (1 to 9223372036854775807)" 1 $big
 numeric compare "with a run id 0" "'0' is out of range" 0 1
 numeric compare "with a run id 1.5" "'1.5' is not a whole number" 1.5 2
