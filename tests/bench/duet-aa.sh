@@ -22,7 +22,7 @@
 #  - the median and the longest time per duet.
 # The targets are issue "Side by side"'s (benchmark "Duet A/A").
 # DUET_STATE sets the state directory (default a new one under /tmp,
-# removed at the end; the database is STATE/results.db). Run it as root,
+# removed at the end). Run it as root,
 # alone on the machine (it measures). Exit status: 0 both targets met,
 # 1 not (or a duet failed), 2 usage or no duet command
 # ("benchorch duet: unknown command").
@@ -68,7 +68,7 @@ while [ $i -lt "$runs" ]; do
 	# shellcheck disable=SC2086
 	"$BENCHORCH" duet "$base" "$new" $args ${seed:+--seed $((seed + i))} \
 		--format json --fail-on-regression --state-dir "$state" \
-		--db "$state/results.db" >"$out/duet$i.json" 2>"$out/duet$i.err"
+		>"$out/duet$i.json" 2>"$out/duet$i.err"
 	rc=$?
 	end=$(date +%s.%N)
 	echo "$i $base $new $rc $start $end" >>"$out/duets"

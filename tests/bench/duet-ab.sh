@@ -35,7 +35,7 @@
 #  - the median minimum detectable effect (mde_median; target <= 4 %);
 #  - the time per duet.
 # DUET_STATE sets the state directory (default a new one under /tmp,
-# removed at the end; the database is STATE/results.db). Needs gcc (the
+# removed at the end). Needs gcc (the
 # stand-in is built here). Run it as root, alone on the machine (it
 # measures). Exit status: 0 every target met, 1 not (or a duet failed),
 # 2 usage or no duet command ("benchorch duet: unknown command").
@@ -88,7 +88,7 @@ for k in $ks; do
 		"$BENCHORCH" duet duet-ab-k0 "duet-ab-k$k" $args \
 			${seed:+--seed $((seed + i))} --format json \
 			--fail-on-regression --state-dir "$state" \
-			--db "$state/results.db" >"$out/duet$i.json" \
+			>"$out/duet$i.json" \
 			2>"$out/duet$i.err"
 		rc=$?
 		end=$(date +%s.%N)
