@@ -34,6 +34,7 @@
 #include "lib/shuffle.h"
 #include "measure.h"
 #include "options.h"
+#include "place.h"
 #include "tools.h"
 
 #ifndef GUEST_VERSION
@@ -74,6 +75,9 @@ int main(int argc, char **argv)
 		put_fd(2, "Try 'benchorch-guest --help'.\n");
 		return 2;
 	}
+	/* --fixed-layout: the same addresses in every guest (place.h) */
+	if (o.fixed_layout)
+		place_fixed_layout(argv);
 	if (o.cpu >= 0 && pin_cpu(o.cpu) < 0) {
 		complain("cannot pin to CPU %d: %s", o.cpu, strerror(errno));
 		return 1;

@@ -68,7 +68,7 @@ static const char usage_text[] =
 	"                       [--oneshot-max BYTES] [--lib-timeout S]\n"
 	"                       [--seed N] [--no-fork] [--canary-disturb N]\n"
 	"                       [--remeasure-max PCT] [--interleave]\n"
-	"                       [--rounds N] [--duet]\n"
+	"                       [--rounds N] [--duet] [--fixed-layout]\n"
 	"                       [--help] [--version]\n"
 	"       benchorch-guest --list-libs | --list-algos\n"
 	"Benchmark the crypto libraries found in this root filesystem and\n"
@@ -111,6 +111,8 @@ static const char usage_text[] =
 	"  --duet             --interleave, taking turns with another guest:\n"
 	"                     a byte on stdin starts each turn, a turn line\n"
 	"                     ends it; end of file on stdin ends the turns\n"
+	"  --fixed-layout     no address space randomisation: the same\n"
+	"                     addresses in every guest of an image\n"
 	"  --list-libs        print the library names, one a line, in the\n"
 	"                     default order, and exit (no library is loaded)\n"
 	"  --list-algos       print the algorithm names, one a line, and exit\n"
@@ -306,8 +308,8 @@ static void list_algos(void)
 
 /* The options without a value. Returns 1 when ARG is --help, -h,
  * --version, --list-libs or --list-algos (after printing what it asks
- * for), 0 when it is --quick, --nohw, --no-fork, --interleave or --duet
- * (set in *o), -1 when it
+ * for), 0 when it is --quick, --nohw, --no-fork, --interleave, --duet
+ * or --fixed-layout (set in *o), -1 when it
  * is none of them. */
 static int parse_flag(const char *arg, struct options *o)
 {
@@ -337,6 +339,8 @@ static int parse_flag(const char *arg, struct options *o)
 		o->interleave = true;
 	else if (strcmp(arg, "--duet") == 0)
 		o->interleave = o->duet = true;
+	else if (strcmp(arg, "--fixed-layout") == 0)
+		o->fixed_layout = true;
 	else
 		return -1;
 	return 0;

@@ -44,6 +44,8 @@ struct options {
 	bool interleave;		/* --interleave: the libraries take
 					 * turns block by block
 					 * (guest/interleave.h) */
+	bool fixed_layout;		/* --fixed-layout: no address space
+					 * randomisation (guest/place.h) */
 	bool duet;			/* --duet: --interleave, and take
 					 * turns with another guest
 					 * (guest/turns.h) */

@@ -38,4 +38,16 @@ uint32_t place_offset(uint64_t seed, unsigned algo, unsigned op,
  * placement in every process. Returns what FN returns. */
 int place_call(uint32_t offset, int (*fn)(void *), void *arg);
 
+/* Make this process's address space layout the same in every run: when
+ * it is randomised (ASLR), turn randomisation off for this process
+ * (personality(2) ADDR_NO_RANDOMIZE) and execute ARGV again through
+ * /proc/self/exe, so that the libraries, the heap and the stack start at
+ * the same addresses in every guest of the same image (the two guests of
+ * a duet then differ only where their images do). The guest runs only
+ * its own fixed inputs through the libraries, so the hardening ASLR
+ * gives is not needed here. Returns only when the layout is fixed
+ * already (0) or cannot be (-1: personality refused, or no
+ * /proc/self/exe; the process goes on as it is). */
+int place_fixed_layout(char **argv);
+
 #endif /* GUEST_PLACE_H */

@@ -36,7 +36,7 @@ done &&
 	duet_image_shim "$state" ab-k0 0 && duet_image_shim "$state" ab-k2 2
 ok $? "four copies of the cached image, two with the stand-in (K = 0, 2)"
 
-sel="--quick --libs openssl,nettle --algos aes-128-ctr,sha-256 --seed 3"
+sel="--quick --rounds 8 --libs openssl,nettle --algos aes-128-ctr,sha-256 --seed 3"
 duet() {
 	"$BENCHORCH" duet --state-dir "$state" $sel "$@"
 }

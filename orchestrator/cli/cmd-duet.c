@@ -97,7 +97,7 @@ static const struct opt_def options[] = {
 	{ .name = "rounds", .kind = OPT_INT, .arg = "N",
 	  .offset = offsetof(struct duet_opts, rounds), .min = 3, .max = 150,
 	  .help = "rounds (paired blocks) per point, 3 to 150\n"
-		  "(default 12, --quick 8)" },
+		  "(default 24)" },
 	{ .name = "threshold", .kind = OPT_VALUE, .arg = "PCT",
 	  .offset = offsetof(struct duet_opts, threshold),
 	  .parse = cli_parse_threshold, .msg_prefix = "--threshold: ",

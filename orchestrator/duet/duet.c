@@ -151,7 +151,7 @@ static size_t report_faults(const struct duet_side s[2],
 	return bad;
 }
 
-/* The guest's arguments for R, into ARGS (at least 16), with their
+/* The guest's arguments for R, into ARGS (at least 20), with their
  * values in BUFS. */
 static void guest_args(const struct duet_request *r, int cpu,
 		       const char **args, char bufs[3][24])
@@ -179,6 +179,9 @@ static void guest_args(const struct duet_request *r, int cpu,
 		args[n++] = "--algos";
 		args[n++] = r->algos;
 	}
+	/* the same addresses in both guests: they differ only where
+	 * their images do (guest/place.h) */
+	args[n++] = "--fixed-layout";
 	args[n] = NULL;
 }
 
