@@ -101,7 +101,7 @@ static const struct opt_def options[] = {
 	{ .name = "threshold", .kind = OPT_VALUE, .arg = "PCT",
 	  .offset = offsetof(struct duet_opts, threshold),
 	  .parse = cli_parse_threshold, .msg_prefix = "--threshold: ",
-	  .help = "the smallest change that counts, in % (default 2)" },
+	  .help = "the smallest change that counts, in % (default 3)" },
 	{ .kind = OPT_GROUP, .group = measure_seed_options,
 	  .offset = offsetof(struct duet_opts, measure) },
 	{ .kind = OPT_GROUP, .group = measure_guest_options,

@@ -10,8 +10,13 @@
 #include "lib/format.h"
 #include "orchestrator/run/runner.h"
 
-/* The threshold of a verdict when none is given: 2 % (a fraction). */
-#define DUET_DEFAULT_THRESHOLD 0.02
+/* The threshold of a verdict when none is given, a fraction: 3 %, as
+ * compare's. Two guests of identical images still differ by up to about
+ * 2.5 % on a few one-shot curves with tight intervals (ten A/A duets,
+ * tests/bench/duet-aa.sh: 2 of 420 curves at -2.45 % and +2.63 % with a
+ * 2 % threshold), a bias of the process pairing cannot see; below 3 % a
+ * curve is not called changed. */
+#define DUET_DEFAULT_THRESHOLD 0.03
 
 /* Rounds when none are given, a full duet and --quick alike: at 24, an
  * A/A duet of OpenSSL's 96 --quick curves on a 2-core VM has a median
