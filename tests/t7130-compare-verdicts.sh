@@ -25,8 +25,8 @@ for f in "$top_srcdir"/db/migrations/[0-9]*.sql; do
 done >"$tmp/schema.sql"
 sqlite3 "$db" <"$tmp/schema.sql" && sqlite3 "$db" "pragma user_version = $last" &&
 	python3 "$top_srcdir/tests/fixtures/verdict-runs.py" "$db" aa aa aa aa aa aa \
-		aa gcrypt-10 one-size canary single pair-gcrypt-10
-ok $? "runs 1-7 alike, 8 libgcrypt -10 %, 9 one size, 10 a canary, 11 one invocation, 12 two images"
+		aa gcrypt-10 one-size canary single pair-gcrypt-10 drift-gcrypt-10
+ok $? "runs 1-7 alike, 8 libgcrypt -10 %, 9 one size, 10 a canary, 11 one invocation, 12 two images, 13 libgcrypt -10 % with no package updated"
 
 # summary of compare BASE NEW on stdout: "curves changed confirmed flagged"
 counts() {
@@ -76,6 +76,13 @@ ok $? "each q is the Benjamini-Hochberg adjustment of the p-values over the curv
 "$BENCHORCH" compare --db "$db" --fail-on-regression 6 8 >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 4 ]
 ok $? "A/B: --fail-on-regression exits 4 on the confirmed regression"
+"$BENCHORCH" compare --db "$db" --fail-on-regression --format json 6 13 \
+	>"$tmp/drift.json" 2>"$tmp/drift.err"
+rc=$?
+n=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["confirmed_regressions"])' "$tmp/drift.json" 2>/dev/null)
+[ "$rc" -eq 0 ] && [ "${n:-0}" -ge 1 ] &&
+	grep -q "without a package, variant or image that differs: the host's drift" "$tmp/drift.err"
+ok $? "drift screen: the same regression with no package updated is reported ($n confirmed) but --fail-on-regression exits 0, saying why ($rc: $(head -1 "$tmp/drift.err"))"
 grep -Eq '^debian:bookworm +libgcrypt +aes-128-cbc +encrypt +bulk +-[0-9.]+ % \[-[0-9.]+, -[0-9.]+\] .* confirmed regression +libgcrypt20 1\.10\.1-3 -> 1\.10\.1-3\+b1$' "$tmp/out" &&
 	[ "$(grep -c 'confirmed regression' "$tmp/out")" -eq 7 ]
 ok $? "A/B: the table lists the 7 curves with effect, interval and package change"
@@ -256,7 +263,7 @@ ok $? "--store again replaces the verdict of the same comparison (one row, its 2
 sqlite3 "$db" "delete from verdicts where threshold > 0.04"
 
 "$BENCHORCH" merge --db "$tmp/merged.db" "$db" >"$tmp/out" 2>"$tmp/err" &&
-	[ "$(sqlite3 "$tmp/merged.db" "select count(*) from runs")" -eq 12 ] &&
+	[ "$(sqlite3 "$tmp/merged.db" "select count(*) from runs")" -eq 13 ] &&
 	[ "$(sqlite3 "$tmp/merged.db" "select count(*) from verdicts")" -eq 0 ] &&
 	"$BENCHORCH" compare --db "$tmp/merged.db" --store 6 8 >/dev/null 2>"$tmp/err" &&
 	[ "$(sqlite3 "$tmp/merged.db" "select changed, confirmed_regressions from verdicts")" = "7|7" ]

@@ -255,8 +255,13 @@ static int compare_curves(const char *path, const struct cmp_opts *o,
 		cli_error("%s", err.msg);
 		rc = EXIT_ENV;
 	}
-	if (rc == EXIT_OK && o->fail && v.nconfirmed_regressions)
+	if (rc == EXIT_OK && o->fail && verdict_gating_regressions(&v))
 		rc = EXIT_REGRESSION;
+	else if (rc == EXIT_OK && o->fail && v.nconfirmed_regressions)
+		cli_warn("compare: %zu confirmed regression%s without a package, "
+			 "variant or image that differs: the host's drift, "
+			 "not a failure", v.nconfirmed_regressions,
+			 v.nconfirmed_regressions == 1 ? "" : "s");
 	if (o->points)
 		compare_result_free(&r);
 	verdict_result_free(&v);

@@ -272,3 +272,23 @@ const char *verdict_source_name(enum verdict_noise_source s)
 
 	return n[s];
 }
+
+size_t verdict_gating_regressions(const struct verdict_result *r)
+{
+	int deliberate = (r->base.image || r->new.image) ||
+			 strcmp(r->base_variant ? r->base_variant : "",
+				r->new_variant ? r->new_variant : "") != 0;
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->ncurves; i++) {
+		const struct verdict_curve *c = &r->curves[i];
+
+		if (c->state != VERDICT_CONFIRMED || c->effect >= 0)
+			continue;
+		if (deliberate || !c->package || !c->package[0] ||
+		    strcmp(c->base_version ? c->base_version : "",
+			   c->new_version ? c->new_version : "") != 0)
+			n++;
+	}
+	return n;
+}

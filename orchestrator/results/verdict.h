@@ -159,6 +159,17 @@ int verdict_compare(sqlite3 *db, struct verdict_sel base, struct verdict_sel new
 
 void verdict_result_free(struct verdict_result *r);
 
+/* The confirmed regressions of R that a gate (compare
+ * --fail-on-regression) fails on: those with something that differs
+ * between the sides to explain them - the library's package version (or
+ * a package benchorch does not know, so cannot rule out), the variant
+ * (hw against nohw), or two images compared within runs. Without any
+ * such difference a confirmed regression is the host's drift: the
+ * nightly comparison is then a drift screen and does not fail by itself
+ * (issue "Side by side"; orchestrator/results/verdicts.md, "Confirmed").
+ * Returns their count. */
+size_t verdict_gating_regressions(const struct verdict_result *r);
+
 /* Store R in DB (schema 11 or later, opened for writing) as one row of
  * verdicts (SOURCE: "compare", "daemon" or "confirm") and one row of
  * verdict_curves per curve, replacing a verdict stored before for the
