@@ -14,7 +14,8 @@ DB_MIGRATIONS = db/migrations/0001-initial.sql \
 	db/migrations/0013-points-view.sql \
 	db/migrations/0014-verdict-inputs.sql \
 	db/migrations/0015-latest-runs.sql \
-	db/migrations/0016-pairs.sql
+	db/migrations/0016-pairs.sql \
+	db/migrations/0017-duets.sql
 EXTRA_DIST += $(DB_MIGRATIONS) db/sql2c.sh
 BUILT_SOURCES += db/migrations-sql.c
 CLEANFILES += db/migrations-sql.c
@@ -23,6 +24,7 @@ db/migrations-sql.c: $(DB_MIGRATIONS) $(top_srcdir)/db/sql2c.sh
 
 liborch_a_SOURCES += \
 	db/db.c db/db.h \
+	db/duets.c db/duets.h \
 	db/runs.c \
 	db/output.c db/output.h \
 	db/stmt.c db/stmt.h \

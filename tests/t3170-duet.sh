@@ -7,9 +7,9 @@
 #  - A/B with a known truth: the stand-in libcrypto.so.3 with K = 2 (every
 #    2nd timed call repeated: OpenSSL's bulk throughput 2/3, -33 %)
 #    against K = 0 (the stand-in alone): OpenSSL is the library under test
-#    and nettle a control; OpenSSL's bulk curves are slower, with an
-#    interval that holds -33 % (the stand-in's oneshot curves keep their
-#    speed: the repeat counts per context), nettle's curves do not
+#    and nettle a control; OpenSSL's bulk curves are slower, by -33 %
+#    within 5 points (the stand-in's oneshot curves keep their speed:
+#    the repeat counts per context), nettle's curves do not
 #    change, --fail-on-regression exits 4;
 #  - the JSON and CSV carry what guest/PROTOCOL.md and benchorch(1) say;
 #  - an unknown image, one image, a selection that measures nothing:
@@ -25,6 +25,7 @@ command -v systemd-nspawn >/dev/null 2>&1 || skip_all "needs systemd-nspawn"
 command -v python3 >/dev/null 2>&1 || skip_all "needs python3"
 command -v gcc >/dev/null 2>&1 || skip_all "needs gcc"
 command -v objdump >/dev/null 2>&1 || skip_all "needs objdump"
+command -v sqlite3 >/dev/null 2>&1 || skip_all "needs sqlite3"
 require_test_image
 
 tmp=$(mktemp -d)
@@ -99,9 +100,14 @@ ok(len(bulk) == 3 and all(c["verdict"] == "slower" for c in bulk),
    "A/B: OpenSSL's 3 bulk curves slower (%s)"
    % ["%s %s %+.3f %s" % (c["algorithm"], c["operation"], c["effect"],
                            c["verdict"]) for c in bulk])
-ok(sum(c["low"] <= truth <= c["high"] for c in bulk) >= 2,
-   "A/B: their intervals hold the truth, %.3f, in 2 of 3 or more (%s)"
-   % (truth, ["[%+.3f, %+.3f]" % (c["low"], c["high"]) for c in bulk]))
+# the stand-in's own cost moves the truth by a point or two; the
+# benchmark (tests/bench/duet-ab.sh) measures the intervals' coverage
+ok(bulk and all(abs(c["effect"] - truth) <= 0.05 and c["high"] < -0.2
+                for c in bulk),
+   "A/B: their effects within 5 points of the truth, %.3f, their "
+   "intervals far from 0 (%s)"
+   % (truth, ["%+.3f [%+.3f, %+.3f]" % (c["effect"], c["low"], c["high"])
+              for c in bulk]))
 ok(not [c for c in net if c["verdict"] in ("slower", "faster")],
    "A/B: no control curve changed by 10 %")
 print("# %d" % n)
@@ -110,6 +116,14 @@ cat "$tmp/py.out" | grep -v '^# [0-9]*$'
 tap_failed=$((tap_failed + $(grep -c '^not ok' "$tmp/py.out")))
 tap_n=$(sed -n 's/^# \([0-9][0-9]*\)$/\1/p' "$tmp/py.out")
 
+db=$state/results.db
+[ "$(sqlite3 "$db" "select count(*) from duets where status = 'done'")" -eq 2 ] &&
+	[ "$(sqlite3 "$db" "select count(*) from duet_curves")" -eq 24 ] &&
+	[ "$(sqlite3 "$db" "select count(*) from duet_curves_v where new_image = 'ab-k2' and library = 'openssl' and mode = 'bulk' and verdict = 'slower' and tested = 1")" -eq 3 ] &&
+	[ "$(sqlite3 "$db" "select count(distinct side) || ' ' || min(json_array_length(block_ns)) from duet_points d join duets u on u.id = d.duet_id where u.new_image = 'aa-2'")" = "2 8" ] &&
+	[ "$(sqlite3 "$db" "select group_concat(library || ':' || tested, ' ') from (select distinct library, tested from duet_libraries l join duets u on u.id = l.duet_id where u.new_image = 'ab-k2' order by library)")" = "nettle:0 openssl:1" ] &&
+	[ "$(sqlite3 "$db" "select count(*) from latest_runs_v")" -eq 0 ]
+ok $? "both duets stored: their verdicts (duet_curves_v), both sides' blocks round by round, the libraries under test; no run"
 duet aa-1 aa-2 --threshold 25 --format csv >"$tmp/aa.csv" 2>/dev/null
 head -1 "$tmp/aa.csv" | grep -qx 'library,algorithm,operation,mode,tested,verdict,effect,low,high,rounds,mde,sizes' &&
 	[ "$(wc -l <"$tmp/aa.csv")" -eq 13 ]

@@ -42,7 +42,9 @@ static const char usage[] =
 "stdout: per library the curves slower, faster, same and undecided, the\n"
 "median effect and the median minimum detectable effect (MDE), then the\n"
 "curves that changed; --format csv or json: every curve. Progress on\n"
-"stderr. Guest logs: STATE/logs/duet-*.log.\n"
+"stderr. Guest logs: STATE/logs/duet-*.log. The duet is stored in the\n"
+"database: tables duets, duet_libraries, duet_curves (the verdicts) and\n"
+"duet_points (each round's block), view duet_curves_v.\n"
 "\n"
 "Options:\n";
 
@@ -50,7 +52,8 @@ static const char epilog[] =
 "\n"
 "Exit status: 0 done, 1 a guest or a library in it failed (what was\n"
 "measured is still printed), 2 usage error or unknown image, 3\n"
-"environment (not root, no log directory), 4 a tested library has a\n"
+"environment (not root, no log directory, a database that cannot be\n"
+"written), 4 a tested library has a\n"
 "slower curve and --fail-on-regression was given, 130/143 interrupted.\n";
 
 struct duet_opts {
@@ -83,7 +86,7 @@ static int parse_algos(const char *arg, void *dest, bo_err *err)
 }
 
 static const struct opt_def options[] = {
-	{ .kind = OPT_GROUP, .group = cli_state_options },
+	{ .kind = OPT_GROUP, .group = cli_db_options },
 	{ .name = "libs", .kind = OPT_VALUE, .arg = "LIST",
 	  .offset = offsetof(struct duet_opts, libs), .parse = parse_libs,
 	  .help = "only these libraries (openssl, libgcrypt, nettle,\n"
@@ -162,9 +165,17 @@ static int cmd_duet(const struct cmd_ctx *ctx, void *opts, int argc,
 	r.fail_on_regression = o->fail_on_regression;
 	r.quiet = o->quiet;
 	r.state_dir = ctx->state_dir;
+	r.db_path = ctx->db_path;
 	r.data_dir = data = paths_data_dir();
 	r.guest = guest = paths_guest(GUEST_FLAVOUR_GLIBC);
 	bo_signals_install();
+	/* an unusable database is said at once, not after the measuring */
+	rc = cli_check_db_writable(r.db_path);
+	if (rc != EXIT_OK) {
+		free(data);
+		free(guest);
+		return rc;
+	}
 	/* two measurements at once disturb each other: a duet waits for a
 	 * run, as a run waits for a duet */
 	lock = cli_run_lock(&err);

@@ -9,7 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "db/db.h"
+#include "db/duets.h"
 #include "images/image.h"
+#include "lib/cpuinfo.h"
 #include "lib/exitcode.h"
 #include "lib/flavour.h"
 #include "lib/messages.h"
@@ -18,6 +21,19 @@
 #include "orchestrator/duet/duet-judge.h"
 #include "orchestrator/duet/duet-print.h"
 #include "orchestrator/duet/duet-run.h"
+
+/* A plain progress line on stderr: "benchorch: duet: ...". */
+static void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("benchorch: duet: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
 
 /* One image of the duet, with what its guest needs. */
 struct side_prep {
@@ -122,6 +138,113 @@ static const char **tested_libraries(const struct duet_side s[2],
 	return v;
 }
 
+/* Whether LIBRARY is one of the NULL-terminated TESTED (NULL: all). */
+static int in_list(const char *const *tested, const char *library)
+{
+	if (!tested)
+		return 1;
+	for (size_t i = 0; tested[i]; i++)
+		if (!strcmp(tested[i], library))
+			return 1;
+	return 0;
+}
+
+/* Store the duet of request R (sides S, images P, verdicts C, N of them,
+ * TESTED as tested_libraries gave it; STARTED, PINNED) in r->db_path.
+ * Returns EXIT_OK, or EXIT_ENV after one line on stderr. */
+static int store(const struct duet_request *r, const struct duet_side s[2],
+		 const struct side_prep p[2], const struct duet_curve *c,
+		 size_t n, const char *const *tested, const char *started,
+		 int pinned)
+{
+	static const char *const side_names[2] = { "base", "new" };
+	struct db_duet d;
+	struct db_duet_library *l;
+	struct db_duet_curve *dc = xcalloc(n + 1, sizeof(*dc));
+	struct cpuinfo ci;
+	const struct guest_output *outs[2] = { &s[0].out, &s[1].out };
+	char host[256] = "", finished[32];
+	size_t nl = 0;
+	sqlite3 *db;
+	int64_t id;
+	bo_err err;
+	int rc;
+
+	l = xcalloc(s[0].out.nlibraries + s[1].out.nlibraries + 1,
+		    sizeof(*l));
+	for (unsigned i = 0; i < 2; i++)
+		for (size_t k = 0; k < s[i].out.nlibraries; k++) {
+			const struct guest_library *g = &s[i].out.libraries[k];
+			const char *pkg = image_library_package(p[i].image,
+								g->name);
+
+			if (!g->loaded)
+				continue;
+			l[nl].side = side_names[i];
+			l[nl].library = g->name;
+			l[nl].version = g->version;
+			l[nl].build_id = g->build_id;
+			l[nl].package = pkg;
+			l[nl].package_version = pkg ?
+				image_package_version(p[i].image, pkg) : NULL;
+			l[nl].tested = in_list(tested, g->name);
+			nl++;
+		}
+	for (size_t i = 0; i < n; i++) {
+		dc[i].library = c[i].library;
+		dc[i].algorithm = c[i].algorithm;
+		dc[i].operation = c[i].operation;
+		dc[i].mode = c[i].mode;
+		dc[i].tested = c[i].tested;
+		dc[i].verdict = c[i].r.verdict == PV_MORE ? "undecided" :
+				pv_verdict_name(c[i].r.verdict);
+		dc[i].effect = c[i].r.effect;
+		dc[i].low = c[i].r.low;
+		dc[i].high = c[i].r.high;
+		dc[i].p = c[i].r.p;
+		dc[i].mde = c[i].r.mde;
+		dc[i].rounds = c[i].r.rounds;
+		dc[i].sizes = c[i].nsizes;
+	}
+	memset(&ci, 0, sizeof(ci));
+	if (cpuinfo_read("/proc/cpuinfo", &ci, &err) < 0)
+		memset(&ci, 0, sizeof(ci));
+	gethostname(host, sizeof(host) - 1);
+	memset(&d, 0, sizeof(d));
+	d.started_at = started;
+	d.finished_at = bo_utc_now(finished, sizeof(finished));
+	d.host = host;
+	d.cpu_model = ci.model_name ? ci.model_name : "";
+	d.pinned_cpu = pinned;
+	d.base_image = p[0].image->name;
+	d.base_digest = p[0].image->digest;
+	d.new_image = p[1].image->name;
+	d.new_digest = p[1].image->digest;
+	d.quick = r->quick;
+	d.rounds = r->rounds;
+	d.seed = r->seed;
+	d.threshold = r->threshold;
+	d.libs = r->libs;
+	d.algos = r->algos;
+	d.mde_median = n ? duet_median_mde(c, n, 1) : -1;
+	d.status = "done";
+	rc = db_open(r->db_path, &db, &err);
+	if (rc == 0) {
+		rc = db_duet_store(db, &d, l, nl, dc, n, outs, &id, &err);
+		sqlite3_close(db);
+	}
+	if (rc < 0)
+		cli_error("duet: cannot store the duet in '%s': %s",
+			  r->db_path, err.msg);
+	else if (!r->quiet)
+		note("stored as duet %lld in %s (duet_curves_v)",
+		     (long long)id, r->db_path);
+	cpuinfo_release(&ci);
+	free(l);
+	free(dc);
+	return rc < 0 ? EXIT_ENV : EXIT_OK;
+}
+
 /* Say on stderr how each side's guest ended when it failed, and which
  * libraries failed in it. Returns the count of failures. */
 static size_t report_faults(const struct duet_side s[2],
@@ -185,19 +308,6 @@ static void guest_args(const struct duet_request *r, int cpu,
 	args[n] = NULL;
 }
 
-/* A plain progress line on stderr: "benchorch: duet: ...". */
-static void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void note(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fputs("benchorch: duet: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-}
-
 /* Progress: a plain line when each guest ends. */
 static void on_output(void *ctx, unsigned side, const struct guest_output *out)
 {
@@ -219,7 +329,7 @@ int duet_execute(const struct duet_request *req)
 	struct duet_heading h;
 	const char *args[24];
 	const char **tested = NULL;
-	char bufs[3][24], stamp[32];
+	char bufs[3][24], stamp[32], started[32];
 	size_t ncurves = 0, faults;
 	uint64_t t0 = bo_now_ns();
 	int rc = EXIT_OK, kind;
@@ -231,6 +341,7 @@ int duet_execute(const struct duet_request *req)
 	if (!r.seed_set)
 		r.seed = bo_random_seed();
 	bo_utc_now(stamp, sizeof(stamp));
+	bo_utc_now(started, sizeof(started));
 	for (unsigned i = 0; i < 2 && rc == EXIT_OK; i++)
 		rc = prepare(&r, i ? r.new_name : r.base, stamp, &p[i]);
 	if (rc != EXIT_OK)
@@ -285,7 +396,10 @@ int duet_execute(const struct duet_request *req)
 			rc = EXIT_FAILED;
 			goto out;
 		}
-		if (r.fail_on_regression)
+		if (r.db_path && store(&r, s, p, curves, ncurves, tested,
+				       started, dc.cpu) != EXIT_OK)
+			rc = EXIT_ENV;
+		if (r.fail_on_regression && rc == EXIT_OK)
 			for (size_t i = 0; i < ncurves; i++)
 				if (curves[i].tested &&
 				    curves[i].r.verdict == PV_SLOWER)

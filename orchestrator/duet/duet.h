@@ -42,6 +42,8 @@ struct duet_request {
 	int fail_on_regression;		/* exit 4 on a tested slower curve */
 	int quiet;			/* no progress on stderr */
 	const char *state_dir;		/* images, logs */
+	const char *db_path;		/* where the duet is stored
+					 * (db/duets.h); NULL = nowhere */
 	const char *data_dir;		/* recipes (image_find of a spec) */
 	const char *guest;		/* the glibc guest binary */
 };
@@ -53,7 +55,11 @@ struct duet_request {
  * a guest or a library in it failed (what was measured is still
  * printed), 2 when an image is unknown, 3 when the environment is not
  * fit (no log directory), 4 with fail_on_regression when a tested
- * library's curve is slower, 130/143 when interrupted. */
+ * library's curve is slower, 130/143 when interrupted. The duet, its
+ * libraries, verdicts and measured blocks are stored in R->db_path
+ * (duets, duet_libraries, duet_curves, duet_points) when both guests
+ * ran; a database that cannot be written is said on stderr and exits 3,
+ * after the verdicts are printed. */
 int duet_execute(const struct duet_request *r);
 
 #endif /* BENCHORCH_DUET_H */
