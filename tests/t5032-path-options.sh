@@ -29,6 +29,8 @@ for c in "runs --db=" "runs --state-dir=" "results --db=" "results --state-dir="
 	# shellcheck disable=SC2086
 	try $c
 	cmd=${c%% *}
+	# slurm's subcommands speak as 'benchorch slurm SUB'
+	[ "$cmd" = slurm ] && cmd=$(printf '%s\n' "$c" | cut -d' ' -f1-2)
 	opt=$(printf '%s\n' "$c" | sed 's/.*\(--[a-z-]*\)=.*/\1/')
 	[ $rc -eq 2 ] && [ ! -s "$tmp/out" ] &&
 		[ "$(sed -n 1p "$tmp/err")" = "benchorch $cmd: $opt must not be empty" ] &&
