@@ -50,9 +50,9 @@ python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["points"]; assert {x
 ok $? "json: operation and mode apart"
 
 "$BENCHORCH" merge --db "$tmp/new.db" "$tmp/host-b.db" >"$tmp/out" 2>"$tmp/err"
-ok $([ $? -eq 3 ] && [ ! -e "$tmp/new.db" ] &&
-     grep -q "^benchorch: cannot open '$tmp/host-b.db': No such file or directory (a database to merge is made on its host with 'benchorch export -o FILE')$" "$tmp/err" &&
+ok $([ $? -eq 2 ] && [ ! -e "$tmp/new.db" ] &&
+     grep -q "^benchorch merge: cannot read '$tmp/host-b.db': No such file or directory (a database to merge is made on its host with 'benchorch export -o FILE')$" "$tmp/err" &&
      ! grep -q "'benchorch run' creates it" "$tmp/err"; echo $?) \
-	"merge of a missing source: exit 3, says how such a file is made, creates no database"
+	"merge of a missing source: exit 2 (a usage error), says how such a file is made, creates no database"
 
 done_testing
