@@ -69,6 +69,45 @@ ok $? "--nodes 0 is a usage error"
 [ $? -eq 2 ] && grep -q "option '--partition' needs a value" "$tmp/err"
 ok $? "an option without its value is a usage error"
 
+# what would not work on the nodes is refused before anything is
+# submitted: the node-local default spool and database, a relative
+# --state-dir, a --time sbatch does not take (exit 2, one line, the hint)
+refused() {
+	want=$1
+	shift
+	PATH=$tmp/bin:$PATH "$BENCHORCH" slurm submit "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 2 ] && [ ! -s "$tmp/out" ] && [ ! -e "$tmp/count" ] &&
+		[ "$(head -1 "$tmp/err")" = "benchorch slurm submit: $want" ] &&
+		[ "$(sed -n 2p "$tmp/err")" = "Try 'benchorch slurm submit --help'." ]
+	ok $? "submit $*: refused (exit $rc): $(head -1 "$tmp/err")"
+}
+for dry in "" --dry-run; do
+	refused "needs --spool DIR and --db PATH: a directory and a database path every node and this host share (the defaults, under the state directory, are local to each node)" \
+		$dry --distros debian
+	refused "needs --db PATH: a database path every node and this host share (the default, under the state directory, is local to each node)" \
+		$dry --spool "$tmp/spool" --distros debian
+	refused "needs --spool DIR: a directory every node and this host share (the default, under the state directory, is local to each node)" \
+		$dry --db "$tmp/central.db" --distros debian
+done
+for st in "--state-dir rel/state" "--state-dir=rel/state"; do
+	# shellcheck disable=SC2086
+	refused "--state-dir must be an absolute path, not 'rel/state': the tasks run on other nodes, in another directory" \
+		--spool "$tmp/spool" --db "$tmp/central.db" --distros debian $st
+done
+for t in garbage 1:60 1-24 1:2:3:4 5h; do
+	refused "--time: '$t' is not a Slurm time limit (MINUTES, MINUTES:SECONDS, HOURS:MINUTES:SECONDS, DAYS-HOURS, DAYS-HOURS:MINUTES, DAYS-HOURS:MINUTES:SECONDS or UNLIMITED)" \
+		--time "$t" --spool "$tmp/spool" --db "$tmp/central.db" --distros debian
+done
+for t in 90 90:30 1:00:00 2-12 2-12:30 2-12:30:15 UNLIMITED; do
+	"$BENCHORCH" slurm submit --dry-run --time "$t" --spool "$tmp/spool" \
+		--db "$tmp/central.db" --distros debian >"$tmp/out" 2>"$tmp/err" &&
+		grep -q "^limit='--time=$t'$" "$tmp/out"
+	ok $? "--time $t is one of sbatch's forms: passed on"
+done
+[ ! -e "$tmp/spool" ]
+ok $? "nothing refused made the spool"
+
 # --dry-run: the script on stdout, nothing submitted
 PATH=$tmp/bin:$PATH "$BENCHORCH" slurm submit --dry-run --nodes 3 \
 	--partition bench --time 1:00:00 --spool "$tmp/spool" --db "$tmp/central.db" \
@@ -163,20 +202,22 @@ echo "sbatch: error: Batch job submission failed: Invalid partition name specifi
 exit 1
 EOF
 PATH=$tmp/bin:$PATH "$BENCHORCH" slurm submit --partition nope --spool "$tmp/spool3" \
-	--distros debian >"$tmp/out" 2>"$tmp/err"
+	--db "$tmp/central.db" --distros debian >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 3 ] && grep -q "Invalid partition name" "$tmp/err" && grep -q "cannot submit to slurm" "$tmp/err"
 ok $? "sbatch refusing gives exit 3 and its message"
 
 # the daemon's configuration: a schedule sent to Slurm
-printf 'state-dir %s\nschedule nightly every day at 03:00 distros debian quick slurm partition=bench nodes=4 spool=/shared/spool time=2:00:00\nschedule l every 6h distros debian slurm nodelist=n[1-2]\n' "$tmp" >"$tmp/s.conf"
+printf 'state-dir %s\nschedule nightly every day at 03:00 distros debian quick slurm partition=bench nodes=4 spool=/shared/spool time=2:00:00\nschedule l every 6h distros debian slurm nodelist=n[1-2] spool=/shared/l\n' "$tmp" >"$tmp/s.conf"
 "$BENCHORCH" daemon --check --config "$tmp/s.conf" >"$tmp/out" 2>"$tmp/err"
 ok $? "daemon --check accepts schedules with slurm words"
 grep -qx "schedule nightly every day at 03:00:00 distros debian libs all quick refresh slurm partition=bench nodes=4 spool=/shared/spool time=2:00:00" "$tmp/out" &&
-	grep -qx "schedule l every 21600s distros debian libs all refresh slurm nodelist=n\[1-2\]" "$tmp/out"
+	grep -qx "schedule l every 21600s distros debian libs all refresh slurm nodelist=n\[1-2\] spool=/shared/l" "$tmp/out"
 ok $? "and prints them normalised"
 "$BENCHORCH" daemon --check --config "$tmp/out" >"$tmp/out2" 2>&1 && cmp -s "$tmp/out" "$tmp/out2"
 ok $? "the normalised form is stable"
 for bad in "slurm nodes=0:nodes: '0' is out of range (1 to 10000)" \
+	"slurm nodes=2:slurm needs spool=DIR, a directory every node and this host share (the default, STATE/slurm, is local to each node)" \
+	"slurm spool=/s time=garbage:time: 'garbage' is not a Slurm time limit" \
 	"nodes=2:partition=, nodes=, nodelist=, spool= and time= need the word 'slurm'" \
 	"slurm nodes=2 nodelist=a:nodes= and nodelist= exclude each other" \
 	"slurm spool=rel/dir:spool must be an absolute path, not 'rel/dir'" \
@@ -190,14 +231,14 @@ done
 
 if command -v valgrind >/dev/null 2>&1; then
 	vg() { valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite "$@"; }
-	vg "$BENCHORCH" slurm submit --dry-run --nodelist 'n[1-2]' --spool "$tmp/sp" \
+	vg "$BENCHORCH" slurm submit --dry-run --nodelist 'n[1-2]' --spool "$tmp/sp" --db "$tmp/c.db" \
 		--distros debian --quick >/dev/null 2>"$tmp/vg" &&
 	vg "$BENCHORCH" daemon --check --config "$tmp/s.conf" >/dev/null 2>>"$tmp/vg"
 	rc=$?
 	printf 'schedule s every 1h slurm nodes=2 nodelist=x distros debian\n' >"$tmp/bad.conf"
 	vg "$BENCHORCH" daemon --check --config "$tmp/bad.conf" >/dev/null 2>>"$tmp/vg.bad"
 	rc2=$?
-	printf 'schedule s every 1h slurm nodes=3 distros\n' >"$tmp/bad.conf"
+	printf 'schedule s every 1h slurm nodes=3 spool=/s distros\n' >"$tmp/bad.conf"
 	vg "$BENCHORCH" daemon --check --config "$tmp/bad.conf" >/dev/null 2>>"$tmp/vg.bad"
 	rc3=$?
 	[ $rc -eq 0 ] && [ $rc2 -eq 2 ] && [ $rc3 -eq 2 ]

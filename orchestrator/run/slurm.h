@@ -50,6 +50,13 @@ struct slurm_submit {
  * existing file. */
 void slurm_script_write(FILE *f, const struct slurm_submit *s);
 
+/* Check that S is a time limit sbatch --time takes: MINUTES,
+ * MINUTES:SECONDS, HOURS:MINUTES:SECONDS, DAYS-HOURS, DAYS-HOURS:MINUTES,
+ * DAYS-HOURS:MINUTES:SECONDS (hours below 24 after DAYS-, minutes and
+ * seconds below 60 after a colon), or UNLIMITED / INFINITE. Returns 0,
+ * or -1 with err set to one line naming S and the accepted forms. */
+int slurm_time_check(const char *s, bo_err *err);
+
 /* Quote S for a POSIX shell: 'S', with each ' written as '\''. Newly
  * allocated; caller frees. */
 char *slurm_shell_quote(const char *s);
