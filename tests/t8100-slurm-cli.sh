@@ -203,8 +203,69 @@ exit 1
 EOF
 PATH=$tmp/bin:$PATH "$BENCHORCH" slurm submit --partition nope --spool "$tmp/spool3" \
 	--db "$tmp/central.db" --distros debian >"$tmp/out" 2>"$tmp/err"
-[ $? -eq 3 ] && grep -q "Invalid partition name" "$tmp/err" && grep -q "cannot submit to slurm" "$tmp/err"
-ok $? "sbatch refusing gives exit 3 and its message"
+[ $? -eq 3 ] && grep -q "Invalid partition name" "$tmp/err" && grep -q "cannot submit to slurm" "$tmp/err" &&
+	grep -qx "benchorch: sbatch refused the array of 1 tasks (its message is above)" "$tmp/err" &&
+	! grep -q "is sbatch installed" "$tmp/err"
+ok $? "sbatch refusing gives exit 3, its message and which job it refused, no guess"
+
+# an array larger than the cluster's MaxArraySize: sbatch's own reason
+cat >"$tmp/bin/sbatch" <<'EOF'
+#!/bin/sh
+echo "sbatch: error: Batch job submission failed: Invalid job array specification" >&2
+exit 1
+EOF
+PATH=$tmp/bin:$PATH "$BENCHORCH" slurm submit --nodes 2000 --spool "$tmp/spool3" \
+	--db "$tmp/central.db" --distros debian >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 3 ] && grep -q "^sbatch: error: Batch job submission failed: Invalid job array specification$" "$tmp/err" &&
+	grep -qx "benchorch: sbatch refused the array of 2000 tasks (its message is above)" "$tmp/err" &&
+	! grep -q "is sbatch installed" "$tmp/err"
+ok $? "--nodes 2000 refused by sbatch: its reason shown: $(tr '\n' '|' <"$tmp/err")"
+
+# what sbatch --parsable printed is a job id before it is used: not, and
+# nothing more is submitted
+cat >"$tmp/bin/sbatch" <<'EOF'
+#!/bin/sh
+n=$(($(cat "$STUB_DIR/count" 2>/dev/null || echo 0) + 1))
+echo "$n" >"$STUB_DIR/count"
+cat >/dev/null
+echo "Submitted batch job 77"
+EOF
+rm -f "$tmp/count"
+PATH=$tmp/bin:$PATH "$BENCHORCH" slurm submit --spool "$tmp/spool3" \
+	--db "$tmp/central.db" --distros debian >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 3 ] && [ "$(cat "$tmp/count")" = 1 ] && [ ! -s "$tmp/out" ] &&
+	grep -qx "benchorch: sbatch --parsable printed 'Submitted batch job 77' for the array of 1 tasks, not a job id" "$tmp/err" &&
+	[ -z "$(ls "$tmp/spool3" | grep -v '^submit-')" ]
+ok $? "an answer that is no job id stops the submission before the merge job: $(head -1 "$tmp/err")"
+# the merge job refused after the tasks were queued: they are cancelled
+cat >"$tmp/bin/sbatch" <<'EOF'
+#!/bin/sh
+n=$(($(cat "$STUB_DIR/count" 2>/dev/null || echo 0) + 1))
+echo "$n" >"$STUB_DIR/count"
+cat >/dev/null
+[ "$n" -eq 1 ] && echo 901 && exit 0
+echo "sbatch: error: Batch job submission failed: Job dependency problem" >&2
+exit 1
+EOF
+cat >"$tmp/bin/scancel" <<'EOF'
+#!/bin/sh
+printf '%s\n' "$@" >"$STUB_DIR/scancel.args"
+EOF
+chmod +x "$tmp/bin/scancel"
+rm -f "$tmp/count"
+PATH=$tmp/bin:$PATH "$BENCHORCH" slurm submit --spool "$tmp/spool3" \
+	--db "$tmp/central.db" --distros debian >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 3 ] && grep -q "Job dependency problem" "$tmp/err" &&
+	grep -qx "benchorch: sbatch refused the merge job (its message is above)" "$tmp/err" &&
+	[ "$(cat "$tmp/scancel.args")" = 901 ]
+ok $? "the merge job refused: the tasks queued before are cancelled ($(tr '\n' '|' <"$tmp/err"))"
+# no sbatch at all
+mkdir "$tmp/nobin"
+for c in find id mkdir cat; do ln -s "$(command -v $c)" "$tmp/nobin/$c"; done
+PATH=$tmp/nobin "$BENCHORCH" slurm submit --spool "$tmp/spool3" \
+	--db "$tmp/central.db" --distros debian >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 3 ] && grep -qx "benchorch: no sbatch in PATH: submit from a host with the Slurm client commands" "$tmp/err"
+ok $? "no sbatch in PATH: said so: $(head -1 "$tmp/err")"
 
 # the daemon's configuration: a schedule sent to Slurm
 printf 'state-dir %s\nschedule nightly every day at 03:00 distros debian quick slurm partition=bench nodes=4 spool=/shared/spool time=2:00:00\nschedule l every 6h distros debian slurm nodelist=n[1-2] spool=/shared/l\n' "$tmp" >"$tmp/s.conf"

@@ -219,8 +219,9 @@ static int submit_run(const char *script)
 	if (r.status == SPAWN_INTERRUPTED)
 		return cli_interrupted_status(bo_interrupted);
 	if (r.status != SPAWN_EXITED || r.exit_code != 0) {
-		cli_error("cannot submit to slurm: '%s' %s (is sbatch installed and the cluster up?)",
-			  script, spawn_describe(&r, &o, how, sizeof(how)));
+		/* the script said why, and sbatch before it */
+		cli_error("cannot submit to slurm: '%s' %s", script,
+			  spawn_describe(&r, &o, how, sizeof(how)));
 		return EXIT_ENV;
 	}
 	return EXIT_OK;

@@ -51,6 +51,47 @@ static const char check_spool_fn[] =
 	"\t}\n"
 	"}\n";
 
+/* The shell functions of the submitting script: need_sbatch stops it
+ * with one line when there is no sbatch to run; job_id ID WHAT checks
+ * that ID, what `sbatch --parsable` printed for WHAT (its cluster name cut
+ * off), is a job id, and stops the script with one line saying what it
+ * printed when it is not, before the id is used anywhere, and adds it to
+ * $queued; refused WHAT says sbatch refused WHAT. Both cancel the jobs
+ * queued before (scancel) and stop the script. sbatch's own message,
+ * when it refuses, goes to stderr as it wrote it. */
+static const char submit_fns[] =
+	"need_sbatch() {\n"
+	"\tcommand -v sbatch >/dev/null 2>&1 || {\n"
+	"\t\techo \"benchorch: no sbatch in PATH: submit from a host with the Slurm client commands\" >&2\n"
+	"\t\texit 1\n"
+	"\t}\n"
+	"}\n"
+	"# the jobs queued so far: cancelled when a later one fails, so that\n"
+	"# no task runs without the merge job\n"
+	"queued=\n"
+	"unqueue() {\n"
+	"\t[ -z \"$queued\" ] || {\n"
+	"\t\techo \"benchorch: cancelling the jobs queued so far:$queued\" >&2\n"
+	"\t\tscancel $queued || :\n"
+	"\t}\n"
+	"}\n"
+	"job_id() {\n"
+	"\tcase $1 in\n"
+	"\t''|*[!0-9]*)\n"
+	"\t\techo \"benchorch: sbatch --parsable printed '$1' for $2, not a job id\" >&2\n"
+	"\t\tunqueue\n"
+	"\t\texit 1 ;;\n"
+	"\tesac\n"
+	"\tqueued=\"$queued $1\"\n"
+	"}\n"
+	"# refused WHAT: sbatch refused WHAT; stops the script after sbatch's\n"
+	"# own message\n"
+	"refused() {\n"
+	"\techo \"benchorch: sbatch refused $1 (its message is above)\" >&2\n"
+	"\tunqueue\n"
+	"\texit 1\n"
+	"}\n";
+
 /* The body of one task: run benchorch, recording node and exit status. */
 static void write_task_body(FILE *f, const struct slurm_submit *s)
 {
@@ -129,6 +170,8 @@ void slurm_script_write(FILE *f, const struct slurm_submit *s)
 	} else {
 		fputs("limit=\n", f);
 	}
+	fputs(submit_fns, f);
+	fputs("need_sbatch\n", f);
 	fputs("mkdir -p \"$spool\"\n", f);
 	fputs(check_spool_fn, f);
 	fputs("check_spool\n"
@@ -142,8 +185,10 @@ void slurm_script_write(FILE *f, const struct slurm_submit *s)
 		      "job= tasks= deps=\n"
 		      "for node in $(scontrol show hostnames \"$nodelist\"); do\n"
 		      "\tid=$(task_body | sbatch $sbatch_opts ${part:+\"$part\"} ${limit:+\"$limit\"} \\\n"
-		      "\t\t--job-name=benchorch --nodelist=\"$node\" --output=\"$spool/%j.log\")\n"
+		      "\t\t--job-name=benchorch --nodelist=\"$node\" --output=\"$spool/%j.log\") ||\n"
+		      "\t\trefused \"the task for node $node\"\n"
 		      "\tid=${id%%;*}\n"
+		      "\tjob_id \"$id\" \"the task for node $node\"\n"
 		      "\tjob=${job:-$id}\n"
 		      "\ttasks=\"$tasks${tasks:+ }$id\"\n"
 		      "\tdeps=\"$deps:$id\"\n"
@@ -153,8 +198,10 @@ void slurm_script_write(FILE *f, const struct slurm_submit *s)
 	} else {
 		fprintf(f, "nodes=%ld\n", s->nodes);
 		fputs("job=$(task_body | sbatch $sbatch_opts ${part:+\"$part\"} ${limit:+\"$limit\"} \\\n"
-		      "\t--job-name=benchorch --array=0-$((nodes - 1)) --output=\"$spool/%A_%a.log\")\n"
+		      "\t--job-name=benchorch --array=0-$((nodes - 1)) --output=\"$spool/%A_%a.log\") ||\n"
+		      "\trefused \"the array of $nodes tasks\"\n"
 		      "job=${job%%;*}\n"
+		      "job_id \"$job\" \"the array of $nodes tasks\"\n"
 		      "tasks= i=0\n"
 		      "while [ $i -lt $nodes ]; do\n"
 		      "\ttasks=\"$tasks${tasks:+ }${job}_$i\"\n"
@@ -176,8 +223,9 @@ void slurm_script_write(FILE *f, const struct slurm_submit *s)
 		free(spool);
 	}
 	fputs("EOF\n"
-	      ")\n"
+	      ") || refused \"the merge job\"\n"
 	      "merge=${merge%%;*}\n"
+	      "job_id \"$merge\" \"the merge job\"\n"
 	      "printf '%s\\n' \"$merge\" >\"$spool/$job.merge\"\n"
 	      "printf 'job %s\\ntasks %s\\nmerge %s\\n' \"$job\" \"$tasks\" \"$merge\"\n",
 	      f);

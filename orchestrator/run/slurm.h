@@ -43,7 +43,10 @@ struct slurm_submit {
  * task does not block it) running `benchorch slurm collect JOB`; JOB is
  * the first job id. The script prints "job JOB", "tasks TASK..." and
  * "merge MERGE-JOB" on stdout, one line each, and stops at the first
- * failing command. Every string from S is shell-quoted. The script and
+ * failing command: without sbatch in PATH, when sbatch refuses a job
+ * (after sbatch's own message, a line naming the job refused) or prints
+ * something that is no job id (a line saying what it printed), each time
+ * cancelling the jobs it queued before (scancel). Every string from S is shell-quoted. The script and
  * each task first check the spool as slurm_spool_check does (with find)
  * and stop with one line when it fails; they create their files with
  * noclobber (set -C), so none is written over, nor through a link to an
