@@ -163,6 +163,27 @@ h=$(hostname -s)
 	[ "$(tail -1 "$tmp/fake.args")" = "$tmp/spool/$h-701_1.db" ] &&
 	grep -q "task 701_1 on node $h" "$tmp/task.err"
 ok $? "a task records its node and exit status and writes HOST-JOB_INDEX.db"
+# a task that is not root: one line, exit status 3, benchorch not run
+grep -q "^# The tasks need root on the nodes" "$tmp/script.sh"
+ok $? "the script says the tasks need root"
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
+	mkdir -m 755 "$tmp/nspool"
+	chown 65534 "$tmp/nspool"
+	chmod 755 "$tmp"
+	sed "s|^spool=.*|spool='$tmp/nspool'|" "$tmp/task.sh" >"$tmp/task-nobody.sh"
+	chmod 644 "$tmp/task-nobody.sh"
+	rm -f "$tmp/fake.args"
+	SLURM_ARRAY_JOB_ID=701 SLURM_ARRAY_TASK_ID=2 setpriv --reuid=65534 \
+		--regid=65534 --clear-groups sh "$tmp/task-nobody.sh" 2>"$tmp/task.err"
+	rc=$?
+	[ $rc -eq 3 ] && [ ! -e "$tmp/fake.args" ] &&
+		[ "$(sed -n 1p "$tmp/nspool/701_2.exit")" = 3 ] &&
+		[ "$(cat "$tmp/nspool/701_2.node")" = "$h" ] &&
+		grep -q "^benchorch: task 701_2 on node $h runs as user [^ ]*, not root: 'benchorch run' needs root (systemd-nspawn, mounts); submit as a user Slurm runs as root$" "$tmp/task.err"
+	ok $? "a task that is not root stops with one line, exit 3 recorded (exit $rc: $(tail -1 "$tmp/task.err"))"
+else
+	skip_point "needs root and setpriv" "a task that is not root stops with one line"
+fi
 
 # --nodelist: one job per node of the expanded list, the merge after all
 rm -f "$tmp/count" "$tmp"/sbatch.*

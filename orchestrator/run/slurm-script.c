@@ -111,6 +111,14 @@ static void write_task_body(FILE *f, const struct slurm_submit *s)
 	      "set -C\n"
 	      "check_spool\n"
 	      "echo \"benchorch: task $task on node $host\" >&2\n"
+	      "# 'benchorch run' needs root: said here, in the task's log, and\n"
+	      "# recorded as its exit status 3 (where the spool lets this user)\n"
+	      "if [ \"$(id -u)\" -ne 0 ]; then\n"
+	      "\techo \"benchorch: task $task on node $host runs as user $(id -un 2>/dev/null || id -u), not root: 'benchorch run' needs root (systemd-nspawn, mounts); submit as a user Slurm runs as root\" >&2\n"
+	      "\tprintf '%s\\n' \"$host\" >\"$spool/$task.node\" 2>/dev/null || :\n"
+	      "\tprintf '3\\n\\n' >\"$spool/$task.exit\" 2>/dev/null || :\n"
+	      "\texit 3\n"
+	      "fi\n"
 	      "printf '%s\\n' \"$host\" >\"$spool/$task.node\"\n", f);
 	fprintf(f, "%s run", bin);
 	for (i = 0; i < s->run_argc; i++) {
@@ -147,6 +155,10 @@ void slurm_script_write(FILE *f, const struct slurm_submit *s)
 	      "# into the central database and writes a report. Written by\n"
 	      "# 'benchorch slurm submit'; run it with sh. The spool directory must be\n"
 	      "# one that every node and this host share.\n"
+	      "# The tasks need root on the nodes: 'benchorch run' starts containers\n"
+	      "# (systemd-nspawn) and mounts file systems. Slurm runs a job as the\n"
+	      "# user who submitted it, so submit as root (or where Slurm runs jobs\n"
+	      "# as root); a task that is not root stops with one line, status 3.\n"
 	      "set -eu\n", f);
 	assign(f, "spool", s->spool);
 	fputs("sbatch_opts=\"--parsable --exclusive --nodes=1\"\n", f);

@@ -34,7 +34,9 @@ struct slurm_submit {
 
 /* Write to F a POSIX shell script that, run with sh on a host with the
  * Slurm client commands, submits S: the tasks (each exclusive on one node,
- * running `benchorch run RUN-OPTIONS --db SPOOL/HOST-TASK.db` with its log
+ * running `benchorch run RUN-OPTIONS --db SPOOL/HOST-TASK.db` (as root:
+ * a task that is not stops with one line on stderr, exit status 3,
+ * recorded in TASK.exit where the spool lets it) with its log
  * in SPOOL/TASK.log, its node name in SPOOL/TASK.node and its exit status
  * in SPOOL/TASK.exit, where TASK is JOB_INDEX for an array task and the job
  * id for a single job; TASK.exit's second line is "sha256:HEX", the
