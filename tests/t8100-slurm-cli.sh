@@ -118,8 +118,8 @@ ok $? "--dry-run exits 0"
 ok $? "--dry-run submits nothing and creates no spool"
 sh -n "$tmp/script.sh"
 ok $? "the script is valid sh"
-grep -q "^'$(cd "$top_builddir" && pwd)/benchorch' run '--distros' 'debian' '--quick' '--libs' 'openssl' '--algos' 'aes-128-ctr' --db \"\$spool/\$host-\$task.db\"$" "$tmp/script.sh"
-ok $? "each task runs benchorch run with the RUN-OPTIONS and its own --db"
+grep -q "^'$(cd "$top_builddir" && pwd)/benchorch' run '--distros' 'debian' '--quick' '--libs' 'openssl' '--algos' 'aes-128-ctr' --db \"\$local/results.db\"$" "$tmp/script.sh"
+ok $? "each task runs benchorch run with the RUN-OPTIONS and its own --db, on the node"
 grep -q -- "--db '$tmp/central.db'" "$tmp/script.sh" &&
 	! grep -q "'--db' '$tmp/central.db'" "$tmp/script.sh"
 ok $? "the central --db goes to the merge job, not to the tasks"
@@ -158,11 +158,34 @@ chmod +x "$tmp/bin/fake-benchorch"
 SLURM_ARRAY_JOB_ID=701 SLURM_ARRAY_TASK_ID=1 SLURM_JOB_ID=705 sh "$tmp/task.sh" 2>"$tmp/task.err"
 rc=$?
 h=$(hostname -s)
-[ $rc -eq 3 ] && [ "$(cat "$tmp/spool/701_1.exit")" = 3 ] &&
+local=$(tail -1 "$tmp/fake.args")
+[ $rc -eq 3 ] && [ "$(sed -n 1p "$tmp/spool/701_1.exit")" = 3 ] &&
 	[ "$(cat "$tmp/spool/701_1.node")" = "$h" ] &&
-	[ "$(tail -1 "$tmp/fake.args")" = "$tmp/spool/$h-701_1.db" ] &&
+	case $local in "${TMPDIR:-/tmp}"/benchorch-task.*/results.db) true ;; *) false ;; esac &&
+	[ ! -e "$(dirname "$local")" ] && [ ! -e "$tmp/spool/$h-701_1.db" ] &&
 	grep -q "task 701_1 on node $h" "$tmp/task.err"
-ok $? "a task records its node and exit status and writes HOST-JOB_INDEX.db"
+ok $? "a task records its node and exit status; run writes into a directory of its own under \$TMPDIR, removed after ($local)"
+# a task whose run wrote a database: it goes into the spool whole, by a
+# copy renamed into place, with its digest; nothing else is left
+cat >"$tmp/bin/fake-benchorch" <<'EOF'
+#!/bin/sh
+printf '%s\n' "$@" >"$STUB_DIR/fake.args"
+for a; do db=$a; done
+printf '%s\n' "$db" >"$STUB_DIR/fake.db"
+# nothing of this task's is in the spool while it runs
+ls -a "$STUB_DIR/spool" | grep -q -- "-701_${SLURM_ARRAY_TASK_ID}\.db" && exit 9
+head -c 100000 /dev/urandom >"$db"
+cp "$db" "$STUB_DIR/fake.copy"
+exit 0
+EOF
+SLURM_ARRAY_JOB_ID=701 SLURM_ARRAY_TASK_ID=3 sh "$tmp/task.sh" 2>"$tmp/task.err"
+rc=$?
+sum=$(sha256sum <"$tmp/fake.copy")
+[ $rc -eq 0 ] && cmp -s "$tmp/fake.copy" "$tmp/spool/$h-701_3.db" &&
+	[ "$(sed -n 2p "$tmp/spool/701_3.exit")" = "sha256:${sum%% *}" ] &&
+	[ -z "$(ls -A "$tmp/spool" | grep '^\.')" ] &&
+	[ ! -e "$(dirname "$(cat "$tmp/fake.db")")" ]
+ok $? "the database is written on the node, then copied whole into the spool with its digest; no partial file, no local directory left (exit $rc)"
 # a task that is not root: one line, exit status 3, benchorch not run
 grep -q "^# The tasks need root on the nodes" "$tmp/script.sh"
 ok $? "the script says the tasks need root"
@@ -213,7 +236,7 @@ ok $? "paths with a quote and spaces are quoted for the shell"
 sed "s|^'[^']*/benchorch' run|'$tmp/bin/fake-benchorch' run|" "$tmp/sbatch.1.script" >"$tmp/task.sh"
 SLURM_JOB_ID=702 SLURM_ARRAY_JOB_ID=701 SLURM_ARRAY_TASK_ID=0 sh "$tmp/task.sh" 2>/dev/null
 [ "$(sed -n 4,5p "$tmp/fake.args")" = "--state-dir
-$tmp/st ate'x" ] && [ "$(tail -1 "$tmp/fake.args")" = "$odd/$h-701_0.db" ]
+$tmp/st ate'x" ] && [ -f "$odd/$h-701_0.db" ]
 ok $? "the task passes them on unchanged"
 
 # sbatch refusing: environment error

@@ -120,6 +120,14 @@ static void write_task_body(FILE *f, const struct slurm_submit *s)
 	      "\texit 3\n"
 	      "fi\n"
 	      "printf '%s\\n' \"$host\" >\"$spool/$task.node\"\n", f);
+	fputs("# the run writes its database on this node, not on the shared\n"
+	      "# file system (SQLite's locks and write-ahead log need a local one)\n"
+	      "part=\n"
+	      "local=$(mktemp -d \"${TMPDIR:-/tmp}/benchorch-task.XXXXXX\") || {\n"
+	      "\techo \"benchorch: task $task on node $host: cannot make a directory in '${TMPDIR:-/tmp}'\" >&2\n"
+	      "\tprintf '3\\n\\n' >\"$spool/$task.exit\"\n"
+	      "\texit 3\n"
+	      "}\n", f);
 	fprintf(f, "%s run", bin);
 	for (i = 0; i < s->run_argc; i++) {
 		char *q = slurm_shell_quote(s->run_argv[i]);
@@ -127,14 +135,22 @@ static void write_task_body(FILE *f, const struct slurm_submit *s)
 		fprintf(f, " %s", q);
 		free(q);
 	}
-	fputs(" --db \"$spool/$host-$task.db\"\n"
+	fputs(" --db \"$local/results.db\"\n"
 	      "rc=$?\n"
-	      "# the digest of the database this task wrote: collect merges\n"
-	      "# no other\n"
+	      "# the database, closed by run (its write-ahead log folded in),\n"
+	      "# goes into the spool whole: copied beside its name, then renamed\n"
+	      "# to it, so that a file of that name is always a complete one; its\n"
+	      "# digest is recorded, and collect merges no other\n"
 	      "db=\"$spool/$host-$task.db\" digest=\n"
-	      "if [ -f \"$db\" ] && [ ! -L \"$db\" ] && sum=$(sha256sum <\"$db\"); then\n"
+	      "if [ -f \"$local/results.db\" ] && sum=$(sha256sum <\"$local/results.db\") &&\n"
+	      "\tpart=$(mktemp \"$spool/.$host-$task.db.XXXXXX\") &&\n"
+	      "\tcat \"$local/results.db\" >|\"$part\" && mv -f \"$part\" \"$db\"; then\n"
 	      "\tdigest=sha256:${sum%% *}\n"
+	      "elif [ -f \"$local/results.db\" ]; then\n"
+	      "\techo \"benchorch: task $task on node $host: cannot copy its database into '$spool'\" >&2\n"
+	      "\t[ -z \"$part\" ] || rm -f \"$part\"\n"
 	      "fi\n"
+	      "rm -rf \"$local\"\n"
 	      "printf '%s\\n%s\\n' \"$rc\" \"$digest\" >\"$spool/$task.exit\"\n"
 	      "exit $rc\n"
 	      "EOF\n"

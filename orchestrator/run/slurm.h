@@ -34,7 +34,10 @@ struct slurm_submit {
 
 /* Write to F a POSIX shell script that, run with sh on a host with the
  * Slurm client commands, submits S: the tasks (each exclusive on one node,
- * running `benchorch run RUN-OPTIONS --db SPOOL/HOST-TASK.db` (as root:
+ * running `benchorch run RUN-OPTIONS` into a database in a new directory
+ * under $TMPDIR (else /tmp) on its node, then copying that database to a
+ * new file in SPOOL and renaming it to SPOOL/HOST-TASK.db, so that a file
+ * of that name is always complete (as root:
  * a task that is not stops with one line on stderr, exit status 3,
  * recorded in TASK.exit where the spool lets it) with its log
  * in SPOOL/TASK.log, its node name in SPOOL/TASK.node and its exit status
