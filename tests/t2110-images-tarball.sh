@@ -70,8 +70,8 @@ S="$S2"
 check "nothing registered, nothing left" -- clean alpine-3.20
 B build --state-dir "$S2" alpine --from "$TMP/dl/$AT" --keyring "$TMP/none.gpg" \
 	>/dev/null 2>"$TMP/err"
-ok $([ $? -eq 1 ] && grep -q "cannot read keyring '$TMP/none.gpg'" "$TMP/err"; echo $?) \
-	"an unreadable keyring is an error"
+ok $([ $? -eq 2 ] && grep -q "^benchorch images: cannot read '$TMP/none.gpg'" "$TMP/err"; echo $?) \
+	"an unreadable keyring is a usage error"
 B build --state-dir "$S2" alpine --from "$TMP/dl/$AT" --digests "$TMP/other.sha256" \
 	--no-verify >/dev/null 2>"$TMP/err"
 ok $([ $? -eq 2 ]; echo $?) "--no-verify with --digests is a usage error"

@@ -27,9 +27,9 @@ trap 'rm -rf "$TMP"' EXIT
 "$BENCHORCH" images build --quiet --state-dir "$TMP/s" --keyring "$TMP/nonexistent.gpg" \
 	ubuntu:noble >"$TMP/out" 2>"$TMP/err"
 rc=$?
-ok $([ $rc -ne 0 ] && grep -q "cannot read keyring '$TMP/nonexistent.gpg'" "$TMP/err" &&
-     [ "$(wc -l < "$TMP/err")" -eq 1 ]; echo $?) \
-	"unreadable --keyring: one-line error, exit $rc"
+ok $([ $rc -eq 2 ] && grep -q "^benchorch images: cannot read '$TMP/nonexistent.gpg'" "$TMP/err" &&
+     [ "$(grep -vc '^Try ' < "$TMP/err")" -eq 1 ]; echo $?) \
+	"unreadable --keyring: one-line usage error, exit $rc"
 ok $([ ! -e "$TMP/s/images/ubuntu-noble" ]; echo $?) \
 	"unreadable --keyring: no image registered"
 

@@ -69,6 +69,45 @@ ok $? "--nodes 0 is a usage error"
 [ $? -eq 2 ] && grep -q "option '--partition' needs a value" "$tmp/err"
 ok $? "an option without its value is a usage error"
 
+# what would not work on the nodes is refused before anything is
+# submitted: the node-local default spool and database, a relative
+# --state-dir, a --time sbatch does not take (exit 2, one line, the hint)
+refused() {
+	want=$1
+	shift
+	PATH=$tmp/bin:$PATH "$BENCHORCH" slurm submit "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 2 ] && [ ! -s "$tmp/out" ] && [ ! -e "$tmp/count" ] &&
+		[ "$(head -1 "$tmp/err")" = "benchorch slurm submit: $want" ] &&
+		[ "$(sed -n 2p "$tmp/err")" = "Try 'benchorch slurm submit --help'." ]
+	ok $? "submit $*: refused (exit $rc): $(head -1 "$tmp/err")"
+}
+for dry in "" --dry-run; do
+	refused "needs --spool DIR and --db PATH: a directory and a database path every node and this host share (the defaults, under the state directory, are local to each node)" \
+		$dry --distros debian
+	refused "needs --db PATH: a database path every node and this host share (the default, under the state directory, is local to each node)" \
+		$dry --spool "$tmp/spool" --distros debian
+	refused "needs --spool DIR: a directory every node and this host share (the default, under the state directory, is local to each node)" \
+		$dry --db "$tmp/central.db" --distros debian
+done
+for st in "--state-dir rel/state" "--state-dir=rel/state"; do
+	# shellcheck disable=SC2086
+	refused "--state-dir must be an absolute path, not 'rel/state': the tasks run on other nodes, in another directory" \
+		--spool "$tmp/spool" --db "$tmp/central.db" --distros debian $st
+done
+for t in garbage 1:60 1-24 1:2:3:4 5h; do
+	refused "--time: '$t' is not a Slurm time limit (MINUTES, MINUTES:SECONDS, HOURS:MINUTES:SECONDS, DAYS-HOURS, DAYS-HOURS:MINUTES, DAYS-HOURS:MINUTES:SECONDS or UNLIMITED)" \
+		--time "$t" --spool "$tmp/spool" --db "$tmp/central.db" --distros debian
+done
+for t in 90 90:30 1:00:00 2-12 2-12:30 2-12:30:15 UNLIMITED; do
+	"$BENCHORCH" slurm submit --dry-run --time "$t" --spool "$tmp/spool" \
+		--db "$tmp/central.db" --distros debian >"$tmp/out" 2>"$tmp/err" &&
+		grep -q "^limit='--time=$t'$" "$tmp/out"
+	ok $? "--time $t is one of sbatch's forms: passed on"
+done
+[ ! -e "$tmp/spool" ]
+ok $? "nothing refused made the spool"
+
 # --dry-run: the script on stdout, nothing submitted
 PATH=$tmp/bin:$PATH "$BENCHORCH" slurm submit --dry-run --nodes 3 \
 	--partition bench --time 1:00:00 --spool "$tmp/spool" --db "$tmp/central.db" \
@@ -79,8 +118,8 @@ ok $? "--dry-run exits 0"
 ok $? "--dry-run submits nothing and creates no spool"
 sh -n "$tmp/script.sh"
 ok $? "the script is valid sh"
-grep -q "^'$(cd "$top_builddir" && pwd)/benchorch' run '--distros' 'debian' '--quick' '--libs' 'openssl' '--algos' 'aes-128-ctr' --db \"\$spool/\$host-\$task.db\"$" "$tmp/script.sh"
-ok $? "each task runs benchorch run with the RUN-OPTIONS and its own --db"
+grep -q "^'$(cd "$top_builddir" && pwd)/benchorch' run '--distros' 'debian' '--quick' '--libs' 'openssl' '--algos' 'aes-128-ctr' --db \"\$local/results.db\"$" "$tmp/script.sh"
+ok $? "each task runs benchorch run with the RUN-OPTIONS and its own --db, on the node"
 grep -q -- "--db '$tmp/central.db'" "$tmp/script.sh" &&
 	! grep -q "'--db' '$tmp/central.db'" "$tmp/script.sh"
 ok $? "the central --db goes to the merge job, not to the tasks"
@@ -119,11 +158,55 @@ chmod +x "$tmp/bin/fake-benchorch"
 SLURM_ARRAY_JOB_ID=701 SLURM_ARRAY_TASK_ID=1 SLURM_JOB_ID=705 sh "$tmp/task.sh" 2>"$tmp/task.err"
 rc=$?
 h=$(hostname -s)
-[ $rc -eq 3 ] && [ "$(cat "$tmp/spool/701_1.exit")" = 3 ] &&
+local=$(tail -1 "$tmp/fake.args")
+[ $rc -eq 3 ] && [ "$(sed -n 1p "$tmp/spool/701_1.exit")" = 3 ] &&
 	[ "$(cat "$tmp/spool/701_1.node")" = "$h" ] &&
-	[ "$(tail -1 "$tmp/fake.args")" = "$tmp/spool/$h-701_1.db" ] &&
+	case $local in "${TMPDIR:-/tmp}"/benchorch-task.*/results.db) true ;; *) false ;; esac &&
+	[ ! -e "$(dirname "$local")" ] && [ ! -e "$tmp/spool/$h-701_1.db" ] &&
 	grep -q "task 701_1 on node $h" "$tmp/task.err"
-ok $? "a task records its node and exit status and writes HOST-JOB_INDEX.db"
+ok $? "a task records its node and exit status; run writes into a directory of its own under \$TMPDIR, removed after ($local)"
+# a task whose run wrote a database: it goes into the spool whole, by a
+# copy renamed into place, with its digest; nothing else is left
+cat >"$tmp/bin/fake-benchorch" <<'EOF'
+#!/bin/sh
+printf '%s\n' "$@" >"$STUB_DIR/fake.args"
+for a; do db=$a; done
+printf '%s\n' "$db" >"$STUB_DIR/fake.db"
+# nothing of this task's is in the spool while it runs
+ls -a "$STUB_DIR/spool" | grep -q -- "-701_${SLURM_ARRAY_TASK_ID}\.db" && exit 9
+head -c 100000 /dev/urandom >"$db"
+cp "$db" "$STUB_DIR/fake.copy"
+exit 0
+EOF
+SLURM_ARRAY_JOB_ID=701 SLURM_ARRAY_TASK_ID=3 sh "$tmp/task.sh" 2>"$tmp/task.err"
+rc=$?
+sum=$(sha256sum <"$tmp/fake.copy")
+[ $rc -eq 0 ] && cmp -s "$tmp/fake.copy" "$tmp/spool/$h-701_3.db" &&
+	[ "$(sed -n 2p "$tmp/spool/701_3.exit")" = "sha256:${sum%% *}" ] &&
+	[ -z "$(ls -A "$tmp/spool" | grep '^\.')" ] &&
+	[ ! -e "$(dirname "$(cat "$tmp/fake.db")")" ]
+ok $? "the database is written on the node, then copied whole into the spool with its digest; no partial file, no local directory left (exit $rc)"
+# a task that is not root: one line, exit status 3, benchorch not run
+grep -q "^# The tasks need root on the nodes" "$tmp/script.sh"
+ok $? "the script says the tasks need root"
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
+	mkdir -m 755 "$tmp/nspool"
+	chown 65534 "$tmp/nspool"
+	chmod 755 "$tmp"
+	sed "s|^spool=.*|spool='$tmp/nspool'|" "$tmp/task.sh" >"$tmp/task-nobody.sh"
+	chmod 644 "$tmp/task-nobody.sh"
+	rm -f "$tmp/fake.args"
+	SLURM_ARRAY_JOB_ID=701 SLURM_ARRAY_TASK_ID=2 setpriv --reuid=65534 \
+		--regid=65534 --clear-groups sh "$tmp/task-nobody.sh" 2>"$tmp/task.err"
+	rc=$?
+	[ $rc -eq 3 ] && [ ! -e "$tmp/fake.args" ] &&
+		[ "$(sed -n 1p "$tmp/nspool/701_2.exit")" = 3 ] &&
+		[ "$(cat "$tmp/nspool/701_2.node")" = "$h" ] &&
+		grep -q "^benchorch: task 701_2 on node $h runs as user [^ ]*, not root: 'benchorch run' needs root (systemd-nspawn, mounts); submit as a user Slurm runs as root$" "$tmp/task.err"
+	ok $? "a task that is not root stops with one line, exit 3 recorded (exit $rc: $(tail -1 "$tmp/task.err"))"
+else
+	skip_point "needs root and setpriv" "a task that is not root stops with one line"
+fi
 
 # --nodelist: one job per node of the expanded list, the merge after all
 rm -f "$tmp/count" "$tmp"/sbatch.*
@@ -153,7 +236,7 @@ ok $? "paths with a quote and spaces are quoted for the shell"
 sed "s|^'[^']*/benchorch' run|'$tmp/bin/fake-benchorch' run|" "$tmp/sbatch.1.script" >"$tmp/task.sh"
 SLURM_JOB_ID=702 SLURM_ARRAY_JOB_ID=701 SLURM_ARRAY_TASK_ID=0 sh "$tmp/task.sh" 2>/dev/null
 [ "$(sed -n 4,5p "$tmp/fake.args")" = "--state-dir
-$tmp/st ate'x" ] && [ "$(tail -1 "$tmp/fake.args")" = "$odd/$h-701_0.db" ]
+$tmp/st ate'x" ] && [ -f "$odd/$h-701_0.db" ]
 ok $? "the task passes them on unchanged"
 
 # sbatch refusing: environment error
@@ -163,20 +246,83 @@ echo "sbatch: error: Batch job submission failed: Invalid partition name specifi
 exit 1
 EOF
 PATH=$tmp/bin:$PATH "$BENCHORCH" slurm submit --partition nope --spool "$tmp/spool3" \
-	--distros debian >"$tmp/out" 2>"$tmp/err"
-[ $? -eq 3 ] && grep -q "Invalid partition name" "$tmp/err" && grep -q "cannot submit to slurm" "$tmp/err"
-ok $? "sbatch refusing gives exit 3 and its message"
+	--db "$tmp/central.db" --distros debian >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 3 ] && grep -q "Invalid partition name" "$tmp/err" && grep -q "cannot submit to slurm" "$tmp/err" &&
+	grep -qx "benchorch: sbatch refused the array of 1 tasks (its message is above)" "$tmp/err" &&
+	! grep -q "is sbatch installed" "$tmp/err"
+ok $? "sbatch refusing gives exit 3, its message and which job it refused, no guess"
+
+# an array larger than the cluster's MaxArraySize: sbatch's own reason
+cat >"$tmp/bin/sbatch" <<'EOF'
+#!/bin/sh
+echo "sbatch: error: Batch job submission failed: Invalid job array specification" >&2
+exit 1
+EOF
+PATH=$tmp/bin:$PATH "$BENCHORCH" slurm submit --nodes 2000 --spool "$tmp/spool3" \
+	--db "$tmp/central.db" --distros debian >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 3 ] && grep -q "^sbatch: error: Batch job submission failed: Invalid job array specification$" "$tmp/err" &&
+	grep -qx "benchorch: sbatch refused the array of 2000 tasks (its message is above)" "$tmp/err" &&
+	! grep -q "is sbatch installed" "$tmp/err"
+ok $? "--nodes 2000 refused by sbatch: its reason shown: $(tr '\n' '|' <"$tmp/err")"
+
+# what sbatch --parsable printed is a job id before it is used: not, and
+# nothing more is submitted
+cat >"$tmp/bin/sbatch" <<'EOF'
+#!/bin/sh
+n=$(($(cat "$STUB_DIR/count" 2>/dev/null || echo 0) + 1))
+echo "$n" >"$STUB_DIR/count"
+cat >/dev/null
+echo "Submitted batch job 77"
+EOF
+rm -f "$tmp/count"
+PATH=$tmp/bin:$PATH "$BENCHORCH" slurm submit --spool "$tmp/spool3" \
+	--db "$tmp/central.db" --distros debian >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 3 ] && [ "$(cat "$tmp/count")" = 1 ] && [ ! -s "$tmp/out" ] &&
+	grep -qx "benchorch: sbatch --parsable printed 'Submitted batch job 77' for the array of 1 tasks, not a job id" "$tmp/err" &&
+	[ -z "$(ls "$tmp/spool3" | grep -v '^submit-')" ]
+ok $? "an answer that is no job id stops the submission before the merge job: $(head -1 "$tmp/err")"
+# the merge job refused after the tasks were queued: they are cancelled
+cat >"$tmp/bin/sbatch" <<'EOF'
+#!/bin/sh
+n=$(($(cat "$STUB_DIR/count" 2>/dev/null || echo 0) + 1))
+echo "$n" >"$STUB_DIR/count"
+cat >/dev/null
+[ "$n" -eq 1 ] && echo 901 && exit 0
+echo "sbatch: error: Batch job submission failed: Job dependency problem" >&2
+exit 1
+EOF
+cat >"$tmp/bin/scancel" <<'EOF'
+#!/bin/sh
+printf '%s\n' "$@" >"$STUB_DIR/scancel.args"
+EOF
+chmod +x "$tmp/bin/scancel"
+rm -f "$tmp/count"
+PATH=$tmp/bin:$PATH "$BENCHORCH" slurm submit --spool "$tmp/spool3" \
+	--db "$tmp/central.db" --distros debian >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 3 ] && grep -q "Job dependency problem" "$tmp/err" &&
+	grep -qx "benchorch: sbatch refused the merge job (its message is above)" "$tmp/err" &&
+	[ "$(cat "$tmp/scancel.args")" = 901 ]
+ok $? "the merge job refused: the tasks queued before are cancelled ($(tr '\n' '|' <"$tmp/err"))"
+# no sbatch at all
+mkdir "$tmp/nobin"
+for c in find id mkdir cat; do ln -s "$(command -v $c)" "$tmp/nobin/$c"; done
+PATH=$tmp/nobin "$BENCHORCH" slurm submit --spool "$tmp/spool3" \
+	--db "$tmp/central.db" --distros debian >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 3 ] && grep -qx "benchorch: no sbatch in PATH: submit from a host with the Slurm client commands" "$tmp/err"
+ok $? "no sbatch in PATH: said so: $(head -1 "$tmp/err")"
 
 # the daemon's configuration: a schedule sent to Slurm
-printf 'state-dir %s\nschedule nightly every day at 03:00 distros debian quick slurm partition=bench nodes=4 spool=/shared/spool time=2:00:00\nschedule l every 6h distros debian slurm nodelist=n[1-2]\n' "$tmp" >"$tmp/s.conf"
+printf 'state-dir %s\nschedule nightly every day at 03:00 distros debian quick slurm partition=bench nodes=4 spool=/shared/spool time=2:00:00\nschedule l every 6h distros debian slurm nodelist=n[1-2] spool=/shared/l\n' "$tmp" >"$tmp/s.conf"
 "$BENCHORCH" daemon --check --config "$tmp/s.conf" >"$tmp/out" 2>"$tmp/err"
 ok $? "daemon --check accepts schedules with slurm words"
 grep -qx "schedule nightly every day at 03:00:00 distros debian libs all quick refresh slurm partition=bench nodes=4 spool=/shared/spool time=2:00:00" "$tmp/out" &&
-	grep -qx "schedule l every 21600s distros debian libs all refresh slurm nodelist=n\[1-2\]" "$tmp/out"
+	grep -qx "schedule l every 21600s distros debian libs all refresh slurm nodelist=n\[1-2\] spool=/shared/l" "$tmp/out"
 ok $? "and prints them normalised"
 "$BENCHORCH" daemon --check --config "$tmp/out" >"$tmp/out2" 2>&1 && cmp -s "$tmp/out" "$tmp/out2"
 ok $? "the normalised form is stable"
 for bad in "slurm nodes=0:nodes: '0' is out of range (1 to 10000)" \
+	"slurm nodes=2:slurm needs spool=DIR, a directory every node and this host share (the default, STATE/slurm, is local to each node)" \
+	"slurm spool=/s time=garbage:time: 'garbage' is not a Slurm time limit" \
 	"nodes=2:partition=, nodes=, nodelist=, spool= and time= need the word 'slurm'" \
 	"slurm nodes=2 nodelist=a:nodes= and nodelist= exclude each other" \
 	"slurm spool=rel/dir:spool must be an absolute path, not 'rel/dir'" \
@@ -190,14 +336,14 @@ done
 
 if command -v valgrind >/dev/null 2>&1; then
 	vg() { valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite "$@"; }
-	vg "$BENCHORCH" slurm submit --dry-run --nodelist 'n[1-2]' --spool "$tmp/sp" \
+	vg "$BENCHORCH" slurm submit --dry-run --nodelist 'n[1-2]' --spool "$tmp/sp" --db "$tmp/c.db" \
 		--distros debian --quick >/dev/null 2>"$tmp/vg" &&
 	vg "$BENCHORCH" daemon --check --config "$tmp/s.conf" >/dev/null 2>>"$tmp/vg"
 	rc=$?
 	printf 'schedule s every 1h slurm nodes=2 nodelist=x distros debian\n' >"$tmp/bad.conf"
 	vg "$BENCHORCH" daemon --check --config "$tmp/bad.conf" >/dev/null 2>>"$tmp/vg.bad"
 	rc2=$?
-	printf 'schedule s every 1h slurm nodes=3 distros\n' >"$tmp/bad.conf"
+	printf 'schedule s every 1h slurm nodes=3 spool=/s distros\n' >"$tmp/bad.conf"
 	vg "$BENCHORCH" daemon --check --config "$tmp/bad.conf" >/dev/null 2>>"$tmp/vg.bad"
 	rc3=$?
 	[ $rc -eq 0 ] && [ $rc2 -eq 2 ] && [ $rc3 -eq 2 ]

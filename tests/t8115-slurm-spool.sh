@@ -133,11 +133,11 @@ chmod +x "$tmp/bin/sbatch"
 STUB_DIR=$tmp
 export STUB_DIR
 mkdir -m 777 "$tmp/open"
-PATH=$tmp/bin:$PATH "$BENCHORCH" slurm submit --spool "$tmp/open" --distros debian >"$tmp/out" 2>"$tmp/err"
+PATH=$tmp/bin:$PATH "$BENCHORCH" slurm submit --spool "$tmp/open" --db "$tmp/c.db" --distros debian >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 3 ] && grep -q "refusing spool '$tmp/open': it is writable by every user" "$tmp/err" &&
 	[ ! -e "$tmp/count" ] && [ -z "$(ls "$tmp/open")" ]
 ok $? "submit refuses a world-writable spool, writing and submitting nothing"
-PATH=$tmp/bin:$PATH "$BENCHORCH" slurm submit --spool "$tmp/sub" --distros debian >"$tmp/out" 2>"$tmp/err"
+PATH=$tmp/bin:$PATH "$BENCHORCH" slurm submit --spool "$tmp/sub" --db "$tmp/c.db" --distros debian >"$tmp/out" 2>"$tmp/err"
 ok $? "submit into a new spool"
 s=$(ls "$tmp/sub" | grep '^submit-')
 case $s in
@@ -146,7 +146,7 @@ submit-??????.sh) [ "$(stat -c %a "$tmp/sub/$s")" = 600 ] ;;
 esac
 ok $? "the script has a name no one can guess and mode 0600 ($s)"
 # the script the dry run prints refuses an open spool too
-"$BENCHORCH" slurm submit --dry-run --spool "$tmp/open" --distros debian >"$tmp/s.sh"
+"$BENCHORCH" slurm submit --dry-run --spool "$tmp/open" --db "$tmp/c.db" --distros debian >"$tmp/s.sh"
 n=$(cat "$tmp/count")
 PATH=$tmp/bin:$PATH sh "$tmp/s.sh" >"$tmp/out" 2>"$tmp/err"
 [ $? -ne 0 ] && grep -q "refusing spool '$tmp/open'" "$tmp/err" && [ "$(cat "$tmp/count")" = "$n" ]
@@ -154,7 +154,7 @@ ok $? "the dry-run script refuses an open spool"
 
 # a task: writes no file through a symlink, and records its digest
 rm -f "$tmp/count" "$tmp"/sbatch.*
-PATH=$tmp/bin:$PATH "$BENCHORCH" slurm submit --spool "$tmp/sub" --distros debian >/dev/null 2>&1
+PATH=$tmp/bin:$PATH "$BENCHORCH" slurm submit --spool "$tmp/sub" --db "$tmp/c.db" --distros debian >/dev/null 2>&1
 sed "s|^'[^']*/benchorch' run|'$tmp/bin/fake-benchorch' run|" "$tmp/sbatch.1.script" >"$tmp/task.sh"
 cat >"$tmp/bin/fake-benchorch" <<'EOS'
 #!/bin/sh
@@ -187,7 +187,7 @@ cat >"$tmp/bin/sbatch" <<'EOS'
 echo $$ >"$STUB_DIR/sbatch.pid"
 exec sleep 1000
 EOS
-PATH=$tmp/bin:$PATH "$BENCHORCH" slurm submit --spool "$tmp/sub" --distros debian >"$tmp/out" 2>"$tmp/err" &
+PATH=$tmp/bin:$PATH "$BENCHORCH" slurm submit --spool "$tmp/sub" --db "$tmp/c.db" --distros debian >"$tmp/out" 2>"$tmp/err" &
 spid=$!
 wait_for 10 '[ -s "$tmp/sbatch.pid" ]'
 kill -TERM "$spid"

@@ -173,7 +173,7 @@ flock -u 9
 "$BENCHORCH" slurm submit --nodes 2 --spool "$tmp/spool3" --distros nosuchdistro \
 	>"$tmp/out" 2>"$tmp/err"
 [ $? -eq 2 ] && [ -z "$(squeue -h)" ] && [ ! -e "$tmp/spool3" ] &&
-	grep -q "^benchorch run: unknown distro 'nosuchdistro'" "$tmp/err"
+	grep -q "^benchorch slurm submit: unknown distro 'nosuchdistro'" "$tmp/err"
 ok $? "a bad distribution given to submit is refused with run's error, nothing queued"
 
 pids=$slurm_pids

@@ -91,17 +91,17 @@ ok $? "runs of one machine: its latest, and a warning"
 ok $? "a run that does not exist is named: an unknown name, exit 2"
 "$BENCHORCH" compare --machines --size 17 --db "$tmp/all.db" >"$tmp/out" 2>"$tmp/err"
 rc=$?
-"$BENCHORCH" results --size 17 --db "$tmp/all.db" >/dev/null 2>"$tmp/err.results"
+"$BENCHORCH" results --size 17 --run 3 --run 6 --db "$tmp/all.db" >/dev/null 2>"$tmp/err.results"
 [ $rc -eq 2 ] && [ ! -s "$tmp/out" ] &&
 	[ "$(sed 's/^benchorch compare:/benchorch results:/; s/compare --help/results --help/' "$tmp/err")" = "$(cat "$tmp/err.results")" ] &&
-	grep -q "^benchorch compare: --size: no results at '17' in '$tmp/all.db' (it has: 16 B, .*1 MiB)$" "$tmp/err"
-ok $? "--size the database has no result at: an unknown name, exit 2 (got $rc), said as results says it: $(head -1 "$tmp/err")"
+	grep -q "^benchorch compare: --size: no results at '17' in runs 3, 6 of '$tmp/all.db' (it has: 16 B, .*1 MiB)$" "$tmp/err"
+ok $? "--size the machines' latest runs have no result at: an unknown name, exit 2 (got $rc), said as results says it of those runs: $(head -1 "$tmp/err")"
 cp "$tmp/all.db" "$tmp/cut.db"
 sqlite3 "$tmp/cut.db" "delete from results where buffer_bytes = 1048576 and invocation_id in (select id from invocations where run_id in (4, 5, 6))"
 "$BENCHORCH" compare --machines --size 1MiB --db "$tmp/cut.db" 4 >"$tmp/out" 2>"$tmp/err"
 rc=$?
 [ $rc -eq 2 ] && [ ! -s "$tmp/out" ] &&
-	grep -q "^benchorch compare: --size: no results at 1 MiB in the selected runs in '$tmp/cut.db'$" "$tmp/err"
+	grep -q "^benchorch compare: --size: no results at '1MiB' in run 4 of '$tmp/cut.db' (it has: 16 B, 64 B, 256 B, 1 KiB, 4 KiB, 16 KiB, 64 KiB, 256 KiB)$" "$tmp/err"
 ok $? "--size the runs have no result at: exit 2 (got $rc): $(head -1 "$tmp/err")"
 "$BENCHORCH" compare --machines --latest 2 --db "$tmp/all.db" >/dev/null 2>&1
 [ $? -eq 2 ]

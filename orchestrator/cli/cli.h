@@ -172,6 +172,17 @@ int cli_path_arg(const char *cmd, const char *opt, const char *arg);
  * returns EXIT_OK. Allocates nothing that outlives the call. */
 int cli_check_db_writable(const char *path);
 
+/* Check that PATH, an input file named on command CMD's command line (an
+ * OPT_INPUT option's value or an argument: a tarball, a keyring, a
+ * configuration, a database to merge), can be read: it exists, this
+ * process can open it for reading, and it is no directory. A file that
+ * cannot be read is a bad command line, the same in every command:
+ * prints "benchorch CMD: cannot read 'PATH': REASON" (strerror), then
+ * " (NOTE)" when NOTE is not NULL (where such a file comes from), and the
+ * --help hint, and returns EXIT_USAGE; else returns 0. Nothing is read,
+ * nothing allocated survives the call. */
+int cli_input_file(const char *cmd, const char *path, const char *note);
+
 /* Take the machine's run lock (bo_run_lock on BENCHORCH_RUN_LOCK_DIR),
  * saying once on stderr "benchorch: another run holds 'PATH'; waiting for
  * it to finish" while another run holds it. Returns the locked fd (the

@@ -17,8 +17,9 @@ static const char usage[] =
 
 static const char epilog[] =
 "\n"
-"Exit status: 0 cancelling; 1 no run in progress; 3 no daemon answers, or\n"
-"no permission to use its socket.\n";
+"Exit status: 0 cancelling; 1 no run in progress; 2 usage error, or a\n"
+"--config FILE that cannot be read; 3 no daemon answers, or no permission\n"
+"to use its socket.\n";
 
 struct cancel_opts {
 	struct control_cli cc;

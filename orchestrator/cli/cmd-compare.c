@@ -86,10 +86,47 @@ static const char epilog[] =
 "3 the database cannot be read or written; 4 a confirmed regression was\n"
 "found and --fail-on-regression was given.\n";
 
+/* compare --machines found no result at SIZE (SIZE->arg as given, NULL
+ * for the default) in the runs of the machines of C, in DB (at PATH):
+ * a usage error naming the sizes those runs have, said as results and
+ * report say it. Frees C. Returns EXIT_USAGE, or EXIT_ENV on a database
+ * error, after the message. */
+static int machines_size_unknown(sqlite3 *db, const char *path,
+				 const struct cli_size *size,
+				 struct machines_cmp *c)
+{
+	int64_t *runs = xcalloc(c->nm + 1, sizeof(*runs));
+	char *sizes, *where, buf[32];
+	int rc;
+
+	for (size_t m = 0; m < c->nm; m++)
+		runs[m] = c->m[m].run;
+	sizes = db_names_sizes(db, runs, c->nm);
+	where = db_names_scope(runs, c->nm, path);
+	if (!sizes) {
+		cli_error("database error in '%s': %s", path,
+			  sqlite3_errmsg(db));
+		rc = EXIT_ENV;
+	} else if (size->arg) {
+		rc = cli_usage_error("compare", "--size: no results at '%s' in %s (it has: %s)",
+				     size->arg, where, sizes);
+	} else {
+		rc = cli_usage_error("compare", "no results at %s in %s (it has: %s)",
+				     fmt_size(size->bytes, buf, sizeof(buf)),
+				     where, sizes);
+	}
+	free(where);
+	free(sizes);
+	free(runs);
+	compare_machines_free(c);
+	return rc;
+}
+
 /* compare --machines on the database at PATH: run ids in ARGV[0..ARGC),
  * at SIZE->bytes per call (SIZE->arg: the --size given, NULL for the
- * default). A size the database has no result at, or the runs have no
- * bulk result at, is an unknown name (exit 2), as for results and report.
+ * default). A size the machines' runs (those given, a machine's latest;
+ * else every machine's latest) have no bulk result at is an unknown name
+ * (exit 2) naming the sizes they have, as for results and report.
  * Returns the exit status. */
 static int compare_machines_cmd(const char *path, enum format fmt,
 				const struct cli_size *size, int argc,
@@ -97,8 +134,6 @@ static int compare_machines_cmd(const char *path, enum format fmt,
 {
 	struct machines_cmp c;
 	int64_t *runs = xcalloc((size_t)argc + 1, sizeof(*runs));
-	int64_t bytes = size->bytes;
-	const char *size_arg = size->arg;
 	sqlite3 *db;
 	bo_err err;
 	int i, k, rc = EXIT_OK;
@@ -113,34 +148,12 @@ static int compare_machines_cmd(const char *path, enum format fmt,
 		/* a run the database does not hold is an unknown name */
 		rc = cli_check_runs("compare", db, path, runs,
 				    (size_t)argc);
-		if (rc == EXIT_OK && size_arg) {
-			k = db_names_size_known(db, bytes);
-			if (k < 0) {
-				cli_error("database error in '%s': %s", path,
-					  sqlite3_errmsg(db));
-				rc = EXIT_ENV;
-			} else if (k == 0) {
-				char *sizes = db_names_sizes(db);
-
-				if (!sizes) {
-					cli_error("database error in '%s': %s",
-						  path, sqlite3_errmsg(db));
-					rc = EXIT_ENV;
-				} else {
-					rc = cli_usage_error("compare", "--size: no results at '%s' in '%s' (it has: %s)",
-							     size_arg, path, sizes);
-				}
-				free(sizes);
-			}
-		}
 		if (rc == EXIT_OK &&
-		    (k = compare_machines(db, runs, (size_t)argc, bytes, &c,
-					  &err)) < 0) {
-			if (k == -2)
-				rc = cli_usage_error("compare", "%s%s in '%s'",
-						     size_arg ? "--size: " : "",
-						     err.msg, path);
-			else {
+		    (k = compare_machines(db, runs, (size_t)argc, size->bytes,
+					  &c, &err)) < 0) {
+			if (k == -2) {
+				rc = machines_size_unknown(db, path, size, &c);
+			} else {
 				cli_error("%s in '%s'", err.msg, path);
 				rc = EXIT_ENV;
 			}

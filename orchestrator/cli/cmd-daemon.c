@@ -27,7 +27,8 @@ static const char usage[] =
 static const char epilog[] =
 "\n"
 "See benchorch-daemon(8) and benchorch.conf(5). Exit status: 0 clean\n"
-"shutdown or valid configuration; 2 bad configuration; 3 cannot start\n"
+"shutdown or valid configuration; 2 bad configuration, or a --config FILE\n"
+"that cannot be read; 3 cannot start\n"
 "(not root, another daemon holds STATE/daemon.lock).\n";
 
 struct daemon_cli_opts {
@@ -49,7 +50,7 @@ static int parse_state_dir(const char *arg, void *dest, bo_err *err)
 }
 
 static const struct opt_def options[] = {
-	{ .name = "config", .short_name = 'c', .kind = OPT_STRING,
+	{ .name = "config", .short_name = 'c', .kind = OPT_INPUT,
 	  .arg = "FILE", .offset = offsetof(struct daemon_cli_opts,
 					    d.config_path),
 	  .help = "configuration (default: " BENCHORCH_DEFAULT_CONFIG ";\n"

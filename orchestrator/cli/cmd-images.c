@@ -67,7 +67,9 @@ static const char usage[] =
 "line per step, on a terminal or not.\n"
 "\n"
 "Exit status: 0 success; 1 the build, import or removal failed; 2 usage\n"
-"error or no such image; 3 not root (build, import); 130/143 interrupted.\n";
+"error, no such image, or an input FILE (import FILE, --from, --digests,\n"
+"--keyring) that cannot be read; 3 not root (build, import); 130/143\n"
+"interrupted.\n";
 
 /* --format as given: the format, and whether it was given at all (a
  * subcommand that takes none refuses even "--format table"). */
@@ -124,11 +126,11 @@ static const struct opt_def change_rows[] = {	/* build, import */
 static const struct opt_def source_rows[] = {	/* build */
 	{ .name = "mirror", .kind = OPT_VALUE, .arg = "URL",
 	  .offset = offsetof(struct opts, ctx.mirror), .parse = parse_mirror },
-	{ .name = "from", .kind = OPT_STRING, .arg = "FILE",
+	{ .name = "from", .kind = OPT_INPUT, .arg = "FILE",
 	  .offset = offsetof(struct opts, ctx.from) },
-	{ .name = "digests", .kind = OPT_STRING, .arg = "FILE",
+	{ .name = "digests", .kind = OPT_INPUT, .arg = "FILE",
 	  .offset = offsetof(struct opts, ctx.digests) },
-	{ .name = "keyring", .kind = OPT_STRING, .arg = "FILE",
+	{ .name = "keyring", .kind = OPT_INPUT, .arg = "FILE",
 	  .offset = offsetof(struct opts, ctx.keyring) },
 	{ .name = "no-verify", .kind = OPT_FLAG,
 	  .offset = offsetof(struct opts, ctx.no_verify) },
@@ -466,6 +468,8 @@ static int do_import(struct opts *o)
 		return rc;
 	if (image_import_name_check(o->data_dir, o->args[0], &err) < 0)
 		return cli_usage_error("images", "%s", err.msg);
+	if ((rc = cli_input_file("images", o->args[1], NULL)) != 0)
+		return rc;
 	if ((rc = need_root(o)) != 0)
 		return rc;
 	bo_signals_install();

@@ -31,8 +31,9 @@ static const char merge_epilog[] =
 "stops the merge before the database is created or changed. A database\n"
 "created by a merge that then merged nothing is removed again.\n"
 "\n"
-"Exit status: 0 merged (possibly nothing new); 2 usage error; 3 a database\n"
-"cannot be read or written (nothing merged when found before merging,\n"
+"Exit status: 0 merged (possibly nothing new); 2 usage error, or an OTHER.db\n"
+"that cannot be read (missing, no permission; nothing merged); 3 a database\n"
+"cannot be opened or written (nothing merged when found before merging,\n"
 "else nothing of that OTHER.db).\n";
 
 static const char export_usage[] =
@@ -90,24 +91,21 @@ static const struct opt_def merge_options[] = {
 };
 
 /* Check the N sources SRC of a merge into the database at PATH before it
- * is created or changed: each exists, is not that database (SQLite would
- * only say "database is locked") and is a benchorch database this program
- * can read. Returns EXIT_OK, or EXIT_ENV or EXIT_USAGE after the
+ * is created or changed: each can be read (cli_input_file: else
+ * EXIT_USAGE), is not that database (SQLite would only say "database is
+ * locked") and is a benchorch database this program can read (else
+ * EXIT_ENV). Returns EXIT_OK, or EXIT_ENV or EXIT_USAGE after the
  * message. */
 static int check_sources(const char *path, int n, char **src)
 {
 	int i, rc = EXIT_OK;
 	bo_err err;
 
-	/* every source first: a missing one creates no database here */
+	/* every source first: one that cannot be read creates no database
+	 * here */
 	for (i = 0; i < n; i++)
-		if (access(src[i], F_OK) != 0) {
-			cli_error("cannot open '%s': %s (a database to merge is made on its host with 'benchorch export -o FILE')",
-				  src[i], strerror(errno));
-			rc = EXIT_ENV;
-		}
-	if (rc != EXIT_OK)
-		return rc;
+		if (cli_input_file("merge", src[i], "a database to merge is made on its host with 'benchorch export -o FILE'"))
+			return EXIT_USAGE;
 	/* a source that is the database itself (by another name, too) */
 	for (i = 0; i < n; i++) {
 		struct stat s1, s2;

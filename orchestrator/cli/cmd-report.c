@@ -111,8 +111,8 @@ static const struct opt_def options[] = {
 };
 
 /* Check what the report of O needs from DB (at PATH): its runs (a run DB
- * does not hold is an unknown name) and its table size (one DB has no
- * results at likewise); warn about the runs that did not finish.
+ * does not hold is an unknown name) and its table size (one its runs have
+ * no results at likewise); warn about the runs that did not finish.
  * Returns EXIT_OK, EXIT_USAGE or EXIT_ENV after the message. */
 static int check_report(sqlite3 *db, const char *path,
 			const struct report_opts *o, const char *size_arg)
@@ -128,9 +128,12 @@ static int check_report(sqlite3 *db, const char *path,
 		cli_warn_partial_run(db, o->runs[i]);
 	if (!o->table_bytes)
 		return EXIT_OK;
-	k = db_names_size_known(db, o->table_bytes);
+	/* the sizes of the runs reported, not of the whole database */
+	k = db_names_size_known(db, o->runs, o->nruns, o->table_bytes);
 	if (k <= 0) {
-		char *sizes = k < 0 ? NULL : db_names_sizes(db);
+		char *sizes = k < 0 ? NULL :
+			db_names_sizes(db, o->runs, o->nruns);
+		char *where = db_names_scope(o->runs, o->nruns, path);
 
 		if (!sizes)
 			k = -1;
@@ -138,8 +141,9 @@ static int check_report(sqlite3 *db, const char *path,
 			cli_error("database error in '%s': %s", path,
 				  sqlite3_errmsg(db));
 		else
-			cli_usage_error("report", "--size: no results at '%s' in '%s' (it has: %s)",
-					size_arg, path, sizes);
+			cli_usage_error("report", "--size: no results at '%s' in %s (it has: %s)",
+					size_arg, where, sizes);
+		free(where);
 		free(sizes);
 		return k < 0 ? EXIT_ENV : EXIT_USAGE;
 	}

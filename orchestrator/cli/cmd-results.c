@@ -201,42 +201,47 @@ static void warn_partial_runs(sqlite3 *db, const struct filters *f)
 		cli_warn_partial_run(db, f->runs[i]);
 }
 
-/* Check F's --distro and --size against what DB has results for: a
- * name or size it has none for is a usage error (a typo, or a size the
- * guest does not measure), not an empty answer. Returns 0, EXIT_USAGE
- * after printing why, or EXIT_ENV on a database error. */
+/* Check F's --distro and --size against what the runs F selects (its
+ * --run ids, the latest run show_results put there, or every run with
+ * --all) have results for: a name or size they have none for is a usage
+ * error (a typo, or a size the run did not measure) naming what they
+ * have, not an empty answer. Returns 0, EXIT_USAGE after printing why,
+ * or EXIT_ENV on a database error. */
 static int check_known(sqlite3 *db, const char *path, const struct filters *f,
 		       const char *size_arg)
 {
+	const int64_t *runs = f->runs;
+	size_t n = f->all ? 0 : f->nruns;
+	char *names = NULL, *where;
 	int k;
 
 	if (f->distro) {
-		k = db_names_distro_known(db, f->distro);
+		k = db_names_distro_known(db, runs, n, f->distro);
+		if (k == 0 && !(names = db_names_distros(db, runs, n)))
+			k = -1;
 		if (k < 0)
 			goto dberr;
 		if (k == 0) {
-			char *names = db_names_distros(db);
-
-			if (!names)
-				goto dberr;
-			cli_usage_error("results", "--distro: no results for distribution '%s' in '%s' (it has: %s)",
-					f->distro, path, names);
+			where = db_names_scope(runs, n, path);
+			cli_usage_error("results", "--distro: no results for distribution '%s' in %s (it has: %s)",
+					f->distro, where, names);
+			free(where);
 			free(names);
 			return EXIT_USAGE;
 		}
 	}
 	if (f->size) {
-		k = db_names_size_known(db, f->size);
+		k = db_names_size_known(db, runs, n, f->size);
+		if (k == 0 && !(names = db_names_sizes(db, runs, n)))
+			k = -1;
 		if (k < 0)
 			goto dberr;
 		if (k == 0) {
-			char *sizes = db_names_sizes(db);
-
-			if (!sizes)
-				goto dberr;
-			cli_usage_error("results", "--size: no results at '%s' in '%s' (it has: %s)",
-					size_arg, path, sizes);
-			free(sizes);
+			where = db_names_scope(runs, n, path);
+			cli_usage_error("results", "--size: no results at '%s' in %s (it has: %s)",
+					size_arg, where, names);
+			free(where);
+			free(names);
 			return EXIT_USAGE;
 		}
 	}

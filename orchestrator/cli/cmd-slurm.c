@@ -89,9 +89,16 @@ static int submit_check(struct submit_args *a)
 		return cli_usage_error("slurm submit", "--partition: empty name");
 	if (a->s.time && !*a->s.time)
 		return cli_usage_error("slurm submit", "--time: empty limit");
+	if (a->s.time && slurm_time_check(a->s.time, &err) < 0)
+		return cli_usage_error("slurm submit", "--time: %s", err.msg);
 	if ((a->db && cli_path_arg("slurm submit", "--db", a->db)) ||
 	    (a->state && cli_path_arg("slurm submit", "--state-dir", a->state)))
 		return EXIT_USAGE;
+	/* the tasks run in another directory on other nodes: a relative
+	 * state directory would name another one on each */
+	if (a->state && a->state[0] != '/')
+		return cli_usage_error("slurm submit", "--state-dir must be an absolute path, not '%s': the tasks run on other nodes, in another directory",
+				       a->state);
 	if (a->nodes_s && a->s.nodelist)
 		return cli_usage_error("slurm submit", "--nodes and --nodelist exclude each other");
 	if (a->s.nodelist && !*a->s.nodelist)
@@ -124,24 +131,13 @@ static int submit_parse(int argc, char **argv, struct submit_args *a)
 	return submit_check(a);
 }
 
-/* The absolute paths of A's submission: the spool (--spool, else
- * STATE/slurm) and the central database, in *SPOOL and *DB (newly
+/* The absolute paths of A's submission: the spool (--spool) and the
+ * central database (--db), both given, in *SPOOL and *DB (newly
  * allocated; the caller frees them). */
 static void submit_paths(const struct submit_args *a, char **spool, char **db)
 {
-	char *state = paths_state_dir(a->state), *d;
-
-	if (a->spool) {
-		*spool = absolute(a->spool);
-	} else {
-		d = xasprintf("%s/slurm", state);
-		*spool = absolute(d);
-		free(d);
-	}
-	d = paths_db(a->db, a->state);
-	*db = absolute(d);
-	free(d);
-	free(state);
+	*spool = absolute(a->spool);
+	*db = absolute(a->db);
 }
 
 /* Write the submission script of S to a new file in S's spool (created
@@ -223,8 +219,9 @@ static int submit_run(const char *script)
 	if (r.status == SPAWN_INTERRUPTED)
 		return cli_interrupted_status(bo_interrupted);
 	if (r.status != SPAWN_EXITED || r.exit_code != 0) {
-		cli_error("cannot submit to slurm: '%s' %s (is sbatch installed and the cluster up?)",
-			  script, spawn_describe(&r, &o, how, sizeof(how)));
+		/* the script said why, and sbatch before it */
+		cli_error("cannot submit to slurm: '%s' %s", script,
+			  spawn_describe(&r, &o, how, sizeof(how)));
 		return EXIT_ENV;
 	}
 	return EXIT_OK;
@@ -244,6 +241,19 @@ static int cmd_submit(int argc, char **argv)
 	rc = run_args_check("slurm submit", a.s.run_argc + 1, a.run_argv);
 	if (rc != 0)
 		goto out;
+	/* the defaults, under the state directory, are local to each node:
+	 * the tasks and the merge job would each write their own */
+	if (!a.spool || !a.db) {
+		rc = cli_usage_error("slurm submit", "needs %s: %s every node and this host share (the default%s, under %s, %s local to each node)",
+				     !a.spool && !a.db ? "--spool DIR and --db PATH" :
+				     !a.spool ? "--spool DIR" : "--db PATH",
+				     !a.spool && !a.db ? "a directory and a database path" :
+				     !a.spool ? "a directory" : "a database path",
+				     !a.spool && !a.db ? "s" : "",
+				     "the state directory",
+				     !a.spool && !a.db ? "are" : "is");
+		goto out;
+	}
 	bin = realpath("/proc/self/exe", NULL);
 	if (!bin) {
 		cli_error("cannot find this program's path: %s", strerror(errno));

@@ -27,8 +27,9 @@ static const char usage[] =
 
 static const char epilog[] =
 "\n"
-"Exit status: 0 answered; 3 no daemon answers at the socket, or no\n"
-"permission to use it (root and the daemon's user only).\n";
+"Exit status: 0 answered; 2 usage error, or a --config FILE that cannot be\n"
+"read; 3 no daemon answers at the socket, or no permission to use it (root\n"
+"and the daemon's user only).\n";
 
 struct status_opts {
 	int as_json;		/* --json or --format json, the last one given */

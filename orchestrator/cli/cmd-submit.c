@@ -23,7 +23,8 @@ static const char epilog[] =
 "\n"
 "Exit status: 0 queued or started; 1 the daemon refused (e.g. its queue is\n"
 "full); 2 usage: an unknown option, or a distribution or library the daemon\n"
-"(or, for libraries, this command) does not know, as for run; 3 no daemon\n"
+"(or, for libraries, this command) does not know, as for run, or a --config\n"
+"FILE that cannot be read; 3 no daemon\n"
 "answers, or no permission to use its socket.\n";
 
 struct submit_opts {

@@ -14,7 +14,7 @@ const struct opt_def control_cli_options[] = {
 	{ .name = "socket", .kind = OPT_STRING, .arg = "PATH",
 	  .offset = offsetof(struct control_cli, socket),
 	  .help = "the daemon's control socket" },
-	{ .name = "config", .kind = OPT_STRING, .arg = "FILE",
+	{ .name = "config", .kind = OPT_INPUT, .arg = "FILE",
 	  .offset = offsetof(struct control_cli, config),
 	  .help = "the daemon's configuration, for its socket\n"
 		  "(default: /etc/benchorch/benchorch.conf if any)" },

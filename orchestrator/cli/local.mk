@@ -2,6 +2,7 @@
 liborch_a_SOURCES += \
 	orchestrator/cli/cli.c \
 	orchestrator/cli/cli.h \
+	orchestrator/cli/cli-input.c \
 	orchestrator/cli/cmd-cancel.c \
 	orchestrator/cli/cmd-compare.c \
 	orchestrator/cli/cmd-confirm.c \

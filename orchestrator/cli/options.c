@@ -66,8 +66,10 @@ static int store_value(const char *cmd, const struct flat_opt *f, char *base,
 	case OPT_FLAG:
 		*(int *)dest = 1;
 		break;
+	case OPT_INPUT:
 	case OPT_PATH:
-		if (cli_path_arg(cmd, opt, arg)) {
+		if (cli_path_arg(cmd, opt, arg) ||
+		    (o->kind == OPT_INPUT && cli_input_file(cmd, arg, NULL))) {
 			rc = EXIT_USAGE;
 			break;
 		}

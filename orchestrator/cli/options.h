@@ -29,6 +29,8 @@ enum opt_kind {
 			 * copied: it points into argv) */
 	OPT_PATH,	/* as OPT_STRING, an empty value refused ("--x must
 			 * not be empty", cli_path_arg) */
+	OPT_INPUT,	/* as OPT_PATH, and the file must be readable
+			 * (cli_input_file: "cannot read 'X': REASON") */
 	OPT_INT,	/* long long at offset: a whole decimal number from
 			 * min to max (cli_parse_ll) */
 	OPT_NUMBER,	/* double at offset: a finite decimal number from

@@ -8,6 +8,7 @@
 #include "lib/messages.h"
 #include "lib/numbers.h"
 #include "orchestrator/daemon/config-slurm.h"
+#include "orchestrator/run/slurm.h"
 
 /* VALUE if WORD is "KEY=VALUE", else NULL. */
 static const char *value_of(const char *word, const char *key)
@@ -59,6 +60,12 @@ int conf_slurm_word(struct sched_slurm **s, const char *word, bo_err *err)
 		free((*s)->spool);
 		(*s)->spool = xstrdup(v);
 	} else {
+		if (slurm_time_check(v, err) < 0) {
+			char msg[sizeof(err->msg)];
+
+			snprintf(msg, sizeof(msg), "%s", err->msg);
+			return bo_err_set(err, "time: %s", msg);
+		}
 		free((*s)->time);
 		(*s)->time = xstrdup(v);
 	}
@@ -73,6 +80,9 @@ int conf_slurm_check(const struct sched_slurm *s, bo_err *err)
 		return bo_err_set(err, "partition=, nodes=, nodelist=, spool= and time= need the word 'slurm'");
 	if (s->nodes && s->nodelist)
 		return bo_err_set(err, "nodes= and nodelist= exclude each other");
+	/* as slurm submit: the default spool is local to each node */
+	if (!s->spool)
+		return bo_err_set(err, "slurm needs spool=DIR, a directory every node and this host share (the default, STATE/slurm, is local to each node)");
 	return 0;
 }
 

@@ -199,7 +199,8 @@ int compare_machines(sqlite3 *db, const int64_t *runs, size_t nruns,
 	if (!c.nrows) {
 		char sz[32];
 
-		compare_machines_free(&c);
+		/* the machines stay: the caller names their runs' sizes */
+		*ret = c;
 		bo_err_set(err, "no results at %s in the selected runs",
 			   fmt_size(bytes, sz, sizeof(sz)));
 		return -2;

@@ -40,9 +40,10 @@ struct machines_cmp {
  * results of every host and CPU in DB) side by side at buffer size BYTES
  * (bulk mode). Runs of the same host and CPU count once: the latest (the
  * highest id). Returns 0 with *ret filled (compare_machines_free), -2
- * with err set when the runs have no bulk result at BYTES, or -1 with err
- * set (a run that does not exist, no runs with results, database
- * error). */
+ * with err set when the runs have no bulk result at BYTES (*ret then holds
+ * the machines and their runs, no rows: compare_machines_free), or -1
+ * with err set (a run that does not exist, no runs with results, database
+ * error; nothing to free). */
 int compare_machines(sqlite3 *db, const int64_t *runs, size_t nruns,
 		     int64_t bytes, struct machines_cmp *ret, bo_err *err);
 

@@ -34,6 +34,7 @@ liborch_a_SOURCES += \
 	orchestrator/run/slurm-script.c \
 	orchestrator/run/slurm-spool.c \
 	orchestrator/run/slurm-tasks.c \
+	orchestrator/run/slurm-time.c \
 	orchestrator/run/slurm.h \
 	orchestrator/run/tool-output.c \
 	orchestrator/run/tool-output.h \

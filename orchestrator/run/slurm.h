@@ -34,7 +34,12 @@ struct slurm_submit {
 
 /* Write to F a POSIX shell script that, run with sh on a host with the
  * Slurm client commands, submits S: the tasks (each exclusive on one node,
- * running `benchorch run RUN-OPTIONS --db SPOOL/HOST-TASK.db` with its log
+ * running `benchorch run RUN-OPTIONS` into a database in a new directory
+ * under $TMPDIR (else /tmp) on its node, then copying that database to a
+ * new file in SPOOL and renaming it to SPOOL/HOST-TASK.db, so that a file
+ * of that name is always complete (as root:
+ * a task that is not stops with one line on stderr, exit status 3,
+ * recorded in TASK.exit where the spool lets it) with its log
  * in SPOOL/TASK.log, its node name in SPOOL/TASK.node and its exit status
  * in SPOOL/TASK.exit, where TASK is JOB_INDEX for an array task and the job
  * id for a single job; TASK.exit's second line is "sha256:HEX", the
@@ -43,12 +48,22 @@ struct slurm_submit {
  * task does not block it) running `benchorch slurm collect JOB`; JOB is
  * the first job id. The script prints "job JOB", "tasks TASK..." and
  * "merge MERGE-JOB" on stdout, one line each, and stops at the first
- * failing command. Every string from S is shell-quoted. The script and
+ * failing command: without sbatch in PATH, when sbatch refuses a job
+ * (after sbatch's own message, a line naming the job refused) or prints
+ * something that is no job id (a line saying what it printed), each time
+ * cancelling the jobs it queued before (scancel). Every string from S is shell-quoted. The script and
  * each task first check the spool as slurm_spool_check does (with find)
  * and stop with one line when it fails; they create their files with
  * noclobber (set -C), so none is written over, nor through a link to an
  * existing file. */
 void slurm_script_write(FILE *f, const struct slurm_submit *s);
+
+/* Check that S is a time limit sbatch --time takes: MINUTES,
+ * MINUTES:SECONDS, HOURS:MINUTES:SECONDS, DAYS-HOURS, DAYS-HOURS:MINUTES,
+ * DAYS-HOURS:MINUTES:SECONDS (hours below 24 after DAYS-, minutes and
+ * seconds below 60 after a colon), or UNLIMITED / INFINITE. Returns 0,
+ * or -1 with err set to one line naming S and the accepted forms. */
+int slurm_time_check(const char *s, bo_err *err);
 
 /* Quote S for a POSIX shell: 'S', with each ' written as '\''. Newly
  * allocated; caller frees. */
