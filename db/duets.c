@@ -25,8 +25,9 @@ static int store_duet(sqlite3 *db, const struct db_duet *d, int64_t *id,
 		"INSERT INTO duets (started_at, finished_at, host, cpu_model,"
 		" pinned_cpu, base_image, base_digest, new_image, new_digest,"
 		" quick, rounds, seed, threshold, libs, algos, mde_median,"
-		" status, error) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,"
-		" ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)";
+		" status, error, confirmation_run_id, distro, release) VALUES"
+		" (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,"
+		" ?15, ?16, ?17, ?18, ?19, ?20, ?21)";
 	sqlite3_stmt *st;
 	int rc;
 
@@ -52,6 +53,10 @@ static int store_duet(sqlite3 *db, const struct db_duet *d, int64_t *id,
 		sqlite3_bind_double(st, 16, d->mde_median);
 	db_bind_text(st, 17, d->status);
 	bind_opt(st, 18, d->error);
+	if (d->confirmation_run_id > 0)
+		sqlite3_bind_int64(st, 19, d->confirmation_run_id);
+	bind_opt(st, 20, d->distro);
+	bind_opt(st, 21, d->release);
 	rc = db_step_done(db, st, err);
 	sqlite3_finalize(st);
 	*id = sqlite3_last_insert_rowid(db);
@@ -194,4 +199,28 @@ int db_duet_store(sqlite3 *db, const struct db_duet *d,
 	}
 	*ret_id = id;
 	return 0;
+}
+
+int db_duet_of_confirmation(sqlite3 *db, int64_t run, const char *distro,
+			    const char *release, int64_t *ret_id,
+			    bo_err *err)
+{
+	static const char sql[] =
+		"SELECT id FROM duets WHERE confirmation_run_id = ?1 AND"
+		" distro = ?2 AND release = ?3 AND status = 'done'"
+		" ORDER BY id DESC LIMIT 1";
+	sqlite3_stmt *st;
+	int has = db_has(db, "duets"), rc;
+
+	if (has <= 0)
+		return has < 0 ? bo_err_set(err, "database error: %s",
+					    sqlite3_errmsg(db)) : 0;
+	if (db_prep(db, sql, &st, err) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, run);
+	db_bind_text(st, 2, distro);
+	db_bind_text(st, 3, release);
+	rc = db_step_id(db, st, ret_id, err);
+	sqlite3_finalize(st);
+	return rc;
 }

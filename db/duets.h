@@ -27,6 +27,8 @@ struct db_duet {
 	double mde_median;			/* a fraction; < 0 = none */
 	const char *status;			/* "done" or "failed" */
 	const char *error;
+	int64_t confirmation_run_id;		/* 0 = none */
+	const char *distro, *release;		/* of the confirmation */
 };
 
 /* A side's library (duet_libraries). */
@@ -58,5 +60,12 @@ int db_duet_store(sqlite3 *db, const struct db_duet *d,
 		  const struct db_duet_curve *c, size_t nc,
 		  const struct guest_output *const out[2], int64_t *ret_id,
 		  bo_err *err);
+
+/* The latest duet stored with status 'done' for confirmation run RUN and
+ * distribution DISTRO, RELEASE: 1 with *RET_ID, 0 when there is none
+ * (also on a schema before 17), -1 with err set on a database error. */
+int db_duet_of_confirmation(sqlite3 *db, int64_t run, const char *distro,
+			    const char *release, int64_t *ret_id,
+			    bo_err *err);
 
 #endif /* BENCHORCH_DB_DUETS_H */

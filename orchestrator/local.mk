@@ -1,13 +1,12 @@
 # orchestrator/: the benchorch command, in rooms that follow the data:
 # cli/ (the command table and the commands), run/ (a run, from plan to
-# stored results), results/ (what is read back), daemon/ and duet/ (two
-# images side by side).
+# stored results, and duets of two images), results/ (what is read back)
+# and daemon/.
 liborch_a_CFLAGS = $(AM_CFLAGS) $(ORCH_CFLAGS)
 include orchestrator/cli/local.mk
 include orchestrator/run/local.mk
 include orchestrator/results/local.mk
 include orchestrator/daemon/local.mk
-include orchestrator/duet/local.mk
 EXTRA_DIST += orchestrator/results/verdicts.md
 
 bin_PROGRAMS += benchorch

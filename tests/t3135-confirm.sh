@@ -3,7 +3,8 @@
 # a copy of it stands for the previous image a rebuild kept (another
 # digest, another libssl3 version); 'benchorch confirm' measures the
 # previous and the new image in alternating rounds within one run, stores
-# both, records what it confirmed and removes the previous image. A
+# both, then the two side by side in a duet stored with it, records what
+# it confirmed and removes the previous image. A
 # confirmation killed in the middle leaves no mount or process and keeps
 # the previous image for a later one, which then ends it.
 . "${top_srcdir:-.}/tests/lib.sh"
@@ -92,6 +93,11 @@ ok $? "only the curves' libraries with their algorithms were measured"
 ok $? "the confirmation is recorded: run 1, both images, the previous removed"
 [ "$(q "select group_concat(library || '/' || algorithm || '/' || operation || '/' || mode, ' ') from (select * from confirmation_curves where run_id = 2 order by library)")" = "nettle/sha-256// openssl/aes-128-cbc/encrypt/" ]
 ok $? "with the curves asked for"
+[ "$(q "select count(*) from duets where confirmation_run_id = 2 and distro = 'debian' and release = 'bookworm' and status = 'done' and base_image = 'debian-bookworm.previous' and new_image = 'debian-bookworm'")" -eq 1 ] &&
+	[ "$(q "select group_concat(library || ':' || tested, ' ') from (select distinct library, tested from duet_curves c join duets d on d.id = c.duet_id where d.confirmation_run_id = 2 order by library)")" = "nettle:0 openssl:1" ] &&
+	[ "$(q "select count(*) from duet_curves c join duets d on d.id = c.duet_id where d.confirmation_run_id = 2 and ((c.library = 'openssl' and c.algorithm = 'aes-128-cbc' and c.operation = 'encrypt') or (c.library = 'nettle' and c.algorithm = 'sha-256'))")" -eq 4 ] &&
+	grep -q "the previous image 'debian-bookworm.previous' against 'debian-bookworm' side by side (a duet)" "$tmp/err"
+ok $? "and a duet of the previous image against the new one, stored with the confirmation: openssl (libssl3 changed) under test, nettle a control"
 [ "$(q "select count(*) from package_changes_v where run_id = 2")" -eq 0 ]
 ok $? "a confirmation run records no package changes"
 [ ! -e "$state/images/debian-bookworm.previous" ] && [ -d "$state/images/debian-bookworm/rootfs" ]

@@ -321,6 +321,22 @@ confirm conf 10 1 && c=$(held conf) && [ "$c" = "0 0 10 " ] && fail conf &&
 	[ "$(grep -c ' libgcrypt .* regression ' "$tmp/out")" -eq 0 ] &&
 	grep -q '^run 6 (base) against run 8 (new): [0-9]* curves compared, 0 changed' "$tmp/out"
 ok $? "previous and new image alike: the changes did not hold, not reported (unchanged), the caveat names them, exit 0 ($c)"
+# the same confirmation with a duet of the previous against the new image
+# stored with it (confirm runs one): its paired verdicts decide, not the
+# alternating rounds
+duet_sql="insert into duets (started_at, host, base_image, base_digest, new_image, new_digest, quick, rounds, seed, threshold, status, confirmation_run_id, distro, release)
+values ('2026-01-11T00:00:00Z', 'h', 'debian-bookworm.previous', 'sha256:0', 'debian-bookworm', 'sha256:1', 0, 24, 1, 0.03, 'done', 10, 'debian', 'bookworm');
+insert into duet_curves (duet_id, library, algorithm, operation, mode, tested, verdict, effect, low, high, p, rounds, mde, sizes)
+select (select max(id) from duets), 'libgcrypt', algorithm, operation, mode, 1, 'slower', -0.1, -0.12, -0.08, 0.0001, 24, 0.02, 5
+from (select distinct algorithm, operation, mode from results_v where run_id = 8 and library = 'libgcrypt')"
+confirm conf 10 1 && sqlite3 "$tmp/conf.db" "$duet_sql" &&
+	c=$(held conf) && [ "$c" = "7 7 10 1111111" ] && { fail conf; [ $? -eq 4 ]; } &&
+	grep -q '^Caveat: confirmation run 10 measured debian:bookworm.s previous and new image side by side (duet [0-9]*): its paired verdicts decide\.$' "$tmp/out"
+ok $? "previous and new image alike in alternating rounds, but a duet of them found libgcrypt slower: the duet decides, confirmed, exit 4 ($c)"
+sqlite3 "$tmp/conf.db" "update duet_curves set verdict = 'same', effect = 0.001, low = -0.01, high = 0.012, p = 0.8" &&
+	c=$(held conf) && [ "$c" = "0 0 10 " ] && fail conf
+ok $? "a duet that found them the same: not held, exit 0 ($c)"
+sqlite3 "$tmp/conf.db" "delete from duets"
 # images swapped: the confirmation finds libgcrypt faster, not slower
 confirm conf 9 1 && sqlite3 "$tmp/conf.db" "update confirmations set image_id = 1, previous_image_id = 2" &&
 	c=$(held conf) && [ "$c" = "0 0 9 " ] && fail conf

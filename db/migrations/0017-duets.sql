@@ -1,6 +1,6 @@
 -- Migration 17: duets (`benchorch duet BASE NEW`): two images measured
 -- side by side, their guests taking turns round by round on one CPU, and
--- each curve judged from the paired rounds (orchestrator/duet/,
+-- each curve judged from the paired rounds (orchestrator/run/,
 -- orchestrator/results/verdicts.md "Paired verdicts").
 --
 -- A duet is not a run: it has no invocations and is in no run view; the
@@ -13,7 +13,10 @@
 -- fraction, the --libs and --algos given, NULL for all) and the median
 -- minimum detectable effect of the tested libraries' curves (a fraction).
 -- status: 'done', or 'failed' with error (a guest that failed; what was
--- judged before is kept).
+-- judged before is kept). confirmation_run_id, distro, release: a duet
+-- a confirmation made (the previous image a rebuild kept against the new
+-- one, for a distribution whose packages changed), the confirmation run
+-- it belongs to; NULL for a duet of its own (`benchorch duet`).
 CREATE TABLE duets (
 	id		INTEGER PRIMARY KEY,
 	started_at	TEXT NOT NULL,
@@ -33,8 +36,13 @@ CREATE TABLE duets (
 	algos		TEXT,
 	mde_median	REAL,
 	status		TEXT NOT NULL CHECK (status IN ('done', 'failed')),
-	error		TEXT
+	error		TEXT,
+	confirmation_run_id INTEGER REFERENCES runs (id) ON DELETE SET NULL,
+	distro		TEXT,
+	release		TEXT
 );
+
+CREATE INDEX duets_by_confirmation ON duets (confirmation_run_id);
 
 -- duet_libraries: each side's libraries as its guest loaded them (side
 -- 'base' or 'new'), with the package that ships each in that image and

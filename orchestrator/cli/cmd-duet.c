@@ -1,5 +1,5 @@
 /* cmd-duet.c - `benchorch duet BASE NEW`: two images side by side (the
- * engine is orchestrator/duet/duet.h). */
+ * engine is orchestrator/run/duet.h). */
 #include "config.h"
 
 #include <stddef.h>
@@ -13,7 +13,7 @@
 #include "lib/shuffle.h"
 #include "orchestrator/cli/cli.h"
 #include "orchestrator/cli/options-measure.h"
-#include "orchestrator/duet/duet.h"
+#include "orchestrator/run/duet.h"
 #include "orchestrator/run/request-check.h"
 
 static const char usage[] =

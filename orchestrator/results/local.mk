@@ -41,6 +41,8 @@ liborch_a_SOURCES += \
 	orchestrator/results/svg.h \
 	orchestrator/results/tools-print.c \
 	orchestrator/results/tools-print.h \
+	orchestrator/results/verdict-duet.c \
+	orchestrator/results/verdict-duet.h \
 	orchestrator/results/verdict-curve.c \
 	orchestrator/results/verdict-curve.h \
 	orchestrator/results/verdict-load.c \

@@ -9,7 +9,9 @@
 
 #include "db/confirmations.h"
 #include "db/db.h"
+#include "db/duets.h"
 #include "orchestrator/results/verdict-curve.h"
+#include "orchestrator/results/verdict-duet.h"
 #include "orchestrator/results/verdict-judge.h"
 #include "orchestrator/results/verdict-load.h"
 #include "orchestrator/results/verdict-stats.h"
@@ -30,6 +32,26 @@ static int compare_sides(sqlite3 *db, struct verdict_sel base,
 			 int with_confirmation, struct verdict_result *ret,
 			 bo_err *err);
 
+
+/* The latest duet of confirmation run CONF for DISTRO ("NAME:RELEASE")
+ * into *RET (0 = none). Returns 0, or -1 with err set. */
+static int duet_of(sqlite3 *db, int64_t conf, const char *distro,
+		   int64_t *ret, bo_err *err)
+{
+	const char *colon = strchr(distro, ':');
+	char *name = xstrdup(distro);
+	int rc;
+
+	*ret = 0;
+	if (!colon) {
+		free(name);
+		return 0;
+	}
+	name[colon - distro] = '\0';
+	rc = db_duet_of_confirmation(db, conf, name, colon + 1, ret, err);
+	free(name);
+	return rc < 0 ? -1 : 0;
+}
 
 /* When both sides of R are whole runs and the new run has a finished
  * confirmation run, decide R's "confirmed" from that run's verdicts,
@@ -83,14 +105,32 @@ static int use_confirmation(sqlite3 *db, struct verdict_result *r,
 		int64_t prev = sqlite3_column_int64(st, 2);	/* NULL: 0 */
 		struct verdict_sel b = { r->base.run, 0 }, n = { conf, 0 };
 		struct verdict_result c;
+		int64_t duet = 0;
+		int rc2;
 
 		if (prev) {
 			b.run = conf;
 			b.image = prev;
 			n.image = img;
+			/* the previous and the new image side by side: the
+			 * paired verdict decides (a duet of the
+			 * confirmation), else the alternating rounds */
+			if (duet_of(db, conf, distro, &duet, err) < 0) {
+				free(distro);
+				goto out;
+			}
 		}
-		if (compare_sides(db, b, n, r->threshold, r->alpha, 0, &c,
-				  err) < 0) {
+		if (duet) {
+			rc2 = verdict_from_duet(db, duet, distro, &c, err);
+			if (rc2 == 0)
+				verdict_add_caveat(r, "confirmation run %lld measured %s's previous and new image side by side (duet %lld): its paired verdicts decide",
+						   (long long)conf, distro,
+						   (long long)duet);
+		} else {
+			rc2 = compare_sides(db, b, n, r->threshold, r->alpha,
+					    0, &c, err);
+		}
+		if (rc2 < 0) {
 			/* e.g. an image it did not measure after all: the
 			 * rule without a confirmation, and said so */
 			verdict_add_caveat(r, "confirmation run %lld could not be judged for %s (%s): its changes keep the rule without a confirmation",

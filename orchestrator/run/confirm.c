@@ -1,5 +1,5 @@
 /* confirm.c - measure again what looks changed, previous and new image
- * in alternating rounds (see confirm.h). */
+ * in alternating rounds and side by side in a duet (see confirm.h). */
 #include "config.h"
 
 #include <stdio.h>
@@ -19,6 +19,7 @@
 #include "orchestrator/run/confirm-curves.h"
 #include "orchestrator/run/confirm-summary.h"
 #include "orchestrator/run/confirm-targets.h"
+#include "orchestrator/run/duet.h"
 #include "orchestrator/run/plan-interleave.h"
 #include "orchestrator/run/run.h"
 
@@ -325,6 +326,63 @@ static int measure(struct confirm_state *s)
 	return rc;
 }
 
+/* After the run, for each target with a previous image: a duet of the
+ * previous image (base) against the new one, side by side, over the
+ * target's libraries and algorithms, stored with the confirmation run
+ * (duets.confirmation_run_id): its paired verdicts decide what the
+ * confirmation held (orchestrator/results/verdict.c). A duet that fails
+ * is said on stderr; the alternating rounds then decide, as before. */
+static void duets(struct confirm_state *s)
+{
+	const struct confirm_config *cc = s->cc;
+
+	for (size_t i = 0; i < s->nt && !bo_interrupted; i++) {
+		struct confirm_target *t = &s->t[i];
+		char *libs = NULL, *algos = NULL;
+		struct duet_request r;
+		int64_t id = 0;
+		int rc;
+
+		if (!t->prev || !t->ncurves || !t->img || !s->run_id)
+			continue;
+		for (size_t k = 0; k < t->ncurves; k++) {
+			list_add(&libs, t->curves[k].library);
+			list_add(&algos, t->curves[k].algorithm);
+		}
+		memset(&r, 0, sizeof(r));
+		r.base = t->prev->name;
+		r.new_name = t->img->name;
+		r.libs = libs;
+		r.algos = algos;
+		r.quick = s->quick;
+		r.seed_set = cc->seed_set;
+		r.seed = cc->seed;
+		r.threshold = DUET_DEFAULT_THRESHOLD;
+		r.kind = cc->kind;
+		r.timeout_s = cc->timeout_s;
+		r.quiet = cc->quiet;
+		r.state_dir = cc->state_dir;
+		r.data_dir = cc->data_dir;
+		r.guest = cc->guest;
+		r.db_path = cc->db_path;
+		r.no_print = 1;
+		r.confirmation_run = s->run_id;
+		r.distro = t->distro;
+		r.release = t->release;
+		r.ret_duet_id = &id;
+		if (!cc->quiet)
+			fprintf(stderr, "benchorch: %s: the previous image '%s' against '%s' side by side (a duet), libraries %s, algorithms %s\n",
+				t->spec, t->prev->name, t->img->name, libs,
+				algos);
+		rc = duet_execute(&r);
+		if (!id && !bo_interrupted)
+			cli_warn("%s: the duet of the previous and the new image failed (status %d): the alternating rounds of run %lld decide",
+				 t->spec, rc, (long long)s->run_id);
+		free(libs);
+		free(algos);
+	}
+}
+
 /* After the run: complete the record and delete the previous images of a
  * run stored 'done'; keep them otherwise (also when its status cannot be
  * read). Returns 0, or -1 after saying on stderr that the database could
@@ -580,6 +638,8 @@ int confirm_execute(const struct confirm_config *cc, int64_t *ret_run_id)
 		goto out;
 	}
 	rc = measure(&s);
+	if (rc == EXIT_OK)
+		duets(&s);
 	if (finish(&s) < 0 && rc == EXIT_OK)
 		rc = EXIT_ENV;
 	*ret_run_id = s.run_id;

@@ -1,5 +1,6 @@
 # orchestrator/run/: a run from plan to stored results: the plan, the runner,
-# progress, confirmation, the tools run and the Slurm script.
+# progress, confirmation, the tools run, the Slurm script, and the duet of
+# two images side by side.
 liborch_a_SOURCES += \
 	orchestrator/run/confirm-curves.c \
 	orchestrator/run/confirm-curves.h \
@@ -10,6 +11,14 @@ liborch_a_SOURCES += \
 	orchestrator/run/confirm.c \
 	orchestrator/run/confirm.h \
 	orchestrator/run/db-image.c \
+	orchestrator/run/duet-judge.c \
+	orchestrator/run/duet-judge.h \
+	orchestrator/run/duet-print.c \
+	orchestrator/run/duet-print.h \
+	orchestrator/run/duet-run.c \
+	orchestrator/run/duet-run.h \
+	orchestrator/run/duet.c \
+	orchestrator/run/duet.h \
 	orchestrator/run/db-image.h \
 	orchestrator/run/plan-interleave.c \
 	orchestrator/run/plan-interleave.h \

@@ -44,6 +44,14 @@ struct duet_request {
 	const char *state_dir;		/* images, logs */
 	const char *db_path;		/* where the duet is stored
 					 * (db/duets.h); NULL = nowhere */
+	int no_print;			/* 1: print no verdicts on stdout (a
+					 * confirmation's duet) */
+	int64_t confirmation_run;	/* the confirmation run it belongs
+					 * to, 0 = none; then DISTRO and
+					 * RELEASE name its distribution */
+	const char *distro, *release;
+	int64_t *ret_duet_id;		/* not NULL: the stored duet's id,
+					 * 0 when none was stored */
 	const char *data_dir;		/* recipes (image_find of a spec) */
 	const char *guest;		/* the glibc guest binary */
 };

@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "lib/format.h"
-#include "orchestrator/duet/duet-judge.h"
+#include "orchestrator/run/duet-judge.h"
 
 /* What the verdicts are of. */
 struct duet_heading {

@@ -17,10 +17,10 @@
 #include "lib/flavour.h"
 #include "lib/messages.h"
 #include "lib/paths.h"
-#include "orchestrator/duet/duet.h"
-#include "orchestrator/duet/duet-judge.h"
-#include "orchestrator/duet/duet-print.h"
-#include "orchestrator/duet/duet-run.h"
+#include "orchestrator/run/duet.h"
+#include "orchestrator/run/duet-judge.h"
+#include "orchestrator/run/duet-print.h"
+#include "orchestrator/run/duet-run.h"
 
 /* A plain progress line on stderr: "benchorch: duet: ...". */
 static void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -228,6 +228,9 @@ static int store(const struct duet_request *r, const struct duet_side s[2],
 	d.algos = r->algos;
 	d.mde_median = n ? duet_median_mde(c, n, 1) : -1;
 	d.status = "done";
+	d.confirmation_run_id = r->confirmation_run;
+	d.distro = r->distro;
+	d.release = r->release;
 	rc = db_open(r->db_path, &db, &err);
 	if (rc == 0) {
 		rc = db_duet_store(db, &d, l, nl, dc, n, outs, &id, &err);
@@ -239,6 +242,8 @@ static int store(const struct duet_request *r, const struct duet_side s[2],
 	else if (!r->quiet)
 		note("stored as duet %lld in %s (duet_curves_v)",
 		     (long long)id, r->db_path);
+	if (rc == 0 && r->ret_duet_id)
+		*r->ret_duet_id = id;
 	cpuinfo_release(&ci);
 	free(l);
 	free(dc);
@@ -336,6 +341,8 @@ int duet_execute(const struct duet_request *req)
 	bo_err err;
 
 	memset(s, 0, sizeof(s));
+	if (r.ret_duet_id)
+		*r.ret_duet_id = 0;
 	if (!r.rounds)
 		r.rounds = r.quick ? DUET_QUICK_ROUNDS : DUET_ROUNDS;
 	if (!r.seed_set)
@@ -391,7 +398,8 @@ int duet_execute(const struct duet_request *req)
 		h.threshold = r.threshold;
 		h.rounds = r.rounds;
 		h.seconds = (double)(bo_now_ns() - t0) / 1e9;
-		if (duet_print(stdout, r.format, &h, curves, ncurves) < 0) {
+		if (!r.no_print &&
+		    duet_print(stdout, r.format, &h, curves, ncurves) < 0) {
 			cli_error("duet: cannot write the verdicts to stdout");
 			rc = EXIT_FAILED;
 			goto out;

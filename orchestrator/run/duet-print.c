@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "lib/util.h"
-#include "orchestrator/duet/duet-print.h"
+#include "orchestrator/run/duet-print.h"
 #include "orchestrator/results/verdict-stats.h"
 
 /* One library's line of the table. */

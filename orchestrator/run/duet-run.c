@@ -8,7 +8,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "orchestrator/duet/duet-run.h"
+#include "orchestrator/run/duet-run.h"
 
 /* The most guest arguments duet_run passes on, --duet included. */
 #define DUET_MAX_ARGS 64

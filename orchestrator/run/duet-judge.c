@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "lib/util.h"
-#include "orchestrator/duet/duet-judge.h"
+#include "orchestrator/run/duet-judge.h"
 #include "orchestrator/results/verdict-stats.h"
 
 /* The sizes of a curve with many (DUET_ALL_SIZES_MAX), bytes. */
