@@ -15,6 +15,7 @@
 #include "kat.h"
 #include "measure.h"
 #include "options.h"
+#include "place.h"
 #include "point.h"
 #include "rusage.h"
 
@@ -99,6 +100,8 @@ static bool measure_op(struct run *run, const struct guest_backend *b,
 				      op_name(op), len));
 		return false;
 	}
+	/* the batches' stack placements from the seed (guest/place.h) */
+	p.place_seed = run->o->seed_set ? run->o->seed : PLACE_SEED;
 	rc = point_measure(&p, &run->params, hint, &r);
 	point_close(&p);
 	run->counts->measure_ns += r.spent_ns;

@@ -23,6 +23,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The seed of the placements without --seed (any fixed value: the same
+ * placements in every invocation then). */
+#define PLACE_SEED UINT64_C(0x6a09e667)
+
 /* The span the offsets cover, bytes: one page. */
 #define PLACE_SPAN 4096u
 

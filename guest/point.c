@@ -6,6 +6,7 @@
 #include "algo.h"
 #include "backend.h"
 #include "bench.h"
+#include "place.h"
 #include "point.h"
 
 int point_bulk_batch(void *p, uint64_t calls)
@@ -86,11 +87,37 @@ bench_batch_fn point_fn(const struct point *p)
 	return p->oneshot ? point_oneshot_batch : point_bulk_batch;
 }
 
+/* One batch of a point, for place_call. */
+struct placed_batch {
+	struct point *p;
+	uint64_t calls;
+};
+
+/* place_call's function: the batch of a->p. */
+static int placed_thunk(void *arg)
+{
+	struct placed_batch *a = arg;
+
+	return point_fn(a->p)(&a->p->arg, a->calls);
+}
+
+/* bench_batch_fn of point_measure: point ARG's batch of CALLS calls, at
+ * the stack offset of its next batch number. */
+static int placed_batch(void *arg, uint64_t calls)
+{
+	struct point *p = arg;
+	struct placed_batch a = { p, calls };
+	uint32_t off = place_offset(p->place_seed, (unsigned)p->arg.algo,
+				    (unsigned)p->arg.op, p->oneshot,
+				    p->arg.len, p->place_n++);
+
+	return place_call(off, placed_thunk, &a);
+}
+
 int point_measure(struct point *p, const struct bench_params *params,
 		  struct bench_hint *hint, struct bench_result *r)
 {
-	int rc = bench_measure(point_fn(p), &p->arg, p->arg.len, params,
-			       hint, r);
+	int rc = bench_measure(placed_batch, p, p->arg.len, params, hint, r);
 
 	if (rc == 0)
 		p->calls = r->calls_per_batch;

@@ -44,6 +44,10 @@ struct point {
 	bool oneshot;
 	uint64_t calls;			/* per batch; 0 = not calibrated */
 	uint8_t aux[GUEST_MAX_DIGEST];	/* a hash's digest, else unused */
+	uint64_t place_seed;		/* point_measure: each batch at the
+					 * stack offset place_offset draws
+					 * from this seed (guest/place.h) */
+	unsigned place_n;		/* batches so placed */
 };
 
 /* Open point *P: OP of ALGO in B on LEN-byte buffers, in one-shot mode
@@ -64,6 +68,11 @@ bench_batch_fn point_fn(const struct point *p);
 /* Measure the open point *P in full (bench_measure: calibration, then
  * the sets of PARAMS) into *R, the call count predicted from and then
  * written to HINT (may be NULL). Returns 0, or -1 when a call failed. */
+/* (point_measure runs every batch, calibration included, at the stack
+ * offset place_offset(p->place_seed, the point, batch number) draws: a
+ * figure is an average over placements, the same ones in every process
+ * given the seed; the placing costs a call and an alloca inside the
+ * timed batch, tens of ns against its 0.5 ms or more.) */
 int point_measure(struct point *p, const struct bench_params *params,
 		  struct bench_hint *hint, struct bench_result *r);
 

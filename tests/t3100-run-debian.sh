@@ -281,11 +281,25 @@ ok $([ $rc -eq 0 ] && [ "$(tq "select count(*) from results")" -gt 0 ] &&
      [ "$(tq "select count(*) from samples")" -eq "$((7 * $(tq "select count(*) from results")))" ]
      echo $?) "--min-batch-ms 2 --repetitions 7 --max-reruns 0: 7 samples per result, batches calibrated to 2 ms (their median at least 1.6 ms), no re-run ($rc)"
 
-# libmcrypt has ciphers only: asking it for SHA-256 measures nothing, and a
-# run that measured nothing is a failure, not an empty success.
+# libmcrypt has ciphers only: asking it for SHA-256 would measure nothing,
+# and is refused before anything runs (lib/library-support.h).
 "$BENCHORCH" run --distros debian --quick --runner chroot --libs libmcrypt \
-	--algos sha-256 --state-dir "$TEST_STATE" --db "$tmp/none.db" \
+	--algos sha-256 --state-dir "$TEST_STATE" --db "$tmp/refused.db" \
 	>"$tmp/out" 2>"$tmp/err"
+rc=$?
+ok $([ $rc -eq 2 ] && [ ! -s "$tmp/out" ] && grep -q "sha-256" "$tmp/err" &&
+     [ ! -e "$tmp/refused.db" ]; echo $?) \
+	"a selection no library supports is refused before anything runs ($rc: $(head -1 "$tmp/err"))"
+# A library absent from the image (a copy without libmcrypt): a run that
+# measured nothing is a failure, not an empty success.
+mkdir -p "$tmp/nomc/images"
+cp -al "$TEST_IMAGE" "$tmp/nomc/images/debian-bookworm" &&
+	rm -f "$tmp/nomc/images/debian-bookworm/rootfs/usr/lib/x86_64-linux-gnu/libmcrypt.so"*
+none() {
+	"$BENCHORCH" run --distros debian --quick --runner chroot --libs libmcrypt \
+		--algos aes-128-cbc --state-dir "$tmp/nomc" --db "$tmp/none.db" "$@"
+}
+none >"$tmp/out" 2>"$tmp/err"
 rc=$?
 ok $([ $rc -eq 1 ] && [ ! -s "$tmp/out" ] &&
      grep -q "^benchorch: run 1 measured nothing: " "$tmp/err"; echo $?) \
@@ -296,11 +310,11 @@ ok $? "and is stored as failed, with the reason"
 "$BENCHORCH" results --db "$tmp/none.db" --run 1 >/dev/null 2>"$tmp/err"
 ok $([ $? -eq 1 ] && grep -q "run 1 is stored as failed (measured nothing: " "$tmp/err"; echo $?) \
 	"results of that run says why it has none"
-"$BENCHORCH" run --distros debian --quick --runner chroot --libs libmcrypt \
-	--algos sha-256 --state-dir "$TEST_STATE" --db "$tmp/none.db" \
-	--format json >"$tmp/out" 2>"$tmp/err"
+none --format json >"$tmp/out" 2>"$tmp/err"
 rc=$?
 ok $([ $rc -eq 1 ] && python3 -c 'import json,sys; assert json.load(open(sys.argv[1])) == []' "$tmp/out"; echo $?) \
 	"with --format json it prints an empty array, still exit 1 ($rc)"
+[ -z "$(mounts_under "$tmp/nomc")" ]
+ok $? "nothing left mounted under the copy"
 
 done_testing

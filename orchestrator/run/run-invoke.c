@@ -130,6 +130,9 @@ int run_invoke(const struct run_config *c, const struct plan *p,
 		args[n++] = "--nohw";
 	if (c->interleave_libs)
 		args[n++] = "--interleave";
+	/* the same addresses in every invocation of an image: two runs
+	 * differ only where their images or the host do (guest/place.h) */
+	args[n++] = "--fixed-layout";
 	if (c->min_batch_ns) {
 		snprintf(batchbuf, sizeof(batchbuf), "%llu",
 			 (unsigned long long)c->min_batch_ns);
