@@ -53,7 +53,9 @@ sp="$tmp/spool"
 # shellcheck disable=SC2086
 "$BENCHORCH" slurm submit --nodes 2 --spool "$sp" --db "$tmp/central.db" \
 	$run_opts >"$tmp/out" 2>"$tmp/err"
-ok $? "slurm submit --nodes 2 exits 0"
+rc=$?
+ok $rc "slurm submit --nodes 2 exits 0"
+[ $rc -eq 0 ] || sed 's/^/# /' "$tmp/err"
 job=$(sed -n 's/^job //p' "$tmp/out")
 merge=$(sed -n 's/^merge //p' "$tmp/out")
 [ -n "$job" ] && [ -n "$merge" ] && grep -qx "tasks ${job}_0 ${job}_1" "$tmp/out"
