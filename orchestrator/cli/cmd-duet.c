@@ -67,32 +67,14 @@ struct duet_opts {
 	int quiet;
 };
 
-/* --libs LIST: every name checked (request-check.h), as given. */
-static int parse_libs(const char *arg, void *dest, bo_err *err)
-{
-	if (request_check_libs(arg, "--libs", err) < 0)
-		return -1;
-	*(const char **)dest = arg;
-	return 0;
-}
-
-/* --algos LIST: likewise. */
-static int parse_algos(const char *arg, void *dest, bo_err *err)
-{
-	if (request_check_algos(arg, "--algos", err) < 0)
-		return -1;
-	*(const char **)dest = arg;
-	return 0;
-}
-
 static const struct opt_def options[] = {
 	{ .kind = OPT_GROUP, .group = cli_db_options },
 	{ .name = "libs", .kind = OPT_VALUE, .arg = "LIST",
-	  .offset = offsetof(struct duet_opts, libs), .parse = parse_libs,
+	  .offset = offsetof(struct duet_opts, libs), .parse = measure_parse_libs,
 	  .help = "only these libraries (openssl, libgcrypt, nettle,\n"
 		  "libsodium, ...; default: all)" },
 	{ .name = "algos", .kind = OPT_VALUE, .arg = "LIST",
-	  .offset = offsetof(struct duet_opts, algos), .parse = parse_algos,
+	  .offset = offsetof(struct duet_opts, algos), .parse = measure_parse_algos,
 	  .help = "only these algorithms (e.g. aes-128-cbc,sha-256;\n"
 		  "default: all)" },
 	{ .kind = OPT_GROUP, .group = measure_quick_options,

@@ -79,25 +79,6 @@ struct run_opts {
 	struct run_config c;		/* the rest, as given */
 };
 
-/* --libs LIST: every name a library the guest knows (request-check.h),
- * the list as given into a const char *. */
-static int parse_libs(const char *arg, void *dest, bo_err *err)
-{
-	if (request_check_libs(arg, "--libs", err) < 0)
-		return -1;
-	*(const char **)dest = arg;
-	return 0;
-}
-
-/* --algos LIST: likewise for the guest's algorithms. */
-static int parse_algos(const char *arg, void *dest, bo_err *err)
-{
-	if (request_check_algos(arg, "--algos", err) < 0)
-		return -1;
-	*(const char **)dest = arg;
-	return 0;
-}
-
 /* --mirror URL: a URL a recipe can take (request-check.h), into a const
  * char *. */
 static int parse_mirror(const char *arg, void *dest, bo_err *err)
@@ -157,11 +138,11 @@ static const struct opt_def options[] = {
 	{ .kind = OPT_GROUP, .group = measure_guest_options,
 	  .offset = offsetof(struct run_opts, measure) },
 	{ .name = "libs", .kind = OPT_VALUE, .arg = "LIST",
-	  .offset = offsetof(struct run_opts, c.libs), .parse = parse_libs,
+	  .offset = offsetof(struct run_opts, c.libs), .parse = measure_parse_libs,
 	  .help = "only these libraries (openssl, libgcrypt, nettle,\n"
 		  "libsodium, ...; default: all)" },
 	{ .name = "algos", .kind = OPT_VALUE, .arg = "LIST",
-	  .offset = offsetof(struct run_opts, c.algos), .parse = parse_algos,
+	  .offset = offsetof(struct run_opts, c.algos), .parse = measure_parse_algos,
 	  .help = "only these algorithms (e.g. aes-128-cbc,sha-256;\n"
 		  "default: all)" },
 	{ .name = "nohw", .kind = OPT_FLAG,

@@ -8,6 +8,7 @@
 #include "lib/shuffle.h"
 #include "orchestrator/cli/options-measure.h"
 #include "orchestrator/run/confirm.h"
+#include "orchestrator/run/request-check.h"
 #include "orchestrator/run/run.h"
 
 /* --min-batch-ms MS: 0.001 to 60000 ms, into a uint64_t in ns. */
@@ -60,6 +61,22 @@ static int parse_timeout(const char *arg, void *dest, bo_err *err)
 	if (cli_parse_ll(arg, 1, 86400 * 7, &v, err) < 0)
 		return -1;
 	*(long *)dest = (long)v;
+	return 0;
+}
+
+int measure_parse_libs(const char *arg, void *dest, bo_err *err)
+{
+	if (request_check_libs(arg, "--libs", err) < 0)
+		return -1;
+	*(const char **)dest = arg;
+	return 0;
+}
+
+int measure_parse_algos(const char *arg, void *dest, bo_err *err)
+{
+	if (request_check_algos(arg, "--algos", err) < 0)
+		return -1;
+	*(const char **)dest = arg;
 	return 0;
 }
 

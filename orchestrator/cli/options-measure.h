@@ -43,6 +43,13 @@ struct measure_opts {
 	long timeout_s;			/* --timeout, seconds */
 };
 
+/* OPT_VALUE parse functions of --libs LIST and --algos LIST: every name
+ * one the guest knows (request-check.h: "--libs: unknown name 'x'
+ * (known: ...)"), the list as given into the const char * at DEST.
+ * Return 0, or -1 with err set. */
+int measure_parse_libs(const char *arg, void *dest, bo_err *err);
+int measure_parse_algos(const char *arg, void *dest, bo_err *err);
+
 /* --quick alone (OPT_FLAG; offsets in struct measure_opts). */
 extern const struct opt_def measure_quick_options[];
 
