@@ -21,6 +21,8 @@
 #include "orchestrator/run/duet-judge.h"
 #include "orchestrator/run/duet-print.h"
 #include "orchestrator/run/duet-run.h"
+#include "orchestrator/run/progress.h"
+#include "orchestrator/run/run-invoke.h"
 
 /* A plain progress line on stderr: "benchorch: duet: ...". */
 static void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -313,14 +315,33 @@ static void guest_args(const struct duet_request *r, int cpu,
 	args[n] = NULL;
 }
 
-/* Progress: a plain line when each guest ends. */
+/* What the progress shows: the images' names and the live line. */
+struct duet_progress {
+	struct progress pg;
+	const char *name[2];
+	int done[2];
+	uint64_t t0;
+};
+
+/* duet_config.on_output (under the duet's lock): on a terminal the live
+ * line names the image and library measured now; a line when a guest
+ * ends ("round 1/1 IMAGE: 12.3 s, 55 points, 0 noisy"). */
 static void on_output(void *ctx, unsigned side, const struct guest_output *out)
 {
-	const struct duet_request *r = ctx;
+	struct duet_progress *dp = ctx;
 
-	if (!r->quiet && out->have_done)
-		note("%s: guest done, %zu points",
-			 side ? r->new_name : r->base, out->nresults);
+	if (out->nresults && !out->have_done) {
+		snprintf(dp->pg.spec, sizeof(dp->pg.spec), "%s",
+			 dp->name[side]);
+		progress_library(&dp->pg,
+				 out->results[out->nresults - 1].library);
+	}
+	if (out->have_done && !dp->done[side]) {
+		dp->done[side] = 1;
+		progress_end(&dp->pg, dp->name[side], 1,
+			     bo_now_ns() - dp->t0, out->nresults,
+			     run_count_noisy(out), 0);
+	}
 }
 
 int duet_execute(const struct duet_request *req)
@@ -329,6 +350,7 @@ int duet_execute(const struct duet_request *req)
 	struct side_prep p[2] = { { .log_fd = -1 }, { .log_fd = -1 } };
 	struct duet_side s[2];
 	struct duet_config dc;
+	struct duet_progress dprog;
 	struct runner_fallback fb;
 	struct duet_curve *curves = NULL;
 	struct duet_heading h;
@@ -366,8 +388,14 @@ int duet_execute(const struct duet_request *req)
 	dc.guest_args = args;
 	dc.timeout_ns = (uint64_t)r.timeout_s * 1000000000u;
 	dc.first = (unsigned)(r.seed & 1);
+	memset(&dprog, 0, sizeof(dprog));
+	progress_init(&dprog.pg, progress_mode_for(r.quiet, stderr), stderr, 2,
+		      1, 0);
+	dprog.name[0] = p[0].image->name;
+	dprog.name[1] = p[1].image->name;
+	dprog.t0 = bo_now_ns();
 	dc.on_output = on_output;
-	dc.output_ctx = &r;
+	dc.output_ctx = &dprog;
 	for (unsigned i = 0; i < 2; i++) {
 		s[i].name = p[i].image->name;
 		s[i].rootfs = p[i].image->rootfs;
@@ -378,7 +406,13 @@ int duet_execute(const struct duet_request *req)
 		note("%s against %s, seed %llu, %u rounds, on CPU %d",
 			 p[1].image->name, p[0].image->name,
 			 (unsigned long long)r.seed, r.rounds, dc.cpu);
+	progress_begin(&dprog.pg, p[0].image->name, 1);
 	duet_run(&dc, s, &err);
+	for (unsigned i = 0; i < 2; i++)	/* a guest that did not end */
+		if (!dprog.done[i])
+			progress_end(&dprog.pg, dprog.name[i], 1,
+				     bo_now_ns() - dprog.t0,
+				     s[i].out.nresults, 0, 1);
 	if (bo_interrupted) {
 		rc = cli_interrupted_status(bo_interrupted);
 		goto out;
