@@ -260,11 +260,13 @@ static int write_clocks(FILE *f, sqlite3 *db, const struct data *d,
 			   " ORDER BY 2", d, err) < 0)
 			return -2;
 		fputs("</table>\n", f);
-		fputs("<p>Cycles per byte: the fitted cost per byte times the core clock"
-		      " the guest measured on its CPU (the mean of its start and end"
-		      " measurements above).", f);
+		fputs("<p>Cycles per byte: slope cyc/B is the fitted cost per byte,"
+		      " cyc/B@16K the time per byte of the 16 KiB point, each times"
+		      " the core clock the guest measured on its CPU (the mean of its"
+		      " start and end measurements above).", f);
 	} else {
-		fputs("<p>Cycles per byte:", f);
+		fputs("<p>Cycles per byte (slope cyc/B: the fitted cost per byte;"
+		      " cyc/B@16K: the 16 KiB point):", f);
 	}
 	if (nclock < (long)d->nruns && d->ghz > 0)
 		fprintf(f, " %s runs stored before the guest measured its clock"
