@@ -21,18 +21,23 @@ const char *algorithm_name(size_t i)
 
 int library_known(const char *name)
 {
-	size_t i;
-
-	for (i = 0; i < sizeof(libraries) / sizeof(libraries[0]); i++)
-		if (strcmp(libraries[i], name) == 0)
-			return 1;
-	return 0;
+	return library_index(name) >= 0;
 }
 
 const char *library_name(size_t i)
 {
 	return i < sizeof(libraries) / sizeof(libraries[0]) ? libraries[i]
 							     : NULL;
+}
+
+int library_index(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < sizeof(libraries) / sizeof(libraries[0]); i++)
+		if (strcmp(libraries[i], name) == 0)
+			return (int)i;
+	return -1;
 }
 
 const struct algorithm *algorithm_find(const char *name)

@@ -21,6 +21,10 @@ int library_known(const char *name);
  * the end. Static storage. */
 const char *library_name(size_t i);
 
+/* The position of library NAME in the guest's default order (0-based, as
+ * library_name), or -1 when NAME is not a library the guest knows. */
+int library_index(const char *name);
+
 /* 1 if OP ("encrypt", "decrypt", "hash") applies to algorithm A. */
 int algorithm_has_operation(const struct algorithm *a, const char *op);
 

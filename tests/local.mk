@@ -120,6 +120,8 @@ EXTRA_DIST += tests/t7210-report-overview.sh
 # The summary's ties, from pairs (run --interleave).
 TESTS += tests/t7215-summary-ties.sh
 EXTRA_DIST += tests/t7215-summary-ties.sh
+TESTS += tests/t7216-cpb-labels.sh
+EXTRA_DIST += tests/t7216-cpb-labels.sh
 CLEANFILES += tests/t7210-report-overview.png
 TESTS += tests/t7211-cli-names.sh
 EXTRA_DIST += tests/t7211-cli-names.sh

@@ -22,7 +22,7 @@ ok $rc "run --distros debian --runner nspawn --seed 12345 exits 0"
 sed -n '/^debian:bookworm: /,/^  algorithm /p' "$tmp/out" | grep -Eq '[ :]openssl 3\.[0-9]+\.[0-9]+(,|$)'
 ok $? "the summary names the distribution and OpenSSL's short version"
 nalg=$(sqlite3 -batch -noheader "$db" "select count(distinct algorithm) from results_v where mode = 'bulk' and operation in ('encrypt', 'hash') and buffer_bytes in (16, 16384)")
-grep -Eq '^  algorithm +16 KiB: fastest +MB/s +cyc/B +runner-up +slowest +16 B: fastest +MB/s$' "$tmp/out" &&
+grep -Eq '^  algorithm +fastest@16K +MB/s +cyc/B@16K +runner-up +slowest +fastest@16B +MB/s$' "$tmp/out" &&
 	[ "$(grep -E '^  [a-z0-9-]+ ' "$tmp/out" | grep -vc '^  algorithm ')" -eq "$nalg" ] &&
 	[ "$(grep -v '^Every point: ' "$tmp/out" | awk '{ if (length($0) > m) m = length($0) } END { print m }')" -le 120 ] &&
 	grep -q "^Every point: benchorch results --run 1; charts: benchorch report --run 1 -o report.html (both with --db '$db')$" "$tmp/out"

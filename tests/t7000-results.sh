@@ -23,8 +23,8 @@ ok $? "the run's CPU, CPU state, seed and rounds come first: $(head -1 "$tmp/out
 sed -n 2,3p "$tmp/out" | grep -c "^  warning: the scaling" | grep -qx 2 && [ -z "$(sed -n 4p "$tmp/out")" ]
 ok $? "then its two warnings (governor, frequency) and an empty line"
 table "$tmp/out" >"$tmp/tbl"
-head -1 "$tmp/tbl" | grep -Eq '^run +distro +library +version +package +algorithm +op +size +MB/s +ns/call +verified +mode +variant +cyc/B +CV%$'
-ok $? "table header names the units (size, MB/s, ns/call, cycles per byte, CV in %)"
+head -1 "$tmp/tbl" | grep -Eq '^run +distro +library +version +package +algorithm +op +size +MB/s +ns/call +verified +mode +variant +slope cyc/B +CV%$'
+ok $? "table header names the units (size, MB/s, ns/call, slope cycles per byte, CV in %)"
 grep -Eq '^ *3 +debian:bookworm +openssl .* aes-256-gcm +encrypt +1 KiB +[0-9]+ +[0-9]+ +yes +bulk +hw +0\.75 +1\.6$' "$tmp/tbl"
 ok $? "cycles per byte from the curve's fit at the measured clock (0.75), the CV of the samples (1.6 %)"
 # the table gives a library's short version, csv its whole version string

@@ -1,9 +1,10 @@
 #!/bin/sh
 # t7200-report - `benchorch report`: one self-contained HTML file whose
 # charts, rendered by headless Chromium, have the expected series and axis
-# labels, with each run's seed and CPU state; a screenshot is kept in the
-# build directory (tests/t7200-report.png); `-o FILE.svg` writes one chart
-# alone.
+# labels, with each run's seed and CPU state, each library in one colour
+# in every chart (with a legend) even where a chart lacks another
+# library; a screenshot is kept in the build directory
+# (tests/t7200-report.png); `-o FILE.svg` writes one chart alone.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 tmp=$(mktemp -d)
@@ -23,7 +24,7 @@ ok $? "self-contained: no script, no link, no URL but the SVG namespace"
 ok $? "three charts: aes-256-gcm encrypt and decrypt, sha-256 hash"
 grep -q '<caption>MB/s at 16 KiB</caption>' "$tmp/report.html"
 ok $? "a distro x library table at 16 KiB"
-grep -q '<th>overhead (ns/call)</th><th>ns/byte</th><th>cycles/byte</th>' "$tmp/report.html"
+grep -q '<th>overhead (ns/call)</th><th>ns/byte</th><th>slope cyc/B</th>' "$tmp/report.html"
 ok $? "start-up overhead and cycles per byte per curve"
 grep -q '<td>openssl, debian:bookworm</td><td class="num">100</td><td class="num">0.250</td><td class="num">0.75</td>' "$tmp/report.html"
 ok $? "the stored fit: the fixture's 100 ns + 0.25 ns/B, 0.75 cycles/B at the measured 3.0 GHz"
@@ -145,6 +146,66 @@ for c in "aes-256-gcm encrypt" "aes-256-gcm decrypt" "sha-256 hash"; do
 	grep -qF "CHART $c | x=buffer size (log scale) | y=throughput (MB/s, 10^6 B/s) | ticks=16 B..1 MiB | $series | legend=$legend | width=" "$tmp/charts"
 	ok $? "$c: six series of nine points drawn across the plot, legend, axis labels, 16 B..1 MiB"
 done
+# One colour per library in every chart, whatever else a chart holds:
+# without libgcrypt's aes-256-gcm decryption, nettle is the first line of
+# that chart and the second of the encryption chart, in one colour, the
+# legend's; libgcrypt and openssl keep theirs in the other charts.
+cp "$db" "$tmp/gap.db" &&
+	sqlite3 "$tmp/gap.db" "pragma foreign_keys = on; delete from results where
+	algorithm = 'aes-256-gcm' and operation = 'decrypt' and library_id in
+	(select id from libraries where name = 'libgcrypt')" &&
+	"$BENCHORCH" report --db "$tmp/gap.db" -o "$tmp/gap.html" 2>"$tmp/err"
+ok $? "a report without libgcrypt's aes-256-gcm decryption"
+cat >"$tmp/colours.js" <<'JS'
+var out = [];
+document.querySelectorAll("svg.chart").forEach(function (svg) {
+  svg.querySelectorAll("g.series").forEach(function (g) {
+    out.push("@" + "@LINE " + svg.getAttribute("data-title") + " | " +
+      g.getAttribute("data-label") + " | " +
+      getComputedStyle(g.querySelector("polyline")).stroke);
+  });
+});
+document.querySelectorAll("p.libcolours span.libcolour").forEach(function (s) {
+  var w = s.querySelector("span.swatch"), b = w.getBoundingClientRect();
+  out.push("@" + "@KEY " + s.getAttribute("data-library") + " | " +
+    getComputedStyle(w).backgroundColor +
+    (b.width > 0 && b.height > 0 ? "" : " (hidden)"));
+});
+var pre = document.createElement("pre");
+pre.id = "check";
+pre.textContent = out.join("\n");
+document.body.appendChild(pre);
+JS
+python3 -c 'import sys; h, j = open(sys.argv[1]).read(), open(sys.argv[2]).read(); open(sys.argv[3], "w").write(h.replace("</body>", "<script>" + j + "</script></body>"))' \
+	"$tmp/gap.html" "$tmp/colours.js" "$tmp/gapcheck.html"
+timeout 120 "$chromium" --headless --no-sandbox --disable-gpu \
+	--user-data-dir="$tmp/profile" --dump-dom "file://$tmp/gapcheck.html" \
+	>"$tmp/gapdom" 2>"$tmp/chromium.err"
+ok $? "headless chromium renders it"
+sed -n 's/.*@@\(LINE\|KEY\) /\1 /p' "$tmp/gapdom" | sed 's/<\/pre>.*//' >"$tmp/colours"
+sed 's/^/# /' "$tmp/colours"
+# colour CHART LABEL: the stroke the browser draws for that line;
+# key LIBRARY: the legend's colour for it
+colour() { sed -n "s/^LINE $1 | $2 | //p" "$tmp/colours"; }
+key() { sed -n "s/^KEY $1 | //p" "$tmp/colours"; }
+n_enc=$(colour "aes-256-gcm encrypt" "nettle, debian:bookworm")
+n_dec=$(colour "aes-256-gcm decrypt" "nettle, debian:bookworm")
+n_sha=$(colour "sha-256 hash" "nettle, ubuntu:noble")
+first=$(sed -n 's/^LINE aes-256-gcm decrypt | \([^|]*\) |.*/\1/p' "$tmp/colours" | head -1)
+[ "$first" = "nettle, debian:bookworm" ] && [ -n "$n_enc" ] &&
+	[ "$n_enc" = "$n_dec" ] && [ "$n_dec" = "$n_sha" ] && [ "$(key nettle)" = "$n_enc" ]
+ok $? "nettle: first line of aes-256-gcm decrypt, third elsewhere, one colour ($n_enc, $n_dec, $n_sha), the legend's ($(key nettle))"
+g_enc=$(colour "aes-256-gcm encrypt" "libgcrypt, debian:bookworm")
+g_sha=$(colour "sha-256 hash" "libgcrypt, ubuntu:noble")
+o_dec=$(colour "aes-256-gcm decrypt" "openssl, debian:bookworm")
+o_enc=$(colour "aes-256-gcm encrypt" "openssl, ubuntu:noble")
+[ -n "$g_enc" ] && [ "$g_enc" = "$g_sha" ] && [ "$g_enc" = "$(key libgcrypt)" ] &&
+	[ "$g_enc" != "$n_enc" ] && [ -n "$o_dec" ] && [ "$o_dec" = "$o_enc" ] &&
+	[ "$o_dec" = "$(key openssl)" ] && [ "$o_dec" != "$g_enc" ] &&
+	[ "$o_dec" != "$n_enc" ] && [ "$(grep -c '^KEY ' "$tmp/colours")" -eq 3 ] &&
+	! grep -q '(hidden)' "$tmp/colours"
+ok $? "libgcrypt ($g_enc) and openssl ($o_dec) keep theirs: three colours, and a visible legend of the three"
+
 timeout 120 "$chromium" --headless --no-sandbox --disable-gpu \
 	--user-data-dir="$tmp/profile" --window-size=1200,2600 \
 	--screenshot="$top_builddir/tests/t7200-report.png" \

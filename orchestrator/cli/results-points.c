@@ -170,7 +170,7 @@ long results_print_human(FILE *out, sqlite3_stmt *st, long *ret_noisy,
 {
 	static const char *const hdr[] = { "run", "distro", "library",
 		"version", "package", "algorithm", "op", "size", "MB/s",
-		"ns/call", "verified", "mode", "variant", "cyc/B", "CV%" };
+		"ns/call", "verified", "mode", "variant", "slope cyc/B", "CV%" };
 	static const int right[] = { 1, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1,
 				     1 };
 	struct tbl t;

@@ -25,6 +25,8 @@ liborch_a_SOURCES += \
 	orchestrator/results/report-resources.h \
 	orchestrator/results/report-tools.c \
 	orchestrator/results/report-tools.h \
+	orchestrator/results/report-colours.c \
+	orchestrator/results/report-colours.h \
 	orchestrator/results/report-data.c \
 	orchestrator/results/report-data.h \
 	orchestrator/results/report-tables.c \

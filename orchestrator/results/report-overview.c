@@ -134,7 +134,7 @@ static size_t write_heatmap(FILE *f, const struct fastest_table *t,
 				 l->large_unverified);
 			fprintf(f, " MB/s, %.0f %% of the fastest", 100 * r);
 			if (l->large_cpb > 0)
-				fprintf(f, ", %.2f%s cycles/byte", l->large_cpb,
+				fprintf(f, ", %.2f%s cyc/B@16K", l->large_cpb,
 					l->cpb_nominal ? "*" : "");
 			fputs("\">", f);
 			put_mbps(f, l->large_mbps, l->large_noisy,
@@ -169,7 +169,7 @@ static void write_fastest(FILE *f, const struct fastest_table *t,
 	fputs("<table class=\"fastest\"><caption>Fastest per algorithm (runner-up"
 	      " and slowest as a fraction of the fastest's MB/s at 16 KiB)"
 	      "</caption>\n<tr><th>distro</th><th>algorithm</th><th>fastest at"
-	      " 16 KiB</th><th>MB/s</th><th>cycles/byte</th><th>runner-up</th>"
+	      " 16 KiB</th><th>MB/s</th><th>cyc/B@16K</th><th>runner-up</th>"
 	      "<th>slowest</th><th>fastest at 16 B</th><th>MB/s</th></tr>\n", f);
 	for (i = 0; i < t->ngroups; i++) {
 		const struct fastest_group *g = &t->groups[i];
@@ -316,7 +316,8 @@ int report_write_overview(FILE *f, sqlite3 *db, const int64_t *runs,
 	      " per call, in MB/s. Each cell is coloured by its throughput"
 	      " relative to the fastest library for that algorithm in that"
 	      " distribution; hover over a cell for the version, the fraction"
-	      " and the cycles per byte. ~ noisy, ! not verified.</p>\n"
+	      " and the cycles per byte of the 16 KiB point (cyc/B@16K). ~ noisy,"
+	      " ! not verified.</p>\n"
 	      "<p class=\"legend\">", f);
 	for (h = 0; h <= 4; h++)
 		fprintf(f, "<span style=\"background:hsl(%d,70%%,72%%)\">%d %%"

@@ -263,7 +263,7 @@ int report_write_fits(FILE *f, sqlite3 *db, const struct data *d,
 	      " overhead + bytes &times; cost per byte (least squares, relative"
 	      " errors; an overhead that fits below zero is clamped to 0 and the"
 	      " cost per byte fitted through the origin)</caption>\n<tr><th>curve</th><th>overhead (ns/call)</th>"
-	      "<th>ns/byte</th><th>cycles/byte</th><th>peak MB/s</th>"
+	      "<th>ns/byte</th><th>slope cyc/B</th><th>peak MB/s</th>"
 	      "<th>key setup (ns/key)</th></tr>\n", f);
 	for (i = first; i < end; i++) {
 		const struct curve *cv = &d->curves[i];

@@ -6,6 +6,7 @@
 
 #include "db/db.h"
 #include "orchestrator/results/lib-faults.h"
+#include "orchestrator/results/report-colours.h"
 #include "orchestrator/results/report-fmt.h"
 #include "orchestrator/results/report-overview.h"
 #include "orchestrator/results/report-tools.h"
@@ -43,13 +44,23 @@ static void write_chart(FILE *f, const struct data *d, size_t first,
 			       .ylabel = "throughput (MB/s, 10^6 B/s)",
 			       .xmin = XMIN, .xmax = XMAX,
 			       .nseries = end - first, .series = s };
-	size_t i;
+	size_t i, k, same;
 
-	for (i = first; i < end; i++)
+	/* a library's colour is its own (report-colours.c); its other
+	 * lines in this chart (distributions, runs, machines) get dashes */
+	for (i = first; i < end; i++) {
+		const char *lib = d->rows[d->curves[i].first].library;
+
+		for (k = first, same = 0; k < i; k++)
+			same += strcmp(d->rows[d->curves[k].first].library,
+				       lib) == 0;
 		s[i - first] = (struct svg_series){ d->curves[i].label,
 						    d->curves[i].n,
 						    d->curves[i].x,
-						    d->curves[i].y };
+						    d->curves[i].y,
+						    report_library_colour(lib),
+						    report_library_dash(same) };
+	}
 	if (standalone)
 		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
 	svg_chart_write(f, &c);
@@ -171,7 +182,10 @@ static const char style[] =
 	".heatmaps{display:flex;flex-wrap:wrap;gap:1.5em;align-items:flex-start}"
 	"table.heatmap td.num{min-width:4em}"
 	"table.heatmap th{font-weight:normal}"
-	".legend span{padding:.1em .6em}";
+	".legend span{padding:.1em .6em}"
+	".libcolour{margin-left:.8em;white-space:nowrap}"
+	".swatch{display:inline-block;width:1.6em;height:.35em;"
+	"vertical-align:middle}";
 
 /* The libraries that failed (could not be loaded, crashed, hung) in the
  * runs of D, one list item each (lib-faults.c); nothing when none did.
@@ -260,11 +274,13 @@ static int write_clocks(FILE *f, sqlite3 *db, const struct data *d,
 			   " ORDER BY 2", d, err) < 0)
 			return -2;
 		fputs("</table>\n", f);
-		fputs("<p>Cycles per byte: the fitted cost per byte times the core clock"
-		      " the guest measured on its CPU (the mean of its start and end"
-		      " measurements above).", f);
+		fputs("<p>Cycles per byte: slope cyc/B is the fitted cost per byte,"
+		      " cyc/B@16K the time per byte of the 16 KiB point, each times"
+		      " the core clock the guest measured on its CPU (the mean of its"
+		      " start and end measurements above).", f);
 	} else {
-		fputs("<p>Cycles per byte:", f);
+		fputs("<p>Cycles per byte (slope cyc/B: the fitted cost per byte;"
+		      " cyc/B@16K: the 16 KiB point):", f);
 	}
 	if (nclock < (long)d->nruns && d->ghz > 0)
 		fprintf(f, " %s runs stored before the guest measured its clock"
@@ -318,7 +334,13 @@ static long write_charts(FILE *f, sqlite3 *db, const struct data *d,
 {
 	size_t i, end;
 	long ncharts = 0;
+	const char **libs = xcalloc(d->ncurves ? d->ncurves : 1, sizeof(*libs));
 
+	for (i = 0; i < d->ncurves; i++)
+		libs[i] = d->rows[d->curves[i].first].library;
+	if (d->ncurves)
+		report_write_colour_legend(f, libs, d->ncurves);
+	free(libs);
 	for (i = 0; i < d->ncurves; i = end) {
 		const struct row *r = &d->rows[d->curves[i].first];
 

@@ -13,17 +13,19 @@
 #include "orchestrator/results/summary.h"
 
 /* Lines of text wrapped at this many columns (the versions of a
- * distribution's libraries); the table's rows are at most 119 columns
+ * distribution's libraries); the table's rows are at most 117 columns
  * with the longest library (libtomcrypt) and algorithm
- * (chacha20-poly1305) names the guest knows. */
+ * (chacha20-poly1305) names the guest knows. The headers say where each
+ * figure was taken: cyc/B@16K is the 16 KiB point's cycles per byte, not
+ * the curve's fitted slope (results' "slope cyc/B"). */
 #define WRAP 100
 
 enum { C_ALGO, C_FAST, C_MBPS, C_CPB, C_SECOND, C_SLOW, C_SFAST, C_SMBPS,
        NCOLS };
 
 static const char *const heads[NCOLS] = {
-	"algorithm", "16 KiB: fastest", "MB/s", "cyc/B", "runner-up",
-	"slowest", "16 B: fastest", "MB/s",
+	"algorithm", "fastest@16K", "MB/s", "cyc/B@16K", "runner-up",
+	"slowest", "fastest@16B", "MB/s",
 };
 static const int right[NCOLS] = { 0, 0, 1, 1, 0, 0, 0, 1 };
 
@@ -243,7 +245,8 @@ long summary_fastest(FILE *f, sqlite3 *db, int64_t run_id,
 	}
 	fprintf(f, "Run %lld: the fastest library per algorithm, bulk encryption (hashing for\n"
 		"hash functions), MB/s = 10^6 B/s; runner-up and slowest as a fraction of the\n"
-		"fastest's MB/s at 16 KiB; cyc/B = core cycles per byte at 16 KiB.\n",
+		"fastest's MB/s at 16 KiB (@16K); cyc/B@16K = core cycles per byte of the 16 KiB\n"
+		"point (not the fitted slope cyc/B of `benchorch results`).\n",
 		(long long)run_id);
 	for (i = 0; i < t.ngroups; i++) {
 		if (i == 0 || strcmp(t.groups[i].distro, t.groups[i - 1].distro)) {

@@ -32,7 +32,7 @@ long summary_print(FILE *f, sqlite3 *db, int64_t run_id, enum format fmt,
  * largest, in %). Ends with a line naming the commands that show every
  * point and the charts, with --db 'DB_ARG' when DB_ARG is not NULL.
  * With the longest library and algorithm names the guest knows and the
- * default database, every line fits 120 columns (119 at most).
+ * default database, every line fits 120 columns (117 at most).
  * Returns the number of (distribution, algorithm) rows (0: nothing
  * printed, the run has no bulk results at 16 B or 16 KiB), or -1 with err
  * set. */

@@ -23,6 +23,18 @@ static const char *const palette[] = {
 };
 static const char *const dashes[] = { "", "6 3", "2 3" };
 
+/* The colour and dash of series S, the I-th of its chart: the caller's,
+ * else from I. */
+static const char *series_colour(const struct svg_series *s, size_t i)
+{
+	return s->colour ? s->colour : palette[i % 10];
+}
+
+static const char *series_dash(const struct svg_series *s, size_t i)
+{
+	return s->dash ? s->dash : dashes[(i / 10) % 3];
+}
+
 void svg_escape(FILE *f, const char *s)
 {
 	for (; s && *s; s++)
@@ -124,7 +136,7 @@ void svg_chart_write(FILE *f, const struct svg_chart *c)
 	/* series */
 	for (i = 0; i < c->nseries; i++) {
 		const struct svg_series *s = &c->series[i];
-		const char *col = palette[i % 10], *dash = dashes[(i / 10) % 3];
+		const char *col = series_colour(s, i), *dash = series_dash(s, i);
 		struct pt *p = xcalloc(s->n ? s->n : 1, sizeof(*p));
 
 		for (j = 0; j < s->n; j++)
@@ -148,14 +160,15 @@ void svg_chart_write(FILE *f, const struct svg_chart *c)
 	/* legend */
 	fputs("<g class=\"legend\">\n", f);
 	for (i = 0; i < c->nseries; i++) {
+		const struct svg_series *s = &c->series[i];
+		const char *dash = series_dash(s, i);
 		int y = PT + 6 + (int)i * 18;
 
 		fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\""
 			" stroke-width=\"3\"%s%s%s/>\n<text x=\"%d\" y=\"%d\">",
-			PR + 14, y, PR + 38, y, palette[i % 10],
-			*dashes[(i / 10) % 3] ? " stroke-dasharray=\"" : "",
-			dashes[(i / 10) % 3], *dashes[(i / 10) % 3] ? "\"" : "",
-			PR + 44, y + 4);
+			PR + 14, y, PR + 38, y, series_colour(s, i),
+			*dash ? " stroke-dasharray=\"" : "", dash,
+			*dash ? "\"" : "", PR + 44, y + 4);
 		svg_escape(f, c->series[i].label);
 		fputs("</text>\n", f);
 	}

@@ -7,11 +7,15 @@
 #include <stdio.h>
 
 /* One line of the chart: N points (X bytes > 0, Y MB/s), in any order
- * (drawn sorted by X). Strings and arrays are borrowed. */
+ * (drawn sorted by X). COLOUR ("#1f77b4") and DASH (a stroke-dasharray
+ * such as "6 3", "" for a solid line) are the caller's; NULL for either
+ * takes one from the series' position in the chart. Strings and arrays
+ * are borrowed. */
 struct svg_series {
 	const char *label;
 	size_t n;
 	const double *x, *y;
+	const char *colour, *dash;
 };
 
 struct svg_chart {
