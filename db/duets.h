@@ -25,7 +25,8 @@ struct db_duet {
 	double threshold;			/* a fraction */
 	const char *libs, *algos;		/* as given; NULL = all */
 	double mde_median;			/* a fraction; < 0 = none */
-	const char *status;			/* "done" or "failed" */
+	const char *status;			/* "done", "failed" or
+						 * "aborted" */
 	const char *error;
 	int64_t confirmation_run_id;		/* 0 = none */
 	const char *distro, *release;		/* of the confirmation */

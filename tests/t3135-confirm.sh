@@ -251,12 +251,12 @@ done
 "$BENCHORCH" confirm --run 2 --curves nettle/sha-256 --state-dir "$state" --db "$db" \
 	>"$tmp/out" 2>"$tmp/err"
 rc=$?
-[ $rc -eq 2 ] && grep -qx "benchorch: run 2 is itself a confirmation (of run 1)" "$tmp/err" &&
+[ $rc -eq 2 ] && grep -qx "benchorch confirm: run 2 is itself a confirmation (of run 1)" "$tmp/err" && grep -qx "Try 'benchorch confirm --help'." "$tmp/err" &&
 	[ "$(q "select count(*) from runs")" -eq "$nruns" ]
 ok $? "confirm --run 2 (a confirmation of run 1): exit 2 (got $rc), said, nothing run: $(tr '\n' '|' <"$tmp/err")"
 "$BENCHORCH" confirm --run 2 --state-dir "$state" --db "$db" >"$tmp/out" 2>"$tmp/err"
 rc=$?
-[ $rc -eq 2 ] && grep -qx "benchorch: run 2 is itself a confirmation (of run 1)" "$tmp/err" &&
+[ $rc -eq 2 ] && grep -qx "benchorch confirm: run 2 is itself a confirmation (of run 1)" "$tmp/err" && grep -qx "Try 'benchorch confirm --help'." "$tmp/err" &&
 	[ "$(q "select count(*) from runs")" -eq "$nruns" ]
 ok $? "and so without --curves (got $rc)"
 # A tool run (run --tools) has no curve to confirm.
@@ -267,7 +267,7 @@ tool=$(q "select max(id) from runs")
 nruns=$(q "select count(*) from runs")
 "$BENCHORCH" confirm --run "$tool" --state-dir "$state" --db "$db" >"$tmp/out" 2>"$tmp/err"
 rc=$?
-[ $rc -eq 2 ] && grep -qx "benchorch: run $tool is a tool run (run --tools): nothing to confirm" "$tmp/err" &&
+[ $rc -eq 2 ] && grep -qx "benchorch confirm: run $tool is a tool run (run --tools): nothing to confirm" "$tmp/err" &&
 	[ "$(q "select count(*) from runs")" -eq "$nruns" ] && [ ! -s "$tmp/out" ]
 ok $? "confirm --run $tool (a tool run): exit 2 (got $rc), said: $(tr '\n' '|' <"$tmp/err")"
 [ "$(q "pragma integrity_check")" = ok ]

@@ -36,6 +36,9 @@ for n in aa-1 aa-2 ab-k0 ab-k2; do
 done &&
 	duet_image_shim "$state" ab-k0 0 && duet_image_shim "$state" ab-k2 2
 ok $? "four copies of the cached image, two with the stand-in (K = 0, 2)"
+# the guests and mounts looked for (stray_guests, running_guests) are
+# those under this state directory
+TEST_STATE=$state
 
 sel="--quick --rounds 8 --libs openssl,nettle --algos aes-128-ctr,sha-256 --seed 3"
 duet() {
@@ -125,13 +128,31 @@ db=$state/results.db
 	[ "$(sqlite3 "$db" "select count(*) from latest_runs_v")" -eq 0 ]
 ok $? "both duets stored: their verdicts (duet_curves_v), both sides' blocks round by round, the libraries under test; no run"
 duet aa-1 aa-2 --threshold 25 --format csv >"$tmp/aa.csv" 2>/dev/null
-head -1 "$tmp/aa.csv" | grep -qx 'library,algorithm,operation,mode,tested,verdict,effect,low,high,rounds,mde,sizes' &&
+head -1 "$tmp/aa.csv" | grep -qx 'base,new,library,algorithm,operation,mode,tested,verdict,effect,low,high,rounds,mde,sizes' &&
+	[ "$(sed -n 2p "$tmp/aa.csv" | cut -d, -f1,2)" = "aa-1,aa-2" ] &&
 	[ "$(wc -l <"$tmp/aa.csv")" -eq 13 ]
 ok $? "CSV: a header and a row per curve ($(wc -l <"$tmp/aa.csv") lines)"
 duet aa-1 aa-2 >"$tmp/aa.txt" 2>/dev/null
 grep -q '^openssl  *tested ' "$tmp/aa.txt" && grep -q 'MDE' "$tmp/aa.txt" &&
 	[ "$(wc -l <"$tmp/aa.txt")" -le 24 ]
 ok $? "the table: a line per library, one screen ($(wc -l <"$tmp/aa.txt") lines)"
+
+# Interrupted: exit 130, stored as aborted, nothing left behind.
+# (every algorithm, 150 rounds: minutes, were it not interrupted)
+"$BENCHORCH" duet --state-dir "$state" --quick --rounds 150 \
+	--libs openssl,nettle aa-1 aa-2 >"$tmp/o" 2>"$tmp/e" &
+pid=$!
+wait_for 60 '[ -n "$(running_guests)" ]'
+sleep 1
+kill -INT $pid
+wait $pid
+rc=$?
+[ "$rc" -eq 130 ] &&
+	[ "$(sqlite3 "$db" "select status || ' ' || error from duets order by id desc limit 1")" = "aborted interrupted" ] &&
+	grep -q "stored as duet [0-9]* (aborted)" "$tmp/e"
+ok $? "an interrupted duet exits 130 and is stored as aborted ($rc: $(tail -1 "$tmp/e"))"
+wait_for 10 '[ -z "$(stray_guests)" ] && [ -z "$(mounts_under "$state")" ]'
+ok $? "and leaves no guest and no mount behind"
 
 # Refused before any guest starts.
 "$BENCHORCH" duet --state-dir "$state" aa-1 nosuch >"$tmp/o" 2>"$tmp/e"
@@ -147,8 +168,8 @@ ok $? "one image: exit 2 ($rc: $(head -1 "$tmp/e"))"
 rc=$?
 [ "$rc" -eq 2 ] && grep -q "salsa20" "$tmp/e"
 ok $? "a selection that measures nothing: exit 2 ($rc: $(head -1 "$tmp/e"))"
-ls "$state"/logs/duet-*-aa-1.log >/dev/null 2>&1
-ok $? "each guest's log in STATE/logs"
+ls "$state"/logs/duet-*-base-aa-1.log "$state"/logs/duet-*-new-aa-2.log >/dev/null 2>&1
+ok $? "each guest's log in STATE/logs, named by its side and image"
 [ -z "$(stray_guests)" ] && [ -z "$(mounts_under "$state")" ]
 ok $? "no guest and no mount left behind"
 done_testing

@@ -12,8 +12,8 @@
 -- images (name and digest), how (quick, rounds, seed, threshold as a
 -- fraction, the --libs and --algos given, NULL for all) and the median
 -- minimum detectable effect of the tested libraries' curves (a fraction).
--- status: 'done', or 'failed' with error (a guest that failed; what was
--- judged before is kept). confirmation_run_id, distro, release: a duet
+-- status: 'done'; 'failed' with error (a guest failed: nothing was
+-- judged); 'aborted' (interrupted: nothing was judged). confirmation_run_id, distro, release: a duet
 -- a confirmation made (the previous image a rebuild kept against the new
 -- one, for a distribution whose packages changed), the confirmation run
 -- it belongs to; NULL for a duet of its own (`benchorch duet`).
@@ -35,7 +35,7 @@ CREATE TABLE duets (
 	libs		TEXT,
 	algos		TEXT,
 	mde_median	REAL,
-	status		TEXT NOT NULL CHECK (status IN ('done', 'failed')),
+	status		TEXT NOT NULL CHECK (status IN ('done', 'failed', 'aborted')),
 	error		TEXT,
 	confirmation_run_id INTEGER REFERENCES runs (id) ON DELETE SET NULL,
 	distro		TEXT,

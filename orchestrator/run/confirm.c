@@ -86,12 +86,13 @@ static int check_confirmable(sqlite3 *db, const char *path, int64_t run,
 	}
 	*env = 0;
 	if (is_conf) {
+		/* usage errors, said as the command's own */
 		if (of > 0)
-			cli_error("run %lld is itself a confirmation (of run %lld)",
-				  (long long)run, (long long)of);
+			cli_usage_error("confirm", "run %lld is itself a confirmation (of run %lld)",
+					(long long)run, (long long)of);
 		else
-			cli_error("run %lld is itself a confirmation (of a run the database no longer holds)",
-				  (long long)run);
+			cli_usage_error("confirm", "run %lld is itself a confirmation (of a run the database no longer holds)",
+					(long long)run);
 		return -1;
 	}
 	snprintf(sql, sizeof(sql), "SELECT count(*) FROM invocations i JOIN"
@@ -109,8 +110,8 @@ static int check_confirmable(sqlite3 *db, const char *path, int64_t run,
 		return -1;
 	}
 	if (tools > 0 && results == 0) {
-		cli_error("run %lld is a tool run (run --tools): nothing to confirm",
-			  (long long)run);
+		cli_usage_error("confirm", "run %lld is a tool run (run --tools): nothing to confirm",
+				(long long)run);
 		return -1;
 	}
 	return 0;
@@ -479,9 +480,11 @@ static int run_settings(struct confirm_state *s)
 	sqlite3_finalize(st);
 	/* a --nohw run is measured again with --nohw */
 	s->nohw = cc->nohw || nohw;
-	s->argv = xmalloc(((size_t)cc->argc + 8) * sizeof(char *));
+	s->argv = xmalloc(((size_t)cc->argc + 10) * sizeof(char *));
 	for (s->argc = 0; s->argc < cc->argc; s->argc++)
 		s->argv[s->argc] = cc->argv[s->argc];
+	if (!cc->nohw && nohw)	/* said in its stored command line */
+		s->argv[s->argc++] = "--nohw";
 	s->quick = cc->quick;
 	if (!cc->quick && quick) {
 		s->quick = 1;

@@ -87,11 +87,16 @@ static void print_table(FILE *f, const struct duet_heading *h,
 	free(l);
 }
 
-static void print_csv(FILE *f, const struct duet_curve *c, size_t n)
+static void print_csv(FILE *f, const struct duet_heading *h,
+		      const struct duet_curve *c, size_t n)
 {
-	fprintf(f, "library,algorithm,operation,mode,tested,verdict,effect,"
-		   "low,high,rounds,mde,sizes\n");
+	fprintf(f, "base,new,library,algorithm,operation,mode,tested,verdict,"
+		   "effect,low,high,rounds,mde,sizes\n");
 	for (size_t i = 0; i < n; i++) {
+		format_csv_field(f, h->base);
+		fputc(',', f);
+		format_csv_field(f, h->new_name);
+		fputc(',', f);
 		format_csv_field(f, c[i].library);
 		fputc(',', f);
 		format_csv_field(f, c[i].algorithm);
@@ -142,7 +147,7 @@ int duet_print(FILE *f, enum format fmt, const struct duet_heading *h,
 		if (print_json(f, h, c, n) < 0)
 			return -1;
 	} else if (fmt == FORMAT_CSV) {
-		print_csv(f, c, n);
+		print_csv(f, h, c, n);
 	} else {
 		print_table(f, h, c, n);
 	}

@@ -22,11 +22,11 @@ struct duet_heading {
  * library (tested or control; curves slower, faster, same, undecided;
  * median effect and minimum detectable effect, in per cent), then each
  * curve judged slower or faster with its effect and 95 % interval.
- * CSV: a row per curve (library, algorithm, operation, mode, tested,
- * verdict, effect, low, high, rounds, mde, sizes). JSON: an object with
- * base, new, threshold, mde_median (of the tested curves) and curves, an
- * array of objects with those keys (effects as fractions: -0.05 is 5 %
- * slower). Returns 0, or -1 when F cannot be written. */
+ * CSV: a row per curve (base, new, library, algorithm, operation, mode,
+ * tested, verdict, effect, low, high, rounds, mde, sizes). JSON: an
+ * object with base, new, threshold, rounds, seconds, mde_median (of the
+ * tested curves) and curves, an array of objects with the curve's keys
+ * and p (effects as fractions: -0.05 is 5 % slower). Returns 0, or -1 when F cannot be written. */
 int duet_print(FILE *f, enum format fmt, const struct duet_heading *h,
 	       const struct duet_curve *c, size_t n);
 

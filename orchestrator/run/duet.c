@@ -46,10 +46,11 @@ struct side_prep {
 };
 
 /* Find image NAME (a name or a spec) and its guest; open its log in
- * R->state_dir/logs, named after STAMP. Returns EXIT_OK, or EXIT_USAGE
- * (no such image) or EXIT_ENV after the message. */
+ * R->state_dir/logs, named after STAMP and SIDE ("base", "new"): its
+ * guest's stderr, duet-STAMP-SIDE-IMAGE.log. Returns EXIT_OK, or
+ * EXIT_USAGE (no such image) or EXIT_ENV after the message. */
 static int prepare(const struct duet_request *r, const char *name,
-		   const char *stamp, struct side_prep *p)
+		   const char *side, const char *stamp, struct side_prep *p)
 {
 	struct image_ctx ictx = { .state_dir = r->state_dir,
 				  .data_dir = r->data_dir };
@@ -71,7 +72,7 @@ static int prepare(const struct duet_request *r, const char *name,
 		cli_error("duet: %s", err.msg);
 		return EXIT_ENV;
 	}
-	p->logpath = xasprintf("%s/duet-%s-%s.log", dir, stamp,
+	p->logpath = xasprintf("%s/duet-%s-%s-%s.log", dir, stamp, side,
 			       p->image->name);
 	free(dir);
 	p->log_fd = open(p->logpath, O_RDWR | O_CREAT | O_TRUNC | O_APPEND |
@@ -152,12 +153,14 @@ static int in_list(const char *const *tested, const char *library)
 }
 
 /* Store the duet of request R (sides S, images P, verdicts C, N of them,
- * TESTED as tested_libraries gave it; STARTED, PINNED) in r->db_path.
- * Returns EXIT_OK, or EXIT_ENV after one line on stderr. */
+ * TESTED as tested_libraries gave it; STARTED, PINNED) in r->db_path with
+ * STATUS ("done", "failed", "aborted") and ERROR (NULL = none); what the
+ * guests measured is stored whatever the status. Returns EXIT_OK, or
+ * EXIT_ENV after one line on stderr. */
 static int store(const struct duet_request *r, const struct duet_side s[2],
 		 const struct side_prep p[2], const struct duet_curve *c,
 		 size_t n, const char *const *tested, const char *started,
-		 int pinned)
+		 int pinned, const char *status, const char *error)
 {
 	static const char *const side_names[2] = { "base", "new" };
 	struct db_duet d;
@@ -229,7 +232,8 @@ static int store(const struct duet_request *r, const struct duet_side s[2],
 	d.libs = r->libs;
 	d.algos = r->algos;
 	d.mde_median = n ? duet_median_mde(c, n, 1) : -1;
-	d.status = "done";
+	d.status = status;
+	d.error = error;
 	d.confirmation_run_id = r->confirmation_run;
 	d.distro = r->distro;
 	d.release = r->release;
@@ -241,9 +245,9 @@ static int store(const struct duet_request *r, const struct duet_side s[2],
 	if (rc < 0)
 		cli_error("duet: cannot store the duet in '%s': %s",
 			  r->db_path, err.msg);
-	else if (!r->quiet)
-		note("stored as duet %lld in %s (duet_curves_v)",
-		     (long long)id, r->db_path);
+	else
+		note("stored as duet %lld (%s) in %s (duet_curves_v)",
+		     (long long)id, status, r->db_path);
 	if (rc == 0 && r->ret_duet_id)
 		*r->ret_duet_id = id;
 	cpuinfo_release(&ci);
@@ -372,7 +376,8 @@ int duet_execute(const struct duet_request *req)
 	bo_utc_now(stamp, sizeof(stamp));
 	bo_utc_now(started, sizeof(started));
 	for (unsigned i = 0; i < 2 && rc == EXIT_OK; i++)
-		rc = prepare(&r, i ? r.new_name : r.base, stamp, &p[i]);
+		rc = prepare(&r, i ? r.new_name : r.base, i ? "new" : "base",
+			     stamp, &p[i]);
 	if (rc != EXIT_OK)
 		goto out;
 	kind = runner_choose(r.kind, &fb, &err);
@@ -414,10 +419,23 @@ int duet_execute(const struct duet_request *req)
 				     bo_now_ns() - dprog.t0,
 				     s[i].out.nresults, 0, 1);
 	if (bo_interrupted) {
+		/* what was measured, and that it was cut short */
+		if (r.db_path)
+			store(&r, s, p, NULL, 0, NULL, started, dc.cpu,
+			      "aborted", "interrupted");
 		rc = cli_interrupted_status(bo_interrupted);
 		goto out;
 	}
 	faults = report_faults(s, p);
+	if ((s[0].rc < 0 || s[1].rc < 0) && r.db_path) {
+		char *why = xasprintf("%s: %s", p[s[0].rc < 0 ? 0 : 1].image->name,
+				      s[s[0].rc < 0 ? 0 : 1].err.msg);
+
+		if (store(&r, s, p, NULL, 0, NULL, started, dc.cpu, "failed",
+			  why) != EXIT_OK)
+			rc = EXIT_ENV;
+		free(why);
+	}
 	if (s[0].rc == 0 && s[1].rc == 0) {
 		struct duet_judge_params jp = {
 			.threshold = r.threshold,
@@ -439,7 +457,7 @@ int duet_execute(const struct duet_request *req)
 			goto out;
 		}
 		if (r.db_path && store(&r, s, p, curves, ncurves, tested,
-				       started, dc.cpu) != EXIT_OK)
+				       started, dc.cpu, "done", NULL) != EXIT_OK)
 			rc = EXIT_ENV;
 		if (r.fail_on_regression && rc == EXIT_OK)
 			for (size_t i = 0; i < ncurves; i++)

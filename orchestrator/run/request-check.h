@@ -37,11 +37,11 @@ int request_check_algos(const char *list, const char *what, bo_err *err);
  * its own check above. LIBS and ALGOS are the comma-separated lists as
  * given to --libs and --algos, or NULL for every library or algorithm.
  * Refused: an algorithm of ALGOS that no library of the selection
- * measures, and a library of LIBS that measures no algorithm of the
- * selection; either would be asked for and measure nothing. Returns 0,
- * or -1 with err set to one line ("--algos: no library of --libs
- * 'openssl' measures 'salsa20' (libgcrypt, nettle, ... do)", "--libs:
- * 'libmcrypt' measures none of --algos 'sha-256'"). */
+ * measures (it would be asked for and measure nothing; a library of LIBS
+ * with none of ALGOS beside others that have them is not refused: the
+ * guest says it is unsupported). Returns 0, or -1 with err set to one
+ * line ("--algos: no library of --libs 'openssl' measures 'salsa20'
+ * (libgcrypt, nettle, ... do)"). */
 int request_check_selection(const char *libs, const char *algos,
 			    bo_err *err);
 
