@@ -134,13 +134,12 @@ static int gather(const struct guest_result **n, size_t count,
 	return 0;
 }
 
-/* Whether LIBRARY is under test by P. */
-static int is_tested(const struct duet_judge_params *p, const char *library)
+int duet_is_tested(const char *const *tested, const char *library)
 {
-	if (!p->tested)
+	if (!tested)
 		return 1;
-	for (size_t i = 0; p->tested[i]; i++)
-		if (strcmp(p->tested[i], library) == 0)
+	for (size_t i = 0; tested[i]; i++)
+		if (strcmp(tested[i], library) == 0)
 			return 1;
 	return 0;
 }
@@ -178,7 +177,7 @@ size_t duet_judge(const struct guest_output *base,
 			if (!strcmp(g[k].c.library, g[i].c.library))
 				pp.ntested++;
 		out[i] = g[i].c;
-		out[i].tested = is_tested(p, g[i].c.library);
+		out[i].tested = duet_is_tested(p->tested, g[i].c.library);
 		pv_judge(g[i].m, g[i].rounds, &pp, &out[i].r);
 	}
 	free(g);

@@ -48,6 +48,10 @@ size_t duet_judge(const struct guest_output *base,
 		  const struct guest_output *new_out,
 		  const struct duet_judge_params *p, struct duet_curve **ret);
 
+/* Whether LIBRARY is one of the NULL-terminated TESTED (duet_judge_params
+ * .tested); every library is when TESTED is NULL. 1 or 0. */
+int duet_is_tested(const char *const *tested, const char *library);
+
 /* The median of the curves' minimum detectable effects (fractions), of
  * the tested libraries' curves only when TESTED_ONLY; 0 when none. */
 double duet_median_mde(const struct duet_curve *c, size_t n,

@@ -141,17 +141,6 @@ static const char **tested_libraries(const struct duet_side s[2],
 	return v;
 }
 
-/* Whether LIBRARY is one of the NULL-terminated TESTED (NULL: all). */
-static int in_list(const char *const *tested, const char *library)
-{
-	if (!tested)
-		return 1;
-	for (size_t i = 0; tested[i]; i++)
-		if (!strcmp(tested[i], library))
-			return 1;
-	return 0;
-}
-
 /* Store the duet of request R (sides S, images P, verdicts C, N of them,
  * TESTED as tested_libraries gave it; STARTED, PINNED) in r->db_path with
  * STATUS ("done", "failed", "aborted") and ERROR (NULL = none); what the
@@ -192,7 +181,7 @@ static int store(const struct duet_request *r, const struct duet_side s[2],
 			l[nl].package = pkg;
 			l[nl].package_version = pkg ?
 				image_package_version(p[i].image, pkg) : NULL;
-			l[nl].tested = in_list(tested, g->name);
+			l[nl].tested = duet_is_tested(tested, g->name);
 			nl++;
 		}
 	for (size_t i = 0; i < n; i++) {
