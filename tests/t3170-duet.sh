@@ -55,6 +55,11 @@ duet ab-k0 ab-k2 --threshold 10 --fail-on-regression --format json \
 rc=$?
 [ "$rc" -eq 4 ]
 ok $? "A/B: exit 4 with --fail-on-regression (status $rc: $(tail -1 "$tmp/ab.err"))"
+# the progress names each side once it ends, and no round of a run
+grep -Eq '^benchorch: duet base ab-k0: [0-9.]+ s, [0-9]+ points$' "$tmp/ab.err" &&
+	grep -Eq '^benchorch: duet new ab-k2: [0-9.]+ s, [0-9]+ points$' "$tmp/ab.err" &&
+	! grep -q 'round 1/1\|noisy' "$tmp/ab.err"
+ok $? "progress: a line per side, 'duet base|new IMAGE: S s, N points'"
 
 python3 - "$tmp" "$tap_n" <<'PY' >"$tmp/py.out"
 import json, sys

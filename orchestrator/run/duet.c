@@ -311,14 +311,14 @@ static void guest_args(const struct duet_request *r, int cpu,
 /* What the progress shows: the images' names and the live line. */
 struct duet_progress {
 	struct progress pg;
-	const char *name[2];
+	char name[2][144];	/* "base IMAGE", "new IMAGE" */
 	int done[2];
 	uint64_t t0;
 };
 
 /* duet_config.on_output (under the duet's lock): on a terminal the live
- * line names the image and library measured now; a line when a guest
- * ends ("round 1/1 IMAGE: 12.3 s, 55 points, 0 noisy"). */
+ * line names the side, image and library measured now; a line when a
+ * guest ends ("duet new IMAGE: 12.3 s, 55 points"). */
 static void on_output(void *ctx, unsigned side, const struct guest_output *out)
 {
 	struct duet_progress *dp = ctx;
@@ -385,8 +385,11 @@ int duet_execute(const struct duet_request *req)
 	memset(&dprog, 0, sizeof(dprog));
 	progress_init(&dprog.pg, progress_mode_for(r.quiet, stderr), stderr, 2,
 		      1, 0);
-	dprog.name[0] = p[0].image->name;
-	dprog.name[1] = p[1].image->name;
+	dprog.pg.stage = "duet";
+	snprintf(dprog.name[0], sizeof(dprog.name[0]), "base %s",
+		 p[0].image->name);
+	snprintf(dprog.name[1], sizeof(dprog.name[1]), "new %s",
+		 p[1].image->name);
 	dprog.t0 = bo_now_ns();
 	dc.on_output = on_output;
 	dc.output_ctx = &dprog;
@@ -400,7 +403,7 @@ int duet_execute(const struct duet_request *req)
 		note("%s against %s, seed %llu, %u rounds, on CPU %d",
 			 p[1].image->name, p[0].image->name,
 			 (unsigned long long)r.seed, r.rounds, dc.cpu);
-	progress_begin(&dprog.pg, p[0].image->name, 1);
+	progress_begin(&dprog.pg, dprog.name[0], 1);
 	duet_run(&dc, s, &err);
 	for (unsigned i = 0; i < 2; i++)	/* a guest that did not end */
 		if (!dprog.done[i])

@@ -69,9 +69,21 @@ static int term_width(FILE *f)
 	return 80;
 }
 
+/* What a line begins with: "round 2/8" or the stage. BUF of LEN bytes;
+ * returns BUF. */
+static const char *head(const struct progress *p, size_t round, char *buf,
+			size_t len)
+{
+	if (p->stage)
+		snprintf(buf, len, "%s", p->stage);
+	else
+		snprintf(buf, len, "round %zu/%zu", round, p->rounds);
+	return buf;
+}
+
 static void draw_live(struct progress *p)
 {
-	char eta[64] = "", d[32], line[512];
+	char eta[64] = "", d[32], line[512], h[48];
 	int w;
 
 	/* a log (the sink) gets no live line */
@@ -87,8 +99,8 @@ static void draw_live(struct progress *p)
 		else
 			snprintf(eta, sizeof(eta), ", longer than the previous run");
 	}
-	snprintf(line, sizeof(line), "benchorch: round %zu/%zu %.30s %.16s%s(%zu of %zu)%s",
-		 p->round, p->rounds, p->spec, p->library,
+	snprintf(line, sizeof(line), "benchorch: %s %.30s %.16s%s(%zu of %zu)%s",
+		 head(p, p->round, h, sizeof(h)), p->spec, p->library,
 		 p->library[0] ? " " : "", p->done + 1, p->total, eta);
 	/* one terminal line, redrawn in place: cut to the terminal's width */
 	w = term_width(p->f) - 1;
@@ -141,6 +153,8 @@ static void put_line(struct progress *p, const char *fmt, ...)
 void progress_end(struct progress *p, const char *spec, size_t round,
 		  uint64_t wall_ns, size_t points, size_t noisy, int failed)
 {
+	char h[48];
+
 	if (p->mode == PROGRESS_OFF)
 		return;
 	p->done++;
@@ -148,13 +162,18 @@ void progress_end(struct progress *p, const char *spec, size_t round,
 	if (failed)
 		/* a guest stopped by the user's signal did not fail: the
 		 * run says next that it was interrupted */
-		put_line(p, "round %zu/%zu %s: %s after %.1f s", round,
-			 p->rounds, spec, bo_interrupted ? "interrupted" :
+		put_line(p, "%s %s: %s after %.1f s", head(p, round, h,
+			 sizeof(h)), spec, bo_interrupted ? "interrupted" :
 			 "failed", (double)wall_ns / 1e9);
+	else if (p->stage)
+		put_line(p, "%s %s: %.1f s, %zu point%s", head(p, round, h,
+			 sizeof(h)), spec, (double)wall_ns / 1e9, points,
+			 points == 1 ? "" : "s");
 	else
-		put_line(p, "round %zu/%zu %s: %.1f s, %zu point%s, %zu noisy",
-			 round, p->rounds, spec, (double)wall_ns / 1e9, points,
-			 points == 1 ? "" : "s", noisy);
+		put_line(p, "%s %s: %.1f s, %zu point%s, %zu noisy",
+			 head(p, round, h, sizeof(h)), spec,
+			 (double)wall_ns / 1e9, points, points == 1 ? "" : "s",
+			 noisy);
 }
 
 /* CMDLINE without its "--seed N" (or --seed=N), words separated by one

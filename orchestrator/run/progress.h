@@ -34,6 +34,9 @@ struct progress {
 	char spec[128];		/* the running invocation's distribution */
 	char library[64];	/* and the library it measures now */
 	size_t round;
+	const char *stage;	/* NULL: lines name the round ("round 2/8");
+				 * else this word instead, and no noisy
+				 * count (a duet: "duet") */
 };
 
 /* Start P for a run of TOTAL guest invocations in ROUNDS rounds, writing
@@ -57,7 +60,9 @@ void progress_library(struct progress *p, const char *library);
  * having measured POINTS results of which NOISY stayed noisy, or FAILED.
  * Clears the live line and prints "round 2/8 debian:bookworm: 12.3 s,
  * 55 points, 1 noisy" (or "... failed after 12.3 s"; "... interrupted
- * after 12.3 s" once bo_interrupted is set). */
+ * after 12.3 s" once bo_interrupted is set). With P->stage set, the
+ * line begins with the stage instead of the round and counts no noisy
+ * points: "duet base bookworm: 12.3 s, 55 points". */
 void progress_end(struct progress *p, const char *spec, size_t round,
 		  uint64_t wall_ns, size_t points, size_t noisy, int failed);
 
