@@ -349,6 +349,7 @@ static int store_keysetups(sqlite3 *db, int64_t inv_id,
 		sqlite3_bind_double(st, 9, k->ns_per_call);
 		sqlite3_bind_int(st, 10, judged->keysetup_verified[i]);
 		bind_timing(st, 11, &k->t);
+		sqlite3_bind_int(st, 15, judged->keysetup_noisy[i]);
 		if (db_step_done(db, st, err) < 0 ||
 		    store_samples(db, ss, sqlite3_last_insert_rowid(db), &k->t,
 				  err) < 0)

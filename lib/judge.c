@@ -150,31 +150,50 @@ static double rel_iqr(const struct guest_timing *t)
 				  (double)t->median_ns : 0;
 }
 
-size_t guest_output_noisy(const struct guest_output *out, int *noisy)
+/* Flag in NOISY each of the N relative spreads W above JUDGE_NOISE_FACTOR
+ * times their median. Returns how many are flagged. */
+static size_t flag_wide(const double *w, size_t n, int *noisy)
 {
 	double *v, typical;
-	size_t i, n = out->nresults, count = 0;
+	size_t i, count = 0;
 
 	if (n == 0)
 		return 0;
-	if (out->npairs == 0) {
-		for (i = 0; i < n; i++) {
-			noisy[i] = out->results[i].t.noisy != 0;
-			count += noisy[i];
-		}
-		return count;
-	}
 	v = xcalloc(n, sizeof(*v));
-	for (i = 0; i < n; i++)
-		v[i] = rel_iqr(&out->results[i].t);
+	memcpy(v, w, n * sizeof(*v));
 	qsort(v, n, sizeof(*v), cmp_double);
 	typical = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 	for (i = 0; i < n; i++) {
-		noisy[i] = rel_iqr(&out->results[i].t) >
-			   JUDGE_NOISE_FACTOR * typical;
+		noisy[i] = w[i] > JUDGE_NOISE_FACTOR * typical;
 		count += noisy[i];
 	}
 	free(v);
+	return count;
+}
+
+size_t guest_output_noisy(const struct guest_output *out, int *noisy)
+{
+	double *w = xcalloc(out->nresults ? out->nresults : 1, sizeof(*w));
+	size_t i, count;
+
+	for (i = 0; i < out->nresults; i++)
+		w[i] = rel_iqr(&out->results[i].t);
+	count = flag_wide(w, out->nresults, noisy);
+	free(w);
+	return count;
+}
+
+size_t guest_output_keysetups_noisy(const struct guest_output *out,
+				    int *noisy)
+{
+	double *w = xcalloc(out->nkeysetups ? out->nkeysetups : 1,
+			    sizeof(*w));
+	size_t i, count;
+
+	for (i = 0; i < out->nkeysetups; i++)
+		w[i] = rel_iqr(&out->keysetups[i].t);
+	count = flag_wide(w, out->nkeysetups, noisy);
+	free(w);
 	return count;
 }
 
@@ -201,9 +220,13 @@ void guest_output_judge(const struct guest_output *out,
 		guest_output_noisy(out, ret->result_noisy);
 	}
 	ret->nkeysetups = out->nkeysetups;
-	if (out->nkeysetups)
+	if (out->nkeysetups) {
 		ret->keysetup_verified = xcalloc(out->nkeysetups,
 						 sizeof(*ret->keysetup_verified));
+		ret->keysetup_noisy = xcalloc(out->nkeysetups,
+					      sizeof(*ret->keysetup_noisy));
+		guest_output_keysetups_noisy(out, ret->keysetup_noisy);
+	}
 	for (i = 0; i < out->nkeysetups; i++) {
 		const struct guest_keysetup *k = &out->keysetups[i];
 
@@ -217,11 +240,23 @@ void guest_output_judge(const struct guest_output *out,
 	ret->nalgo_peaks = guest_output_algo_peaks(out, &ret->algo_peaks);
 }
 
+void guest_judgement_noisy_by_guest(struct guest_judgement *j,
+				    const struct guest_output *out)
+{
+	size_t i;
+
+	for (i = 0; i < j->nresults && i < out->nresults; i++)
+		j->result_noisy[i] = out->results[i].t.noisy != 0;
+	for (i = 0; i < j->nkeysetups && i < out->nkeysetups; i++)
+		j->keysetup_noisy[i] = out->keysetups[i].t.noisy != 0;
+}
+
 void guest_judgement_release(struct guest_judgement *j)
 {
 	free(j->result_verified);
 	free(j->result_noisy);
 	free(j->keysetup_verified);
+	free(j->keysetup_noisy);
 	free(j->faults);
 	free(j->curves);
 	free(j->algo_peaks);

@@ -27,11 +27,11 @@ struct guest_algo_peak {
 				 * -1 when the library has no footprint */
 };
 
-/* A point measured interleaved is noisy when its relative interquartile
- * range exceeds this many times the invocation's median one: on a 2-core
- * virtual machine, two --quick --interleave runs had a median of 3.6 %
- * and 2.8 % of their points above three times it; the guest's fixed
- * 2 % coefficient of variation marked 82 %. */
+/* A point is noisy when its relative interquartile range exceeds this
+ * many times the invocation's median one: on a 2-core virtual machine,
+ * two --quick --interleave runs had a median of 3.6 % and 2.8 % of their
+ * points above three times it, where the guest's fixed 2 % coefficient
+ * of variation marked 82 % (and 90 % of a full sequential run's). */
 #define JUDGE_NOISE_FACTOR 3.0
 
 /* The judgement of one guest_output. Its arrays are owned (free with
@@ -48,19 +48,23 @@ struct guest_judgement {
 				 * (guest_output_crosscheck_ok); else 0.
 				 * NULL when nresults is 0 */
 	int *result_noisy;	/* one per out->results[]: 1 when the point
-				 * is noisy. Measured interleaved (the
-				 * output has pairs, guest --interleave):
-				 * its relative interquartile range
-				 * (p75 - p25) / median over its rounds is
-				 * above JUDGE_NOISE_FACTOR times the
-				 * median of that range over the
-				 * invocation's points, the typical spread
-				 * of this host in this invocation;
-				 * otherwise the guest's flag (cv above its
-				 * --max-cv). NULL when nresults is 0 */
+				 * is noisy: its relative interquartile
+				 * range (p75 - p25) / median, over its
+				 * samples (its rounds when measured
+				 * interleaved) is above
+				 * JUDGE_NOISE_FACTOR times the median of
+				 * that range over the invocation's points,
+				 * the typical spread of this host in this
+				 * invocation. The guest's own flag (cv
+				 * above its --max-cv) is not used. NULL
+				 * when nresults is 0 */
 	size_t nkeysetups;	/* = out->nkeysetups */
 	int *keysetup_verified;	/* the same per out->keysetups[]; NULL
 				 * when nkeysetups is 0 */
+	int *keysetup_noisy;	/* the same per out->keysetups[]: 1 when
+				 * noisy by the rule of result_noisy over
+				 * the invocation's key setups. NULL when
+				 * nkeysetups is 0 */
 	size_t nfaults;
 	struct guest_fault *faults;	/* guest_output_faults(): at most
 				 * one per library; NULL when nfaults is 0 */
@@ -85,6 +89,19 @@ void guest_output_judge(const struct guest_output *out,
  * how), one flag per out->results[] into NOISY (the caller's, nresults
  * entries). Returns how many are. */
 size_t guest_output_noisy(const struct guest_output *out, int *noisy);
+
+/* The same for the key setups of OUT: one flag per out->keysetups[] into
+ * NOISY (the caller's, nkeysetups entries), each against the median
+ * relative interquartile range of the invocation's key setups. Returns
+ * how many are noisy. */
+size_t guest_output_keysetups_noisy(const struct guest_output *out,
+				    int *noisy);
+
+/* Replace J's noisy flags (of OUT, the output J judges) with the guest's
+ * own: its coefficient of variation above the --max-cv it was given, a
+ * fixed limit the user asked for (run --max-cv). */
+void guest_judgement_noisy_by_guest(struct guest_judgement *j,
+				    const struct guest_output *out);
 
 /* Free what J owns and zero it (J itself is not freed; the output it
  * borrows from is untouched). */

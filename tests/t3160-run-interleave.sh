@@ -76,7 +76,7 @@ bad=$(q "with r as (select invocation_id inv, noisy,
 	where r.noisy = 1 and r.w <= 3 * m.med * 0.999")
 ok $([ "$noisy" -lt $((n / 4)) ] && [ "$bad" = 0 ] && [ -n "$bad" ]; echo $?) \
 	"noisy: $noisy of $n points, each above 3 x its invocation's median spread ($bad not)"
-grep -q "measurements noisy (a result whose rounds' interquartile range is above 3 times" "$tmp/err"
+grep -q "measurements noisy (their interquartile range, relative to the median, above 3 times the median of their invocation's results or key setups)" "$tmp/err"
 ok $? "the run says what noisy means here: $(grep 'measurements noisy' "$tmp/err")"
 
 "$BENCHORCH" run --tools --interleave --db "$tmp/t.db" >/dev/null 2>"$tmp/err"

@@ -164,8 +164,9 @@ static const struct opt_def options[] = {
 	  .offset = offsetof(struct run_opts, c.max_cv),
 	  .parse = parse_max_cv, .msg_prefix = "--max-cv: ",
 	  .help = "store a measurement whose samples' coefficient of\n"
-		  "variation exceeds the fraction F, 0 to 1 (0.02),\n"
-		  "as noisy" },
+		  "variation exceeds the fraction F, 0 to 1, as noisy\n"
+		  "(default: a spread above 3 times its invocation's\n"
+		  "typical one)" },
 	{ .name = "tools", .kind = OPT_FLAG,
 	  .offset = offsetof(struct run_opts, c.tools),
 	  .help = "the tool mode instead: time the distribution's own\n"

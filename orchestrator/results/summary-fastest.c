@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "orchestrator/results/fastest.h"
+#include "lib/judge.h"
 #include "lib/paths.h"
 #include "orchestrator/results/report-fmt.h"
 #include "orchestrator/results/summary.h"
@@ -256,12 +257,18 @@ long summary_fastest(FILE *f, sqlite3 *db, int64_t run_id,
 		}
 		print_cells(f, lines[i].cell, w);
 	}
-	if (marks & 7)
-		fprintf(f, "\n%s%s%s%s%s\n", marks & 1 ? "~ noisy (spread above the limit)" : "",
+	if (marks & 7) {
+		char noisy[80];
+
+		snprintf(noisy, sizeof(noisy),
+			 "~ noisy (spread above %.0f x its invocation's typical)",
+			 JUDGE_NOISE_FACTOR);
+		fprintf(f, "\n%s%s%s%s%s\n", marks & 1 ? noisy : "",
 			(marks & 1) && (marks & 6) ? "; " : "",
 			marks & 2 ? "! NOT verified" : "",
 			(marks & 2) && (marks & 4) ? "; " : "",
 			marks & 4 ? "* at the CPU's nominal clock" : "");
+	}
 	if (marks & 8)
 		fprintf(f, "%sa = b, x0.95=: a tie with the fastest, measured taking turns and not told\n"
 			"apart (their paired interval holds 1, or the guests disagree on which is faster)\n",

@@ -197,12 +197,18 @@ int run_invoke(const struct run_config *c, const struct plan *p,
 	return 0;
 }
 
-/* The results of OUT that stayed noisy (guest_output_noisy). */
-size_t run_count_noisy(const struct guest_output *out)
+size_t run_count_noisy(const struct guest_output *out, int by_guest)
 {
-	int *flags = xcalloc(out->nresults + 1, sizeof(*flags));
-	size_t n = guest_output_noisy(out, flags);
+	int *flags;
+	size_t i, n = 0;
 
+	if (by_guest) {
+		for (i = 0; i < out->nresults; i++)
+			n += out->results[i].t.noisy != 0;
+		return n;
+	}
+	flags = xcalloc(out->nresults + 1, sizeof(*flags));
+	n = guest_output_noisy(out, flags);
 	free(flags);
 	return n;
 }
@@ -245,6 +251,9 @@ int run_store_now(sqlite3 *db, int64_t run_id, const struct run_config *c,
 	/* what is verified, which libraries failed, the curve fits */
 	if (!s->error) {
 		guest_output_judge(&s->out, &judged);
+		/* a limit the user gave: the guest's flags, cv above it */
+		if (c->max_cv[0])
+			guest_judgement_noisy_by_guest(&judged, &s->out);
 		inv.judged = &judged;
 	}
 	rc = db_run_store_invocation(db, run_id, &inv, err);

@@ -69,8 +69,10 @@ int run_invoke(const struct run_config *c, const struct plan *p,
 	       const struct plan_step *step, struct run_dist *d, int cpu,
 	       struct run_inv *s, struct progress *pg);
 
-/* The results of OUT that stayed noisy. */
-size_t run_count_noisy(const struct guest_output *out);
+/* How many results of OUT are noisy: by their spread against the
+ * invocation's typical one (guest_output_noisy), or with BY_GUEST (run
+ * --max-cv given) by the guest's own flag. */
+size_t run_count_noisy(const struct guest_output *out, int by_guest);
 
 /* Store S, an invocation of D in run RUN_ID of C (its guest's error, or
  * its output), in DB in a transaction of its own

@@ -24,18 +24,6 @@ static void note_unread(char **note, sqlite3 *db, const char *path,
 				  sqlite3_errmsg(db));
 }
 
-/* How many sets the guests measured of every point in run C, to end
- * "... above the guest's limit ...": --quick and --max-reruns 0 measure
- * one set. */
-static const char *reruns_phrase(const struct run_config *c)
-{
-	if (c->max_reruns_set)
-		return c->max_reruns == 0 ? "in one set (--max-reruns 0)" :
-		       "over all their sets";
-	return c->quick ? "in one set (--quick measures one)" :
-	       "over all their sets";
-}
-
 int run_report_stored(sqlite3 *db, const struct run_config *c,
 		      int64_t run_id)
 {
@@ -57,14 +45,14 @@ int run_report_stored(sqlite3 *db, const struct run_config *c,
 		cli_error("%s", err.msg);
 		rc = EXIT_FAILED;
 	}
-	if ((noisy > 0 || (noisy == 0 && measured > 0)) && c->interleave_libs)
-		fprintf(stderr, "benchorch: run %lld: %ld of %ld measurements noisy (a result whose rounds' interquartile range is above %.0f times its invocation's median one; a key setup whose coefficient of variation is above the guest's limit)\n",
+	if ((noisy > 0 || (noisy == 0 && measured > 0)) && c->max_cv[0])
+		fprintf(stderr, "benchorch: run %lld: %ld of %ld measurements noisy (the coefficient of variation of their samples above --max-cv %g)\n",
+			(long long)run_id, noisy, measured,
+			strtod(c->max_cv, NULL));
+	else if (noisy > 0 || (noisy == 0 && measured > 0))
+		fprintf(stderr, "benchorch: run %lld: %ld of %ld measurements noisy (their interquartile range, relative to the median, above %.0f times the median of their invocation's results or key setups)\n",
 			(long long)run_id, noisy, measured,
 			JUDGE_NOISE_FACTOR);
-	else if (noisy > 0 || (noisy == 0 && measured > 0))
-		fprintf(stderr, "benchorch: run %lld: %ld of %ld measurements stayed noisy (the coefficient of variation of their samples above the guest's limit %s)\n",
-			(long long)run_id, noisy, measured,
-			reruns_phrase(c));
 	moved = summary_canaries_moved(db, run_id, &curves);
 	if (moved < 0)
 		note_unread(&unread, db, c->db_path, run_id,

@@ -319,7 +319,8 @@ static void run_measure(struct run_state *s)
 		failed = run_invoke(c, p, step, d, s->o.choice.cpu, inv,
 				    &s->pg) < 0;
 		progress_end(&s->pg, d->spec, step->round + 1, inv->wall_ns,
-			     inv->out.nresults, run_count_noisy(&inv->out),
+			     inv->out.nresults, run_count_noisy(&inv->out,
+					     c->max_cv[0] != 0),
 			     failed);
 		if (!failed) {
 			s->nok++;
