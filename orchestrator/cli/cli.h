@@ -183,6 +183,17 @@ int cli_check_db_writable(const char *path);
  * nothing allocated survives the call. */
 int cli_input_file(const char *cmd, const char *path, const char *note);
 
+/* cli_input_file for each of the N input files PATHS of command CMD,
+ * every one of them checked: prints "benchorch CMD: cannot read 'PATH':
+ * REASON" on one line for each that cannot be read, then, when any
+ * could not, "benchorch CMD: K of N WHAT cannot be read", followed by
+ * ": TAIL" when TAIL is not NULL (what the command does not do, where
+ * such files come from), and the --help hint, and returns EXIT_USAGE;
+ * else returns 0. WHAT names the files in the plural ("databases to
+ * merge"). Nothing is read, nothing allocated survives the call. */
+int cli_input_files(const char *cmd, int n, char *const *paths,
+		    const char *what, const char *tail);
+
 /* Take the machine's run lock (bo_run_lock on BENCHORCH_RUN_LOCK_DIR),
  * saying once on stderr "benchorch: another run holds 'PATH'; waiting for
  * it to finish" while another run holds it. Returns the locked fd (the
