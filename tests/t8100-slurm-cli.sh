@@ -312,7 +312,7 @@ PATH=$tmp/nobin "$BENCHORCH" slurm submit --spool "$tmp/spool3" \
 ok $? "no sbatch in PATH: said so: $(head -1 "$tmp/err")"
 
 # the daemon's configuration: a schedule sent to Slurm
-printf 'state-dir %s\nschedule nightly every day at 03:00 distros debian quick slurm partition=bench nodes=4 spool=/shared/spool time=2:00:00\nschedule l every 6h distros debian slurm nodelist=n[1-2] spool=/shared/l\n' "$tmp" >"$tmp/s.conf"
+printf 'state-dir %s\nschedule nightly every day at 03:00 distros debian quick slurm partition=bench nodes=4 spool=/shared/spool time=2:00:00\nschedule l every 6h distros debian slurm nodelist=n[1-2] spool=/shared/l\ndatabase /shared/all.db\n' "$tmp" >"$tmp/s.conf"
 "$BENCHORCH" daemon --check --config "$tmp/s.conf" >"$tmp/out" 2>"$tmp/err"
 ok $? "daemon --check accepts schedules with slurm words"
 grep -qx "schedule nightly every day at 03:00:00 distros debian libs all quick refresh slurm partition=bench nodes=4 spool=/shared/spool time=2:00:00" "$tmp/out" &&
@@ -333,6 +333,17 @@ for bad in "slurm nodes=0:nodes: '0' is out of range (1 to 10000)" \
 	[ $? -eq 2 ] && grep -qF "line 1: schedule 's': ${bad#*:}" "$tmp/err"
 	ok $? "'${bad%%:*}' is refused: $(cat "$tmp/err")"
 done
+
+# no database line: the default, under the state directory, is local to
+# each node, as submit refuses to go without --db
+printf 'state-dir %s\nschedule plain every 6h distros debian\nschedule nightly every day at 03:00 distros debian slurm spool=/shared/spool\n' "$tmp" >"$tmp/nodb.conf"
+"$BENCHORCH" daemon --check --config "$tmp/nodb.conf" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+	grep -qxF "benchorch: '$tmp/nodb.conf' line 3: schedule 'nightly': slurm needs a line 'database PATH' in this file: a database every node and this host share (the default, STATE/results.db, is local to each node)" "$tmp/err"
+ok $? "a slurm schedule without a database line is refused at load, in one line naming the file and the key: $(cat "$tmp/err")"
+BENCHORCH_DB=/shared/all.db "$BENCHORCH" daemon --check --config "$tmp/nodb.conf" >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "slurm needs a line 'database PATH'" "$tmp/err"
+ok $? "\$BENCHORCH_DB does not stand for the file's database line"
 
 if command -v valgrind >/dev/null 2>&1; then
 	vg() { valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite "$@"; }
