@@ -42,22 +42,26 @@ int cli_input_file(const char *cmd, const char *path, const char *note)
 }
 
 int cli_input_files(const char *cmd, int n, char *const *paths,
-		    const char *what, const char *tail)
+		    const char *note)
 {
-	int i, e, bad = 0;
+	int i, e, last = -1;
 
-	for (i = 0; i < n; i++) {
-		if (!paths[i] || !*paths[i]) {
+	/* the last one that cannot be read carries the --help hint */
+	for (i = 0; i < n; i++)
+		if (!paths[i] || !*paths[i] || input_errno(paths[i]))
+			last = i;
+	for (i = 0; i < last; i++) {
+		if (!paths[i] || !*paths[i])
 			cli_cmd_error(cmd, "an input file must not be empty");
-			bad++;
-		} else if ((e = input_errno(paths[i]))) {
-			cli_cmd_error(cmd, "cannot read '%s': %s", paths[i],
-				      strerror(e));
-			bad++;
-		}
+		else if ((e = input_errno(paths[i])))
+			cli_cmd_error(cmd, "cannot read '%s': %s%s%s%s",
+				      paths[i], strerror(e), note ? " (" : "",
+				      note ? note : "", note ? ")" : "");
 	}
-	if (!bad)
+	if (last < 0)
 		return 0;
-	return cli_usage_error(cmd, "%d of %d %s cannot be read%s%s", bad, n,
-			       what, tail ? ": " : "", tail ? tail : "");
+	if (cli_input_file(cmd, paths[last], note) == 0)
+		/* it became readable in between: said as it was */
+		return cli_usage_error(cmd, "cannot read '%s'", paths[last]);
+	return EXIT_USAGE;
 }

@@ -184,15 +184,13 @@ int cli_check_db_writable(const char *path);
 int cli_input_file(const char *cmd, const char *path, const char *note);
 
 /* cli_input_file for each of the N input files PATHS of command CMD,
- * every one of them checked: prints "benchorch CMD: cannot read 'PATH':
- * REASON" on one line for each that cannot be read, then, when any
- * could not, "benchorch CMD: K of N WHAT cannot be read", followed by
- * ": TAIL" when TAIL is not NULL (what the command does not do, where
- * such files come from), and the --help hint, and returns EXIT_USAGE;
- * else returns 0. WHAT names the files in the plural ("databases to
- * merge"). Nothing is read, nothing allocated survives the call. */
+ * every one of them checked: each that cannot be read gets its line as
+ * cli_input_file prints it ("benchorch CMD: cannot read 'PATH': REASON
+ * (NOTE)"), and the --help hint follows the last one; returns EXIT_USAGE
+ * when any cannot be read, else 0. Nothing is read, nothing allocated
+ * survives the call. */
 int cli_input_files(const char *cmd, int n, char *const *paths,
-		    const char *what, const char *tail);
+		    const char *note);
 
 /* Take the machine's run lock (bo_run_lock on BENCHORCH_RUN_LOCK_DIR),
  * saying once on stderr "benchorch: another run holds 'PATH'; waiting for

@@ -104,8 +104,8 @@ static int check_sources(const char *path, int n, char **src)
 
 	/* every source first, each one said: one that cannot be read
 	 * creates no database here */
-	if (cli_input_files("merge", n, src, "databases to merge",
-			    "nothing merged (a database to merge is made on its host with 'benchorch export -o FILE')"))
+	if (cli_input_files("merge", n, src,
+			    "a database to merge is made on its host with 'benchorch export -o FILE'"))
 		return EXIT_USAGE;
 	/* a source that is the database itself (by another name, too) */
 	for (i = 0; i < n; i++) {
