@@ -143,6 +143,31 @@ cp "$tmp/a.db" "$tmp/a2.db"
 "$BENCHORCH" merge --db "$tmp/a2.db" "$tmp/b.db" "$tmp/foreign.db" >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 3 ] && [ ! -s "$tmp/out" ] && cmp -s "$tmp/a.db" "$tmp/a2.db"
 ok $? "an existing destination is left as it was"
+# every source that cannot be read is named, one line each, and nothing
+# is merged: not only the first
+cp "$tmp/a.db" "$tmp/a3.db"
+mkdir "$tmp/adir.db"
+"$BENCHORCH" merge --db "$tmp/a3.db" "$tmp/gone1.db" "$tmp/b.db" "$tmp/gone2.db" \
+	"$tmp/adir.db" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && [ ! -s "$tmp/out" ] && cmp -s "$tmp/a.db" "$tmp/a3.db" &&
+	note="(a database to merge is made on its host with 'benchorch export -o FILE')" &&
+	[ "$(sed -n 1p "$tmp/err")" = "benchorch merge: cannot read '$tmp/gone1.db': No such file or directory $note" ] &&
+	[ "$(sed -n 2p "$tmp/err")" = "benchorch merge: cannot read '$tmp/gone2.db': No such file or directory $note" ] &&
+	[ "$(sed -n 3p "$tmp/err")" = "benchorch merge: cannot read '$tmp/adir.db': Is a directory $note" ] &&
+	[ "$(sed -n 4p "$tmp/err")" = "Try 'benchorch merge --help'." ] && [ "$(wc -l <"$tmp/err")" -eq 4 ]
+ok $? "three sources missing or unreadable among four: each named on its line, nothing merged, exit 2 (exit $rc)"
+[ $? -eq 0 ] || sed 's/^/# /' "$tmp/err"
+"$BENCHORCH" merge --db "$tmp/new2.db" "$tmp/gone1.db" "$tmp/gone2.db" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] && [ -z "$(ls "$tmp" | grep '^new2\.db')" ] &&
+	[ "$(grep -c "^benchorch merge: cannot read '$tmp/gone[12].db'" "$tmp/err")" -eq 2 ]
+ok $? "two missing sources: both named, no new database made"
+# and every source that is no benchorch database
+"$BENCHORCH" merge --db "$tmp/new.db" "$tmp/junk.db" "$tmp/a.db" "$tmp/foreign.db" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 3 ] && [ ! -s "$tmp/out" ] && [ -z "$(ls "$tmp" | grep '^new\.db')" ] &&
+	grep -q "junk.db" "$tmp/err" && grep -q "foreign.db" "$tmp/err" && [ "$(grep -c "nothing merged" "$tmp/err")" -eq 2 ]
+ok $? "two sources that are no benchorch database: both named, nothing merged"
+[ $? -eq 0 ] || sed 's/^/# /' "$tmp/err"
 ln -s "$tmp/all.db" "$tmp/alias.db"
 "$BENCHORCH" merge --db "$tmp/all.db" "$tmp/alias.db" >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 2 ] && [ ! -s "$tmp/out" ] &&

@@ -14,6 +14,14 @@ mkdir "$tmp/bin"
 # federation); scontrol expands "n[1-2],x" as Slurm would
 cat >"$tmp/bin/sbatch" <<'EOF'
 #!/bin/sh
+# sbatch --test-only: recorded apart, answered as a cluster that can run it
+for a; do
+	[ "$a" = --test-only ] || continue
+	printf '%s\n' "$@" >"$STUB_DIR/sbatch.test.args"
+	cat >/dev/null
+	echo "sbatch: Job 1 to start at 2026-01-01T00:00:00 using 2 processors on nodes n1 in partition bench" >&2
+	exit 0
+done
 n=$(($(cat "$STUB_DIR/count" 2>/dev/null || echo 0) + 1))
 echo "$n" >"$STUB_DIR/count"
 printf '%s\n' "$@" >"$STUB_DIR/sbatch.$n.args"
@@ -23,6 +31,7 @@ EOF
 cat >"$tmp/bin/scontrol" <<'EOF'
 #!/bin/sh
 [ "$1 $2 $3" = "show hostnames n[1-2],x" ] && printf 'n1\nn2\nx\n' && exit 0
+[ "$1 $2 $3" = "show hostnames n[1-2],n1" ] && printf 'n1\nn2\nn1\n' && exit 0
 exit 1
 EOF
 chmod +x "$tmp/bin/sbatch" "$tmp/bin/scontrol"
@@ -130,23 +139,36 @@ ok $? "the dry-run script runs"
 [ "$(cat "$tmp/out")" = "job 701
 tasks 701_0 701_1 701_2
 merge 702" ]
-ok $? "it prints the array job, its tasks and the merge job: $(tr '\n' ' ' <"$tmp/out")"
+ok $? "it prints the job, its tasks and the merge job: $(tr '\n' ' ' <"$tmp/out")"
 a="$tmp/sbatch.1.args"
-grep -qx -- "--exclusive" "$a" && grep -qx -- "--nodes=1" "$a" &&
-	grep -qx -- "--array=0-2" "$a" && grep -qx -- "--partition=bench" "$a" &&
-	grep -qx -- "--time=1:00:00" "$a" && grep -qx -- "--output=$tmp/spool/%A_%a.log" "$a"
-ok $? "the array: 3 tasks, each exclusive on one node, partition, time limit, a log per task"
+grep -qx -- "--exclusive" "$a" && grep -qx -- "--nodes=3" "$a" &&
+	grep -qx -- "--ntasks-per-node=1" "$a" && grep -qx -- "--no-kill" "$a" &&
+	! grep -q -- "--array" "$a" && grep -qx -- "--partition=bench" "$a" &&
+	grep -qx -- "--time=1:00:00" "$a" && grep -qx -- "--output=$tmp/spool/%j.log" "$a"
+ok $? "one job of 3 nodes (3 distinct nodes, not an array), one task on each, exclusive, partition, time limit"
+t="$tmp/sbatch.test.args"
+grep -qx -- "--test-only" "$t" && grep -qx -- "--nodes=3" "$t" && grep -qx -- "--ntasks-per-node=1" "$t" &&
+	grep -qx -- "--partition=bench" "$t" && grep -qx -- "--exclusive" "$t"
+ok $? "sbatch --test-only tries the same job first"
 m="$tmp/sbatch.2.args"
 grep -qx -- "--dependency=afterany:701" "$m" && grep -qx -- "--partition=bench" "$m" &&
 	grep -qx -- "--export=ALL,BENCHORCH_SLURM_JOB=701" "$m" &&
 	grep -q "slurm collect --spool '$tmp/spool' --db '$tmp/central.db' \"\$BENCHORCH_SLURM_JOB\"" "$tmp/sbatch.2.script"
-ok $? "the merge job waits for the array with afterany and runs slurm collect"
+ok $? "the merge job waits for the job with afterany and runs slurm collect"
 [ "$(cat "$tmp/spool/701.tasks" | tr '\n' ' ')" = "701_0 701_1 701_2 " ] &&
 	[ "$(cat "$tmp/spool/701.merge")" = 702 ]
 ok $? "the spool lists the tasks and the merge job"
 
-# the task script itself, run as Slurm would run array task 1 of job 701
-# with a stand-in benchorch
+# the job's script itself, run as Slurm would run it on the first node of
+# job 701, with a stand-in srun that runs the task as task 1 of the step
+# (SLURM_PROCID set by the caller) and a stand-in benchorch
+cat >"$tmp/bin/srun" <<'EOF'
+#!/bin/sh
+printf '%s\n' "$@" >"$STUB_DIR/srun.args"
+while [ $# -gt 0 ]; do case $1 in --*) shift ;; *) break ;; esac; done
+exec "$@"
+EOF
+chmod +x "$tmp/bin/srun"
 sed "s|^'[^']*/benchorch' run|'$tmp/bin/fake-benchorch' run|" "$tmp/sbatch.1.script" >"$tmp/task.sh"
 cat >"$tmp/bin/fake-benchorch" <<'EOF'
 #!/bin/sh
@@ -155,8 +177,13 @@ echo "benchorch run: exits 3" >&2
 exit 3
 EOF
 chmod +x "$tmp/bin/fake-benchorch"
-SLURM_ARRAY_JOB_ID=701 SLURM_ARRAY_TASK_ID=1 SLURM_JOB_ID=705 sh "$tmp/task.sh" 2>"$tmp/task.err"
+SLURM_JOB_ID=701 SLURM_PROCID=1 SLURM_JOB_NUM_NODES=3 PATH=$tmp/bin:$PATH \
+	sh "$tmp/task.sh" 2>"$tmp/task.err"
 rc=$?
+s="$tmp/srun.args"
+grep -qx -- "--nodes=3" "$s" && grep -qx -- "--ntasks=3" "$s" && grep -qx -- "--ntasks-per-node=1" "$s" &&
+	grep -qx -- "--kill-on-bad-exit=0" "$s" && grep -qx -- "--output=$tmp/spool/%j_%t.log" "$s"
+ok $? "the job runs the task with srun once on each of its nodes, one failing stopping no other, a log per task"
 h=$(hostname -s)
 local=$(tail -1 "$tmp/fake.args")
 [ $rc -eq 3 ] && [ "$(sed -n 1p "$tmp/spool/701_1.exit")" = 3 ] &&
@@ -173,12 +200,13 @@ printf '%s\n' "$@" >"$STUB_DIR/fake.args"
 for a; do db=$a; done
 printf '%s\n' "$db" >"$STUB_DIR/fake.db"
 # nothing of this task's is in the spool while it runs
-ls -a "$STUB_DIR/spool" | grep -q -- "-701_${SLURM_ARRAY_TASK_ID}\.db" && exit 9
+ls -a "$STUB_DIR/spool" | grep -q -- "-701_${SLURM_PROCID}\.db" && exit 9
 head -c 100000 /dev/urandom >"$db"
 cp "$db" "$STUB_DIR/fake.copy"
 exit 0
 EOF
-SLURM_ARRAY_JOB_ID=701 SLURM_ARRAY_TASK_ID=3 sh "$tmp/task.sh" 2>"$tmp/task.err"
+SLURM_JOB_ID=701 SLURM_PROCID=3 SLURM_JOB_NUM_NODES=3 PATH=$tmp/bin:$PATH \
+	sh "$tmp/task.sh" 2>"$tmp/task.err"
 rc=$?
 sum=$(sha256sum <"$tmp/fake.copy")
 [ $rc -eq 0 ] && cmp -s "$tmp/fake.copy" "$tmp/spool/$h-701_3.db" &&
@@ -196,8 +224,8 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
 	sed "s|^spool=.*|spool='$tmp/nspool'|" "$tmp/task.sh" >"$tmp/task-nobody.sh"
 	chmod 644 "$tmp/task-nobody.sh"
 	rm -f "$tmp/fake.args"
-	SLURM_ARRAY_JOB_ID=701 SLURM_ARRAY_TASK_ID=2 setpriv --reuid=65534 \
-		--regid=65534 --clear-groups sh "$tmp/task-nobody.sh" 2>"$tmp/task.err"
+	SLURM_JOB_ID=701 SLURM_PROCID=2 SLURM_JOB_NUM_NODES=3 PATH=$tmp/bin:$PATH \
+		setpriv --reuid=65534 --regid=65534 --clear-groups sh "$tmp/task-nobody.sh" 2>"$tmp/task.err"
 	rc=$?
 	[ $rc -eq 3 ] && [ ! -e "$tmp/fake.args" ] &&
 		[ "$(sed -n 1p "$tmp/nspool/701_2.exit")" = 3 ] &&
@@ -223,6 +251,14 @@ grep -qx -- "--nodelist=n1" "$tmp/sbatch.1.args" && grep -qx -- "--nodelist=n2" 
 ok $? "each job is sent to its node; the merge waits for all three"
 ls "$tmp"/spool2/submit-*.sh >/dev/null 2>&1
 ok $? "the submitted script is kept in the spool"
+# a node named twice in the list is measured once
+rm -f "$tmp/count" "$tmp"/sbatch.*
+PATH=$tmp/bin:$PATH "$BENCHORCH" slurm submit --nodelist 'n[1-2],n1' \
+	--spool "$tmp/spool2b" --db "$tmp/central.db" --distros debian >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && [ "$(sed -n 2p "$tmp/out")" = "tasks 701 702" ] &&
+	grep -qx -- "--nodelist=n1" "$tmp/sbatch.1.args" && grep -qx -- "--nodelist=n2" "$tmp/sbatch.2.args" &&
+	grep -qx -- "--dependency=afterany:701:702" "$tmp/sbatch.3.args"
+ok $? "--nodelist 'n[1-2],n1': one job on n1 and one on n2, no node twice: $(tr '\n' ' ' <"$tmp/out")"
 
 # a spool path and a run option with a quote and spaces stay whole
 rm -f "$tmp/count" "$tmp"/sbatch.*
@@ -230,11 +266,11 @@ odd="$tmp/it's a spool"
 PATH=$tmp/bin:$PATH "$BENCHORCH" slurm submit --spool "$odd" --db "$tmp/c d.db" \
 	--distros debian --state-dir "$tmp/st ate'x" >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 0 ] && [ "$(cat "$odd/701.tasks")" = "701_0" ] &&
-	grep -qxF -- "--output=$odd/%A_%a.log" "$tmp/sbatch.1.args" &&
+	grep -qxF -- "--output=$odd/%j.log" "$tmp/sbatch.1.args" &&
 	grep -qF "slurm collect --spool '$tmp/it'\\''s a spool' --db '$tmp/c d.db'" "$tmp/sbatch.2.script"
 ok $? "paths with a quote and spaces are quoted for the shell"
 sed "s|^'[^']*/benchorch' run|'$tmp/bin/fake-benchorch' run|" "$tmp/sbatch.1.script" >"$tmp/task.sh"
-SLURM_JOB_ID=702 SLURM_ARRAY_JOB_ID=701 SLURM_ARRAY_TASK_ID=0 sh "$tmp/task.sh" 2>/dev/null
+SLURM_JOB_ID=701 SLURM_PROCID=0 SLURM_JOB_NUM_NODES=1 PATH=$tmp/bin:$PATH sh "$tmp/task.sh" 2>/dev/null
 [ "$(sed -n 4,5p "$tmp/fake.args")" = "--state-dir
 $tmp/st ate'x" ] && [ -f "$odd/$h-701_0.db" ]
 ok $? "the task passes them on unchanged"
@@ -248,27 +284,47 @@ EOF
 PATH=$tmp/bin:$PATH "$BENCHORCH" slurm submit --partition nope --spool "$tmp/spool3" \
 	--db "$tmp/central.db" --distros debian >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 3 ] && grep -q "Invalid partition name" "$tmp/err" && grep -q "cannot submit to slurm" "$tmp/err" &&
-	grep -qx "benchorch: sbatch refused the array of 1 tasks (its message is above)" "$tmp/err" &&
+	grep -qx "benchorch: sbatch refused the job of 1 node, one task on each (no node is measured twice: the partition needs 1 node up; sinfo lists them) (its message is above)" "$tmp/err" &&
 	! grep -q "is sbatch installed" "$tmp/err"
 ok $? "sbatch refusing gives exit 3, its message and which job it refused, no guess"
 
-# an array larger than the cluster's MaxArraySize: sbatch's own reason
+# more nodes than the partition has up: sbatch --test-only's own reason
+# (no array, so no MaxArraySize: the limit is the nodes there are), and
+# nothing submitted, where a cluster that does not enforce its
+# partitions' limits would queue the job for ever
 cat >"$tmp/bin/sbatch" <<'EOF'
 #!/bin/sh
-echo "sbatch: error: Batch job submission failed: Invalid job array specification" >&2
-exit 1
+for a; do
+	[ "$a" = --test-only ] || continue
+	printf '%s\n' "$@" >"$STUB_DIR/sbatch.test.args"
+	echo "allocation failure: Requested node configuration is not available" >&2
+	exit 1
+done
+echo x >>"$STUB_DIR/submitted"
+echo 901
 EOF
+rm -f "$tmp/submitted"
 PATH=$tmp/bin:$PATH "$BENCHORCH" slurm submit --nodes 2000 --spool "$tmp/spool3" \
 	--db "$tmp/central.db" --distros debian >"$tmp/out" 2>"$tmp/err"
-[ $? -eq 3 ] && grep -q "^sbatch: error: Batch job submission failed: Invalid job array specification$" "$tmp/err" &&
-	grep -qx "benchorch: sbatch refused the array of 2000 tasks (its message is above)" "$tmp/err" &&
+[ $? -eq 3 ] && [ ! -e "$tmp/submitted" ] && [ ! -s "$tmp/out" ] &&
+	grep -qx -- "--nodes=2000" "$tmp/sbatch.test.args" &&
+	grep -qx "allocation failure: Requested node configuration is not available" "$tmp/err" &&
+	grep -qx "benchorch: sbatch refused the job of 2000 nodes, one task on each (no node is measured twice: the partition needs 2000 nodes up; sinfo lists them) (its message is above)" "$tmp/err" &&
 	! grep -q "is sbatch installed" "$tmp/err"
-ok $? "--nodes 2000 refused by sbatch: its reason shown: $(tr '\n' '|' <"$tmp/err")"
+ok $? "--nodes 2000 refused by sbatch --test-only: its reason shown, nothing submitted: $(tr '\n' '|' <"$tmp/err")"
 
 # what sbatch --parsable printed is a job id before it is used: not, and
 # nothing more is submitted
 cat >"$tmp/bin/sbatch" <<'EOF'
 #!/bin/sh
+# sbatch --test-only: recorded apart, answered as a cluster that can run it
+for a; do
+	[ "$a" = --test-only ] || continue
+	printf '%s\n' "$@" >"$STUB_DIR/sbatch.test.args"
+	cat >/dev/null
+	echo "sbatch: Job 1 to start at 2026-01-01T00:00:00 using 2 processors on nodes n1 in partition bench" >&2
+	exit 0
+done
 n=$(($(cat "$STUB_DIR/count" 2>/dev/null || echo 0) + 1))
 echo "$n" >"$STUB_DIR/count"
 cat >/dev/null
@@ -278,12 +334,20 @@ rm -f "$tmp/count"
 PATH=$tmp/bin:$PATH "$BENCHORCH" slurm submit --spool "$tmp/spool3" \
 	--db "$tmp/central.db" --distros debian >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 3 ] && [ "$(cat "$tmp/count")" = 1 ] && [ ! -s "$tmp/out" ] &&
-	grep -qx "benchorch: sbatch --parsable printed 'Submitted batch job 77' for the array of 1 tasks, not a job id" "$tmp/err" &&
+	grep -qx "benchorch: sbatch --parsable printed 'Submitted batch job 77' for the job of 1 node, not a job id" "$tmp/err" &&
 	[ -z "$(ls "$tmp/spool3" | grep -v '^submit-')" ]
 ok $? "an answer that is no job id stops the submission before the merge job: $(head -1 "$tmp/err")"
 # the merge job refused after the tasks were queued: they are cancelled
 cat >"$tmp/bin/sbatch" <<'EOF'
 #!/bin/sh
+# sbatch --test-only: recorded apart, answered as a cluster that can run it
+for a; do
+	[ "$a" = --test-only ] || continue
+	printf '%s\n' "$@" >"$STUB_DIR/sbatch.test.args"
+	cat >/dev/null
+	echo "sbatch: Job 1 to start at 2026-01-01T00:00:00 using 2 processors on nodes n1 in partition bench" >&2
+	exit 0
+done
 n=$(($(cat "$STUB_DIR/count" 2>/dev/null || echo 0) + 1))
 echo "$n" >"$STUB_DIR/count"
 cat >/dev/null
@@ -312,7 +376,7 @@ PATH=$tmp/nobin "$BENCHORCH" slurm submit --spool "$tmp/spool3" \
 ok $? "no sbatch in PATH: said so: $(head -1 "$tmp/err")"
 
 # the daemon's configuration: a schedule sent to Slurm
-printf 'state-dir %s\nschedule nightly every day at 03:00 distros debian quick slurm partition=bench nodes=4 spool=/shared/spool time=2:00:00\nschedule l every 6h distros debian slurm nodelist=n[1-2] spool=/shared/l\n' "$tmp" >"$tmp/s.conf"
+printf 'state-dir %s\nschedule nightly every day at 03:00 distros debian quick slurm partition=bench nodes=4 spool=/shared/spool time=2:00:00\nschedule l every 6h distros debian slurm nodelist=n[1-2] spool=/shared/l\ndatabase /shared/all.db\n' "$tmp" >"$tmp/s.conf"
 "$BENCHORCH" daemon --check --config "$tmp/s.conf" >"$tmp/out" 2>"$tmp/err"
 ok $? "daemon --check accepts schedules with slurm words"
 grep -qx "schedule nightly every day at 03:00:00 distros debian libs all quick refresh slurm partition=bench nodes=4 spool=/shared/spool time=2:00:00" "$tmp/out" &&
@@ -333,6 +397,17 @@ for bad in "slurm nodes=0:nodes: '0' is out of range (1 to 10000)" \
 	[ $? -eq 2 ] && grep -qF "line 1: schedule 's': ${bad#*:}" "$tmp/err"
 	ok $? "'${bad%%:*}' is refused: $(cat "$tmp/err")"
 done
+
+# no database line: the default, under the state directory, is local to
+# each node, as submit refuses to go without --db
+printf 'state-dir %s\nschedule plain every 6h distros debian\nschedule nightly every day at 03:00 distros debian slurm spool=/shared/spool\n' "$tmp" >"$tmp/nodb.conf"
+"$BENCHORCH" daemon --check --config "$tmp/nodb.conf" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+	grep -qxF "benchorch: '$tmp/nodb.conf' line 3: schedule 'nightly': slurm needs a line 'database PATH' in this file: a database every node and this host share (the default, STATE/results.db, is local to each node)" "$tmp/err"
+ok $? "a slurm schedule without a database line is refused at load, in one line naming the file and the key: $(cat "$tmp/err")"
+BENCHORCH_DB=/shared/all.db "$BENCHORCH" daemon --check --config "$tmp/nodb.conf" >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "slurm needs a line 'database PATH'" "$tmp/err"
+ok $? "\$BENCHORCH_DB does not stand for the file's database line"
 
 if command -v valgrind >/dev/null 2>&1; then
 	vg() { valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite "$@"; }

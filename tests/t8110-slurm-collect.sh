@@ -107,12 +107,19 @@ grep -q "^500_0 .*node-a .*done .*$sp/node-a-500_0.db$" "$tmp/out" &&
 	grep -qx "merge job 510: finished, report '$sp/500.report.html'" "$tmp/out"
 ok $? "status: done, failed, stopped, never started, and the merge"
 grep -qx -- "500,510" "$tmp/squeue.args"
-ok $? "status asks squeue about the array and the merge job"
+ok $? "status asks squeue about the job and the merge job"
 printf '500_3 RUNNING\n500_[4] PENDING\n510 PENDING\n' >"$tmp/squeue.out"
 PATH=$tmp/bin:$PATH "$BENCHORCH" slurm status --spool "$sp" 500 >"$tmp/out" 2>"$tmp/err"
 grep -q "^500_3 .*node-d .*running" "$tmp/out" && grep -q "^500_4 .* - .*pending" "$tmp/out" &&
 	grep -qx "merge job 510: pending" "$tmp/out"
 ok $? "status: what squeue says of the tasks still queued"
+# a job of N nodes (one task on each, not an array): squeue shows the
+# job, and its state is that of each task not finished
+printf '500 RUNNING\n510 PENDING\n' >"$tmp/squeue.out"
+PATH=$tmp/bin:$PATH "$BENCHORCH" slurm status --spool "$sp" 500 >"$tmp/out" 2>"$tmp/err"
+grep -q "^500_3 .*node-d .*running" "$tmp/out" && grep -q "^500_4 .* - .*running" "$tmp/out" &&
+	grep -q "^500_0 .*node-a .*done" "$tmp/out" && grep -qx "merge job 510: pending" "$tmp/out"
+ok $? "status: the state of a job of N nodes is its unfinished tasks'"
 "$BENCHORCH" slurm status --spool "$sp" 999 >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "no submission '999'" "$tmp/err"
 ok $? "status of an unknown job is an error"

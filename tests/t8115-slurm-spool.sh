@@ -162,20 +162,27 @@ for a; do db=$a; done
 echo "a database" >"$db"
 exit 0
 EOS
-chmod +x "$tmp/bin/fake-benchorch"
+# the job's script runs its task with srun: here as the task of rank
+# SLURM_PROCID on this host
+cat >"$tmp/bin/srun" <<'EOS'
+#!/bin/sh
+while [ $# -gt 0 ]; do case $1 in --*) shift ;; *) break ;; esac; done
+exec "$@"
+EOS
+chmod +x "$tmp/bin/fake-benchorch" "$tmp/bin/srun"
 echo precious >"$tmp/victim"
 ln -s "$tmp/victim" "$tmp/sub/801_0.node"
-SLURM_ARRAY_JOB_ID=801 SLURM_ARRAY_TASK_ID=0 sh "$tmp/task.sh" 2>"$tmp/task.err"
+SLURM_JOB_ID=801 SLURM_PROCID=0 SLURM_JOB_NUM_NODES=3 PATH=$tmp/bin:$PATH sh "$tmp/task.sh" 2>"$tmp/task.err"
 [ "$(cat "$tmp/victim")" = precious ]
 ok $? "a task writes nothing through a symlink planted at its node file"
 rm -f "$tmp/sub/801_0.node"
 h=$(hostname -s)
-SLURM_ARRAY_JOB_ID=801 SLURM_ARRAY_TASK_ID=1 sh "$tmp/task.sh" 2>"$tmp/task.err"
+SLURM_JOB_ID=801 SLURM_PROCID=1 SLURM_JOB_NUM_NODES=3 PATH=$tmp/bin:$PATH sh "$tmp/task.sh" 2>"$tmp/task.err"
 [ "$(sed -n 1p "$tmp/sub/801_1.exit")" = 0 ] &&
 	[ "$(sed -n 2p "$tmp/sub/801_1.exit")" = "$(sum "$tmp/sub/$h-801_1.db")" ]
 ok $? "a task records the digest of the database it wrote"
 chmod 777 "$tmp/sub"
-SLURM_ARRAY_JOB_ID=801 SLURM_ARRAY_TASK_ID=2 sh "$tmp/task.sh" 2>"$tmp/task.err"
+SLURM_JOB_ID=801 SLURM_PROCID=2 SLURM_JOB_NUM_NODES=3 PATH=$tmp/bin:$PATH sh "$tmp/task.sh" 2>"$tmp/task.err"
 rc=$?
 [ $rc -ne 0 ] && [ ! -e "$tmp/sub/801_2.node" ] && grep -q "refusing spool" "$tmp/task.err"
 ok $? "a task refuses a spool others may write to"

@@ -183,6 +183,15 @@ int cli_check_db_writable(const char *path);
  * nothing allocated survives the call. */
 int cli_input_file(const char *cmd, const char *path, const char *note);
 
+/* cli_input_file for each of the N input files PATHS of command CMD,
+ * every one of them checked: each that cannot be read gets its line as
+ * cli_input_file prints it ("benchorch CMD: cannot read 'PATH': REASON
+ * (NOTE)"), and the --help hint follows the last one; returns EXIT_USAGE
+ * when any cannot be read, else 0. Nothing is read, nothing allocated
+ * survives the call. */
+int cli_input_files(const char *cmd, int n, char *const *paths,
+		    const char *note);
+
 /* Take the machine's run lock (bo_run_lock on BENCHORCH_RUN_LOCK_DIR),
  * saying once on stderr "benchorch: another run holds 'PATH'; waiting for
  * it to finish" while another run holds it. Returns the locked fd (the

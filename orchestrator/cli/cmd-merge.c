@@ -27,8 +27,9 @@ static const char merge_usage[] =
 
 static const char merge_epilog[] =
 "\n"
-"Every OTHER.db is checked first: one missing or not a benchorch database\n"
-"stops the merge before the database is created or changed. A database\n"
+"Every OTHER.db is checked first, and each one missing, unreadable or not\n"
+"a benchorch database is named on a line of its own: any of them stops the\n"
+"merge before the database is created or changed. A database\n"
 "created by a merge that then merged nothing is removed again.\n"
 "\n"
 "Exit status: 0 merged (possibly nothing new); 2 usage error, or an OTHER.db\n"
@@ -91,21 +92,21 @@ static const struct opt_def merge_options[] = {
 };
 
 /* Check the N sources SRC of a merge into the database at PATH before it
- * is created or changed: each can be read (cli_input_file: else
- * EXIT_USAGE), is not that database (SQLite would only say "database is
- * locked") and is a benchorch database this program can read (else
- * EXIT_ENV). Returns EXIT_OK, or EXIT_ENV or EXIT_USAGE after the
- * message. */
+ * is created or changed: each can be read (cli_input_files: every one
+ * that cannot is named, then EXIT_USAGE), is not that database (SQLite
+ * would only say "database is locked") and is a benchorch database this
+ * program can read (else EXIT_ENV; every one that is not is named).
+ * Returns EXIT_OK, or EXIT_ENV or EXIT_USAGE after the messages. */
 static int check_sources(const char *path, int n, char **src)
 {
 	int i, rc = EXIT_OK;
 	bo_err err;
 
-	/* every source first: one that cannot be read creates no database
-	 * here */
-	for (i = 0; i < n; i++)
-		if (cli_input_file("merge", src[i], "a database to merge is made on its host with 'benchorch export -o FILE'"))
-			return EXIT_USAGE;
+	/* every source first, each one said: one that cannot be read
+	 * creates no database here */
+	if (cli_input_files("merge", n, src,
+			    "a database to merge is made on its host with 'benchorch export -o FILE'"))
+		return EXIT_USAGE;
 	/* a source that is the database itself (by another name, too) */
 	for (i = 0; i < n; i++) {
 		struct stat s1, s2;
@@ -117,7 +118,7 @@ static int check_sources(const char *path, int n, char **src)
 			rc = EXIT_USAGE;
 		}
 	}
-	for (i = 0; rc == EXIT_OK && i < n; i++) {
+	for (i = 0; rc != EXIT_USAGE && i < n; i++) {
 		sqlite3 *db;
 
 		if (db_open_readonly(src[i], &db, &err) < 0) {

@@ -58,9 +58,10 @@ static char *squeue_states(const char *jobs)
 }
 
 /* The state squeue gives task ID in STATES ("RUNNING", ...), lowercase in
- * BUF, or NULL when it is not queued. A pending array shows as
- * "JOB_[1-3]": such a line counts for every index of JOB not listed
- * alone. */
+ * BUF, or NULL when it is not queued. The tasks JOB_RANK of a job of N
+ * nodes (one task per node) have the state of the job, "JOB"; a pending
+ * array (of older submissions) shows as "JOB_[1-3]": such a line counts
+ * for every index of JOB not listed alone. */
 static const char *queued_state(const char *states, const char *id, char *buf,
 				size_t len)
 {
@@ -79,8 +80,9 @@ static const char *queued_state(const char *states, const char *id, char *buf,
 			pending = sp + 1;
 			break;
 		}
-		if (id[joblen] == '_' && strncmp(line, id, joblen + 1) == 0 &&
-		    line[joblen + 1] == '[')
+		if (id[joblen] == '_' && strncmp(line, id, joblen) == 0 &&
+		    ((size_t)(sp - line) == joblen ||
+		     (line[joblen] == '_' && line[joblen + 1] == '[')))
 			pending = sp + 1;
 	}
 	if (!pending)

@@ -347,6 +347,24 @@ static int parse_words(struct conf *c, char **w, int n, int lineno,
 	return bo_err_set(err, "unknown directive '%s'", w[0]);
 }
 
+/* As slurm submit refuses to go without --db: a schedule sent to Slurm
+ * needs the file's database line, as the default (STATE/results.db) is
+ * local to each node. Returns 0, or -1 with err set to one line naming
+ * the file, the schedule's line and the key. */
+static int check_slurm_db(const struct conf *c, bo_err *err)
+{
+	size_t i;
+
+	if (c->db_set)
+		return 0;
+	for (i = 0; i < c->nscheds; i++)
+		if (c->scheds[i].slurm && c->scheds[i].slurm->enabled)
+			return bo_err_set(err, "'%s' line %d: schedule '%s': slurm needs a line 'database PATH' in this file: a database every node and this host share (the default, STATE/results.db, is local to each node)",
+					  c->path, c->scheds[i].line,
+					  c->scheds[i].name);
+	return 0;
+}
+
 int conf_parse(const char *path, const char *buf, size_t len,
 	       struct conf **ret, bo_err *err)
 {
@@ -404,6 +422,8 @@ int conf_parse(const char *path, const char *buf, size_t len,
 		bo_err_set(err, "'%s' is empty: not a single directive", path);
 		goto fail;
 	}
+	if (check_slurm_db(c, err) < 0)
+		goto fail;
 	fill_defaults(c);
 	*ret = c;
 	return 0;

@@ -92,19 +92,21 @@ static const char submit_fns[] =
 	"\texit 1\n"
 	"}\n";
 
-/* The body of one task: run benchorch, recording node and exit status. */
-static void write_task_body(FILE *f, const struct slurm_submit *s)
+/* The lines of one task, a script of its own: run benchorch, recording
+ * node and exit status. IN_STEP: the task is one of a job step's (srun),
+ * named JOB_RANK; else the batch script of a job of its own, named JOB. */
+static void write_task_lines(FILE *f, const struct slurm_submit *s,
+			     int in_step)
 {
 	char *bin = slurm_shell_quote(s->benchorch);
 	char *spool = slurm_shell_quote(s->spool);
 	int i;
 
-	fputs("task_body() {\n"
-	      "\tcat <<'EOF'\n"
-	      "#!/bin/sh\n"
-	      "# One benchorch task: its node alone (--exclusive).\n"
-	      "task=${SLURM_ARRAY_JOB_ID:-$SLURM_JOB_ID}${SLURM_ARRAY_TASK_ID:+_$SLURM_ARRAY_TASK_ID}\n"
-	      "host=$(hostname -s)\n", f);
+	fputs("#!/bin/sh\n"
+	      "# One benchorch task: its node alone (--exclusive).\n", f);
+	fputs(in_step ? "task=${SLURM_JOB_ID}_$SLURM_PROCID\n" :
+			"task=$SLURM_JOB_ID\n", f);
+	fputs("host=$(hostname -s)\n", f);
 	fprintf(f, "spool=%s\n", spool);
 	fputs(check_spool_fn, f);
 	fputs("# no file is written over, nor through a link to one\n"
@@ -152,11 +154,103 @@ static void write_task_body(FILE *f, const struct slurm_submit *s)
 	      "fi\n"
 	      "rm -rf \"$local\"\n"
 	      "printf '%s\\n%s\\n' \"$rc\" \"$digest\" >\"$spool/$task.exit\"\n"
-	      "exit $rc\n"
-	      "EOF\n"
-	      "}\n", f);
+	      "exit $rc\n", f);
 	free(bin);
 	free(spool);
+}
+
+/* The shell function task_body, that prints the batch script of a job
+ * of one task (one node of --nodelist). */
+static void write_task_body(FILE *f, const struct slurm_submit *s)
+{
+	fputs("task_body() {\n"
+	      "\tcat <<'EOF'\n", f);
+	write_task_lines(f, s, 0);
+	fputs("EOF\n"
+	      "}\n", f);
+}
+
+/* The shell function job_body, that prints the batch script of the job
+ * of N nodes: srun starts the task once on each node of the job. Slurm
+ * gives a job of --nodes=N N distinct nodes, where an array's tasks may
+ * run one after the other on one node; --ntasks-per-node=1 puts one task
+ * on each. A task that fails stops no other (--kill-on-bad-exit=0), nor
+ * does a node that fails (sbatch --no-kill). The step uses all of each
+ * node (srun's default since Slurm 21.08). Each task's output goes to
+ * SPOOL/JOB_RANK.log, the batch script's (srun's messages) to
+ * SPOOL/JOB.log. */
+static void write_job_body(FILE *f, const struct slurm_submit *s)
+{
+	fputs("job_body() {\n"
+	      "\tcat <<'EOF'\n"
+	      "#!/bin/sh\n"
+	      "# One benchorch job on N distinct nodes: srun starts the task below\n"
+	      "# once on each of them (--ntasks-per-node=1), each task named\n"
+	      "# JOB_RANK; one that fails stops no other.\n", f);
+	assign(f, "spool", s->spool);
+	fputs("task=$(cat <<'TASK'\n", f);
+	write_task_lines(f, s, 1);
+	fputs("TASK\n"
+	      ")\n"
+	      "exec srun --nodes=\"$SLURM_JOB_NUM_NODES\" --ntasks=\"$SLURM_JOB_NUM_NODES\" \\\n"
+	      "\t--ntasks-per-node=1 --kill-on-bad-exit=0 --output=\"$spool/%j_%t.log\" \\\n"
+	      "\t/bin/sh -c \"$task\"\n"
+	      "EOF\n"
+	      "}\n", f);
+}
+
+/* The submission of the job per node of S->nodelist (each node once),
+ * setting $job (the first), $tasks and $deps. */
+static void write_submit_list(FILE *f, const struct slurm_submit *s)
+{
+	write_task_body(f, s);
+	assign(f, "nodelist", s->nodelist);
+	fputs("# One job per node of the list, each node once: an array task\n"
+	      "# cannot be sent to a node of its own choosing.\n"
+	      "job= tasks= deps=\n"
+	      "for node in $(scontrol show hostnames \"$nodelist\" | awk '!seen[$0]++'); do\n"
+	      "\tid=$(task_body | sbatch --parsable $sbatch_opts ${part:+\"$part\"} ${limit:+\"$limit\"} \\\n"
+	      "\t\t--nodes=1 --job-name=benchorch --nodelist=\"$node\" --output=\"$spool/%j.log\") ||\n"
+	      "\t\trefused \"the task for node $node\"\n"
+	      "\tid=${id%%;*}\n"
+	      "\tjob_id \"$id\" \"the task for node $node\"\n"
+	      "\tjob=${job:-$id}\n"
+	      "\ttasks=\"$tasks${tasks:+ }$id\"\n"
+	      "\tdeps=\"$deps:$id\"\n"
+	      "done\n"
+	      "[ -n \"$job\" ] || { echo \"benchorch: no node in '$nodelist'\" >&2; exit 1; }\n",
+	      f);
+}
+
+/* The submission of the one job of S->nodes nodes, tried first with
+ * sbatch --test-only, setting $job, $tasks and $deps. */
+static void write_submit_nodes(FILE *f, const struct slurm_submit *s)
+{
+	write_job_body(f, s);
+	fprintf(f, "nodes=%ld\n", s->nodes);
+	fprintf(f, "of='%ld node%s'\n", s->nodes, s->nodes == 1 ? "" : "s");
+	fputs("# one job of N nodes, not an array: Slurm gives a job N distinct\n"
+	      "# nodes, where array tasks may run one after another on one node.\n"
+	      "# sbatch --test-only first: a cluster that does not enforce its\n"
+	      "# partitions' limits (EnforcePartLimits=NO, the default) would queue\n"
+	      "# a job of more nodes than the partition has up, for ever\n"
+	      "job_opts=\"--nodes=$nodes --ntasks-per-node=1 --no-kill --job-name=benchorch\"\n"
+	      "what=\"the job of $of, one task on each (no node is measured twice: the partition needs $of up; sinfo lists them)\"\n"
+	      "why=$(job_body | sbatch --test-only $sbatch_opts ${part:+\"$part\"} ${limit:+\"$limit\"} \\\n"
+	      "\t$job_opts 2>&1 >/dev/null) || {\n"
+	      "\tprintf '%s\\n' \"$why\" >&2\n"
+	      "\trefused \"$what\"\n"
+	      "}\n"
+	      "job=$(job_body | sbatch --parsable $sbatch_opts ${part:+\"$part\"} ${limit:+\"$limit\"} \\\n"
+	      "\t$job_opts --output=\"$spool/%j.log\") || refused \"$what\"\n"
+	      "job=${job%%;*}\n"
+	      "job_id \"$job\" \"the job of $of\"\n"
+	      "tasks= i=0\n"
+	      "while [ $i -lt $nodes ]; do\n"
+	      "\ttasks=\"$tasks${tasks:+ }${job}_$i\"\n"
+	      "\ti=$((i + 1))\n"
+	      "done\n"
+	      "deps=\":$job\"\n", f);
 }
 
 void slurm_script_write(FILE *f, const struct slurm_submit *s)
@@ -165,8 +259,9 @@ void slurm_script_write(FILE *f, const struct slurm_submit *s)
 	char *db = slurm_shell_quote(s->db);
 
 	fputs("#!/bin/sh\n"
-	      "# Submit a benchorch run to Slurm: one exclusive task per node, each\n"
-	      "# 'benchorch run' into its own database in the spool directory, then a\n"
+	      "# Submit a benchorch run to Slurm: one exclusive task on each of N\n"
+	      "# distinct nodes (one job of N nodes; with a node list, one job per\n"
+	      "# node), each 'benchorch run' into its own database in the spool, then a\n"
 	      "# job that merges them (after every task, whether it succeeded or not)\n"
 	      "# into the central database and writes a report. Written by\n"
 	      "# 'benchorch slurm submit'; run it with sh. The spool directory must be\n"
@@ -177,7 +272,7 @@ void slurm_script_write(FILE *f, const struct slurm_submit *s)
 	      "# as root); a task that is not root stops with one line, status 3.\n"
 	      "set -eu\n", f);
 	assign(f, "spool", s->spool);
-	fputs("sbatch_opts=\"--parsable --exclusive --nodes=1\"\n", f);
+	fputs("sbatch_opts=--exclusive\n", f);
 	if (s->partition) {
 		char *p = xasprintf("--partition=%s", s->partition);
 		char *q = slurm_shell_quote(p);
@@ -205,38 +300,10 @@ void slurm_script_write(FILE *f, const struct slurm_submit *s)
 	fputs("check_spool\n"
 	      "# no file is written over, nor through a link to one\n"
 	      "set -C\n", f);
-	write_task_body(f, s);
-	if (s->nodelist) {
-		assign(f, "nodelist", s->nodelist);
-		fputs("# One job per node of the list: an array task cannot be sent\n"
-		      "# to a node of its own choosing.\n"
-		      "job= tasks= deps=\n"
-		      "for node in $(scontrol show hostnames \"$nodelist\"); do\n"
-		      "\tid=$(task_body | sbatch $sbatch_opts ${part:+\"$part\"} ${limit:+\"$limit\"} \\\n"
-		      "\t\t--job-name=benchorch --nodelist=\"$node\" --output=\"$spool/%j.log\") ||\n"
-		      "\t\trefused \"the task for node $node\"\n"
-		      "\tid=${id%%;*}\n"
-		      "\tjob_id \"$id\" \"the task for node $node\"\n"
-		      "\tjob=${job:-$id}\n"
-		      "\ttasks=\"$tasks${tasks:+ }$id\"\n"
-		      "\tdeps=\"$deps:$id\"\n"
-		      "done\n"
-		      "[ -n \"$job\" ] || { echo \"benchorch: no node in '$nodelist'\" >&2; exit 1; }\n",
-		      f);
-	} else {
-		fprintf(f, "nodes=%ld\n", s->nodes);
-		fputs("job=$(task_body | sbatch $sbatch_opts ${part:+\"$part\"} ${limit:+\"$limit\"} \\\n"
-		      "\t--job-name=benchorch --array=0-$((nodes - 1)) --output=\"$spool/%A_%a.log\") ||\n"
-		      "\trefused \"the array of $nodes tasks\"\n"
-		      "job=${job%%;*}\n"
-		      "job_id \"$job\" \"the array of $nodes tasks\"\n"
-		      "tasks= i=0\n"
-		      "while [ $i -lt $nodes ]; do\n"
-		      "\ttasks=\"$tasks${tasks:+ }${job}_$i\"\n"
-		      "\ti=$((i + 1))\n"
-		      "done\n"
-		      "deps=\":$job\"\n", f);
-	}
+	if (s->nodelist)
+		write_submit_list(f, s);
+	else
+		write_submit_nodes(f, s);
 	fputs("printf '%s\\n' $tasks >\"$spool/$job.tasks\"\n", f);
 	fputs("merge=$(sbatch --parsable ${part:+\"$part\"} --job-name=benchorch-merge \\\n"
 	      "\t--dependency=\"afterany$deps\" --output=\"$spool/$job.merge.log\" \\\n"

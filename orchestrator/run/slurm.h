@@ -23,17 +23,23 @@ struct slurm_submit {
 	const char *partition;	/* NULL = the cluster's default */
 	const char *time;	/* sbatch --time per task; NULL = the
 				 * partition's limit */
-	long nodes;		/* array tasks when nodelist is NULL, >= 1 */
+	long nodes;		/* when nodelist is NULL: the nodes of the
+				 * one job, one task on each, >= 1 */
 	const char *nodelist;	/* Slurm host list ("n[1-4],x"): one job per
 				 * node it expands to (scontrol show
-				 * hostnames); NULL = an array of nodes */
+				 * hostnames), each node once; NULL = one
+				 * job of NODES nodes */
 	char *const *run_argv;	/* options for `benchorch run`, already
 				 * checked, without --db */
 	int run_argc;
 };
 
 /* Write to F a POSIX shell script that, run with sh on a host with the
- * Slurm client commands, submits S: the tasks (each exclusive on one node,
+ * Slurm client commands, submits S: without a node list one job of
+ * S->nodes nodes (sbatch --nodes, so N distinct nodes; tried first with
+ * sbatch --test-only, so that a job no partition can run is refused, not
+ * queued) whose batch script starts one task on each node with srun;
+ * with one, a job per node. The tasks (each exclusive on one node,
  * running `benchorch run RUN-OPTIONS` into a database in a new directory
  * under $TMPDIR (else /tmp) on its node, then copying that database to a
  * new file in SPOOL and renaming it to SPOOL/HOST-TASK.db, so that a file
@@ -41,8 +47,8 @@ struct slurm_submit {
  * a task that is not stops with one line on stderr, exit status 3,
  * recorded in TASK.exit where the spool lets it) with its log
  * in SPOOL/TASK.log, its node name in SPOOL/TASK.node and its exit status
- * in SPOOL/TASK.exit, where TASK is JOB_INDEX for an array task and the job
- * id for a single job; TASK.exit's second line is "sha256:HEX", the
+ * in SPOOL/TASK.exit, where TASK is JOB_RANK for the task of rank RANK of a
+ * job of N nodes and the job id for a job of one node of the list; TASK.exit's second line is "sha256:HEX", the
  * SHA-256 of the database the task wrote, when it wrote one), the list of task ids in SPOOL/JOB.tasks, then the
  * merge job (`--dependency=afterany` on every task, so a failed or killed
  * task does not block it) running `benchorch slurm collect JOB`; JOB is
