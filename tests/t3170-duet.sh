@@ -40,7 +40,7 @@ ok $? "four copies of the cached image, two with the stand-in (K = 0, 2)"
 # those under this state directory
 TEST_STATE=$state
 
-sel="--quick --rounds 8 --libs openssl,nettle --algos aes-128-ctr,sha-256 --seed 3"
+sel="--quick --rounds 8 --max-rounds 8 --libs openssl,nettle --algos aes-128-ctr,sha-256 --seed 3"
 duet() {
 	"$BENCHORCH" duet --state-dir "$state" $sel "$@"
 }
@@ -141,6 +141,34 @@ duet aa-1 aa-2 >"$tmp/aa.txt" 2>/dev/null
 grep -q '^openssl  *tested ' "$tmp/aa.txt" && grep -q 'MDE' "$tmp/aa.txt" &&
 	[ "$(wc -l <"$tmp/aa.txt")" -le 24 ]
 ok $? "the table: a line per library, one screen ($(wc -l <"$tmp/aa.txt") lines)"
+
+# More rounds where undecided: at a threshold of 0.5 % nothing is 'same'
+# or changed after 4 rounds, so a second pass measures 4 more; every
+# curve ends with 4 or 8 rounds, undecided ones with 8, and the stored
+# blocks of a point are as many on both sides.
+"$BENCHORCH" duet --state-dir "$state" --quick --libs openssl \
+	--algos sha-256 --seed 5 --rounds 4 --max-rounds 8 --threshold 0.5 \
+	--format json aa-1 aa-2 >"$tmp/more.json" 2>"$tmp/more.err"
+rc=$?
+python3 - "$tmp/more.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = d["curves"]
+ok = (d["rounds"] == 4 and d["max_rounds"] == 8 and c
+      and all(x["rounds"] in (4, 8) for x in c)
+      and any(x["rounds"] == 8 for x in c)
+      and all(x["rounds"] == 8 for x in c if x["verdict"] == "undecided"))
+sys.exit(0 if ok else 1)
+PY
+prc=$?
+ok $([ $rc -eq 0 ] && [ $prc -eq 0 ]; echo $?) \
+	"an undecided curve gets a second pass: 4 rounds, then 8 ($rc; $(python3 -c 'import json,sys; print(sorted((c["rounds"], c["verdict"]) for c in json.load(open(sys.argv[1]))["curves"]))' "$tmp/more.json" 2>&1))"
+grep -q '^benchorch: duet: [0-9]* curves* undecided after 4 rounds: 4 more rounds of openssl (sha-256), seed 6$' "$tmp/more.err" &&
+	grep -Eq '^benchorch: duet pass 2 new aa-2: [0-9.]+ s, [0-9]+ points$' "$tmp/more.err"
+ok $? "stderr says which curves get more rounds and shows the second pass: $(grep 'undecided after' "$tmp/more.err")"
+[ "$(sqlite3 "$db" "select count(*) from (select library, algorithm, operation, mode, buffer_bytes, group_concat(json_array_length(block_ns)) n from duet_points where duet_id = (select max(id) from duets) group by 1, 2, 3, 4, 5) where n not in ('4,4', '8,8')")" = 0 ] &&
+	[ "$(sqlite3 "$db" "select max(json_array_length(block_ns)) from duet_points where duet_id = (select max(id) from duets)")" = 8 ]
+ok $? "the second pass's blocks are stored as further rounds, as many on both sides"
 
 # Interrupted: exit 130, stored as aborted, nothing left behind.
 # (every algorithm, 150 rounds: minutes, were it not interrupted)

@@ -23,7 +23,7 @@ units="t1000-guest-json t1040-guest-stats t1045-guest-shuffle
 	t2125-images-osrelease
 	t0000-validate t0005-guest-faults t0010-rmtree t0030-run-lock t0060-library-support t4010-db t4012-db-package-changes
 	t4015-db-open t4016-db-canaries t0020-spawn t3022-child-env t0040-cpustate t3050-plan
-	t3056-plan-interleave t3057-confirm-curves t3060-resources
+	t3056-plan-interleave t3057-confirm-curves t3060-resources t3176-duet-pass
 	t4065-store-invocation t3185-tool-stats
 	t6000-daemon-config t6120-schedule-dst t7010-stats t7015-fit-clamp
 	t7120-verdict-stats t7125-paired-verdict t7140-daemon-verdict t7310-merge-untrusted"

@@ -33,8 +33,10 @@ static const char usage[] =
 "few sizes, is one paired sample; the effect is their mean over the\n"
 "rounds with a 95 % interval (Student's t). A curve is 'slower' or\n"
 "'faster' when the effect is significant (alpha 0.05 over the library's\n"
-"curves) and at least the threshold, 'same' when its 90 % interval lies\n"
-"within +-threshold, else 'undecided'. The libraries whose build, version\n"
+"curves and looks) and at least the threshold, 'same' when its 90 %\n"
+"interval lies within +-threshold. A curve neither is measured again,\n"
+"by a new pair of guests, with as many rounds more (up to --max-rounds);\n"
+"then 'undecided'. The libraries whose build, version\n"
 "or package differs between the images are under test; the others are\n"
 "controls, judged and shown but never a regression. When no library\n"
 "differs, every library is under test.\n"
@@ -60,7 +62,7 @@ struct duet_opts {
 	struct cli_paths paths;		/* first: cli_parse reads it */
 	struct measure_opts measure;
 	const char *libs, *algos;
-	long long rounds;
+	long long rounds, max_rounds;
 	double threshold;
 	enum format format;
 	int fail_on_regression;
@@ -81,8 +83,14 @@ static const struct opt_def options[] = {
 	  .offset = offsetof(struct duet_opts, measure) },
 	{ .name = "rounds", .kind = OPT_INT, .arg = "N",
 	  .offset = offsetof(struct duet_opts, rounds), .min = 3, .max = 150,
-	  .help = "rounds (paired blocks) per point, 3 to 150\n"
-		  "(default 24)" },
+	  .help = "rounds (paired blocks) per point before the first\n"
+		  "look, 3 to 150 (default 24, 12 with --quick)" },
+	{ .name = "max-rounds", .kind = OPT_INT, .arg = "N",
+	  .offset = offsetof(struct duet_opts, max_rounds), .min = 3,
+	  .max = 150,
+	  .help = "the most rounds a curve undecided at a look gets,\n"
+		  "doubling from --rounds (default twice --rounds; equal\n"
+		  "to --rounds: one look)" },
 	{ .name = "threshold", .kind = OPT_VALUE, .arg = "PCT",
 	  .offset = offsetof(struct duet_opts, threshold),
 	  .parse = cli_parse_threshold, .msg_prefix = "--threshold: ",
@@ -126,6 +134,10 @@ static int cmd_duet(const struct cmd_ctx *ctx, void *opts, int argc,
 	if (argc != 2)
 		return cli_usage_error("duet", "want two images, BASE and NEW (got %d)",
 				       argc);
+	if (o->max_rounds && o->max_rounds < (o->rounds ? o->rounds :
+		o->measure.quick ? DUET_QUICK_ROUNDS : DUET_ROUNDS))
+		return cli_usage_error("duet", "--max-rounds: want at least the rounds of the first look (--rounds, default %d, %d with --quick)",
+				       DUET_ROUNDS, DUET_QUICK_ROUNDS);
 	if (o->threshold <= 0)
 		return cli_usage_error("duet", "--threshold: want more than 0 %%");
 	/* a selection that measures nothing, refused before anything runs */
@@ -138,6 +150,7 @@ static int cmd_duet(const struct cmd_ctx *ctx, void *opts, int argc,
 	r.algos = o->algos;
 	r.quick = o->measure.quick;
 	r.rounds = (unsigned)o->rounds;
+	r.max_rounds = (unsigned)o->max_rounds;
 	r.seed_set = o->measure.seed.set;
 	r.seed = o->measure.seed.n;
 	r.threshold = o->threshold;

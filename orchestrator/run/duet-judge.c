@@ -171,6 +171,11 @@ size_t duet_judge(const struct guest_output *base,
 			.max_rounds = g[i].rounds,
 		};
 
+		if (p->first_look >= 3 && p->max_rounds >= p->first_look) {
+			pp.min_rounds = p->first_look;
+			pp.max_rounds = p->max_rounds;
+		}
+
 		/* alpha over the library's curves: the tested library's
 		 * family, and each control's its own */
 		for (size_t k = 0; k < ng; k++)

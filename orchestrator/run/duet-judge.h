@@ -33,15 +33,21 @@ struct duet_judge_params {
 	 * library is under test. The others are controls: judged the same
 	 * way and reported, never counted as a regression. */
 	const char *const *tested;
+	/* The looks (pv_params): the first after FIRST_LOOK rounds, the
+	 * last at MAX_ROUNDS (>= FIRST_LOOK), doubling between them; 0 and
+	 * 0: one look at the rounds a curve has. */
+	unsigned first_look, max_rounds;
 };
 
 /* Pair the results of BASE and NEW (two guests' outputs of one duet,
  * whose result lines hold one sample per round, in round order) point by
  * point, and judge each curve both have: per round, the median over its
  * sizes of ln(new MB/s) - ln(base MB/s) (the same point's blocks of the
- * same round), judged over the rounds by pv_judge with one look at the
- * rounds measured (at least 3; a curve with fewer is left out), alpha
- * divided among the library's curves. Returns the count and *ret, sorted
+ * same round), judged over the rounds by pv_judge at P's looks (or one
+ * look at the rounds measured; at least 3: a curve with fewer is left
+ * out), alpha divided among the library's curves. A curve between looks
+ * or short of the last look undecided is PV_MORE: measure more rounds
+ * (duet-pass.h). Returns the count and *ret, sorted
  * by library, algorithm, operation and mode (caller frees the array; its
  * strings stay owned by NEW); *ret is NULL when 0. */
 size_t duet_judge(const struct guest_output *base,

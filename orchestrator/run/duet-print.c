@@ -55,9 +55,15 @@ static void print_table(FILE *f, const struct duet_heading *h,
 	size_t nl, changed = 0;
 	struct lib_line *l = lib_lines(c, n, &nl);
 
-	fprintf(f, "%s against %s: %zu curves, %u rounds, paired; a change "
-		   "counts from %.1f %%\n\n", h->new_name, h->base, n,
-		h->rounds, h->threshold * 100);
+	if (h->max_rounds > h->rounds)
+		fprintf(f, "%s against %s: %zu curves, %u rounds (up to %u "
+			   "where undecided), paired; a change counts from "
+			   "%.1f %%\n\n", h->new_name, h->base, n, h->rounds,
+			h->max_rounds, h->threshold * 100);
+	else
+		fprintf(f, "%s against %s: %zu curves, %u rounds, paired; a "
+			   "change counts from %.1f %%\n\n", h->new_name,
+			h->base, n, h->rounds, h->threshold * 100);
 	fprintf(f, "%-12s %-7s %6s %6s %6s %6s %9s %8s %7s\n", "library",
 		"role", "curves", "slower", "faster", "same", "undecided",
 		"effect", "MDE");
@@ -118,6 +124,7 @@ static int print_json(FILE *f, const struct duet_heading *h,
 	json_object_set_new(o, "new", json_string(h->new_name));
 	json_object_set_new(o, "threshold", json_real(h->threshold));
 	json_object_set_new(o, "rounds", json_integer(h->rounds));
+	json_object_set_new(o, "max_rounds", json_integer(h->max_rounds));
 	json_object_set_new(o, "seconds", json_real(h->seconds));
 	json_object_set_new(o, "mde_median",
 			    json_real(duet_median_mde(c, n, 1)));

@@ -14,7 +14,9 @@
 struct duet_heading {
 	const char *base, *new_name;	/* image names */
 	double threshold;		/* a fraction */
-	unsigned rounds;		/* rounds asked for */
+	unsigned rounds;		/* rounds of the first look */
+	unsigned max_rounds;		/* the most an undecided curve got
+					 * (duet-pass.h), >= rounds */
 	double seconds;			/* the duet's wall time, s */
 };
 
@@ -24,7 +26,7 @@ struct duet_heading {
  * curve judged slower or faster with its effect and 95 % interval.
  * CSV: a row per curve (base, new, library, algorithm, operation, mode,
  * tested, verdict, effect, low, high, rounds, mde, sizes). JSON: an
- * object with base, new, threshold, rounds, seconds, mde_median (of the
+ * object with base, new, threshold, rounds, max_rounds, seconds, mde_median (of the
  * tested curves) and curves, an array of objects with the curve's keys
  * and p (effects as fractions: -0.05 is 5 % slower). Returns 0, or -1 when F cannot be written. */
 int duet_print(FILE *f, enum format fmt, const struct duet_heading *h,

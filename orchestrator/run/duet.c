@@ -19,6 +19,7 @@
 #include "lib/paths.h"
 #include "orchestrator/run/duet.h"
 #include "orchestrator/run/duet-judge.h"
+#include "orchestrator/run/duet-pass.h"
 #include "orchestrator/run/duet-print.h"
 #include "orchestrator/run/duet-run.h"
 #include "orchestrator/run/progress.h"
@@ -337,6 +338,102 @@ static void on_output(void *ctx, unsigned side, const struct guest_output *out)
 	}
 }
 
+/* Run one pass of the duet: R's guests (R->rounds rounds of R->libs and
+ * R->algos, seed R->seed) on the images of P by DC, into S (zeroed here;
+ * the caller releases its outputs). PASS (1, 2, ...) names it in the
+ * progress DP. */
+static void run_pass(const struct duet_request *r, struct duet_config *dc,
+		     const struct side_prep p[2], struct duet_side s[2],
+		     unsigned pass, struct duet_progress *dp)
+{
+	const char *args[24];
+	char bufs[3][24], stage[32];
+	bo_err err;
+
+	memset(s, 0, 2 * sizeof(*s));
+	for (unsigned i = 0; i < 2; i++) {
+		s[i].name = p[i].image->name;
+		s[i].rootfs = p[i].image->rootfs;
+		s[i].guest = p[i].guest ? p[i].guest : r->guest;
+		s[i].log_fd = p[i].log_fd;
+		dp->done[i] = 0;
+	}
+	guest_args(r, dc->cpu, args, bufs);
+	dc->guest_args = args;
+	dc->first = (unsigned)(r->seed & 1);
+	if (pass > 1)
+		snprintf(stage, sizeof(stage), "duet pass %u", pass);
+	else
+		snprintf(stage, sizeof(stage), "duet");
+	dp->pg.stage = stage;
+	dp->t0 = bo_now_ns();
+	progress_begin(&dp->pg, dp->name[0], 1);
+	duet_run(dc, s, &err);
+	for (unsigned i = 0; i < 2; i++)	/* a guest that did not end */
+		if (!dp->done[i])
+			progress_end(&dp->pg, dp->name[i], 1,
+				     bo_now_ns() - dp->t0,
+				     s[i].out.nresults, 0, 1);
+	dp->pg.stage = "duet";
+	dc->guest_args = NULL;
+}
+
+/* The rounds of the curves R's first pass left undecided in *CURVES
+ * (*NCURVES, judged by JP; replaced by the verdicts over all rounds):
+ * further passes (duet-pass.h) on the images of P by DC, each with as
+ * many rounds as measured so far, up to R->max_rounds, their blocks
+ * appended to S's outputs. Returns the count of faults said (a guest or a
+ * library that failed in a later pass: the curves it left stay
+ * undecided). */
+static size_t more_rounds(const struct duet_request *r, struct duet_config *dc,
+			  const struct side_prep p[2], struct duet_side s[2],
+			  const struct duet_judge_params *jp,
+			  struct duet_curve **curves, size_t *ncurves,
+			  struct duet_progress *dp)
+{
+	unsigned total = r->rounds, pass = 1;
+	size_t faults = 0;
+
+	while (total < r->max_rounds && !bo_interrupted) {
+		struct duet_request q = *r;
+		struct duet_side more[2];
+		char *libs, *algos;
+		size_t undecided = duet_pass_undecided(*curves, *ncurves,
+						       &libs, &algos);
+
+		if (!undecided)
+			break;
+		pass++;
+		q.rounds = total < r->max_rounds - total ? total :
+			   r->max_rounds - total;
+		q.libs = libs;
+		q.algos = algos;
+		q.seed = r->seed + pass - 1;
+		if (!r->quiet)
+			note("%zu curve%s undecided after %u rounds: %u more "
+			     "rounds of %s (%s), seed %llu", undecided,
+			     undecided == 1 ? "" : "s", total, q.rounds, libs,
+			     algos, (unsigned long long)q.seed);
+		run_pass(&q, dc, p, more, pass, dp);
+		faults += report_faults(more, p);
+		if (more[0].rc == 0 && more[1].rc == 0 && !bo_interrupted) {
+			for (unsigned i = 0; i < 2; i++)
+				duet_pass_merge(&s[i].out, &more[i].out,
+						*curves, *ncurves);
+			total += q.rounds;
+			free(*curves);
+			*ncurves = duet_judge(&s[0].out, &s[1].out, jp, curves);
+		} else {
+			total = r->max_rounds;	/* no further pass */
+		}
+		for (unsigned i = 0; i < 2; i++)
+			guest_output_release(&more[i].out);
+		free(libs);
+		free(algos);
+	}
+	return faults;
+}
+
 int duet_execute(const struct duet_request *req)
 {
 	struct duet_request r = *req;
@@ -347,9 +444,8 @@ int duet_execute(const struct duet_request *req)
 	struct runner_fallback fb;
 	struct duet_curve *curves = NULL;
 	struct duet_heading h;
-	const char *args[24];
 	const char **tested = NULL;
-	char bufs[3][24], stamp[32], started[32];
+	char stamp[32], started[32];
 	size_t ncurves = 0, faults;
 	uint64_t t0 = bo_now_ns();
 	int rc = EXIT_OK, kind;
@@ -360,6 +456,11 @@ int duet_execute(const struct duet_request *req)
 		*r.ret_duet_id = 0;
 	if (!r.rounds)
 		r.rounds = r.quick ? DUET_QUICK_ROUNDS : DUET_ROUNDS;
+	if (!r.max_rounds)
+		r.max_rounds = 2 * r.rounds < GUEST_MAX_REPETITIONS ?
+			       2 * r.rounds : GUEST_MAX_REPETITIONS;
+	if (r.max_rounds < r.rounds)
+		r.max_rounds = r.rounds;
 	if (!r.seed_set)
 		r.seed = bo_random_seed();
 	bo_utc_now(stamp, sizeof(stamp));
@@ -378,38 +479,22 @@ int duet_execute(const struct duet_request *req)
 	memset(&dc, 0, sizeof(dc));
 	dc.kind = (enum runner_kind)kind;
 	dc.cpu = runner_default_cpu();
-	guest_args(&r, dc.cpu, args, bufs);
-	dc.guest_args = args;
 	dc.timeout_ns = (uint64_t)r.timeout_s * 1000000000u;
-	dc.first = (unsigned)(r.seed & 1);
 	memset(&dprog, 0, sizeof(dprog));
 	progress_init(&dprog.pg, progress_mode_for(r.quiet, stderr), stderr, 2,
 		      1, 0);
-	dprog.pg.stage = "duet";
 	snprintf(dprog.name[0], sizeof(dprog.name[0]), "base %s",
 		 p[0].image->name);
 	snprintf(dprog.name[1], sizeof(dprog.name[1]), "new %s",
 		 p[1].image->name);
-	dprog.t0 = bo_now_ns();
 	dc.on_output = on_output;
 	dc.output_ctx = &dprog;
-	for (unsigned i = 0; i < 2; i++) {
-		s[i].name = p[i].image->name;
-		s[i].rootfs = p[i].image->rootfs;
-		s[i].guest = p[i].guest ? p[i].guest : r.guest;
-		s[i].log_fd = p[i].log_fd;
-	}
 	if (!r.quiet)
-		note("%s against %s, seed %llu, %u rounds, on CPU %d",
-			 p[1].image->name, p[0].image->name,
-			 (unsigned long long)r.seed, r.rounds, dc.cpu);
-	progress_begin(&dprog.pg, dprog.name[0], 1);
-	duet_run(&dc, s, &err);
-	for (unsigned i = 0; i < 2; i++)	/* a guest that did not end */
-		if (!dprog.done[i])
-			progress_end(&dprog.pg, dprog.name[i], 1,
-				     bo_now_ns() - dprog.t0,
-				     s[i].out.nresults, 0, 1);
+		note("%s against %s, seed %llu, %u rounds (up to %u where "
+		     "undecided), on CPU %d", p[1].image->name,
+		     p[0].image->name, (unsigned long long)r.seed, r.rounds,
+		     r.max_rounds, dc.cpu);
+	run_pass(&r, &dc, p, s, 1, &dprog);
 	if (bo_interrupted) {
 		/* what was measured, and that it was cut short */
 		if (r.db_path)
@@ -432,15 +517,29 @@ int duet_execute(const struct duet_request *req)
 		struct duet_judge_params jp = {
 			.threshold = r.threshold,
 			.alpha = 0.05,
+			.first_look = r.rounds,
+			.max_rounds = r.max_rounds,
 		};
 
 		tested = tested_libraries(s, p);
 		jp.tested = tested;
 		ncurves = duet_judge(&s[0].out, &s[1].out, &jp, &curves);
+		faults += more_rounds(&r, &dc, p, s, &jp, &curves, &ncurves,
+				      &dprog);
+		if (bo_interrupted) {
+			/* in a later pass: what was measured before it */
+			if (r.db_path)
+				store(&r, s, p, curves, ncurves, tested,
+				      started, dc.cpu, "aborted",
+				      "interrupted");
+			rc = cli_interrupted_status(bo_interrupted);
+			goto out;
+		}
 		h.base = p[0].image->name;
 		h.new_name = p[1].image->name;
 		h.threshold = r.threshold;
 		h.rounds = r.rounds;
+		h.max_rounds = r.max_rounds;
 		h.seconds = (double)(bo_now_ns() - t0) / 1e9;
 		if (!r.no_print &&
 		    duet_print(stdout, r.format, &h, curves, ncurves) < 0) {

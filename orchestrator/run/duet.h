@@ -18,21 +18,28 @@
  * curve is not called changed. */
 #define DUET_DEFAULT_THRESHOLD 0.03
 
-/* Rounds when none are given, a full duet and --quick alike: at 24, an
- * A/A duet of OpenSSL's 96 --quick curves on a 2-core VM has a median
- * minimum detectable effect of 3.6 % (tests/bench/duet-aa.sh); at 8 it
- * was 6 to 7 %, the t quantile of 7 degrees of freedom at alpha / 96
- * weighing as much as the fewer rounds. */
+/* Rounds of the first look when none are given; a curve still undecided
+ * there gets as many again (duet-pass.h), up to twice these. At 24
+ * rounds in one look, an A/A duet of OpenSSL's 96 --quick curves on a
+ * 2-core VM had a median minimum detectable effect of 3.6 %
+ * (tests/bench/duet-aa.sh); at 8 it was 6 to 7 %, the t quantile of 7
+ * degrees of freedom at alpha / 96 weighing as much as the fewer rounds.
+ * Most curves of an A/A duet are 'same' at the first look, so --quick
+ * starts at 12. */
 #define DUET_ROUNDS 24
-#define DUET_QUICK_ROUNDS 24
+#define DUET_QUICK_ROUNDS 12
 
 /* What to measure and how. Strings are borrowed. */
 struct duet_request {
 	const char *base, *new_name;	/* image names or specs (image_find) */
 	const char *libs, *algos;	/* the guest's lists; NULL = all */
 	int quick;			/* 4 sizes, short blocks */
-	unsigned rounds;		/* blocks per point and image; 0 =
-					 * DUET_ROUNDS or DUET_QUICK_ROUNDS */
+	unsigned rounds;		/* blocks per point and image, the
+					 * first look; 0 = DUET_ROUNDS or
+					 * DUET_QUICK_ROUNDS */
+	unsigned max_rounds;		/* the most rounds an undecided curve
+					 * gets (duet-pass.h), >= rounds; 0 =
+					 * twice rounds */
 	int seed_set;
 	uint64_t seed;			/* the guests' block order */
 	double threshold;		/* a fraction, > 0 */

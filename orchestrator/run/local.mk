@@ -13,6 +13,8 @@ liborch_a_SOURCES += \
 	orchestrator/run/db-image.c \
 	orchestrator/run/duet-judge.c \
 	orchestrator/run/duet-judge.h \
+	orchestrator/run/duet-pass.c \
+	orchestrator/run/duet-pass.h \
 	orchestrator/run/duet-print.c \
 	orchestrator/run/duet-print.h \
 	orchestrator/run/duet-run.c \
