@@ -336,7 +336,31 @@ ok $? "previous and new image alike in alternating rounds, but a duet of them fo
 sqlite3 "$tmp/conf.db" "update duet_curves set verdict = 'same', effect = 0.001, low = -0.01, high = 0.012, p = 0.8" &&
 	c=$(held conf) && [ "$c" = "0 0 10 " ] && fail conf
 ok $? "a duet that found them the same: not held, exit 0 ($c)"
-sqlite3 "$tmp/conf.db" "delete from duets"
+# nothing changed between runs 6 and 7, but run 10, a confirmation of run
+# 7, ran a duet of its previous and new image with libgcrypt (its package
+# changed) under test: its paired verdicts stand for libgcrypt's curves
+sqlite3 "$tmp/conf.db" "delete from confirmation_curves; delete from confirmations; delete from duet_curves; delete from duets;
+insert into confirmations (run_id, confirmed_run_id, distro, release, image_id, previous_image_id)
+values (10, 7, 'debian', 'bookworm', 2, 1)" && sqlite3 "$tmp/conf.db" "$duet_sql" &&
+	sqlite3 "$tmp/conf.db" "insert into duet_libraries (duet_id, side, library, package, package_version, tested)
+select max(id), 'base', 'libgcrypt', 'libgcrypt20', '1.10.1-3', 1 from duets;
+insert into duet_libraries (duet_id, side, library, package, package_version, tested)
+select max(id), 'new', 'libgcrypt', 'libgcrypt20', '1.10.1-3+b2', 1 from duets" &&
+	"$BENCHORCH" compare --db "$tmp/conf.db" --format json 6 7 >"$tmp/json" 2>"$tmp/err" &&
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
+g = [c for c in d["curves"] if c["library"] == "libgcrypt"]
+assert d["changed"] == d["confirmed"] == d["confirmed_regressions"] == 7 == len(g), d["changed"]
+assert all(c["state"] == "confirmed" and c["effect"] == -0.1 and c["new_version"] == "1.10.1-3+b2" for c in g), g
+assert d["confirmation_run"] == 10
+' "$tmp/json" && "$BENCHORCH" compare --db "$tmp/conf.db" --fail-on-regression 6 7 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 4 ] && grep -q "^Caveat: confirmation run 10's duet [0-9]* decides the 7 curves of debian:bookworm's library whose package or build changed (libgcrypt), whatever the runs alone show: 7 slower, 0 faster\.$" "$tmp/out"
+ok $? "nothing changed between the runs, but the confirmation's duet found libgcrypt (its package changed) slower: its verdicts stand, confirmed, exit 4 ($rc)"
+sqlite3 "$tmp/conf.db" "update duet_curves set verdict = 'same', effect = 0.001, low = -0.01, high = 0.012, p = 0.8" &&
+	"$BENCHORCH" compare --db "$tmp/conf.db" --fail-on-regression 6 7 >"$tmp/out" 2>"$tmp/err" &&
+	grep -q '^run 6 (base) against run 7 (new): 21 curves compared, 0 changed' "$tmp/out"
+ok $? "the same duet finding them the same: nothing changed, exit 0"
+sqlite3 "$tmp/conf.db" "delete from duet_libraries; delete from duet_curves; delete from duets"
 # images swapped: the confirmation finds libgcrypt faster, not slower
 confirm conf 9 1 && sqlite3 "$tmp/conf.db" "update confirmations set image_id = 1, previous_image_id = 2" &&
 	c=$(held conf) && [ "$c" = "0 0 9 " ] && fail conf

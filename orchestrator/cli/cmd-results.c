@@ -128,6 +128,37 @@ static int parse_size_filter(const char *arg, void *dest, bo_err *err)
 	return 0;
 }
 
+/* When run RUN_ID (without results) is a confirmation whose verdict is a
+ * duet alone (no curve looked changed; the previous and the new image
+ * were measured side by side), the clause saying so into *RET (NULL
+ * otherwise; the caller frees it). Returns 0, or -1 on a database
+ * error. */
+static int duet_only_reason(sqlite3 *db, int64_t run_id, char **ret)
+{
+	char *sql;
+	long long of, duet;
+	int has = db_has(db, "duets");
+
+	*ret = NULL;
+	if (has <= 0)
+		return has;
+	sql = xasprintf("SELECT coalesce((SELECT confirmed_run_id FROM"
+			" confirmations WHERE run_id = %lld LIMIT 1), 0)",
+			(long long)run_id);
+	of = db_query_int(db, sql);
+	free(sql);
+	sql = xasprintf("SELECT coalesce(max(id), 0) FROM duets WHERE"
+			" confirmation_run_id = %lld", (long long)run_id);
+	duet = of > 0 ? db_query_int(db, sql) : 0;
+	free(sql);
+	if (of < 0 || duet < 0)
+		return -1;
+	if (of > 0 && duet > 0)
+		*ret = xasprintf(": run %lld confirms run %lld by a duet of the previous and the new image alone (duet %lld: its verdicts in duet_curves_v)",
+				 (long long)run_id, of, duet);
+	return 0;
+}
+
 /* Why run RUN_ID (a run DB holds: check_runs) has no results at all, as
  * a clause to append to the "no matching results" error, in *RET: ": run
  * N is stored as aborted (why)", ": run N is still running (or its
@@ -191,6 +222,8 @@ static int no_results_reason(sqlite3 *db, int64_t run_id, char **ret)
 					" shows it", (long long)run_id,
 					(long long)run_id);
 	}
+	if (!why && rc == SQLITE_ROW && duet_only_reason(db, run_id, &why) < 0)
+		return -1;
 	*ret = why;
 	return 0;
 }

@@ -53,12 +53,48 @@ static int duet_of(sqlite3 *db, int64_t conf, const char *distro,
 	return rc < 0 ? -1 : 0;
 }
 
+/* Let duet DUET of confirmation run CONF, read into D, decide R's curves
+ * of DISTRO whose library it had under test (verdict_apply_duet), and
+ * say so in a caveat naming those libraries. */
+static void duet_decides(struct verdict_result *r, const char *distro,
+			 int64_t conf, int64_t duet,
+			 const struct verdict_result *d)
+{
+	size_t decided = 0, slower = 0, faster = 0;
+	char *libs = xstrdup("");
+
+	verdict_apply_duet(r, distro, d, &decided, &slower, &faster);
+	if (!decided) {
+		free(libs);
+		return;
+	}
+	for (size_t i = 0; i < d->ncurves; i++) {
+		const struct verdict_curve *w = &d->curves[i];
+		char *s;
+
+		if (!w->paired || (i > 0 && w[-1].paired &&
+				   !strcmp(w[-1].library, w->library)))
+			continue;	/* sorted by library */
+		s = xasprintf("%s%s%s", libs, *libs ? ", " : "", w->library);
+		free(libs);
+		libs = s;
+	}
+	verdict_add_caveat(r, "confirmation run %lld's duet %lld decides the %zu curve%s of %s's librar%s whose package or build changed (%s), whatever the runs alone show: %zu slower, %zu faster",
+			   (long long)conf, (long long)duet, decided,
+			   decided == 1 ? "" : "s", distro,
+			   strchr(libs, ',') ? "ies" : "y", libs, slower,
+			   faster);
+	free(libs);
+}
+
 /* When both sides of R are whole runs and the new run has a finished
  * confirmation run, decide R's "confirmed" from that run's verdicts,
- * distribution by distribution (orchestrator/results/verdicts.md); a distribution
- * whose confirmation cannot be judged keeps the rule without, with a
- * caveat. Returns 0 (also when there is no confirmation), or -1 with err
- * set on a database error. */
+ * distribution by distribution (orchestrator/results/verdicts.md); a
+ * duet of the confirmation decides the curves of the libraries under
+ * test in it whatever R found (also when nothing looked changed). A
+ * distribution whose confirmation cannot be judged keeps the rule
+ * without, with a caveat. Returns 0 (also when there is no
+ * confirmation), or -1 with err set on a database error. */
 static int use_confirmation(sqlite3 *db, struct verdict_result *r,
 			    bo_err *err)
 {
@@ -68,13 +104,13 @@ static int use_confirmation(sqlite3 *db, struct verdict_result *r,
 		" ORDER BY distro, release";
 	size_t held = 0, not_held = 0, measured = 0, ch_again = 0;
 	size_t fl_changed = 0, fl_quiet = 0, fl_again = 0;
+	int only_duets = r->nchanged == 0 && r->nflagged == 0;
 	char *names = xstrdup("");
 	sqlite3_stmt *st = NULL;
 	int64_t conf;
 	int rc = -1, step, has;
 
-	if (r->base.image || r->new.image || r->base.run == r->new.run ||
-	    (r->nchanged == 0 && r->nflagged == 0)) {
+	if (r->base.image || r->new.image || r->base.run == r->new.run) {
 		free(names);
 		return 0;
 	}
@@ -112,13 +148,18 @@ static int use_confirmation(sqlite3 *db, struct verdict_result *r,
 			b.run = conf;
 			b.image = prev;
 			n.image = img;
-			/* the previous and the new image side by side: the
-			 * paired verdict decides (a duet of the
-			 * confirmation), else the alternating rounds */
-			if (duet_of(db, conf, distro, &duet, err) < 0) {
-				free(distro);
-				goto out;
-			}
+		}
+		/* the previous and the new image side by side: the paired
+		 * verdict decides (a duet of the confirmation), else the
+		 * alternating rounds */
+		if (duet_of(db, conf, distro, &duet, err) < 0) {
+			free(distro);
+			goto out;
+		}
+		if (!duet && only_duets) {
+			/* nothing changed that rounds could hold */
+			free(distro);
+			continue;
 		}
 		if (duet) {
 			rc2 = verdict_from_duet(db, duet, distro, &c, err);
@@ -142,6 +183,8 @@ static int use_confirmation(sqlite3 *db, struct verdict_result *r,
 		verdict_apply_confirmation(r, distro, &c, &held, &not_held, &ch_again,
 				   &names);
 		verdict_apply_flagged(r, distro, &c, &fl_changed, &fl_quiet, &fl_again);
+		if (duet)
+			duet_decides(r, distro, conf, duet, &c);
 		verdict_result_free(&c);
 		free(distro);
 	}
@@ -325,7 +368,7 @@ size_t verdict_gating_regressions(const struct verdict_result *r)
 
 		if (c->state != VERDICT_CONFIRMED || c->effect >= 0)
 			continue;
-		if (deliberate || !c->package || !c->package[0] ||
+		if (deliberate || c->paired || !c->package || !c->package[0] ||
 		    strcmp(c->base_version ? c->base_version : "",
 			   c->new_version ? c->new_version : "") != 0)
 			n++;

@@ -110,6 +110,10 @@ struct verdict_curve {
 				 * run found the same change, 0 it measured
 				 * the curve and did not, -1 it did not
 				 * measure it or there is none */
+	int paired;		/* 1: the duet of a confirmation decided
+				 * the curve, its library under test there
+				 * (its package or build differs between
+				 * the previous and the new image) */
 	int halves;		/* 1 held in both halves, 0 did not, -1 not
 				 * testable (a side has one invocation) */
 	enum verdict_state state;
@@ -150,7 +154,10 @@ struct verdict_result {
  * measured is confirmed exactly when the confirmation's own verdict
  * (its previous image against its new one, or BASE.run against it when
  * it had no previous image) found the same curve changed in the same
- * direction; a caveat names the changes it did not hold. Returns 0 with *ret filled
+ * direction; a caveat names the changes it did not hold. When that
+ * confirmation ran a duet of the previous against the new image, the
+ * duet's paired verdicts stand for the curves of its libraries under
+ * test, changed or not (verdict_apply_duet). Returns 0 with *ret filled
  * (free with verdict_result_free), or -1 with err set (a run or image
  * that does not exist, a schema too old, a database error). */
 int verdict_compare(sqlite3 *db, struct verdict_sel base, struct verdict_sel new,
@@ -163,7 +170,9 @@ void verdict_result_free(struct verdict_result *r);
  * --fail-on-regression) fails on: those with something that differs
  * between the sides to explain them - the library's package version (or
  * a package benchorch does not know, so cannot rule out), the variant
- * (hw against nohw), or two images compared within runs. Without any
+ * (hw against nohw), two images compared within runs, or a curve a
+ * confirmation's duet decided (paired: its library's package or build
+ * differs between the previous and the new image). Without any
  * such difference a confirmed regression is the host's drift: the
  * nightly comparison is then a drift screen and does not fail by itself
  * (issue "Side by side"; orchestrator/results/verdicts.md, "Confirmed").

@@ -147,6 +147,8 @@ void confirm_targets_free(struct confirm_target *t, size_t n)
 		image_free(t[i].prev);
 		confirm_curves_free(t[i].curves, t[i].ncurves);
 		free(t[i].dbc);
+		free(t[i].duet_libs);
+		free(t[i].duet_algos);
 	}
 	free(t);
 }

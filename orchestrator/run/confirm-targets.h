@@ -25,6 +25,13 @@ struct confirm_target {
 	size_t ncurves;
 	struct db_confirm_curve *dbc;	/* the same, for the database (its
 					 * strings borrowed from curves) */
+	char *duet_libs;	/* the run's libraries whose package changed
+				 * between prev and img, comma-separated;
+				 * NULL = none (confirm_duet_libraries) */
+	char *duet_algos;	/* the algorithms the run measured them
+				 * with; NULL with duet_libs */
+	int64_t duet_id;	/* the duet stored of prev against img, 0
+				 * = none (yet) */
 };
 
 /* The distributions run RUN in DB measured (an image and a guest that

@@ -17,6 +17,7 @@
 #include "orchestrator/results/runstate.h"
 #include "orchestrator/run/confirm.h"
 #include "orchestrator/run/confirm-curves.h"
+#include "orchestrator/run/confirm-duet.h"
 #include "orchestrator/run/confirm-summary.h"
 #include "orchestrator/run/confirm-targets.h"
 #include "orchestrator/run/duet.h"
@@ -117,26 +118,16 @@ static int check_confirmable(sqlite3 *db, const char *path, int64_t run,
 	return 0;
 }
 
-/* Append NAME to the comma-separated *LIST unless it is in it. */
-static void list_add(char **list, const char *name)
+/* Whether target T has something to confirm: its image, and curves to
+ * measure again or libraries whose package changed (a duet). */
+static int has_work(const struct confirm_target *t)
 {
-	char *s;
-	size_t n = strlen(name);
-
-	if (*list) {
-		for (s = *list; (s = strstr(s, name)) != NULL; s += n)
-			if ((s == *list || s[-1] == ',') &&
-			    (s[n] == ',' || s[n] == '\0'))
-				return;
-		s = xasprintf("%s,%s", *list, name);
-		free(*list);
-		*list = s;
-	} else {
-		*list = xstrdup(name);
-	}
+	return t->img && (t->ncurves || t->duet_libs);
 }
 
-/* Record (or complete) the confirmation of every measured target. */
+/* Record (or complete) the confirmation of every target with work; a
+ * target that is only a duet gets its previous image's row first (a
+ * previous no run measured has none). */
 static int record(struct confirm_state *s, bo_err *err)
 {
 	size_t i;
@@ -152,8 +143,11 @@ static int record(struct confirm_state *s, bo_err *err)
 			.ncurves = t->ncurves,
 		};
 
-		if (!t->ncurves || !t->img)
+		if (!has_work(t))
 			continue;
+		if (!t->ncurves && t->prev &&
+		    confirm_image_row(s->db, t->prev, err) < 0)
+			return -1;
 		if (db_confirmation_record(s->db, s->run_id, s->confirmed, &c,
 					   err) < 0)
 			return -1;
@@ -254,11 +248,11 @@ static int measure(struct confirm_state *s)
 				continue;
 			for (j = k; j < t->ncurves; j++)
 				if (!strcmp(t->curves[j].library, lib))
-					list_add(&la, t->curves[j].algorithm);
-			list_add(&libs, lib);
+					confirm_list_add(&la, t->curves[j].algorithm);
+			confirm_list_add(&libs, lib);
 			for (j = k; j < t->ncurves; j++)
 				if (!strcmp(t->curves[j].library, lib))
-					list_add(&algos, t->curves[j].algorithm);
+					confirm_list_add(&algos, t->curves[j].algorithm);
 			algs_owned[ng] = la;
 			specs[n] = t->img->name;
 			slibs[n] = lib;
@@ -327,63 +321,6 @@ static int measure(struct confirm_state *s)
 	return rc;
 }
 
-/* After the run, for each target with a previous image: a duet of the
- * previous image (base) against the new one, side by side, over the
- * target's libraries and algorithms, stored with the confirmation run
- * (duets.confirmation_run_id): its paired verdicts decide what the
- * confirmation held (orchestrator/results/verdict.c). A duet that fails
- * is said on stderr; the alternating rounds then decide, as before. */
-static void duets(struct confirm_state *s)
-{
-	const struct confirm_config *cc = s->cc;
-
-	for (size_t i = 0; i < s->nt && !bo_interrupted; i++) {
-		struct confirm_target *t = &s->t[i];
-		char *libs = NULL, *algos = NULL;
-		struct duet_request r;
-		int64_t id = 0;
-		int rc;
-
-		if (!t->prev || !t->ncurves || !t->img || !s->run_id)
-			continue;
-		for (size_t k = 0; k < t->ncurves; k++) {
-			list_add(&libs, t->curves[k].library);
-			list_add(&algos, t->curves[k].algorithm);
-		}
-		memset(&r, 0, sizeof(r));
-		r.base = t->prev->name;
-		r.new_name = t->img->name;
-		r.libs = libs;
-		r.algos = algos;
-		r.quick = s->quick;
-		r.seed_set = cc->seed_set;
-		r.seed = cc->seed;
-		r.threshold = DUET_DEFAULT_THRESHOLD;
-		r.kind = cc->kind;
-		r.timeout_s = cc->timeout_s;
-		r.quiet = cc->quiet;
-		r.state_dir = cc->state_dir;
-		r.data_dir = cc->data_dir;
-		r.guest = cc->guest;
-		r.db_path = cc->db_path;
-		r.no_print = 1;
-		r.confirmation_run = s->run_id;
-		r.distro = t->distro;
-		r.release = t->release;
-		r.ret_duet_id = &id;
-		if (!cc->quiet)
-			fprintf(stderr, "benchorch: %s: the previous image '%s' against '%s' side by side (a duet), libraries %s, algorithms %s\n",
-				t->spec, t->prev->name, t->img->name, libs,
-				algos);
-		rc = duet_execute(&r);
-		if (!id && !bo_interrupted)
-			cli_warn("%s: the duet of the previous and the new image failed (status %d): the alternating rounds of run %lld decide",
-				 t->spec, rc, (long long)s->run_id);
-		free(libs);
-		free(algos);
-	}
-}
-
 /* After the run: complete the record and delete the previous images of a
  * run stored 'done'; keep them otherwise (also when its status cannot be
  * read). Returns 0, or -1 after saying on stderr that the database could
@@ -419,8 +356,14 @@ static int finish(struct confirm_state *s)
 	for (i = 0; i < s->nt; i++) {
 		struct confirm_target *t = &s->t[i];
 
-		if (!t->prev || !t->ncurves || !t->img)
+		if (!t->prev || !has_work(t))
 			continue;
+		if (done && !t->ncurves && !t->duet_id) {
+			/* only a duet, and it failed: nothing confirmed */
+			cli_warn("%s: no duet of the previous and the new image: the previous image '%s' is kept for a later confirmation",
+				 t->spec, t->prev->name);
+			continue;
+		}
 		if (!done) {
 			cli_warn("%s: confirmation run %lld is %s: the previous image '%s' is kept for a later confirmation",
 				 t->spec, (long long)s->run_id,
@@ -529,23 +472,33 @@ static int run_settings(struct confirm_state *s)
 
 /* Find the images of S's targets and pick their curves: the NGIVEN at
  * GIVEN (for every distribution) when GIVEN is not NULL, else those of
- * the NCHANGED at USE for the target's distribution. A target whose
- * image is there with nothing to measure has served: its previous image
- * is removed (said on stderr unless quiet). Returns how many targets
- * have curves to measure. */
-static size_t pick_work(struct confirm_state *s,
-			const struct confirm_curve *given, size_t ngiven,
-			const struct confirm_curve *use, size_t nchanged)
+ * the NCHANGED at USE for the target's distribution; and, where a
+ * previous image is kept, the libraries whose package changed (a duet
+ * of them runs whatever looks changed). A target whose image is there
+ * with nothing to do has served: its previous image is removed (said on
+ * stderr unless quiet). Returns how many targets have work, or -1 after
+ * saying on stderr that the database could not be read. */
+static long pick_work(struct confirm_state *s,
+		      const struct confirm_curve *given, size_t ngiven,
+		      const struct confirm_curve *use, size_t nchanged)
 {
 	const struct confirm_config *cc = s->cc;
-	size_t i, nwork = 0;
+	long nwork = 0;
+	bo_err err;
 
-	for (i = 0; i < s->nt; i++) {
+	for (size_t i = 0; i < s->nt; i++) {
 		struct confirm_target *t = &s->t[i];
 
 		confirm_target_find_images(cc, s->confirmed, t);
 		confirm_target_pick_curves(t, given, ngiven, use, nchanged);
-		if (t->img && t->ncurves) {
+		if (confirm_duet_libraries(s->db, s->confirmed, t, &err) < 0) {
+			cli_error("%s in '%s'", err.msg, cc->db_path);
+			return -1;
+		}
+		if (has_work(t)) {
+			if (!t->ncurves && !cc->quiet)
+				fprintf(stderr, "benchorch: %s: no curve looks changed, but the package of %s changed: a duet of the previous and the new image decides\n",
+					t->spec, t->duet_libs);
 			nwork++;
 			continue;
 		}
@@ -559,14 +512,51 @@ static size_t pick_work(struct confirm_state *s,
 	return nwork;
 }
 
+/* Whether any of S's targets has curves to measure in alternating
+ * rounds (else the confirmation is its duets alone). */
+static int any_curves(const struct confirm_state *s)
+{
+	for (size_t i = 0; i < s->nt; i++)
+		if (s->t[i].img && s->t[i].ncurves)
+			return 1;
+	return 0;
+}
+
+/* A confirmation that is its duets alone: its run recorded with what it
+ * confirms, the duets (each printing its verdicts as the summary), the
+ * run's status. Returns an exit status (confirm_duet_only_finish), or
+ * EXIT_ENV when the run could not be recorded. */
+static int duets_only(struct confirm_state *s)
+{
+	bo_err err;
+	int rc;
+
+	rc = confirm_duet_only_open(s->cc, s->quick, s->argc, s->argv,
+				    &s->run_id);
+	if (rc != EXIT_OK)
+		return rc;
+	if (record(s, &err) < 0) {
+		cli_error("cannot record what run %lld confirms: %s",
+			  (long long)s->run_id, err.msg);
+		s->record_failed = 1;
+	}
+	if (!s->cc->quiet)
+		fprintf(stderr, "benchorch: confirming run %lld in run %lld: no curve to measure again in rounds, a duet of each previous and new image\n",
+			(long long)s->confirmed, (long long)s->run_id);
+	if (!s->record_failed)
+		confirm_duets(s->cc, s->t, s->nt, s->run_id, s->quick, 1);
+	return confirm_duet_only_finish(s->cc, s->run_id, s->t, s->nt);
+}
+
 int confirm_execute(const struct confirm_config *cc, int64_t *ret_run_id)
 {
 	struct confirm_state s = { .cc = cc };
 	struct confirm_curve *given = NULL, *changed = NULL;
 	const struct confirm_curve *use = NULL;
-	size_t ngiven = 0, nchanged = 0, i, nwork;
+	size_t ngiven = 0, nchanged = 0, i;
+	long nwork;
 	bo_err err;
-	int rc = EXIT_OK, env, known;
+	int rc = EXIT_OK, env, known, rounds;
 
 	*ret_run_id = 0;
 	if (cc->curves && confirm_curves_parse(cc->curves, NULL, &given,
@@ -634,21 +624,30 @@ int confirm_execute(const struct confirm_config *cc, int64_t *ret_run_id)
 		goto out;
 	}
 	nwork = pick_work(&s, given, ngiven, use, nchanged);
+	if (nwork < 0) {
+		rc = EXIT_ENV;
+		goto out;
+	}
 	if (!nwork) {
 		if (!cc->quiet)
 			fprintf(stderr, "benchorch: run %lld: nothing to confirm\n",
 				(long long)s.confirmed);
 		goto out;
 	}
-	rc = measure(&s);
-	if (rc == EXIT_OK)
-		duets(&s);
+	rounds = any_curves(&s);
+	if (rounds) {
+		rc = measure(&s);
+		if (rc == EXIT_OK)
+			confirm_duets(cc, s.t, s.nt, s.run_id, s.quick, 0);
+	} else {
+		rc = duets_only(&s);
+	}
 	if (finish(&s) < 0 && rc == EXIT_OK)
 		rc = EXIT_ENV;
 	*ret_run_id = s.run_id;
 	if (s.record_failed && rc == EXIT_OK)
 		rc = EXIT_ENV;
-	if (s.run_id && !cc->no_summary && !bo_interrupted &&
+	if (s.run_id && rounds && !cc->no_summary && !bo_interrupted &&
 	    confirm_summary_print(stdout, s.db, s.run_id, cc->format,
 				  &err) < 0) {
 		cli_error("%s", err.msg);

@@ -61,12 +61,20 @@ struct confirm_config {
 /* Confirm run CC->run_id in the database CC->db_path: for each of its
  * distributions whose image (under CC->state_dir) is still the one it
  * measured, the curves to measure again (CC->curves, or those that look
- * changed against confirm_base_run); a distribution with none has
- * nothing to confirm and its kept previous image is deleted. The others
+ * changed against confirm_base_run), and where a previous image is kept
+ * the libraries the run measured whose package changed between it and
+ * the image (confirm_duet_libraries); a distribution with neither has
+ * nothing to confirm and its kept previous image is deleted. The curves
  * are measured in one run (run_execute; its guests restricted to the
  * curves' libraries and algorithms): each image and its previous in
  * alternating rounds, order drawn per round, or the image alone in two
- * rounds.
+ * rounds. Then each previous image is measured against its image in a
+ * duet (confirm_duets) of the curves' libraries and those whose package
+ * changed, stored with the confirmation run. When no distribution has a
+ * curve to measure, the confirmation run is recorded without guests of
+ * its own and holds the duets alone (done when each stored its duet,
+ * else failed and the previous images kept); stdout then gets the
+ * duets' verdicts.
  * The confirmation is recorded before the guests start (so that the run
  * itself records no package changes) and completed after. When the run
  * is stored 'done', every previous image it measured is deleted (and

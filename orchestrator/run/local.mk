@@ -4,6 +4,8 @@
 liborch_a_SOURCES += \
 	orchestrator/run/confirm-curves.c \
 	orchestrator/run/confirm-curves.h \
+	orchestrator/run/confirm-duet.c \
+	orchestrator/run/confirm-duet.h \
 	orchestrator/run/confirm-summary.c \
 	orchestrator/run/confirm-summary.h \
 	orchestrator/run/confirm-targets.c \
