@@ -68,15 +68,32 @@ ok $? "a confirmation run (${conf:-none}), done, with a duet of openssl sha-256 
 ok $? "the duet found openssl's bulk sha-256 slower, openssl under test"
 [ ! -e "$state/images/debian-bookworm.previous" ]
 ok $? "the previous image is removed after the duet"
-grep -q '^openssl  *tested ' "$tmp/out"
-ok $? "a confirmation that is a duet alone prints the duet's verdicts"
+# two runs of one image: compare rarely flags a curve, but can by chance;
+# then the confirmation also has rounds, and is no duet alone
+if grep -q "curves of run 2 that look changed against run 1: [1-9]" "$tmp/err"; then
+	alone=
+else
+	alone=1
+fi
+if [ -n "$alone" ]; then
+	grep -q '^openssl  *tested ' "$tmp/out"
+	ok $? "a confirmation that is a duet alone prints the duet's verdicts"
+else
+	skip_point "a curve looked changed by chance: the confirmation has rounds too" \
+		"a confirmation that is a duet alone prints the duet's verdicts"
+fi
 "$BENCHORCH" runs --db "$db" >"$tmp/runs" 2>&1 &&
 	grep -Eq "^ *$conf .* done .* confirmation +2\$" "$tmp/runs"
 ok $? "runs lists run $conf as a confirmation of run 2"
 "$BENCHORCH" results --run "$conf" --db "$db" >"$tmp/res" 2>&1
 rc=$?
-[ $rc -eq 1 ] && grep -q "run $conf confirms run 2 by a duet of the previous and the new image alone (duet [0-9]*: its verdicts in duet_curves_v)" "$tmp/res"
-ok $? "results --run $conf says it has no points and where its verdicts are ($rc: $(tail -1 "$tmp/res"))"
+if [ -n "$alone" ]; then
+	[ $rc -eq 1 ] && grep -q "run $conf confirms run 2 by a duet of the previous and the new image alone (duet [0-9]*: its verdicts in duet_curves_v)" "$tmp/res"
+	ok $? "results --run $conf says it has no points and where its verdicts are ($rc: $(tail -1 "$tmp/res"))"
+else
+	skip_point "a curve looked changed by chance: the confirmation has rounds too" \
+		"results --run $conf says it has no points and where its verdicts are"
+fi
 "$BENCHORCH" compare --db "$db" --latest 2 --format json >"$tmp/json" 2>"$tmp/cerr" &&
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
 assert d["base_run"] == 1 and d["new_run"] == 2, (d["base_run"], d["new_run"])
