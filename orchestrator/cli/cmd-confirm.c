@@ -59,7 +59,7 @@ static const char epilog[] =
 "\n"
 "Exit status: 0 confirmed (or nothing to confirm), 1 the run or a library\n"
 "in it failed, 2 usage error or no such run, 3 environment (not root,\n"
-"database), 130/143 interrupted.\n";
+"database, an image the run measured is gone), 130/143 interrupted.\n";
 
 struct confirm_opts {
 	struct cli_paths paths;		/* first: cli_parse reads it */
