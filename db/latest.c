@@ -187,3 +187,61 @@ int db_latest_skipped(sqlite3 *db, enum db_run_kind kind, int64_t chosen,
 	*ret = text;
 	return 0;
 }
+
+int64_t db_base_run(sqlite3 *db, int64_t run, unsigned flags,
+		    struct db_run_made *ret_made)
+{
+	static const char pairs[] =
+		"EXISTS (SELECT 1 FROM pairs p JOIN invocations v"
+		" ON v.id = p.invocation_id WHERE v.run_id = r.id)";
+	static const char shared[] =
+		" AND EXISTS (SELECT 1 FROM invocations bi"
+		"  JOIN images bim ON bim.id = bi.image_id"
+		"  JOIN invocations ni ON ni.run_id = n.run_id"
+		"  JOIN images nim ON nim.id = ni.image_id"
+		"  WHERE bi.run_id = b.run_id AND nim.distro = bim.distro"
+		"  AND nim.release = bim.release)";
+	struct db_run_made made = { 0, 0, 0 };
+	sqlite3_stmt *st;
+	int64_t id = 0;
+	int has_pairs, rc;
+	char *sql;
+
+	if (ret_made)
+		*ret_made = made;
+	/* pairs: schema 16 (a database opened read-only may be older) */
+	has_pairs = db_has_column(db, "pairs", "tie");
+	if (has_pairs < 0 || db_latest_view(db) < 0)
+		return -1;
+	sql = xasprintf("WITH m AS (SELECT r.id AS run_id, r.started_at,"
+			" r.quick AS quick, EXISTS (SELECT 1 FROM invocations v"
+			"  WHERE v.run_id = r.id AND v.variant = 'nohw') AS nohw,"
+			" %s AS il FROM runs r)"
+			" SELECT n.quick, n.nohw, n.il, (SELECT b.run_id"
+			"  FROM latest_runs_v l JOIN m b ON b.run_id = l.run_id"
+			"  WHERE l.kind = 'library' AND (b.started_at < n.started_at"
+			"   OR (b.started_at = n.started_at AND b.run_id < n.run_id))"
+			"  AND b.quick = n.quick AND b.nohw = n.nohw AND b.il = n.il%s"
+			"  ORDER BY b.started_at DESC, b.run_id DESC LIMIT 1)"
+			" FROM m n WHERE n.run_id = ?1",
+			has_pairs ? pairs : "0",
+			flags & DB_BASE_SHARED_DISTRO ? shared : "");
+	rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+	free(sql);
+	if (rc != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, run);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		made.quick = sqlite3_column_int(st, 0);
+		made.nohw = sqlite3_column_int(st, 1);
+		made.interleave = sqlite3_column_int(st, 2);
+		id = sqlite3_column_int64(st, 3);	/* NULL reads 0 */
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return -1;
+	if (ret_made)
+		*ret_made = made;
+	return id;
+}

@@ -45,6 +45,33 @@ char *db_latest_run_sql(sqlite3 *db, enum db_run_kind kind);
  * db_latest_view). */
 char *db_finished_runs_sql(sqlite3 *db, enum db_run_kind kind);
 
+/* How a run was made, as far as comparing its curves with another's
+ * goes: runs made alike measured the same sizes and batches, the same
+ * variant and the same way of taking turns. */
+struct db_run_made {
+	int quick;		/* runs.quick: --quick */
+	int nohw;		/* 1: it measured variant 'nohw' (--nohw) */
+	int interleave;		/* 1: it stored pairs (--interleave) */
+};
+
+/* db_base_run's flags. */
+#define DB_BASE_SHARED_DISTRO	1u	/* the base measured a distribution
+					 * (distro and release) RUN did */
+
+/* The run that run RUN in DB is compared with, its base, one rule for
+ * compare --latest 2, confirm and run's own confirmation: the latest
+ * finished library run (latest_runs_v kind 'library': done, with
+ * library results, not a confirmation) started before RUN (by
+ * started_at, then id) and made like it (struct db_run_made: the same
+ * --quick flag, variant and --interleave or not); with FLAGS
+ * DB_BASE_SHARED_DISTRO also one that measured a distribution RUN
+ * measured. RUN itself may be any run (one that failed too). *RET_MADE,
+ * when not NULL, gets how RUN was made (zeroed when DB has no run RUN).
+ * Returns the base's id (> 0), 0 when there is none (or no run RUN), or
+ * -1 on a database error (the message is sqlite3_errmsg(DB)). */
+int64_t db_base_run(sqlite3 *db, int64_t run, unsigned flags,
+		    struct db_run_made *ret_made);
+
 /* Why DB's runs started after run CHOSEN (the latest of KIND, 0 = none)
  * are not the latest of KIND, for people: "run 7 was aborted, run 8 is
  * a confirmation run", at most three runs named then "and N more", in

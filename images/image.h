@@ -122,6 +122,19 @@ int image_spec_check(const char *data_dir, const char *state_dir,
 int image_spec_name(const char *data_dir, const char *spec, char **ret_name,
 		    bo_err *err);
 
+/* The name of the image (its directory under STATE/images) that a run
+ * given SPEC measured, the image's release then being RELEASE (as its
+ * image.json said, stored with the run): SPEC itself when it names no
+ * distro with a recipe in DATA_DIR and no release (an imported image, or
+ * an image directory's name), else "DISTRO-RELEASE" with SPEC's release,
+ * or RELEASE when SPEC names none (not the recipe's default release
+ * now). Never looks at the images themselves: two images with the same
+ * distro, release and digest (an imported copy of a built one) keep
+ * their own names. Returns 0 with *RET_NAME set (free() it), or -1 with
+ * ERR set on a malformed SPEC (image_spec_parse). */
+int image_measured_name(const char *data_dir, const char *spec,
+			const char *release, char **ret_name, bo_err *err);
+
 /* Check that NAME can name an imported image: image_name_ok(), not the
  * name of a distro with a recipe in DATA_DIR and not ending in ".previous"
  * (images/previous.h). Returns 0, or -1 with err set

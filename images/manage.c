@@ -55,6 +55,25 @@ int image_spec_name(const char *data_dir, const char *spec, char **ret_name,
 	return rc;
 }
 
+int image_measured_name(const char *data_dir, const char *spec,
+			const char *release, char **ret_name, bo_err *err)
+{
+	char *distro, *rel;
+
+	if (image_spec_parse(spec, &distro, &rel, err) < 0)
+		return -1;
+	if (!rel && !recipe_exists(data_dir, distro)) {
+		*ret_name = distro;	/* an image's own name */
+		return 0;
+	}
+	/* a recipe's distro: the release the image had, not the recipe's
+	 * default of today */
+	*ret_name = xasprintf("%s-%s", distro, rel ? rel : release);
+	free(distro);
+	free(rel);
+	return 0;
+}
+
 int image_spec_check(const char *data_dir, const char *state_dir,
 		     const char *spec, bo_err *err)
 {

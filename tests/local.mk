@@ -80,6 +80,8 @@ TESTS += tests/t3135-confirm.sh
 EXTRA_DIST += tests/t3135-confirm.sh tests/bench/confirm.sh
 TESTS += tests/t3136-confirm-duet.sh
 EXTRA_DIST += tests/t3136-confirm-duet.sh
+TESTS += tests/t3137-confirm-image.sh
+EXTRA_DIST += tests/t3137-confirm-image.sh
 # Results, compare, report, export/merge (issue #7): a fixture database
 # built through the real migrations and run API.
 check_PROGRAMS += tests/fixtures/results-mkdb tests/t7010-stats

@@ -11,7 +11,8 @@
  * size only and a 20 % change whose canary moved give none; two runs
  * whose every curve moved at random by 15 % (a noisy machine, one
  * invocation, no history) give none. Then: the run compared with is the
- * latest earlier finished run that is no confirmation; a confirmation is
+ * latest earlier finished run that is no confirmation, made with the
+ * same --quick flag and variant (as compare --latest 2 takes it); a confirmation is
  * recorded with its images and curves and read back; --curves lists are
  * parsed and malformed ones refused. */
 #include "config.h"
@@ -25,6 +26,7 @@
 #include "db/db.h"
 #include "orchestrator/run/confirm-curves.h"
 #include "orchestrator/run/confirm-summary.h"
+#include "orchestrator/results/compare.h"
 #include "tests/tap.h"
 
 /* Make the database PATH with every migration, then add the runs of
@@ -285,6 +287,23 @@ int main(void)
 	       "only a run with the same --quick flag (3 -> 1 past the full run 2, 2 -> none)");
 	rc |= db_exec(db, "UPDATE runs SET quick = 1 WHERE id = 2", &err);
 	tap_ok(rc == 0, "run 2 quick again");
+	/* a --nohw run in between is passed over, as compare --latest 2
+	 * passes it over: one rule (db_base_run) */
+	rc = db_exec(db, "UPDATE invocations SET variant = 'nohw' WHERE run_id = 2",
+		     &err);
+	{
+		int64_t b = 0, nw = 0;
+		int k = compare_latest_two(db, &b, &nw, &err);
+
+		tap_ok(rc == 0 && confirm_base_run(db, 3) == 1 &&
+		       confirm_base_run(db, 2) == 0 && k == 0 && b == 1 &&
+		       nw == 3,
+		       "only a run with the same variant: 3 -> 1 past the --nohw run 2, as compare --latest 2 takes them (%lld %lld), 2 -> none",
+		       (long long)b, (long long)nw);
+	}
+	rc = db_exec(db, "UPDATE invocations SET variant = 'hw' WHERE run_id = 2",
+		     &err);
+	tap_ok(rc == 0 && confirm_base_run(db, 3) == 2, "run 2 hw again");
 
 	/* 4. A confirmation recorded: run 3 confirms run 2. */
 	{

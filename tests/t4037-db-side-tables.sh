@@ -91,9 +91,9 @@ if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null 2>&1 &&
 	cp "$tmp/ok.db" "$tmp/confirm.db"
 	confirm_alone --run 2 --db "$tmp/confirm.db" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
-	[ $rc -eq 0 ] && grep -q "curves of run 2 that look changed against run 1: 6" "$tmp/err" &&
-		grep -q "not confirmed" "$tmp/err"
-	ok $? "sound: confirm --run 2 finds 6 curves, no image to measure them in, exit 0 (exit $rc: $(head -1 "$tmp/err"))"
+	[ $rc -eq 3 ] && grep -q "curves of run 2 that look changed against run 1: 6" "$tmp/err" &&
+		grep -q "measured is gone (.*); not confirmed" "$tmp/err"
+	ok $? "sound: confirm --run 2 finds 6 curves, the images it measured gone, exit 3 (exit $rc: $(head -1 "$tmp/err"))"
 else
 	for d in "confirm" "confirm --run 3" "confirm --run 2" "sound: confirm --run 2"; do
 		skip_point "needs root and unshare" "$d"

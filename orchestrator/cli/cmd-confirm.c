@@ -39,8 +39,10 @@ static const char usage[] =
 "confirmation's stored command line names those it took from the run.\n"
 "\n"
 "A curve is a distribution's LIBRARY/ALGORITHM[/OPERATION[/MODE]]. Without\n"
-"--curves, those that look changed against the previous run of the same\n"
-"distributions made with the same --quick flag (its variant may differ):\n"
+"--curves, those that look changed against the run's base, as 'compare\n"
+"--latest 2' takes it: the latest earlier finished run made alike (the\n"
+"same --quick flag, --nohw or not, --interleave or not; a --nohw run in\n"
+"between is passed over) that measured one of its distributions:\n"
 "the curves 'compare' calls changed or confirmed (its\n"
 "per-curve verdicts at the default threshold), and those it flagged\n"
 "because their canary moved (measured again, they get a verdict).\n"
@@ -57,7 +59,7 @@ static const char epilog[] =
 "\n"
 "Exit status: 0 confirmed (or nothing to confirm), 1 the run or a library\n"
 "in it failed, 2 usage error or no such run, 3 environment (not root,\n"
-"database), 130/143 interrupted.\n";
+"database, an image the run measured is gone), 130/143 interrupted.\n";
 
 struct confirm_opts {
 	struct cli_paths paths;		/* first: cli_parse reads it */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "db/db.h"
+#include "db/latest.h"
 #include "orchestrator/results/compare.h"
 #include "orchestrator/results/latest-pick.h"
 #include "lib/format.h"
@@ -293,73 +294,39 @@ void compare_result_free(struct compare_result *r)
 int compare_latest_two(sqlite3 *db, int64_t *ret_base, int64_t *ret_new,
 		       bo_err *err)
 {
-	sqlite3_stmt *st;
-	int64_t id[2] = { 0, 0 };
-	int n = 0, quick = 0, nohw = 0, il = 0, has_pairs;
-	char *sql;
+	struct db_run_made made;
+	int64_t latest, base;
+	long long n;
 
 	/* finished library runs only (latest_runs_v): an aborted or failed
 	 * run's results are partial, a confirmation run measures a few
 	 * curves of two images, not the state of the machine, a tool run
 	 * has no curve. The newest is the one every reader shows (and
 	 * latest_pick says which newer runs it skipped); the base is the
-	 * latest run made like it (the same --quick flag, variant and way
-	 * of measuring the libraries, --interleave or not): a --nohw run
-	 * beside a nightly one is no regression of a package */
-	int prc;
-
-	if (latest_pick(db, DB_RUN_LIBRARY) < 0)
+	 * latest run made like it (db_base_run, the rule confirm follows
+	 * too): a --nohw run beside a nightly one is no regression of a
+	 * package */
+	latest = latest_pick(db, DB_RUN_LIBRARY);
+	n = latest < 0 ? -1 : db_query_int(db, "SELECT count(*) FROM"
+					   " latest_runs_v WHERE kind = 'library'");
+	base = n < 2 ? 0 : db_base_run(db, latest, 0, &made);
+	if (latest < 0 || n < 0 || base < 0)
 		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
-	/* pairs: schema 16 (a database opened read-only may be older) */
-	has_pairs = db_has_column(db, "pairs", "tie");
-	if (has_pairs < 0)
-		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
-	sql = xasprintf("SELECT run_id, quick, EXISTS (SELECT 1"
-			" FROM invocations v WHERE v.run_id ="
-			" l.run_id AND v.variant = 'nohw'), %s"
-			" FROM latest_runs_v l WHERE kind = 'library'"
-			" ORDER BY nth",
-			has_pairs ? "EXISTS (SELECT 1 FROM pairs p JOIN"
-				    " invocations v ON v.id = p.invocation_id"
-				    " WHERE v.run_id = l.run_id)" : "0");
-	prc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
-	free(sql);
-	if (prc != SQLITE_OK)
-		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
-	while (id[1] == 0 && (prc = sqlite3_step(st)) == SQLITE_ROW) {
-		int q = sqlite3_column_int(st, 1), h = sqlite3_column_int(st, 2);
-		int i = sqlite3_column_int(st, 3);
-
-		n++;
-		if (n == 1) {
-			id[0] = sqlite3_column_int64(st, 0);
-			quick = q;
-			nohw = h;
-			il = i;
-		} else if (q == quick && h == nohw && i == il) {
-			id[1] = sqlite3_column_int64(st, 0);
-		}
-	}
-	if (id[1] == 0 && prc != SQLITE_DONE) {
-		bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
-		sqlite3_finalize(st);
-		return -1;
-	}
-	sqlite3_finalize(st);
 	if (n < 2) {
-		bo_err_set(err, "'--latest 2' needs two finished runs with results, the database has %d",
+		bo_err_set(err, "'--latest 2' needs two finished runs with results, the database has %lld",
 			   n);
 		return -2;
 	}
-	if (!id[1]) {
+	if (!base) {
 		bo_err_set(err, "'--latest 2': no finished run before run %lld was made like it (%s, %s, %s); give two run ids to compare runs made differently",
-				  (long long)id[0], quick ? "--quick" : "not --quick",
-				  nohw ? "--nohw" : "not --nohw",
-				  il ? "--interleave" : "not --interleave");
+			   (long long)latest,
+			   made.quick ? "--quick" : "not --quick",
+			   made.nohw ? "--nohw" : "not --nohw",
+			   made.interleave ? "--interleave" : "not --interleave");
 		return -2;
 	}
-	*ret_base = id[1];
-	*ret_new = id[0];
+	*ret_base = base;
+	*ret_new = latest;
 	return 0;
 }
 

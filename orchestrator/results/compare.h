@@ -60,8 +60,9 @@ void compare_result_free(struct compare_result *r);
 /* The runs `compare --latest 2` compares, among the finished library
  * runs (latest_runs_v, kind 'library': by start time, then id):
  * *ret_new the latest (latest_pick, which says on stderr which newer
- * runs it skipped), *ret_base the most recent before it made alike (the
- * same --quick flag, and --nohw or not). Returns 0; -2 with err set when
+ * runs it skipped), *ret_base the most recent before it made alike
+ * (db_base_run: the same --quick flag, --nohw or not, --interleave or
+ * not). Returns 0; -2 with err set when
  * there is no such pair; -1 with err set on a database error. */
 int compare_latest_two(sqlite3 *db, int64_t *ret_base, int64_t *ret_new,
 		       bo_err *err);

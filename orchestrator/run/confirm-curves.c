@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "db/latest.h"
 #include "lib/algorithms.h"
 #include "orchestrator/run/confirm-curves.h"
 #include "orchestrator/results/verdict.h"
@@ -73,30 +74,9 @@ int confirm_changed_curves(sqlite3 *db, int64_t base_run, int64_t new_run,
 
 int64_t confirm_base_run(sqlite3 *db, int64_t run_id)
 {
-	static const char sql[] =
-		"SELECT max(b.run_id) FROM invocations b"
-		" JOIN images bim ON bim.id = b.image_id"
-		" JOIN runs br ON br.id = b.run_id"
-		" WHERE b.run_id < ?1 AND br.status = 'done'"
-		" AND br.quick = (SELECT quick FROM runs WHERE id = ?1)"
-		" AND b.run_id NOT IN (SELECT run_id FROM confirmations)"
-		/* a run that measured curves: not a tool run */
-		" AND EXISTS (SELECT 1 FROM results r"
-		"  WHERE r.invocation_id = b.id)"
-		" AND EXISTS (SELECT 1 FROM invocations n"
-		"  JOIN images nim ON nim.id = n.image_id"
-		"  WHERE n.run_id = ?1 AND nim.distro = bim.distro"
-		"  AND nim.release = bim.release)";
-	sqlite3_stmt *st;
-	int64_t id = -1;
-
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	sqlite3_bind_int64(st, 1, run_id);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		id = sqlite3_column_int64(st, 0);	/* NULL reads 0 */
-	sqlite3_finalize(st);
-	return id;
+	/* one rule with compare --latest 2, restricted to the run's
+	 * distributions */
+	return db_base_run(db, run_id, DB_BASE_SHARED_DISTRO, NULL);
 }
 
 /* The names NAME(0), NAME(1), ... comma-separated into BUF (LEN bytes),

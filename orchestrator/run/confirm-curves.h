@@ -36,12 +36,14 @@ int confirm_changed_curves(sqlite3 *db, int64_t base_run, int64_t new_run,
 			   struct confirm_curve **ret, size_t *ret_n,
 			   bo_err *err);
 
-/* The run a confirmation of RUN_ID compares it with: the latest earlier
- * run (smaller id) that finished ('done'), is not itself a confirmation
- * run, measured curves (stored results: not a tool run), was made with RUN_ID's --quick flag (the same design of sizes and
- * batches, as the verdict's history) and measured one of RUN_ID's
- * distributions (distro and release). Its variant may differ: a --nohw
- * run is compared with the run before it, as `compare` does. Returns its id, 0 when there is none, or -1 on a database error. */
+/* The run a confirmation of RUN_ID compares it with: its base as
+ * compare --latest 2 takes it (db_base_run: the latest earlier finished
+ * library run, not a confirmation, made alike - the same --quick flag,
+ * variant and --interleave or not) that also measured one of RUN_ID's
+ * distributions (distro and release; DB_BASE_SHARED_DISTRO). A --nohw
+ * run in between is passed over, as compare does. Returns its id, 0 when
+ * there is none, or -1 on a database error (the message is
+ * sqlite3_errmsg(DB)). */
 int64_t confirm_base_run(sqlite3 *db, int64_t run_id);
 
 /* Parse LIST, comma-separated LIBRARY/ALGORITHM[/OPERATION[/MODE]] (e.g.

@@ -130,7 +130,7 @@ static void one_duet(const struct confirm_config *cc,
 
 	memset(&r, 0, sizeof(r));
 	r.base = t->prev->name;
-	r.new_name = t->img->name;
+	r.new_name = t->name;	/* the image the run measured */
 	r.libs = libs;
 	r.algos = algos;
 	r.quick = quick;
@@ -152,7 +152,7 @@ static void one_duet(const struct confirm_config *cc,
 	r.ret_duet_id = &t->duet_id;
 	if (!cc->quiet)
 		fprintf(stderr, "benchorch: %s: the previous image '%s' against '%s' side by side (a duet), libraries %s, algorithms %s\n",
-			t->spec, t->prev->name, t->img->name, libs, algos);
+			t->spec, t->prev->name, t->name, libs, algos);
 	rc = duet_execute(&r);
 	if (!t->duet_id && !bo_interrupted)
 		cli_warn(t->ncurves ?

@@ -19,6 +19,10 @@
 struct confirm_target {
 	char *distro, *release, *digest;	/* as the run measured it */
 	char *spec;				/* "distro:release" */
+	char *name;		/* the image's name the run measured
+				 * (image_measured_name), e.g.
+				 * "debian-bookworm" or an imported one */
+	int gone;		/* 1: no image of that name is left */
 	struct image *img;		/* its image now, or NULL */
 	struct image *prev;		/* its kept previous, or NULL */
 	struct confirm_curve *curves;	/* to measure again */
@@ -34,20 +38,26 @@ struct confirm_target {
 				 * = none (yet) */
 };
 
-/* The distributions run RUN in DB measured (an image and a guest that
- * ran), ordered by distro, release and digest, into *RET (*RET_N of
- * them; img, prev and the curves not set yet). The caller frees *RET
- * with confirm_targets_free, also after an error (whatever was read).
- * Returns 0, or -1 with ERR set ("database error: MESSAGE"). */
-int confirm_targets_load(sqlite3 *db, int64_t run,
+/* The images run RUN in DB measured (an image and a guest that ran),
+ * one target each, named as the run's invocations' specs gave them then
+ * (image_measured_name with DATA_DIR's recipes and the release stored
+ * with the image; a second spec of the same name is one target), ordered
+ * by distro, release, digest and spec, into *RET (*RET_N of them; img,
+ * prev and the curves not set yet). The caller frees *RET with
+ * confirm_targets_free, also after an error (whatever was read). Returns
+ * 0, or -1 with ERR set ("database error: MESSAGE", or a stored spec
+ * that does not parse). */
+int confirm_targets_load(sqlite3 *db, const char *data_dir, int64_t run,
 			 struct confirm_target **ret, size_t *ret_n,
 			 bo_err *err);
 
-/* Set T->img to T's image under CC->state_dir (the one with its distro,
- * release and digest, not a previous) and T->prev to the previous kept
- * beside it (both owned by T; NULL when none). Says on stderr why when
- * there is none, when it was rebuilt since run RUN, or when its previous
- * cannot be read; nothing is returned. */
+/* Set T->img to the image T's run measured: the one named T->name under
+ * CC->state_dir, never another with the same distro, release and digest
+ * (an imported copy), and T->prev to the previous kept beside it (both
+ * owned by T; NULL when none). When that image is gone, says so on
+ * stderr in one line and sets T->gone; when it was rebuilt since run RUN
+ * (another digest) or its previous cannot be read, says so too; nothing
+ * is returned. */
 void confirm_target_find_images(const struct confirm_config *cc,
 				int64_t run, struct confirm_target *t);
 
@@ -70,11 +80,13 @@ int confirm_target_remove_previous(const struct confirm_config *cc,
 /* Free the N targets at T and what each holds. T may be NULL with N 0. */
 void confirm_targets_free(struct confirm_target *t, size_t n);
 
-/* The number of distributions of run RUN in DB whose image (the one the
- * run measured) has a previous kept beside it under STATE_DIR, in *RET
- * (an image that cannot be read counts as none). Returns 0, or -1 with
+/* The number of images run RUN in DB measured (found under STATE_DIR by
+ * the names the run used, as confirm_targets_load with DATA_DIR) that
+ * have a previous kept beside them, in *RET (an image that cannot be
+ * read, is gone or was rebuilt counts as none). Returns 0, or -1 with
  * ERR set on a database error (*RET 0). */
-int confirm_kept_previous(sqlite3 *db, const char *state_dir, int64_t run,
-			  size_t *ret, bo_err *err);
+int confirm_kept_previous(sqlite3 *db, const char *state_dir,
+			  const char *data_dir, int64_t run, size_t *ret,
+			  bo_err *err);
 
 #endif

@@ -254,7 +254,7 @@ static int measure(struct confirm_state *s)
 				if (!strcmp(t->curves[j].library, lib))
 					confirm_list_add(&algos, t->curves[j].algorithm);
 			algs_owned[ng] = la;
-			specs[n] = t->img->name;
+			specs[n] = t->name;	/* as the run named it */
 			slibs[n] = lib;
 			salgos[n] = la;
 			group[n++] = ng;
@@ -522,6 +522,16 @@ static int any_curves(const struct confirm_state *s)
 	return 0;
 }
 
+/* Whether the image of any of S's targets is gone (its run measured an
+ * image no longer there: not confirmed, exit EXIT_ENV). */
+static int gone(const struct confirm_state *s)
+{
+	for (size_t i = 0; i < s->nt; i++)
+		if (s->t[i].gone)
+			return 1;
+	return 0;
+}
+
 /* A confirmation that is its duets alone: its run recorded with what it
  * confirms, the duets (each printing its verdicts as the summary), the
  * run's status. Returns an exit status (confirm_duet_only_finish), or
@@ -602,7 +612,8 @@ int confirm_execute(const struct confirm_config *cc, int64_t *ret_run_id)
 	 * curves: what looks changed is judged on those, as compare does,
 	 * and said */
 	cli_warn_partial_run(s.db, s.confirmed);
-	if (confirm_targets_load(s.db, s.confirmed, &s.t, &s.nt, &err) < 0) {
+	if (confirm_targets_load(s.db, cc->data_dir, s.confirmed, &s.t,
+				 &s.nt, &err) < 0) {
 		cli_error("%s in '%s'", err.msg, cc->db_path);
 		rc = EXIT_ENV;
 		goto out;
@@ -629,7 +640,7 @@ int confirm_execute(const struct confirm_config *cc, int64_t *ret_run_id)
 		goto out;
 	}
 	if (!nwork) {
-		if (!cc->quiet)
+		if (!cc->quiet && !gone(&s))
 			fprintf(stderr, "benchorch: run %lld: nothing to confirm\n",
 				(long long)s.confirmed);
 		goto out;
@@ -654,6 +665,9 @@ int confirm_execute(const struct confirm_config *cc, int64_t *ret_run_id)
 		rc = EXIT_FAILED;
 	}
 out:
+	/* an image the run measured is gone: an environment problem */
+	if (rc == EXIT_OK && s.t && gone(&s))
+		rc = EXIT_ENV;
 	confirm_curves_free(given, ngiven);
 	if (changed)
 		confirm_curves_free(changed, nchanged);

@@ -59,8 +59,8 @@ struct confirm_config {
 };
 
 /* Confirm run CC->run_id in the database CC->db_path: for each of its
- * distributions whose image (under CC->state_dir) is still the one it
- * measured, the curves to measure again (CC->curves, or those that look
+ * images (under CC->state_dir, by the name it measured, never another
+ * image of the same digest) still the ones it measured, the curves to measure again (CC->curves, or those that look
  * changed against confirm_base_run), and where a previous image is kept
  * the libraries the run measured whose package changed between it and
  * the image (confirm_duet_libraries); a distribution with neither has
@@ -89,7 +89,9 @@ struct confirm_config {
  * confirmation (of run M)", or a tool run, "run N is a tool run (run
  * --tools): nothing to confirm"; a malformed curve or one the guest does
  * not know, confirm_curves_parse), all said before anything runs,
- * EXIT_ENV (database unusable) or 128+signal when interrupted. */
+ * EXIT_ENV (database unusable; or an image the run measured is gone,
+ * said on stderr in one line, nothing measured for it:
+ * confirm_target_find_images) or 128+signal when interrupted. */
 int confirm_execute(const struct confirm_config *cc, int64_t *ret_run_id);
 
 #endif

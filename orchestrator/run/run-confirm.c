@@ -47,7 +47,8 @@ int confirm_after_run(const struct run_config *c, int64_t run_id)
 			 (long long)run_id, err.msg);
 		return EXIT_ENV;
 	}
-	rc = confirm_kept_previous(db, c->state_dir, run_id, &kept, &err);
+	rc = confirm_kept_previous(db, c->state_dir, c->data_dir, run_id, &kept,
+				   &err);
 	if (rc == 0 && !kept) {
 		base = confirm_base_run(db, run_id);
 		if (base < 0)
