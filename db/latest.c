@@ -201,6 +201,9 @@ int64_t db_base_run(sqlite3 *db, int64_t run, unsigned flags,
 		"  JOIN images nim ON nim.id = ni.image_id"
 		"  WHERE bi.run_id = b.run_id AND nim.distro = bim.distro"
 		"  AND nim.release = bim.release)";
+	static const char same_cpu[] =
+		" AND (SELECT cpu_id FROM runs WHERE id = b.run_id) IS"
+		"  (SELECT cpu_id FROM runs WHERE id = n.run_id)";
 	struct db_run_made made = { 0, 0, 0 };
 	sqlite3_stmt *st;
 	int64_t id = 0;
@@ -221,11 +224,12 @@ int64_t db_base_run(sqlite3 *db, int64_t run, unsigned flags,
 			"  FROM latest_runs_v l JOIN m b ON b.run_id = l.run_id"
 			"  WHERE l.kind = 'library' AND (b.started_at < n.started_at"
 			"   OR (b.started_at = n.started_at AND b.run_id < n.run_id))"
-			"  AND b.quick = n.quick AND b.nohw = n.nohw AND b.il = n.il%s"
+			"  AND b.quick = n.quick AND b.nohw = n.nohw AND b.il = n.il%s%s"
 			"  ORDER BY b.started_at DESC, b.run_id DESC LIMIT 1)"
 			" FROM m n WHERE n.run_id = ?1",
 			has_pairs ? pairs : "0",
-			flags & DB_BASE_SHARED_DISTRO ? shared : "");
+			flags & DB_BASE_SHARED_DISTRO ? shared : "",
+			flags & DB_BASE_SAME_CPU ? same_cpu : "");
 	rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
 	free(sql);
 	if (rc != SQLITE_OK)

@@ -57,6 +57,8 @@ struct db_run_made {
 /* db_base_run's flags. */
 #define DB_BASE_SHARED_DISTRO	1u	/* the base measured a distribution
 					 * (distro and release) RUN did */
+#define DB_BASE_SAME_CPU	2u	/* the base ran on RUN's CPU
+					 * (runs.cpu_id) */
 
 /* The run that run RUN in DB is compared with, its base, one rule for
  * compare --latest 2, confirm and run's own confirmation: the latest
@@ -65,7 +67,7 @@ struct db_run_made {
  * started_at, then id) and made like it (struct db_run_made: the same
  * --quick flag, variant and --interleave or not); with FLAGS
  * DB_BASE_SHARED_DISTRO also one that measured a distribution RUN
- * measured. RUN itself may be any run (one that failed too). *RET_MADE,
+ * measured, with DB_BASE_SAME_CPU one on RUN's CPU (the daemon's). RUN itself may be any run (one that failed too). *RET_MADE,
  * when not NULL, gets how RUN was made (zeroed when DB has no run RUN).
  * Returns the base's id (> 0), 0 when there is none (or no run RUN), or
  * -1 on a database error (the message is sqlite3_errmsg(DB)). */

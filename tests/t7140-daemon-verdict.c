@@ -1,5 +1,6 @@
 /* t7140-daemon-verdict - the verdict the daemon keeps after a run: its run
- * against the previous run of the same CPU and --quick flag, stored with
+ * against the previous run of the same CPU made alike (--quick, variant,
+ * --interleave; no confirmation), stored with
  * source 'daemon', and the last one as status shows it. */
 #include "config.h"
 
@@ -127,6 +128,30 @@ int main(void)
 				  strlen("run 6 against run 2: 2 curves, 0 changed")) == 0,
 	       "run 6 against run 2, past a --nohw run and a confirmation (%d: %s%s)",
 	       rc, line, rc < 0 ? err.msg : "");
+
+	/* and made the same way of taking turns: run 6 measured
+	 * interleaved (a pair stored) has no interleaved run before it */
+	{
+		sqlite3 *db;
+
+		rc = db_open(path, &db, &err);
+		if (rc == 0) {
+			rc = db_exec(db, "INSERT INTO pairs (invocation_id,"
+				     " library_id, versus_id, algorithm,"
+				     " operation, mode, buffer_bytes, ratio, low,"
+				     " high, coverage, rounds, tie, span_ns)"
+				     " VALUES (60, 2, 1, 'sha-256', 'hash',"
+				     " 'bulk', 16, 1, 1, 1, 0.9, 6, 1, 0)", &err);
+			sqlite3_close(db);
+		}
+	}
+	if (rc == 0)
+		rc = daemon_verdict_after_run(path, 6, line, sizeof(line),
+					      &err);
+	tap_ok(rc == 0 && strstr(line, "no previous run"),
+	       "an interleaved run 6 has no base among the runs measured "
+	       "library after library (%d: %s%s)", rc, line,
+	       rc < 0 ? err.msg : "");
 
 	snprintf(line, sizeof(line), "rm -rf '%s'", dir);
 	if (system(line) != 0)

@@ -6,45 +6,11 @@
 #include <stdio.h>
 
 #include "db/db.h"
+#include "db/latest.h"
 #include "orchestrator/daemon/daemon-verdict.h"
 #include "orchestrator/daemon/daemon.h"
 #include "orchestrator/results/verdict.h"
 
-/* The run before RUN_ID that it is judged against (see the header), 0
- * when there is none, or -1 when the database cannot be read (its
- * message in DB). */
-static int64_t previous_run(sqlite3 *db, int64_t run_id)
-{
-	sqlite3_stmt *st;
-	int64_t id = 0;
-	int rc;
-
-	/* like with like: the same CPU, --quick flag and variant (a
-	 * manual --nohw run in between is no base for a nightly one), and
-	 * no confirmation run (a few curves measured again) */
-	if (sqlite3_prepare_v2(db, "SELECT p.id FROM runs p, runs r WHERE r.id = ?1"
-			       " AND p.id <> r.id AND p.started_at <= r.started_at"
-			       " AND p.cpu_id IS r.cpu_id AND p.quick = r.quick"
-			       " AND p.status = 'done' AND EXISTS (SELECT 1 FROM"
-			       "  invocations i JOIN results x ON x.invocation_id = i.id"
-			       "  WHERE i.run_id = p.id)"
-			       " AND p.id NOT IN (SELECT run_id FROM confirmations)"
-			       " AND EXISTS (SELECT 1 FROM invocations v WHERE"
-			       "  v.run_id = p.id AND v.variant = 'nohw') ="
-			       " EXISTS (SELECT 1 FROM invocations v WHERE"
-			       "  v.run_id = r.id AND v.variant = 'nohw')"
-			       " ORDER BY p.started_at DESC, p.id DESC LIMIT 1",
-			       -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	sqlite3_bind_int64(st, 1, run_id);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		id = sqlite3_column_int64(st, 0);
-	else if (rc != SQLITE_DONE)
-		id = -1;
-	sqlite3_finalize(st);
-	return id;
-}
 
 int daemon_verdict_after_run(const char *db_path, int64_t run_id,
 			     char *summary, size_t len, bo_err *err)
@@ -56,14 +22,16 @@ int daemon_verdict_after_run(const char *db_path, int64_t run_id,
 
 	if (db_open(db_path, &db, err) < 0)
 		return -1;
-	base.run = previous_run(db, run_id);
+	/* like with like: on this CPU, made alike (--quick, variant,
+	 * --interleave), no confirmation: compare --latest 2's rule */
+	base.run = db_base_run(db, run_id, DB_BASE_SAME_CPU, NULL);
 	if (base.run < 0) {
 		bo_err_set(err, "database '%s': %s", db_path, sqlite3_errmsg(db));
 		sqlite3_close(db);
 		return -1;
 	}
 	if (!base.run) {
-		snprintf(summary, len, "run %lld: no previous run on this CPU to compare with",
+		snprintf(summary, len, "run %lld: no previous run on this CPU made alike (--quick, variant, --interleave) to compare with",
 			 (long long)run_id);
 		sqlite3_close(db);
 		return 0;

@@ -11,8 +11,9 @@
 #include "lib/util.h"
 
 /* Judge run RUN_ID of the database DB_PATH against the previous run
- * (the newest run started before it, finished, with results, on the same
- * CPU and with the same --quick flag) with verdict_compare at the default
+ * (db_base_run with DB_BASE_SAME_CPU: the newest finished library run
+ * started before it, no confirmation, made alike - --quick, variant,
+ * --interleave - on the same CPU) with verdict_compare at the default
  * threshold and alpha, and store the verdict (source "daemon"). SUMMARY
  * (LEN bytes) gets one line for the log ("run 7 against run 6: 118
  * curves, 2 changed (1 confirmed regression), 0 flagged"). Returns 1
