@@ -25,9 +25,10 @@ static int store_duet(sqlite3 *db, const struct db_duet *d, int64_t *id,
 		"INSERT INTO duets (started_at, finished_at, host, cpu_model,"
 		" pinned_cpu, base_image, base_digest, new_image, new_digest,"
 		" quick, rounds, seed, threshold, libs, algos, mde_median,"
-		" status, error, confirmation_run_id, distro, release) VALUES"
+		" status, error, confirmation_run_id, distro, release, variant,"
+		" max_rounds) VALUES"
 		" (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,"
-		" ?15, ?16, ?17, ?18, ?19, ?20, ?21)";
+		" ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)";
 	sqlite3_stmt *st;
 	int rc;
 
@@ -57,6 +58,9 @@ static int store_duet(sqlite3 *db, const struct db_duet *d, int64_t *id,
 		sqlite3_bind_int64(st, 19, d->confirmation_run_id);
 	bind_opt(st, 20, d->distro);
 	bind_opt(st, 21, d->release);
+	db_bind_text(st, 22, d->nohw ? "nohw" : "hw");
+	if (d->max_rounds > 0)
+		sqlite3_bind_int64(st, 23, d->max_rounds);
 	rc = db_step_done(db, st, err);
 	sqlite3_finalize(st);
 	*id = sqlite3_last_insert_rowid(db);

@@ -30,6 +30,10 @@ struct db_duet {
 	const char *error;
 	int64_t confirmation_run_id;		/* 0 = none */
 	const char *distro, *release;		/* of the confirmation */
+	int nohw;				/* 1: variant 'nohw' */
+	unsigned max_rounds;			/* the most rounds of an
+						 * undecided curve; 0 =
+						 * unknown (NULL) */
 };
 
 /* A side's library (duet_libraries). */
@@ -53,7 +57,7 @@ struct db_duet_curve {
 /* Store duet D with its NL libraries L, its NC curves C and the points
  * of its two guests' outputs OUT[0] (base) and OUT[1] (new; either may
  * be NULL: not stored) in one BEGIN IMMEDIATE transaction. The database
- * must be migrated to schema 17 or later (db_open does). Returns 0 with
+ * must be migrated to schema 18 or later (db_open does). Returns 0 with
  * *RET_ID the duet's id, or -1 with err set ("database error: ...";
  * nothing is stored then). */
 int db_duet_store(sqlite3 *db, const struct db_duet *d,

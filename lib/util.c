@@ -317,3 +317,21 @@ uint64_t bo_random_seed(void)
 		return v;
 	return (bo_now_ns() ^ ((uint64_t)getpid() << 16)) & UINT32_MAX;
 }
+
+void bo_list_add(char **list, const char *name)
+{
+	char *s;
+	size_t n = strlen(name);
+
+	if (*list) {
+		for (s = *list; (s = strstr(s, name)) != NULL; s += n)
+			if ((s == *list || s[-1] == ',') &&
+			    (s[n] == ',' || s[n] == '\0'))
+				return;
+		s = xasprintf("%s,%s", *list, name);
+		free(*list);
+		*list = s;
+	} else {
+		*list = xstrdup(name);
+	}
+}

@@ -94,6 +94,11 @@ uint64_t bo_now_ns(void);
  * give; 0 .. 2^32 - 1. */
 uint64_t bo_random_seed(void);
 
+/* Append NAME to the comma-separated list *LIST ("a,b") unless it is one
+ * of its items already; *LIST NULL is the empty list. *LIST is replaced by
+ * a new string (the caller frees it); never fails (xmalloc). */
+void bo_list_add(char **list, const char *name);
+
 /* Current UTC time as ISO 8601 "YYYY-MM-DDTHH:MM:SSZ" into buf (>= 21
  * bytes). Returns buf. */
 char *bo_utc_now(char *buf, size_t len);

@@ -170,6 +170,21 @@ ok $? "stderr says which curves get more rounds and shows the second pass: $(gre
 	[ "$(sqlite3 "$db" "select max(json_array_length(block_ns)) from duet_points where duet_id = (select max(id) from duets)")" = 8 ]
 ok $? "the second pass's blocks are stored as further rounds, as many on both sides"
 
+# --nohw: both guests mask AES-NI, stored as variant nohw; OpenSSL's
+# AES-128-CTR at 16 KiB loses a factor of several against the hw duets'
+"$BENCHORCH" duet --state-dir "$state" --quick --nohw --libs openssl \
+	--algos aes-128-ctr --seed 7 --rounds 4 --max-rounds 4 aa-1 aa-2 \
+	>/dev/null 2>"$tmp/nohw.err"
+rc=$?
+nohw_id=$(sqlite3 "$db" "select max(id) from duets")
+hw=$(sqlite3 "$db" "select min(mb_per_s) from duet_points p join duets d on d.id = p.duet_id where d.variant = 'hw' and d.new_image = 'aa-2' and library = 'openssl' and algorithm = 'aes-128-ctr' and mode = 'bulk' and buffer_bytes = 16384")
+nohw=$(sqlite3 "$db" "select max(mb_per_s) from duet_points where duet_id = $nohw_id and library = 'openssl' and algorithm = 'aes-128-ctr' and mode = 'bulk' and buffer_bytes = 16384")
+[ $rc -eq 0 ] && [ "$(sqlite3 "$db" "select variant || ' ' || max_rounds from duets where id = $nohw_id")" = "nohw 4" ] &&
+	[ "$(sqlite3 "$db" "select variant || ' ' || max_rounds from duets where id = 1")" = "hw 8" ] &&
+	[ -n "$hw" ] && [ -n "$nohw" ] &&
+	awk -v h="$hw" -v n="$nohw" 'BEGIN { exit !(n < h / 2) }'
+ok $? "--nohw: stored as variant nohw (a duet without it hw, with its max_rounds); OpenSSL AES-128-CTR at 16 KiB $nohw MB/s against $hw with AES-NI ($rc)"
+
 # Interrupted: exit 130, stored as aborted, nothing left behind.
 # (every algorithm, 150 rounds: minutes, were it not interrupted)
 "$BENCHORCH" duet --state-dir "$state" --quick --rounds 150 \

@@ -66,6 +66,7 @@ struct duet_opts {
 	double threshold;
 	enum format format;
 	int fail_on_regression;
+	int nohw;
 	int quiet;
 };
 
@@ -79,6 +80,10 @@ static const struct opt_def options[] = {
 	  .offset = offsetof(struct duet_opts, algos), .parse = measure_parse_algos,
 	  .help = "only these algorithms (e.g. aes-128-cbc,sha-256;\n"
 		  "default: all)" },
+	{ .name = "nohw", .kind = OPT_FLAG,
+	  .offset = offsetof(struct duet_opts, nohw),
+	  .help = "mask the libraries' hardware acceleration in both\n"
+		  "images (as run --nohw); stored as variant 'nohw'" },
 	{ .kind = OPT_GROUP, .group = measure_quick_options,
 	  .offset = offsetof(struct duet_opts, measure) },
 	{ .name = "rounds", .kind = OPT_INT, .arg = "N",
@@ -149,6 +154,7 @@ static int cmd_duet(const struct cmd_ctx *ctx, void *opts, int argc,
 	r.libs = o->libs;
 	r.algos = o->algos;
 	r.quick = o->measure.quick;
+	r.nohw = o->nohw;
 	r.rounds = (unsigned)o->rounds;
 	r.max_rounds = (unsigned)o->max_rounds;
 	r.seed_set = o->measure.seed.set;

@@ -17,24 +17,6 @@
 #include "orchestrator/run/duet.h"
 #include "orchestrator/run/run-open.h"
 
-void confirm_list_add(char **list, const char *name)
-{
-	char *s;
-	size_t n = strlen(name);
-
-	if (*list) {
-		for (s = *list; (s = strstr(s, name)) != NULL; s += n)
-			if ((s == *list || s[-1] == ',') &&
-			    (s[n] == ',' || s[n] == '\0'))
-				return;
-		s = xasprintf("%s,%s", *list, name);
-		free(*list);
-		*list = s;
-	} else {
-		*list = xstrdup(name);
-	}
-}
-
 /* Whether two strings, either NULL, differ. */
 static int differ(const char *a, const char *b)
 {
@@ -83,8 +65,8 @@ int confirm_duet_libraries(sqlite3 *db, int64_t run,
 
 		if (!lib || !alg || !package_changed(t->prev, t->img, lib))
 			continue;
-		confirm_list_add(&libs, lib);
-		confirm_list_add(&algos, alg);
+		bo_list_add(&libs, lib);
+		bo_list_add(&algos, alg);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
@@ -123,7 +105,7 @@ int confirm_image_row(sqlite3 *db, const struct image *img, bo_err *err)
  * RUN_ID over LIBS and ALGOS (see confirm_duets). */
 static void one_duet(const struct confirm_config *cc,
 		     struct confirm_target *t, int64_t run_id, int quick,
-		     int print, const char *libs, const char *algos)
+		     int nohw, int print, const char *libs, const char *algos)
 {
 	struct duet_request r;
 	int rc;
@@ -134,6 +116,7 @@ static void one_duet(const struct confirm_config *cc,
 	r.libs = libs;
 	r.algos = algos;
 	r.quick = quick;
+	r.nohw = nohw;
 	r.seed_set = cc->seed_set;
 	r.seed = cc->seed;
 	r.threshold = DUET_DEFAULT_THRESHOLD;
@@ -162,7 +145,7 @@ static void one_duet(const struct confirm_config *cc,
 }
 
 void confirm_duets(const struct confirm_config *cc, struct confirm_target *t,
-		   size_t nt, int64_t run_id, int quick, int print)
+		   size_t nt, int64_t run_id, int quick, int nohw, int print)
 {
 	for (size_t i = 0; i < nt && !bo_interrupted; i++) {
 		char *libs = NULL, *algos = NULL, *save = NULL, *tok, *copy;
@@ -171,8 +154,8 @@ void confirm_duets(const struct confirm_config *cc, struct confirm_target *t,
 		    (!t[i].ncurves && !t[i].duet_libs))
 			continue;
 		for (size_t k = 0; k < t[i].ncurves; k++) {
-			confirm_list_add(&libs, t[i].curves[k].library);
-			confirm_list_add(&algos, t[i].curves[k].algorithm);
+			bo_list_add(&libs, t[i].curves[k].library);
+			bo_list_add(&algos, t[i].curves[k].algorithm);
 		}
 		/* the libraries whose package changed, with the run's
 		 * algorithms: whatever looks changed */
@@ -184,10 +167,10 @@ void confirm_duets(const struct confirm_config *cc, struct confirm_target *t,
 			copy = xstrdup(src);
 			for (tok = strtok_r(copy, ",", &save); tok;
 			     tok = strtok_r(NULL, ",", &save))
-				confirm_list_add(pass ? &algos : &libs, tok);
+				bo_list_add(pass ? &algos : &libs, tok);
 			free(copy);
 		}
-		one_duet(cc, &t[i], run_id, quick,
+		one_duet(cc, &t[i], run_id, quick, nohw,
 			 print && !t[i].ncurves && !cc->no_summary, libs,
 			 algos);
 		free(libs);

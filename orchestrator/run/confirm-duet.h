@@ -16,10 +16,6 @@
 #include "orchestrator/run/confirm.h"
 #include "orchestrator/run/confirm-targets.h"
 
-/* Append NAME to the comma-separated *LIST (owned; NULL = empty) unless
- * it is in it already. */
-void confirm_list_add(char **list, const char *name);
-
 /* Set T->duet_libs and T->duet_algos (owned by T, freed with it): the
  * libraries run RUN in DB measured in T's image (distro, release, digest)
  * whose package differs between T->prev and T->img as their image.json
@@ -39,15 +35,15 @@ int confirm_image_row(sqlite3 *db, const struct image *img, bo_err *err);
 /* For each of the NT targets at T with an image, a previous and
  * something to confirm (curves or duet_libs): a duet of the previous
  * (base) against the new image over the curves' libraries and
- * algorithms and T->duet_libs with T->duet_algos, with QUICK (the guests'
- * --quick) and CC's seed, kind, timeout and paths, stored with
+ * algorithms and T->duet_libs with T->duet_algos, with QUICK and NOHW (the
+ * guests' --quick and --nohw, as the confirmed run measured) and CC's seed, kind, timeout and paths, stored with
  * confirmation run RUN_ID (duets.confirmation_run_id) in CC->db_path;
  * T->duet_id gets the stored duet's id (0: none stored). PRINT: the duet
  * of a target without curves prints its verdicts on stdout in
  * CC->format (it is that confirmation's summary). A duet that fails is
  * said on stderr; stops at an interruption (bo_interrupted). */
 void confirm_duets(const struct confirm_config *cc, struct confirm_target *t,
-		   size_t nt, int64_t run_id, int quick, int print);
+		   size_t nt, int64_t run_id, int quick, int nohw, int print);
 
 /* Record a confirmation run that measures nothing in alternating rounds
  * (its duets carry the verdict): the run's row (run_open, status

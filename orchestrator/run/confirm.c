@@ -248,11 +248,11 @@ static int measure(struct confirm_state *s)
 				continue;
 			for (j = k; j < t->ncurves; j++)
 				if (!strcmp(t->curves[j].library, lib))
-					confirm_list_add(&la, t->curves[j].algorithm);
-			confirm_list_add(&libs, lib);
+					bo_list_add(&la, t->curves[j].algorithm);
+			bo_list_add(&libs, lib);
 			for (j = k; j < t->ncurves; j++)
 				if (!strcmp(t->curves[j].library, lib))
-					confirm_list_add(&algos, t->curves[j].algorithm);
+					bo_list_add(&algos, t->curves[j].algorithm);
 			algs_owned[ng] = la;
 			specs[n] = t->name;	/* as the run named it */
 			slibs[n] = lib;
@@ -554,7 +554,8 @@ static int duets_only(struct confirm_state *s)
 		fprintf(stderr, "benchorch: confirming run %lld in run %lld: no curve to measure again in rounds, a duet of each previous and new image\n",
 			(long long)s->confirmed, (long long)s->run_id);
 	if (!s->record_failed)
-		confirm_duets(s->cc, s->t, s->nt, s->run_id, s->quick, 1);
+		confirm_duets(s->cc, s->t, s->nt, s->run_id, s->quick, s->nohw,
+			      1);
 	return confirm_duet_only_finish(s->cc, s->run_id, s->t, s->nt);
 }
 
@@ -649,7 +650,8 @@ int confirm_execute(const struct confirm_config *cc, int64_t *ret_run_id)
 	if (rounds) {
 		rc = measure(&s);
 		if (rc == EXIT_OK)
-			confirm_duets(cc, s.t, s.nt, s.run_id, s.quick, 0);
+			confirm_duets(cc, s.t, s.nt, s.run_id, s.quick, s.nohw,
+				      0);
 	} else {
 		rc = duets_only(&s);
 	}

@@ -10,25 +10,6 @@
 #include "lib/util.h"
 #include "orchestrator/run/duet-pass.h"
 
-/* Append NAME to the comma-separated *LIST unless it is there. */
-static void list_add(char **list, const char *name)
-{
-	char *l = *list, *n;
-	size_t len = strlen(name);
-
-	for (const char *p = l; p && *p;) {
-		const char *e = strchr(p, ',');
-		size_t k = e ? (size_t)(e - p) : strlen(p);
-
-		if (k == len && !strncmp(p, name, len))
-			return;
-		p = e ? e + 1 : p + k;
-	}
-	n = l ? xasprintf("%s,%s", l, name) : xstrdup(name);
-	free(l);
-	*list = n;
-}
-
 size_t duet_pass_undecided(const struct duet_curve *c, size_t n,
 			   char **libs, char **algos)
 {
@@ -39,8 +20,8 @@ size_t duet_pass_undecided(const struct duet_curve *c, size_t n,
 	for (size_t i = 0; i < n; i++) {
 		if (c[i].r.verdict != PV_MORE)
 			continue;
-		list_add(libs, c[i].library);
-		list_add(algos, c[i].algorithm);
+		bo_list_add(libs, c[i].library);
+		bo_list_add(algos, c[i].algorithm);
 		k++;
 	}
 	return k;

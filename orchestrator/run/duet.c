@@ -217,6 +217,8 @@ static int store(const struct duet_request *r, const struct duet_side s[2],
 	d.new_digest = p[1].image->digest;
 	d.quick = r->quick;
 	d.rounds = r->rounds;
+	d.max_rounds = r->max_rounds;
+	d.nohw = r->nohw;
 	d.seed = r->seed;
 	d.threshold = r->threshold;
 	d.libs = r->libs;
@@ -295,6 +297,8 @@ static void guest_args(const struct duet_request *r, int cpu,
 	args[n++] = bufs[2];
 	if (r->quick)
 		args[n++] = "--quick";
+	if (r->nohw)
+		args[n++] = "--nohw";
 	if (r->libs) {
 		args[n++] = "--libs";
 		args[n++] = r->libs;

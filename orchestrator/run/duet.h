@@ -34,6 +34,8 @@ struct duet_request {
 	const char *base, *new_name;	/* image names or specs (image_find) */
 	const char *libs, *algos;	/* the guest's lists; NULL = all */
 	int quick;			/* 4 sizes, short blocks */
+	int nohw;			/* the guest's --nohw: hardware
+					 * acceleration masked */
 	unsigned rounds;		/* blocks per point and image, the
 					 * first look; 0 = DUET_ROUNDS or
 					 * DUET_QUICK_ROUNDS */
