@@ -62,8 +62,8 @@ ok $? "2 runs x 3 libraries x 3 (algorithm, op) rows at 1 MiB: $(($(wc -l <"$tmp
 head -1 "$tmp/csv" | tr -d '\r' | grep -qx 'run_id,distro,release,library,library_version,package_version,algorithm,operation,buffer_bytes,mb_per_s,median_ns,verified,mode,variant,p25_ns,p75_ns,cv,noisy,cycles_per_byte,calls_per_batch,ns_per_call'
 ok $? "csv columns unchanged; mode, variant, the statistics, calls_per_batch and ns_per_call appended"
 tr -d '\r' <"$tmp/csv" >"$tmp/csv2"
-grep -q '^2,ubuntu,noble,nettle,3.8.1,3.9.1-2.2build1,sha-256,hash,1048576,[0-9.]*,[0-9]*,1,bulk,hw,9227666,9414083,0.0158[0-9]*,1,6.667,[0-9]*,[0-9.]*$' "$tmp/csv2" &&
-	grep -q '^1,ubuntu,noble,nettle,3.8.1,3.9.1-2.2build1,sha-256,hash,1048576,[0-9.]*,[0-9]*,1,bulk,hw,9227666,9414083,0.0158[0-9]*,1,,[0-9]*,[0-9.]*$' "$tmp/csv2" &&
+grep -q '^2,ubuntu,noble,nettle,3.8.1,3.9.1-2.2build1,sha-256,hash,1048576,[0-9.]*,[0-9]*,1,bulk,hw,8621809,10019940,0.1185[0-9]*,1,6.667,[0-9]*,[0-9.]*$' "$tmp/csv2" &&
+	grep -q '^1,ubuntu,noble,nettle,3.8.1,3.9.1-2.2build1,sha-256,hash,1048576,[0-9.]*,[0-9]*,1,bulk,hw,8621809,10019940,0.1185[0-9]*,1,,[0-9]*,[0-9.]*$' "$tmp/csv2" &&
 	[ "$(grep -c ',0,[0-9.]*,[0-9]*,[0-9.]*$' "$tmp/csv2")" -eq 16 ]
 ok $? "csv: quartiles, cv, the noisy flag and cycles per byte per point"
 "$BENCHORCH" results --db "$db" --run 1 --format json --lib openssl --size 16 >"$tmp/json"

@@ -47,8 +47,9 @@ static const char usage[] =
 "row's point (--summary's cyc/B@16K); CV% (cv, a fraction) the spread of\n"
 "the point's\n"
 "raw samples (all its sets; the largest of its invocations'); a\n"
-"throughput marked ~ (noisy = 1) was above the guest's CV limit in one of\n"
-"them. csv and json also give the\n"
+"throughput marked ~ (noisy = 1) spread in one of them more than 3 times\n"
+"its invocation's typical point (interquartile range over median; CV% is\n"
+"a description, not the rule). csv and json also give the\n"
 "quartiles p25_ns and p75_ns (ns per batch). Runs stored before the guest\n"
 "reported samples leave these empty.\n"
 "The table starts with a line per run: its CPU, the state of the CPU its\n"
@@ -567,8 +568,8 @@ static int print_points(sqlite3 *db, const char *path,
 	} else {
 		if (noisy > 0)
 			cli_warn("%ld of these %ld points are noisy (MB/s marked ~): their"
-				 " coefficient of variation, over all their sets, was above"
-				 " the guest's limit",
+				 " spread (interquartile range over median) was above"
+				 " 3 times their invocation's typical one",
 				 noisy, n);
 		if (!f->all) {	/* with --all, every partial run would be named */
 			warn_partial_runs(db, f);

@@ -253,8 +253,9 @@ static int write_clocks(FILE *f, sqlite3 *db, const struct data *d,
 		fputs("<table class=\"clocks\"><caption>Per guest invocation: the core"
 		      " clock the guest measured on its CPU at start and end, the"
 		      " invariant TSC's rate, the time from hello to done by the"
-		      " guest's clock and by the host's, and the points whose"
-		      " spread (over all their sets) was above the guest's limit"
+		      " guest's clock and by the host's, and the noisy points:"
+		      " their spread (interquartile range over median) above 3"
+		      " times the invocation's typical one"
 		      "</caption>\n<tr><th>run</th><th>distro</th><th>clock at start"
 		      " (GHz)</th><th>clock at end (GHz)</th><th>TSC (GHz)</th>"
 		      "<th>guest (s)</th><th>host (s)</th><th>noisy points</th></tr>\n",
