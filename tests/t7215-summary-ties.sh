@@ -8,7 +8,8 @@
 # tied one, not the third, with the legend; sha-256 (no pairs) and run 2
 # (no pairs) name one fastest and no legend. And when, in one invocation,
 # the fastest was the slower of a pair, the two are a tie too; the
-# report's table of the fastest says so as well.
+# report's table of the fastest says so as well, with the same marks on
+# the runner-up and slowest and a legend for '='.
 . "${top_srcdir:-.}/tests/lib.sh"
 command -v sqlite3 >/dev/null 2>&1 || skip_all "needs sqlite3"
 
@@ -65,6 +66,14 @@ ok $? "the guests disagree on which is faster: a tie ($(cat "$tmp/row"))"
 "$BENCHORCH" report --run 3 --db "$db" -o "$tmp/r.html" 2>"$tmp/err"
 grep -q "<td>$top [^<]* = $second = $third</td>" "$tmp/r.html"
 ok $? "the report's fastest table says the same: $top = $second = $third"
+grep "<td>$top [^<]* = $second = $third</td>" "$tmp/r.html" |
+	grep -q "<td>$second &times;[0-9.]*[~!]*=</td><td>$third &times;[0-9.]*[~!]*=</td>"
+ok $? "the report's runner-up and slowest keep their tie marks, as the summary's"
+grep -q 'a = b, &times;0.95=: a tie with the fastest' "$tmp/r.html"
+ok $? "the report's overview says what '=' means"
+"$BENCHORCH" report --run 2 --db "$db" -o "$tmp/r2.html" 2>"$tmp/err"
+ok $([ $? -eq 0 ] && ! grep -q 'a = b, &times;0.95=' "$tmp/r2.html"; echo $?) \
+	"run 2, without pairs: no '=' legend in the report"
 # a run measured taking turns is not "made like" one measured one library
 # after the other: compare --latest 2 does not pair them, and two run ids
 # given anyway get a caveat

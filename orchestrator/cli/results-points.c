@@ -46,6 +46,22 @@ static const char stats_join[] =
 	"  AND c.algorithm = r.algorithm AND c.operation = r.operation"
 	"  AND c.mode = r.mode) ON stat_id = result_id";
 
+/* points_v's cycles_per_byte is one invocation's fit; the run's curve
+ * has one per invocation (table curves). The slope shown is the run's:
+ * the mean of the fits of every invocation of the point's run that
+ * measured its curve (same image, library, algorithm, operation, mode
+ * and variant), the same on every row of the curve and the figure the
+ * report's table of fits gives (report-tables.c). */
+static const char run_cpb[] =
+	"(SELECT round(avg(c2.cycles_per_byte), 3) FROM results r0"
+	" JOIN invocations i0 ON i0.id = r0.invocation_id"
+	" JOIN invocations i2 ON i2.run_id = i0.run_id"
+	"  AND i2.image_id IS i0.image_id AND i2.variant = i0.variant"
+	" JOIN curves c2 ON c2.invocation_id = i2.id"
+	"  AND c2.library_id = r0.library_id AND c2.algorithm = r0.algorithm"
+	"  AND c2.operation = r0.operation AND c2.mode = r0.mode"
+	" WHERE r0.id = result_id) AS cycles_per_byte";
+
 /* 1 when DB has the statistics of schema 5, 0 when not (a database of
  * an older schema opened read-only), -1 on a database error. */
 static int has_stats(sqlite3 *db)
@@ -67,8 +83,9 @@ static int has_stats(sqlite3 *db)
  * parameters bound in order by bind_filters. From points_v the
  * statistics are the point's own, over all its invocations (the
  * quartiles span them, so that median_ns lies between them; noisy when
- * any invocation was; the largest cv); from results_v (a database older
- * than points_v) they are the invocation's. LATEST is the run shown when
+ * any invocation was; the largest cv) and cycles_per_byte the run's
+ * curve's (run_cpb: the mean of its invocations' fits); from results_v
+ * (a database older than points_v) they are the invocation's. LATEST is the run shown when
  * F names none (db_latest_run_sql). Caller frees. */
 static char *build_sql(const char *base, const char *tail,
 		       const char *mode, const char *variant, int stats,
@@ -76,16 +93,16 @@ static char *build_sql(const char *base, const char *tail,
 		       const struct filters *f)
 {
 	int points = strcmp(view, "points_v") == 0;
-	char *cols = xasprintf("%s, %s AS mode, %s AS variant, %s%s", base, mode,
-			       variant, points ?
-			       "p25_ns, p75_ns, round(cv, 6) AS cv, noisy,"
-			       " round(cycles_per_byte, 3) AS cycles_per_byte" :
+	char *cols = xasprintf("%s, %s AS mode, %s AS variant, %s%s%s", base,
+			       mode, variant, points ?
+			       "p25_ns, p75_ns, round(cv, 6) AS cv, noisy, " :
 			       stats ?
 			       "stat_p25 AS p25_ns, stat_p75 AS p75_ns,"
 			       " round(stat_cv, 6) AS cv, stat_noisy AS noisy,"
 			       " round(stat_cpb, 3) AS cycles_per_byte" :
 			       "NULL AS p25_ns, NULL AS p75_ns, NULL AS cv,"
-			       " NULL AS noisy, NULL AS cycles_per_byte", tail);
+			       " NULL AS noisy, NULL AS cycles_per_byte",
+			       points ? run_cpb : "", tail);
 	char *sql = xasprintf("%s FROM %s%s WHERE 1", cols, view,
 			      stats && !points ? stats_join : ""), *t;
 

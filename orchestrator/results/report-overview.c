@@ -148,7 +148,9 @@ static size_t write_heatmap(FILE *f, const struct fastest_table *t,
 	return i;
 }
 
-/* "libgcrypt &times;0.50" or a dash. */
+/* "libgcrypt &times;0.50" or a dash, with the marks the run summary
+ * gives (summary-fastest.c): '~' noisy, '!' unverified, '=' tied with the
+ * fastest by the run's pairs. */
 static void ratio_cell(FILE *f, const struct fastest_lib *l, double top)
 {
 	fputs("<td>", f);
@@ -157,8 +159,23 @@ static void ratio_cell(FILE *f, const struct fastest_lib *l, double top)
 		return;
 	}
 	svg_escape(f, l->library);
-	fprintf(f, " &times;%.2f%s%s</td>", l->large_mbps / top,
-		l->large_noisy ? "~" : "", l->large_unverified ? "!" : "");
+	fprintf(f, " &times;%.2f%s%s%s</td>", l->large_mbps / top,
+		l->large_noisy ? "~" : "", l->large_unverified ? "!" : "",
+		l->large_tie ? "=" : "");
+}
+
+/* 1 when a group of T shown for ALGO has a library its pairs tie with
+ * the fastest (fastest_mark_ties), 0 when none. */
+static int any_tie(const struct fastest_table *t, const char *algo)
+{
+	size_t i, k;
+
+	for (i = 0; i < t->ngroups; i++)
+		for (k = 1; shown(&t->groups[i], algo) && k < t->groups[i].nlibs;
+		     k++)
+			if (t->groups[i].libs[k].large_tie)
+				return 1;
+	return 0;
 }
 
 static void write_fastest(FILE *f, const struct fastest_table *t,
@@ -317,8 +334,12 @@ int report_write_overview(FILE *f, sqlite3 *db, const int64_t *runs,
 	      " relative to the fastest library for that algorithm in that"
 	      " distribution; hover over a cell for the version, the fraction"
 	      " and the cycles per byte of the 16 KiB point (cyc/B@16K). ~ noisy,"
-	      " ! not verified.</p>\n"
-	      "<p class=\"legend\">", f);
+	      " ! not verified.", f);
+	if (any_tie(&t, algo))
+		fputs(" a = b, &times;0.95=: a tie with the fastest, measured"
+		      " taking turns and not told apart (their paired interval"
+		      " holds 1, or the guests disagree on which is faster).", f);
+	fputs("</p>\n<p class=\"legend\">", f);
 	for (h = 0; h <= 4; h++)
 		fprintf(f, "<span style=\"background:hsl(%d,70%%,72%%)\">%d %%"
 			"</span> ", report_overview_hue(h / 4.0), h * 25);

@@ -198,9 +198,12 @@ static double keysetup_ns(sqlite3_stmt *ks, const struct data *d,
 	return v;
 }
 
-/* The stored fit of curve CV (table curves, schema 5) into *o (ns per
- * call), *s (ns per byte) and *cyc (cycles per byte at the measured clock,
- * -1 when none was measured). Returns 1 when the run has one, 0 when not
+/* The run's stored fit of curve CV (table curves, schema 5: one fit per
+ * invocation) into *o (ns per call), *s (ns per byte) and *cyc (cycles
+ * per byte at the measured clock, -1 when none was measured): the mean of
+ * the fits of the run's invocations that measured the curve (same
+ * distribution, library, algorithm, operation, bulk mode and variant),
+ * as `benchorch results` shows it (results-points.c). Returns 1 when the run has one, 0 when not
  * (an older run, or a schema without curves: FIT is NULL), -1 on a
  * database error. */
 static int stored_fit(sqlite3_stmt *fit, const struct data *d,
@@ -218,6 +221,7 @@ static int stored_fit(sqlite3_stmt *fit, const struct data *d,
 	sqlite3_bind_text(fit, 3, r->library, -1, SQLITE_STATIC);
 	sqlite3_bind_text(fit, 4, r->algorithm, -1, SQLITE_STATIC);
 	sqlite3_bind_text(fit, 5, r->operation, -1, SQLITE_STATIC);
+	sqlite3_bind_text(fit, 6, r->nohw ? "nohw" : "hw", -1, SQLITE_STATIC);
 	rc = sqlite3_step(fit);
 	if (rc == SQLITE_ROW) {
 		*o = sqlite3_column_double(fit, 0);
@@ -247,14 +251,15 @@ int report_write_fits(FILE *f, sqlite3 *db, const struct data *d,
 				" WHERE run_id = ?1 AND distro || coalesce(':' ||"
 				" release, '') = ?2 AND library = ?3 AND"
 				" algorithm = ?4 AND operation = ?5", &ks) < 0 ||
-	    db_prepare_optional(db, "SELECT c.overhead_ns, c.ns_per_byte,"
-				" c.cycles_per_byte FROM curves c JOIN invocations inv"
+	    db_prepare_optional(db, "SELECT avg(c.overhead_ns), avg(c.ns_per_byte),"
+				" avg(c.cycles_per_byte) FROM curves c JOIN invocations inv"
 				" ON inv.id = c.invocation_id LEFT JOIN images im ON"
 				" im.id = inv.image_id JOIN libraries l ON"
 				" l.id = c.library_id WHERE inv.run_id = ?1 AND"
 				" im.distro || coalesce(':' || im.release, '') = ?2"
 				" AND l.name = ?3 AND c.algorithm = ?4 AND"
-				" c.operation = ?5 AND c.mode = 'bulk'", &fit) < 0) {
+				" c.operation = ?5 AND c.mode = 'bulk' AND"
+				" inv.variant = ?6 HAVING count(*) > 0", &fit) < 0) {
 		sqlite3_finalize(ks);
 		return report_db_fail(db, err);
 	}
