@@ -86,6 +86,36 @@ char *paths_db(const char *opt, const char *state_opt)
 	return xstrdup(BENCHORCH_DEFAULT_DB);
 }
 
+char *paths_db_opt(const char *db_path)
+{
+	char *abs, *q, *o;
+	const char *p;
+	size_t n = 0;
+
+	if (!db_path || !strcmp(db_path, BENCHORCH_DEFAULT_DB))
+		return xstrdup("");
+	abs = realpath(db_path, NULL);
+	p = abs ? abs : db_path;
+	if (!strcmp(p, BENCHORCH_DEFAULT_DB)) {
+		free(abs);
+		return xstrdup("");
+	}
+	q = xmalloc(4 * strlen(p) + 1);
+	for (; *p; p++) {
+		if (*p == '\'') {
+			memcpy(q + n, "'\\''", 4);
+			n += 4;
+		} else {
+			q[n++] = *p;
+		}
+	}
+	q[n] = '\0';
+	o = xasprintf(" --db '%s'", q);
+	free(q);
+	free(abs);
+	return o;
+}
+
 char *paths_sysfs(void)
 {
 	const char *v = env_nonempty("BENCHORCH_SYSFS");

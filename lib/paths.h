@@ -42,6 +42,14 @@ char *paths_state_dir(const char *opt);
  * BENCHORCH_DEFAULT_DB. Newly allocated; caller frees. */
 char *paths_db(const char *opt, const char *state_opt);
 
+/* What a hint naming a benchorch command adds so that the command, typed
+ * later in another shell, reads database DB_PATH: "" when DB_PATH is
+ * BENCHORCH_DEFAULT_DB (or NULL), else " --db 'PATH'" with PATH made
+ * absolute when it exists and quoted for a POSIX shell. The database is
+ * named however it was chosen (--db, --state-dir, $BENCHORCH_DB,
+ * $BENCHORCH_STATE_DIR). Newly allocated; caller frees. */
+char *paths_db_opt(const char *db_path);
+
 /* Where sysfs is, for the CPU state recorded with a run (cpustate.h):
  * $BENCHORCH_SYSFS (a tree with sysfs's layout, for tests), else "/sys".
  * Newly allocated; caller frees. */

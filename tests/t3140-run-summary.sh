@@ -108,16 +108,27 @@ PY
 BENCHORCH_DB="$db" "$BENCHORCH" results --summary >"$tmp/sum" 2>"$tmp/err"
 ok $? "results --summary (the latest run) exits 0"
 sed 's/^/# /' "$tmp/sum"
-w=$(awk '{ if (length($0) > m) m = length($0) } END { print m }' "$tmp/sum")
+w=$(grep -v '^Every point: ' "$tmp/sum" | awk '{ if (length($0) > m) m = length($0) } END { print m }')
 [ "$w" -le 120 ]
-ok $? "every line fits 120 columns ($w)"
+ok $? "every line fits 120 columns (the closing line aside: it names the database) ($w)"
 python3 "$tmp/check.py" "$db" 3 "$tmp/sum" | sed 's/^/# /'
 python3 "$tmp/check.py" "$db" 3 "$tmp/sum" >/dev/null
 ok $? "one row per (distribution, algorithm); the fastest at 16 KiB and 16 B, runner-up, slowest, MB/s and cycles per byte as in the database; one spread line per library"
 grep -q '^debian:bookworm: libgcrypt 1.10.1, nettle 3.8.1, openssl 3.0.11$' "$tmp/sum"
 ok $? "the distribution's heading gives its libraries by name with short versions ('OpenSSL 3.0.11' -> 3.0.11)"
-[ "$(tail -1 "$tmp/sum")" = "Every point: benchorch results --run 3; charts: benchorch report --run 3 -o report.html" ]
-ok $? "ends with one line naming the commands that show everything"
+[ "$(tail -1 "$tmp/sum")" = "Every point: benchorch results --run 3; charts: benchorch report --run 3 -o report.html (both with --db '$db')" ]
+ok $? "ends with one line naming the commands that show everything, with the database BENCHORCH_DB chose (a new shell without it reads the default)"
+mkdir "$tmp/state"
+cp "$db" "$tmp/state/results.db"
+(cd "$tmp" && BENCHORCH_STATE_DIR=state "$BENCHORCH" results --summary --run 1) >"$tmp/sum-state" 2>"$tmp/err"
+[ "$(tail -1 "$tmp/sum-state")" = "Every point: benchorch results --run 1; charts: benchorch report --run 1 -o report.html (both with --db '$(cd "$tmp" && pwd -P)/state/results.db')" ]
+ok $? "a database chosen by a relative BENCHORCH_STATE_DIR is named by its full path"
+mkdir "$tmp/it's"
+cp "$db" "$tmp/it's/r.db"
+"$BENCHORCH" results --db "$tmp/it's/r.db" --summary --run 1 >"$tmp/sum-q" 2>"$tmp/err"
+dbq=$(tail -1 "$tmp/sum-q" | sed -n "s/.*(both with --db \(.*\))\$/\1/p")
+[ "$(eval "printf %s $dbq")" = "$(cd "$tmp" && pwd -P)/it's/r.db" ]
+ok $? "a path with a quote is quoted as the shell reads it"
 [ -s "$tmp/sum" ] && ! grep -q '[~!]' "$tmp/sum"
 ok $? "nothing noisy or unverified at 16 B or 16 KiB in the fixture: no mark, no legend"
 
@@ -163,7 +174,7 @@ ok $? "a noisy value is marked ~, an unverified one ! (also at 16 B), with a leg
 grep -q 'nettle 3\.8\.1' "$tmp/sumM" && ! grep -q unreleased "$tmp/sumM" &&
 	[ "$(sqlite3 "$tmp/m.db" "select count(*) from libraries where version like 'Nettle 3.8.1 (unreleased%'")" -gt 0 ]
 ok $? "a long version string is shown short (3.8.1); the database keeps the full one"
-w=$(awk '{ if (length($0) > m) m = length($0) } END { print m }' "$tmp/sumM")
+w=$(grep -v '^Every point: ' "$tmp/sumM" | awk '{ if (length($0) > m) m = length($0) } END { print m }')
 [ "$w" -le 120 ]
 ok $? "still at most 120 columns ($w)"
 

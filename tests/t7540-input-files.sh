@@ -49,6 +49,11 @@ each() {
 
 RUNAS=
 each "$tmp/missing" "No such file or directory"
+# images import opens its tarball without following a symbolic link:
+# a link is refused up front as any other file it cannot read
+printf 'x\n' >"$tmp/real.tar"
+ln -s real.tar "$tmp/link.tar"
+refused "$tmp/link.tar" "it is a symbolic link" images import mine "$tmp/link.tar"
 each "$tmp/dir" "Is a directory"
 if [ "$(id -u)" -ne 0 ]; then
 	each "$tmp/private" "Permission denied"

@@ -41,6 +41,16 @@ int cli_input_file(const char *cmd, const char *path, const char *note)
 	return 0;
 }
 
+int cli_input_file_nofollow(const char *cmd, const char *path)
+{
+	struct stat st;
+
+	if (path && *path && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+		return cli_usage_error(cmd, "cannot read '%s': it is a symbolic "
+				       "link (name the file itself)", path);
+	return cli_input_file(cmd, path, NULL);
+}
+
 int cli_input_files(const char *cmd, int n, char *const *paths,
 		    const char *note)
 {

@@ -183,6 +183,14 @@ int cli_check_db_writable(const char *path);
  * nothing allocated survives the call. */
 int cli_input_file(const char *cmd, const char *path, const char *note);
 
+/* cli_input_file for an input file that the command then opens without
+ * following a symbolic link (images import's tarball): PATH being a
+ * symbolic link is refused the same way, before anything is done,
+ * "benchorch CMD: cannot read 'PATH': it is a symbolic link (name the
+ * file itself)" and the --help hint, EXIT_USAGE. Returns 0 when PATH can
+ * be read. Nothing is read, nothing allocated survives the call. */
+int cli_input_file_nofollow(const char *cmd, const char *path);
+
 /* cli_input_file for each of the N input files PATHS of command CMD,
  * every one of them checked: each that cannot be read gets its line as
  * cli_input_file prints it ("benchorch CMD: cannot read 'PATH': REASON

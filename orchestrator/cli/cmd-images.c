@@ -468,7 +468,7 @@ static int do_import(struct opts *o)
 		return rc;
 	if (image_import_name_check(o->data_dir, o->args[0], &err) < 0)
 		return cli_usage_error("images", "%s", err.msg);
-	if ((rc = cli_input_file("images", o->args[1], NULL)) != 0)
+	if ((rc = cli_input_file_nofollow("images", o->args[1])) != 0)
 		return rc;
 	if ((rc = need_root(o)) != 0)
 		return rc;

@@ -291,10 +291,11 @@ dberr:
 }
 
 /* --summary: print summary_fastest for each run of F (its --run ids, or
- * the latest run show_results put there). DB_HINT is the --db to name in
- * the closing line, or NULL. Returns an exit status. */
+ * the latest run show_results put there), read from DB at PATH (named in
+ * the closing line unless it is the default database). Returns an exit
+ * status. */
 static int print_summaries(sqlite3 *db, const char *path,
-			   const struct filters *f, const char *db_hint)
+			   const struct filters *f)
 {
 	const int64_t *runs = f->runs;
 	size_t nruns = f->nruns, i, len = 0;
@@ -317,7 +318,7 @@ static int print_summaries(sqlite3 *db, const char *path,
 
 		if (i)
 			fputc('\n', mem);
-		n = summary_fastest(mem, db, runs[i], db_hint, &err);
+		n = summary_fastest(mem, db, runs[i], path, &err);
 		if (n < 0) {
 			cli_error("%s in '%s'", err.msg, path);
 			rc = EXIT_ENV;
@@ -633,13 +634,8 @@ static int show_results(sqlite3 *db, const char *path,
 	rc = check_known(db, path, f, o->size.arg);
 	if (rc != EXIT_OK)
 		return rc;
-	if (o->summary) {
-		char *def = paths_db(NULL, NULL);
-
-		rc = print_summaries(db, path, f, strcmp(def, path) ? path : NULL);
-		free(def);
-		return rc;
-	}
+	if (o->summary)
+		return print_summaries(db, path, f);
 	if (o->resources)
 		return print_resources(db, path, f, o->fmt);
 	return print_points(db, path, f, o->fmt);

@@ -223,7 +223,7 @@ static void print_spreads(FILE *f, const struct fastest_table *t, int runs)
 }
 
 long summary_fastest(FILE *f, sqlite3 *db, int64_t run_id,
-		     const char *db_arg, bo_err *err)
+		     const char *db_path, bo_err *err)
 {
 	struct fastest_table t;
 	struct line *lines;
@@ -274,10 +274,10 @@ long summary_fastest(FILE *f, sqlite3 *db, int64_t run_id,
 			"apart (their paired interval holds 1, or the guests disagree on which is faster)\n",
 			marks & 7 ? "" : "\n");
 	print_spreads(f, &t, 0);
-	dbopt = db_arg ? xasprintf(" (both with --db '%s')", db_arg) :
-			 xstrdup("");
-	fprintf(f, "\nEvery point: benchorch results --run %lld; charts: benchorch report --run %lld -o report.html%s\n",
-		(long long)run_id, (long long)run_id, dbopt);
+	dbopt = paths_db_opt(db_path);
+	fprintf(f, "\nEvery point: benchorch results --run %lld; charts: benchorch report --run %lld -o report.html%s%s%s\n",
+		(long long)run_id, (long long)run_id,
+		*dbopt ? " (both with" : "", dbopt, *dbopt ? ")" : "");
 	free(dbopt);
 	for (i = 0; i < t.ngroups; i++)
 		for (c = 0; c < NCOLS; c++)
@@ -290,14 +290,7 @@ long summary_fastest(FILE *f, sqlite3 *db, int64_t run_id,
 long summary_run(FILE *f, sqlite3 *db, int64_t run_id, enum format fmt,
 		 const char *db_path, bo_err *err)
 {
-	char *def;
-	long n;
-
 	if (fmt != FORMAT_TABLE)
 		return summary_print(f, db, run_id, fmt, err);
-	def = paths_db(NULL, NULL);
-	n = summary_fastest(f, db, run_id, strcmp(def, db_path) ? db_path : NULL,
-			    err);
-	free(def);
-	return n;
+	return summary_fastest(f, db, run_id, db_path, err);
 }

@@ -30,14 +30,15 @@ long summary_print(FILE *f, sqlite3 *db, int64_t run_id, enum format fmt,
  * MB/s; noisy values marked ~, unverified ones !. With two distributions
  * or more, one line per library with its spread between them (median and
  * largest, in %). Ends with a line naming the commands that show every
- * point and the charts, with --db 'DB_ARG' when DB_ARG is not NULL.
+ * point and the charts, with --db PATH when DB_PATH (the database read,
+ * or NULL) is not the default one, however it was chosen (paths_db_opt).
  * With the longest library and algorithm names the guest knows and the
  * default database, every line fits 120 columns (117 at most).
  * Returns the number of (distribution, algorithm) rows (0: nothing
  * printed, the run has no bulk results at 16 B or 16 KiB), or -1 with err
  * set. */
 long summary_fastest(FILE *f, sqlite3 *db, int64_t run_id,
-		     const char *db_arg, bo_err *err);
+		     const char *db_path, bo_err *err);
 
 /* What `benchorch run` prints on F at the end of run RUN_ID: with FMT
  * table, summary_fastest (naming DB_PATH in its closing line unless it is

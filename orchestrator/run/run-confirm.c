@@ -8,6 +8,7 @@
 #include "db/db.h"
 #include "lib/exitcode.h"
 #include "lib/messages.h"
+#include "lib/paths.h"
 #include "orchestrator/run/confirm.h"
 #include "orchestrator/run/confirm-curves.h"
 #include "orchestrator/run/confirm-targets.h"
@@ -93,9 +94,14 @@ int confirm_after_run(const struct run_config *c, int64_t run_id)
 			ncv == 1 ? "s" : "", (long long)base);
 	rc = confirm_execute(&cc, &conf);
 	confirm_curves_free(cv, ncv);
-	if (conf > 0 && !c->quiet)
-		fprintf(stderr, "benchorch: run %lld is confirmed by run %lld ('benchorch results --run %lld' shows it)\n",
-			(long long)run_id, (long long)conf, (long long)conf);
+	if (conf > 0 && !c->quiet) {
+		char *dbopt = paths_db_opt(c->db_path);
+
+		fprintf(stderr, "benchorch: run %lld is confirmed by run %lld ('benchorch results --run %lld%s' shows it)\n",
+			(long long)run_id, (long long)conf, (long long)conf,
+			dbopt);
+		free(dbopt);
+	}
 	return rc;
 }
 

@@ -11,6 +11,7 @@
 #include "images/image.h"
 #include "lib/exitcode.h"
 #include "lib/messages.h"
+#include "lib/paths.h"
 #include "lib/numbers.h"
 #include "orchestrator/run/db-image.h"
 #include "orchestrator/run/tool-output.h"
@@ -315,9 +316,14 @@ static int finish_run(const struct run_config *c, struct run_open *o,
 		cli_error("%s", err.msg);
 		rc = EXIT_FAILED;
 	}
-	if (!c->quiet)
-		fprintf(stderr, "benchorch: tool run %lld %s ('benchorch results --tools --run %lld' shows it again)\n",
-			(long long)o->run_id, status, (long long)o->run_id);
+	if (!c->quiet) {
+		char *dbopt = paths_db_opt(c->db_path);
+
+		fprintf(stderr, "benchorch: tool run %lld %s ('benchorch results --tools --run %lld%s' shows it again)\n",
+			(long long)o->run_id, status, (long long)o->run_id,
+			dbopt);
+		free(dbopt);
+	}
 	free(why);
 	return rc;
 }
