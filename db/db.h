@@ -247,6 +247,11 @@ int db_quick_check(sqlite3 *db, bo_err *err);
 /* Does DB hold run ID? 1 yes, 0 no, -1 on a database error. */
 int db_run_exists(sqlite3 *db, int64_t id);
 
+/* Is run ID of DB a tool run (run --tools): tool results and no library
+ * results? 1 yes, 0 no (also for a run DB does not hold, and for a
+ * database older than the tool mode), -1 on a database error. */
+int db_run_is_tool_run(sqlite3 *db, int64_t id);
+
 /* Column I of the current row of ST as a new string: NULL when the column
  * is NULL (db_column_dup) or "" then (db_column_dup_or_empty). The caller
  * frees it; out of memory aborts (xstrdup). */

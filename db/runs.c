@@ -394,3 +394,27 @@ int db_run_exists(sqlite3 *db, int64_t id)
 	sqlite3_finalize(st);
 	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
 }
+
+int db_run_is_tool_run(sqlite3 *db, int64_t id)
+{
+	sqlite3_stmt *st;
+	int rc, has = db_has(db, "tool_results");
+
+	if (has <= 0)
+		return has;	/* older than the tool mode: none is */
+	if (sqlite3_prepare_v2(db, "SELECT EXISTS (SELECT 1 FROM invocations i"
+			       " JOIN tool_results t ON t.invocation_id = i.id"
+			       " WHERE i.run_id = ?1) AND NOT EXISTS (SELECT 1"
+			       " FROM invocations i JOIN results r ON"
+			       " r.invocation_id = i.id WHERE i.run_id = ?1)",
+			       -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		rc = sqlite3_column_int(st, 0);
+	else
+		rc = rc == SQLITE_DONE ? 0 : -1;
+	sqlite3_finalize(st);
+	return rc;
+}

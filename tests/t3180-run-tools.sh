@@ -79,6 +79,18 @@ ok $? "a report of a database without tool results has no tools section"
 [ "$(sqlite3 -batch -noheader "$tmp/lib.db" "select count(*) from tool_samples")" -eq "$(q "select count(*) from tool_samples")" ] &&
 [ "$(sqlite3 -batch -noheader "$tmp/export.db" "select count(*) from tool_samples")" -eq "$(q "select count(*) from tool_samples")" ]
 ok $? "merge and export carry the 16 tool results and their samples"
+# (in the merged database, the tool run is the one with tool results)
+tr=$(sqlite3 -batch -noheader "$tmp/lib.db" "select distinct i.run_id from invocations i join tool_results t on t.invocation_id = i.id")
+# compare and report take library runs: a tool run is refused before
+# anything is printed, naming the command that shows it
+"$BENCHORCH" compare --db "$tmp/lib.db" 3 "$tr" >"$tmp/cmp" 2>"$tmp/cmperr"
+rc=$?
+"$BENCHORCH" report --db "$tmp/lib.db" --run "$tr" -o "$tmp/tool.html" 2>"$tmp/reperr"
+rc2=$?
+[ $rc -eq 2 ] && [ ! -s "$tmp/cmp" ] && [ $rc2 -eq 2 ] && [ ! -e "$tmp/tool.html" ] &&
+	grep -q "^benchorch compare: run $tr is a tool run (run --tools): compare takes library runs ('benchorch results --tools --run $tr' shows it)$" "$tmp/cmperr" &&
+	grep -q "^benchorch report: run $tr is a tool run" "$tmp/reperr"
+ok $? "compare and report of a tool run: exit 2, nothing printed ($rc, $rc2: $(head -1 "$tmp/cmperr"))"
 "$BENCHORCH" report --db "$tmp/lib.db" -o "$tmp/after.html" 2>/dev/null &&
 [ "$(sed -n '/<section id="tools">/,/<\/section>/p' "$tmp/after.html" | grep -c '<tr><td>debian</td><td>openssl</td>')" -eq 4 ]
 ok $? "the report then has a tools section: openssl's 2 ciphers x hw/nohw, encrypt and decrypt side by side"

@@ -93,6 +93,26 @@ int cli_check_runs(const char *cmd, sqlite3 *db,
 	return EXIT_OK;
 }
 
+int cli_check_library_runs(const char *cmd, sqlite3 *db, const char *path,
+			   const int64_t *runs, size_t n)
+{
+	int rc = cli_check_runs(cmd, db, path, runs, n);
+
+	for (size_t i = 0; i < n && rc == EXIT_OK; i++) {
+		int k = db_run_is_tool_run(db, runs[i]);
+
+		if (k < 0) {
+			cli_error("database error in '%s': %s", path,
+				  sqlite3_errmsg(db));
+			rc = EXIT_ENV;
+		} else if (k) {
+			rc = cli_usage_error(cmd, "run %lld is a tool run (run --tools): %s takes library runs ('benchorch results --tools --run %lld' shows it)",
+					     (long long)runs[i], cmd,
+					     (long long)runs[i]);
+		}
+	}
+	return rc;
+}
 
 const struct opt_def cli_db_options[] = {
 	{ .name = "db", .kind = OPT_PATH,

@@ -216,4 +216,11 @@ int cli_run_lock(bo_err *err);
 int cli_check_runs(const char *cmd, sqlite3 *db,
 		   const char *path, const int64_t *runs, size_t n);
 
+/* cli_check_runs, and then each of the N RUNS must be a library run: a
+ * tool run (run --tools) is a usage error of CMD naming it and the
+ * command that shows it. Returns EXIT_OK, EXIT_USAGE or EXIT_ENV (after
+ * the message). */
+int cli_check_library_runs(const char *cmd, sqlite3 *db, const char *path,
+			   const int64_t *runs, size_t n);
+
 #endif

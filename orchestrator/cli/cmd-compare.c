@@ -206,7 +206,9 @@ static int compare_curves(const char *path, const struct cmp_opts *o,
 	if (!latest) {
 		int64_t runs[2] = { base.run, new.run };
 
-		rc = cli_check_runs("compare", db, path, runs, 2);
+		/* curves are of library runs: a tool run has none,
+		 * refused before anything is printed */
+		rc = cli_check_library_runs("compare", db, path, runs, 2);
 		if (rc != EXIT_OK) {
 			sqlite3_close(db);
 			return rc;

@@ -118,7 +118,7 @@ static const struct opt_def options[] = {
 static int check_report(sqlite3 *db, const char *path,
 			const struct report_opts *o, const char *size_arg)
 {
-	int rc = cli_check_runs("report", db, path, o->runs,
+	int rc = cli_check_library_runs("report", db, path, o->runs,
 				o->nruns);
 	int k;
 
