@@ -70,7 +70,14 @@ refused gz "$TMP/text.gz" "not a tar archive" "gzip of text"
 
 # A regular file named directly: not through a symlink, not a FIFO.
 ln -s r.tar "$TMP/link.tar"
-refused link "$TMP/link.tar" "is a symbolic link" "a symlink to a good tar"
+# refused before anything is done, as every input file that cannot be
+# read: a usage error (exit 2), its line and the --help hint
+"$BENCHORCH" images import --quiet --state-dir "$STATE" link "$TMP/link.tar" \
+	>"$TMP/out" 2>"$TMP/err"
+rc=$?
+ok $([ $rc -eq 2 ] && grep -q "^benchorch images: cannot read '$TMP/link.tar': it is a symbolic link (name the file itself)$" "$TMP/err" &&
+     nothing_left link; echo $?) \
+	"a symlink to a good tar: refused up front, nothing left (rc $rc): $(head -1 "$TMP/err")"
 mkfifo "$TMP/fifo"
 # A writer that lets a reader which opened the FIFO go on after 3 s (a
 # build that waits on it instead of refusing it then fails, not hangs).
