@@ -12,9 +12,13 @@ mkdir "$tmp/bin"
 # stand-ins: sbatch records its arguments and the script on stdin and
 # answers a job id (and a cluster name, as --parsable does on a
 # federation); scontrol expands "n[1-2],x" as Slurm would
-cat >"$tmp/bin/sbatch" <<'EOF'
+# stub_sbatch: write $tmp/bin/sbatch, a stand-in whose --test-only is
+# recorded apart and answered as a cluster that can run the job, and
+# which then runs the shell text on stdin (a submission)
+stub_sbatch() {
+	{
+		cat <<'EOF'
 #!/bin/sh
-# sbatch --test-only: recorded apart, answered as a cluster that can run it
 for a; do
 	[ "$a" = --test-only ] || continue
 	printf '%s\n' "$@" >"$STUB_DIR/sbatch.test.args"
@@ -22,6 +26,11 @@ for a; do
 	echo "sbatch: Job 1 to start at 2026-01-01T00:00:00 using 2 processors on nodes n1 in partition bench" >&2
 	exit 0
 done
+EOF
+		cat
+	} >"$tmp/bin/sbatch"
+}
+stub_sbatch <<'EOF'
 n=$(($(cat "$STUB_DIR/count" 2>/dev/null || echo 0) + 1))
 echo "$n" >"$STUB_DIR/count"
 printf '%s\n' "$@" >"$STUB_DIR/sbatch.$n.args"
@@ -315,16 +324,7 @@ ok $? "--nodes 2000 refused by sbatch --test-only: its reason shown, nothing sub
 
 # what sbatch --parsable printed is a job id before it is used: not, and
 # nothing more is submitted
-cat >"$tmp/bin/sbatch" <<'EOF'
-#!/bin/sh
-# sbatch --test-only: recorded apart, answered as a cluster that can run it
-for a; do
-	[ "$a" = --test-only ] || continue
-	printf '%s\n' "$@" >"$STUB_DIR/sbatch.test.args"
-	cat >/dev/null
-	echo "sbatch: Job 1 to start at 2026-01-01T00:00:00 using 2 processors on nodes n1 in partition bench" >&2
-	exit 0
-done
+stub_sbatch <<'EOF'
 n=$(($(cat "$STUB_DIR/count" 2>/dev/null || echo 0) + 1))
 echo "$n" >"$STUB_DIR/count"
 cat >/dev/null
@@ -338,16 +338,7 @@ PATH=$tmp/bin:$PATH "$BENCHORCH" slurm submit --spool "$tmp/spool3" \
 	[ -z "$(ls "$tmp/spool3" | grep -v '^submit-')" ]
 ok $? "an answer that is no job id stops the submission before the merge job: $(head -1 "$tmp/err")"
 # the merge job refused after the tasks were queued: they are cancelled
-cat >"$tmp/bin/sbatch" <<'EOF'
-#!/bin/sh
-# sbatch --test-only: recorded apart, answered as a cluster that can run it
-for a; do
-	[ "$a" = --test-only ] || continue
-	printf '%s\n' "$@" >"$STUB_DIR/sbatch.test.args"
-	cat >/dev/null
-	echo "sbatch: Job 1 to start at 2026-01-01T00:00:00 using 2 processors on nodes n1 in partition bench" >&2
-	exit 0
-done
+stub_sbatch <<'EOF'
 n=$(($(cat "$STUB_DIR/count" 2>/dev/null || echo 0) + 1))
 echo "$n" >"$STUB_DIR/count"
 cat >/dev/null
