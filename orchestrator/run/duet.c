@@ -23,7 +23,6 @@
 #include "orchestrator/run/duet-print.h"
 #include "orchestrator/run/duet-run.h"
 #include "orchestrator/run/progress.h"
-#include "orchestrator/run/run-invoke.h"
 
 /* A plain progress line on stderr: "benchorch: duet: ...". */
 static void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
