@@ -10,7 +10,9 @@
  *  - a point without a twin in the later pass is left as it was;
  *  - the rounds never exceed GUEST_MAX_REPETITIONS;
  *  - judged again with looks at 4 and 8 rounds, an A/B of a 10 % slower
- *    new side undecided at 4 rounds (too few) is slower at 8. */
+ *    new side undecided at 4 rounds (too few) is slower at 8;
+ *  - rounds from two pairs of guests that disagree: the pairs' variance
+ *    pooled over the library's curves widens each interval. */
 #include "config.h"
 
 #include <math.h>
@@ -222,8 +224,93 @@ static void test_looks(void)
 	release(&neu2);
 }
 
+/* Two pairs of guests whose processes disagree: each of a library's six
+ * curves (four sizes) is 8 rounds, the first 4 from a pair where NEW is
+ * 7 % slower and the last 4 from a pair where it is 3 % slower, with a
+ * small wobble per round. One pair per curve (no pass starts): the
+ * rounds' spread alone calls the curves slower; with the pass starts
+ * {0, 4}, the pairs' disagreement, pooled over the curves, widens every
+ * interval (two processes per side cannot tell -7 % from -3 %), and no
+ * curve is called. Also: a merge with
+ * no curves given (C NULL, the first look's second pair) appends to
+ * every point. */
+static void test_pairs(void)
+{
+	static const char *const algos[6] = { "a1", "a2", "a3", "a4", "a5",
+					      "a6" };
+	static const double shift[2] = { -0.07, -0.03 };
+	static const unsigned start[2] = { 0, 4 };
+	struct guest_output base, neu, base2, neu2;
+	struct duet_judge_params jp = { .threshold = 0.03, .alpha = 0.05,
+					.first_look = 8, .max_rounds = 8 };
+	struct duet_curve *c = NULL;
+	size_t n, called = 0, wider = 0, merged;
+	double width[6] = { 0 };
+
+	output(&base, 24);
+	output(&neu, 24);
+	output(&base2, 24);
+	output(&neu2, 24);
+	for (int a = 0; a < 6; a++)
+		for (int z = 0; z < 4; z++) {
+			int64_t b[4], nw[2][4];
+			int i = a * 4 + z;
+
+			for (int k = 0; k < 4; k++) {
+				double w = 0.004 * ((a + z + k) % 3 - 1);
+
+				b[k] = 100000;
+				for (int p = 0; p < 2; p++)
+					nw[p][k] = llround(100000 /
+						(1 + shift[p] + w));
+			}
+			point(&base.results[i], "openssl", algos[a], 16 << z,
+			      100, b, 4);
+			point(&neu.results[i], "openssl", algos[a], 16 << z,
+			      100, nw[0], 4);
+			point(&base2.results[i], "openssl", algos[a], 16 << z,
+			      100, b, 4);
+			point(&neu2.results[i], "openssl", algos[a], 16 << z,
+			      100, nw[1], 4);
+		}
+	merged = duet_pass_merge(&base, &base2, NULL, 0) +
+		 duet_pass_merge(&neu, &neu2, NULL, 0);
+	tap_ok(merged == 48 && base.results[23].t.nsamples == 8,
+	       "a merge without curves appends to every point (%zu merged)",
+	       merged);
+	n = duet_judge(&base, &neu, &jp, &c);
+	for (size_t i = 0; i < n && i < 6; i++) {
+		called += c[i].r.verdict == PV_SLOWER;
+		width[i] = c[i].r.high - c[i].r.low;
+	}
+	tap_ok(n == 6 && called == 6, "the rounds alone: %zu of 6 curves "
+	       "slower (%.3f .. %.3f)", called, n ? c[0].r.low : 0,
+	       n ? c[0].r.high : 0);
+	free(c);
+	jp.pass_start = start;
+	jp.npasses = 2;
+	called = 0;
+	n = duet_judge(&base, &neu, &jp, &c);
+	for (size_t i = 0; i < n; i++) {
+		called += c[i].r.verdict == PV_SLOWER ||
+			  c[i].r.verdict == PV_FASTER;
+		wider += i < 6 && c[i].r.high - c[i].r.low > 2 * width[i];
+	}
+	tap_ok(n == 6 && called == 0 && wider == 6,
+	       "with the two pairs' starts: %zu of 6 called, %zu intervals "
+	       "twice as wide (%.3f .. %.3f, %s)", called, wider,
+	       n ? c[0].r.low : 0, n ? c[0].r.high : 0,
+	       n ? pv_verdict_name(c[0].r.verdict) : "none");
+	free(c);
+	release(&base);
+	release(&neu);
+	release(&base2);
+	release(&neu2);
+}
+
 int main(void)
 {
+	test_pairs();
 	test_undecided();
 	test_merge();
 	test_cap();

@@ -9,7 +9,10 @@
  * 90 %; a 20 % shift at one size of five is not a curve's change; a 30 %
  * slowdown is decided at the first look; noise of 20 % stays undecided at
  * the cap; the looks double from min_rounds to max_rounds; the tested
- * library's curves divide alpha, the controls do not. */
+ * library's curves divide alpha, the controls do not; with rounds from
+ * two pairs of processes that each carry a bias, the interval of both
+ * levels (pv_judge_levels) covers the truth where the rounds' alone
+ * does not. */
 #include "config.h"
 
 #include <math.h>
@@ -65,6 +68,112 @@ static void curve(const double *shift, double noise, const struct pv_params *p,
 		if (r->verdict != PV_MORE)
 			return;
 	}
+}
+
+/* pv_levels on rounds whose sums are known by hand: pairs {1, 3} and
+ * {5, 7, 9}: mean 5, within sum of squares 2 + 8 = 10, between
+ * 2 (2 - 5)^2 + 3 (7 - 5)^2 = 30, weight2 (2/5)^2 + (3/5)^2 = 0.52,
+ * n0 5 (1 - 0.52) = 2.4. */
+static void levels_arithmetic(void)
+{
+	double m[5] = { 1, 3, 5, 7, 9 };
+	unsigned start[3] = { 0, 2, 9 };	/* the last starts past the
+						 * rounds: ignored */
+	struct pv_levels l;
+
+	pv_levels(m, 5, start, 3, &l);
+	tap_ok(l.rounds == 5 && l.groups == 2 && fabs(l.mean - 5) < 1e-12 &&
+	       fabs(l.ss_within - 10) < 1e-12 &&
+	       fabs(l.q_between - 30) < 1e-12 &&
+	       fabs(l.weight2 - 0.52) < 1e-12 && fabs(l.n0 - 2.4) < 1e-12,
+	       "levels of two pairs: mean %g, within %g, between %g, weight2 "
+	       "%g, n0 %g", l.mean, l.ss_within, l.q_between, l.weight2, l.n0);
+}
+
+/* A duet's NCURVES curves, each of 12 rounds from two pairs of
+ * processes (6 rounds each) whose pair carries a bias of its own
+ * (normal, SD BIAS of the log ratio, the same for every round of the
+ * pair: a placement) beside a per-round noise of 1 %. The truth is
+ * TRUTH on every curve. Counts, over the curves, the 95 % intervals
+ * holding the truth, judged by pv_judge (one level: the rounds alone)
+ * into *ONE and by pv_judge_levels with the between-pair variance pooled
+ * over the curves into *TWO, and the curves called slower or faster by
+ * the latter into *CALLED. */
+#define NCURVES 60
+static void duet_of_pairs(double truth, double bias, unsigned *one,
+			  unsigned *two, unsigned *called)
+{
+	struct pv_params p = { .threshold = 0.03, .alpha = 0.05,
+			       .ntested = NCURVES, .min_rounds = 12,
+			       .max_rounds = 12 };
+	unsigned start[2] = { 0, 6 };
+	double m[NCURVES][12], num = 0, den = 0, vb;
+	struct pv_levels l[NCURVES];
+	struct pv_result r;
+
+	for (int c = 0; c < NCURVES; c++) {
+		double b[2] = { bias * normal(), bias * normal() };
+
+		for (int k = 0; k < 12; k++)
+			m[c][k] = log1p(truth) + b[k / 6] + 0.01 * normal();
+		pv_levels(m[c], 12, start, 2, &l[c]);
+		num += l[c].q_between - l[c].ss_within / 10;
+		den += l[c].n0;
+	}
+	vb = num > 0 ? num / den : 0;
+	for (int c = 0; c < NCURVES; c++) {
+		pv_judge(m[c], 12, &p, &r);
+		*one += r.low <= truth && truth <= r.high;
+		pv_judge_levels(&l[c], vb, &p, &r);
+		*two += r.low <= truth && truth <= r.high;
+		*called += truth == 0 && (r.verdict == PV_SLOWER ||
+					  r.verdict == PV_FASTER);
+	}
+}
+
+/* Two pairs of processes with a bias each (1.5 %, as A/A duets of one
+ * image showed between two processes): the rounds alone undercover the
+ * truth, both levels cover it; without a bias both levels cost little. */
+static void two_pairs(void)
+{
+	unsigned one = 0, two = 0, called = 0, n = 20 * NCURVES;
+	struct pv_levels l;
+	struct pv_params p = { .threshold = 0.03, .alpha = 0.05, .ntested = 1,
+			       .min_rounds = 12, .max_rounds = 12 };
+	struct pv_result a, b;
+	double m[12];
+	unsigned start[2] = { 0, 6 };
+
+	for (int d = 0; d < 20; d++)
+		duet_of_pairs(-0.05, 0.015, &one, &two, &called);
+	tap_ok(two >= n * 90 / 100 && one < n * 80 / 100,
+	       "a bias per pair of processes: the 95 %% interval of both "
+	       "levels holds -5 %% in %u of %u curves (at least 90 %%), of "
+	       "the rounds alone in %u (below 80 %%)", two, n, one);
+	one = two = called = 0;
+	for (int d = 0; d < 20; d++)
+		duet_of_pairs(0, 0.015, &one, &two, &called);
+	tap_ok(called <= n / 100 && two >= n * 90 / 100,
+	       "and A/A with that bias: %u of %u curves called changed, %u "
+	       "intervals hold 0", called, n, two);
+
+	/* no bias: pooled between variance 0, the interval as the rounds'
+	 * own within the pairs */
+	for (int k = 0; k < 12; k++)
+		m[k] = -0.05 + 0.01 * normal();
+	pv_levels(m, 12, start, 2, &l);
+	pv_judge(m, 12, &p, &a);
+	pv_judge_levels(&l, 0, &p, &b);
+	tap_ok(b.verdict == PV_SLOWER && fabs(a.effect - b.effect) < 1e-12 &&
+	       b.high - b.low < 1.3 * (a.high - a.low),
+	       "no bias between pairs: the same effect, an interval about "
+	       "as wide (%.4f against %.4f), %s", b.high - b.low,
+	       a.high - a.low, pv_verdict_name(b.verdict));
+	/* one pair: exactly pv_judge */
+	pv_levels(m, 12, start, 1, &l);
+	pv_judge_levels(&l, 0.01, &p, &b);
+	tap_ok(l.groups == 1 && a.low == b.low && a.high == b.high &&
+	       a.verdict == b.verdict, "one pair: as pv_judge");
 }
 
 int main(void)
@@ -149,5 +258,7 @@ int main(void)
 		tap_ok(r.verdict == PV_MORE && r.rounds == 4,
 		       "below the first look: more rounds");
 	}
+	levels_arithmetic();
+	two_pairs();
 	return tap_done();
 }

@@ -83,6 +83,47 @@ unsigned pv_looks(const struct pv_params *p);
 void pv_judge(const double *m, unsigned rounds, const struct pv_params *p,
 	      struct pv_result *r);
 
+/* Judge a curve whose mean round statistic is MEAN (a log ratio) with
+ * standard error SE (same unit) on DF (>= 1) degrees of freedom, after
+ * ROUNDS rounds, by P into *R, as pv_judge does from the rounds. */
+void pv_decide(double mean, double se, double df, unsigned rounds,
+	       const struct pv_params *p, struct pv_result *r);
+
+/* The rounds of a curve split by the pairs of processes (guests) that
+ * measured them: the two levels of its variance (Kalibera and Jones,
+ * ISMM 2013: rounds within a process, and processes). A process pair
+ * may carry a bias of its own (placement) that pairing within it
+ * cannot see; the rounds of two or more pairs estimate it. */
+struct pv_levels {
+	unsigned rounds;	/* rounds in all */
+	unsigned groups;	/* process pairs with at least one round */
+	double mean;		/* mean round statistic, log ratio */
+	double ss_within;	/* sum of squares about each pair's mean */
+	double q_between;	/* sum over pairs of rounds x (pair mean -
+				 * mean)^2 */
+	double n0;		/* the between variance's coefficient in
+				 * E[q_between]: rounds - sum n_j^2 / rounds */
+	double weight2;		/* sum over pairs of (n_j / rounds)^2: the
+				 * share of the between variance left in
+				 * the mean */
+};
+
+/* The levels of the ROUNDS round statistics M, whose pair j begins at
+ * round START[j] (NSTART ascending starts, START[0] = 0; the last pair
+ * runs to ROUNDS; starts at or past ROUNDS are ignored; START NULL or
+ * NSTART 0: one pair) into *L. */
+void pv_levels(const double *m, unsigned rounds, const unsigned *start,
+	       unsigned nstart, struct pv_levels *l);
+
+/* Judge the curve of L by P into *R, with a standard error of its mean
+ * from both levels: the variance within pairs over the rounds, plus
+ * VAR_BETWEEN (the variance of a process pair's bias, log ratio squared,
+ * pooled over curves by the caller; negative counts as 0) times
+ * L->weight2; degrees of freedom rounds - groups. With one pair, as
+ * pv_judge. */
+void pv_judge_levels(const struct pv_levels *l, double var_between,
+		     const struct pv_params *p, struct pv_result *r);
+
 /* "slower", "faster", "same", "undecided" or "more". Static. */
 const char *pv_verdict_name(enum pv_verdict v);
 

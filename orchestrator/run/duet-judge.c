@@ -134,6 +134,28 @@ static int gather(const struct guest_result **n, size_t count,
 	return 0;
 }
 
+/* The variance of a pair of guests' bias (log ratio squared) for
+ * LIBRARY, pooled over its curves in G with levels LV (N of them) that
+ * span two pairs or more (duet-judge.h); 0 when none does. */
+static double var_between(const struct pv_levels *lv,
+			  const struct gathered *g, size_t n,
+			  const char *library)
+{
+	double num = 0, den = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		double df = (double)lv[i].rounds - lv[i].groups;
+
+		if (strcmp(g[i].c.library, library) || lv[i].groups < 2 ||
+		    df < 1)
+			continue;
+		num += lv[i].q_between -
+		       (lv[i].groups - 1) * lv[i].ss_within / df;
+		den += lv[i].n0;
+	}
+	return den > 0 && num > 0 ? num / den : 0;
+}
+
 int duet_is_tested(const char *const *tested, const char *library)
 {
 	if (!tested)
@@ -151,6 +173,7 @@ size_t duet_judge(const struct guest_output *base,
 	const struct guest_result **b = sorted(base), **n = sorted(new_out);
 	struct gathered *g = xcalloc(new_out->nresults + 1, sizeof(*g));
 	struct duet_curve *out;
+	struct pv_levels *lv;
 	size_t ng = 0, i = 0;
 
 	while (i < new_out->nresults) {
@@ -163,6 +186,10 @@ size_t duet_judge(const struct guest_output *base,
 		i = j;
 	}
 	out = ng ? xcalloc(ng, sizeof(*out)) : NULL;
+	lv = ng ? xcalloc(ng, sizeof(*lv)) : NULL;
+	for (i = 0; i < ng; i++)
+		pv_levels(g[i].m, g[i].rounds, p->pass_start,
+			  p->pass_start ? p->npasses : 0, &lv[i]);
 	for (i = 0; i < ng; i++) {
 		struct pv_params pp = {
 			.threshold = p->threshold,
@@ -183,8 +210,10 @@ size_t duet_judge(const struct guest_output *base,
 				pp.ntested++;
 		out[i] = g[i].c;
 		out[i].tested = duet_is_tested(p->tested, g[i].c.library);
-		pv_judge(g[i].m, g[i].rounds, &pp, &out[i].r);
+		pv_judge_levels(&lv[i], var_between(lv, g, ng, g[i].c.library),
+				&pp, &out[i].r);
 	}
+	free(lv);
 	free(g);
 	free(b);
 	free(n);

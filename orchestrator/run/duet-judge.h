@@ -37,6 +37,14 @@ struct duet_judge_params {
 	 * last at MAX_ROUNDS (>= FIRST_LOOK), doubling between them; 0 and
 	 * 0: one look at the rounds a curve has. */
 	unsigned first_look, max_rounds;
+	/* The pairs of guests the rounds come from: pair j measured rounds
+	 * PASS_START[j] .. PASS_START[j + 1] - 1 of every curve it measured
+	 * (NPASSES ascending starts, the first 0), or NULL and 0: one pair.
+	 * With two pairs or more, a curve's interval holds the variance
+	 * between pairs too, pooled over its library's curves
+	 * (pv_judge_levels). */
+	const unsigned *pass_start;
+	unsigned npasses;
 };
 
 /* Pair the results of BASE and NEW (two guests' outputs of one duet,
@@ -45,7 +53,10 @@ struct duet_judge_params {
  * sizes of ln(new MB/s) - ln(base MB/s) (the same point's blocks of the
  * same round), judged over the rounds by pv_judge at P's looks (or one
  * look at the rounds measured; at least 3: a curve with fewer is left
- * out), alpha divided among the library's curves. A curve between looks
+ * out), alpha divided among the library's curves. With P's pairs of
+ * guests, the standard error adds the variance of a pair's bias, pooled
+ * over the library's curves: sum(q_between - (groups - 1) var_within) /
+ * sum(n0), at least 0 (one-way random effects, moment estimate). A curve between looks
  * or short of the last look undecided is PV_MORE: measure more rounds
  * (duet-pass.h). Returns the count and *ret, sorted
  * by library, algorithm, operation and mode (caller frees the array; its

@@ -26,7 +26,8 @@ size_t duet_pass_undecided(const struct duet_curve *c, size_t n,
 
 /* Append to each result of INTO whose curve (library, algorithm,
  * operation, mode) is PV_MORE in C (N of them) the blocks of its twin in
- * FROM (the same point measured by a later pass), as further rounds: each
+ * FROM (the same point measured by a later pass; every result when C is
+ * NULL), as further rounds: each
  * block scaled from FROM's calls per block to INTO's (ns x calls_into /
  * calls_from, so that its throughput is kept), up to
  * GUEST_MAX_REPETITIONS rounds in all. The result's statistics (min,

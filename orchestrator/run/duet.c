@@ -341,6 +341,18 @@ static void on_output(void *ctx, unsigned side, const struct guest_output *out)
 	}
 }
 
+/* The most pairs of guests one duet starts: two at the first look, then
+ * one per doubling of the rounds up to GUEST_MAX_REPETITIONS. */
+#define DUET_MAX_PASSES 16
+
+/* The pairs of guests (passes) a duet's rounds came from: pass j
+ * measured from round START[j] on (duet_judge_params.pass_start). */
+struct duet_passes {
+	unsigned start[DUET_MAX_PASSES];
+	unsigned n;		/* passes run and merged */
+	unsigned total;		/* rounds measured by them */
+};
+
 /* Run one pass of the duet: R's guests (R->rounds rounds of R->libs and
  * R->algos, seed R->seed) on the images of P by DC, into S (zeroed here;
  * the caller releases its outputs). PASS (1, 2, ...) names it in the
@@ -385,33 +397,38 @@ static void run_pass(const struct duet_request *r, struct duet_config *dc,
  * (*NCURVES, judged by JP; replaced by the verdicts over all rounds):
  * further passes (duet-pass.h) on the images of P by DC, each with as
  * many rounds as measured so far, up to R->max_rounds, their blocks
- * appended to S's outputs. Returns the count of faults said (a guest or a
+ * appended to S's outputs and each pass's first round added to PS. Returns the count of faults said (a guest or a
  * library that failed in a later pass: the curves it left stay
  * undecided). */
 static size_t more_rounds(const struct duet_request *r, struct duet_config *dc,
 			  const struct side_prep p[2], struct duet_side s[2],
+			  struct duet_passes *ps,
 			  const struct duet_judge_params *jp,
 			  struct duet_curve **curves, size_t *ncurves,
 			  struct duet_progress *dp)
 {
-	unsigned total = r->rounds, pass = 1;
+	unsigned total = ps->total, pass = ps->n;
 	size_t faults = 0;
 
 	while (total < r->max_rounds && !bo_interrupted) {
 		struct duet_request q = *r;
+		struct duet_judge_params j;
 		struct duet_side more[2];
 		char *libs, *algos;
 		size_t undecided = duet_pass_undecided(*curves, *ncurves,
 						       &libs, &algos);
 
-		if (!undecided)
+		if (!undecided || ps->n >= DUET_MAX_PASSES) {
+			free(libs);
+			free(algos);
 			break;
+		}
 		pass++;
 		q.rounds = total < r->max_rounds - total ? total :
 			   r->max_rounds - total;
 		q.libs = libs;
 		q.algos = algos;
-		q.seed = r->seed + pass - 1;
+		q.seed = r->seed + pass - 1;	/* the first pass's + 1 ... */
 		if (!r->quiet)
 			note("%zu curve%s undecided after %u rounds: %u more "
 			     "rounds of %s (%s), seed %llu", undecided,
@@ -423,9 +440,13 @@ static size_t more_rounds(const struct duet_request *r, struct duet_config *dc,
 			for (unsigned i = 0; i < 2; i++)
 				duet_pass_merge(&s[i].out, &more[i].out,
 						*curves, *ncurves);
+			ps->start[ps->n++] = total;
 			total += q.rounds;
+			ps->total = total;
 			free(*curves);
-			*ncurves = duet_judge(&s[0].out, &s[1].out, jp, curves);
+			j = *jp;
+			j.npasses = ps->n;
+			*ncurves = duet_judge(&s[0].out, &s[1].out, &j, curves);
 		} else {
 			total = r->max_rounds;	/* no further pass */
 		}
@@ -434,6 +455,47 @@ static size_t more_rounds(const struct duet_request *r, struct duet_config *dc,
 		free(libs);
 		free(algos);
 	}
+	return faults;
+}
+
+/* The first look's rounds of R: two pairs of guests, R->rounds / 2
+ * rounds and then the rest with the next seed, the second's blocks
+ * appended to the first's in S (so that each curve's interval sees two
+ * processes of each image and a pair's own bias, duet-judge.h); one pair
+ * when R->rounds < 4. PS is filled. A failed second pair leaves the
+ * first's rounds alone. Returns the count of faults said. */
+static size_t first_look(const struct duet_request *r, struct duet_config *dc,
+			 const struct side_prep p[2], struct duet_side s[2],
+			 struct duet_passes *ps, struct duet_progress *dp)
+{
+	struct duet_request q = *r;
+	struct duet_side more[2];
+	size_t faults;
+
+	memset(ps, 0, sizeof(*ps));
+	if (r->rounds >= 4)
+		q.rounds = r->rounds / 2;
+	run_pass(&q, dc, p, s, 1, dp);
+	ps->start[ps->n++] = 0;
+	ps->total = q.rounds;
+	faults = report_faults(s, p);
+	if (q.rounds == r->rounds || bo_interrupted || s[0].rc || s[1].rc)
+		return faults;
+	q.rounds = r->rounds - q.rounds;
+	q.seed = r->seed + 1;
+	if (!r->quiet)
+		note("a second pair of guests: %u rounds, seed %llu", q.rounds,
+		     (unsigned long long)q.seed);
+	run_pass(&q, dc, p, more, 2, dp);
+	faults += report_faults(more, p);
+	if (more[0].rc == 0 && more[1].rc == 0 && !bo_interrupted) {
+		for (unsigned i = 0; i < 2; i++)
+			duet_pass_merge(&s[i].out, &more[i].out, NULL, 0);
+		ps->start[ps->n++] = ps->total;
+		ps->total += q.rounds;
+	}
+	for (unsigned i = 0; i < 2; i++)
+		guest_output_release(&more[i].out);
 	return faults;
 }
 
@@ -447,6 +509,7 @@ int duet_execute(const struct duet_request *req)
 	struct runner_fallback fb;
 	struct duet_curve *curves = NULL;
 	struct duet_heading h;
+	struct duet_passes passes;
 	const char **tested = NULL;
 	char stamp[32], started[32];
 	size_t ncurves = 0, faults;
@@ -497,7 +560,7 @@ int duet_execute(const struct duet_request *req)
 		     "undecided), on CPU %d", p[1].image->name,
 		     p[0].image->name, (unsigned long long)r.seed, r.rounds,
 		     r.max_rounds, dc.cpu);
-	run_pass(&r, &dc, p, s, 1, &dprog);
+	faults = first_look(&r, &dc, p, s, &passes, &dprog);
 	if (bo_interrupted) {
 		/* what was measured, and that it was cut short */
 		if (r.db_path)
@@ -506,7 +569,6 @@ int duet_execute(const struct duet_request *req)
 		rc = cli_interrupted_status(bo_interrupted);
 		goto out;
 	}
-	faults = report_faults(s, p);
 	if ((s[0].rc < 0 || s[1].rc < 0) && r.db_path) {
 		char *why = xasprintf("%s: %s", p[s[0].rc < 0 ? 0 : 1].image->name,
 				      s[s[0].rc < 0 ? 0 : 1].err.msg);
@@ -522,13 +584,15 @@ int duet_execute(const struct duet_request *req)
 			.alpha = 0.05,
 			.first_look = r.rounds,
 			.max_rounds = r.max_rounds,
+			.pass_start = passes.start,
 		};
 
 		tested = tested_libraries(s, p);
 		jp.tested = tested;
+		jp.npasses = passes.n;
 		ncurves = duet_judge(&s[0].out, &s[1].out, &jp, &curves);
-		faults += more_rounds(&r, &dc, p, s, &jp, &curves, &ncurves,
-				      &dprog);
+		faults += more_rounds(&r, &dc, p, s, &passes, &jp, &curves,
+				      &ncurves, &dprog);
 		if (bo_interrupted) {
 			/* in a later pass: what was measured before it */
 			if (r.db_path)
