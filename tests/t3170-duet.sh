@@ -165,7 +165,7 @@ prc=$?
 ok $([ $rc -eq 0 ] && [ $prc -eq 0 ]; echo $?) \
 	"an undecided curve gets a second pass: 4 rounds, then 8 ($rc; $(python3 -c 'import json,sys; print(sorted((c["rounds"], c["verdict"]) for c in json.load(open(sys.argv[1]))["curves"]))' "$tmp/more.json" 2>&1))"
 grep -q '^benchorch: duet: [0-9]* curves* undecided after 4 rounds: 4 more rounds of openssl (sha-256), seed 7$' "$tmp/more.err" &&
-	grep -q '^benchorch: duet: a second pair of guests: 2 rounds, seed 6$' "$tmp/more.err" &&
+	grep -q "^benchorch: duet: pair 2 of 2 of guests: 2 rounds, seed 6$" "$tmp/more.err" &&
 	grep -Eq '^benchorch: duet pass 2 new aa-2: [0-9.]+ s, [0-9]+ points$' "$tmp/more.err" &&
 	grep -Eq '^benchorch: duet pass 3 new aa-2: [0-9.]+ s, [0-9]+ points$' "$tmp/more.err"
 ok $? "stderr says which curves get more rounds and shows the second pair and the third pass: $(grep 'undecided after' "$tmp/more.err")"

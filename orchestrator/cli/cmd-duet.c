@@ -91,7 +91,7 @@ static const struct opt_def options[] = {
 	{ .name = "rounds", .kind = OPT_INT, .arg = "N",
 	  .offset = offsetof(struct duet_opts, rounds), .min = 3, .max = 150,
 	  .help = "rounds (paired blocks) per point before the first\n"
-		  "look, 3 to 150 (default 24, 12 with --quick)" },
+		  "look, 3 to 150 (default 24, 16 with --quick)" },
 	{ .name = "max-rounds", .kind = OPT_INT, .arg = "N",
 	  .offset = offsetof(struct duet_opts, max_rounds), .min = 3,
 	  .max = 150,

@@ -135,19 +135,21 @@ static int gather(const struct guest_result **n, size_t count,
 }
 
 /* The variance of a pair of guests' bias (log ratio squared) for
- * LIBRARY, pooled over its curves in G with levels LV (N of them) that
- * span two pairs or more (duet-judge.h); 0 when none does. */
+ * LIBRARY's curves of MODE (bulk or oneshot: a one-shot call's cost is
+ * mostly per-call work, placed elsewhere), pooled over those curves in G
+ * with levels LV (N of them) that span two pairs or more (duet-judge.h);
+ * 0 when none does. */
 static double var_between(const struct pv_levels *lv,
 			  const struct gathered *g, size_t n,
-			  const char *library)
+			  const char *library, const char *mode)
 {
 	double num = 0, den = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		double df = (double)lv[i].rounds - lv[i].groups;
 
-		if (strcmp(g[i].c.library, library) || lv[i].groups < 2 ||
-		    df < 1)
+		if (strcmp(g[i].c.library, library) ||
+		    strcmp(g[i].c.mode, mode) || lv[i].groups < 2 || df < 1)
 			continue;
 		num += lv[i].q_between -
 		       (lv[i].groups - 1) * lv[i].ss_within / df;
@@ -210,7 +212,8 @@ size_t duet_judge(const struct guest_output *base,
 				pp.ntested++;
 		out[i] = g[i].c;
 		out[i].tested = duet_is_tested(p->tested, g[i].c.library);
-		pv_judge_levels(&lv[i], var_between(lv, g, ng, g[i].c.library),
+		pv_judge_levels(&lv[i], var_between(lv, g, ng, g[i].c.library,
+					       g[i].c.mode),
 				&pp, &out[i].r);
 	}
 	free(lv);

@@ -41,7 +41,7 @@ struct duet_judge_params {
 	 * PASS_START[j] .. PASS_START[j + 1] - 1 of every curve it measured
 	 * (NPASSES ascending starts, the first 0), or NULL and 0: one pair.
 	 * With two pairs or more, a curve's interval holds the variance
-	 * between pairs too, pooled over its library's curves
+	 * between pairs too, pooled over its library's curves of its mode
 	 * (pv_judge_levels). */
 	const unsigned *pass_start;
 	unsigned npasses;
@@ -55,7 +55,8 @@ struct duet_judge_params {
  * look at the rounds measured; at least 3: a curve with fewer is left
  * out), alpha divided among the library's curves. With P's pairs of
  * guests, the standard error adds the variance of a pair's bias, pooled
- * over the library's curves: sum(q_between - (groups - 1) var_within) /
+ * over the library's curves of the same mode (bulk, oneshot):
+ * sum(q_between - (groups - 1) var_within) /
  * sum(n0), at least 0 (one-way random effects, moment estimate). A curve between looks
  * or short of the last look undecided is PV_MORE: measure more rounds
  * (duet-pass.h). Returns the count and *ret, sorted

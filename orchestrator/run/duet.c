@@ -345,6 +345,11 @@ static void on_output(void *ctx, unsigned side, const struct guest_output *out)
  * one per doubling of the rounds up to GUEST_MAX_REPETITIONS. */
 #define DUET_MAX_PASSES 16
 
+/* The pairs of guests of a first look. */
+#ifndef DUET_FIRST_PAIRS
+#define DUET_FIRST_PAIRS 2
+#endif
+
 /* The pairs of guests (passes) a duet's rounds came from: pass j
  * measured from round START[j] on (duet_judge_params.pass_start). */
 struct duet_passes {
@@ -458,44 +463,55 @@ static size_t more_rounds(const struct duet_request *r, struct duet_config *dc,
 	return faults;
 }
 
-/* The first look's rounds of R: two pairs of guests, R->rounds / 2
- * rounds and then the rest with the next seed, the second's blocks
- * appended to the first's in S (so that each curve's interval sees two
- * processes of each image and a pair's own bias, duet-judge.h); one pair
- * when R->rounds < 4. PS is filled. A failed second pair leaves the
- * first's rounds alone. Returns the count of faults said. */
+/* The first look's rounds of R: DUET_FIRST_PAIRS pairs of guests, each
+ * with its share of R->rounds (at least 2 rounds a pair; fewer pairs
+ * when R->rounds is small) and the next seed, each later pair's blocks
+ * appended to the first's in S, so that each curve's interval sees
+ * several processes of each image and their own biases (duet-judge.h).
+ * PS is filled. A failed later pair leaves the rounds before it alone.
+ * Returns the count of faults said. */
 static size_t first_look(const struct duet_request *r, struct duet_config *dc,
 			 const struct side_prep p[2], struct duet_side s[2],
 			 struct duet_passes *ps, struct duet_progress *dp)
 {
+	unsigned pairs = DUET_FIRST_PAIRS;
 	struct duet_request q = *r;
-	struct duet_side more[2];
 	size_t faults;
 
+	if (pairs > r->rounds / 2)
+		pairs = r->rounds / 2 ? r->rounds / 2 : 1;
 	memset(ps, 0, sizeof(*ps));
-	if (r->rounds >= 4)
-		q.rounds = r->rounds / 2;
+	q.rounds = r->rounds / pairs;
 	run_pass(&q, dc, p, s, 1, dp);
 	ps->start[ps->n++] = 0;
 	ps->total = q.rounds;
 	faults = report_faults(s, p);
-	if (q.rounds == r->rounds || bo_interrupted || s[0].rc || s[1].rc)
-		return faults;
-	q.rounds = r->rounds - q.rounds;
-	q.seed = r->seed + 1;
-	if (!r->quiet)
-		note("a second pair of guests: %u rounds, seed %llu", q.rounds,
-		     (unsigned long long)q.seed);
-	run_pass(&q, dc, p, more, 2, dp);
-	faults += report_faults(more, p);
-	if (more[0].rc == 0 && more[1].rc == 0 && !bo_interrupted) {
+	for (unsigned j = 1; j < pairs; j++) {
+		struct duet_side more[2];
+		int ok;
+
+		if (bo_interrupted || s[0].rc || s[1].rc ||
+		    ps->total != r->rounds * j / pairs)
+			break;
+		q.rounds = r->rounds * (j + 1) / pairs - ps->total;
+		q.seed = r->seed + j;
+		if (!r->quiet)
+			note("pair %u of %u of guests: %u rounds, seed %llu",
+			     j + 1, pairs, q.rounds,
+			     (unsigned long long)q.seed);
+		run_pass(&q, dc, p, more, j + 1, dp);
+		faults += report_faults(more, p);
+		ok = more[0].rc == 0 && more[1].rc == 0 && !bo_interrupted;
+		if (ok) {
+			for (unsigned i = 0; i < 2; i++)
+				duet_pass_merge(&s[i].out, &more[i].out, NULL,
+						0);
+			ps->start[ps->n++] = ps->total;
+			ps->total += q.rounds;
+		}
 		for (unsigned i = 0; i < 2; i++)
-			duet_pass_merge(&s[i].out, &more[i].out, NULL, 0);
-		ps->start[ps->n++] = ps->total;
-		ps->total += q.rounds;
+			guest_output_release(&more[i].out);
 	}
-	for (unsigned i = 0; i < 2; i++)
-		guest_output_release(&more[i].out);
 	return faults;
 }
 

@@ -25,9 +25,15 @@
  * (tests/bench/duet-aa.sh); at 8 it was 6 to 7 %, the t quantile of 7
  * degrees of freedom at alpha / 96 weighing as much as the fewer rounds.
  * Most curves of an A/A duet are 'same' at the first look, so --quick
- * starts at 12. */
+ * starts at fewer. The first look's rounds come from two pairs of
+ * guests (duet.c), whose disagreement widens the interval and costs a
+ * degree of freedom: at 12 rounds (6 + 6) the A/B benchmark's median
+ * minimum detectable effect rose from 3.6 % to 4.5 %
+ * (tests/bench/duet-ab.sh, 3 duets per K), the t quantile of 10
+ * degrees of freedom at alpha / 28 / 2 looks (4.6) weighing most; 16
+ * (8 + 8) gives 14 (4.0). */
 #define DUET_ROUNDS 24
-#define DUET_QUICK_ROUNDS 12
+#define DUET_QUICK_ROUNDS 16
 
 /* What to measure and how. Strings are borrowed. */
 struct duet_request {
