@@ -17,4 +17,9 @@ void guest_pk_openssl_load(void *handle);
 extern const struct guest_pk_ops guest_pk_libsodium;
 void guest_pk_libsodium_load(void *handle);
 
+/* Nettle's libhogweed; WHICH is the index of the libnettle soname
+ * loaded (backend-nettle.c), whose libhogweed is opened on first use. */
+extern const struct guest_pk_ops guest_pk_nettle;
+void guest_pk_nettle_load(size_t which);
+
 #endif /* GUEST_BACKEND_PK_H */
