@@ -22,4 +22,8 @@ void guest_pk_libsodium_load(void *handle);
 extern const struct guest_pk_ops guest_pk_nettle;
 void guest_pk_nettle_load(size_t which);
 
+/* libgcrypt's gcry_ecc_mul_point (X25519 only). */
+extern const struct guest_pk_ops guest_pk_libgcrypt;
+void guest_pk_libgcrypt_load(void *handle);
+
 #endif /* GUEST_BACKEND_PK_H */
