@@ -11,6 +11,7 @@
  * enum gcry_cipher_algos, gcry_cipher_modes, gcry_md_algos, gcry_ctl_cmds).
  * gcry_error_t is an unsigned int whose low 16 bits are the gpg-error code
  * (libgpg-error's gpg_err_code()).
+ * X25519: guest/backend-libgcrypt-pk.c.
  */
 #include "compat.h"
 
@@ -19,6 +20,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "backend-pk.h"
 
 typedef unsigned int gcry_error_t;
 typedef struct gcry_cipher_handle *gcry_cipher_hd_t;
@@ -260,6 +262,7 @@ static enum guest_load gc_load(struct guest_lib_info *info, char *why,
 			 sizeof(info->path));
 	for (i = 0; i < GUEST_ALGO_COUNT; i++)
 		usable[i] = trial((enum guest_algo)i);
+	guest_pk_libgcrypt_load(api.handle);
 	return GUEST_LOAD_OK;
 }
 
@@ -416,4 +419,5 @@ const struct guest_backend guest_backend_libgcrypt = {
 	.aead = gc_aead,
 	.bulk_free = backend_hctx_free,
 	.rekey = gc_rekey,
+	.pk = &guest_pk_libgcrypt,
 };

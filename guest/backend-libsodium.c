@@ -42,6 +42,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "backend-pk.h"
 
 static const char *const sonames[] = {
 	"libsodium.so.23", "libsodium.so.26", "libsodium.so.18"
@@ -155,6 +156,7 @@ static enum guest_load na_load(struct guest_lib_info *info, char *why,
 	usable[GUEST_SHA_256] = api.sha256 != NULL;
 	usable[GUEST_SHA_512] = api.sha512 != NULL;
 	usable[GUEST_BLAKE2B_512] = api.generichash != NULL;
+	guest_pk_libsodium_load(api.handle);
 	return GUEST_LOAD_OK;
 }
 
@@ -366,4 +368,5 @@ const struct guest_backend guest_backend_libsodium = {
 	.aead = na_aead,
 	.bulk_free = na_bulk_free,
 	.rekey = na_rekey,
+	.pk = &guest_pk_libsodium,
 };

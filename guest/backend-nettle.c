@@ -15,6 +15,7 @@
  * BLAKE2b-512 (only in Nettle versions that export nettle_blake2b_512).
  * CBC and CTR use nettle_cbc_encrypt/_decrypt and nettle_ctr_crypt over
  * the block cipher, as Nettle's own cbc.h/ctr.h macros do.
+ * X25519 and Ed25519 (libhogweed): guest/backend-nettle-pk.c.
  */
 #include "compat.h"
 
@@ -24,6 +25,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "backend-pk.h"
 
 /* nettle-types.h function types. */
 typedef void nettle_set_key_func(void *ctx, const uint8_t *key);
@@ -325,6 +327,7 @@ static enum guest_load nt_load(struct guest_lib_info *info, char *why,
 	use_hash(GUEST_SHA_512, "nettle_sha512");
 	use_hash(GUEST_SHA3_256, "nettle_sha3_256");
 	use_hash(GUEST_BLAKE2B_512, "nettle_blake2b_512");
+	guest_pk_nettle_load(i);
 	return GUEST_LOAD_OK;
 }
 
@@ -544,4 +547,5 @@ const struct guest_backend guest_backend_nettle = {
 	.aead = nt_aead,
 	.bulk_free = nt_free,
 	.rekey = nt_rekey,
+	.pk = &guest_pk_nettle,
 };

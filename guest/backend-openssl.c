@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "backend-pk.h"
 
 /* Opaque OpenSSL types (pointers only). */
 typedef struct ossl_cipher_ctx EVP_CIPHER_CTX;
@@ -243,6 +244,7 @@ static enum guest_load ossl_load(struct guest_lib_info *info, char *why,
 		find_algo((enum guest_algo)i);
 		usable[i] = trial((enum guest_algo)i);
 	}
+	guest_pk_openssl_load(api.handle);
 	return GUEST_LOAD_OK;
 }
 
@@ -440,4 +442,5 @@ const struct guest_backend guest_backend_openssl = {
 	.aead = ossl_aead,
 	.bulk_free = backend_hctx_free,
 	.rekey = ossl_rekey,
+	.pk = &guest_pk_openssl,
 };

@@ -79,6 +79,56 @@ struct guest_oneshot {
 				 * (expected tag) by decrypt; else unused */
 };
 
+/* Public-key algorithms, in the order of lib/pubkey-table.h
+ * (guest/PROTOCOL.md, "Public key"). */
+enum guest_pk_algo {
+	GUEST_PK_X25519,	/* RFC 7748: 32-byte scalars and u-coordinates */
+	GUEST_PK_ED25519,	/* RFC 8032 5.1: 32-byte seeds and public
+				 * keys, 64-byte signatures */
+	GUEST_PK_COUNT
+};
+
+/* Sizes of the public-key algorithms' values, bytes. */
+#define GUEST_PK_KEY_BYTES 32	/* private scalar / seed, public key,
+				 * shared secret */
+#define GUEST_PK_SIG_BYTES 64	/* Ed25519 signature */
+
+/* A backend's public-key operations (optional: NULL in struct
+ * guest_backend means every public-key algorithm is unsupported). Keys
+ * are opaque objects of the backend, made by key_new or pub_new and
+ * released with key_free; the operations never allocate for the caller.
+ * The guest calls them through these pointers in its timed loops (one
+ * indirect call, about 1 ns, against tens of microseconds per
+ * operation). Return values: 0 success, -1 error, and verify 1 for a
+ * rejected signature. */
+struct guest_pk_ops {
+	/* Does the loaded library implement ALGO? */
+	bool (*supports)(enum guest_pk_algo algo);
+	/* Import a private key of ALGO from its GUEST_PK_KEY_BYTES raw bytes
+	 * PRIV (X25519: the scalar, RFC 7748 5; Ed25519: the seed, RFC 8032
+	 * 5.1.5), with whatever the library derives at import (Ed25519: the
+	 * public key). Returns the key (caller owns: key_free) or NULL. */
+	void *(*key_new)(enum guest_pk_algo algo, const uint8_t *priv);
+	/* Import an Ed25519 public key (GUEST_PK_KEY_BYTES of PUB) for
+	 * verify. Returns the key (caller owns: key_free) or NULL. */
+	void *(*pub_new)(enum guest_pk_algo algo, const uint8_t *pub);
+	/* Release a key from key_new or pub_new; NULL is ignored. */
+	void (*key_free)(void *key);
+	/* The public key of private KEY (GUEST_PK_KEY_BYTES into PUB). */
+	int (*public_key)(void *key, uint8_t *pub);
+	/* X25519: the shared secret of private KEY and the peer's raw public
+	 * key PEER (GUEST_PK_KEY_BYTES each) into OUT, as an application
+	 * does for a new peer: the peer's key is taken raw in every call. */
+	int (*derive)(void *key, const uint8_t *peer, uint8_t *out);
+	/* Ed25519: sign the LEN bytes of MSG with private KEY into SIG
+	 * (GUEST_PK_SIG_BYTES). */
+	int (*sign)(void *key, const uint8_t *msg, size_t len, uint8_t *sig);
+	/* Ed25519: check SIG (GUEST_PK_SIG_BYTES) over the LEN bytes of MSG
+	 * with public key PUB (from pub_new): 0 valid, 1 rejected. */
+	int (*verify)(void *pub, const uint8_t *msg, size_t len,
+		      const uint8_t *sig);
+};
+
 /* Return values of load(). */
 enum guest_load {
 	GUEST_LOAD_OK = 0,	/* loaded, info filled */
@@ -153,6 +203,10 @@ struct guest_backend {
 	 * this algorithm (nothing is timed then), or -1 on any error. */
 	int (*rekey)(void *ctx, const uint8_t *key, const uint8_t *iv,
 		     uint64_t calls);
+
+	/* Optional (NULL: no public-key algorithm): the public-key
+	 * operations (struct guest_pk_ops), usable after load(). */
+	const struct guest_pk_ops *pk;
 };
 
 /* Set by main() before any library is loaded when the run masks hardware

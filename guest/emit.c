@@ -305,6 +305,67 @@ int emit_keysetup(const char *library, const char *algorithm,
 	return flush(&j);
 }
 
+int emit_pkresult(const char *library, const char *algorithm,
+		  const char *operation, const struct bench_result *r,
+		  bool verified)
+{
+	struct json_line j;
+
+	begin(&j, "pkresult");
+	json_add_str_max(&j, "library", library, MAX_NAME);
+	json_add_str_max(&j, "algorithm", algorithm, MAX_NAME);
+	json_add_str(&j, "operation", operation);
+	json_add_uint(&j, "calls_per_batch", r->calls_per_batch);
+	add_timing(&j, r);
+	json_add_double(&j, "ns_per_call",
+			(double)r->median_ns / (double)r->calls_per_batch);
+	json_add_double(&j, "ops_per_s", 1e9 * (double)r->calls_per_batch /
+					 (double)r->median_ns);
+	json_add_bool(&j, "verified", verified);
+	json_add_uint_array(&j, "samples_ns", r->samples_ns,
+			    (size_t)r->repetitions * r->sets);
+	return flush(&j);
+}
+
+/* Add member KEY: a JSON array of the N names of NAMES (library names:
+ * [a-z0-9], nothing to escape). */
+static void add_names(struct json_line *j, const char *key,
+		      const char *const *names, size_t n)
+{
+	char text[1024];
+	size_t len = 0;
+
+	text[len++] = '[';
+	for (size_t i = 0; i < n; i++) {
+		size_t l = strlen(names[i]);
+
+		if (len + l + 4 > sizeof(text))
+			break;
+		if (i > 0)
+			text[len++] = ',';
+		text[len++] = '"';
+		memcpy(text + len, names[i], l);
+		len += l;
+		text[len++] = '"';
+	}
+	text[len++] = ']';
+	json_add_raw(j, key, text, len);
+}
+
+int emit_pkcheck(const char *library, const char *algorithm,
+		 const char *const *confirmed, size_t nconfirmed,
+		 const char *const *rejected, size_t nrejected)
+{
+	struct json_line j;
+
+	begin(&j, "pkcheck");
+	json_add_str_max(&j, "library", library, MAX_NAME);
+	json_add_str_max(&j, "algorithm", algorithm, MAX_NAME);
+	add_names(&j, "confirmed_by", confirmed, nconfirmed);
+	add_names(&j, "rejected_by", rejected, nrejected);
+	return flush(&j);
+}
+
 int emit_crosscheck(const char *library, const char *algorithm,
 		    size_t input_bytes, size_t output_bytes, uint64_t digest,
 		    bool roundtrip)

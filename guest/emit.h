@@ -89,6 +89,22 @@ void emit_format_keysetup(struct json_line *j, const char *library,
 			  const char *algorithm, const char *operation,
 			  const struct bench_result *r, bool verified);
 
+/* pkresult: one measurement (bench.h; a call = one operation) of public-key
+ * OPERATION ("import", "derive", "sign", "verify") of ALGORITHM
+ * ("x25519", "ed25519"), with ns_per_call = median_ns / calls_per_batch
+ * and ops_per_s = 10^9 x calls_per_batch / median_ns (guest/PROTOCOL.md,
+ * "Public key"). */
+int emit_pkresult(const char *library, const char *algorithm,
+		  const char *operation, const struct bench_result *r,
+		  bool verified);
+
+/* pkcheck: which other libraries confirmed (NCONFIRMED names in
+ * CONFIRMED) and which rejected (NREJECTED in REJECTED) the output of
+ * LIBRARY's timed path for ALGORITHM. */
+int emit_pkcheck(const char *library, const char *algorithm,
+		 const char *const *confirmed, size_t nconfirmed,
+		 const char *const *rejected, size_t nrejected);
+
 /* crosscheck: LIBRARY's one-shot output for ALGORITHM on the shared
  * INPUT_BYTES-byte pattern: OUTPUT_BYTES bytes (ciphertext then tag, or the
  * digest) whose FNV-1a 64-bit hash is DIGEST; ROUNDTRIP: decryption

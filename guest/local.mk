@@ -27,6 +27,11 @@ GUEST_SOURCES = \
 	guest/backend-gnutls.c guest/backend-wolfssl.c \
 	guest/backend-botan.c guest/backend-libtomcrypt.c \
 	guest/backend-libmcrypt.c \
+	guest/backend-pk.h guest/backend-openssl-pk.c \
+	guest/backend-libsodium-pk.c guest/backend-nettle-pk.c \
+	guest/backend-libgcrypt-pk.c \
+	guest/pubkey.c guest/pubkey.h guest/pubkey-kat.c guest/pubkey-kat.h \
+	lib/pubkey-table.c lib/pubkey-table.h \
 	guest/bench.c guest/bench.h \
 	guest/canary.c guest/canary.h \
 	guest/cpuclock.c guest/cpuclock.h \

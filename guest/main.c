@@ -35,6 +35,7 @@
 #include "measure.h"
 #include "options.h"
 #include "place.h"
+#include "pubkey.h"
 #include "tools.h"
 
 #ifndef GUEST_VERSION
@@ -116,6 +117,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	memset(run.counts, 0, sizeof(*run.counts));
+	if (o.pubkey && !(run.pk = pubkey_shared_new())) {
+		complain("out of memory");
+		return 1;
+	}
 	/* the clock on the pinned CPU, before anything else runs */
 	clock_hz = cpuclock_measure(o.cpu, &clock_source);
 	check_emit(emit_hello(GUEST_VERSION, libc, o.cpu,
@@ -131,6 +136,7 @@ int main(int argc, char **argv)
 		else
 			isolate_run_library(&run, o.libs[i]);
 	}
+	pubkey_finish(&run);
 	clock_hz = cpuclock_measure(o.cpu, &clock_source);
 	elapsed_ns = bench_now_ns() - hello_ns;
 	if (run.params.tsc && elapsed_ns > 0)
@@ -140,6 +146,7 @@ int main(int argc, char **argv)
 			     elapsed_ns, clock_hz, clock_source, tsc_hz,
 			     o.no_fork ? NULL : run.rusage, run.nrusage));
 	free_buffers(&run.bufs);
+	pubkey_shared_free(run.pk);
 	munmap(run.counts, sizeof(*run.counts));
 	return 0;
 }

@@ -14,6 +14,7 @@
 #include "emit.h"
 #include "kat.h"
 #include "measure.h"
+#include "pubkey.h"
 #include "options.h"
 #include "place.h"
 #include "point.h"
@@ -444,4 +445,5 @@ void run_library(struct run *run, const struct guest_backend *b)
 			sweep_with_canary(run, b, algo, kat_ok);
 	}
 	run->counts->algo = -1;
+	pubkey_measure_library(run, b);
 }

@@ -15,6 +15,8 @@
 #include "options.h"
 #include "rusage.h"
 
+struct pk_shared;
+
 /* The buffers of one run, each BUFFER_BYTES, 64-byte aligned: room for
  * the largest buffer and, right after it, an AEAD tag (guest/PROTOCOL.md,
  * "Buffers"). */
@@ -57,6 +59,9 @@ struct run {
 	/* each library's child process, as wait4() reported it (parent) */
 	struct rusage_lib rusage[MAX_LIBS];
 	size_t nrusage;
+	/* --pubkey: the public-key outcomes, shared with the libraries'
+	 * processes (guest/pubkey.h); NULL without --pubkey */
+	struct pk_shared *pk;
 };
 
 /* RC is what an emit_*() call returned: when it is < 0 (stdout is gone),

@@ -14,6 +14,7 @@
 #include "bench.h"
 #include "canary.h"
 #include "interleave.h"
+#include "lib/pubkey-table.h"
 #include "lib/shuffle.h"
 #include "options.h"
 #include "pairs.h"
@@ -64,7 +65,8 @@
 static const char usage_text[] =
 	"usage: benchorch-guest [--quick] [--min-batch-ns N] [--repetitions N]\n"
 	"                       [--max-cv F] [--max-reruns N]\n"
-	"                       [--libs a,b] [--algos x,y] [--cpu N] [--nohw]\n"
+	"                       [--libs a,b] [--algos x,y] [--pubkey x,y]\n"
+	"                       [--cpu N] [--nohw]\n"
 	"                       [--oneshot-max BYTES] [--lib-timeout S]\n"
 	"                       [--seed N] [--no-fork] [--canary-disturb N]\n"
 	"                       [--remeasure-max PCT] [--interleave]\n"
@@ -87,7 +89,10 @@ static const char usage_text[] =
 	"                     medians\n"
 	"  --libs a,b         libraries to try, in this order unless --seed\n"
 	"                     shuffles it (default: all)\n"
-	"  --algos x,y        algorithms (default: all)\n"
+	"  --algos x,y        algorithms (default: all; none: no cipher or\n"
+	"                     hash, for --pubkey alone)\n"
+	"  --pubkey x,y       also measure these public-key algorithms\n"
+	"                     (x25519, ed25519, or all) in every library\n"
 	"  --cpu N            pin to CPU N first\n"
 	"  --nohw             mask the libraries' hardware acceleration\n"
 	"                     (AES-NI, PCLMUL, SIMD) where they allow it\n"
@@ -494,9 +499,39 @@ static int set_libs(const char *val, struct options *o)
 	return each_item(val, o, add_lib) < 0 ? 2 : 0;
 }
 
+/* --algos: a list, or "none" (no cipher or hash: with --pubkey, only
+ * the public-key algorithms run). */
 static int set_algos(const char *val, struct options *o)
 {
+	if (strcmp(val, "none") == 0) {
+		o->algos_none = true;
+		return 0;
+	}
 	return each_item(val, o, add_algo) < 0 ? 2 : 0;
+}
+
+/* Add public-key algorithm NAME ("all": every one) to o->pk. */
+static int add_pk(const char *name, struct options *o)
+{
+	const struct pubkey_algorithm *a = pubkey_find(name);
+	bool all = strcmp(name, "all") == 0;
+
+	if (!a && !all) {
+		complain("unknown public-key algorithm '%s'", name);
+		return -1;
+	}
+	for (int i = 0; i < GUEST_PK_COUNT; i++)
+		if (all || a == &pubkey_table[i])
+			o->pk[i] = true;
+	o->pubkey = true;
+	return 0;
+}
+
+/* --pubkey x25519,ed25519 (or all): the public-key algorithms to run
+ * after each library's ciphers and hashes (guest/pubkey.h). */
+static int set_pubkey(const char *val, struct options *o)
+{
+	return each_item(val, o, add_pk) < 0 ? 2 : 0;
 }
 
 /* The options with a value (--opt N or --opt=N) and their setters. */
@@ -510,6 +545,7 @@ static const struct value_option value_options[] = {
 	{ "--repetitions", set_repetitions },
 	{ "--libs", set_libs },
 	{ "--algos", set_algos },
+	{ "--pubkey", set_pubkey },
 	{ "--cpu", set_cpu },
 	{ "--oneshot-max", set_oneshot_max },
 	{ "--lib-timeout", set_lib_timeout },
@@ -591,6 +627,14 @@ static int finish_options(struct options *o)
 	if (o->rounds == 0)
 		o->rounds = o->quick ? INTERLEAVE_QUICK_ROUNDS
 				     : INTERLEAVE_ROUNDS;
+	if (o->pubkey && o->interleave) {
+		complain("--pubkey is measured library after library: not with --interleave or --duet");
+		return 2;
+	}
+	if (o->algos_none && o->nalgos > 0) {
+		complain("--algos none names no other algorithm");
+		return 2;
+	}
 	if (o->interleave && o->no_fork) {
 		complain("--interleave needs a process per library: not with --no-fork");
 		return 2;
@@ -604,7 +648,7 @@ static int finish_options(struct options *o)
 		for (size_t i = 0; i < count && i < MAX_LIBS; i++)
 			o->libs[o->nlibs++] = all[i];
 	}
-	if (o->nalgos == 0)
+	if (o->nalgos == 0 && !o->algos_none)
 		for (int a = 0; a < GUEST_ALGO_COUNT; a++)
 			o->algos[o->nalgos++] = (enum guest_algo)a;
 	if (o->seed_set)

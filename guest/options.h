@@ -25,7 +25,12 @@ struct options {
 	const struct guest_backend *libs[MAX_LIBS];
 	size_t nlibs;			/* 0 = all compiled in */
 	enum guest_algo algos[GUEST_ALGO_COUNT];
-	size_t nalgos;			/* 0 = all */
+	size_t nalgos;			/* 0 = all, or none with
+					 * algos_none */
+	bool algos_none;		/* --algos none */
+	bool pubkey;			/* --pubkey given */
+	bool pk[GUEST_PK_COUNT];	/* --pubkey: which public-key
+					 * algorithms run */
 	int cpu;			/* -1 = not pinned */
 	bool nohw;			/* mask hardware acceleration */
 	bool no_fork;			/* run libraries in-process */

@@ -4,6 +4,8 @@ liborch_a_SOURCES += \
 	lib/algorithm-table.c \
 	lib/algorithm-table.h \
 	lib/algorithms.c \
+	lib/pubkey-table.c \
+	lib/pubkey-table.h \
 	lib/algorithms.h \
 	lib/crosscheck.c \
 	lib/cpuchoice.c \

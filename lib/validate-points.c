@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "lib/guest-resources.h"
+#include "lib/pubkey-table.h"
 #include "lib/stats.h"
 #include "lib/validate.h"
 
@@ -291,5 +292,51 @@ int guest_validate_keysetup(struct guest_output *out, json_t *o,
 	p->library = xstrdup(lib);
 	p->algorithm = xstrdup(alg);
 	p->operation = xstrdup(op);
+	return 0;
+}
+
+int guest_validate_pkresult(struct guest_output *out, json_t *o,
+			    size_t lineno, bo_err *err)
+{
+	const char *lib, *alg, *op;
+	const struct pubkey_algorithm *a;
+	struct guest_timing t;
+	int64_t calls;
+	int verified;
+	json_t *v;
+	double expect;
+
+	if (guest_field_loaded_library(out, o, lineno, &lib, err) < 0 ||
+	    guest_field_name(o, "algorithm", lineno, &alg, err) < 0 ||
+	    guest_field_name(o, "operation", lineno, &op, err) < 0)
+		return -1;
+	if (!(a = pubkey_find(alg)))
+		return bo_err_set(err, "guest output line %zu: unknown public-key algorithm '%s'",
+				  lineno, alg);
+	if (!pubkey_has_op(a, op))
+		return bo_err_set(err, "guest output line %zu: '%s' is not an operation of '%s'",
+				  lineno, op, alg);
+	if (guest_field_int(o, "calls_per_batch", 1, INT64_C(1) << 40, lineno,
+			    &calls, err) < 0 ||
+	    guest_field_bool(o, "verified", lineno, &verified, err) < 0)
+		return -1;
+	v = json_object_get(o, "ns_per_call");
+	if (!v || !json_is_number(v) || !isfinite(json_number_value(v)) ||
+	    json_number_value(v) <= 0)
+		return bo_err_set(err, "guest output line %zu: 'ns_per_call' must be a positive number",
+				  lineno);
+	v = json_object_get(o, "ops_per_s");
+	if (!v || !json_is_number(v) || !isfinite(json_number_value(v)) ||
+	    json_number_value(v) <= 0)
+		return bo_err_set(err, "guest output line %zu: 'ops_per_s' must be a positive number",
+				  lineno);
+	if (get_timing(o, lineno, &t, err) < 0)
+		return -1;
+	free(t.samples_ns);
+	expect = (double)t.median_ns / (double)calls;
+	if (fabs(json_number_value(json_object_get(o, "ns_per_call")) - expect) >
+	    0.01 * expect + 1e-6)
+		return bo_err_set(err, "guest output line %zu: 'ns_per_call' is not median_ns / calls_per_batch",
+				  lineno);
 	return 0;
 }

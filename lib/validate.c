@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "lib/guest-resources.h"
+#include "lib/pubkey-table.h"
 #include "lib/validate.h"
 
 static int add_hello(struct guest_output *out, json_t *o, size_t lineno,
@@ -100,6 +101,47 @@ static int add_library(struct guest_output *out, json_t *o, size_t lineno,
 	return 0;
 }
 
+/* Is member "algorithm" of O a public-key algorithm (lib/pubkey-table.h)?
+ * Its `kat` and `unsupported` lines are checked but not kept: the
+ * orchestrator does not store public-key results yet. */
+static int names_pubkey(json_t *o)
+{
+	json_t *a = json_object_get(o, "algorithm");
+
+	return a && json_is_string(a) && pubkey_find(json_string_value(a));
+}
+
+/* `pkcheck` (guest/PROTOCOL.md, "Public key"): a loaded library, a
+ * public-key algorithm, and the arrays confirmed_by and rejected_by of
+ * library names. Checked, not kept. */
+static int check_pkcheck(struct guest_output *out, json_t *o, size_t lineno,
+			 bo_err *err)
+{
+	static const char *const keys[] = { "confirmed_by", "rejected_by" };
+	const char *lib, *alg;
+
+	if (guest_field_loaded_library(out, o, lineno, &lib, err) < 0 ||
+	    guest_field_name(o, "algorithm", lineno, &alg, err) < 0)
+		return -1;
+	if (!pubkey_find(alg))
+		return bo_err_set(err, "guest output line %zu: unknown public-key algorithm '%s'",
+				  lineno, alg);
+	for (size_t k = 0; k < 2; k++) {
+		json_t *arr = json_object_get(o, keys[k]), *v;
+		size_t i;
+
+		if (!arr || !json_is_array(arr) || json_array_size(arr) > 64)
+			return bo_err_set(err, "guest output line %zu: '%s' must be an array of library names",
+					  lineno, keys[k]);
+		json_array_foreach(arr, i, v)
+			if (!json_is_string(v) ||
+			    !library_known(json_string_value(v)))
+				return bo_err_set(err, "guest output line %zu: '%s' must be an array of library names",
+						  lineno, keys[k]);
+	}
+	return 0;
+}
+
 static int add_kat(struct guest_output *out, json_t *o, size_t lineno,
 		   bo_err *err)
 {
@@ -108,6 +150,11 @@ static int add_kat(struct guest_output *out, json_t *o, size_t lineno,
 	struct guest_kat *k;
 	int ok = 0;
 
+	if (names_pubkey(o))
+		return guest_field_loaded_library(out, o, lineno, &lib, err) < 0 ||
+		       guest_field_bool(o, "ok", lineno, &ok, err) < 0 ||
+		       guest_field_str(o, "source", 0, lineno, &src, err) < 0 ?
+		       -1 : 0;
 	if (guest_field_loaded_library(out, o, lineno, &lib, err) < 0 ||
 	    guest_field_algorithm(o, lineno, &alg, &a, err) < 0 ||
 	    guest_field_bool(o, "ok", lineno, &ok, err) < 0 ||
@@ -129,6 +176,8 @@ static int add_unsupported(struct guest_output *out, json_t *o, size_t lineno,
 	const struct algorithm *a;
 	struct guest_unsupported *u;
 
+	if (names_pubkey(o))
+		return guest_field_loaded_library(out, o, lineno, &lib, err);
 	if (guest_field_loaded_library(out, o, lineno, &lib, err) < 0 ||
 	    guest_field_algorithm(o, lineno, &alg, &a, err) < 0)
 		return -1;
@@ -354,6 +403,10 @@ int guest_output_add_line(struct guest_output *out, const char *line,
 		rc = guest_validate_result(out, o, lineno, err);
 	else if (strcmp(type, "keysetup") == 0)
 		rc = guest_validate_keysetup(out, o, lineno, err);
+	else if (strcmp(type, "pkresult") == 0)
+		rc = guest_validate_pkresult(out, o, lineno, err);
+	else if (strcmp(type, "pkcheck") == 0)
+		rc = check_pkcheck(out, o, lineno, err);
 	else if (strcmp(type, "crosscheck") == 0)
 		rc = add_crosscheck(out, o, lineno, err);
 	else if (strcmp(type, "canary") == 0)

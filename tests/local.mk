@@ -241,7 +241,10 @@ GUEST_BACKEND_SOURCES = guest/compat.h guest/algo.c guest/algo.h \
 	guest/backend-libsodium.c guest/backend-mbedtls.c \
 	guest/backend-gnutls.c guest/backend-wolfssl.c \
 	guest/backend-botan.c guest/backend-libtomcrypt.c \
-	guest/backend-libmcrypt.c
+	guest/backend-libmcrypt.c \
+	guest/backend-pk.h guest/backend-openssl-pk.c \
+	guest/backend-libsodium-pk.c guest/backend-nettle-pk.c \
+	guest/backend-libgcrypt-pk.c
 check_PROGRAMS += tests/t1300-guest-alloc
 tests_t1300_guest_alloc_SOURCES = tests/t1300-guest-alloc.c tests/tap.h \
 	$(GUEST_BACKEND_SOURCES)
@@ -345,6 +348,9 @@ check-trs-list:
 # stand-in libsodium with a wrong cipher, one accepting forged tags.
 TESTS += tests/t1130-guest-kat-reject.sh
 EXTRA_DIST += tests/t1130-guest-kat-reject.sh tests/fixtures/standin-libsodium.c
+# Public-key algorithms (--pubkey): known answers, timing, cross-check.
+TESTS += tests/t1140-guest-pubkey.sh tests/t1145-guest-pubkey-wrong.sh
+EXTRA_DIST += tests/t1140-guest-pubkey.sh tests/t1145-guest-pubkey-wrong.sh
 # The guest's interleaved measurement: pairs, A/A, a failing worker.
 TESTS += tests/t1330-guest-interleave.sh
 EXTRA_DIST += tests/t1330-guest-interleave.sh

@@ -353,6 +353,49 @@ static void pair_lines(void)
 	}
 }
 
+/* Public-key lines (PROTOCOL.md, "Public key"): accepted, and kept
+ * nowhere (the orchestrator does not store them yet); a wrong operation,
+ * an ns_per_call that does not follow and an unknown verifier rejected. */
+#define PK(alg, op, nspc) "{\"type\":\"pkresult\",\"library\":\"openssl\",\"algorithm\":\"" alg "\",\"operation\":\"" op "\",\"calls_per_batch\":10,\"repetitions\":5,\"median_ns\":200000,\"min_ns\":190000,\"p25_ns\":195000,\"p75_ns\":205000,\"cv\":0.03952847075,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0,\"ns_per_call\":" nspc ",\"ops_per_s\":50000.0,\"verified\":true,\"samples_ns\":[200000,190000,210000,195000,205000]}"
+static void pubkey_lines(void)
+{
+	static const char *good_pk[] = {
+		LIB("openssl"), LIB("libsodium"),
+		"{\"type\":\"kat\",\"library\":\"openssl\",\"algorithm\":\"x25519\",\"ok\":true,\"source\":\"RFC 7748 5.2\"}",
+		"{\"type\":\"unsupported\",\"library\":\"libsodium\",\"algorithm\":\"ed25519\"}",
+		PK("x25519", "derive", "20000.0"),
+		PK("ed25519", "verify", "20000.0"),
+		"{\"type\":\"pkcheck\",\"library\":\"openssl\",\"algorithm\":\"x25519\",\"confirmed_by\":[\"libsodium\"],\"rejected_by\":[]}",
+	};
+	static const char *bad_op[] = { LIB("openssl"), PK("x25519", "sign", "20000.0") };
+	static const char *bad_ns[] = { LIB("openssl"), PK("ed25519", "sign", "2.0") };
+	static const char *bad_check[] = {
+		LIB("openssl"),
+		"{\"type\":\"pkcheck\",\"library\":\"openssl\",\"algorithm\":\"ed25519\",\"confirmed_by\":[\"nosuchlib\"],\"rejected_by\":[]}",
+	};
+	struct guest_output out;
+	const char *msg;
+
+	msg = feed_lines(&out, good_pk, sizeof(good_pk) / sizeof(good_pk[0]));
+	tap_ok(!msg[0] && out.nkats == 0 && out.nunsupported == 0 &&
+	       out.nresults == 0 && out.nkeysetups == 0,
+	       "accepts public-key kat, unsupported, pkresult and pkcheck lines and keeps none (%s)",
+	       msg);
+	guest_output_release(&out);
+	msg = feed_lines(&out, bad_op, 2);
+	tap_ok(strstr(msg, "line 3: 'sign' is not an operation of 'x25519'") != NULL,
+	       "rejects a pkresult of an operation the algorithm lacks (%s)", msg);
+	guest_output_release(&out);
+	msg = feed_lines(&out, bad_ns, 2);
+	tap_ok(strstr(msg, "'ns_per_call' is not median_ns / calls_per_batch") != NULL,
+	       "rejects a pkresult whose ns_per_call does not follow (%s)", msg);
+	guest_output_release(&out);
+	msg = feed_lines(&out, bad_check, 2);
+	tap_ok(strstr(msg, "'confirmed_by' must be an array of library names") != NULL,
+	       "rejects a pkcheck naming an unknown library (%s)", msg);
+	guest_output_release(&out);
+}
+
 int main(void)
 {
 	struct guest_output out;
@@ -364,6 +407,7 @@ int main(void)
 	msg = feed((size_t)-1, NULL, &line);
 	tap_ok(msg[0] == '\0', "accepts a complete, valid invocation (%s)", msg);
 	pair_lines();
+	pubkey_lines();
 	turn_lines();
 
 	/* and keeps what it read */

@@ -1,0 +1,29 @@
+/* guest/backend-pk.h - the public-key operations of the backends that
+ * have them (struct guest_pk_ops, guest/backend.h), each in a file of its
+ * own beside its backend (guest/backend-NAME-pk.c). A backend's load()
+ * hands its dlopen() handle to its *_pk_load(), which resolves the
+ * entry points; a missing one leaves the algorithms that need it
+ * unsupported, never the library broken. */
+#ifndef GUEST_BACKEND_PK_H
+#define GUEST_BACKEND_PK_H
+
+#include "backend.h"
+
+/* OpenSSL's libcrypto (1.1.1 and 3.x) through EVP_PKEY. */
+extern const struct guest_pk_ops guest_pk_openssl;
+void guest_pk_openssl_load(void *handle);
+
+/* libsodium's crypto_scalarmult and crypto_sign_*. */
+extern const struct guest_pk_ops guest_pk_libsodium;
+void guest_pk_libsodium_load(void *handle);
+
+/* Nettle's libhogweed; WHICH is the index of the libnettle soname
+ * loaded (backend-nettle.c), whose libhogweed is opened on first use. */
+extern const struct guest_pk_ops guest_pk_nettle;
+void guest_pk_nettle_load(size_t which);
+
+/* libgcrypt's gcry_ecc_mul_point (X25519 only). */
+extern const struct guest_pk_ops guest_pk_libgcrypt;
+void guest_pk_libgcrypt_load(void *handle);
+
+#endif /* GUEST_BACKEND_PK_H */

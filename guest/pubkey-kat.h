@@ -1,0 +1,30 @@
+/* guest/pubkey-kat.h - the known-answer tests of the public-key
+ * algorithms (pubkey-kat.c): RFC 7748's X25519 vectors and RFC 8032's
+ * Ed25519 vectors, run through a backend's struct guest_pk_ops. */
+#ifndef GUEST_PUBKEY_KAT_H
+#define GUEST_PUBKEY_KAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "backend.h"
+
+/* One known-answer test of ALGO; SOURCE cites where its values come
+ * from (the `kat` line's `source`). */
+struct pk_kat {
+	enum guest_pk_algo algo;
+	const char *source;
+	bool (*check)(const struct guest_pk_ops *pk, const struct pk_kat *v);
+	const char *hex[5];	/* its values, lowercase hex, as check()
+				 * reads them (see pubkey-kat.c) */
+};
+
+/* The vectors, every algorithm's in a row; sets *COUNT. Static. */
+const struct pk_kat *pk_kat_table(size_t *count);
+
+/* Run V with PK (a loaded backend's operations that support V->algo).
+ * Returns true when every value came out as the source says. Allocates
+ * only through PK (keys, freed before it returns). */
+bool pk_kat_run(const struct guest_pk_ops *pk, const struct pk_kat *v);
+
+#endif /* GUEST_PUBKEY_KAT_H */

@@ -1,0 +1,373 @@
+/* guest/pubkey.c - the public-key algorithms of a run: known answers,
+ * timing, the cross-check between libraries and the lines that report
+ * them (see pubkey.h and guest/PROTOCOL.md, "Public key"). */
+#include "compat.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "emit.h"
+#include "options.h"
+#include "pubkey-kat.h"
+#include "pubkey.h"
+
+/* The timed path's values, the same in every library: the private key
+ * (X25519 scalar, Ed25519 seed) is the run's key, bytes 0x10 .. 0x2f
+ * (guest/main.c); X25519's peer has the private key 0x60 .. 0x7f, its
+ * public key computed by the library itself before timing; Ed25519 signs
+ * and verifies the 64-byte message 0x40 .. 0x7f. */
+#define PK_MSG_BYTES 64
+#define PK_PEER_FIRST 0x60
+#define PK_MSG_FIRST 0x40
+
+/* The Ed25519 signature of that message under that seed, which the
+ * timed verification checks (so that it verifies a good signature in
+ * every library, whatever its own signing does): computed with
+ * pyca/cryptography 48 when it was typed in; every library's known
+ * answers and the cross-check confirm it in each run. */
+static const uint8_t timed_sig[GUEST_PK_SIG_BYTES] = {
+	0xdf, 0x51, 0x41, 0x12, 0x6a, 0x22, 0x09, 0x00,
+	0x4a, 0xa6, 0xcc, 0x6e, 0x37, 0x64, 0x95, 0x1b,
+	0x43, 0x9b, 0x37, 0xb9, 0x30, 0x9f, 0x93, 0x6b,
+	0x3d, 0xb7, 0x24, 0x46, 0x0e, 0x44, 0x3e, 0x9b,
+	0x9c, 0x3c, 0x64, 0xe0, 0xdd, 0xd6, 0x1c, 0x11,
+	0xe7, 0x6c, 0xd7, 0x0b, 0xb7, 0xcf, 0x4c, 0xdf,
+	0x4e, 0xf4, 0x06, 0x61, 0xc8, 0xdd, 0x29, 0x42,
+	0x38, 0x76, 0x46, 0x67, 0x5e, 0xcd, 0x71, 0x0c,
+};
+
+/* Fill BUF with the N bytes FIRST, FIRST + 1, ... */
+static void fill_from(uint8_t *buf, size_t n, unsigned first)
+{
+	for (size_t i = 0; i < n; i++)
+		buf[i] = (uint8_t)(first + i);
+}
+
+struct pk_shared *pubkey_shared_new(void)
+{
+	struct pk_shared *p = mmap(NULL, sizeof(*p), PROT_READ | PROT_WRITE,
+				   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	memset(p, 0, sizeof(*p));
+	for (size_t i = 0; i < MAX_LIBS; i++)
+		for (int a = 0; a < GUEST_PK_COUNT; a++)
+			memset(p->o[i][a].check, 0xff,
+			       sizeof(p->o[i][a].check));
+	return p;
+}
+
+void pubkey_shared_free(struct pk_shared *p)
+{
+	if (p)
+		munmap(p, sizeof(*p));
+}
+
+/* What one timed batch works on. */
+struct pk_arg {
+	const struct guest_pk_ops *pk;
+	enum guest_pk_algo algo;
+	void *key;		/* private key (derive, sign) or public
+				 * (verify) */
+	const uint8_t *priv;	/* import: the raw private key */
+	const uint8_t *in;	/* derive: the peer's public key; sign,
+				 * verify: the message */
+	uint8_t *out;		/* derive, sign: the output */
+};
+
+/* Each of these runs CALLS operations (bench_batch_fn); 0, or -1 when
+ * one failed (verify: also when it rejected the signature). */
+static int batch_import(void *p, uint64_t calls)
+{
+	const struct pk_arg *a = p;
+
+	for (uint64_t i = 0; i < calls; i++) {
+		void *k = a->pk->key_new(a->algo, a->priv);
+
+		if (!k)
+			return -1;
+		a->pk->key_free(k);
+	}
+	return 0;
+}
+
+static int batch_derive(void *p, uint64_t calls)
+{
+	const struct pk_arg *a = p;
+
+	for (uint64_t i = 0; i < calls; i++)
+		if (a->pk->derive(a->key, a->in, a->out) != 0)
+			return -1;
+	return 0;
+}
+
+static int batch_sign(void *p, uint64_t calls)
+{
+	const struct pk_arg *a = p;
+
+	for (uint64_t i = 0; i < calls; i++)
+		if (a->pk->sign(a->key, a->in, PK_MSG_BYTES, a->out) != 0)
+			return -1;
+	return 0;
+}
+
+static int batch_verify(void *p, uint64_t calls)
+{
+	const struct pk_arg *a = p;
+
+	for (uint64_t i = 0; i < calls; i++)
+		if (a->pk->verify(a->key, a->in, PK_MSG_BYTES, timed_sig) != 0)
+			return -1;
+	return 0;
+}
+
+/* The batch function of operation NAME. */
+static bench_batch_fn batch_of(const char *name)
+{
+	if (strcmp(name, "import") == 0)
+		return batch_import;
+	if (strcmp(name, "derive") == 0)
+		return batch_derive;
+	return strcmp(name, "sign") == 0 ? batch_sign : batch_verify;
+}
+
+/* The position of B in run->o->libs, or -1. */
+static int lib_index(const struct run *run, const struct guest_backend *b)
+{
+	for (size_t i = 0; i < run->o->nlibs; i++)
+		if (run->o->libs[i] == b)
+			return (int)i;
+	return -1;
+}
+
+/* Time every operation of ALGO in B into *OUT (the keys set up
+ * untimed), printing an `error` line for one that fails. */
+static void time_ops(struct run *run, const struct guest_backend *b,
+		     enum guest_pk_algo algo, struct pk_outcome *out)
+{
+	const struct pubkey_algorithm *t = &pubkey_table[algo];
+	uint8_t peer[GUEST_PK_KEY_BYTES], msg[PK_MSG_BYTES];
+	uint8_t pub[GUEST_PK_KEY_BYTES];
+	struct pk_arg arg = { b->pk, algo, NULL, run->key, NULL, out->out };
+	void *key = b->pk->key_new(algo, run->key), *other = NULL;
+	int ok;
+
+	fill_from(peer, sizeof(peer), PK_PEER_FIRST);
+	fill_from(msg, sizeof(msg), PK_MSG_FIRST);
+	if (algo == GUEST_PK_X25519) {
+		/* the peer's public key, from its private key */
+		ok = key && (other = b->pk->key_new(algo, peer)) &&
+		     b->pk->public_key(other, peer) == 0;
+		arg.in = peer;
+	} else {
+		ok = key && b->pk->public_key(key, pub) == 0 &&
+		     (other = b->pk->pub_new(algo, pub));
+		arg.in = msg;
+	}
+	for (int i = 0; ok && i < PUBKEY_MAX_OPS && t->ops[i]; i++) {
+		bench_batch_fn fn = batch_of(t->ops[i]);
+		int rc;
+
+		arg.key = fn == batch_verify ? other : key;
+		rc = bench_measure(fn, &arg, 1, &run->params, NULL, &out->r[i]);
+		run->counts->measure_ns += out->r[i].spent_ns;
+		if (rc < 0) {
+			check_emit(emit_error(b->name, t->name, "%s failed",
+					      t->ops[i]));
+			continue;
+		}
+		out->have[i] = true;
+		if (fn == batch_derive || fn == batch_sign)
+			out->out_ok = true;
+	}
+	if (!ok)
+		check_emit(emit_error(b->name, t->name,
+				      "cannot set up the keys of the timed path"));
+	if (b->pk) {
+		b->pk->key_free(key);
+		b->pk->key_free(other);
+	}
+}
+
+void pubkey_measure_library(struct run *run, const struct guest_backend *b)
+{
+	int idx = run->pk ? lib_index(run, b) : -1;
+	const struct pk_kat *v;
+	size_t nv;
+
+	if (idx < 0)
+		return;
+	v = pk_kat_table(&nv);
+	for (int a = 0; a < GUEST_PK_COUNT; a++) {
+		struct pk_outcome *out = &run->pk->o[idx][a];
+		const char *name = pubkey_table[a].name;
+
+		if (!run->o->pk[a])
+			continue;
+		if (!b->pk || !b->pk->supports((enum guest_pk_algo)a)) {
+			check_emit(emit_unsupported(b->name, name));
+			continue;
+		}
+		out->measured = true;
+		out->kat_ok = true;
+		for (size_t i = 0; i < nv; i++) {
+			bool ok;
+
+			if (v[i].algo != (enum guest_pk_algo)a)
+				continue;
+			ok = pk_kat_run(b->pk, &v[i]);
+			out->kat_ok = out->kat_ok && ok;
+			check_emit(emit_kat(b->name, name, ok, v[i].source));
+		}
+		time_ops(run, b, (enum guest_pk_algo)a, out);
+	}
+}
+
+/* Does PK confirm OUT, the timed path's output of another library for
+ * ALGO? X25519: the shared secret from the peer's side (the peer's
+ * private key with the public key of the run's key) equals it; Ed25519:
+ * the signature verifies under the run key's public key. Returns 1
+ * confirmed, 0 rejected, -1 when PK could not check. */
+static int confirm(const struct guest_pk_ops *pk, enum guest_pk_algo algo,
+		   const uint8_t *key, const uint8_t *out)
+{
+	uint8_t peer[GUEST_PK_KEY_BYTES], pub[GUEST_PK_KEY_BYTES];
+	uint8_t msg[PK_MSG_BYTES], s[GUEST_PK_KEY_BYTES];
+	void *own = pk->key_new(algo, key), *other = NULL;
+	int rc = -1;
+
+	fill_from(peer, sizeof(peer), PK_PEER_FIRST);
+	fill_from(msg, sizeof(msg), PK_MSG_FIRST);
+	if (!own || pk->public_key(own, pub) != 0)
+		goto out;
+	if (algo == GUEST_PK_X25519) {
+		if ((other = pk->key_new(algo, peer)) &&
+		    pk->derive(other, pub, s) == 0)
+			rc = memcmp(s, out, sizeof(s)) == 0;
+	} else if ((other = pk->pub_new(algo, pub))) {
+		int v = pk->verify(other, msg, PK_MSG_BYTES, out);
+
+		rc = v == 0 ? 1 : v == 1 ? 0 : -1;
+	}
+out:
+	pk->key_free(own);
+	pk->key_free(other);
+	return rc;
+}
+
+/* Step 2 for library IDX in the calling process: load it (printing
+ * nothing) and give its verdict on every other library's output. */
+static void check_others(struct run *run, size_t idx)
+{
+	const struct guest_backend *b = run->o->libs[idx];
+	struct guest_lib_info info;
+	char why[256];
+
+	memset(&info, 0, sizeof(info));
+	if (b->load(&info, why, sizeof(why)) != GUEST_LOAD_OK || !b->pk)
+		return;
+	for (int a = 0; a < GUEST_PK_COUNT; a++) {
+		if (!run->o->pk[a] || !b->pk->supports((enum guest_pk_algo)a))
+			continue;
+		for (size_t j = 0; j < run->o->nlibs; j++) {
+			struct pk_outcome *o = &run->pk->o[j][a];
+
+			if (j != idx && o->measured && o->out_ok)
+				o->check[idx] = (int8_t)confirm(
+					b->pk, (enum guest_pk_algo)a,
+					run->key, o->out);
+		}
+	}
+}
+
+/* Step 2 for library IDX in a child process: its stdout goes nowhere
+ * (it prints no line), and it is killed after --lib-timeout. Prints an
+ * `error` line when it ends in any other way than its own exit 0. */
+static void check_others_isolated(struct run *run, size_t idx)
+{
+	const char *name = run->o->libs[idx]->name;
+	pid_t pid = fork();
+	int status;
+
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+		if (null < 0 || dup2(null, 1) < 0)
+			_exit(1);
+		alarm((unsigned)run->o->lib_timeout_s);
+		check_others(run, idx);
+		_exit(0);
+	}
+	if (pid < 0) {
+		check_others(run, idx);
+		return;
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			status = -1;
+			break;
+		}
+	if (status != 0)
+		check_emit(emit_error(name, "",
+				      "public-key cross-check ended early (wait status %d)",
+				      status));
+}
+
+/* Step 3 for library IDX and ALGO: the pkcheck line and the pkresult
+ * lines. */
+static void report(struct run *run, size_t idx, int algo)
+{
+	const struct pk_outcome *o = &run->pk->o[idx][algo];
+	const struct pubkey_algorithm *t = &pubkey_table[algo];
+	const char *yes[MAX_LIBS], *no[MAX_LIBS];
+	size_t nyes = 0, nno = 0, checkers = 0;
+	const char *name = run->o->libs[idx]->name;
+	bool verified;
+
+	for (size_t j = 0; j < run->o->nlibs; j++) {
+		const struct pk_outcome *v = &run->pk->o[j][algo];
+
+		/* only a library whose own known answers passed judges */
+		if (j == idx || !v->measured || !v->kat_ok)
+			continue;
+		checkers++;
+		if (o->check[j] == 1)
+			yes[nyes++] = run->o->libs[j]->name;
+		else if (o->check[j] == 0)
+			no[nno++] = run->o->libs[j]->name;
+	}
+	verified = o->kat_ok && o->out_ok && nno == 0 &&
+		   (checkers == 0 || nyes > 0);
+	check_emit(emit_pkcheck(name, t->name, yes, nyes, no, nno));
+	for (int i = 0; i < PUBKEY_MAX_OPS && t->ops[i]; i++)
+		if (o->have[i])
+			check_emit(emit_pkresult(name, t->name, t->ops[i],
+						 &o->r[i], verified));
+}
+
+void pubkey_finish(struct run *run)
+{
+	if (!run->pk)
+		return;
+	for (size_t i = 0; i < run->o->nlibs; i++) {
+		bool any = false;
+
+		for (int a = 0; a < GUEST_PK_COUNT; a++)
+			any = any || run->pk->o[i][a].measured;
+		if (!any)
+			continue;
+		if (run->o->no_fork)
+			check_others(run, i);
+		else
+			check_others_isolated(run, i);
+	}
+	for (size_t i = 0; i < run->o->nlibs; i++)
+		for (int a = 0; a < GUEST_PK_COUNT; a++)
+			if (run->pk->o[i][a].measured)
+				report(run, i, a);
+}

@@ -1,0 +1,74 @@
+/* guest/pubkey.h - the public-key algorithms of a run (--pubkey;
+ * guest/PROTOCOL.md, "Public key"): X25519 and Ed25519 in every library
+ * whose backend has them (struct guest_pk_ops), in three steps:
+ *
+ *  1. in each library's process, after its ciphers and hashes
+ *     (pubkey_measure_library): `unsupported`, or the known-answer tests
+ *     (`kat` lines, guest/pubkey-kat.c), then every operation timed with
+ *     the guest's timing (bench_measure: calibrated batches, sets,
+ *     median), the results and the last output of the timed path kept
+ *     in memory shared with the parent (struct pk_shared);
+ *  2. after every library (pubkey_finish, in the parent): each library,
+ *     in a process of its own, checks every other library's timed
+ *     output - verifies its Ed25519 signature, derives the X25519 shared
+ *     secret from the peer's side and compares;
+ *  3. then the parent prints, per library and algorithm, one `pkcheck`
+ *     line (who confirmed, who rejected) and its `pkresult` lines,
+ *     verified when its known-answer tests passed and no other library
+ *     whose own tests passed rejected its output, and at least one
+ *     confirmed it (when there was one to ask).
+ */
+#ifndef GUEST_PUBKEY_H
+#define GUEST_PUBKEY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "backend.h"
+#include "bench.h"
+#include "measure.h"
+#include "lib/pubkey-table.h"
+
+/* One library's outcome for one algorithm, written by its process in
+ * step 1 (and the verdicts of the others in step 2). */
+struct pk_outcome {
+	bool measured;		/* supported: tests run, timing tried */
+	bool kat_ok;		/* every known-answer test passed */
+	bool out_ok;		/* out holds the timed path's output */
+	uint8_t out[GUEST_PK_SIG_BYTES];	/* the last shared secret
+				 * (32 bytes) or signature (64) the timed
+				 * path made */
+	bool have[PUBKEY_MAX_OPS];	/* operation i (pubkey_table's order)
+				 * was timed into r[i] */
+	struct bench_result r[PUBKEY_MAX_OPS];
+	int8_t check[MAX_LIBS];	/* verdict of o->libs[j] on out: 1
+				 * confirmed, 0 rejected, -1 not given */
+};
+
+/* Every library's outcomes (o->libs order), in memory shared by the
+ * parent and the libraries' processes (pubkey_shared_new). */
+struct pk_shared {
+	struct pk_outcome o[MAX_LIBS][GUEST_PK_COUNT];
+};
+
+/* Map a zeroed struct pk_shared, shared with child processes forked
+ * later, every verdict -1. Returns it, or NULL when out of memory. Freed
+ * by pubkey_shared_free. */
+struct pk_shared *pubkey_shared_new(void);
+
+/* Unmap P (from pubkey_shared_new; NULL is ignored). */
+void pubkey_shared_free(struct pk_shared *p);
+
+/* Step 1 for the loaded library B in the calling process: prints its
+ * `unsupported` or `kat` lines (and `error` lines for an operation that
+ * failed) for every algorithm of run->o->pk, and keeps timing and
+ * outputs in run->pk. Does nothing when run->pk is NULL. */
+void pubkey_measure_library(struct run *run, const struct guest_backend *b);
+
+/* Steps 2 and 3, after every library's step 1: the cross-checks (each
+ * library in a child process, killed after --lib-timeout; in this
+ * process with --no-fork), then the `pkcheck` and `pkresult` lines.
+ * Does nothing when run->pk is NULL. */
+void pubkey_finish(struct run *run);
+
+#endif /* GUEST_PUBKEY_H */

@@ -1,0 +1,39 @@
+/* lib/pubkey-table.c - the public-key algorithms of the guest protocol
+ * (see pubkey-table.h). Built into liborch and into the guest: no
+ * config.h, no libc calls. */
+#include "lib/pubkey-table.h"
+
+const struct pubkey_algorithm pubkey_table[PUBKEY_COUNT] = {
+	/* X25519 (RFC 7748 5): import the private scalar, derive the
+	 * shared secret with a peer's public key. */
+	{ "x25519", { "import", "derive", 0 } },
+	/* Ed25519 (RFC 8032 5.1): import the private key (seed), sign and
+	 * verify a 64-byte message. */
+	{ "ed25519", { "import", "sign", "verify" } },
+};
+
+/* strcmp without libc: 1 when A and B are equal. */
+static int same(const char *a, const char *b)
+{
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
+	return *a == *b;
+}
+
+const struct pubkey_algorithm *pubkey_find(const char *name)
+{
+	for (int i = 0; i < PUBKEY_COUNT; i++)
+		if (same(pubkey_table[i].name, name))
+			return &pubkey_table[i];
+	return 0;
+}
+
+int pubkey_has_op(const struct pubkey_algorithm *a, const char *op)
+{
+	for (int i = 0; i < PUBKEY_MAX_OPS; i++)
+		if (a->ops[i] && same(a->ops[i], op))
+			return 1;
+	return 0;
+}
