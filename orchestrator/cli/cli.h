@@ -145,6 +145,7 @@ extern const struct cmd_entry cmd_report_entry;
 extern const struct cmd_entry cmd_export_entry;
 extern const struct cmd_entry cmd_merge_entry;
 extern const struct cmd_entry cmd_slurm_entry;
+extern const struct cmd_entry cmd_rebuild_entry;
 
 
 
