@@ -4,6 +4,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -308,5 +309,79 @@ int builds_remove_image(const char *state_dir, const char *image,
 	}
 	free(dir);
 	free(top);
+	return rc;
+}
+
+char *build_tmp_create(const char *top, const char *image, const char *name,
+		       bo_err *err)
+{
+	char *tmp = xasprintf("%s/" BUILD_TMP_PREFIX "%ld-%s-%s-XXXXXX", top,
+			      (long)getpid(), image, name);
+
+	if (!mkdtemp(tmp)) {
+		bo_err_set(err, "cannot create a directory in '%s': %s", top,
+			   strerror(errno));
+		free(tmp);
+		return NULL;
+	}
+	return tmp;
+}
+
+long build_tmp_owner(const char *entry)
+{
+	const char *p = entry + strlen(BUILD_TMP_PREFIX);
+	long pid = 0;
+
+	if (strncmp(entry, BUILD_TMP_PREFIX, strlen(BUILD_TMP_PREFIX)) != 0)
+		return 0;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (pid > 99999999)
+			return 0;	/* no such pid (pid_max <= 2^22) */
+		pid = pid * 10 + (*p - '0');
+	}
+	return *p == '-' ? pid : 0;
+}
+
+int builds_clean_stale(const char *state_dir, size_t *ret_removed,
+		       bo_err *err)
+{
+	char *top = builds_dir_abs(state_dir, err);
+	struct dirent *de;
+	size_t removed = 0;
+	int rc = 0;
+	DIR *d;
+
+	if (ret_removed)
+		*ret_removed = 0;
+	if (!top)
+		return -1;
+	d = opendir(top);
+	if (!d) {
+		if (errno != ENOENT)
+			rc = bo_err_set(err, "cannot read '%s': %s", top,
+					strerror(errno));
+		free(top);
+		return rc;
+	}
+	while ((de = readdir(d)) != NULL) {
+		long pid = build_tmp_owner(de->d_name);
+		char *dir;
+		bo_err e;
+
+		if (pid <= 0 || pid == (long)getpid() ||
+		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		dir = xasprintf("%s/%s", top, de->d_name);
+		if (bo_rm_rf(dir, &e) == 0)
+			removed++;
+		else if (rc == 0)
+			rc = bo_err_set(err, "cannot remove the unfinished "
+					"build '%s': %s", dir, e.msg);
+		free(dir);
+	}
+	closedir(d);
+	free(top);
+	if (ret_removed)
+		*ret_removed = removed;
 	return rc;
 }

@@ -85,4 +85,32 @@ int build_remove(const char *state_dir, const char *image, const char *name,
 int builds_remove_image(const char *state_dir, const char *image,
 			bo_err *err);
 
+/* A build under way lives in a directory STATE/builds/.tmp-PID-IMAGE-NAME-
+ * XXXXXX, PID the building process's (decimal), until it is complete and
+ * renamed to STATE/builds/IMAGE/NAME. */
+#define BUILD_TMP_PREFIX ".tmp-"
+
+/* Create the directory of a build of NAME in IMAGE by this process under
+ * TOP (builds_dir_abs(), which must exist): TOP/.tmp-PID-IMAGE-NAME-XXXXXX,
+ * mode 0700, PID getpid(). Returns its path, newly allocated (the caller
+ * frees it and removes the directory), or NULL with err set. */
+char *build_tmp_create(const char *top, const char *image, const char *name,
+		       bo_err *err);
+
+/* The process that owns the build directory named ENTRY (a name in
+ * STATE/builds, not a path): the PID of ".tmp-PID-...", or 0 when ENTRY
+ * is not such a name. */
+long build_tmp_owner(const char *entry);
+
+/* Remove the directories of builds under way whose process is gone (a
+ * build killed with SIGKILL, or on a machine that went down): every
+ * STATE_DIR/builds/.tmp-PID-* with no process PID (kill(PID, 0) fails
+ * with ESRCH). Those of live processes, of this process, and any other
+ * entry are left alone; no STATE/builds is nothing to do. *RET_REMOVED
+ * (may be NULL) gets how many were removed. Returns 0, or -1 with err
+ * set on the first that cannot be read or removed (the others are still
+ * tried). */
+int builds_clean_stale(const char *state_dir, size_t *ret_removed,
+		       bo_err *err);
+
 #endif

@@ -448,14 +448,11 @@ int rebuild_run(const struct rebuild_req *r, struct build_info **ret,
 	}
 	if (bo_mkdir_p(top, err) < 0)
 		goto out;
-	tmp = xasprintf("%s/.tmp-%s-%s-XXXXXX", top, r->img->name, r->name);
-	if (!mkdtemp(tmp)) {
-		bo_err_set(err, "cannot create a directory in '%s': %s", top,
-			   strerror(errno));
-		free(tmp);
-		tmp = NULL;
+	if (builds_clean_stale(r->state_dir, NULL, &e) < 0)
+		fprintf(stderr, "benchorch: warning: %s\n", e.msg);
+	tmp = build_tmp_create(top, r->img->name, r->name, err);
+	if (!tmp)
 		goto out;
-	}
 	out = xasprintf("%s/out", tmp);
 	log = xasprintf("%s/%s", out, BUILD_LOG);
 	{

@@ -50,9 +50,13 @@ int rebuild_cc_check(const char *cc, const char **ret_pkg, bo_err *err);
  * itself is never written) under systemd-nspawn, confined as the guest's
  * container is except that it may write its copy, reach the network
  * (the archive) and keep the capabilities apt and dpkg need as root.
- * Everything happens in a directory STATE/builds/.tmp-* renamed to
+ * Everything happens in a directory STATE/builds/.tmp-PID-* renamed to
  * STATE/builds/IMAGE/NAME only when complete; on any failure or
- * interruption it is deleted, so nothing is left half made.
+ * interruption it is deleted, so nothing is left half made (and the
+ * overlay, mounted in the container's own mount namespace only, goes
+ * with the container). Such directories left by a build killed with
+ * SIGKILL are removed first (builds_clean_stale; a warning on stderr
+ * when that fails).
  * Returns 0 with the new build in *ret (build_info_free), or -1 with err
  * set (one line naming what failed), *ret_fail saying how, and when the
  * build log says more, *ret_tail its last lines (newly allocated, free();
