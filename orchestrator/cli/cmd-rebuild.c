@@ -18,7 +18,7 @@
 static const char usage[] =
 "Usage: benchorch rebuild IMAGE LIBRARY --name NAME [--cc COMPILER]\n"
 "                         [--cflags FLAGS] [--quiet]\n"
-"       benchorch rebuild --list [IMAGE]\n"
+"       benchorch rebuild --list [IMAGE] [--format FORMAT]\n"
 "       benchorch rebuild --remove IMAGE NAME\n"
 "\n"
 "Build LIBRARY (a name the guest knows: openssl, nettle, libsodium,\n"
@@ -40,13 +40,22 @@ static const char epilog[] =
 "\n"
 "One progress line per step goes to stderr. A failed or interrupted\n"
 "build leaves nothing under STATE/builds; its error names what failed\n"
-"and quotes the last lines of the build log. 'images remove' removes an\n"
-"image's builds with it.\n"
+"and quotes the last lines of the build log; the temporary directory of\n"
+"a build killed with SIGKILL is removed by the next rebuild or --list.\n"
+"--list --format csv|json shows every field of build.json. 'images\n"
+"remove' removes an image's builds with it.\n"
 "\n"
 "Exit status: 0 success; 1 the build failed; 2 usage error, unknown image\n"
 "or library, an image with no source archive (not Debian or Ubuntu), a\n"
 "compiler the release does not ship, a build NAME that exists already;\n"
 "3 not root (a build); 130/143 interrupted.\n";
+
+/* --format as given: the format, and whether it was given at all (only
+ * --list takes it). */
+struct format_opt {
+	enum format fmt;
+	int set;
+};
 
 struct rebuild_opts {
 	struct cli_paths paths;	/* first: cli_parse reads it */
@@ -56,6 +65,7 @@ struct rebuild_opts {
 	int list;
 	int remove;
 	int quiet;
+	struct format_opt format;	/* --list */
 };
 
 static void init(void *vo)
@@ -63,6 +73,17 @@ static void init(void *vo)
 	struct rebuild_opts *o = vo;
 
 	o->cc = "gcc";
+	o->format.fmt = FORMAT_TABLE;
+}
+
+/* --format FORMAT: table, csv or json (cli_parse_format), into the
+ * struct format_opt at DEST. */
+static int parse_format(const char *arg, void *dest, bo_err *err)
+{
+	struct format_opt *f = dest;
+
+	f->set = 1;
+	return cli_parse_format(arg, &f->fmt, err);
 }
 
 static const struct opt_def options[] = {
@@ -84,35 +105,75 @@ static const struct opt_def options[] = {
 	{ .name = "remove", .kind = OPT_FLAG,
 	  .offset = offsetof(struct rebuild_opts, remove),
 	  .help = "remove the build NAME of IMAGE" },
+	{ .name = "format", .kind = OPT_VALUE, .arg = "FORMAT",
+	  .offset = offsetof(struct rebuild_opts, format), .parse = parse_format,
+	  .help = "table, csv or json (--list; default: table)" },
 	{ .name = "quiet", .short_name = 'q', .kind = OPT_FLAG,
 	  .offset = offsetof(struct rebuild_opts, quiet),
 	  .help = "no progress lines" },
 	{ .kind = OPT_END },
 };
 
-static int do_list(const struct cmd_ctx *ctx, int argc, char **argv)
+static int do_list(const struct cmd_ctx *ctx, const struct rebuild_opts *o,
+		   int argc, char **argv)
 {
 	struct build_info **v;
+	sqlite3_stmt *st;
 	size_t n, i;
+	sqlite3 *db;
 	bo_err err;
+	int rc;
 
 	if (argc > 1)
 		return cli_usage_error("rebuild", "unexpected argument '%s'",
 				       argv[1]);
+	/* builds killed with SIGKILL: their directories are removed */
+	if (builds_clean_stale(ctx->state_dir, NULL, &err) < 0)
+		cli_warn("%s", err.msg);
 	if (builds_list(ctx->state_dir, argc ? argv[0] : NULL, &v, &n,
 			&err) < 0) {
 		cli_error("%s", err.msg);
 		return EXIT_FAILED;
 	}
-	if (n)
-		printf("%-20s %-16s %-12s %-24s %-10s %s\n", "image", "name",
-		       "library", "version", "cc", "flags");
-	for (i = 0; i < n; i++)
-		printf("%-20s %-16s %-12s %-24s %-10s %s\n", v[i]->image,
-		       v[i]->name, v[i]->library, v[i]->version, v[i]->cc,
-		       v[i]->flags);
+	db = cli_scratch_db("CREATE TABLE t (image, name, library, package, "
+			    "source, version, cc, cc_version, flags, cflags, "
+			    "created_at, build_seconds REAL, digest)");
+	if (!db || sqlite3_prepare_v2(db, "INSERT INTO t VALUES (?,?,?,?,?,?,"
+				      "?,?,?,?,?,?,?)", -1, &st,
+				      NULL) != SQLITE_OK) {
+		cli_error("cannot format output: out of memory");
+		sqlite3_close(db);
+		builds_list_free(v, n);
+		return EXIT_FAILED;
+	}
+	for (i = 0; i < n; i++) {
+		cli_bind_text(st, 1, v[i]->image);
+		cli_bind_text(st, 2, v[i]->name);
+		cli_bind_text(st, 3, v[i]->library);
+		cli_bind_text(st, 4, v[i]->package);
+		cli_bind_text(st, 5, v[i]->source);
+		cli_bind_text(st, 6, v[i]->version);
+		cli_bind_text(st, 7, v[i]->cc);
+		cli_bind_text(st, 8, v[i]->cc_version);
+		cli_bind_text(st, 9, v[i]->flags);
+		cli_bind_text(st, 10, v[i]->cflags);
+		cli_bind_text(st, 11, v[i]->created_at);
+		sqlite3_bind_double(st, 12, v[i]->build_seconds);
+		cli_bind_text(st, 13, v[i]->digest);
+		if (cli_insert_row(db, st) < 0)
+			break;
+	}
+	sqlite3_finalize(st);
+	/* the table fits a terminal; csv and json have every field */
+	rc = i < n ? EXIT_FAILED :
+	     cli_print_query(db, o->format.fmt == FORMAT_TABLE ?
+			     "SELECT image, name, library, version, cc, flags, "
+			     "created_at FROM t ORDER BY image, name" :
+			     "SELECT * FROM t ORDER BY image, name",
+			     o->format.fmt);
+	sqlite3_close(db);
 	builds_list_free(v, n);
-	return EXIT_OK;
+	return rc;
 }
 
 static int do_remove(const struct cmd_ctx *ctx, int argc, char **argv)
@@ -229,8 +290,10 @@ static int cmd_rebuild(const struct cmd_ctx *ctx, void *opts, int argc,
 	if ((o->list || o->remove) && (o->name || o->cflags))
 		return cli_usage_error("rebuild", "--%s takes no --name or "
 				       "--cflags", o->list ? "list" : "remove");
+	if (o->format.set && !o->list)
+		return cli_usage_error("rebuild", "--format goes with --list");
 	if (o->list)
-		return do_list(ctx, argc, argv);
+		return do_list(ctx, o, argc, argv);
 	if (o->remove)
 		return do_remove(ctx, argc, argv);
 	return do_build(ctx, o, argc, argv);
