@@ -59,6 +59,7 @@ int build_json_write(const struct build_info *bi, const char *path,
  * or malformed: "invalid build recipe 'PATH': ..."). */
 int build_load(const char *dir, struct build_info **ret, bo_err *err);
 
+/* Free BI and every string it owns; NULL is fine. */
 void build_info_free(struct build_info *bi);
 
 /* Every build under STATE_DIR/builds, of the image IMAGE only when not
@@ -69,6 +70,8 @@ void build_info_free(struct build_info *bi);
 int builds_list(const char *state_dir, const char *image,
 		struct build_info ***ret, size_t *ret_n, bo_err *err);
 
+/* Free the N builds of V (from builds_list) and V itself; NULL with N 0
+ * is fine. */
 void builds_list_free(struct build_info **v, size_t n);
 
 /* Remove the build NAME of IMAGE: renamed away first (it disappears at

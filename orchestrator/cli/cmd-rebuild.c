@@ -261,6 +261,11 @@ static int do_build(const struct cmd_ctx *ctx, const struct rebuild_opts *o,
 	req.cc = o->cc;
 	req.flags = o->cflags ? o->cflags : "";
 	req.progress = !o->quiet;
+	/* SIGINT, SIGTERM, SIGHUP stop the container and remove the build's
+	 * directory (without a handler they would kill benchorch at once
+	 * and leave the directory; ignored, as in a background job of a
+	 * shell without job control, they would do nothing) */
+	bo_signals_install();
 	if (rebuild_run(&req, &bi, &fail, &tail, &err) < 0) {
 		cli_error("%s", err.msg);
 		if (tail)
