@@ -14,7 +14,9 @@
  * everything the tools print goes to stderr, the build log. The optimisation
  * flags (-O*) of the packaging are stripped and FLAGS appended, through
  * dpkg-buildflags' DEB_{C,CXX}FLAGS_STRIP and _APPEND, so the packaging's
- * other flags stay; nocheck skips the test suites. */
+ * other flags stay; nocheck skips the test suites. Flags the compiler
+ * rejects fail before the build dependencies are installed (a small
+ * program compiled with them). */
 const char rebuild_script[] =
 "set -u\n"
 "# $1 runtime package, $2 compiler (CC), $3 its package, $4 optimisation flags\n"
@@ -39,9 +41,16 @@ const char rebuild_script[] =
 "\techo \"nocompiler $ccpkg\" >&3\n"
 "\texit 1\n"
 "fi\n"
-"step install: build dependencies of \"$src\" and \"$ccpkg\"\n"
+"step install: \"$ccpkg\" and dpkg-dev\n"
 "apt-get install -y --no-install-recommends dpkg-dev \"$ccpkg\" ||\n"
 "\tfail \"installing $ccpkg\"\n"
+"set -f\n"
+"step flags: \"$cc\" $flags\n"
+"printf 'int main(void) { return 0; }\\n' >/tmp/benchorch-flags.c\n"
+"\"$cc\" $flags -c /tmp/benchorch-flags.c -o /tmp/benchorch-flags.o ||\n"
+"\tfail \"$cc rejects the flags '$flags'\"\n"
+"set +f\n"
+"step install: build dependencies of \"$src\"\n"
 "apt-get build-dep -y --no-install-recommends \"$src=$srcver\" ||\n"
 "\tapt-get build-dep -y --no-install-recommends \"$src\" ||\n"
 "\tfail \"installing the build dependencies of $src\"\n"
