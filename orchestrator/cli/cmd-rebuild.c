@@ -42,8 +42,8 @@ static const char epilog[] =
 "build leaves nothing under STATE/builds; its error names what failed\n"
 "and quotes the last lines of the build log; the temporary directory of\n"
 "a build killed with SIGKILL is removed by the next rebuild or --list.\n"
-"--list --format csv|json shows every field of build.json. 'images\n"
-"remove' removes an image's builds with it.\n"
+"--list --format csv|json shows every field of build.json but its list\n"
+"of files. 'images remove' removes an image's builds with it.\n"
 "\n"
 "Exit status: 0 success; 1 the build failed; 2 usage error, unknown image\n"
 "or library, an image with no source archive (not Debian or Ubuntu), a\n"
@@ -164,7 +164,8 @@ static int do_list(const struct cmd_ctx *ctx, const struct rebuild_opts *o,
 			break;
 	}
 	sqlite3_finalize(st);
-	/* the table fits a terminal; csv and json have every field */
+	/* the table fits a terminal; csv and json have every field but the
+	 * files */
 	rc = i < n ? EXIT_FAILED :
 	     cli_print_query(db, o->format.fmt == FORMAT_TABLE ?
 			     "SELECT image, name, library, version, cc, flags, "
