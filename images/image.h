@@ -161,7 +161,8 @@ void image_list_free(struct image **v, size_t n);
 /* Remove the image IMG (from image_find) under the images lock: renamed
  * away first, so it disappears at once, then deleted; the previous kept
  * beside it (images/previous.h) goes with it, unless IMG is itself that
- * previous. Returns 0, or -1 with err set. */
+ * previous, and so do its builds (STATE/builds/NAME, images/builds.h).
+ * Returns 0, or -1 with err set. */
 int image_remove(const struct image_ctx *ctx, const struct image *img,
 		 bo_err *err);
 

@@ -15,6 +15,7 @@ liborch_a_SOURCES += \
 	images/osrelease.c images/osrelease.h \
 	images/tarball.c images/tarball.h \
 	images/manage.c \
+	images/builds.c images/builds.h \
 	images/previous.c images/previous.h
 
 dist_images_DATA += images/debian.json images/ubuntu.json \
@@ -88,9 +89,11 @@ TESTS += \
 	tests/t2120-images-pkgdb \
 	tests/t2125-images-osrelease \
 	tests/t2130-images-import-run.sh \
-	tests/t2140-images-ubuntu.sh
+	tests/t2140-images-ubuntu.sh \
+	tests/t2160-images-rebuild.sh
 
 EXTRA_DIST += \
+	tests/t2160-images-rebuild.sh \
 	tests/t2040-images-build.sh \
 	tests/t2140-images-ubuntu.sh \
 	tests/t2100-images-archive.sh \

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "images/builds.h"
 #include "images/image.h"
 #include "images/previous.h"
 #include "images/recipe.h"
@@ -296,6 +297,9 @@ int image_remove(const struct image_ctx *ctx, const struct image *img,
 		free(name);
 	}
 	free(prev);
+	/* and with its builds (images/builds.h) */
+	if (rc == 0 && !img->previous)
+		rc = builds_remove_image(ctx->state_dir, img->name, err);
 	close(lockfd);
 	free(images_dir);
 	return rc;

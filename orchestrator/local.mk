@@ -7,6 +7,7 @@ include orchestrator/cli/local.mk
 include orchestrator/run/local.mk
 include orchestrator/results/local.mk
 include orchestrator/daemon/local.mk
+include orchestrator/rebuild/local.mk
 EXTRA_DIST += orchestrator/results/verdicts.md
 
 bin_PROGRAMS += benchorch

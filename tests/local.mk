@@ -393,6 +393,16 @@ EXTRA_DIST += tests/t4037-db-side-tables.sh
 # images build binds a bootstrap build to one keyring (network, root).
 TESTS += tests/t2150-images-keyring.sh
 EXTRA_DIST += tests/t2150-images-keyring.sh
+# The store of rebuilt libraries (images/builds.h).
+check_PROGRAMS += tests/t2161-images-builds
+tests_t2161_images_builds_SOURCES = tests/t2161-images-builds.c tests/tap.h
+tests_t2161_images_builds_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_t2161_images_builds_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t2161-images-builds
+# benchorch rebuild: one library built from source in a throwaway overlay
+# of a copy of the cached image (root, network).
+TESTS += tests/t2160-images-rebuild.sh
+EXTRA_DIST += tests/t2160-images-rebuild.sh
 # What benchorch hands to its children: environments, machine names,
 # the guest's per-library limit.
 check_PROGRAMS += tests/t3022-child-env

@@ -7,7 +7,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 "$BENCHORCH" --help >"$tmp/out"
-for cmd in compare confirm duet report export merge; do
+for cmd in compare confirm duet report export merge rebuild; do
 	grep -Eq "^  $cmd " "$tmp/out"
 	ok $? "benchorch --help lists $cmd"
 	"$BENCHORCH" "$cmd" --help >"$tmp/h" 2>&1 && head -1 "$tmp/h" | grep -q "^Usage: benchorch $cmd"

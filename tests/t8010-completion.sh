@@ -81,7 +81,7 @@ help_opts() {
 		sort -u | tr '\n' ' '
 }
 for cmd in run results runs daemon status submit cancel compare confirm duet report \
-	export merge; do
+	export merge rebuild; do
 	expect "the options of $cmd are those of its --help" \
 		"benchorch $cmd -" "$(help_opts "$cmd")"
 done

@@ -262,3 +262,53 @@ int cli_db_open(const char *path, int writable, sqlite3 **db)
 	}
 	return 0;
 }
+
+sqlite3 *cli_scratch_db(const char *schema)
+{
+	sqlite3 *db = NULL;
+
+	if (sqlite3_open(":memory:", &db) != SQLITE_OK ||
+	    sqlite3_exec(db, schema, NULL, NULL, NULL) != SQLITE_OK) {
+		sqlite3_close(db);
+		return NULL;
+	}
+	return db;
+}
+
+void cli_bind_text(sqlite3_stmt *st, int i, const char *s)
+{
+	if (s)
+		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+int cli_insert_row(sqlite3 *db, sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	if (rc == SQLITE_DONE)
+		return 0;
+	cli_error("cannot format output: %s", sqlite3_errmsg(db));
+	return -1;
+}
+
+int cli_print_query(sqlite3 *db, const char *sql, enum format fmt)
+{
+	sqlite3_stmt *st = NULL;
+	bo_err err;
+	long n;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		cli_error("cannot format output: %s", sqlite3_errmsg(db));
+		return EXIT_FAILED;
+	}
+	n = format_stmt(stdout, st, fmt, &err);
+	sqlite3_finalize(st);
+	if (n < 0) {
+		cli_error("%s", err.msg);
+		return EXIT_FAILED;
+	}
+	return EXIT_OK;
+}

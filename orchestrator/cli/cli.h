@@ -8,6 +8,7 @@
 #include <sqlite3.h>
 
 #include "lib/exitcode.h"
+#include "lib/format.h"
 #include "lib/messages.h"
 #include "lib/numbers.h"
 #include "lib/util.h"
@@ -145,6 +146,7 @@ extern const struct cmd_entry cmd_report_entry;
 extern const struct cmd_entry cmd_export_entry;
 extern const struct cmd_entry cmd_merge_entry;
 extern const struct cmd_entry cmd_slurm_entry;
+extern const struct cmd_entry cmd_rebuild_entry;
 
 
 
@@ -222,5 +224,27 @@ int cli_check_runs(const char *cmd, sqlite3 *db,
  * the message). */
 int cli_check_library_runs(const char *cmd, sqlite3 *db, const char *path,
 			   const int64_t *runs, size_t n);
+
+/* Output through format_stmt() for a command whose rows are not in the
+ * database (images list, rebuild --list): the rows go into a table of a
+ * scratch in-memory database, printed with a SELECT. */
+/* A new in-memory database with SCHEMA executed in it. Returns the
+ * database (sqlite3_close), or NULL when it cannot be made (out of
+ * memory, or a SCHEMA that is not valid SQL). */
+sqlite3 *cli_scratch_db(const char *schema);
+
+/* Bind S (a NUL-terminated string, copied; NULL binds SQL NULL) to the
+ * parameter I (1-based) of ST. */
+void cli_bind_text(sqlite3_stmt *st, int i, const char *s);
+
+/* Step ST, an INSERT into a scratch table of DB, and reset it for the
+ * next row. Returns 0, or -1 after saying why on stderr ("benchorch:
+ * cannot format output: ..."). */
+int cli_insert_row(sqlite3 *db, sqlite3_stmt *st);
+
+/* Print the rows of the query SQL on DB to stdout in format FMT
+ * (format_stmt: a table, CSV or JSON). Returns EXIT_OK, or EXIT_FAILED
+ * after saying why on stderr. */
+int cli_print_query(sqlite3 *db, const char *sql, enum format fmt);
 
 #endif

@@ -282,61 +282,6 @@ static int want_args(const struct opts *o, int n, const char *what)
 	return 0;
 }
 
-/* A scratch in-memory database, so tabular output goes through
- * format_stmt() like every other command's. */
-static sqlite3 *scratch(const char *schema)
-{
-	sqlite3 *db = NULL;
-
-	if (sqlite3_open(":memory:", &db) != SQLITE_OK ||
-	    sqlite3_exec(db, schema, NULL, NULL, NULL) != SQLITE_OK) {
-		sqlite3_close(db);
-		return NULL;
-	}
-	return db;
-}
-
-static int print_query(sqlite3 *db, const char *sql, enum format fmt)
-{
-	sqlite3_stmt *st = NULL;
-	bo_err err;
-	long n;
-
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-		cli_error("cannot format output: %s", sqlite3_errmsg(db));
-		return EXIT_FAILED;
-	}
-	n = format_stmt(stdout, st, fmt, &err);
-	sqlite3_finalize(st);
-	if (n < 0) {
-		cli_error("%s", err.msg);
-		return EXIT_FAILED;
-	}
-	return EXIT_OK;
-}
-
-/* Step ST, an INSERT into a scratch table, and reset it for the next
- * row. Returns 0, or -1 after saying why on stderr (a row not stored
- * would be missing from the output, not an error). */
-static int insert_row(sqlite3 *db, sqlite3_stmt *st)
-{
-	int rc = sqlite3_step(st);
-
-	sqlite3_reset(st);
-	if (rc == SQLITE_DONE)
-		return 0;
-	cli_error("cannot format output: %s", sqlite3_errmsg(db));
-	return -1;
-}
-
-static void bind_s(sqlite3_stmt *st, int i, const char *s)
-{
-	if (s)
-		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
-	else
-		sqlite3_bind_null(st, i);
-}
-
 /* How IMG was verified, for people and for csv/json alike: its recorded
  * verification (for a debootstrap/mmdebstrap build, the keyring and its
  * keys), or for such a build made before that was recorded the archive
@@ -381,7 +326,7 @@ static int do_list(struct opts *o)
 		cli_error("%s", err.msg);
 		return EXIT_FAILED;
 	}
-	db = scratch("CREATE TABLE t (name, distro, release, method, "
+	db = cli_scratch_db("CREATE TABLE t (name, distro, release, method, "
 		     "created_at, digest, verification)");
 	if (!db || sqlite3_prepare_v2(db, "INSERT INTO t VALUES (?,?,?,?,?,?,"
 				      "?)", -1, &st, NULL) != SQLITE_OK) {
@@ -394,26 +339,26 @@ static int do_list(struct opts *o)
 		char *ver = o->format.fmt == FORMAT_TABLE ? verification_short(v[i]) :
 			    xstrdup(verification_of(v[i]));
 
-		bind_s(st, 1, v[i]->name);
-		bind_s(st, 2, v[i]->distro);
-		bind_s(st, 3, v[i]->release);
-		bind_s(st, 4, v[i]->method);
-		bind_s(st, 5, v[i]->created_at);
+		cli_bind_text(st, 1, v[i]->name);
+		cli_bind_text(st, 2, v[i]->distro);
+		cli_bind_text(st, 3, v[i]->release);
+		cli_bind_text(st, 4, v[i]->method);
+		cli_bind_text(st, 5, v[i]->created_at);
 		if (o->format.fmt == FORMAT_TABLE && v[i]->digest &&
 		    strlen(v[i]->digest) > TABLE_DIGEST_CHARS)
 			sqlite3_bind_text(st, 6, v[i]->digest, TABLE_DIGEST_CHARS,
 					  SQLITE_TRANSIENT);
 		else
-			bind_s(st, 6, v[i]->digest);
-		bind_s(st, 7, ver);
-		rc = insert_row(db, st);
+			cli_bind_text(st, 6, v[i]->digest);
+		cli_bind_text(st, 7, ver);
+		rc = cli_insert_row(db, st);
 		free(ver);
 		if (rc < 0)
 			break;
 	}
 	sqlite3_finalize(st);
 	rc = i < n ? EXIT_FAILED :
-	     print_query(db, "SELECT * FROM t ORDER BY name", o->format.fmt);
+	     cli_print_query(db, "SELECT * FROM t ORDER BY name", o->format.fmt);
 	sqlite3_close(db);
 	image_list_free(v, n);
 	return rc;
@@ -576,7 +521,7 @@ static int do_show(struct opts *o)
 		image_free(img);
 		return rc;
 	}
-	db = scratch("CREATE TABLE t (name, distro, release, method, "
+	db = cli_scratch_db("CREATE TABLE t (name, distro, release, method, "
 		     "created_at, size_bytes, digest, verification, library, "
 		     "package, version)");
 	if (!db || sqlite3_prepare_v2(db, "INSERT INTO t VALUES (?,?,?,?,?,?,"
@@ -588,19 +533,19 @@ static int do_show(struct opts *o)
 		return EXIT_FAILED;
 	}
 	for (i = 0; i < img->nlibpkgs; i++) {
-		bind_s(st, 1, img->name);
-		bind_s(st, 2, img->distro);
-		bind_s(st, 3, img->release);
-		bind_s(st, 4, img->method);
-		bind_s(st, 5, img->created_at);
+		cli_bind_text(st, 1, img->name);
+		cli_bind_text(st, 2, img->distro);
+		cli_bind_text(st, 3, img->release);
+		cli_bind_text(st, 4, img->method);
+		cli_bind_text(st, 5, img->created_at);
 		sqlite3_bind_int64(st, 6, (sqlite3_int64)size);
-		bind_s(st, 7, img->digest);
-		bind_s(st, 8, verification_of(img));
-		bind_s(st, 9, img->libpkgs[i].library);
-		bind_s(st, 10, img->libpkgs[i].package);
-		bind_s(st, 11, image_package_version(img,
+		cli_bind_text(st, 7, img->digest);
+		cli_bind_text(st, 8, verification_of(img));
+		cli_bind_text(st, 9, img->libpkgs[i].library);
+		cli_bind_text(st, 10, img->libpkgs[i].package);
+		cli_bind_text(st, 11, image_package_version(img,
 						     img->libpkgs[i].package));
-		if (insert_row(db, st) < 0)
+		if (cli_insert_row(db, st) < 0)
 			break;
 	}
 	sqlite3_finalize(st);
@@ -615,7 +560,7 @@ static int do_show(struct opts *o)
 	if (o->format.fmt == FORMAT_TABLE && img->nlibpkgs == 0)
 		printf("no crypto library packages found\n");
 	else
-		rc = print_query(db, o->format.fmt == FORMAT_TABLE ?
+		rc = cli_print_query(db, o->format.fmt == FORMAT_TABLE ?
 				 "SELECT library, package, version FROM t "
 				 "ORDER BY library" :
 				 "SELECT * FROM t ORDER BY library", o->format.fmt);

@@ -10,6 +10,7 @@ liborch_a_SOURCES += \
 	orchestrator/cli/cmd-duet.c \
 	orchestrator/cli/cmd-images.c \
 	orchestrator/cli/cmd-merge.c \
+	orchestrator/cli/cmd-rebuild.c \
 	orchestrator/cli/cmd-report.c \
 	orchestrator/cli/cmd-results.c \
 	orchestrator/cli/cmd-run.c \

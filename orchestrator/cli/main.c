@@ -25,6 +25,7 @@ static const struct cmd_entry *const commands[] = {
 	&cmd_export_entry,
 	&cmd_merge_entry,
 	&cmd_slurm_entry,
+	&cmd_rebuild_entry,
 	NULL,
 };
 

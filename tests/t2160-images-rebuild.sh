@@ -1,0 +1,173 @@
+#!/bin/sh
+# t2160-images-rebuild - `benchorch rebuild`: libsodium rebuilt from
+# Debian bookworm's source package with -O3 in a throwaway overlay of a
+# copy of the cached image: STATE/builds/IMAGE/NAME holds its sonames and
+# build.json, the image is unchanged; bad inputs (unknown image or
+# library, an image without a source archive, a compiler the release does
+# not ship, flags the compiler rejects, a name used twice) exit non-zero
+# with one line and leave nothing under builds/; a build interrupted
+# while it installs leaves no directory, mount or process; the directory
+# of a build killed outright is removed by the next --list; --list
+# (--format), --remove, and images remove takes the image's builds. The
+# container runs need the Debian mirror: skipped without it. One real
+# build (about 2 minutes); the failing cases stop before the build
+# dependencies are installed. Prints TAP.
+. "${top_srcdir:-.}/tests/lib.sh"
+. "$top_srcdir/tests/duet-images.sh"
+skip_in_distcheck
+[ "$(id -u)" -eq 0 ] || skip_all "needs root"
+command -v systemd-nspawn >/dev/null 2>&1 || skip_all "needs systemd-nspawn"
+require_test_image
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+state=$tmp/state
+# the overlay only reads the copy's rootfs: hard links are enough
+duet_image_copy "$state" "$TEST_IMAGE" deb
+ok $? "a copy of the cached image"
+rb() {
+	"$BENCHORCH" rebuild --state-dir "$state" "$@"
+}
+# nothing_built: no build and no temporary directory under builds/
+nothing_built() {
+	[ -z "$(ls -A "$state/builds" 2>/dev/null)" ]
+}
+
+rb nosuch libsodium --name x >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "no image 'nosuch'" "$tmp/err" && nothing_built
+ok $? "an unknown image exits 2 ($(head -1 "$tmp/err"))"
+rb deb nosuchlib --name x >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "unknown library 'nosuchlib'" "$tmp/err" && nothing_built
+ok $? "an unknown library exits 2 ($(head -1 "$tmp/err"))"
+rb deb libsodium --name x --cc icc >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "unknown compiler 'icc'" "$tmp/err" && nothing_built
+ok $? "a compiler that is neither gcc nor clang exits 2"
+rb deb libsodium >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q -- "--name NAME is needed" "$tmp/err"
+ok $? "--name is needed"
+# an image of another distribution: no source archive
+mkdir -p "$state/images/alp/rootfs" &&
+	sed -e 's/"distro": "debian"/"distro": "alpine"/' \
+		-e 's/"name": "deb"/"name": "alp"/' \
+		"$state/images/deb/image.json" >"$state/images/alp/image.json"
+rb alp libsodium --name x >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "no source archive for image 'alp'" "$tmp/err" &&
+	nothing_built
+ok $? "a non-Debian image exits 2 ($(head -1 "$tmp/err"))"
+rb --list >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && [ "$(wc -l <"$tmp/out")" -eq 1 ] && grep -q '^image  *name ' "$tmp/out"
+ok $? "--list with no build prints the header only"
+rb --list --format csv >"$tmp/out" 2>"$tmp/err" &&
+	[ "$(tr -d '\r' <"$tmp/out")" = "image,name,library,package,source,version,cc,cc_version,flags,cflags,created_at,build_seconds,digest" ] &&
+	rb --list --format json >"$tmp/out" && [ "$(tr -d ' \n' <"$tmp/out")" = "[]" ]
+ok $? "--list --format csv and json"
+rb --list --format xml >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "unknown format 'xml'" "$tmp/err"
+ok $? "--list --format xml exits 2"
+# a build killed outright (SIGKILL) leaves its directory, named after its
+# process: the next --list removes it, but not one whose process lives
+dead=$(sh -c 'echo $$')
+mkdir -p "$state/builds/.tmp-$dead-deb-x-abcdef/upper" \
+	"$state/builds/.tmp-$$-deb-y-abcdef"
+rb --list >/dev/null 2>"$tmp/err" &&
+	[ ! -e "$state/builds/.tmp-$dead-deb-x-abcdef" ] &&
+	[ -d "$state/builds/.tmp-$$-deb-y-abcdef" ]
+ok $? "--list removes the directory of a build whose process is gone, not a live one's"
+rm -rf "$state/builds/.tmp-$$-deb-y-abcdef"
+rb --remove deb x >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "no build 'x' of image 'deb'" "$tmp/err"
+ok $? "--remove of a build that does not exist exits 2"
+
+if ! timeout 10 sh -c 'exec 3<>/dev/tcp/deb.debian.org/80' 2>/dev/null &&
+	! curl -fsI --max-time 10 http://deb.debian.org/debian/ >/dev/null 2>&1; then
+	for what in "compiler not shipped" "interrupted: status" \
+		"interrupted: nothing left" "flags rejected" "the build" \
+		"build.json" "progress" "image untouched" \
+		"no temporary directory" "same name refused" "--list" \
+		"--list --format json" "images remove"; do
+		skip_point "the Debian mirror is unreachable" "$what"
+	done
+	done_testing
+	exit 0
+fi
+digest_before=$(cd "$state/images/deb/rootfs" && find . -newer "$state/images/deb/image.json" | wc -l)
+
+rb deb libsodium --name x --cc clang-99 >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "ships no compiler 'clang-99'" "$tmp/err" && nothing_built
+ok $? "a compiler the release does not ship exits 2 ($(grep -v '^benchorch: rebuild libsodium: ' "$tmp/err" | head -1))"
+
+# build_procs: the processes whose command line names a directory under
+# builds/ (the container of a build: systemd-nspawn -D .../merged)
+build_procs() {
+	for p in /proc/[0-9]*; do
+		case $(tr '\0' ' ' 2>/dev/null <"$p/cmdline") in
+		*"$state/builds/"*) echo "${p#/proc/}" ;;
+		esac
+	done
+}
+# interrupt_in_install SIGNAL STATUS: a build interrupted by SIGNAL while
+# it installs exits STATUS and leaves no directory, mount or process
+interrupt_in_install() {
+	# benchorch itself in the background, not a subshell running it
+	"$BENCHORCH" rebuild --state-dir "$state" deb libsodium --name int \
+		>/dev/null 2>"$tmp/err" &
+	pid=$!
+	wait_for 120 'grep -q "s: install: build dependencies" "$tmp/err"'
+	sleep 1
+	kill -s "$1" $pid
+	wait $pid
+	rc=$?
+	[ $rc -eq "$2" ] && grep -q "interrupted" "$tmp/err"
+	ok $? "interrupted by SIG$1 while installing: status $2 (status $rc: $(grep -v '^benchorch: rebuild libsodium: ' "$tmp/err" | head -1))"
+	# no process of the build, and its overlay in no mount namespace
+	wait_for 10 '[ -z "$(build_procs)" ] &&
+		! grep -qs "$state" /proc/[0-9]*/mounts'
+	[ $? -eq 0 ] && nothing_built
+	ok $? "interrupted: nothing left under builds/, no mount, no process"
+	[ -z "$(build_procs)" ] || diag "left: $(build_procs)"
+	grep -s "$state" /proc/[0-9]*/mounts | head -3 | while read -r l; do
+		diag "mount left: $l"
+	done
+}
+interrupt_in_install INT 130
+
+rb deb libsodium --name bad --cflags -fno-such-flag >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -eq 1 ] && grep -q "failed at 'flags: gcc -fno-such-flag'" "$tmp/err" &&
+	grep -q "rejects the flags" "$tmp/err" &&
+	grep -q "no-such-flag" "$tmp/err" && nothing_built
+ok $? "flags the compiler rejects: exit 1 before the build dependencies, what failed and the log's last lines, nothing left (status $rc: $(grep -v '^benchorch: rebuild libsodium: ' "$tmp/err" | head -1))"
+
+rb deb libsodium --name o3 --cflags -O3 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+b=$state/builds/deb/o3
+[ $rc -eq 0 ] && [ -f "$b/lib/libsodium.so.23" ] && [ -L "$b/lib/libsodium.so.23" ]
+ok $? "libsodium built with -O3: its soname kept (status $rc: $(tail -1 "$tmp/err"))"
+grep -q '"source": "libsodium"' "$b/build.json" &&
+	grep -q '"cflags": ".*-O3' "$b/build.json" &&
+	! grep -q '"cflags": ".*-O2' "$b/build.json" &&
+	grep -q '"cc_version": "gcc' "$b/build.json" &&
+	grep -q '"digest": "sha256:' "$b/build.json" &&
+	grep -q '"version": "1\.' "$b/build.json" && [ -s "$b/build.log" ] &&
+	[ -z "$(ls "$b/lib" | grep -v '^libsodium\.so\.')" ]
+ok $? "build.json: source, version, CFLAGS with -O3 for -O2, compiler, digest; only libsodium's shared objects"
+grep -q '^benchorch: rebuild libsodium: .*build: libsodium' "$tmp/err"
+ok $? "progress lines name each step"
+digest_after=$(cd "$state/images/deb/rootfs" && find . -newer "$state/images/deb/image.json" | wc -l)
+[ "$digest_before" = "$digest_after" ] &&
+	[ ! -e "$state/images/deb/rootfs/benchorch-out" ]
+ok $? "the image itself is untouched"
+[ -z "$(ls -A "$state/builds" | grep '^\.')" ]
+ok $? "no temporary directory left"
+rb deb libsodium --name o3 >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "exists already" "$tmp/err"
+ok $? "a second build of the same name is refused"
+rb --list >"$tmp/out" && grep -Eq '^deb +o3 +libsodium +1\.[^ ]* +gcc +-O3 ' "$tmp/out"
+ok $? "--list shows it"
+rb --list deb --format json >"$tmp/out" &&
+	grep -q '"digest": "sha256:' "$tmp/out" && grep -q '"name": "o3"' "$tmp/out"
+ok $? "--list --format json shows every field"
+"$BENCHORCH" images remove --state-dir "$state" deb >/dev/null &&
+	[ ! -e "$state/builds/deb" ]
+ok $? "images remove removes the image's builds"
+done_testing
