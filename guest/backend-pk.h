@@ -26,4 +26,12 @@ void guest_pk_nettle_load(size_t which);
 extern const struct guest_pk_ops guest_pk_libgcrypt;
 void guest_pk_libgcrypt_load(void *handle);
 
+/* wolfCrypt's wc_curve25519_* and wc_ed25519_*. */
+extern const struct guest_pk_ops guest_pk_wolfssl;
+void guest_pk_wolfssl_load(void *handle);
+
+/* Botan 2's FFI (botan_privkey_load_x25519 / _ed25519, botan_pk_op_*). */
+extern const struct guest_pk_ops guest_pk_botan;
+void guest_pk_botan_load(void *handle);
+
 #endif /* GUEST_BACKEND_PK_H */

@@ -40,6 +40,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "backend-pk.h"
 
 typedef unsigned char byte;
 typedef unsigned int word32;
@@ -148,6 +149,7 @@ static enum guest_load ws_load(struct guest_lib_info *info, char *why,
 	backend_lib_path((const void *)api.crypt_init, info->path,
 			 sizeof(info->path));
 
+	guest_pk_wolfssl_load(h);
 	backend_sym(h, &api.aes_init, "wc_AesInit");
 	backend_sym(h, &api.aes_free, "wc_AesFree");
 	backend_sym(h, &api.aes_set_key, "wc_AesSetKey");
@@ -539,6 +541,7 @@ static int ws_rekey(void *ctx, const uint8_t *key, const uint8_t *iv,
 
 const struct guest_backend guest_backend_wolfssl = {
 	.name = "wolfssl",
+	.pk = &guest_pk_wolfssl,
 	.load = ws_load,
 	.supports = ws_supports,
 	.bulk_new = ws_bulk_new,
