@@ -254,16 +254,8 @@ int run_store_now(sqlite3 *db, int64_t run_id, const struct run_config *c,
 		.algorithms = s->algos,
 	};
 	struct guest_judgement judged;
-	char *algorithms = NULL;
 	int rc;
 
-	/* what the guest measured: its --algos, then its --pubkey */
-	if (s->pubkey && s->algos) {
-		algorithms = strcmp(s->algos, "none") == 0 ?
-			     xstrdup(s->pubkey) :
-			     xasprintf("%s,%s", s->algos, s->pubkey);
-		inv.algorithms = algorithms;
-	}
 	if (d->image) {
 		run_db_image(d->image, &image);
 		inv.image = &image;
@@ -291,7 +283,6 @@ int run_store_now(sqlite3 *db, int64_t run_id, const struct run_config *c,
 		guest_judgement_release(&judged);
 	if (d->image)
 		run_db_image_release(&image);
-	free(algorithms);
 	s->stored = rc == 0;
 	guest_output_shrink(&s->out);
 	return rc;
