@@ -541,6 +541,105 @@ out:
 	return rc;
 }
 
+/* The known answers of LIBRARY's ALGORITHM in OUT: 1 all passed, 0 one
+ * failed, -1 none reported. */
+static int kats_of(const struct guest_output *out, const char *library,
+		   const char *algorithm)
+{
+	int seen = -1;
+
+	for (size_t i = 0; i < out->nkats; i++)
+		if (strcmp(out->kats[i].library, library) == 0 &&
+		    strcmp(out->kats[i].algorithm, algorithm) == 0) {
+			if (!out->kats[i].ok)
+				return 0;
+			seen = 1;
+		}
+	return seen;
+}
+
+/* The samples of T as a JSON array of integers (ns per batch, in the
+ * order measured). Caller frees. */
+static char *samples_json(const struct guest_timing *t)
+{
+	size_t len = 3 + (size_t)t->nsamples * 21, at = 0;
+	char *s = xcalloc(len, 1);
+
+	s[at++] = '[';
+	for (int64_t i = 0; i < t->nsamples; i++)
+		at += (size_t)snprintf(s + at, len - at, "%s%lld",
+				       i ? "," : "",
+				       (long long)t->samples_ns[i]);
+	s[at++] = ']';
+	return s;
+}
+
+/* Store OUT's public-key results for invocation INV_ID (table
+ * pubkey_results, schema 19), each with its library's known answers and
+ * `pkcheck` line (when the guest printed one) and its samples; LIB_IDS
+ * indexed like out->libraries. */
+static int store_pubkey(sqlite3 *db, int64_t inv_id,
+			const struct guest_output *out,
+			const int64_t *lib_ids, bo_err *err)
+{
+	sqlite3_stmt *st;
+	size_t i, j, k;
+	int rc = -1;
+
+	if (out->npkresults == 0)
+		return 0;
+	if (db_prep(db, "INSERT INTO pubkey_results (invocation_id, library_id,"
+		    " algorithm, operation, calls_per_batch, repetitions,"
+		    " median_ns, min_ns, p25_ns, p75_ns, cv, reruns, noisy,"
+		    " tsc_cycles, ns_per_op, ops_per_s, verified, kat_ok,"
+		    " confirmed_by, rejected_by, samples_ns) VALUES (?1, ?2, ?3,"
+		    " ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,"
+		    " ?17, ?18, ?19, ?20, ?21)", &st, err) < 0)
+		return -1;
+	for (i = 0; i < out->npkresults; i++) {
+		const struct guest_pkresult *r = &out->pkresults[i];
+		const struct guest_pkcheck *c = NULL;
+		int kat = kats_of(out, r->library, r->algorithm);
+		char *samples;
+
+		j = loaded_index(out, r->library);
+		if (j == out->nlibraries) {
+			bo_err_set(err, "pkresult for library '%s' that was not loaded",
+				   r->library);
+			goto out;
+		}
+		for (k = 0; k < out->npkchecks && !c; k++)
+			if (strcmp(out->pkchecks[k].library, r->library) == 0 &&
+			    strcmp(out->pkchecks[k].algorithm, r->algorithm) == 0)
+				c = &out->pkchecks[k];
+		sqlite3_bind_int64(st, 1, inv_id);
+		sqlite3_bind_int64(st, 2, lib_ids[j]);
+		db_bind_text(st, 3, r->algorithm);
+		db_bind_text(st, 4, r->operation);
+		sqlite3_bind_int64(st, 5, r->calls_per_batch);
+		sqlite3_bind_int64(st, 6, r->t.repetitions);
+		sqlite3_bind_int64(st, 7, r->t.median_ns);
+		sqlite3_bind_int64(st, 8, r->t.min_ns);
+		bind_timing(st, 9, &r->t);
+		sqlite3_bind_double(st, 15, r->ns_per_call);
+		sqlite3_bind_double(st, 16, r->ops_per_s);
+		sqlite3_bind_int(st, 17, r->verified ? 1 : 0);
+		if (kat >= 0)
+			sqlite3_bind_int(st, 18, kat);
+		db_bind_text(st, 19, c ? c->confirmed_by : "");
+		db_bind_text(st, 20, c ? c->rejected_by : "");
+		samples = samples_json(&r->t);
+		sqlite3_bind_text(st, 21, samples, -1, SQLITE_TRANSIENT);
+		free(samples);
+		if (db_step_done(db, st, err) < 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(st);
+	return rc;
+}
+
 int db_store_output(sqlite3 *db, int64_t inv_id,
 		    const struct guest_output *out,
 		    const struct guest_judgement *judged,
@@ -557,7 +656,8 @@ int db_store_output(sqlite3 *db, int64_t inv_id,
 	    db_store_resources(db, inv_id, out, judged, err) == 0 &&
 	    store_crosschecks(db, inv_id, out, err) == 0 &&
 	    store_canaries(db, inv_id, out, lib_ids, err) == 0 &&
-	    store_pairs(db, inv_id, out, lib_ids, err) == 0)
+	    store_pairs(db, inv_id, out, lib_ids, err) == 0 &&
+	    store_pubkey(db, inv_id, out, lib_ids, err) == 0)
 		rc = 0;
 	free(lib_ids);
 	return rc;

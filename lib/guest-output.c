@@ -85,6 +85,20 @@ void guest_output_release(struct guest_output *out)
 		free(out->pairs[i].mode);
 	}
 	free(out->pairs);
+	for (i = 0; i < out->npkresults; i++) {
+		free(out->pkresults[i].t.samples_ns);
+		free(out->pkresults[i].library);
+		free(out->pkresults[i].algorithm);
+		free(out->pkresults[i].operation);
+	}
+	free(out->pkresults);
+	for (i = 0; i < out->npkchecks; i++) {
+		free(out->pkchecks[i].library);
+		free(out->pkchecks[i].algorithm);
+		free(out->pkchecks[i].confirmed_by);
+		free(out->pkchecks[i].rejected_by);
+	}
+	free(out->pkchecks);
 	guest_output_init(out);
 }
 

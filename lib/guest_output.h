@@ -107,6 +107,27 @@ struct guest_keysetup {
 	int verified;
 };
 
+/* One timed public-key operation (`pkresult`, guest/PROTOCOL.md
+ * "Public key"). */
+struct guest_pkresult {
+	char *library, *algorithm;	/* lib/pubkey-table.h names */
+	char *operation;		/* import, derive, sign, verify */
+	int64_t calls_per_batch;	/* operations per batch, >= 1 */
+	struct guest_timing t;
+	double ns_per_call;		/* median_ns / calls_per_batch, ns per
+					 * operation */
+	double ops_per_s;		/* operations per second at the median */
+	int verified;			/* as the guest judged it */
+};
+
+/* Which libraries confirmed or rejected one library's timed public-key
+ * output (`pkcheck`). */
+struct guest_pkcheck {
+	char *library, *algorithm;
+	char *confirmed_by;		/* library names joined by ",", "" none */
+	char *rejected_by;		/* the same */
+};
+
 /* One library's output on the cross-library check (protocol 2
  * `crosscheck`), and the verdict of guest_output_crosscheck(). */
 struct guest_crosscheck {
@@ -158,6 +179,10 @@ struct guest_output {
 	struct guest_canary *canaries;
 	struct guest_pair *pairs;	/* --interleave only */
 	size_t npairs;
+	struct guest_pkresult *pkresults;	/* --pubkey only */
+	size_t npkresults;
+	struct guest_pkcheck *pkchecks;		/* --pubkey only */
+	size_t npkchecks;
 	struct guest_keysetup *keysetups;
 	struct guest_crosscheck *crosschecks;
 	struct guest_library *libraries;

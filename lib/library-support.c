@@ -8,6 +8,7 @@
 
 #include "lib/algorithms.h"
 #include "lib/library-support.h"
+#include "lib/pubkey-table.h"
 
 /* A library and the protocol algorithms it lacks: most libraries have
  * most algorithms, so the exceptions are the shorter list. */
@@ -82,10 +83,28 @@ static const struct support table[] = {
 	{ "libmcrypt", libmcrypt_lacks },
 };
 
+/* The public-key algorithms each library has (guest/backend-NAME-pk.c,
+ * guest/PROTOCOL.md "Public key"); a library not named has none. */
+static const struct {
+	const char *library, *algorithm;
+} pubkey_support[] = {
+	{ "openssl", "x25519" }, { "openssl", "ed25519" },
+	{ "libgcrypt", "x25519" },
+	{ "nettle", "x25519" }, { "nettle", "ed25519" },
+	{ "libsodium", "x25519" }, { "libsodium", "ed25519" },
+};
+
 int library_supports(const char *library, const char *algorithm)
 {
 	size_t i, j;
 
+	if (pubkey_find(algorithm)) {
+		for (i = 0; i < sizeof(pubkey_support) / sizeof(pubkey_support[0]); i++)
+			if (strcmp(pubkey_support[i].library, library) == 0 &&
+			    strcmp(pubkey_support[i].algorithm, algorithm) == 0)
+				return 1;
+		return 0;
+	}
 	if (!algorithm_find(algorithm))
 		return 0;
 	for (i = 0; i < sizeof(table) / sizeof(table[0]); i++) {

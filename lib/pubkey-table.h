@@ -3,7 +3,8 @@
  * only and libc-free, built into the orchestrator (the validator) and the
  * guest (guest/pubkey.c), as lib/algorithm-table.c is. Kept apart from
  * algorithm_table: these algorithms have no buffer sizes, modes or
- * cross-check digests, and the orchestrator does not store them yet. */
+ * cross-check digests; their results go to their own table
+ * (db/migrations/0019-pubkey.sql). */
 #ifndef BENCHORCH_PUBKEY_TABLE_H
 #define BENCHORCH_PUBKEY_TABLE_H
 

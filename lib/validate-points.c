@@ -300,12 +300,12 @@ int guest_validate_pkresult(struct guest_output *out, json_t *o,
 {
 	const char *lib, *alg, *op;
 	const struct pubkey_algorithm *a;
-	struct guest_timing t;
-	int64_t calls;
-	int verified;
+	struct guest_pkresult r, *p;
 	json_t *v;
 	double expect;
+	size_t i;
 
+	memset(&r, 0, sizeof(r));
 	if (guest_field_loaded_library(out, o, lineno, &lib, err) < 0 ||
 	    guest_field_name(o, "algorithm", lineno, &alg, err) < 0 ||
 	    guest_field_name(o, "operation", lineno, &op, err) < 0)
@@ -317,26 +317,41 @@ int guest_validate_pkresult(struct guest_output *out, json_t *o,
 		return bo_err_set(err, "guest output line %zu: '%s' is not an operation of '%s'",
 				  lineno, op, alg);
 	if (guest_field_int(o, "calls_per_batch", 1, INT64_C(1) << 40, lineno,
-			    &calls, err) < 0 ||
-	    guest_field_bool(o, "verified", lineno, &verified, err) < 0)
+			    &r.calls_per_batch, err) < 0 ||
+	    guest_field_bool(o, "verified", lineno, &r.verified, err) < 0)
 		return -1;
 	v = json_object_get(o, "ns_per_call");
 	if (!v || !json_is_number(v) || !isfinite(json_number_value(v)) ||
 	    json_number_value(v) <= 0)
 		return bo_err_set(err, "guest output line %zu: 'ns_per_call' must be a positive number",
 				  lineno);
+	r.ns_per_call = json_number_value(v);
 	v = json_object_get(o, "ops_per_s");
 	if (!v || !json_is_number(v) || !isfinite(json_number_value(v)) ||
 	    json_number_value(v) <= 0)
 		return bo_err_set(err, "guest output line %zu: 'ops_per_s' must be a positive number",
 				  lineno);
-	if (get_timing(o, lineno, &t, err) < 0)
+	r.ops_per_s = json_number_value(v);
+	for (i = 0; i < out->npkresults; i++)
+		if (strcmp(out->pkresults[i].library, lib) == 0 &&
+		    strcmp(out->pkresults[i].algorithm, alg) == 0 &&
+		    strcmp(out->pkresults[i].operation, op) == 0)
+			return bo_err_set(err, "guest output line %zu: duplicate pkresult for %s %s %s",
+					  lineno, lib, alg, op);
+	if (get_timing(o, lineno, &r.t, err) < 0)
 		return -1;
-	free(t.samples_ns);
-	expect = (double)t.median_ns / (double)calls;
-	if (fabs(json_number_value(json_object_get(o, "ns_per_call")) - expect) >
-	    0.01 * expect + 1e-6)
+	expect = (double)r.t.median_ns / (double)r.calls_per_batch;
+	if (fabs(r.ns_per_call - expect) > 0.01 * expect + 1e-6) {
+		free(r.t.samples_ns);
 		return bo_err_set(err, "guest output line %zu: 'ns_per_call' is not median_ns / calls_per_batch",
 				  lineno);
+	}
+	out->pkresults = xrealloc(out->pkresults,
+				  (out->npkresults + 1) * sizeof(*p));
+	p = &out->pkresults[out->npkresults++];
+	*p = r;
+	p->library = xstrdup(lib);
+	p->algorithm = xstrdup(alg);
+	p->operation = xstrdup(op);
 	return 0;
 }

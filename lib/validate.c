@@ -102,8 +102,8 @@ static int add_library(struct guest_output *out, json_t *o, size_t lineno,
 }
 
 /* Is member "algorithm" of O a public-key algorithm (lib/pubkey-table.h)?
- * Its `kat` and `unsupported` lines are checked but not kept: the
- * orchestrator does not store public-key results yet. */
+ * Its `kat` and `unsupported` lines are kept with the others' (the
+ * tables kats and unsupported take any algorithm name). */
 static int names_pubkey(json_t *o)
 {
 	json_t *a = json_object_get(o, "algorithm");
@@ -111,14 +111,44 @@ static int names_pubkey(json_t *o)
 	return a && json_is_string(a) && pubkey_find(json_string_value(a));
 }
 
+/* The library names of array member KEY of O (at most 64 names the
+ * guest knows) joined by "," into *RET (caller frees; "" for none).
+ * Returns 0, or -1 with err set (*RET untouched). */
+static int library_list(json_t *o, const char *key, size_t lineno,
+			char **ret, bo_err *err)
+{
+	json_t *arr = json_object_get(o, key), *v;
+	size_t i, len = 0;
+	char *s;
+
+	if (!arr || !json_is_array(arr) || json_array_size(arr) > 64)
+		return bo_err_set(err, "guest output line %zu: '%s' must be an array of library names",
+				  lineno, key);
+	json_array_foreach(arr, i, v) {
+		if (!json_is_string(v) || !library_known(json_string_value(v)))
+			return bo_err_set(err, "guest output line %zu: '%s' must be an array of library names",
+					  lineno, key);
+		len += strlen(json_string_value(v)) + 1;
+	}
+	s = xcalloc(len + 1, 1);
+	json_array_foreach(arr, i, v) {
+		if (i)
+			strcat(s, ",");
+		strcat(s, json_string_value(v));
+	}
+	*ret = s;
+	return 0;
+}
+
 /* `pkcheck` (guest/PROTOCOL.md, "Public key"): a loaded library, a
  * public-key algorithm, and the arrays confirmed_by and rejected_by of
- * library names. Checked, not kept. */
-static int check_pkcheck(struct guest_output *out, json_t *o, size_t lineno,
-			 bo_err *err)
+ * library names; appended to out->pkchecks. */
+static int add_pkcheck(struct guest_output *out, json_t *o, size_t lineno,
+		       bo_err *err)
 {
-	static const char *const keys[] = { "confirmed_by", "rejected_by" };
 	const char *lib, *alg;
+	char *conf = NULL, *rej = NULL;
+	struct guest_pkcheck *p;
 
 	if (guest_field_loaded_library(out, o, lineno, &lib, err) < 0 ||
 	    guest_field_name(o, "algorithm", lineno, &alg, err) < 0)
@@ -126,37 +156,48 @@ static int check_pkcheck(struct guest_output *out, json_t *o, size_t lineno,
 	if (!pubkey_find(alg))
 		return bo_err_set(err, "guest output line %zu: unknown public-key algorithm '%s'",
 				  lineno, alg);
-	for (size_t k = 0; k < 2; k++) {
-		json_t *arr = json_object_get(o, keys[k]), *v;
-		size_t i;
-
-		if (!arr || !json_is_array(arr) || json_array_size(arr) > 64)
-			return bo_err_set(err, "guest output line %zu: '%s' must be an array of library names",
-					  lineno, keys[k]);
-		json_array_foreach(arr, i, v)
-			if (!json_is_string(v) ||
-			    !library_known(json_string_value(v)))
-				return bo_err_set(err, "guest output line %zu: '%s' must be an array of library names",
-						  lineno, keys[k]);
+	for (size_t i = 0; i < out->npkchecks; i++)
+		if (strcmp(out->pkchecks[i].library, lib) == 0 &&
+		    strcmp(out->pkchecks[i].algorithm, alg) == 0)
+			return bo_err_set(err, "guest output line %zu: duplicate pkcheck for %s %s",
+					  lineno, lib, alg);
+	if (library_list(o, "confirmed_by", lineno, &conf, err) < 0)
+		return -1;
+	if (library_list(o, "rejected_by", lineno, &rej, err) < 0) {
+		free(conf);
+		return -1;
 	}
+	out->pkchecks = xrealloc(out->pkchecks,
+				 (out->npkchecks + 1) * sizeof(*p));
+	p = &out->pkchecks[out->npkchecks++];
+	p->library = xstrdup(lib);
+	p->algorithm = xstrdup(alg);
+	p->confirmed_by = conf;
+	p->rejected_by = rej;
 	return 0;
+}
+
+/* The "algorithm" of O: a protocol algorithm, or a public-key one
+ * (lib/pubkey-table.h), into *RET (borrowed from O). */
+static int kat_algorithm(json_t *o, size_t lineno, const char **ret,
+			 bo_err *err)
+{
+	const struct algorithm *a;
+
+	if (names_pubkey(o))
+		return guest_field_name(o, "algorithm", lineno, ret, err);
+	return guest_field_algorithm(o, lineno, ret, &a, err);
 }
 
 static int add_kat(struct guest_output *out, json_t *o, size_t lineno,
 		   bo_err *err)
 {
 	const char *lib, *alg, *src;
-	const struct algorithm *a;
 	struct guest_kat *k;
 	int ok = 0;
 
-	if (names_pubkey(o))
-		return guest_field_loaded_library(out, o, lineno, &lib, err) < 0 ||
-		       guest_field_bool(o, "ok", lineno, &ok, err) < 0 ||
-		       guest_field_str(o, "source", 0, lineno, &src, err) < 0 ?
-		       -1 : 0;
 	if (guest_field_loaded_library(out, o, lineno, &lib, err) < 0 ||
-	    guest_field_algorithm(o, lineno, &alg, &a, err) < 0 ||
+	    kat_algorithm(o, lineno, &alg, err) < 0 ||
 	    guest_field_bool(o, "ok", lineno, &ok, err) < 0 ||
 	    guest_field_str(o, "source", 0, lineno, &src, err) < 0)
 		return -1;
@@ -173,13 +214,10 @@ static int add_unsupported(struct guest_output *out, json_t *o, size_t lineno,
 			   bo_err *err)
 {
 	const char *lib, *alg;
-	const struct algorithm *a;
 	struct guest_unsupported *u;
 
-	if (names_pubkey(o))
-		return guest_field_loaded_library(out, o, lineno, &lib, err);
 	if (guest_field_loaded_library(out, o, lineno, &lib, err) < 0 ||
-	    guest_field_algorithm(o, lineno, &alg, &a, err) < 0)
+	    kat_algorithm(o, lineno, &alg, err) < 0)
 		return -1;
 	out->unsupported = xrealloc(out->unsupported,
 				    (out->nunsupported + 1) * sizeof(*u));
@@ -406,7 +444,7 @@ int guest_output_add_line(struct guest_output *out, const char *line,
 	else if (strcmp(type, "pkresult") == 0)
 		rc = guest_validate_pkresult(out, o, lineno, err);
 	else if (strcmp(type, "pkcheck") == 0)
-		rc = check_pkcheck(out, o, lineno, err);
+		rc = add_pkcheck(out, o, lineno, err);
 	else if (strcmp(type, "crosscheck") == 0)
 		rc = add_crosscheck(out, o, lineno, err);
 	else if (strcmp(type, "canary") == 0)
@@ -444,6 +482,9 @@ int guest_output_finish(const struct guest_output *out, bo_err *err)
 				return bo_err_set(err, "guest reported TSC cycles but no TSC rate in 'done'");
 		for (i = 0; i < out->nkeysetups; i++)
 			if (out->keysetups[i].t.tsc_cycles != 0)
+				return bo_err_set(err, "guest reported TSC cycles but no TSC rate in 'done'");
+		for (i = 0; i < out->npkresults; i++)
+			if (out->pkresults[i].t.tsc_cycles != 0)
 				return bo_err_set(err, "guest reported TSC cycles but no TSC rate in 'done'");
 	}
 	return 0;

@@ -86,8 +86,10 @@ int guest_validate_pair(struct guest_output *out, json_t *o, size_t lineno,
 /* Check `pkresult` line O (guest/PROTOCOL.md, "Public key"): a library
  * reported loaded, an algorithm and operation of lib/pubkey-table.h, its
  * timing against its own samples, ns_per_call = median_ns /
- * calls_per_batch, ops_per_s > 0. Nothing is kept: the orchestrator does
- * not store public-key results yet. Returns 0, or -1 with err set. */
+ * calls_per_batch, ops_per_s > 0, no second line of the same library,
+ * algorithm and operation; append it to out->pkresults (strings and
+ * samples owned by OUT). Returns 0, or -1 with err set (OUT
+ * unchanged). */
 int guest_validate_pkresult(struct guest_output *out, json_t *o,
 			    size_t lineno, bo_err *err);
 

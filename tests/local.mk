@@ -111,6 +111,8 @@ TESTS += tests/t3140-run-summary.sh tests/t3141-run-progress.sh
 EXTRA_DIST += tests/t3140-run-summary.sh tests/t3141-run-progress.sh
 # What each library's process cost besides time (runs as root, a real run).
 TESTS += tests/t3150-run-resources.sh tests/t7025-results-resources.sh
+TESTS += tests/t3155-run-pubkey.sh
+EXTRA_DIST += tests/t3155-run-pubkey.sh
 EXTRA_DIST += tests/t3150-run-resources.sh tests/bench/resources.sh \
 	tests/t7025-results-resources.sh
 # The libraries taking turns in a run, and the pairs stored (root).

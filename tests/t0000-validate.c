@@ -353,9 +353,11 @@ static void pair_lines(void)
 	}
 }
 
-/* Public-key lines (PROTOCOL.md, "Public key"): accepted, and kept
- * nowhere (the orchestrator does not store them yet); a wrong operation,
- * an ns_per_call that does not follow and an unknown verifier rejected. */
+/* Public-key lines (PROTOCOL.md, "Public key"): accepted and kept (the
+ * kat and unsupported lines with the others, pkresult and pkcheck in
+ * their own lists); a wrong operation, an ns_per_call that does not
+ * follow, an unknown verifier and a second pkresult of one operation
+ * rejected. */
 #define PK(alg, op, nspc) "{\"type\":\"pkresult\",\"library\":\"openssl\",\"algorithm\":\"" alg "\",\"operation\":\"" op "\",\"calls_per_batch\":10,\"repetitions\":5,\"median_ns\":200000,\"min_ns\":190000,\"p25_ns\":195000,\"p75_ns\":205000,\"cv\":0.03952847075,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0,\"ns_per_call\":" nspc ",\"ops_per_s\":50000.0,\"verified\":true,\"samples_ns\":[200000,190000,210000,195000,205000]}"
 static void pubkey_lines(void)
 {
@@ -369,6 +371,10 @@ static void pubkey_lines(void)
 	};
 	static const char *bad_op[] = { LIB("openssl"), PK("x25519", "sign", "20000.0") };
 	static const char *bad_ns[] = { LIB("openssl"), PK("ed25519", "sign", "2.0") };
+	static const char *twice[] = {
+		LIB("openssl"), PK("x25519", "derive", "20000.0"),
+		PK("x25519", "derive", "20000.0"),
+	};
 	static const char *bad_check[] = {
 		LIB("openssl"),
 		"{\"type\":\"pkcheck\",\"library\":\"openssl\",\"algorithm\":\"ed25519\",\"confirmed_by\":[\"nosuchlib\"],\"rejected_by\":[]}",
@@ -377,10 +383,28 @@ static void pubkey_lines(void)
 	const char *msg;
 
 	msg = feed_lines(&out, good_pk, sizeof(good_pk) / sizeof(good_pk[0]));
-	tap_ok(!msg[0] && out.nkats == 0 && out.nunsupported == 0 &&
-	       out.nresults == 0 && out.nkeysetups == 0,
-	       "accepts public-key kat, unsupported, pkresult and pkcheck lines and keeps none (%s)",
+	tap_ok(!msg[0] && out.nkats == 1 && out.nunsupported == 1 &&
+	       out.nresults == 0 && out.nkeysetups == 0 &&
+	       out.npkresults == 2 && out.npkchecks == 1,
+	       "accepts public-key kat, unsupported, pkresult and pkcheck lines and keeps them (%s)",
 	       msg);
+	tap_ok(out.npkresults == 2 &&
+	       strcmp(out.pkresults[0].algorithm, "x25519") == 0 &&
+	       strcmp(out.pkresults[0].operation, "derive") == 0 &&
+	       out.pkresults[0].calls_per_batch == 10 &&
+	       out.pkresults[0].ops_per_s == 50000.0 &&
+	       out.pkresults[0].t.nsamples == 5 &&
+	       out.pkresults[0].t.samples_ns[2] == 210000 &&
+	       out.pkresults[1].verified == 1,
+	       "a pkresult keeps its operation, timing, ops/s and samples");
+	tap_ok(out.npkchecks == 1 &&
+	       strcmp(out.pkchecks[0].confirmed_by, "libsodium") == 0 &&
+	       strcmp(out.pkchecks[0].rejected_by, "") == 0,
+	       "a pkcheck keeps its libraries joined by commas");
+	guest_output_release(&out);
+	msg = feed_lines(&out, twice, 3);
+	tap_ok(strstr(msg, "line 4: duplicate pkresult for openssl x25519 derive") != NULL,
+	       "rejects a second pkresult of the same operation (%s)", msg);
 	guest_output_release(&out);
 	msg = feed_lines(&out, bad_op, 2);
 	tap_ok(strstr(msg, "line 3: 'sign' is not an operation of 'x25519'") != NULL,

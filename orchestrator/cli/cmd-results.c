@@ -8,6 +8,7 @@
 
 #include "db/db.h"
 #include "lib/algorithms.h"
+#include "lib/pubkey-table.h"
 #include "orchestrator/cli/cli.h"
 #include "orchestrator/cli/results-points.h"
 #include "orchestrator/results/db-names.h"
@@ -18,6 +19,7 @@
 #include "orchestrator/results/lib-faults.h"
 #include "lib/paths.h"
 #include "orchestrator/results/report-fmt.h"
+#include "orchestrator/results/results-pubkey.h"
 #include "orchestrator/results/results-resources.h"
 #include "orchestrator/results/runstate.h"
 #include "orchestrator/results/summary.h"
@@ -99,10 +101,11 @@ static int parse_lib(const char *arg, void *dest, bo_err *err)
 	return set_filter(dest, "--lib", arg, err);
 }
 
-/* --algo NAME: an algorithm the guest knows, into the filter DEST. */
+/* --algo NAME: an algorithm the guest knows (a public-key one too: it
+ * selects --pubkey), into the filter DEST. */
 static int parse_algo(const char *arg, void *dest, bo_err *err)
 {
-	if (!algorithm_find(arg))
+	if (!algorithm_find(arg) && !pubkey_find(arg))
 		return bo_err_set(err, "--algo: unknown algorithm '%s'", arg);
 	return set_filter(dest, "--algo", arg, err);
 }
@@ -400,7 +403,7 @@ static int print_resources(sqlite3 *db, const char *path,
 struct results_opts {
 	struct cli_paths paths;	/* first: cli_parse reads it */
 	struct cli_runs runs;
-	int all, latest, summary, tools, resources;
+	int all, latest, summary, tools, resources, pubkey;
 	const char *distro, *lib, *algo, *op;
 	struct cli_size size;	/* bytes 0: any size */
 	enum format fmt;
@@ -466,6 +469,18 @@ static const struct opt_def options[] = {
 		  "--latest, --all, --distro, --lib, --algo and\n"
 		  "--format; the table in ms and MiB, csv and json\n"
 		  "in microseconds and KiB)" },
+	{ .name = "pubkey", .kind = OPT_FLAG,
+	  .offset = offsetof(struct results_opts, pubkey),
+	  .help = "the public-key results instead (x25519, ed25519):\n"
+		  "per distribution, library, algorithm and\n"
+		  "operation (import, derive, sign, verify) the\n"
+		  "operations per second (10^9 over the mean ns per\n"
+		  "operation of the run's invocations), ns/op,\n"
+		  "verified and the invocations (--run, --latest,\n"
+		  "--all, --distro, --lib, --algo and --format\n"
+		  "apply; --algo x25519 or ed25519 implies it; the\n"
+		  "latest finished run with public-key results by\n"
+		  "default)" },
 	{ .kind = OPT_END },
 };
 
@@ -485,6 +500,15 @@ static int check_options(const struct results_opts *o)
 		return cli_usage_error("results", "--tools takes no --summary, --lib, --algo, --op or --size");
 	if (o->resources && (o->summary || o->op || o->size.bytes))
 		return cli_usage_error("results", "--resources takes no --summary, --op or --size");
+	if (o->algo && pubkey_find(o->algo) && (o->tools || o->resources))
+		return cli_usage_error("results", "--algo '%s' is a public-key algorithm: not with --tools or --resources",
+				       o->algo);
+	if ((o->pubkey || (o->algo && pubkey_find(o->algo))) &&
+	    (o->summary || o->tools || o->resources || o->op || o->size.bytes))
+		return cli_usage_error("results", "--pubkey takes no --summary, --tools, --resources, --op or --size");
+	if (o->pubkey && o->algo && !pubkey_find(o->algo))
+		return cli_usage_error("results", "--pubkey: --algo '%s' is not a public-key algorithm (x25519, ed25519)",
+				       o->algo);
 	return 0;
 }
 
@@ -586,6 +610,42 @@ static int print_points(sqlite3 *db, const char *path,
 	return rc;
 }
 
+/* --pubkey: print results_pubkey() for F (its runs, or with none the
+ * latest finished run with public-key results) in FMT. Returns an exit
+ * status. */
+static int print_pubkey(sqlite3 *db, const char *path,
+			const struct filters *f, enum format fmt)
+{
+	struct pubkey_filter pf = { f->all, f->runs, f->nruns, f->distro,
+				    f->lib, f->algo };
+	char *out = NULL;
+	size_t len = 0;
+	bo_err err;
+	long n;
+	FILE *mem = open_memstream(&out, &len);
+
+	if (!mem) {
+		fputs("benchorch: out of memory\n", stderr);
+		abort();
+	}
+	n = results_pubkey(mem, db, &pf, fmt, &err);
+	fclose(mem);
+	if (n >= 0)	/* with no row: csv its header, json [] */
+		fwrite(out, 1, len, stdout);
+	free(out);
+	if (n < 0) {
+		cli_error("cannot read public-key results from '%s': %s", path,
+			  err.msg);
+		return EXIT_ENV;
+	}
+	if (n == 0) {
+		cli_error("no matching public-key results in '%s' (`benchorch run` measures x25519 and ed25519 without --algos, or when --algos names them)",
+			  path);
+		return EXIT_FAILED;
+	}
+	return EXIT_OK;
+}
+
 /* Without --run or --all, F selects the latest finished run of the
  * kind O shows (tool runs for --tools, else library runs; latest_pick
  * says on stderr which newer runs it skipped): into *LATEST, F's only
@@ -623,6 +683,9 @@ static int show_results(sqlite3 *db, const char *path,
 	int rc = cli_check_runs("results", db, path, f->runs,
 				f->nruns);
 
+	/* the latest run with public-key results is results_pubkey's */
+	if (rc == EXIT_OK && (o->pubkey || (o->algo && pubkey_find(o->algo))))
+		return print_pubkey(db, path, f, o->fmt);
 	if (rc == EXIT_OK && o->tools)
 		rc = check_tools(db, path);
 	if (rc == EXIT_OK)

@@ -143,9 +143,11 @@ static const struct opt_def options[] = {
 	  .help = "only these libraries (openssl, libgcrypt, nettle,\n"
 		  "libsodium, ...; default: all)" },
 	{ .name = "algos", .kind = OPT_VALUE, .arg = "LIST",
-	  .offset = offsetof(struct run_opts, c.algos), .parse = measure_parse_algos,
+	  .offset = offsetof(struct run_opts, c.algos),
+	  .parse = measure_parse_run_algos,
 	  .help = "only these algorithms (e.g. aes-128-cbc,sha-256;\n"
-		  "default: all)" },
+		  "public key: x25519, ed25519, measured in the\n"
+		  "first and last round; default: all)" },
 	{ .name = "nohw", .kind = OPT_FLAG,
 	  .offset = offsetof(struct run_opts, c.nohw),
 	  .help = "mask the libraries' hardware acceleration (AES-NI,\n"

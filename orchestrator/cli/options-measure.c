@@ -80,6 +80,14 @@ int measure_parse_algos(const char *arg, void *dest, bo_err *err)
 	return 0;
 }
 
+int measure_parse_run_algos(const char *arg, void *dest, bo_err *err)
+{
+	if (request_check_run_algos(arg, "--algos", err) < 0)
+		return -1;
+	*(const char **)dest = arg;
+	return 0;
+}
+
 const struct opt_def measure_quick_options[] = {
 	{ .name = "quick", .kind = OPT_FLAG,
 	  .offset = offsetof(struct measure_opts, quick),

@@ -49,6 +49,9 @@ struct measure_opts {
  * Return 0, or -1 with err set. */
 int measure_parse_libs(const char *arg, void *dest, bo_err *err);
 int measure_parse_algos(const char *arg, void *dest, bo_err *err);
+/* The same for `run --algos LIST`, which also takes the public-key
+ * algorithms (x25519, ed25519: request_check_run_algos). */
+int measure_parse_run_algos(const char *arg, void *dest, bo_err *err);
 
 /* --quick alone (OPT_FLAG; offsets in struct measure_opts). */
 extern const struct opt_def measure_quick_options[];

@@ -32,6 +32,8 @@ liborch_a_SOURCES += \
 	orchestrator/results/report-tables.c \
 	orchestrator/results/report.c \
 	orchestrator/results/report.h \
+	orchestrator/results/results-pubkey.c \
+	orchestrator/results/results-pubkey.h \
 	orchestrator/results/results-resources.c \
 	orchestrator/results/results-resources.h \
 	orchestrator/results/runstate.c \

@@ -88,5 +88,12 @@ void plan_release(struct plan *p)
 		free(p->algos[i]);
 	free(p->algos);
 	free(p->steps);
+	free(p->pubkey);
 	memset(p, 0, sizeof(*p));
+}
+
+int plan_round_has_pubkey(const struct plan *p, size_t round)
+{
+	return p->pubkey && p->nrounds &&
+	       (round == 0 || round == p->nrounds - 1);
 }

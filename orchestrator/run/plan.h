@@ -50,7 +50,16 @@ struct plan {
 				 * in the order given to the guest; owned */
 	struct plan_step *steps;	/* nrounds * nspecs, in run order; owned */
 	size_t nsteps;
+	char *pubkey;		/* the public-key algorithms (guest --pubkey:
+				 * a list or "all"), measured in the first
+				 * and the last round only: two invocations
+				 * per distribution, as every other
+				 * algorithm; NULL = none. Not drawn by
+				 * plan_make: its caller sets it; owned */
 };
+
+/* Does round ROUND (0-based) of P measure P's public-key algorithms? */
+int plan_round_has_pubkey(const struct plan *p, size_t round);
 
 /* Draw the plan of a run from SEED (0 .. 2^32 - 1) for NSPECS
  * distributions and the NALGOS algorithm names ALGOS (>= 1), with at most

@@ -10,6 +10,7 @@
 #include "images/image.h"
 #include "lib/algorithms.h"
 #include "lib/library-support.h"
+#include "lib/pubkey-table.h"
 #include "orchestrator/run/request-check.h"
 
 /* 1 when LIST is empty, starts or ends with a comma or holds ",,". */
@@ -147,6 +148,32 @@ static int algorithm_known(const char *name)
 int request_check_algos(const char *list, const char *what, bo_err *err)
 {
 	return check_names(list, what, algorithm_known, algorithm_name, err);
+}
+
+/* A protocol or public-key algorithm? */
+static int run_algorithm_known(const char *name)
+{
+	return algorithm_find(name) != NULL || pubkey_find(name) != NULL;
+}
+
+/* The I-th name run_algorithm_known knows: the protocol's, then the
+ * public-key ones; NULL past the end. */
+static const char *run_algorithm_name(size_t i)
+{
+	const char *n = algorithm_name(i);
+	size_t k = 0;
+
+	if (n)
+		return n;
+	while (algorithm_name(k))
+		k++;
+	return i - k < PUBKEY_COUNT ? pubkey_table[i - k].name : NULL;
+}
+
+int request_check_run_algos(const char *list, const char *what, bo_err *err)
+{
+	return check_names(list, what, run_algorithm_known,
+			   run_algorithm_name, err);
 }
 
 /* The I-th item of the comma-separated LIST, or of every library

@@ -32,6 +32,10 @@ int request_check_libs(const char *list, const char *what, bo_err *err);
  * protocol's algorithm names, algorithms.h). */
 int request_check_algos(const char *list, const char *what, bo_err *err);
 
+/* The same for `run --algos`, which takes the public-key algorithms
+ * (lib/pubkey-table.h: x25519, ed25519) besides the protocol's. */
+int request_check_run_algos(const char *list, const char *what, bo_err *err);
+
 /* Check a selection of libraries and algorithms against what each
  * library can measure (lib/library-support.h), after each list passed
  * its own check above. LIBS and ALGOS are the comma-separated lists as

@@ -109,6 +109,11 @@ int run_invoke(const struct run_config *c, const struct plan *p,
 	s->round = (int)step->round + 1;
 	s->algos = c->spec_algos && c->spec_algos[step->spec] ?
 		   c->spec_algos[step->spec] : p->algos[step->round];
+	/* the plan's public-key rounds; a confirmation's own --algos has
+	 * none */
+	s->pubkey = plan_round_has_pubkey(p, step->round) &&
+		    !(c->spec_algos && c->spec_algos[step->spec]) ?
+		    p->pubkey : NULL;
 	libs = c->spec_libs && c->spec_libs[step->spec] ?
 	       c->spec_libs[step->spec] : c->libs;
 	snprintf(cpubuf, sizeof(cpubuf), "%d", cpu);
@@ -128,8 +133,15 @@ int run_invoke(const struct run_config *c, const struct plan *p,
 	}
 	if (c->nohw)
 		args[n++] = "--nohw";
-	if (c->interleave_libs)
+	/* the guest refuses --interleave with --pubkey: a round that
+	 * measures public-key algorithms under --interleave measures
+	 * nothing else (run.c leaves them out otherwise) */
+	if (c->interleave_libs && !s->pubkey)
 		args[n++] = "--interleave";
+	if (s->pubkey) {
+		args[n++] = "--pubkey";
+		args[n++] = s->pubkey;
+	}
 	/* the same addresses in every invocation of an image: two runs
 	 * differ only where their images or the host do (guest/place.h) */
 	args[n++] = "--fixed-layout";

@@ -35,12 +35,14 @@ struct run_inv {
 	int round;		/* 1-based; 0 = none (the image failed) */
 	const char *algos;	/* the guest's --algos (the plan's), or
 				 * NULL */
+	const char *pubkey;	/* its --pubkey (the plan's), NULL = none */
 	struct guest_output out;
 	char started_at[32];	/* ISO 8601 UTC */
 	char *error;		/* why it failed, or NULL (owned) */
 	const char *runner;	/* "nspawn", "chroot" or "" (static) */
 	uint64_t wall_ns;	/* the guest's wall time, ns */
-	size_t measured;	/* results and key setups it printed */
+	size_t measured;	/* results, key setups and public-key
+				 * results it printed */
 	int stored;		/* 1: in the database */
 };
 

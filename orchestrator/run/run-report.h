@@ -13,8 +13,9 @@
  * stdout (summary_run in C->format, unless C->no_summary; with nothing
  * measured the table prints nothing), then on stderr how many
  * measurements stayed noisy, the curves whose contention canary moved,
- * the results not verified and the libraries that disagree in the
- * cross-check. Returns EXIT_OK; EXIT_FAILED when the summary could not be
+ * the results not verified, the libraries that disagree in the
+ * cross-check and (unless C->no_summary) one line about its public-key
+ * results (results_pubkey_line). Returns EXIT_OK; EXIT_FAILED when the summary could not be
  * printed; EXIT_ENV after saying on stderr (one line: "cannot read WHAT
  * of run N in 'PATH': MESSAGE", the first thing not read) that the
  * database could not be read. */

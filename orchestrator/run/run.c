@@ -12,6 +12,7 @@
 #include "lib/shuffle.h"
 #include "images/image.h"
 #include "lib/algorithms.h"
+#include "lib/pubkey-table.h"
 #include "lib/exitcode.h"
 #include "lib/messages.h"
 #include "lib/numbers.h"
@@ -69,9 +70,11 @@ static void report_progress(const struct run_config *c, int64_t run_id,
 		c->on_progress(c->progress_ctx, &p);
 }
 
-/* The algorithm names of the run: c->algos split (duplicates dropped), or
- * every protocol algorithm. *ret_buf owns the strings (caller frees it
- * and the returned array); *ret_n gets the count. */
+/* The algorithm names of the run but the public-key ones: c->algos
+ * split (duplicates dropped), or every protocol algorithm; "none" alone
+ * when c->algos names public-key algorithms only (the guest's --algos
+ * none). *ret_buf owns the strings (caller frees it and the returned
+ * array); *ret_n gets the count. */
 static const char **run_algorithms(const struct run_config *c,
 				   char **ret_buf, size_t *ret_n)
 {
@@ -86,12 +89,18 @@ static const char **run_algorithms(const struct run_config *c,
 		*ret_buf = xstrdup(c->algos);
 		for (tok = strtok_r(*ret_buf, ",", &save); tok;
 		     tok = strtok_r(NULL, ",", &save)) {
+			if (pubkey_find(tok))
+				continue;
 			for (i = 0; i < n && strcmp(v[i], tok) != 0; i++)
 				;
 			if (i < n)
 				continue;
 			v = xrealloc(v, (n + 1) * sizeof(*v));
 			v[n++] = tok;
+		}
+		if (n == 0) {
+			v = xrealloc(v, sizeof(*v));
+			v[n++] = "none";
 		}
 	} else {
 		for (i = 0; (name = algorithm_name(i)); i++) {
@@ -101,6 +110,31 @@ static const char **run_algorithms(const struct run_config *c,
 	}
 	*ret_n = n;
 	return v;
+}
+
+/* The public-key algorithms of the run, for the guest's --pubkey: those
+ * of c->algos in the order given, or "all" without c->algos; NULL when
+ * it names none, and for a confirmation run (c->interleave_rounds: it
+ * measures the curves it was given). Caller frees. */
+static char *run_pubkey(const struct run_config *c)
+{
+	char *copy, *tok, *save = NULL, *s = NULL, *t;
+
+	if (c->interleave_rounds)
+		return NULL;
+	if (!c->algos)
+		return xstrdup("all");
+	copy = xstrdup(c->algos);
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (!pubkey_find(tok))
+			continue;
+		t = s ? xasprintf("%s,%s", s, tok) : xstrdup(tok);
+		free(s);
+		s = t;
+	}
+	free(copy);
+	return s;
 }
 
 /* The reason stored with a run in which every guest ran but none measured
@@ -228,6 +262,17 @@ static void run_make_plan(struct run_state *s)
 	else
 		plan_make(s->seed, s->algs, s->nalgs, c->nspecs, PLAN_ROUNDS,
 			  &s->plan);
+	s->plan.pubkey = run_pubkey(c);
+	/* the guest times public-key operations library after library,
+	 * never interleaved: beside other algorithms they are left out */
+	if (s->plan.pubkey && c->interleave_libs &&
+	    strcmp(s->algs[0], "none") != 0) {
+		if (c->algos)
+			cli_warn("--interleave: the public-key algorithms of --algos (%s) are not measured (the guest times them library after library); run them without --interleave",
+				 s->plan.pubkey);
+		free(s->plan.pubkey);
+		s->plan.pubkey = NULL;
+	}
 	report_progress(c, s->o.run_id, s->o.uuid, 0, s->plan.nsteps, NULL, 0,
 			s->plan.nrounds);
 	progress_init(&s->pg, progress_mode_for(c->quiet, stderr), stderr,
@@ -325,7 +370,8 @@ static void run_measure(struct run_state *s)
 		if (!failed) {
 			s->nok++;
 			s->nfaults += run_report_faults(d, p, inv);
-			inv->measured = inv->out.nresults + inv->out.nkeysetups;
+			inv->measured = inv->out.nresults + inv->out.nkeysetups +
+				       inv->out.npkresults;
 		} else {
 			d->failed = 1;
 			s->nfailed++;

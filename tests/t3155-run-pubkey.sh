@@ -1,0 +1,77 @@
+#!/bin/sh
+# t3155-run-pubkey - public-key results end to end on the cached Debian
+# image: `run --algos` with x25519 and ed25519 stores them (pubkey_v,
+# verified, plausible operations per second, two invocations each), the
+# end of the run says so, `results --pubkey` prints them as a table, csv
+# and json, and a run without public-key names in --algos stores none.
+. "${top_srcdir:-.}/tests/lib.sh"
+require_root_tools
+command -v systemd-nspawn >/dev/null 2>&1 || skip_all "needs systemd-nspawn"
+command -v sqlite3 >/dev/null 2>&1 || skip_all "needs sqlite3"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+db="$tmp/results.db"
+
+"$BENCHORCH" run --no-confirm --distros debian --quick --runner nspawn \
+	--algos aes-128-ctr,x25519,ed25519 --libs openssl,libsodium,nettle \
+	--state-dir "$TEST_STATE" --db "$db" >"$tmp/out" 2>"$tmp/err"
+ok $? "run with aes-128-ctr, x25519 and ed25519 succeeds"
+q() { sqlite3 -batch -noheader "$db" "$1"; }
+
+n=$(q "select count(*) from pubkey_v where run_id = 1")
+[ "$n" = 30 ]
+ok $? "pubkey_v: 3 libraries x 5 operations x 2 invocations ($n rows)"
+[ "$(q "select group_concat(distinct library) from (select library from pubkey_v order by library)")" = "libsodium,nettle,openssl" ]
+ok $? "pubkey_v names the three libraries"
+[ "$(q "select count(*) from pubkey_v where verified = 1 and kat_ok = 1 and rejected_by = '' and confirmed_by <> ''")" = "$n" ]
+ok $? "every public-key result is verified, its known answers passed, confirmed and rejected by none"
+[ "$(q "select count(*) from pubkey_v where ops_per_s between 1e3 and 1e7")" = "$n" ]
+ok $? "ops_per_s plausible: $(q "select min(round(ops_per_s)) || ' .. ' || max(round(ops_per_s)) from pubkey_v")"
+[ "$(q "select count(*) from pubkey_v v join pubkey_results r on r.id = v.pubkey_result_id
+	where abs(v.ops_per_s * v.median_ns / v.calls_per_batch - 1e9) > 1e7
+	or json_array_length(r.samples_ns) < r.repetitions")" = 0 ]
+ok $? "ops_per_s follows from median_ns and calls_per_batch, samples kept"
+[ "$(q "select group_concat(x, ' ') from (select distinct algorithm || ':' || operation as x from pubkey_v order by x)")" = \
+	"ed25519:import ed25519:sign ed25519:verify x25519:derive x25519:import" ]
+ok $? "the operations of each algorithm"
+[ "$(q "select count(distinct distro || release || package_version || library_version || variant) from pubkey_v")" = 3 ] &&
+[ "$(q "select count(*) from pubkey_v where distro = 'debian' and release = 'bookworm' and variant = 'hw' and package_version <> '' and cpu_model is not null")" = "$n" ]
+ok $? "keyed by distribution, release, CPU, library and package version"
+[ "$(q "select count(*) from invocations where run_id = 1 and algorithms = 'aes-128-ctr'")" = 2 ] &&
+[ "$(q "select group_concat(round) from (select distinct round from pubkey_v where run_id = 1 order by round)")" = "1,2" ]
+ok $? "both rounds measured them (invocations.algorithms is the guest's --algos)"
+grep -q "run 1: public key: 30 results (x25519, ed25519) of 3 libraries, 30 verified" "$tmp/err"
+ok $? "the end of the run says so: $(grep 'public key' "$tmp/err")"
+[ "$(q "select count(*) from results_v where run_id = 1 and algorithm = 'aes-128-ctr'")" -gt 0 ]
+ok $? "the symmetric results are stored beside them"
+
+"$BENCHORCH" results --db "$db" --pubkey >"$tmp/table"
+ok $? "results --pubkey (table)"
+head -1 "$tmp/table" | grep -q 'library.*algorithm.*operation.*ops/s.*verified' &&
+[ "$(grep -c ' yes ' "$tmp/table")" = 15 ]
+ok $? "the table: a header and 15 verified rows"
+"$BENCHORCH" results --db "$db" --pubkey --format csv >"$tmp/csv"
+ok $? "results --pubkey --format csv"
+head -1 "$tmp/csv" | grep -q '^run_id,distro,release,variant,library,library_version,package,package_version,algorithm,operation,ops_per_s,ns_per_op,verified,invocations' &&
+[ "$(tail -n +2 "$tmp/csv" | grep -c ',1,2,')" = 15 ]
+ok $? "csv: the columns, 15 rows verified from two invocations"
+"$BENCHORCH" results --db "$db" --algo x25519 --lib nettle --format json >"$tmp/json"
+ok $? "results --algo x25519 --lib nettle --format json"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d)==2 and all(r["library"]=="nettle" and r["algorithm"]=="x25519" and r["verified"]==1 and 1e3<=r["ops_per_s"]<=1e7 for r in d), d' "$tmp/json"
+ok $? "json: nettle's two X25519 operations"
+"$BENCHORCH" results --db "$db" --pubkey --op encrypt >/dev/null 2>"$tmp/uerr"
+[ $? -eq 2 ] && grep -q -- '--pubkey takes no' "$tmp/uerr"
+ok $? "results --pubkey --op is a usage error"
+
+"$BENCHORCH" run --no-confirm --distros debian --quick --runner nspawn \
+	--algos aes-128-ctr --libs openssl --state-dir "$TEST_STATE" \
+	--db "$db" >/dev/null 2>"$tmp/err2"
+ok $? "a run without public-key names in --algos"
+[ "$(q "select count(*) from pubkey_v where run_id = 2")" = 0 ] &&
+! grep -q 'public key' "$tmp/err2"
+ok $? "stores no public-key result and says nothing about them"
+[ "$(q "select count(*) from invocations where run_id = 2 and algorithms = 'aes-128-ctr'")" = 2 ]
+ok $? "its invocations measured aes-128-ctr alone"
+
+done_testing
