@@ -92,6 +92,8 @@ static const struct {
 	{ "libgcrypt", "x25519" },
 	{ "nettle", "x25519" }, { "nettle", "ed25519" },
 	{ "libsodium", "x25519" }, { "libsodium", "ed25519" },
+	{ "wolfssl", "x25519" }, { "wolfssl", "ed25519" },
+	{ "botan", "x25519" }, { "botan", "ed25519" },
 };
 
 int library_supports(const char *library, const char *algorithm)
