@@ -97,6 +97,17 @@ check_conf "${head}schedule nightly every day at 03:00 distros deb" "$tmp" "$tmp
 [ $rc -eq 2 ] && grep -q "'$tmp/c.conf' line 3: no newline at the end: the file is cut short" "$tmp/err"
 ok $? "a file cut short is refused: $(cat "$tmp/err")"
 
+# a clock out of range says which field: the hour, the minute, the second
+check_conf "${head}schedule nightly every day at 25:00 distros debian\n" "$tmp" "$tmp"
+[ $rc -eq 2 ] && grep -q "line 3: schedule 'nightly': '25:00': hour 25 out of range (00 to 23)" "$tmp/err"
+ok $? "every day at 25:00 is refused, naming the hour: $(cat "$tmp/err")"
+check_conf "${head}schedule nightly every day at 03:60 distros debian\n" "$tmp" "$tmp"
+[ $rc -eq 2 ] && grep -q "'03:60': minute 60 out of range (00 to 59)" "$tmp/err"
+ok $? "and 03:60 naming the minute: $(cat "$tmp/err")"
+check_conf "${head}schedule nightly every day at 3pm distros debian\n" "$tmp" "$tmp"
+[ $rc -eq 2 ] && grep -q "schedule 'nightly': expected 'every day at HH:MM\[:SS\]'" "$tmp/err"
+ok $? "and 3pm the format: $(cat "$tmp/err")"
+
 check_conf "${head}schedule nightly every day at 03:00 distros debian libs openssl,nettle\n" "$tmp" "$tmp"
 [ $rc -eq 0 ] && grep -q "^schedule nightly every day at 03:00:00 distros debian libs openssl,nettle refresh$" "$tmp/out"
 ok $? "a valid file is accepted and printed"

@@ -66,8 +66,15 @@ ok $? "the copy has every result, same schema version"
 	[ ! -e "$tmp/copy.db-wal" ] && [ ! -e "$tmp/copy.db-shm" ]
 ok $? "the whole export is one file: no -wal or -shm beside it, not in WAL mode"
 "$BENCHORCH" export --db "$tmp/all.db" -o "$tmp/copy.db" 2>"$tmp/err"
-[ $? -eq 3 ] && grep -q "exists" "$tmp/err"
-ok $? "export refuses to overwrite"
+[ $? -eq 2 ] && grep -q "exists" "$tmp/err"
+ok $? "export refuses to overwrite, a usage error (2)"
+"$BENCHORCH" export --db "$tmp/all.db" --run 2 -o "$tmp/copy.db" 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "exists" "$tmp/err"
+ok $? "and so does export --run (2)"
+ln -s "$tmp/nowhere.db" "$tmp/dangling.db"
+"$BENCHORCH" export --db "$tmp/all.db" -o "$tmp/dangling.db" 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "exists" "$tmp/err" && [ ! -e "$tmp/nowhere.db" ]
+ok $? "and a dangling symbolic link: nothing written where it points"
 
 # SQLite opens "" as a temporary database: the export would vanish with
 # exit 0

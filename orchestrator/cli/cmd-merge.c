@@ -208,17 +208,12 @@ static int check_export(const char *path, const int64_t *runs, size_t n)
 static int export_runs(const char *path, const struct move_opts *a)
 {
 	struct merge_stats st;
-	struct stat sb;
 	sqlite3 *out;
 	bo_err err;
 	int rc = check_export(path, a->runs.ids, a->runs.n);
 
 	if (rc != EXIT_OK)
 		return rc;
-	if (stat(a->out, &sb) == 0) {
-		cli_error("'%s' exists; export writes a new file", a->out);
-		return EXIT_ENV;
-	}
 	if (cli_db_open(a->out, 1, &out) != 0) {
 		/* OUT.db did not exist: what db_open made of it goes */
 		db_remove_files(a->out);
@@ -250,6 +245,7 @@ static int cmd_export(const struct cmd_ctx *ctx, void *opts, int argc,
 		      char **argv)
 {
 	struct move_opts *a = opts;
+	struct stat sb;
 	bo_err err;
 	int rc = EXIT_OK;
 
@@ -257,6 +253,12 @@ static int cmd_export(const struct cmd_ctx *ctx, void *opts, int argc,
 	(void)argv;
 	if (!a->out)
 		rc = cli_usage_error("export", "needs -o OUT.db");
+	else if (lstat(a->out, &sb) == 0)
+		/* a wrong argument, not a broken machine: a usage error, for
+		 * the whole database and for --run alike (a dangling link
+		 * too: it would write where it points) */
+		rc = cli_usage_error("export", "'%s' exists; export writes a new file (name another, or remove it first)",
+				     a->out);
 	else if (a->runs.n)
 		rc = export_runs(ctx->db_path, a);
 	else if (export_all(ctx->db_path, a->out, &err) < 0) {

@@ -70,27 +70,42 @@ static int valid_name(const char *s)
 		      "0123456789._-") == n;
 }
 
-/* "HH:MM" or "HH:MM:SS", 24-hour clock. */
-static int parse_clock(const char *s, struct sched *sc)
+/* "HH:MM" or "HH:MM:SS", 24-hour clock, of schedule NAME into SC.
+ * Returns 0, or -1 with err set: the format, or which field is out of
+ * range. */
+static int parse_clock(const char *name, const char *s, struct sched *sc,
+		       bo_err *err)
 {
 	int h, m, sec = 0, used = 0;
 
-	if (sscanf(s, "%2d:%2d%n", &h, &m, &used) != 2)
-		return -1;
+	if (sscanf(s, "%2d:%2d%n", &h, &m, &used) != 2 ||
+	    !isdigit((unsigned char)s[0]))
+		goto format;
 	if (s[used] == ':') {
 		int more = 0;
 
 		if (sscanf(s + used + 1, "%2d%n", &sec, &more) != 1)
-			return -1;
+			goto format;
 		used += 1 + more;
 	}
-	if (s[used] != '\0' || !isdigit((unsigned char)s[0]) ||
-	    h < 0 || h > 23 || m < 0 || m > 59 || sec < 0 || sec > 59)
-		return -1;
+	if (s[used] != '\0')
+		goto format;
+	if (h < 0 || h > 23)
+		return bo_err_set(err, "schedule '%s': '%s': hour %d out of range (00 to 23)",
+				  name, s, h);
+	if (m < 0 || m > 59)
+		return bo_err_set(err, "schedule '%s': '%s': minute %d out of range (00 to 59)",
+				  name, s, m);
+	if (sec < 0 || sec > 59)
+		return bo_err_set(err, "schedule '%s': '%s': second %d out of range (00 to 59)",
+				  name, s, sec);
 	sc->hour = h;
 	sc->min = m;
 	sc->sec = sec;
 	return 0;
+format:
+	return bo_err_set(err, "schedule '%s': expected 'every day at HH:MM[:SS]'",
+			  name);
 }
 
 /* "90s", "15m", "6h", "2d" (a bare number is seconds). */
@@ -161,10 +176,11 @@ static int parse_when(const char *name, char **w, int n, int *i,
 				  name);
 	(*i)++;
 	if (*i < n && strcmp(w[*i], "day") == 0) {
-		if (*i + 2 >= n || strcmp(w[*i + 1], "at") != 0 ||
-		    parse_clock(w[*i + 2], sc) < 0)
+		if (*i + 2 >= n || strcmp(w[*i + 1], "at") != 0)
 			return bo_err_set(err, "schedule '%s': expected 'every day at HH:MM[:SS]'",
 					  name);
+		if (parse_clock(name, w[*i + 2], sc, err) < 0)
+			return -1;
 		sc->kind = SCHED_DAILY;
 		*i += 3;
 	} else if (*i < n && parse_duration(w[*i], &sc->interval_s) == 0) {
