@@ -93,7 +93,7 @@ static void test_conf(void)
 
 	bad_conf("frobnicate yes\n", "line 1: unknown directive 'frobnicate'");
 	bad_conf("state-dir relative/path\n", "absolute");
-	bad_conf("schedule x every day at 25:00 distros debian\n", "HH:MM");
+	bad_conf("schedule x every day at 25:00 distros debian\n", "hour 25 out of range");
 	bad_conf("schedule x every day at 3:0x distros debian\n", "HH:MM");
 	bad_conf("schedule x every 0s distros debian\n", "bad time");
 	bad_conf("schedule x every day at 03:00\n", "names no distros");

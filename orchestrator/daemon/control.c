@@ -278,7 +278,10 @@ int control_call(const char *path, json_t *req, json_t **ret, bo_err *err)
 			bo_err_set(err, "cannot connect to the daemon at '%s': it is not a socket",
 				   path);
 		else if (e == ECONNREFUSED)
-			bo_err_set(err, "cannot connect to the daemon at '%s': nothing listens there (is the daemon running?)",
+			bo_err_set(err, "cannot connect to the daemon at '%s': nothing listens there (start it with 'benchorch daemon', or name its socket with --socket)",
+				   path);
+		else if (e == ENOENT)
+			bo_err_set(err, "cannot connect to the daemon at '%s': no such socket (start it with 'benchorch daemon', or name its socket with --socket)",
 				   path);
 		else
 			bo_err_set(err, "cannot connect to the daemon at '%s': %s",
