@@ -136,6 +136,8 @@ static void row_of(const struct fastest_group *g, struct line *ln,
 				    xstrdup("-");
 	if (top && top->cpb_nominal)
 		*marks |= 4;
+	if (!small || !second || !slow || !top)
+		*marks |= 16;	/* a "-" to explain */
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -273,6 +275,10 @@ long summary_fastest(FILE *f, sqlite3 *db, int64_t run_id,
 		fprintf(f, "%sa = b, x0.95=: a tie with the fastest, measured taking turns and not told\n"
 			"apart (their paired interval holds 1, or the guests disagree on which is faster)\n",
 			marks & 7 ? "" : "\n");
+	if (marks & 16)
+		fprintf(f, "%s- nothing to show: no second or third library at 16 KiB, or no bulk point\n"
+			"at 16 B (ChaCha20 and Salsa20 run whole 64-byte blocks in bulk)\n",
+			marks & 15 ? "" : "\n");
 	print_spreads(f, &t, 0);
 	dbopt = paths_db_opt(db_path);
 	fprintf(f, "\nEvery point: benchorch results --run %lld; charts: benchorch report --run %lld -o report.html%s%s%s\n",
