@@ -5,7 +5,9 @@
 # --digests and --keyring, the databases given to merge, --config of
 # daemon, status, submit and cancel. Each exits 2 with one message,
 # "benchorch CMD: cannot read 'FILE': REASON", and the --help hint, before
-# it does anything else (no image, no database made).
+# it does anything else (no image, no database made). A symbolic link is
+# refused where the file is opened without following one: images import
+# FILE, images build --from and --digests.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 tmp=$(mktemp -d)
@@ -54,6 +56,10 @@ each "$tmp/missing" "No such file or directory"
 printf 'x\n' >"$tmp/real.tar"
 ln -s real.tar "$tmp/link.tar"
 refused "$tmp/link.tar" "it is a symbolic link" images import mine "$tmp/link.tar"
+# and so do images build --from and --digests (the tarball and its
+# checksums are opened alike): refused up front too, not late
+refused "$tmp/link.tar" "it is a symbolic link" images build gentoo --from "$tmp/link.tar"
+refused "$tmp/link.tar" "it is a symbolic link" images build gentoo --from "$tmp/private" --digests "$tmp/link.tar"
 each "$tmp/dir" "Is a directory"
 if [ "$(id -u)" -ne 0 ]; then
 	each "$tmp/private" "Permission denied"

@@ -126,9 +126,9 @@ static const struct opt_def change_rows[] = {	/* build, import */
 static const struct opt_def source_rows[] = {	/* build */
 	{ .name = "mirror", .kind = OPT_VALUE, .arg = "URL",
 	  .offset = offsetof(struct opts, ctx.mirror), .parse = parse_mirror },
-	{ .name = "from", .kind = OPT_INPUT, .arg = "FILE",
+	{ .name = "from", .kind = OPT_INPUT_NOFOLLOW, .arg = "FILE",
 	  .offset = offsetof(struct opts, ctx.from) },
-	{ .name = "digests", .kind = OPT_INPUT, .arg = "FILE",
+	{ .name = "digests", .kind = OPT_INPUT_NOFOLLOW, .arg = "FILE",
 	  .offset = offsetof(struct opts, ctx.digests) },
 	{ .name = "keyring", .kind = OPT_INPUT, .arg = "FILE",
 	  .offset = offsetof(struct opts, ctx.keyring) },

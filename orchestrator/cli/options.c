@@ -67,9 +67,12 @@ static int store_value(const char *cmd, const struct flat_opt *f, char *base,
 		*(int *)dest = 1;
 		break;
 	case OPT_INPUT:
+	case OPT_INPUT_NOFOLLOW:
 	case OPT_PATH:
 		if (cli_path_arg(cmd, opt, arg) ||
-		    (o->kind == OPT_INPUT && cli_input_file(cmd, arg, NULL))) {
+		    (o->kind == OPT_INPUT && cli_input_file(cmd, arg, NULL)) ||
+		    (o->kind == OPT_INPUT_NOFOLLOW &&
+		     cli_input_file_nofollow(cmd, arg))) {
 			rc = EXIT_USAGE;
 			break;
 		}

@@ -31,6 +31,9 @@ enum opt_kind {
 			 * not be empty", cli_path_arg) */
 	OPT_INPUT,	/* as OPT_PATH, and the file must be readable
 			 * (cli_input_file: "cannot read 'X': REASON") */
+	OPT_INPUT_NOFOLLOW,	/* as OPT_INPUT, and not a symbolic link
+			 * (cli_input_file_nofollow): for a file the
+			 * command opens with O_NOFOLLOW */
 	OPT_INT,	/* long long at offset: a whole decimal number from
 			 * min to max (cli_parse_ll) */
 	OPT_NUMBER,	/* double at offset: a finite decimal number from
