@@ -22,7 +22,8 @@ void guest_pk_libsodium_load(void *handle);
 extern const struct guest_pk_ops guest_pk_nettle;
 void guest_pk_nettle_load(size_t which);
 
-/* libgcrypt's gcry_ecc_mul_point (X25519 only). */
+/* libgcrypt's gcry_ecc_mul_point (X25519) and gcry_pk_sign /
+ * gcry_pk_verify on S-expressions (Ed25519). */
 extern const struct guest_pk_ops guest_pk_libgcrypt;
 void guest_pk_libgcrypt_load(void *handle);
 
