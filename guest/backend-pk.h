@@ -27,6 +27,11 @@ void guest_pk_nettle_load(size_t which);
 extern const struct guest_pk_ops guest_pk_libgcrypt;
 void guest_pk_libgcrypt_load(void *handle);
 
+/* GnuTLS's gnutls_privkey_sign_data2 / gnutls_pubkey_verify_data2
+ * (Ed25519 only). */
+extern const struct guest_pk_ops guest_pk_gnutls;
+void guest_pk_gnutls_load(void *handle);
+
 /* wolfCrypt's wc_curve25519_* and wc_ed25519_*. */
 extern const struct guest_pk_ops guest_pk_wolfssl;
 void guest_pk_wolfssl_load(void *handle);

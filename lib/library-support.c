@@ -94,6 +94,7 @@ static const struct {
 	{ "libsodium", "x25519" }, { "libsodium", "ed25519" },
 	{ "wolfssl", "x25519" }, { "wolfssl", "ed25519" },
 	{ "botan", "x25519" }, { "botan", "ed25519" },
+	{ "gnutls", "ed25519" },
 };
 
 int library_supports(const char *library, const char *algorithm)
