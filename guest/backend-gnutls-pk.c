@@ -6,10 +6,9 @@
  * Import: GnuTLS's raw import of an Ed25519 private key
  * (gnutls_privkey_import_ecc_raw) needs the public key beside the seed,
  * and trusts it - a wrong one gives wrong signatures (checked on 3.7.9)
- * - while nothing in its public API derives it from the seed alone but
- * the import of the key as PKCS #8 (RFC 8410 7: the seed in an OCTET
- * STRING), which computes it. So a key is imported as an application
- * reading a PKCS #8 key does: the fixed 16-byte DER prefix of RFC 8410
+ * - while the import of the key as PKCS #8 (RFC 8410 7: the seed in an
+ * OCTET STRING) computes it from the seed. So a key is imported as an
+ * application reading a PKCS #8 key does: the fixed 16-byte DER prefix of RFC 8410
  * 10.3 and the 32-byte seed through gnutls_x509_privkey_import_pkcs8
  * (DER, unencrypted), the result made a gnutls_privkey_t that owns it
  * (gnutls_privkey_import_x509, GNUTLS_PRIVKEY_IMPORT_AUTO_RELEASE); the
@@ -18,9 +17,9 @@
  * beside the scalar multiplication (on 3.7.9 the whole import takes
  * about what Nettle's ed25519_sha512_public_key does).
  * gnutls_privkey_import_x509_raw would do the same in one call, but it
- * first tries every other key format it knows, which tripled the
- * import's time on 3.7.9: that is the cost of guessing a format, not of
- * setting up a key.
+ * auto-detects the key's format (as gnutls_x509_privkey_import2 does)
+ * and took three times as long on 3.7.9: the cost of guessing a format,
+ * not of setting up a key.
  *
  * sign and verify take the message as a gnutls_datum_t; a signature
  * comes back in memory GnuTLS allocates (gnutls_malloc), released with

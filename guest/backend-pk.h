@@ -32,6 +32,11 @@ void guest_pk_libgcrypt_load(void *handle);
 extern const struct guest_pk_ops guest_pk_gnutls;
 void guest_pk_gnutls_load(void *handle);
 
+/* Mbed TLS's mbedtls_ecp_mul / mbedtls_ecdh_compute_shared (X25519
+ * only). */
+extern const struct guest_pk_ops guest_pk_mbedtls;
+void guest_pk_mbedtls_load(void *handle);
+
 /* wolfCrypt's wc_curve25519_* and wc_ed25519_*. */
 extern const struct guest_pk_ops guest_pk_wolfssl;
 void guest_pk_wolfssl_load(void *handle);

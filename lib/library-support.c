@@ -95,6 +95,7 @@ static const struct {
 	{ "wolfssl", "x25519" }, { "wolfssl", "ed25519" },
 	{ "botan", "x25519" }, { "botan", "ed25519" },
 	{ "gnutls", "ed25519" },
+	{ "mbedtls", "x25519" },
 };
 
 int library_supports(const char *library, const char *algorithm)
