@@ -39,6 +39,7 @@
  * All handles are allocated by GnuTLS (opaque pointers); no
  * caller-allocated structure is used. The prototypes and constants below
  * restate GnuTLS's public ABI (gnutls/crypto.h, gnutls/gnutls.h of 3.7).
+ * Ed25519: guest/backend-gnutls-pk.c.
  */
 #include "compat.h"
 
@@ -48,6 +49,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "backend-pk.h"
 
 /* gnutls_datum_t */
 struct gt_datum {
@@ -256,6 +258,7 @@ static enum guest_load gt_load(struct guest_lib_info *info, char *why,
 			find_cipher((enum guest_algo)a);
 		}
 	}
+	guest_pk_gnutls_load(api.handle);
 	return GUEST_LOAD_OK;
 }
 
@@ -446,4 +449,5 @@ const struct guest_backend guest_backend_gnutls = {
 	.aead = gt_aead,
 	.bulk_free = backend_hctx_free,
 	.rekey = gt_rekey,
+	.pk = &guest_pk_gnutls,
 };

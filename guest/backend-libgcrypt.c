@@ -11,7 +11,7 @@
  * enum gcry_cipher_algos, gcry_cipher_modes, gcry_md_algos, gcry_ctl_cmds).
  * gcry_error_t is an unsigned int whose low 16 bits are the gpg-error code
  * (libgpg-error's gpg_err_code()).
- * X25519: guest/backend-libgcrypt-pk.c.
+ * X25519 and Ed25519: guest/backend-libgcrypt-pk.c.
  */
 #include "compat.h"
 

@@ -15,6 +15,7 @@
  * buffer and length, 16-byte IV and size, cipher context pointer, CMAC
  * context pointer, PSA flag); CIPHER_CTX_BYTES below gives it ample room.
  * The cipher's own context is allocated by mbedtls_cipher_setup().
+ * X25519: guest/backend-mbedtls-pk.c.
  *
  * Algorithms in 2.28: AES (ECB, CBC, CTR, GCM), Blowfish, 3DES, Camellia,
  * ChaCha20, ChaCha20-Poly1305, RC4 ("ARC4-128"), MD5, SHA-1, SHA-256,
@@ -40,6 +41,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "backend-pk.h"
 
 /* mbedtls_operation_t */
 #define MBEDTLS_DECRYPT 0
@@ -182,6 +184,7 @@ static enum guest_load mb_load(struct guest_lib_info *info, char *why,
 			infos[a] = api.cipher_info_from_string(names[a]);
 		}
 	}
+	guest_pk_mbedtls_load(api.handle);
 	return GUEST_LOAD_OK;
 }
 
@@ -363,4 +366,5 @@ const struct guest_backend guest_backend_mbedtls = {
 	.aead = mb_aead,
 	.bulk_free = mb_free,
 	.rekey = mb_rekey,
+	.pk = &guest_pk_mbedtls,
 };

@@ -22,9 +22,20 @@ void guest_pk_libsodium_load(void *handle);
 extern const struct guest_pk_ops guest_pk_nettle;
 void guest_pk_nettle_load(size_t which);
 
-/* libgcrypt's gcry_ecc_mul_point (X25519 only). */
+/* libgcrypt's gcry_ecc_mul_point (X25519) and gcry_pk_sign /
+ * gcry_pk_verify on S-expressions (Ed25519). */
 extern const struct guest_pk_ops guest_pk_libgcrypt;
 void guest_pk_libgcrypt_load(void *handle);
+
+/* GnuTLS's gnutls_privkey_sign_data2 / gnutls_pubkey_verify_data2
+ * (Ed25519 only). */
+extern const struct guest_pk_ops guest_pk_gnutls;
+void guest_pk_gnutls_load(void *handle);
+
+/* Mbed TLS's mbedtls_ecp_mul / mbedtls_ecdh_compute_shared (X25519
+ * only). */
+extern const struct guest_pk_ops guest_pk_mbedtls;
+void guest_pk_mbedtls_load(void *handle);
 
 /* wolfCrypt's wc_curve25519_* and wc_ed25519_*. */
 extern const struct guest_pk_ops guest_pk_wolfssl;

@@ -89,11 +89,13 @@ static const struct {
 	const char *library, *algorithm;
 } pubkey_support[] = {
 	{ "openssl", "x25519" }, { "openssl", "ed25519" },
-	{ "libgcrypt", "x25519" },
+	{ "libgcrypt", "x25519" }, { "libgcrypt", "ed25519" },
 	{ "nettle", "x25519" }, { "nettle", "ed25519" },
 	{ "libsodium", "x25519" }, { "libsodium", "ed25519" },
 	{ "wolfssl", "x25519" }, { "wolfssl", "ed25519" },
 	{ "botan", "x25519" }, { "botan", "ed25519" },
+	{ "gnutls", "ed25519" },
+	{ "mbedtls", "x25519" },
 };
 
 int library_supports(const char *library, const char *algorithm)

@@ -247,7 +247,8 @@ GUEST_BACKEND_SOURCES = guest/compat.h guest/algo.c guest/algo.h \
 	guest/backend-pk.h guest/backend-openssl-pk.c \
 	guest/backend-libsodium-pk.c guest/backend-nettle-pk.c \
 	guest/backend-libgcrypt-pk.c guest/backend-wolfssl-pk.c \
-	guest/backend-botan-pk.c
+	guest/backend-botan-pk.c guest/backend-gnutls-pk.c \
+	guest/backend-mbedtls-pk.c
 check_PROGRAMS += tests/t1300-guest-alloc
 tests_t1300_guest_alloc_SOURCES = tests/t1300-guest-alloc.c tests/tap.h \
 	$(GUEST_BACKEND_SOURCES)

@@ -1,13 +1,13 @@
 #!/bin/sh
 # t1140-guest-pubkey - the public-key algorithms (--pubkey) in the real
 # Debian bookworm rootfs, under systemd-nspawn: every library whose
-# backend has X25519 (OpenSSL, libsodium, Nettle, libgcrypt, Botan) or
-# Ed25519 (OpenSSL, libsodium, Nettle, Botan, wolfSSL) passes RFC 7748's
-# or RFC 8032's known-answer tests,
-# is confirmed by every other and rejected by no one in the cross-check
+# backend has X25519 (OpenSSL, libsodium, Nettle, libgcrypt, Botan, Mbed
+# TLS) or
+# Ed25519 (OpenSSL, libsodium, Nettle, libgcrypt, Botan, wolfSSL, GnuTLS)
+# passes RFC 7748's or RFC 8032's known-answer tests, is confirmed by every other and rejected by no one in the cross-check
 # (its timed shared secret or signature checked by them), and has every
 # operation timed, verified, at a plausible rate; a library without them
-# (Mbed TLS; libgcrypt's Ed25519) says unsupported; wolfSSL 5.5.4's
+# (Mbed TLS's Ed25519, GnuTLS's X25519) says unsupported; wolfSSL 5.5.4's
 # X25519, which refuses half of all peer keys (every RFC 7748 vector's
 # among them, guest/backend-wolfssl-pk.c), fails its known answers, is
 # rejected by no one for its timed secret, and is timed but not verified;
@@ -37,7 +37,7 @@ run() {
 		"$@" >"$tmp/$out" 2>"$tmp/$out.err"
 }
 run pk --quick --min-batch-ns 200000 --repetitions 3 \
-	--libs openssl,libsodium,nettle,libgcrypt,mbedtls,botan,wolfssl \
+	--libs openssl,libsodium,nettle,libgcrypt,mbedtls,botan,wolfssl,gnutls \
 	--algos none --pubkey x25519,ed25519
 ok $? "the guest measures x25519 and ed25519 and exits 0"
 sed 's/^/# /' "$tmp/pk.err" | head -5
@@ -54,11 +54,16 @@ def ok(cond, what):
     print("%sok %d - %s" % ("" if cond else "not ", n, what))
 ops = {"x25519": ["import", "derive"], "ed25519": ["import", "sign", "verify"]}
 want_kats = {"x25519": 3, "ed25519": 3}
-libs = {"x25519": ["openssl", "libsodium", "nettle", "libgcrypt", "botan"],
-        "ed25519": ["openssl", "libsodium", "nettle", "botan", "wolfssl"]}
-# Each operation's rate: at least 1000 per second (a 2-core VM does tens
-# of thousands), at most 10^7 (no key exchange or signature is that
-# cheap: a wrong, do-nothing path would be).
+# in the order of --libs, which is that of confirmed_by
+libs = {"x25519": ["openssl", "libsodium", "nettle", "libgcrypt", "mbedtls",
+                   "botan"],
+        "ed25519": ["openssl", "libsodium", "nettle", "libgcrypt", "botan",
+                    "wolfssl", "gnutls"]}
+# Each operation's rate: at least 200 per second (a 2-core VM does tens
+# of thousands in most libraries, about 2000 in Mbed TLS's X25519 on
+# generic bignums and libgcrypt's Ed25519 verify), at most 10^7 (no key
+# exchange or signature is that cheap: a wrong, do-nothing path would
+# be).
 for alg in ("x25519", "ed25519"):
     for lib in libs[alg]:
         # the others that check it: wolfSSL's X25519 (known answers
@@ -80,7 +85,7 @@ for alg in ("x25519", "ed25519"):
             r = [o for o in objs if o["type"] == "pkresult" and o["library"] == lib
                  and o["algorithm"] == alg and o["operation"] == op]
             rate = r[0]["ops_per_s"] if len(r) == 1 else 0
-            ok(len(r) == 1 and r[0]["verified"] and 1e3 <= rate <= 1e7
+            ok(len(r) == 1 and r[0]["verified"] and 200 <= rate <= 1e7
                and abs(rate * r[0]["ns_per_call"] - 1e9) < 1e7
                and len(r[0]["samples_ns"]) == 3,
                "%s %s %s: verified, %.0f per second" % (lib, alg, op, rate))
@@ -95,8 +100,8 @@ ok(sorted(o["operation"] for o in r) == ["derive", "import"]
    "wolfssl x25519: timed, not verified (%s)" % [(o["operation"], o["verified"]) for o in r])
 u = sorted((o["library"], o["algorithm"]) for o in objs
            if o["type"] == "unsupported")
-ok(u == [("libgcrypt", "ed25519"), ("mbedtls", "ed25519"), ("mbedtls", "x25519")],
-   "mbedtls says unsupported for both, libgcrypt for ed25519 (%s)" % u)
+ok(u == [("gnutls", "x25519"), ("mbedtls", "ed25519")],
+   "gnutls says unsupported for x25519, mbedtls for ed25519 (%s)" % u)
 ok(not any(o["type"] == "result" for o in objs), "--algos none: no cipher or hash result")
 e = [o for o in objs if o["type"] == "error"]
 ok(not e, "no error line (%s)" % e)
