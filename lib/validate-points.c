@@ -174,13 +174,43 @@ fail:
 	return -1;
 }
 
+/* The member KEY of O, a finite number above 0, into *RET. Returns 0, or
+ * -1 with err set ("'KEY' must be a positive number", at LINENO). */
+static int positive_number(json_t *o, const char *key, size_t lineno,
+			   double *ret, bo_err *err)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!v || !json_is_number(v) || !isfinite(json_number_value(v)) ||
+	    json_number_value(v) <= 0)
+		return bo_err_set(err, "guest output line %zu: '%s' must be a positive number",
+				  lineno, key);
+	*ret = json_number_value(v);
+	return 0;
+}
+
+/* Whether NS_PER_CALL is T's median over CALLS calls (within 1 %).
+ * Returns 0, or -1 with err set and T's samples freed (the caller's
+ * record is dropped). */
+static int check_ns_per_call(struct guest_timing *t, int64_t calls,
+			     double ns_per_call, size_t lineno, bo_err *err)
+{
+	double expect = (double)t->median_ns / (double)calls;
+
+	if (fabs(ns_per_call - expect) <= 0.01 * expect + 1e-6)
+		return 0;
+	free(t->samples_ns);
+	t->samples_ns = NULL;
+	return bo_err_set(err, "guest output line %zu: 'ns_per_call' is not median_ns / calls_per_batch",
+			  lineno);
+}
+
 int guest_validate_result(struct guest_output *out, json_t *o, size_t lineno,
 			  bo_err *err)
 {
 	const char *lib, *alg, *op, *mode;
 	const struct algorithm *a;
 	struct guest_result r, *p;
-	json_t *mb;
 
 	memset(&r, 0, sizeof(r));
 	if (guest_field_loaded_library(out, o, lineno, &lib, err) < 0 ||
@@ -206,12 +236,8 @@ int guest_validate_result(struct guest_output *out, json_t *o, size_t lineno,
 	if (r.bytes_per_batch != r.buffer_bytes * r.calls_per_batch)
 		return bo_err_set(err, "guest output line %zu: 'bytes_per_batch' is not buffer_bytes x calls_per_batch",
 				  lineno);
-	mb = json_object_get(o, "mb_per_s");
-	if (!mb || !json_is_number(mb) || !isfinite(json_number_value(mb)) ||
-	    json_number_value(mb) <= 0)
-		return bo_err_set(err, "guest output line %zu: 'mb_per_s' must be a positive number",
-				  lineno);
-	r.mb_per_s = json_number_value(mb);
+	if (positive_number(o, "mb_per_s", lineno, &r.mb_per_s, err) < 0)
+		return -1;
 	if (guest_output_find(out, lib, alg, op, mode, r.buffer_bytes))
 		return bo_err_set(err, "guest output line %zu: duplicate result for %s %s %s %s %lld",
 				  lineno, lib, alg, op, mode,
@@ -246,7 +272,6 @@ int guest_validate_keysetup(struct guest_output *out, json_t *o,
 	const char *lib, *alg, *op;
 	const struct algorithm *a;
 	struct guest_keysetup k, *p;
-	json_t *v;
 	size_t i;
 
 	memset(&k, 0, sizeof(k));
@@ -261,12 +286,8 @@ int guest_validate_keysetup(struct guest_output *out, json_t *o,
 			    &k.calls_per_batch, err) < 0 ||
 	    guest_field_bool(o, "verified", lineno, &k.verified, err) < 0)
 		return -1;
-	v = json_object_get(o, "ns_per_call");
-	if (!v || !json_is_number(v) || !isfinite(json_number_value(v)) ||
-	    json_number_value(v) <= 0)
-		return bo_err_set(err, "guest output line %zu: 'ns_per_call' must be a positive number",
-				  lineno);
-	k.ns_per_call = json_number_value(v);
+	if (positive_number(o, "ns_per_call", lineno, &k.ns_per_call, err) < 0)
+		return -1;
 	for (i = 0; i < out->nkeysetups; i++)
 		if (strcmp(out->keysetups[i].library, lib) == 0 &&
 		    strcmp(out->keysetups[i].algorithm, alg) == 0 &&
@@ -275,16 +296,9 @@ int guest_validate_keysetup(struct guest_output *out, json_t *o,
 					  lineno, lib, alg, op);
 	if (get_timing(o, lineno, &k.t, err) < 0)
 		return -1;
-	{
-		double expect = (double)k.t.median_ns /
-				(double)k.calls_per_batch;
-
-		if (fabs(k.ns_per_call - expect) > 0.01 * expect + 1e-6) {
-			free(k.t.samples_ns);
-			return bo_err_set(err, "guest output line %zu: 'ns_per_call' is not median_ns / calls_per_batch",
-					  lineno);
-		}
-	}
+	if (check_ns_per_call(&k.t, k.calls_per_batch, k.ns_per_call, lineno,
+			      err) < 0)
+		return -1;
 	out->keysetups = xrealloc(out->keysetups,
 				  (out->nkeysetups + 1) * sizeof(*p));
 	p = &out->keysetups[out->nkeysetups++];
@@ -301,8 +315,6 @@ int guest_validate_pkresult(struct guest_output *out, json_t *o,
 	const char *lib, *alg, *op;
 	const struct pubkey_algorithm *a;
 	struct guest_pkresult r, *p;
-	json_t *v;
-	double expect;
 	size_t i;
 
 	memset(&r, 0, sizeof(r));
@@ -320,18 +332,9 @@ int guest_validate_pkresult(struct guest_output *out, json_t *o,
 			    &r.calls_per_batch, err) < 0 ||
 	    guest_field_bool(o, "verified", lineno, &r.verified, err) < 0)
 		return -1;
-	v = json_object_get(o, "ns_per_call");
-	if (!v || !json_is_number(v) || !isfinite(json_number_value(v)) ||
-	    json_number_value(v) <= 0)
-		return bo_err_set(err, "guest output line %zu: 'ns_per_call' must be a positive number",
-				  lineno);
-	r.ns_per_call = json_number_value(v);
-	v = json_object_get(o, "ops_per_s");
-	if (!v || !json_is_number(v) || !isfinite(json_number_value(v)) ||
-	    json_number_value(v) <= 0)
-		return bo_err_set(err, "guest output line %zu: 'ops_per_s' must be a positive number",
-				  lineno);
-	r.ops_per_s = json_number_value(v);
+	if (positive_number(o, "ns_per_call", lineno, &r.ns_per_call, err) < 0 ||
+	    positive_number(o, "ops_per_s", lineno, &r.ops_per_s, err) < 0)
+		return -1;
 	for (i = 0; i < out->npkresults; i++)
 		if (strcmp(out->pkresults[i].library, lib) == 0 &&
 		    strcmp(out->pkresults[i].algorithm, alg) == 0 &&
@@ -340,12 +343,9 @@ int guest_validate_pkresult(struct guest_output *out, json_t *o,
 					  lineno, lib, alg, op);
 	if (get_timing(o, lineno, &r.t, err) < 0)
 		return -1;
-	expect = (double)r.t.median_ns / (double)r.calls_per_batch;
-	if (fabs(r.ns_per_call - expect) > 0.01 * expect + 1e-6) {
-		free(r.t.samples_ns);
-		return bo_err_set(err, "guest output line %zu: 'ns_per_call' is not median_ns / calls_per_batch",
-				  lineno);
-	}
+	if (check_ns_per_call(&r.t, r.calls_per_batch, r.ns_per_call, lineno,
+			      err) < 0)
+		return -1;
 	out->pkresults = xrealloc(out->pkresults,
 				  (out->npkresults + 1) * sizeof(*p));
 	p = &out->pkresults[out->npkresults++];
