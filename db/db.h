@@ -87,6 +87,21 @@ struct db_library_package {
 					 * neither) */
 };
 
+/* A rebuilt library measured in an image (images/builds.h; run
+ * --builds): what the builds table keeps of its build.json. Strings not
+ * owned. */
+struct db_build {
+	const char *name;		/* the build's name: "o3" */
+	const char *library;		/* guest backend: "libsodium" */
+	const char *package;		/* runtime package: "libsodium23" */
+	const char *source;		/* source package: "libsodium" */
+	const char *source_version;	/* "1.0.18-1+deb12u1" */
+	const char *compiler;		/* as given: "gcc", "clang-16" */
+	const char *compiler_version;	/* its first --version line */
+	const char *cflags;		/* effective CFLAGS */
+	const char *digest;		/* of its shared objects: "sha256:..." */
+};
+
 /* An image as the database stores it (tables images and image_packages,
  * and the package columns of libraries). Every string and array is
  * borrowed from the caller for the call that stores it. */
@@ -101,6 +116,11 @@ struct db_image {
 	size_t nlibpkgs;
 	const struct db_library_package *libpkgs;	/* looked up by
 					 * library, the first that names it */
+	size_t nbuilds;
+	const struct db_build *builds;	/* the builds measured in this
+					 * image: a guest library
+					 * "LIBRARY@NAME" is stored as
+					 * LIBRARY of the build NAME */
 };
 
 /* One guest invocation (one distro) of a run. */

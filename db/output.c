@@ -72,22 +72,44 @@ library_package(const struct db_image *img, const char *library)
 	return NULL;
 }
 
-/* The id of loaded library L's row in *RET, inserting it when new; its
- * package and package version come from IMG (NULL = none). Returns 0,
- * or -1 with err set. */
-static int library_id(sqlite3 *db, const struct guest_library *l,
-		      const struct db_image *img, int64_t *ret, bo_err *err)
+/* The build of IMG that the guest's library name NAME ("LIBRARY@BUILD")
+ * names, with LIBRARY's length in *RET_LIBLEN; NULL (and *ret_liblen
+ * strlen(NAME)) for a name without '@', the shipped library. A name
+ * with '@' that names no build of IMG: NULL with err set and *RET_BAD 1. */
+static const struct db_build *name_build(const struct db_image *img,
+					 const char *name, size_t *ret_liblen,
+					 int *ret_bad, bo_err *err)
 {
-	const struct db_library_package *lp = library_package(img, l->name);
-	const char *pkg = lp ? lp->package : NULL;
-	const char *pver = lp ? lp->version : NULL;
+	const char *at = strchr(name, '@');
+	size_t i, n;
+
+	*ret_bad = 0;
+	*ret_liblen = strlen(name);
+	if (!at)
+		return NULL;
+	n = (size_t)(at - name);
+	*ret_liblen = n;
+	for (i = 0; img && i < img->nbuilds; i++)
+		if (strcmp(img->builds[i].name, at + 1) == 0 &&
+		    strlen(img->builds[i].library) == n &&
+		    strncmp(img->builds[i].library, name, n) == 0)
+			return &img->builds[i];
+	*ret_bad = 1;
+	bo_err_set(err, "guest library '%s' names no build of this run", name);
+	return NULL;
+}
+
+/* The id of build B's row in *RET (image IMAGE_ID), inserting it when
+ * new. Returns 0, or -1 with err set. */
+static int build_id(sqlite3 *db, const struct db_build *b, int64_t image_id,
+		    int64_t *ret, bo_err *err)
+{
 	static const char *sqls[2] = {
-		"INSERT OR IGNORE INTO libraries (name, version, soname, path,"
-		" package, package_version, build_id) VALUES (?1, ?2, ?3, ?4,"
-		" ?5, ?6, ?7)",
-		"SELECT id FROM libraries WHERE name = ?1 AND version = ?2 AND"
-		" soname = ?3 AND path = ?4 AND package = ?5 AND"
-		" package_version = ?6",
+		"INSERT OR IGNORE INTO builds (image_id, name, digest, library,"
+		" package, source, source_version, compiler, compiler_version,"
+		" cflags) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+		"SELECT id FROM builds WHERE image_id = ?1 AND name = ?2 AND"
+		" digest = ?3",
 	};
 	int i, rc = -1;
 
@@ -96,7 +118,70 @@ static int library_id(sqlite3 *db, const struct guest_library *l,
 
 		if (db_prep(db, sqls[i], &st, err) < 0)
 			return -1;
-		db_bind_text(st, 1, l->name);
+		sqlite3_bind_int64(st, 1, image_id);
+		db_bind_text(st, 2, b->name);
+		db_bind_text(st, 3, b->digest);
+		if (i == 0) {
+			db_bind_text(st, 4, b->library);
+			db_bind_text(st, 5, b->package ? b->package : "");
+			db_bind_text(st, 6, b->source ? b->source : "");
+			db_bind_text(st, 7, b->source_version ?
+				     b->source_version : "");
+			db_bind_text(st, 8, b->compiler ? b->compiler : "");
+			db_bind_text(st, 9, b->compiler_version ?
+				     b->compiler_version : "");
+			db_bind_text(st, 10, b->cflags ? b->cflags : "");
+		}
+		rc = i == 0 ? db_step_done(db, st, err) :
+		     db_step_id(db, st, ret, err);
+		sqlite3_finalize(st);
+		if (rc < 0)
+			return -1;
+	}
+	return rc == 1 ? 0 : bo_err_set(err, "database error: build row missing");
+}
+
+/* The id of loaded library L's row in *RET, inserting it when new; its
+ * package and package version come from IMG (NULL = none), or for a
+ * build's library ("LIBRARY@NAME", see name_build) from the build, whose
+ * row (of image IMAGE_ID) it refers to. Returns 0, or -1 with err set. */
+static int library_id(sqlite3 *db, const struct guest_library *l,
+		      const struct db_image *img, int64_t image_id,
+		      int64_t *ret, bo_err *err)
+{
+	const struct db_library_package *lp;
+	const struct db_build *b;
+	const char *pkg, *pver;
+	static const char *sqls[2] = {
+		"INSERT OR IGNORE INTO libraries (name, version, soname, path,"
+		" package, package_version, build_id, build_ref) VALUES (?1,"
+		" ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+		"SELECT id FROM libraries WHERE name = ?1 AND version = ?2 AND"
+		" soname = ?3 AND path = ?4 AND package = ?5 AND"
+		" package_version = ?6 AND build_ref IS ?8",
+	};
+	int64_t bid = 0;
+	size_t liblen;
+	char *name;
+	int i, bad, rc = -1;
+
+	b = name_build(img, l->name, &liblen, &bad, err);
+	if (bad)
+		return -1;
+	if (b && build_id(db, b, image_id, &bid, err) < 0)
+		return -1;
+	name = xmalloc(liblen + 1);
+	memcpy(name, l->name, liblen);
+	name[liblen] = '\0';
+	lp = library_package(img, name);
+	pkg = b ? b->package : lp ? lp->package : NULL;
+	pver = b ? b->source_version : lp ? lp->version : NULL;
+	for (i = 0; i < 2; i++) {
+		sqlite3_stmt *st;
+
+		if (db_prep(db, sqls[i], &st, err) < 0)
+			goto out;
+		db_bind_text(st, 1, name);
 		db_bind_text(st, 2, l->version);
 		db_bind_text(st, 3, l->soname);
 		db_bind_text(st, 4, l->path);
@@ -104,13 +189,21 @@ static int library_id(sqlite3 *db, const struct guest_library *l,
 		db_bind_text(st, 6, pver);
 		if (i == 0)
 			db_bind_text(st, 7, l->build_id);
+		if (b)
+			sqlite3_bind_int64(st, 8, bid);
 		rc = i == 0 ? db_step_done(db, st, err) :
 		     db_step_id(db, st, ret, err);
 		sqlite3_finalize(st);
 		if (rc < 0)
-			return -1;
+			goto out;
 	}
-	return rc == 1 ? 0 : bo_err_set(err, "database error: library row missing");
+	if (rc != 1)
+		rc = bo_err_set(err, "database error: library row missing");
+	else
+		rc = 0;
+out:
+	free(name);
+	return rc < 0 ? -1 : 0;
 }
 
 /* Index in out->libraries of the loaded library NAME, or nlibraries. */
@@ -166,8 +259,22 @@ static int store_library_loads(sqlite3 *db, int64_t inv_id,
 			       bo_err *err)
 {
 	sqlite3_stmt *st;
+	int64_t image_id = 0;
 	size_t i;
 	int rc = -1;
+
+	/* the image of the invocation, which a build's row names */
+	if (img && img->nbuilds > 0) {
+		if (db_prep(db, "SELECT image_id FROM invocations WHERE id = ?1",
+			    &st, err) < 0)
+			return -1;
+		sqlite3_bind_int64(st, 1, inv_id);
+		rc = db_step_id(db, st, &image_id, err);
+		sqlite3_finalize(st);
+		if (rc != 1)
+			return rc < 0 ? -1 : bo_err_set(err, "database error: invocation row missing");
+		rc = -1;
+	}
 
 	if (db_prep(db, "INSERT INTO library_loads (invocation_id, name, status,"
 		    " library_id, build_id, position, message) VALUES (?1, ?2,"
@@ -176,7 +283,8 @@ static int store_library_loads(sqlite3 *db, int64_t inv_id,
 	for (i = 0; i < out->nlibraries; i++) {
 		const struct guest_library *l = &out->libraries[i];
 
-		if (l->loaded && library_id(db, l, img, &lib_ids[i], err) < 0)
+		if (l->loaded && library_id(db, l, img, image_id, &lib_ids[i],
+					    err) < 0)
 			goto out;
 		sqlite3_bind_int64(st, 1, inv_id);
 		db_bind_text(st, 2, l->name);

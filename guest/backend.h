@@ -234,6 +234,33 @@ const struct guest_backend *const *guest_backends(size_t *count);
 /* The backend named NAME, or NULL if there is none. */
 const struct guest_backend *guest_backend_by_name(const char *name);
 
+/* Most rebuilt libraries a run takes (--build), and the longest
+ * directory a build's files are in, bytes with the NUL. */
+#define GUEST_MAX_BUILDS 8
+#define GUEST_BUILD_DIR_MAX 256
+
+/* A rebuilt library (--build NAME=LIBRARY:DIR, guest/PROTOCOL.md
+ * "Builds"): a new backend that is BASE in every operation but its
+ * name, "LIBRARY@NAME" (BASE->name, '@', NAME), and that loads BASE's
+ * sonames from the directory DIR (an absolute path) instead of the
+ * loader's search path; the libraries they need come from the rootfs
+ * as usual. NAME is [a-z0-9._-], the whole name at most 64 bytes; DIR
+ * shorter than GUEST_BUILD_DIR_MAX. Returns the backend (static
+ * storage, one of GUEST_MAX_BUILDS, lives as long as the process), or
+ * NULL with a message of at most WHY_BYTES bytes in WHY (invalid NAME
+ * or DIR, too many builds). */
+const struct guest_backend *guest_backend_build(const struct guest_backend *base,
+						const char *name,
+						const char *dir, char *why,
+						size_t why_bytes);
+
+/* Load backend B's library (B->load) into INFO, WHY as for load(): a
+ * build's (guest_backend_build) from its directory, any other from the
+ * loader's search path. Every load goes through here. */
+enum guest_load backend_load(const struct guest_backend *b,
+			     struct guest_lib_info *info, char *why,
+			     size_t why_bytes);
+
 /* One complete operation OP of ALGO in B with fresh state, as described by
  * io (struct guest_oneshot): B's own oneshot() when it has one, else the
  * generic one-shot on B's bulk operations - bulk_new() (context, key, IV),
@@ -302,7 +329,8 @@ void backend_lib_path(const void *addr, char *out, size_t out_bytes);
 void backend_build_id(const char *path, char *out, size_t out_bytes);
 
 /* dlopen() the first of the N sonames in SONAMES that loads (RTLD_NOW |
- * RTLD_LOCAL). Returns the handle and sets *which to its index, or returns
+ * RTLD_LOCAL); while backend_load() loads a build, the file of that name
+ * in the build's directory instead. Returns the handle and sets *which to its index, or returns
  * NULL with why (why_bytes bytes, NUL-terminated) holding, for each soname
  * whose file exists but could not be loaded (a dependency missing or
  * broken, an undefined symbol, a bad ELF file), "cannot load SONAME: " and

@@ -34,6 +34,89 @@ const struct guest_backend *const *guest_backends(size_t *count)
 	return table;
 }
 
+/* The builds of this run (guest_backend_build): each a copy of its base
+ * backend under its own name, and the directory it loads from. */
+static struct {
+	struct guest_backend b;
+	char name[65];
+	char dir[GUEST_BUILD_DIR_MAX];
+} builds[GUEST_MAX_BUILDS];
+static size_t nbuilds;
+
+/* The directory backend_dlopen() loads from while backend_load() loads a
+ * build; NULL otherwise (the loader's search path). */
+static const char *load_dir;
+
+/* Is NAME a build's name: 1 .. 64 bytes of [a-z0-9._-]? */
+static bool build_name_ok(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (n == 0 || n > 64)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!((name[i] >= 'a' && name[i] <= 'z') ||
+		      (name[i] >= '0' && name[i] <= '9') || name[i] == '.' ||
+		      name[i] == '_' || name[i] == '-'))
+			return false;
+	return true;
+}
+
+const struct guest_backend *guest_backend_build(const struct guest_backend *base,
+						const char *name,
+						const char *dir, char *why,
+						size_t why_bytes)
+{
+	size_t i = nbuilds, nb;
+
+	if (!build_name_ok(name) ||
+	    strlen(base->name) + 1 + strlen(name) >= sizeof(builds[0].name)) {
+		snprintf(why, why_bytes, "invalid build name '%s'", name);
+		return NULL;
+	}
+	if (dir[0] != '/' || strlen(dir) >= sizeof(builds[0].dir)) {
+		snprintf(why, why_bytes, "build directory '%s' is not an absolute path of at most %d bytes",
+			 dir, GUEST_BUILD_DIR_MAX - 1);
+		return NULL;
+	}
+	if (i == GUEST_MAX_BUILDS) {
+		snprintf(why, why_bytes, "too many builds (at most %d)",
+			 GUEST_MAX_BUILDS);
+		return NULL;
+	}
+	/* the lengths were checked above */
+	nb = strlen(base->name);
+	memcpy(builds[i].name, base->name, nb);
+	builds[i].name[nb] = '@';
+	memcpy(builds[i].name + nb + 1, name, strlen(name) + 1);
+	for (size_t j = 0; j < nbuilds; j++)
+		if (strcmp(builds[j].name, builds[i].name) == 0) {
+			snprintf(why, why_bytes, "build '%s' given twice",
+				 builds[i].name);
+			return NULL;
+		}
+	builds[i].b = *base;
+	snprintf(builds[i].dir, sizeof(builds[i].dir), "%s", dir);
+	builds[i].b.name = builds[i].name;
+	nbuilds++;
+	return &builds[i].b;
+}
+
+enum guest_load backend_load(const struct guest_backend *b,
+			     struct guest_lib_info *info, char *why,
+			     size_t why_bytes)
+{
+	enum guest_load rc;
+
+	load_dir = NULL;
+	for (size_t i = 0; i < nbuilds; i++)
+		if (b == &builds[i].b)
+			load_dir = builds[i].dir;
+	rc = b->load(info, why, why_bytes);
+	load_dir = NULL;
+	return rc;
+}
+
 const struct guest_backend *guest_backend_by_name(const char *name)
 {
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
@@ -188,20 +271,32 @@ void *backend_dlopen(const char *const *sonames, size_t n, size_t *which,
 	if (why_bytes > 0)
 		why[0] = '\0';
 	for (size_t i = 0; i < n; i++) {
-		void *h = dlopen(sonames[i], RTLD_NOW | RTLD_LOCAL);
+		char path[GUEST_BUILD_DIR_MAX + 128];
+		const char *file = sonames[i];
+		void *h;
 		const char *err;
 		int w;
+
+		/* a build: its own file by absolute path, so that the
+		 * loader neither searches nor matches the soname of a
+		 * library it loaded before */
+		if (load_dir) {
+			snprintf(path, sizeof(path), "%s/%s", load_dir,
+				 sonames[i]);
+			file = path;
+		}
+		h = dlopen(file, RTLD_NOW | RTLD_LOCAL);
 
 		if (h) {
 			*which = i;
 			return h;
 		}
 		err = dlerror();
-		if (!err || soname_missing(sonames[i], err) || len >= why_bytes)
+		if (!err || soname_missing(file, err) || len >= why_bytes)
 			continue;
 		/* present but not loadable: keep the loader's message */
 		w = snprintf(why + len, why_bytes - len, "%scannot load %s: %s",
-			     len ? "; " : "", sonames[i], err);
+			     len ? "; " : "", file, err);
 		if (w > 0)
 			len += (size_t)w < why_bytes - len ? (size_t)w :
 			       why_bytes - len - 1;

@@ -412,7 +412,7 @@ bool measure_load(struct run *run, const struct guest_backend *b)
 	/* the footprint: resident set before and right after loading
 	 * (PROTOCOL.md, "Resources") */
 	info.rss_before_load_kib = rusage_rss_now_kib();
-	rc = b->load(&info, why, sizeof(why));
+	rc = backend_load(b, &info, why, sizeof(why));
 	info.footprint_kib = rusage_rss_now_kib();
 	if (rc == GUEST_LOAD_ABSENT) {
 		check_emit(emit_library(b->name, NULL));

@@ -66,6 +66,7 @@ static const char usage_text[] =
 	"usage: benchorch-guest [--quick] [--min-batch-ns N] [--repetitions N]\n"
 	"                       [--max-cv F] [--max-reruns N]\n"
 	"                       [--libs a,b] [--algos x,y] [--pubkey x,y]\n"
+	"                       [--build NAME=LIBRARY:DIR]...\n"
 	"                       [--cpu N] [--nohw]\n"
 	"                       [--oneshot-max BYTES] [--lib-timeout S]\n"
 	"                       [--seed N] [--no-fork] [--canary-disturb N]\n"
@@ -89,6 +90,9 @@ static const char usage_text[] =
 	"                     medians\n"
 	"  --libs a,b         libraries to try, in this order unless --seed\n"
 	"                     shuffles it (default: all)\n"
+	"  --build NAME=LIBRARY:DIR  also measure the build NAME of LIBRARY,\n"
+	"                     its sonames loaded from DIR, as the library\n"
+	"                     LIBRARY@NAME (repeatable, at most 8)\n"
 	"  --algos x,y        algorithms (default: all; none: no cipher or\n"
 	"                     hash, for --pubkey alone)\n"
 	"  --pubkey x,y       also measure these public-key algorithms\n"
@@ -499,6 +503,38 @@ static int set_libs(const char *val, struct options *o)
 	return each_item(val, o, add_lib) < 0 ? 2 : 0;
 }
 
+/* --build NAME=LIBRARY:DIR: the rebuilt LIBRARY called NAME, its shared
+ * objects in DIR, measured as the library "LIBRARY@NAME" beside the others
+ * (guest/PROTOCOL.md, "Builds"). */
+static int set_build(const char *val, struct options *o)
+{
+	const char *eq = strchr(val, '='), *colon;
+	const struct guest_backend *base, *b;
+	char name[80], lib[32], why[256];
+
+	colon = eq ? strchr(eq, ':') : NULL;
+	if (!eq || !colon || (size_t)(eq - val) >= sizeof(name) ||
+	    (size_t)(colon - eq - 1) >= sizeof(lib)) {
+		complain("--build: want NAME=LIBRARY:DIR, got '%s'", val);
+		return 2;
+	}
+	memcpy(name, val, (size_t)(eq - val));
+	name[eq - val] = '\0';
+	memcpy(lib, eq + 1, (size_t)(colon - eq - 1));
+	lib[colon - eq - 1] = '\0';
+	if (!(base = guest_backend_by_name(lib))) {
+		complain("--build: unknown library '%s'", lib);
+		return 2;
+	}
+	if (!(b = guest_backend_build(base, name, colon + 1, why,
+				      sizeof(why)))) {
+		complain("--build: %s", why);
+		return 2;
+	}
+	o->builds[o->nbuilds++] = b;
+	return 0;
+}
+
 /* --algos: a list, or "none" (no cipher or hash: with --pubkey, only
  * the public-key algorithms run). */
 static int set_algos(const char *val, struct options *o)
@@ -544,6 +580,7 @@ static const struct value_option value_options[] = {
 	{ "--min-batch-ns", set_min_batch_ns },
 	{ "--repetitions", set_repetitions },
 	{ "--libs", set_libs },
+	{ "--build", set_build },
 	{ "--algos", set_algos },
 	{ "--pubkey", set_pubkey },
 	{ "--cpu", set_cpu },
@@ -647,6 +684,13 @@ static int finish_options(struct options *o)
 
 		for (size_t i = 0; i < count && i < MAX_LIBS; i++)
 			o->libs[o->nlibs++] = all[i];
+	}
+	for (size_t i = 0; i < o->nbuilds; i++) {
+		if (o->nlibs == MAX_LIBS) {
+			complain("too many libraries");
+			return 2;
+		}
+		o->libs[o->nlibs++] = o->builds[i];
 	}
 	if (o->nalgos == 0 && !o->algos_none)
 		for (int a = 0; a < GUEST_ALGO_COUNT; a++)

@@ -24,6 +24,9 @@ struct options {
 	unsigned repetitions;		/* 0 = default */
 	const struct guest_backend *libs[MAX_LIBS];
 	size_t nlibs;			/* 0 = all compiled in */
+	const struct guest_backend *builds[GUEST_MAX_BUILDS];
+	size_t nbuilds;			/* --build: measured after libs,
+					 * as libraries of their own */
 	enum guest_algo algos[GUEST_ALGO_COUNT];
 	size_t nalgos;			/* 0 = all, or none with
 					 * algos_none */

@@ -269,7 +269,7 @@ static void check_others(struct run *run, size_t idx)
 	char why[256];
 
 	memset(&info, 0, sizeof(info));
-	if (b->load(&info, why, sizeof(why)) != GUEST_LOAD_OK || !b->pk)
+	if (backend_load(b, &info, why, sizeof(why)) != GUEST_LOAD_OK || !b->pk)
 		return;
 	for (int a = 0; a < GUEST_PK_COUNT; a++) {
 		if (!run->o->pk[a] || !b->pk->supports((enum guest_pk_algo)a))

@@ -47,8 +47,13 @@ int guest_field_name(json_t *o, const char *key, size_t lineno,
 	for (i = 0; s[i]; i++) {
 		char c = s[i];
 
+		/* '@': a build's library, "LIBRARY@NAME" (PROTOCOL.md,
+		 * "Builds") */
 		if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-		      c == '-' || c == '_' || c == '.'))
+		      c == '-' || c == '_' || c == '.' ||
+		      (c == '@' && i > 0 && s[i + 1] && !strchr(s + i + 1, '@') &&
+		       (strcmp(key, "library") == 0 ||
+			strcmp(key, "versus") == 0))))
 			return bo_err_set(err, "guest output line %zu: '%s' has an invalid name",
 					  lineno, key);
 	}

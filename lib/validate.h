@@ -28,7 +28,9 @@ int guest_field_str(json_t *o, const char *key, int allow_empty,
 		    size_t lineno, const char **ret, bo_err *err);
 
 /* A short identifier (library and algorithm names): a non-empty string
- * member of at most 64 of [a-z0-9._-], into *RET (borrowed from O).
+ * member of at most 64 of [a-z0-9._-], into *RET (borrowed from O); for
+ * KEY "library" or "versus" also a build's library, "LIBRARY@NAME" (one
+ * '@', neither part empty).
  * Returns 0, or -1 with err set. */
 int guest_field_name(json_t *o, const char *key, size_t lineno,
 		     const char **ret, bo_err *err);

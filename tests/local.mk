@@ -441,3 +441,12 @@ EXTRA_DIST += tests/bench/fidelity.sh tests/bench/findings.sh \
 EXTRA_DIST += tests/duet-images.sh tests/fixtures/duet-shim.c \
 	tests/bench/duet-aa.sh tests/bench/duet-ab.sh
 EXTRA_DIST += tests/README
+# Rebuilt libraries measured beside the shipped ones (run --builds): a
+# stand-in build (fake-build: the image's own library, with a recipe
+# written by build_json_write) in a real run on the cached image.
+check_PROGRAMS += tests/fixtures/fake-build
+tests_fixtures_fake_build_SOURCES = tests/fixtures/fake-build.c
+tests_fixtures_fake_build_CFLAGS = $(ORCH_TEST_CFLAGS)
+tests_fixtures_fake_build_LDADD = $(ORCH_TEST_LDADD)
+TESTS += tests/t2162-run-builds.sh
+EXTRA_DIST += tests/t2162-run-builds.sh

@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/t1030-guest-usage.sh - the guest's command line: usage errors exit
-# with status 2 and print nothing on stdout; a run starts with a protocol 3
+# with status 2 and print nothing on stdout (--build's too); a run starts with a protocol 3
 # hello and ends with done; --seed shuffles the libraries reproducibly and
 # says so in hello. Prints TAP.
 
@@ -11,7 +11,7 @@ if [ ! -x "$guest" ]; then
 	exit 0
 fi
 
-echo "1..25"
+echo "1..31"
 n=0
 fails=0
 check() {	# check STATUS DESCRIPTION
@@ -52,6 +52,18 @@ usage_error "--max-reruns x" --max-reruns x
 usage_error "--seed -1" --seed -1
 usage_error "--seed 2^32" --seed 4294967296
 usage_error "--seed abc" --seed abc
+usage_error "--build without NAME=" --build libsodium:/b
+usage_error "--build of an unknown library" --build o3=nosuch:/b
+usage_error "--build with a relative directory" --build o3=libsodium:b
+usage_error "--build with an invalid name" --build ../x=libsodium:/b
+usage_error "--build given twice" --build o3=libsodium:/b --build o3=libsodium:/c
+
+# a build is a library of its own, LIBRARY@NAME, loaded from its
+# directory only: absent when that has none of the library's files
+"$guest" --libs libsodium --algos sha-512 --quick --build o3=libsodium:/nonexistent >"$tmp.out" 2>"$tmp.err"
+[ $? -eq 0 ] && grep -q '^{"type":"library","library":"libsodium@o3","status":"absent"}$' "$tmp.out" &&
+	[ "$(grep -c '"type":"library"' "$tmp.out")" -eq 2 ]
+check $? "--build o3=libsodium:DIR reports the library libsodium@o3 after libsodium, absent from an empty DIR"
 
 "$guest" --help >"$tmp.out" 2>&1
 [ $? -eq 0 ] && grep -q '^usage: benchorch-guest' "$tmp.out"

@@ -59,12 +59,12 @@ ok $? "one line on run 1 alone, without warnings"
 ok $? "--run twice, --distro NAME:RELEASE, --format csv"
 [ "$(wc -l <"$tmp/csv")" -eq 19 ]
 ok $? "2 runs x 3 libraries x 3 (algorithm, op) rows at 1 MiB: $(($(wc -l <"$tmp/csv") - 1))"
-head -1 "$tmp/csv" | tr -d '\r' | grep -qx 'run_id,distro,release,library,library_version,package_version,algorithm,operation,buffer_bytes,mb_per_s,median_ns,verified,mode,variant,p25_ns,p75_ns,cv,noisy,cycles_per_byte,calls_per_batch,ns_per_call'
-ok $? "csv columns unchanged; mode, variant, the statistics, calls_per_batch and ns_per_call appended"
+head -1 "$tmp/csv" | tr -d '\r' | grep -qx 'run_id,distro,release,library,library_version,package_version,algorithm,operation,buffer_bytes,mb_per_s,median_ns,verified,mode,variant,p25_ns,p75_ns,cv,noisy,cycles_per_byte,calls_per_batch,ns_per_call,build'
+ok $? "csv columns unchanged; mode, variant, the statistics, calls_per_batch, ns_per_call and build appended"
 tr -d '\r' <"$tmp/csv" >"$tmp/csv2"
-grep -q '^2,ubuntu,noble,nettle,3.8.1,3.9.1-2.2build1,sha-256,hash,1048576,[0-9.]*,[0-9]*,1,bulk,hw,8621809,10019940,0.1185[0-9]*,1,6.667,[0-9]*,[0-9.]*$' "$tmp/csv2" &&
-	grep -q '^1,ubuntu,noble,nettle,3.8.1,3.9.1-2.2build1,sha-256,hash,1048576,[0-9.]*,[0-9]*,1,bulk,hw,8621809,10019940,0.1185[0-9]*,1,,[0-9]*,[0-9.]*$' "$tmp/csv2" &&
-	[ "$(grep -c ',0,[0-9.]*,[0-9]*,[0-9.]*$' "$tmp/csv2")" -eq 16 ]
+grep -q '^2,ubuntu,noble,nettle,3.8.1,3.9.1-2.2build1,sha-256,hash,1048576,[0-9.]*,[0-9]*,1,bulk,hw,8621809,10019940,0.1185[0-9]*,1,6.667,[0-9]*,[0-9.]*,shipped$' "$tmp/csv2" &&
+	grep -q '^1,ubuntu,noble,nettle,3.8.1,3.9.1-2.2build1,sha-256,hash,1048576,[0-9.]*,[0-9]*,1,bulk,hw,8621809,10019940,0.1185[0-9]*,1,,[0-9]*,[0-9.]*,shipped$' "$tmp/csv2" &&
+	[ "$(grep -c ',0,[0-9.]*,[0-9]*,[0-9.]*,shipped$' "$tmp/csv2")" -eq 16 ]
 ok $? "csv: quartiles, cv, the noisy flag and cycles per byte per point"
 "$BENCHORCH" results --db "$db" --run 1 --format json --lib openssl --size 16 >"$tmp/json"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d and all(r["cycles_per_byte"] is None and r["p25_ns"] <= r["median_ns"] <= r["p75_ns"] and 0 < r["cv"] < 0.02 and r["noisy"] == 0 for r in d)' "$tmp/json"
@@ -225,8 +225,8 @@ insert into results (invocation_id, library_id, algorithm, operation,
  (2, 1, 'sha-256', 'hash', 16, 1000, 16000, 5, 32000, 31800, 500.0, 1);"
 ok $? "a schema-2 database"
 "$BENCHORCH" results --db "$old" --all --format csv >"$tmp/old.csv" 2>"$tmp/err" &&
-	tail -1 "$tmp/old.csv" | tr -d '\r' | grep -qx '2,debian,bookworm,openssl,3,,sha-256,hash,16,500,32000,1,bulk,hw,,,,,,1000,32'
-ok $? "results reads it, the statistics empty, calls_per_batch and ns_per_call there"
+	tail -1 "$tmp/old.csv" | tr -d '\r' | grep -qx '2,debian,bookworm,openssl,3,,sha-256,hash,16,500,32000,1,bulk,hw,,,,,,1000,32,shipped'
+ok $? "results reads it, the statistics empty, calls_per_batch and ns_per_call there, build shipped"
 "$BENCHORCH" results --db "$old" --all >"$tmp/out" 2>"$tmp/err" &&
 	grep -Eq '^ *2 +debian:bookworm +openssl .* hash +16 B +500 +32 +yes +bulk +hw *$' "$tmp/out"
 ok $? "the table too, without cycles per byte or CV"

@@ -142,6 +142,12 @@ static const struct opt_def options[] = {
 	  .offset = offsetof(struct run_opts, c.libs), .parse = measure_parse_libs,
 	  .help = "only these libraries (openssl, libgcrypt, nettle,\n"
 		  "libsodium, ...; default: all)" },
+	{ .name = "builds", .kind = OPT_STRING, .arg = "LIST",
+	  .offset = offsetof(struct run_opts, c.builds),
+	  .help = "shipped and the names of builds (benchorch rebuild)\n"
+		  "to measure beside the shipped libraries, in the same\n"
+		  "guest, each in the distributions it was built in;\n"
+		  "stored with build = 'shipped' or its name" },
 	{ .name = "algos", .kind = OPT_VALUE, .arg = "LIST",
 	  .offset = offsetof(struct run_opts, c.algos),
 	  .parse = measure_parse_run_algos,
@@ -242,10 +248,11 @@ static int check_opts(const char *cmd, const struct run_opts *o)
 	/* the tool mode measures hw and nohw itself, every tool, its own
 	 * repetitions */
 	if (c->tools && (c->libs || c->algos || c->nohw || m->quick ||
+			 c->builds ||
 			 c->interleave_libs ||
 			 m->min_batch_ns || m->repetitions || c->max_cv[0] ||
 			 m->max_reruns.set || m->seed.set))
-		return cli_usage_error(cmd, "--tools takes none of --libs, --algos, --nohw, --interleave, --quick, --seed, --min-batch-ms, --repetitions, --max-cv, --max-reruns");
+		return cli_usage_error(cmd, "--tools takes none of --libs, --builds, --algos, --nohw, --interleave, --quick, --seed, --min-batch-ms, --repetitions, --max-cv, --max-reruns");
 	/* a library or algorithm asked for that would measure nothing */
 	if (request_check_selection(c->libs, c->algos, &err) < 0)
 		return cli_usage_error(cmd, "%s", err.msg);
@@ -276,7 +283,8 @@ static int config_from_opts(const char *cmd, const struct cmd_ctx *ctx,
 	return 0;
 }
 
-/* Split c->distros and check every name against the recipes, before any
+/* Split c->distros and check every name against the recipes, and the
+ * builds of --builds against them, before any
  * work starts (request-check.h: the same check as the daemon's). Returns
  * 0, or EXIT_USAGE after printing why as CMD's usage error. */
 static int check_distros(const char *cmd, struct run_config *c)
@@ -286,6 +294,12 @@ static int check_distros(const char *cmd, struct run_config *c)
 	if (request_check_distros(c->distros, "--distros", c->data_dir,
 				  c->state_dir, &c->specs, &c->nspecs,
 				  &err) < 0)
+		return cli_usage_error(cmd, "%s", err.msg);
+	/* the builds, of the run's images (request-check.h) */
+	if (c->builds &&
+	    request_check_builds(c->builds, "--builds", c->state_dir,
+				 c->data_dir, c->specs, c->nspecs, c->libs,
+				 &err) < 0)
 		return cli_usage_error(cmd, "%s", err.msg);
 	return 0;
 }

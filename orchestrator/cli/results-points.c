@@ -26,11 +26,14 @@ static const char machine_cols[] =
  * divided by them, the time of one call. */
 static const char machine_tail[] =
 	", calls_per_batch,"
-	" round(median_ns * 1.0 / calls_per_batch, 3) AS ns_per_call";
+	" round(median_ns * 1.0 / calls_per_batch, 3) AS ns_per_call,"
+	" %s AS build";
 
-/* table: what people read (sizes and throughput formatted in C). */
+/* table: what people read (sizes and throughput formatted in C); the
+ * library as results_schema's library_label (%s: "LIBRARY@NAME" for a
+ * build's rows). */
 static const char human_cols[] =
-	"SELECT run_id, distro || coalesce(':' || release, ''), library,"
+	"SELECT run_id, distro || coalesce(':' || release, ''), %s,"
 	" library_version, package_version, algorithm, operation, buffer_bytes,"
 	" mb_per_s, median_ns * 1.0 / calls_per_batch, verified";
 
@@ -265,7 +268,7 @@ int results_prepare_points(sqlite3 *db, const char *path,
 			  sqlite3_stmt **st)
 {
 	struct results_schema rs;
-	char *sql, *latest_sql = NULL;
+	char *sql, *latest_sql = NULL, *human, *tail;
 	int stats = has_stats(db);
 	bo_err err;
 
@@ -275,9 +278,13 @@ int results_prepare_points(sqlite3 *db, const char *path,
 		cli_error("database error in '%s': %s", path, sqlite3_errmsg(db));
 		return EXIT_ENV;
 	}
-	sql = build_sql(fmt == FORMAT_TABLE ? human_cols : machine_cols,
-			fmt == FORMAT_TABLE ? "" : machine_tail, rs.mode, rs.variant, stats, rs.points_view, latest_sql,
+	human = xasprintf(human_cols, rs.library_label);
+	tail = xasprintf(machine_tail, rs.build);
+	sql = build_sql(fmt == FORMAT_TABLE ? human : machine_cols,
+			fmt == FORMAT_TABLE ? "" : tail, rs.mode, rs.variant, stats, rs.points_view, latest_sql,
 			f);
+	free(human);
+	free(tail);
 	free(latest_sql);
 	if (sqlite3_prepare_v2(db, sql, -1, st, NULL) != SQLITE_OK) {
 		cli_error("database error in '%s': %s", path, sqlite3_errmsg(db));

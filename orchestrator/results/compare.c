@@ -15,7 +15,8 @@
 
 /* Format: %1$s/%2$s base/new mode, %3$s/%4$s base/new variant, %5$s the
  * variant column (column references, or constants on a schema-1
- * database). A run measured with another variant (e.g. --nohw) is matched
+ * database), %6$s the view, %7$s the condition that pairs a build with
+ * the build of its name ("" before schema 20). A run measured with another variant (e.g. --nohw) is matched
  * against the base's points of any variant when it has none of the
  * base's. */
 static const char points_fmt[] =
@@ -30,7 +31,7 @@ static const char points_fmt[] =
 	"  AND n.distro IS b.distro AND n.release IS b.release"
 	"  AND n.library = b.library AND n.algorithm = b.algorithm"
 	"  AND n.operation = b.operation AND n.buffer_bytes = b.buffer_bytes"
-	"  AND %2$s = %1$s"
+	"  AND %2$s = %1$s%7$s"
 	"  AND (%4$s = %3$s OR %3$s NOT IN (SELECT %5$s FROM results_v"
 	"   WHERE run_id = ?2))"
 	" WHERE b.run_id = ?1"
@@ -185,11 +186,15 @@ int compare_runs(sqlite3 *db, int64_t base_run, int64_t new_run,
 		/* one row per point of a run (points_v: the median of
 		 * its invocations), its samples those of one invocation */
 		const char *pv = rs.points_view;
+		/* a build against the build of that name, the shipped
+		 * library against the shipped one (schema 20) */
+		const char *bk = strcmp(rs.build, "build") == 0 ?
+				 " AND n.build = b.build" : "";
 		char *sql = v2 ? xasprintf(points_fmt, "b.mode", "n.mode",
 					   "b.variant", "n.variant", "variant",
-					   pv)
+					   pv, bk)
 			       : xasprintf(points_fmt, "'bulk'", "'bulk'", "'hw'",
-					   "'hw'", "'hw'", pv);
+					   "'hw'", "'hw'", pv, bk);
 
 		rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
 		free(sql);

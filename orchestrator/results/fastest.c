@@ -96,12 +96,15 @@ long fastest_load(sqlite3 *db, const int64_t *runs, size_t nruns,
 	in = sql_in_list("v.run_id", nruns ? nruns : 1);
 	sql = xasprintf(
 		"SELECT v.run_id, v.distro || coalesce(':' || v.release, ''),"
-		" v.algorithm, v.operation, v.library, v.library_version,"
+		" v.algorithm, v.operation, %s, v.library_version,"
 		" v.buffer_bytes, v.mb_per_s, %s, v.verified, %s, v.cpu_model"
 		" FROM %s v%s WHERE %s AND %s = 'bulk'"
 		" AND v.buffer_bytes IN (%d, %d)"
 		" AND v.operation IN ('encrypt', 'hash')"
-		" ORDER BY v.run_id, 2, v.algorithm, v.library",
+		" ORDER BY v.run_id, 2, v.algorithm, 5",
+		/* a build's rows as "LIBRARY@NAME", a library of their
+		 * own (run --builds) */
+		rs.library_label,
 		!s5 ? "NULL" : pv ? "v.noisy" : "r.noisy",
 		s5 ? "CASE WHEN inv.clock_start_hz > 0 AND inv.clock_end_hz > 0"
 		     " THEN (inv.clock_start_hz + inv.clock_end_hz) / 2.0 END" :

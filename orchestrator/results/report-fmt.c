@@ -88,12 +88,17 @@ int results_schema(sqlite3 *db, struct results_schema *ret, bo_err *err)
 	int mode = db_has_column(db, "results_v", "mode");
 	int variant = db_has_column(db, "results_v", "variant");
 	int points = db_has_column(db, "points_v", "invocations");
+	int build = db_has_column(db, "results_v", "build");
 
-	if (mode < 0 || variant < 0 || points < 0)
+	if (mode < 0 || variant < 0 || points < 0 || build < 0)
 		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
 	ret->mode = mode ? "mode" : "'bulk'";
 	ret->variant = variant ? "variant" : "'hw'";
 	ret->points_view = points ? "points_v" : "results_v";
+	ret->library_label = build ?
+		"(CASE WHEN build = 'shipped' THEN library"
+		" ELSE library || '@' || build END)" : "library";
+	ret->build = build ? "build" : "'shipped'";
 	return 0;
 }
 

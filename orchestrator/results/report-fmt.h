@@ -41,6 +41,11 @@ struct results_schema {
 	 * an older database opened read-only, whose runs measured every
 	 * point once */
 	const char *points_view;
+	/* SQL expressions for what a reader shows as the library, and the
+	 * build (schema 20, run --builds): "LIBRARY@NAME" for a build's
+	 * rows, the library's name for the shipped one; build the column
+	 * (or 'shipped' on an older database) */
+	const char *library_label, *build;
 };
 
 /* Fill *RET for DB. Returns 0, or -1 with err set ("database error:

@@ -11,11 +11,15 @@
 #include "orchestrator/results/summary.h"
 #include "lib/util.h"
 
-/* The pivot over the view named by %s (results_schema's points_view),
+/* The pivot over a view (the second %s: results_schema's points_view),
  * with names a program reads: the release apart from the distribution,
- * one column per buffer size named by its bytes, verified 1 or 0. */
+ * one column per buffer size named by its bytes, verified 1 or 0; a
+ * build's library as "LIBRARY@NAME" (the first %s: results_schema's
+ * library_label), each build a group of its own (the third: its
+ * build). */
 static const char summary_sql[] =
-	"SELECT distro, release, library, library_version, package_version,"
+	"SELECT distro, release, %s AS library, library_version,"
+	" package_version,"
 	" algorithm, operation, variant,"
 	" round(max(CASE WHEN buffer_bytes = 16 THEN mb_per_s END), 1)"
 	"   AS mb_per_s_16,"
@@ -27,8 +31,8 @@ static const char summary_sql[] =
 	"   AS mb_per_s_1048576,"
 	" min(verified) = 1 AS verified"
 	" FROM %s WHERE run_id = ?1 AND mode = 'bulk'"
-	" GROUP BY distro, release, library, library_version, package_version,"
-	"  algorithm, operation, variant"
+	" GROUP BY distro, release, library, %s, library_version,"
+	"  package_version, algorithm, operation, variant"
 	" ORDER BY distro, release, library, algorithm,"
 	"  operation DESC";
 
@@ -43,7 +47,8 @@ long summary_print(FILE *f, sqlite3 *db, int64_t run_id, enum format fmt,
 
 	if (results_schema(db, &rs, err) < 0)
 		return -1;
-	sql = xasprintf(summary_sql, rs.points_view);
+	sql = xasprintf(summary_sql, rs.library_label, rs.points_view,
+			rs.build);
 	rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
 	free(sql);
 	if (rc != SQLITE_OK)

@@ -14,7 +14,8 @@
 /* ?1 run, ?2 image (0: all); %1$s the variant column ("inv.variant",
  * "'hw'" before schema 2, or "'*'"), %2$s the mode column, %3$s and %4$s
  * the clocks (NULL before schema 5), %6$s the canary's time around the
- * point's curve in its invocation (NULL before schema 8). */
+ * point's curve in its invocation (NULL before schema 8), %7$s
+ * cols.shipped (the shipped libraries only). */
 static const char side_fmt[] =
 	"SELECT im.distro || ':' || im.release, l.name, r.algorithm,"
 	" r.operation, %2$s, %1$s, r.buffer_bytes, inv.id, inv.run_id, '',"
@@ -22,7 +23,7 @@ static const char side_fmt[] =
 	" l.package, l.package_version, %6$s"
 	" FROM results r JOIN invocations inv ON inv.id = r.invocation_id"
 	" JOIN images im ON im.id = inv.image_id"
-	" JOIN libraries l ON l.id = r.library_id"
+	" JOIN libraries l ON l.id = r.library_id%7$s"
 	" WHERE inv.run_id = ?1 AND (?2 = 0 OR inv.image_id = ?2)%5$s";
 
 /* Schema 8 and later: leave out a curve's points of an invocation whose
@@ -51,7 +52,8 @@ static const char side_quiet[] =
  * when both sides are one run), and not confirmation runs (%7$s): one of
  * those measures two images of a distribution, old and new packages
  * mixed, and would make a real change look like noise; nor, when the new
- * run is a confirmation, the run it confirms (the change itself). */
+ * run is a confirmation, the run it confirms (the change itself). %9$s
+ * is cols.shipped. */
 static const char history_fmt[] =
 	"WITH hist AS (SELECT id FROM runs h"
 	"  WHERE h.cpu_id IS (SELECT cpu_id FROM runs WHERE id = ?1)"
@@ -68,7 +70,7 @@ static const char history_fmt[] =
 	" JOIN invocations inv ON inv.run_id = ru.id"
 	" JOIN results r ON r.invocation_id = inv.id"
 	" JOIN images im ON im.id = inv.image_id"
-	" JOIN libraries l ON l.id = r.library_id%6$s";
+	" JOIN libraries l ON l.id = r.library_id%9$s%6$s";
 
 /* The column expressions of this schema: variant, mode, clocks, the
  * canary (the mean of its medians before and after the curve's sweep,
@@ -76,6 +78,10 @@ static const char history_fmt[] =
 struct cols {
 	const char *variant, *mode, *clock0, *clock1, *canary;
 	int canaries;
+	/* the join's condition that keeps the shipped libraries only
+	 * (schema 20): a build measured with run --builds is judged beside
+	 * its shipped library in its own run, not against other runs */
+	const char *shipped;
 };
 
 /* Fill *C for DB's schema (older schemas lack some columns and tables).
@@ -86,8 +92,9 @@ static int schema_cols(sqlite3 *db, int any_variant, struct cols *c,
 	int v2 = db_has_column(db, "invocations", "variant");
 	int v5 = db_has_column(db, "invocations", "clock_start_hz");
 	int can = db_has(db, "canaries");
+	int builds = db_has_column(db, "libraries", "build_ref");
 
-	if (v2 < 0 || v5 < 0 || can < 0)
+	if (v2 < 0 || v5 < 0 || can < 0 || builds < 0)
 		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
 	*c = (struct cols){
 		any_variant ? "'*'" : v2 ? "inv.variant" : "'hw'",
@@ -100,6 +107,7 @@ static int schema_cols(sqlite3 *db, int any_variant, struct cols *c,
 		" AND cy.algorithm = r.algorithm AND cy.operation = r.operation"
 		" AND cy.mode = r.mode)" : "NULL",
 		can,
+		builds ? " AND l.build_ref IS NULL" : "",
 	};
 	return 0;
 }
@@ -201,7 +209,7 @@ int vload_side(sqlite3 *db, struct verdict_sel sel, int any_variant,
 	quiet = c.canaries ? xasprintf(side_quiet, c.mode, "i2.variant",
 				       "inv.variant") : xstrdup("");
 	sql = xasprintf(side_fmt, c.variant, c.mode, c.clock0, c.clock1,
-			quiet, c.canary);
+			quiet, c.canary, c.shipped);
 	rc = load_rows(db, sql, sel.run, sel.image, ret, err);
 
 	free(sql);
@@ -244,7 +252,8 @@ int vload_history(sqlite3 *db, struct verdict_sel base, struct verdict_sel new,
 			" AND h.id NOT IN (SELECT run_id FROM confirmations)"
 			" AND h.id NOT IN (SELECT confirmed_run_id FROM"
 			"  confirmations WHERE run_id = ?2 AND"
-			"  confirmed_run_id IS NOT NULL)" : "", c.canary);
+			"  confirmed_run_id IS NOT NULL)" : "", c.canary,
+			c.shipped);
 	rc = load_rows(db, sql, base.run, new.run, ret, err);
 
 	free(sql);

@@ -7,11 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "images/builds.h"
 #include "images/image.h"
 #include "lib/algorithms.h"
 #include "lib/library-support.h"
 #include "lib/pubkey-table.h"
 #include "orchestrator/run/request-check.h"
+#include "orchestrator/run/runner.h"
 
 /* 1 when LIST is empty, starts or ends with a comma or holds ",,". */
 static int has_empty_item(const char *list)
@@ -258,4 +260,108 @@ int request_check_mirror(const char *url, const char *what, bo_err *err)
 		return bo_err_set(err, "%s: '%s' is not a URL (e.g. http://deb.debian.org/debian)",
 				  what, url);
 	return 0;
+}
+
+/* Is NAME an item of the comma-separated LIST (NULL: every name)? */
+static int list_holds(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (!list)
+		return 1;
+	while (*list) {
+		const char *comma = strchr(list, ',');
+		size_t len = comma ? (size_t)(comma - list) : strlen(list);
+
+		if (len == n && strncmp(list, name, n) == 0)
+			return 1;
+		if (!comma)
+			break;
+		list = comma + 1;
+	}
+	return 0;
+}
+
+/* Check the build NAME against the builds V (N of them) and the images
+ * IMAGES (NIMAGES names) of the run, the --libs list LIBS. Returns 0, or
+ * -1 with err set. */
+static int check_build(const char *name, const char *what,
+		       struct build_info *const *v, size_t n,
+		       char *const *images, size_t nimages, const char *libs,
+		       bo_err *err)
+{
+	const struct build_info *other = NULL;
+	size_t i, j;
+
+	if (build_name_check(name, err) < 0)
+		return bo_err_set(err, "%s: %s", what, err->msg);
+	for (i = 0; i < n; i++) {
+		if (strcmp(v[i]->name, name) != 0)
+			continue;
+		for (j = 0; j < nimages; j++)
+			if (strcmp(v[i]->image, images[j]) == 0)
+				break;
+		if (j == nimages) {
+			other = v[i];
+			continue;
+		}
+		if (!list_holds(libs, v[i]->library))
+			return bo_err_set(err, "%s: build '%s' is of library '%s', not one of --libs",
+					  what, name, v[i]->library);
+		if (strlen(v[i]->library) + 1 + strlen(name) > 64)
+			return bo_err_set(err, "%s: build name '%s' is too long for library '%s' (at most %zu bytes)",
+					  what, name, v[i]->library,
+					  63 - strlen(v[i]->library));
+		return 0;
+	}
+	if (other)
+		return bo_err_set(err, "%s: build '%s' is of image '%s', not one of the run's distributions",
+				  what, name, other->image);
+	return bo_err_set(err, "%s: unknown build '%s' (see benchorch rebuild --list)",
+			  what, name);
+}
+
+int request_check_builds(const char *list, const char *what,
+			 const char *state_dir, const char *data_dir,
+			 char *const *specs, size_t n, const char *libs,
+			 bo_err *err)
+{
+	struct build_info **v = NULL;
+	char **images, *copy, *tok, *save = NULL;
+	size_t nv = 0, i, k = 0, nbuilds = 0;
+	int rc = -1;
+
+	if (has_empty_item(list))
+		return bo_err_set(err, "%s: empty item in '%s'", what, list);
+	images = xcalloc(n + 1, sizeof(*images));
+	for (i = 0; i < n; i++, k++)
+		if (image_spec_name(data_dir, specs[i], &images[i], err) < 0)
+			goto out;
+	if (builds_list(state_dir, NULL, &v, &nv, err) < 0)
+		goto out;
+	copy = xstrdup(list);
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (named_before(list, tok, (size_t)(tok - copy))) {
+			bo_err_set(err, "%s: '%s' is named twice", what, tok);
+			break;
+		}
+		if (strcmp(tok, "shipped") == 0)
+			continue;
+		if (++nbuilds > RUNNER_MAX_BINDS) {
+			bo_err_set(err, "%s: more than %d builds", what,
+				   RUNNER_MAX_BINDS);
+			break;
+		}
+		if (check_build(tok, what, v, nv, images, n, libs, err) < 0)
+			break;
+	}
+	rc = tok ? -1 : 0;
+	free(copy);
+out:
+	builds_list_free(v, nv);
+	for (i = 0; i < k; i++)
+		free(images[i]);
+	free(images);
+	return rc;
 }

@@ -49,6 +49,22 @@ int request_check_run_algos(const char *list, const char *what, bo_err *err);
 int request_check_selection(const char *libs, const char *algos,
 			    bo_err *err);
 
+/* Check the comma-separated build list LIST given to WHAT ("--builds"):
+ * "shipped" (the distributions' own libraries, always measured) and
+ * names of builds under STATE_DIR/builds (images/builds.h), none empty
+ * or named twice, at most RUNNER_MAX_BINDS builds. Each build name must
+ * be that of a build of one of the run's images (the images of the N
+ * SPECS, checked before by request_check_distros, named with DATA_DIR's
+ * recipes), of a library of LIBS (the --libs list, NULL = every one),
+ * and short enough for the guest ("LIBRARY@NAME" at most 64 bytes).
+ * Returns 0, or -1 with err set to one line ("WHAT: unknown build 'x'",
+ * "WHAT: build 'x' is of image 'y', not one of the run's distributions",
+ * ...). */
+int request_check_builds(const char *list, const char *what,
+			 const char *state_dir, const char *data_dir,
+			 char *const *specs, size_t n, const char *libs,
+			 bo_err *err);
+
 /* Check the package mirror URL given to WHAT: SCHEME://REST with a scheme
  * of letters, digits, '+', '-' or '.' (RFC 3986, section 3.1: http,
  * https, file, copy, mirror+file, ... as apt and debootstrap take them)

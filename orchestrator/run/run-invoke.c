@@ -18,6 +18,45 @@
 #include "orchestrator/run/db-image.h"
 #include "orchestrator/run/run-invoke.h"
 
+/* Is NAME one of the comma-separated LIST? */
+static int list_has(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	while (list && *list) {
+		const char *comma = strchr(list, ',');
+		size_t len = comma ? (size_t)(comma - list) : strlen(list);
+
+		if (len == n && strncmp(list, name, n) == 0)
+			return 1;
+		list = comma ? comma + 1 : NULL;
+	}
+	return 0;
+}
+
+/* The builds of D's image that C's --builds names, into d->builds.
+ * Returns 0, or -1 with err set. */
+static int dist_builds(const struct run_config *c, struct run_dist *d,
+		       bo_err *err)
+{
+	struct build_info **v;
+	size_t n, i, k = 0;
+
+	if (!c->builds)
+		return 0;
+	if (builds_list(c->state_dir, d->image->name, &v, &n, err) < 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (list_has(c->builds, v[i]->name) && k < RUNNER_MAX_BINDS)
+			v[k++] = v[i];
+		else
+			build_info_free(v[i]);
+	}
+	d->builds = v;
+	d->nbuilds = k;
+	return 0;
+}
+
 /* Get D's image and guest flavour and open its log. Returns 0, or -1
  * with *error set (caller frees). */
 int run_dist_prepare(const struct run_config *c, const char *uuid,
@@ -48,6 +87,10 @@ int run_dist_prepare(const struct run_config *c, const char *uuid,
 	}
 	if (flavour == GUEST_FLAVOUR_MUSL)
 		d->musl_guest = paths_guest(flavour);
+	if (dist_builds(c, d, &err) < 0) {
+		*error = xstrdup(err.msg);
+		return -1;
+	}
 	logdir = xasprintf("%s/logs", c->state_dir);
 	if (bo_mkdir_p(logdir, &err) < 0) {
 		free(logdir);
@@ -93,7 +136,10 @@ int run_invoke(const struct run_config *c, const struct plan *p,
 	       const struct plan_step *step, struct run_dist *d, int cpu,
 	       struct run_inv *s, struct progress *pg)
 {
-	const char *args[26];
+	const char *args[26 + 2 * RUNNER_MAX_BINDS];
+	const char *bsrc[RUNNER_MAX_BINDS], *bdst[RUNNER_MAX_BINDS];
+	char *bfree[3 * RUNNER_MAX_BINDS];
+	size_t nb = 0, i;
 	char cpubuf[16], seedbuf[24], batchbuf[24], repbuf[16], rerunbuf[16];
 	char libtobuf[24];
 	const char *libs;
@@ -170,6 +216,25 @@ int run_invoke(const struct run_config *c, const struct plan *p,
 	snprintf(libtobuf, sizeof(libtobuf), "%ld", run_lib_timeout_s(c->timeout_s));
 	args[n++] = "--lib-timeout";
 	args[n++] = libtobuf;
+	/* each build's lib/ read-only at a directory named after its
+	 * content (so that the path the guest reports tells two builds of
+	 * one name apart), loaded by the guest as LIBRARY@NAME */
+	for (i = 0; i < d->nbuilds && i < RUNNER_MAX_BINDS; i++) {
+		const struct build_info *b = d->builds[i];
+		const char *dg = strchr(b->digest, ':');
+
+		dg = dg ? dg + 1 : b->digest;
+		bfree[3 * i] = xasprintf("%s/%s", b->dir, BUILD_LIBDIR);
+		bfree[3 * i + 1] = xasprintf("%s/%s-%.12s", RUNNER_BUILDS_PATH,
+					     b->name, dg);
+		bfree[3 * i + 2] = xasprintf("%s=%s:%s", b->name, b->library,
+					     bfree[3 * i + 1]);
+		bsrc[i] = bfree[3 * i];
+		bdst[i] = bfree[3 * i + 1];
+		args[n++] = "--build";
+		args[n++] = bfree[3 * i + 2];
+		nb++;
+	}
 	args[n] = NULL;
 	log_from = d->log_fd >= 0 ? lseek(d->log_fd, 0, SEEK_END) : 0;
 	{
@@ -184,10 +249,15 @@ int run_invoke(const struct run_config *c, const struct plan *p,
 			.on_output = on_guest_output,
 			.output_ctx = pg,
 			.machine = d->image->name,
+			.nbinds = nb,
+			.bind_src = bsrc,
+			.bind_dst = bdst,
 		};
 
 		rc = runner_run(&ro, &s->out, &s->runner, &res, &fb, &err);
 	}
+	for (i = 0; i < 3 * nb; i++)
+		free(bfree[i]);
 	runner_warn_fallback(&fb, d->spec);
 	s->wall_ns = res.wall_ns;
 	if (rc < 0) {
@@ -256,8 +326,26 @@ int run_store_now(sqlite3 *db, int64_t run_id, const struct run_config *c,
 	struct guest_judgement judged;
 	int rc;
 
+	struct db_build dbb[RUNNER_MAX_BINDS];
+	size_t i;
+
 	if (d->image) {
 		run_db_image(d->image, &image);
+		/* what the builds table keeps of each build measured */
+		for (i = 0; i < d->nbuilds && i < RUNNER_MAX_BINDS; i++) {
+			const struct build_info *b = d->builds[i];
+
+			dbb[i] = (struct db_build){
+				.name = b->name, .library = b->library,
+				.package = b->package, .source = b->source,
+				.source_version = b->version,
+				.compiler = b->cc,
+				.compiler_version = b->cc_version,
+				.cflags = b->cflags, .digest = b->digest,
+			};
+		}
+		image.nbuilds = i;
+		image.builds = dbb;
 		inv.image = &image;
 	}
 	/* what is verified, which libraries failed, the curve fits */

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <sqlite3.h>
 
+#include "images/builds.h"
 #include "images/image.h"
 #include "lib/util.h"
 #include "orchestrator/run/plan.h"
@@ -25,6 +26,10 @@ struct run_dist {
 				 * (owned) */
 	int log_fd;		/* -1 = none */
 	int failed;		/* 1: left out of the remaining rounds */
+	struct build_info **builds;	/* the builds of run_config.builds
+				 * of this image, measured beside its
+				 * shipped libraries (builds_list_free) */
+	size_t nbuilds;
 };
 
 /* Per-invocation bookkeeping, kept for the run's end (its output is

@@ -547,6 +547,7 @@ static void run_state_release(struct run_state *s)
 	for (i = 0; i < s->c->nspecs; i++) {
 		image_free(s->dists[i].image);
 		free(s->dists[i].musl_guest);
+		builds_list_free(s->dists[i].builds, s->dists[i].nbuilds);
 		free(s->dists[i].logpath);
 		if (s->dists[i].log_fd >= 0)
 			close(s->dists[i].log_fd);

@@ -33,6 +33,9 @@ struct run_config {
 	enum runner_kind kind;
 	int quick, refresh;
 	const char *libs;	/* guest --libs list; NULL = every library */
+	const char *builds;	/* --builds: "shipped" and the names of
+				 * builds (images/builds.h), comma-separated,
+				 * checked (run_builds_check); NULL = none */
 	const char *algos;	/* guest --algos list; NULL = every algorithm */
 	int nohw;		/* 1: mask hardware acceleration (guest --nohw),
 				 * stored as variant 'nohw' */

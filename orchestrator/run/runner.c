@@ -120,6 +120,7 @@ struct chroot_ctx {
 	const char *rootfs;
 	const char *guest;
 	const char *confine;
+	const struct runner_opts *o;	/* its binds */
 };
 
 static int bind_file(const char *src, const char *dst, int ro, bo_err *err)
@@ -137,6 +138,22 @@ static int bind_file(const char *src, const char *dst, int ro, bo_err *err)
 				  strerror(errno));
 	if (ro && mount("none", dst, "none", MS_BIND | MS_REMOUNT | MS_RDONLY |
 			MS_NOSUID | MS_NODEV, NULL) < 0)
+		return bo_err_set(err, "cannot make '%s' read-only: %s", dst,
+				  strerror(errno));
+	return 0;
+}
+
+/* Bind the host directory SRC read-only (nosuid, nodev) on the new
+ * directory DST, and its parents under ROOTFS/run (a tmpfs here). */
+static int bind_dir_ro(const char *src, const char *dst, bo_err *err)
+{
+	if (bo_mkdir_p(dst, err) < 0)
+		return -1;
+	if (mount(src, dst, "none", MS_BIND, NULL) < 0)
+		return bo_err_set(err, "cannot bind '%s' on '%s': %s", src, dst,
+				  strerror(errno));
+	if (mount("none", dst, "none", MS_BIND | MS_REMOUNT | MS_RDONLY |
+		  MS_NOSUID | MS_NODEV, NULL) < 0)
 		return bo_err_set(err, "cannot make '%s' read-only: %s", dst,
 				  strerror(errno));
 	return 0;
@@ -206,6 +223,12 @@ static int chroot_setup(void *vctx, bo_err *err)
 	p = xasprintf("%s%s", c->rootfs, RUNNER_CONFINE_PATH);
 	if (bind_file(c->confine, p, 1, err) < 0)
 		goto out;
+	for (size_t i = 0; i < c->o->nbinds; i++) {
+		free(p);
+		p = xasprintf("%s%s", c->rootfs, c->o->bind_dst[i]);
+		if (bind_dir_ro(c->o->bind_src[i], p, err) < 0)
+			goto out;
+	}
 	/* the confiner becomes PID 1 of the new PID namespace (its first
 	 * child) and mounts /proc there */
 	if (unshare(CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS) <
@@ -298,8 +321,8 @@ static void nspawn_options(const char **args, size_t *n, const char *rootfs,
  * confiner, which drops every privilege and then executes the guest. */
 static void build_argv(const struct runner_opts *o, enum runner_kind kind,
 		       const char *confine, const char **args, char *bind,
-		       char *bind2, size_t bindlen, char *machine,
-		       size_t machinelen)
+		       char *bind2, char (*bindn)[4096], size_t bindlen,
+		       char *machine, size_t machinelen)
 {
 	size_t n = 0, i;
 
@@ -321,6 +344,11 @@ static void build_argv(const struct runner_opts *o, enum runner_kind kind,
 			 RUNNER_CONFINE_PATH);
 		args[n++] = bind;
 		args[n++] = bind2;
+		for (i = 0; i < o->nbinds && i < RUNNER_MAX_BINDS; i++) {
+			snprintf(bindn[i], bindlen, "--bind-ro=%s:%s",
+				 o->bind_src[i], o->bind_dst[i]);
+			args[n++] = bindn[i];
+		}
 		args[n++] = "--";
 	}
 	args[n++] = RUNNER_CONFINE_PATH;
@@ -393,8 +421,9 @@ static int run_once(const struct runner_opts *o, enum runner_kind kind,
 {
 	const char *args[MAX_ARGS];
 	char bind[4096], bind2[4096], machine[96];
+	char bindn[RUNNER_MAX_BINDS][4096];
 	char *confine = paths_confine();
-	struct chroot_ctx cc = { o->rootfs, o->guest, confine };
+	struct chroot_ctx cc = { o->rootfs, o->guest, confine, o };
 	struct line_ctx lc = { .o = o, .out = out };
 	struct spawn_opts so = {
 		.argv = args,
@@ -413,8 +442,8 @@ static int run_once(const struct runner_opts *o, enum runner_kind kind,
 	char how[128], said[512];
 	int rc;
 
-	build_argv(o, kind, confine, args, bind, bind2, sizeof(bind), machine,
-		   sizeof(machine));
+	build_argv(o, kind, confine, args, bind, bind2, bindn, sizeof(bind),
+		   machine, sizeof(machine));
 	if (kind == RUNNER_CHROOT) {
 		if (rootfs_make_path(o->rootfs, "run", 0, err) < 0 ||
 		    rootfs_make_path(o->rootfs, "tmp", 0, err) < 0 ||

@@ -64,7 +64,19 @@ struct runner_opts {
 	int in_fd;		/* the guest's stdin when above 2 (a duet's
 				 * token pipe, guest/turns.h); else
 				 * /dev/null */
+	/* Host directories bound read-only (and nosuid, nodev) into the
+	 * rootfs for the guest to read: bind_src[i] (absolute host path)
+	 * at bind_dst[i] (absolute path under RUNNER_BUILDS_PATH); nbinds
+	 * at most RUNNER_MAX_BINDS, 0 = none. Borrowed. */
+	size_t nbinds;
+	const char *const *bind_src;
+	const char *const *bind_dst;
 };
+
+/* Where the rebuilt libraries of a run (`run --builds`) appear inside
+ * the rootfs, each in a directory of its own, read-only. */
+#define RUNNER_BUILDS_PATH "/run/benchorch/builds"
+#define RUNNER_MAX_BINDS 8
 
 /* The systemd-nspawn machine name for image NAME into buf (len bytes):
  * "benchorch-NAME" with every character other than a letter, digit or

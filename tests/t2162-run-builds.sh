@@ -1,0 +1,85 @@
+#!/bin/sh
+# t2162-run-builds - run --builds: a build measured beside the shipped
+# library in the same guest, on the cached image. The build is a stand-in
+# (tests/fixtures/fake-build: the image's own libsodium copied into a
+# build directory, its recipe written by build_json_write), so nothing is
+# compiled; the builds table, the build column of results_v and points_v,
+# both verified. An unknown build, and a build of an image that is not
+# one of the run's distributions, are usage errors.
+. "${top_srcdir:-.}/tests/lib.sh"
+require_root_tools
+command -v systemd-nspawn >/dev/null 2>&1 || skip_all "needs systemd-nspawn"
+require_test_image
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+db="$tmp/results.db"
+state="$tmp/state"
+fake=$top_builddir/tests/fixtures/fake-build
+lib=$TEST_IMAGE/rootfs/usr/lib/x86_64-linux-gnu
+
+# the cached image, read-only, beside this test's own builds
+mkdir -p "$state/images" &&
+	ln -s "$TEST_IMAGE" "$state/images/debian-bookworm" &&
+	"$fake" "$state" debian-bookworm copy libsodium libsodium23 \
+		"$(dpkg-query --admindir="$TEST_IMAGE/rootfs/var/lib/dpkg" -W -f '${Version}' libsodium23 2>/dev/null || echo 1)" \
+		"$lib/libsodium.so.23" &&
+	"$fake" "$state" debian-trixie other libsodium libsodium23 1 \
+		"$lib/libsodium.so.23"
+ok $? "a stand-in build 'copy' of debian-bookworm, and 'other' of debian-trixie"
+
+"$BENCHORCH" run --distros debian --libs libsodium --algos chacha20,sha-512 \
+	--quick --builds shipped,copy --runner nspawn --no-confirm \
+	--state-dir "$state" --db "$db" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+ok $rc "run --builds shipped,copy exits 0"
+[ $rc -eq 0 ] || sed 's/^/# /' "$tmp/err"
+
+q() { sqlite3 -batch -noheader "$db" "$1"; }
+
+[ "$(q "select name, library, package, source, compiler, cflags, digest like 'sha256:%' from builds")" = \
+  "copy|libsodium|libsodium23|libsodium|gcc|-O2 (a copy of the image's own library)|1" ] &&
+	[ "$(q "select count(*) from builds b join images i on i.id = b.image_id where i.release = 'bookworm'")" -eq 1 ]
+ok $? "the builds table has the build, of the bookworm image: $(q "select * from builds")"
+[ "$(q "select group_concat(build, ',') from (select distinct build from results_v order by build)")" = copy,shipped ] &&
+	[ "$(q "select count(distinct library) from results_v")" -eq 1 ]
+ok $? "results_v: build 'shipped' and 'copy', both of library libsodium"
+n_s=$(q "select count(*) from points_v where build = 'shipped'")
+n_c=$(q "select count(*) from points_v where build = 'copy'")
+[ "$n_s" -gt 0 ] && [ "$n_s" -eq "$n_c" ] &&
+	[ "$(q "select count(*) from points_v where build not in ('shipped', 'copy')")" -eq 0 ]
+ok $? "points_v: as many points of the build as of the shipped library ($n_c, $n_s)"
+[ "$(q "select count(*) from results_v where verified = 0")" -eq 0 ] &&
+	[ "$(q "select count(*) from points_v where verified = 0")" -eq 0 ]
+ok $? "every point of both verified (the same known-answer tests and cross-check)"
+[ "$(q "select count(distinct r.invocation_id) from results r join libraries l on l.id = r.library_id where l.build_ref is not null")" -eq \
+  "$(q "select count(distinct invocation_id) from results")" ]
+ok $? "the build is measured in every invocation beside the shipped library"
+[ "$(q "select count(*) from libraries where build_ref is not null and path like '/run/benchorch/builds/copy-%/libsodium.so.23'")" -eq 1 ]
+ok $? "its library row is the file it was loaded from: $(q "select path from libraries where build_ref is not null")"
+grep -q '^debian:bookworm: libsodium 1\.[0-9.]*, libsodium@copy 1\.[0-9.]*$' "$tmp/out" &&
+	grep -Eq '^  chacha20 +libsodium(@copy)? +[0-9]+ +[0-9.]+ +libsodium(@copy)? x[0-9.]+' "$tmp/out"
+ok $? "the run's summary shows the build as libsodium@copy beside libsodium"
+"$BENCHORCH" results --db "$db" --algo sha-512 --format csv >"$tmp/csv" &&
+	[ "$(tr -d '\r' <"$tmp/csv" | awk -F, 'NR > 1 { print $4 "/" $NF }' | sort -u | tr '\n' ' ')" = "libsodium/copy libsodium/shipped " ] &&
+	"$BENCHORCH" results --db "$db" --algo sha-512 --size 16K >"$tmp/table" &&
+	grep -q ' libsodium@copy ' "$tmp/table"
+ok $? "results: a build column in csv, library@build in the table"
+[ -z "$(mounts_under "$TEST_IMAGE")" ]
+ok $? "no mount left under the image"
+
+"$BENCHORCH" run --distros debian --libs libsodium --quick --builds shipped,nosuch \
+	--state-dir "$state" --db "$db" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && [ "$(grep -vc "^Try 'benchorch run --help'\.$" "$tmp/err")" -eq 1 ] && grep -q "unknown build 'nosuch'" "$tmp/err"
+ok $? "an unknown build: exit 2, one line and the usual hint ($rc: $(head -1 "$tmp/err"))"
+"$BENCHORCH" run --distros debian --libs libsodium --quick --builds other \
+	--state-dir "$state" --db "$db" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && [ "$(grep -vc "^Try 'benchorch run --help'\.$" "$tmp/err")" -eq 1 ] &&
+	grep -q "build 'other' is of image 'debian-trixie', not one of the run's distributions" "$tmp/err"
+ok $? "a build of another image: exit 2, one line and the usual hint ($rc: $(head -1 "$tmp/err"))"
+[ "$(q "select count(*) from runs")" -eq 1 ]
+ok $? "neither is a run"
+
+done_testing
