@@ -398,6 +398,35 @@ static void run_pass(const struct duet_request *r, struct duet_config *dc,
 	dc->guest_args = NULL;
 }
 
+/* One further pass of the duet: Q's guests on the images of P by DC as
+ * pass PS->n + 1, its blocks appended to S's outputs as further rounds
+ * (duet_pass_merge) for the curves C (N of them; NULL: every curve), its
+ * first round recorded in PS. Adds the faults said to *FAULTS. Returns 1
+ * when merged, 0 when a guest failed or the duet was interrupted (S is
+ * then as it was). */
+static int add_pass(const struct duet_request *q, struct duet_config *dc,
+		    const struct side_prep p[2], struct duet_side s[2],
+		    const struct duet_curve *c, size_t n,
+		    struct duet_passes *ps, struct duet_progress *dp,
+		    size_t *faults)
+{
+	struct duet_side more[2];
+	int ok;
+
+	run_pass(q, dc, p, more, ps->n + 1, dp);
+	*faults += report_faults(more, p);
+	ok = more[0].rc == 0 && more[1].rc == 0 && !bo_interrupted;
+	if (ok) {
+		for (unsigned i = 0; i < 2; i++)
+			duet_pass_merge(&s[i].out, &more[i].out, c, n);
+		ps->start[ps->n++] = ps->total;
+		ps->total += q->rounds;
+	}
+	for (unsigned i = 0; i < 2; i++)
+		guest_output_release(&more[i].out);
+	return ok;
+}
+
 /* The rounds of the curves R's first pass left undecided in *CURVES
  * (*NCURVES, judged by JP; replaced by the verdicts over all rounds):
  * further passes (duet-pass.h) on the images of P by DC, each with as
@@ -412,53 +441,41 @@ static size_t more_rounds(const struct duet_request *r, struct duet_config *dc,
 			  struct duet_curve **curves, size_t *ncurves,
 			  struct duet_progress *dp)
 {
-	unsigned total = ps->total, pass = ps->n;
 	size_t faults = 0;
 
-	while (total < r->max_rounds && !bo_interrupted) {
+	while (ps->total < r->max_rounds && ps->n < DUET_MAX_PASSES &&
+	       !bo_interrupted) {
 		struct duet_request q = *r;
 		struct duet_judge_params j;
-		struct duet_side more[2];
 		char *libs, *algos;
 		size_t undecided = duet_pass_undecided(*curves, *ncurves,
 						       &libs, &algos);
+		int ok;
 
-		if (!undecided || ps->n >= DUET_MAX_PASSES) {
-			free(libs);
-			free(algos);
+		if (!undecided)
 			break;
-		}
-		pass++;
-		q.rounds = total < r->max_rounds - total ? total :
-			   r->max_rounds - total;
+		q.rounds = ps->total < r->max_rounds - ps->total ? ps->total :
+			   r->max_rounds - ps->total;
 		q.libs = libs;
 		q.algos = algos;
-		q.seed = r->seed + pass - 1;	/* the first pass's + 1 ... */
+		q.seed = r->seed + ps->n;	/* pass k's seed: + k - 1 */
 		if (!r->quiet)
 			note("%zu curve%s undecided after %u rounds: %u more "
 			     "rounds of %s (%s), seed %llu", undecided,
-			     undecided == 1 ? "" : "s", total, q.rounds, libs,
-			     algos, (unsigned long long)q.seed);
-		run_pass(&q, dc, p, more, pass, dp);
-		faults += report_faults(more, p);
-		if (more[0].rc == 0 && more[1].rc == 0 && !bo_interrupted) {
-			for (unsigned i = 0; i < 2; i++)
-				duet_pass_merge(&s[i].out, &more[i].out,
-						*curves, *ncurves);
-			ps->start[ps->n++] = total;
-			total += q.rounds;
-			ps->total = total;
+			     undecided == 1 ? "" : "s", ps->total, q.rounds,
+			     libs, algos, (unsigned long long)q.seed);
+		ok = add_pass(&q, dc, p, s, *curves, *ncurves, ps, dp,
+			      &faults);
+		if (ok) {
 			free(*curves);
 			j = *jp;
 			j.npasses = ps->n;
 			*ncurves = duet_judge(&s[0].out, &s[1].out, &j, curves);
-		} else {
-			total = r->max_rounds;	/* no further pass */
 		}
-		for (unsigned i = 0; i < 2; i++)
-			guest_output_release(&more[i].out);
 		free(libs);
 		free(algos);
+		if (!ok)
+			break;	/* a guest failed: no further pass */
 	}
 	return faults;
 }
@@ -487,9 +504,6 @@ static size_t first_look(const struct duet_request *r, struct duet_config *dc,
 	ps->total = q.rounds;
 	faults = report_faults(s, p);
 	for (unsigned j = 1; j < pairs; j++) {
-		struct duet_side more[2];
-		int ok;
-
 		if (bo_interrupted || s[0].rc || s[1].rc ||
 		    ps->total != r->rounds * j / pairs)
 			break;
@@ -499,18 +513,7 @@ static size_t first_look(const struct duet_request *r, struct duet_config *dc,
 			note("pair %u of %u of guests: %u rounds, seed %llu",
 			     j + 1, pairs, q.rounds,
 			     (unsigned long long)q.seed);
-		run_pass(&q, dc, p, more, j + 1, dp);
-		faults += report_faults(more, p);
-		ok = more[0].rc == 0 && more[1].rc == 0 && !bo_interrupted;
-		if (ok) {
-			for (unsigned i = 0; i < 2; i++)
-				duet_pass_merge(&s[i].out, &more[i].out, NULL,
-						0);
-			ps->start[ps->n++] = ps->total;
-			ps->total += q.rounds;
-		}
-		for (unsigned i = 0; i < 2; i++)
-			guest_output_release(&more[i].out);
+		add_pass(&q, dc, p, s, NULL, 0, ps, dp, &faults);
 	}
 	return faults;
 }
