@@ -9,6 +9,7 @@
 #include "bench.h"
 #include "emit.h"
 #include "interleave.h"
+#include "lib/build-name.h"
 #include "lib/shuffle.h"
 #include "pairs.h"
 #include "place.h"
@@ -87,9 +88,41 @@ static void emit_lib_point(struct sched *s, const struct lib_point *lp,
 	s->run->counts->results++;
 }
 
+/* The index among the N libraries IDX of the point of the shipped
+ * library whose build is the library at K ("nettle" for "nettle@o0"),
+ * or -1: K is no build, or its shipped library is not at the point. */
+static int shipped_of(const struct sched *s, const size_t *idx, size_t n,
+		      size_t k)
+{
+	const char *name = s->w[s->lp[idx[k]].lib].b->name;
+
+	for (size_t j = 0; j < n; j++)
+		if (build_is_of(name, s->w[s->lp[idx[j]].lib].b->name))
+			return (int)j;
+	return -1;
+}
+
+/* One `pair` line: the library at K against the one at REF (indices
+ * into IDX, the point's libraries with every block). */
+static void emit_pair_of(struct sched *s, const size_t *idx, size_t k,
+			 size_t ref, enum guest_algo algo, enum guest_op op,
+			 bool oneshot, size_t len, uint64_t span_ns)
+{
+	struct pair_est e;
+
+	if (pairs_estimate(&s->t[ref * s->rounds], &s->t[k * s->rounds],
+			   s->rounds, &e) < 0)
+		return;
+	check_emit(emit_pair(s->w[s->lp[idx[k]].lib].b->name,
+			     algo_info(algo)->name, op_name(op),
+			     oneshot ? "oneshot" : "bulk", len,
+			     s->w[s->lp[idx[ref]].lib].b->name, &e, span_ns));
+}
+
 /* The `pair` lines of the point: each library that has every block
- * against the fastest of them; SPAN_NS from the start of the point's
- * first block to the end of its last. */
+ * against the fastest of them, and each build (--build) against its
+ * shipped library as well; SPAN_NS from the start of the point's first
+ * block to the end of its last. */
 static void emit_pairs(struct sched *s, size_t m, enum guest_algo algo,
 		       enum guest_op op, bool oneshot, size_t len,
 		       uint64_t span_ns)
@@ -112,17 +145,14 @@ static void emit_pairs(struct sched *s, size_t m, enum guest_algo algo,
 	if (ref < 0 || n < 2)
 		return;
 	for (size_t k = 0; k < n; k++) {
-		struct pair_est e;
+		int sh = shipped_of(s, idx, n, k);
 
-		if ((int)k == ref ||
-		    pairs_estimate(&s->t[(size_t)ref * s->rounds],
-				   &s->t[k * s->rounds], s->rounds, &e) < 0)
-			continue;
-		check_emit(emit_pair(s->w[s->lp[idx[k]].lib].b->name,
-				     algo_info(algo)->name, op_name(op),
-				     oneshot ? "oneshot" : "bulk", len,
-				     s->w[s->lp[idx[ref]].lib].b->name, &e,
-				     span_ns));
+		if ((int)k != ref)
+			emit_pair_of(s, idx, k, (size_t)ref, algo, op, oneshot,
+				     len, span_ns);
+		if (sh >= 0 && sh != ref)
+			emit_pair_of(s, idx, k, (size_t)sh, algo, op, oneshot,
+				     len, span_ns);
 	}
 }
 

@@ -45,6 +45,7 @@ GUEST_SOURCES = \
 	guest/kat.c guest/kat.h \
 	guest/rusage.c guest/rusage.h \
 	lib/shuffle.c lib/shuffle.h \
+	lib/build-name.c lib/build-name.h \
 	guest/fdio.c guest/fdio.h \
 	guest/tools.c guest/tools.h \
 	guest/tools-work.c guest/tools-work.h

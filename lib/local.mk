@@ -7,6 +7,8 @@ liborch_a_SOURCES += \
 	lib/pubkey-table.c \
 	lib/pubkey-table.h \
 	lib/algorithms.h \
+	lib/build-name.c \
+	lib/build-name.h \
 	lib/crosscheck.c \
 	lib/cpuchoice.c \
 	lib/cpuchoice.h \

@@ -299,6 +299,44 @@ static void turn_lines(void)
 #define RES(lib) "{\"type\":\"result\",\"library\":\"" lib "\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":16,\"calls_per_batch\":1000,\"bytes_per_batch\":16000,\"repetitions\":5,\"median_ns\":16000,\"min_ns\":15000,\"p25_ns\":15500,\"p75_ns\":16500,\"cv\":0.04941058844,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0,\"mb_per_s\":1000.0,\"verified\":true,\"samples_ns\":[16000,15000,17000,15500,16500]}"
 #define PAIR(lib, versus, ratio, low, high, tie, rounds) "{\"type\":\"pair\",\"library\":\"" lib "\",\"algorithm\":\"aes-128-cbc\",\"operation\":\"encrypt\",\"mode\":\"bulk\",\"buffer_bytes\":16,\"versus\":\"" versus "\",\"ratio\":" ratio ",\"low\":" low ",\"high\":" high ",\"coverage\":0.96875,\"rounds\":" rounds ",\"tie\":" tie ",\"span_ns\":1200000}"
 
+/* A build's pairs (PROTOCOL.md, "Interleaved measurement"): against the
+ * fastest and against its shipped library, both kept; the pair against
+ * the shipped library given twice is refused, and so is a second
+ * reference for a library that is no build. */
+static void build_pair_lines(void)
+{
+	struct guest_output out;
+	const char *msg;
+	const char *lines[] = {
+		LIB("openssl"), LIB("nettle"), LIB("nettle@o0"), RES("openssl"),
+		RES("nettle"), RES("nettle@o0"),
+		PAIR("nettle", "openssl", "0.9", "0.8", "0.95", "false", "5"),
+		PAIR("nettle@o0", "openssl", "0.5", "0.4", "0.6", "false", "5"),
+		PAIR("nettle@o0", "nettle", "0.55", "0.5", "0.6", "false", "5"),
+		PAIR("nettle@o0", "nettle", "0.55", "0.5", "0.6", "false", "5"),
+	};
+
+	msg = feed_lines(&out, lines, 9);
+	tap_ok(msg[0] == '\0' && out.npairs == 3 &&
+	       strcmp(out.pairs[2].library, "nettle@o0") == 0 &&
+	       strcmp(out.pairs[2].versus, "nettle") == 0 &&
+	       out.pairs[2].ratio == 0.55,
+	       "a build's pair against its shipped library is kept beside its pair against the fastest (%s)",
+	       msg);
+	guest_output_release(&out);
+	msg = feed_lines(&out, lines, 10);
+	tap_ok(strstr(msg, "duplicate pair") != NULL,
+	       "rejects a build's pair against its shipped library given twice (%s)",
+	       msg);
+	guest_output_release(&out);
+	lines[8] = PAIR("nettle", "nettle@o0", "1.8", "1.6", "2", "false", "5");
+	msg = feed_lines(&out, lines, 9);
+	tap_ok(strstr(msg, "two references") != NULL,
+	       "rejects a shipped library paired with its build as a second reference (%s)",
+	       msg);
+	guest_output_release(&out);
+}
+
 /* `pair` lines (guest/PROTOCOL.md, "Interleaved measurement"): kept when
  * sound; refused when the tie flag, the interval, the rounds or the
  * results of the point disagree with the line. */
@@ -351,6 +389,7 @@ static void pair_lines(void)
 		       bad[i].what, msg);
 		guest_output_release(&out);
 	}
+	build_pair_lines();
 }
 
 /* Public-key lines (PROTOCOL.md, "Public key"): accepted and kept (the

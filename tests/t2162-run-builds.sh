@@ -4,7 +4,8 @@
 # (tests/fixtures/fake-build: the image's own libsodium copied into a
 # build directory, its recipe written by build_json_write), so nothing is
 # compiled; the builds table, the build column of results_v and points_v,
-# both verified. An unknown build, and a build of an image that is not
+# both verified, the build's pair against the shipped library at every
+# point (--builds implies --interleave). An unknown build, and a build of an image that is not
 # one of the run's distributions, are usage errors.
 . "${top_srcdir:-.}/tests/lib.sh"
 require_root_tools
@@ -65,6 +66,11 @@ ok $? "the run's summary shows the build as libsodium@copy beside libsodium (mar
 	"$BENCHORCH" results --db "$db" --algo sha-512 --size 16K >"$tmp/table" &&
 	grep -q ' libsodium@copy ' "$tmp/table"
 ok $? "results: a build column in csv, library@build in the table"
+n_p=$(q "select count(*) from pairs_v where library = 'libsodium' and build = 'copy' and versus = 'libsodium' and versus_build = 'shipped'")
+n_r=$(q "select count(*) from results_v where build = 'copy'")
+[ "$n_r" -gt 0 ] && [ "$n_p" -eq "$n_r" ] &&
+	[ "$(q "select count(*) from pairs_v where build = 'copy' and versus_build = 'shipped' and not (low <= ratio and ratio <= high and low > 0)")" -eq 0 ]
+ok $? "--builds implies --interleave: every point of the build has its pair against the shipped library ($n_p pairs, $n_r points)"
 [ -z "$(mounts_under "$TEST_IMAGE")" ]
 ok $? "no mount left under the image"
 

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,7 +148,9 @@ static const struct opt_def options[] = {
 	  .help = "shipped and the names of builds (benchorch rebuild)\n"
 		  "to measure beside the shipped libraries, in the same\n"
 		  "guest, each in the distributions it was built in;\n"
-		  "stored with build = 'shipped' or its name" },
+		  "stored with build = 'shipped' or its name; a build\n"
+		  "implies --interleave, and its ratio to the shipped\n"
+		  "library is a pair (pairs_v)" },
 	{ .name = "algos", .kind = OPT_VALUE, .arg = "LIST",
 	  .offset = offsetof(struct run_opts, c.algos),
 	  .parse = measure_parse_run_algos,
@@ -283,6 +286,21 @@ static int config_from_opts(const char *cmd, const struct cmd_ctx *ctx,
 	return 0;
 }
 
+/* Does the --builds LIST (or NULL) name a build besides "shipped"? */
+static bool names_a_build(const char *list)
+{
+	const char *p = list;
+
+	while (p && *p) {
+		size_t n = strcspn(p, ",");
+
+		if (n > 0 && !(n == 7 && strncmp(p, "shipped", 7) == 0))
+			return true;
+		p += n + (p[n] == ',');
+	}
+	return false;
+}
+
 /* Split c->distros and check every name against the recipes, and the
  * builds of --builds against them, before any
  * work starts (request-check.h: the same check as the daemon's). Returns
@@ -320,6 +338,10 @@ static int cmd_run(const struct cmd_ctx *ctx, void *opts, int argc,
 	rc = check_distros("run", &c);
 	if (rc != 0)
 		goto out;
+	/* a build is judged against its shipped library in pairs: the
+	 * libraries take turns (guest --interleave) */
+	if (names_a_build(c.builds))
+		c.interleave_libs = 1;
 	bo_signals_install();
 	if (bo_mkdir_p(c.state_dir, &err) < 0) {
 		cli_error("%s", err.msg);

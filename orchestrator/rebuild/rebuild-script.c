@@ -11,7 +11,10 @@
  * (fd 3 after the first exec) it writes only its protocol, one line each:
  * "step TEXT" when a step begins, "nocompiler PACKAGE" when the release
  * has no such package, "fail WHAT" before it gives up, "done" at the end;
- * everything the tools print goes to stderr, the build log. The optimisation
+ * everything the tools print goes to stderr, the build log. The shared
+ * objects kept are those of the runtime package and of the other library
+ * packages of the same source the image has installed (libhogweed6
+ * beside libnettle8), so that a build's sub-libraries come with it. The optimisation
  * flags (-O*) of the packaging are stripped and FLAGS appended, through
  * dpkg-buildflags' DEB_{C,CXX}FLAGS_STRIP and _APPEND, so the packaging's
  * other flags stay; nocheck skips the test suites. Flags the compiler
@@ -72,11 +75,21 @@ const char rebuild_script[] =
 "ccver=$(\"$cc\" --version | head -1)\n"
 "step build: \"$src\" \"$srcver\" with \"$cc\" CFLAGS=\"$cflags\"\n"
 "dpkg-buildpackage -b -uc -us || fail \"dpkg-buildpackage\"\n"
-"step collect: the shared objects of \"$pkg\"\n"
-"deb=$(ls ../\"${pkg}\"_*.deb | head -1)\n"
-"[ -n \"$deb\" ] || fail \"no package $pkg built\"\n"
+"# the runtime package and its installed siblings of the same source\n"
+"# (libhogweed6 beside libnettle8): the sonames the guest may load\n"
+"sibs=$(dpkg-query -W -f '${Package} ${source:Package} ${db:Status-Abbrev}\\n' |\n"
+"\tawk -v s=\"$src\" -v p=\"$pkg\" '$2 == s && $3 == \"ii\" && $1 != p &&\n"
+"\t\t$1 ~ /^lib/ && $1 !~ /-(dev|dbg|doc|bin)$/ { printf \"%s \", $1 }')\n"
+"step collect: the shared objects of \"$pkg\" $sibs\n"
 "mkdir -p /benchorch-out/x /benchorch-out/lib\n"
-"dpkg-deb -x \"$deb\" /benchorch-out/x || fail \"dpkg-deb -x $deb\"\n"
+"for p in \"$pkg\" $sibs; do\n"
+"\tdeb=$(ls ../\"${p}\"_*.deb 2>/dev/null | head -1)\n"
+"\tif [ -z \"$deb\" ]; then\n"
+"\t\t[ \"$p\" = \"$pkg\" ] && fail \"no package $pkg built\"\n"
+"\t\tcontinue\n"
+"\tfi\n"
+"\tdpkg-deb -x \"$deb\" /benchorch-out/x || fail \"dpkg-deb -x $deb\"\n"
+"done\n"
 "find /benchorch-out/x -name 'lib*.so.*' \\( -type f -o -type l \\) \\\n"
 "\t-exec mv {} /benchorch-out/lib/ \\; || fail \"collecting\"\n"
 "printf 'source=%s\\nversion=%s\\ncc=%s\\nccpkg_version=%s\\ncc_version=%s\\ncflags=%s\\n' \\\n"
