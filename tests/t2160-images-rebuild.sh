@@ -1,5 +1,5 @@
 #!/bin/sh
-# t2160-images-rebuild - `benchorch rebuild`: libsodium rebuilt from
+# t2160-images-rebuild - `benchorch rebuild`: nettle (with libhogweed, of the same source package) rebuilt from
 # Debian bookworm's source package with -O3 in a throwaway overlay of a
 # copy of the cached image: STATE/builds/IMAGE/NAME holds its sonames and
 # build.json, the image is unchanged; bad inputs (unknown image or
@@ -10,7 +10,7 @@
 # of a build killed outright is removed by the next --list; --list
 # (--format), --remove, and images remove takes the image's builds. The
 # container runs need the Debian mirror: skipped without it. One real
-# build (about 2 minutes); the failing cases stop before the build
+# build (about 1.5 minutes); the failing cases stop before the build
 # dependencies are installed. Prints TAP.
 . "${top_srcdir:-.}/tests/lib.sh"
 . "$top_srcdir/tests/duet-images.sh"
@@ -138,20 +138,21 @@ rc=$?
 	grep -q "no-such-flag" "$tmp/err" && nothing_built
 ok $? "flags the compiler rejects: exit 1 before the build dependencies, what failed and the log's last lines, nothing left (status $rc: $(grep -v '^benchorch: rebuild libsodium: ' "$tmp/err" | head -1))"
 
-rb deb libsodium --name o3 --cflags -O3 >"$tmp/out" 2>"$tmp/err"
+rb deb nettle --name o3 --cflags -O3 >"$tmp/out" 2>"$tmp/err"
 rc=$?
 b=$state/builds/deb/o3
-[ $rc -eq 0 ] && [ -f "$b/lib/libsodium.so.23" ] && [ -L "$b/lib/libsodium.so.23" ]
-ok $? "libsodium built with -O3: its soname kept (status $rc: $(tail -1 "$tmp/err"))"
-grep -q '"source": "libsodium"' "$b/build.json" &&
+[ $rc -eq 0 ] && [ -f "$b/lib/libnettle.so.8" ] && [ -L "$b/lib/libnettle.so.8" ] &&
+	[ -L "$b/lib/libhogweed.so.6" ]
+ok $? "nettle built with -O3: its soname kept, and libhogweed's, of the same source (status $rc: $(tail -1 "$tmp/err"))"
+grep -q '"source": "nettle"' "$b/build.json" &&
 	grep -q '"cflags": ".*-O3' "$b/build.json" &&
 	! grep -q '"cflags": ".*-O2' "$b/build.json" &&
 	grep -q '"cc_version": "gcc' "$b/build.json" &&
 	grep -q '"digest": "sha256:' "$b/build.json" &&
-	grep -q '"version": "1\.' "$b/build.json" && [ -s "$b/build.log" ] &&
-	[ -z "$(ls "$b/lib" | grep -v '^libsodium\.so\.')" ]
-ok $? "build.json: source, version, CFLAGS with -O3 for -O2, compiler, digest; only libsodium's shared objects"
-grep -q '^benchorch: rebuild libsodium: .*build: libsodium' "$tmp/err"
+	grep -q '"version": "3\.' "$b/build.json" && [ -s "$b/build.log" ] &&
+	[ -z "$(ls "$b/lib" | grep -Ev '^lib(nettle|hogweed)\.so\.')" ]
+ok $? "build.json: source, version, CFLAGS with -O3 for -O2, compiler, digest; only nettle's and hogweed's shared objects"
+grep -q '^benchorch: rebuild nettle: .*build: nettle' "$tmp/err"
 ok $? "progress lines name each step"
 digest_after=$(cd "$state/images/deb/rootfs" && find . -newer "$state/images/deb/image.json" | wc -l)
 [ "$digest_before" = "$digest_after" ] &&
@@ -159,10 +160,10 @@ digest_after=$(cd "$state/images/deb/rootfs" && find . -newer "$state/images/deb
 ok $? "the image itself is untouched"
 [ -z "$(ls -A "$state/builds" | grep '^\.')" ]
 ok $? "no temporary directory left"
-rb deb libsodium --name o3 >/dev/null 2>"$tmp/err"
+rb deb nettle --name o3 >/dev/null 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "exists already" "$tmp/err"
 ok $? "a second build of the same name is refused"
-rb --list >"$tmp/out" && grep -Eq '^deb +o3 +libsodium +1\.[^ ]* +gcc +-O3 ' "$tmp/out"
+rb --list >"$tmp/out" && grep -Eq '^deb +o3 +nettle +3\.[^ ]* +gcc +-O3 ' "$tmp/out"
 ok $? "--list shows it"
 rb --list deb --format json >"$tmp/out" &&
 	grep -q '"digest": "sha256:' "$tmp/out" && grep -q '"name": "o3"' "$tmp/out"

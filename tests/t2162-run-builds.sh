@@ -71,6 +71,22 @@ n_r=$(q "select count(*) from results_v where build = 'copy'")
 [ "$n_r" -gt 0 ] && [ "$n_p" -eq "$n_r" ] &&
 	[ "$(q "select count(*) from pairs_v where build = 'copy' and versus_build = 'shipped' and not (low <= ratio and ratio <= high and low > 0)")" -eq 0 ]
 ok $? "--builds implies --interleave: every point of the build has its pair against the shipped library ($n_p pairs, $n_r points)"
+"$BENCHORCH" results --db "$db" --builds >"$tmp/bt" 2>"$tmp/err" &&
+	grep -q '^run [0-9]*, debian:bookworm, libsodium at 16384 B: ' "$tmp/bt" &&
+	grep -q '^  copy: gcc -O2 (a copy of the image' "$tmp/bt" &&
+	grep -Eq '^  chacha20 +encrypt +bulk +(= )?[0-9]+\.[0-9]{2} \([0-9.]+\.\.[0-9.]+\)$' "$tmp/bt"
+ok $? "results --builds: a table of the build's ratio to the shipped library: $(grep '^  chacha20' "$tmp/bt")"
+"$BENCHORCH" results --db "$db" --builds --format csv --algo sha-512 >"$tmp/bc" &&
+	[ "$(tr -d '\r' <"$tmp/bc" | head -1)" = "run_id,distro,variant,library,build,compiler,cflags,algorithm,operation,mode,buffer_bytes,ratio,low,high,coverage,tie,invocations" ] &&
+	[ "$(tr -d '\r' <"$tmp/bc" | awk -F, 'NR > 1 && $5 == "copy" && $8 == "sha-512" && $12 > 0 && $13 <= $12 && $12 <= $14' | wc -l)" -eq "$(q "select count(*) from (select distinct operation, mode, buffer_bytes from pairs_v where build = 'copy' and versus_build = 'shipped' and algorithm = 'sha-512')")" ]
+ok $? "results --builds --format csv: every point of sha-512, one row each over the invocations"
+"$BENCHORCH" results --db "$db" --builds --lib openssl >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q "no matching builds" "$tmp/err"
+ok $? "results --builds of a library without builds: exit 1 and why"
+"$BENCHORCH" report --db "$db" -o "$tmp/r.html" 2>"$tmp/err" &&
+	grep -q '<section id="builds">' "$tmp/r.html" &&
+	grep -q 'libsodium in debian:bookworm, run [0-9]*: each build' "$tmp/r.html"
+ok $? "the report has the builds' table"
 [ -z "$(mounts_under "$TEST_IMAGE")" ]
 ok $? "no mount left under the image"
 

@@ -19,6 +19,7 @@
 #include "orchestrator/results/lib-faults.h"
 #include "lib/paths.h"
 #include "orchestrator/results/report-fmt.h"
+#include "orchestrator/results/results-builds.h"
 #include "orchestrator/results/results-pubkey.h"
 #include "orchestrator/results/results-resources.h"
 #include "orchestrator/results/runstate.h"
@@ -405,7 +406,7 @@ static int print_resources(sqlite3 *db, const char *path,
 struct results_opts {
 	struct cli_paths paths;	/* first: cli_parse reads it */
 	struct cli_runs runs;
-	int all, latest, summary, tools, resources, pubkey;
+	int all, latest, summary, tools, resources, pubkey, builds;
 	const char *distro, *lib, *algo, *op;
 	struct cli_size size;	/* bytes 0: any size */
 	enum format fmt;
@@ -483,6 +484,18 @@ static const struct opt_def options[] = {
 		  "apply; --algo x25519 or ed25519 implies it; the\n"
 		  "latest finished run with public-key results by\n"
 		  "default)" },
+	{ .name = "builds", .kind = OPT_FLAG,
+	  .offset = offsetof(struct results_opts, builds),
+	  .help = "each rebuilt library against its shipped one\n"
+		  "instead (`run --builds`): per distribution,\n"
+		  "library, algorithm and operation, one column per\n"
+		  "build, its throughput as a fraction of the\n"
+		  "shipped library's from blocks that took turns,\n"
+		  "with its interval; '=' where the two are not told\n"
+		  "apart (at 16 KiB unless --size; --run, --latest,\n"
+		  "--all, --distro, --lib, --algo, --op and --format\n"
+		  "apply; csv and json every size without --size;\n"
+		  "the latest run with builds by default)" },
 	{ .kind = OPT_END },
 };
 
@@ -508,6 +521,9 @@ static int check_options(const struct results_opts *o)
 	if ((o->pubkey || (o->algo && pubkey_find(o->algo))) &&
 	    (o->summary || o->tools || o->resources || o->op || o->size.bytes))
 		return cli_usage_error("results", "--pubkey takes no --summary, --tools, --resources, --op or --size");
+	if (o->builds && (o->summary || o->tools || o->resources ||
+			  o->pubkey || (o->algo && pubkey_find(o->algo))))
+		return cli_usage_error("results", "--builds takes no --summary, --tools, --resources, --pubkey or public-key --algo");
 	if (o->pubkey && o->algo && !pubkey_find(o->algo))
 		return cli_usage_error("results", "--pubkey: --algo '%s' is not a public-key algorithm (x25519, ed25519)",
 				       o->algo);
@@ -648,6 +664,40 @@ static int print_pubkey(sqlite3 *db, const char *path,
 	return EXIT_OK;
 }
 
+/* --builds: print results_builds() for F (its runs, or with none the
+ * latest run with builds) in FMT. Returns an exit status. */
+static int print_builds(sqlite3 *db, const char *path,
+			const struct filters *f, enum format fmt)
+{
+	struct builds_filter bf = { f->all, f->runs, f->nruns, f->distro,
+				    f->lib, f->algo, f->op, f->size };
+	char *out = NULL;
+	size_t len = 0;
+	bo_err err;
+	long n;
+	FILE *mem = open_memstream(&out, &len);
+
+	if (!mem) {
+		fputs("benchorch: out of memory\n", stderr);
+		abort();
+	}
+	n = results_builds(mem, db, &bf, fmt, &err);
+	fclose(mem);
+	if (n >= 0)	/* with no row: csv its header, json [] */
+		fwrite(out, 1, len, stdout);
+	free(out);
+	if (n < 0) {
+		cli_error("cannot read builds from '%s': %s", path, err.msg);
+		return EXIT_ENV;
+	}
+	if (n == 0) {
+		cli_error("no matching builds in '%s' (`benchorch run --builds shipped,NAME` measures a build of `benchorch rebuild` beside the shipped library)",
+			  path);
+		return EXIT_FAILED;
+	}
+	return EXIT_OK;
+}
+
 /* Without --run or --all, F selects the latest finished run of the
  * kind O shows (tool runs for --tools, else library runs; latest_pick
  * says on stderr which newer runs it skipped): into *LATEST, F's only
@@ -688,6 +738,9 @@ static int show_results(sqlite3 *db, const char *path,
 	/* the latest run with public-key results is results_pubkey's */
 	if (rc == EXIT_OK && (o->pubkey || (o->algo && pubkey_find(o->algo))))
 		return print_pubkey(db, path, f, o->fmt);
+	/* and the latest run with builds results_builds' */
+	if (rc == EXIT_OK && o->builds)
+		return print_builds(db, path, f, o->fmt);
 	if (rc == EXIT_OK && o->tools)
 		rc = check_tools(db, path);
 	if (rc == EXIT_OK)

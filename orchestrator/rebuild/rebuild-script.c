@@ -17,7 +17,8 @@
  * beside libnettle8), so that a build's sub-libraries come with it. The optimisation
  * flags (-O*) of the packaging are stripped and FLAGS appended, through
  * dpkg-buildflags' DEB_{C,CXX}FLAGS_STRIP and _APPEND, so the packaging's
- * other flags stay; nocheck skips the test suites. Flags the compiler
+ * other flags stay; nocheck skips the test suites, nostrip keeps the
+ * debugging sections (and skips dh_dwz, which fails on clang's DWARF 5). Flags the compiler
  * rejects fail before the build dependencies are installed (a small
  * program compiled with them). */
 const char rebuild_script[] =
@@ -65,7 +66,9 @@ const char rebuild_script[] =
 "dir=$(find . -mindepth 1 -maxdepth 1 -type d | head -1)\n"
 "cd \"$dir\" || fail \"no source tree\"\n"
 "srcver=$(dpkg-parsechangelog -S Version)\n"
-"export DEB_BUILD_OPTIONS=\"nocheck nodoc parallel=$(nproc)\"\n"
+"# nostrip: the shared objects keep their debugging sections (not loaded,\n"
+"# no cost at run time) and dh_dwz is skipped, which rejects clang's DWARF 5\n"
+"export DEB_BUILD_OPTIONS=\"nocheck nodoc nostrip parallel=$(nproc)\"\n"
 "opt=\"-O0 -O1 -O2 -O3 -Os -Og -Ofast -Oz\"\n"
 "export DEB_CFLAGS_STRIP=\"$opt\" DEB_CXXFLAGS_STRIP=\"$opt\"\n"
 "export DEB_CFLAGS_APPEND=\"$flags\" DEB_CXXFLAGS_APPEND=\"$flags\"\n"

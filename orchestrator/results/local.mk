@@ -21,6 +21,10 @@ liborch_a_SOURCES += \
 	orchestrator/results/report-fmt.h \
 	orchestrator/results/report-overview.c \
 	orchestrator/results/report-overview.h \
+	orchestrator/results/build-pairs.c \
+	orchestrator/results/build-pairs.h \
+	orchestrator/results/report-builds.c \
+	orchestrator/results/report-builds.h \
 	orchestrator/results/report-resources.c \
 	orchestrator/results/report-resources.h \
 	orchestrator/results/report-tools.c \
@@ -32,6 +36,8 @@ liborch_a_SOURCES += \
 	orchestrator/results/report-tables.c \
 	orchestrator/results/report.c \
 	orchestrator/results/report.h \
+	orchestrator/results/results-builds.c \
+	orchestrator/results/results-builds.h \
 	orchestrator/results/results-pubkey.c \
 	orchestrator/results/results-pubkey.h \
 	orchestrator/results/results-resources.c \

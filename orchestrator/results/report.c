@@ -10,6 +10,7 @@
 #include "orchestrator/results/report-fmt.h"
 #include "orchestrator/results/report-overview.h"
 #include "orchestrator/results/report-tools.h"
+#include "orchestrator/results/report-builds.h"
 #include "orchestrator/results/report-resources.h"
 #include "orchestrator/results/report-data.h"
 #include "orchestrator/results/report.h"
@@ -408,6 +409,7 @@ int report_write_html(sqlite3 *db, const struct report_opts *o, FILE *f,
 		goto out;
 	if (report_write_tools(f, db, err) < 0 ||
 	    report_write_resources(f, db, d.runs, d.nruns, err) < 0 ||
+	    report_write_builds(f, db, d.runs, d.nruns, bytes, err) < 0 ||
 	    write_versions(f, db, &d, err) < 0) {
 		ncharts = -2;
 		goto out;
