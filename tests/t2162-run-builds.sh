@@ -31,10 +31,10 @@ ok $? "a stand-in build 'copy' of debian-bookworm, and 'other' of debian-trixie"
 
 "$BENCHORCH" run --distros debian --libs libsodium --algos chacha20,sha-512 \
 	--quick --builds shipped,copy --runner nspawn --no-confirm \
-	--state-dir "$state" --db "$db" >"$tmp/out" 2>"$tmp/err"
+	--state-dir "$state" --db "$db" >"$tmp/out" 2>"$tmp/err.run"
 rc=$?
 ok $rc "run --builds shipped,copy exits 0"
-[ $rc -eq 0 ] || sed 's/^/# /' "$tmp/err"
+[ $rc -eq 0 ] || sed 's/^/# /' "$tmp/err.run"
 
 q() { sqlite3 -batch -noheader "$db" "$1"; }
 
@@ -71,6 +71,8 @@ n_r=$(q "select count(*) from results_v where build = 'copy'")
 [ "$n_r" -gt 0 ] && [ "$n_p" -eq "$n_r" ] &&
 	[ "$(q "select count(*) from pairs_v where build = 'copy' and versus_build = 'shipped' and not (low <= ratio and ratio <= high and low > 0)")" -eq 0 ]
 ok $? "--builds implies --interleave: every point of the build has its pair against the shipped library ($n_p pairs, $n_r points)"
+grep -Eq '^benchorch: run [0-9]+: build libsodium@copy \(debian:bookworm\): [0-9]+\.[0-9]{2} of the shipped library.s throughput at 16 KiB \(the median over 2 algorithms, bulk encryption and hashing\): [0-2] slower, [0-2] same, [0-2] faster; ' "$tmp/err.run"
+ok $? "the run ends with a line per build: $(grep ': build libsodium@copy' "$tmp/err.run")"
 "$BENCHORCH" results --db "$db" --builds >"$tmp/bt" 2>"$tmp/err" &&
 	grep -q '^run [0-9]*, debian:bookworm, libsodium at 16384 B: ' "$tmp/bt" &&
 	grep -q '^  copy: gcc -O2 (a copy of the image' "$tmp/bt" &&

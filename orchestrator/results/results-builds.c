@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -249,4 +250,76 @@ long results_builds(FILE *out, sqlite3 *db, const struct builds_filter *f,
 	free(v);	/* its entries are all's */
 	build_ratios_free(all, n_all);
 	return (long)n;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+long results_builds_line(FILE *out, sqlite3 *db, int64_t run_id,
+			 bo_err *err)
+{
+	struct build_ratio *all = NULL, *v;
+	size_t n_all = 0, n = 0;
+	long builds = 0;
+	double *ratios;
+
+	switch (db_has(db, "builds")) {
+	case 0:
+		return 0;
+	case -1:
+		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+	}
+	if (build_ratios_load(db, &run_id, 1, 16384, &all, &n_all, err) < 0)
+		return -1;
+	/* bulk encryption and hashing, as the summary's */
+	v = xcalloc(n_all ? n_all : 1, sizeof(*v));
+	for (size_t i = 0; i < n_all; i++)
+		if (strcmp(all[i].mode, "bulk") == 0 &&
+		    strcmp(all[i].operation, "decrypt") != 0)
+			v[n++] = all[i];
+	ratios = xcalloc(n ? n : 1, sizeof(*ratios));
+	/* v is ordered by distribution and library, then point, then
+	 * build: each build of a library gathered in one pass */
+	for (size_t i = 0; i < n; i++) {
+		size_t nr = 0, slower = 0, same = 0, faster = 0;
+		bool seen = false;
+
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = same_block(&v[j], &v[i]) &&
+			       strcmp(v[j].build, v[i].build) == 0;
+		if (seen)
+			continue;
+		for (size_t j = i; j < n && same_block(&v[i], &v[j]); j++) {
+			const struct build_ratio *r = &v[j];
+
+			if (strcmp(r->build, v[i].build) != 0)
+				continue;
+			ratios[nr++] = r->ratio;
+			if (r->tie)
+				same++;
+			else if (r->high < 1)
+				slower++;
+			else
+				faster++;
+		}
+		qsort(ratios, nr, sizeof(*ratios), cmp_double);
+		fprintf(out, "benchorch: run %lld: build %s@%s (%s): %.2f of the"
+			" shipped library's throughput at 16 KiB (the median"
+			" over %zu algorithms, bulk encryption and hashing):"
+			" %zu slower, %zu same, %zu faster; `benchorch results"
+			" --builds --run %lld` shows them\n", (long long)run_id,
+			v[i].library, v[i].build, v[i].distro,
+			nr % 2 ? ratios[nr / 2] :
+			(ratios[nr / 2 - 1] + ratios[nr / 2]) / 2, nr, slower,
+			same, faster, (long long)run_id);
+		builds++;
+	}
+	free(ratios);
+	free(v);	/* its entries are all's */
+	build_ratios_free(all, n_all);
+	return builds;
 }

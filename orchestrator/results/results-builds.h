@@ -39,4 +39,14 @@ struct builds_filter {
 long results_builds(FILE *out, sqlite3 *db, const struct builds_filter *f,
 		    enum format fmt, bo_err *err);
 
+/* One line to OUT per build of run RUN_ID paired with its shipped
+ * library: "benchorch: run N: build LIB@NAME (DISTRO): 0.46 of the
+ * shipped library's throughput at 16 KiB (the median over A algorithms,
+ * bulk encryption and hashing): S slower, T same, F faster; `benchorch
+ * results --builds --run N` shows them", or nothing when it has none.
+ * Returns the number of builds (0: nothing printed), or -1 with err set
+ * on a database error. */
+long results_builds_line(FILE *out, sqlite3 *db, int64_t run_id,
+			 bo_err *err);
+
 #endif
