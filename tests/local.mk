@@ -439,7 +439,7 @@ EXTRA_DIST += tests/bench/fidelity.sh tests/bench/findings.sh \
 # The duets' known truth: image copies and the stand-in libcrypto.so.3
 # (tests/duet-images.sh), and the duet benchmarks on them.
 EXTRA_DIST += tests/duet-images.sh tests/fixtures/duet-shim.c \
-	tests/bench/duet-aa.sh tests/bench/duet-ab.sh
+	tests/bench/duet-aa.sh tests/bench/duet-ab.sh tests/bench/builds.sh
 EXTRA_DIST += tests/README
 # Rebuilt libraries measured beside the shipped ones (run --builds): a
 # stand-in build (fake-build: the image's own library, with a recipe
