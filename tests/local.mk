@@ -248,7 +248,12 @@ GUEST_BACKEND_SOURCES = guest/compat.h guest/algo.c guest/algo.h \
 	guest/backend-libsodium-pk.c guest/backend-nettle-pk.c \
 	guest/backend-libgcrypt-pk.c guest/backend-wolfssl-pk.c \
 	guest/backend-botan-pk.c guest/backend-gnutls-pk.c \
-	guest/backend-mbedtls-pk.c
+	guest/backend-mbedtls-pk.c \
+	guest/backend-kdf.h guest/backend-openssl-kdf.c \
+	guest/backend-libgcrypt-kdf.c guest/backend-nettle-kdf.c \
+	guest/backend-gnutls-kdf.c guest/backend-libsodium-kdf.c \
+	guest/backend-mbedtls-kdf.c guest/backend-wolfssl-kdf.c \
+	guest/backend-botan-kdf.c
 check_PROGRAMS += tests/t1300-guest-alloc
 tests_t1300_guest_alloc_SOURCES = tests/t1300-guest-alloc.c tests/tap.h \
 	$(GUEST_BACKEND_SOURCES)
