@@ -361,8 +361,8 @@ EXTRA_DIST += tests/t1130-guest-kat-reject.sh tests/fixtures/standin-libsodium.c
 TESTS += tests/t1140-guest-pubkey.sh tests/t1145-guest-pubkey-wrong.sh
 EXTRA_DIST += tests/t1140-guest-pubkey.sh tests/t1145-guest-pubkey-wrong.sh
 # Key derivation functions (--kdf): known answers, timing, cross-check.
-TESTS += tests/t1170-guest-kdf.sh
-EXTRA_DIST += tests/t1170-guest-kdf.sh
+TESTS += tests/t1170-guest-kdf.sh tests/t1175-guest-kdf-wrong.sh
+EXTRA_DIST += tests/t1170-guest-kdf.sh tests/t1175-guest-kdf-wrong.sh
 # The guest's interleaved measurement: pairs, A/A, a failing worker.
 TESTS += tests/t1330-guest-interleave.sh
 EXTRA_DIST += tests/t1330-guest-interleave.sh
