@@ -748,6 +748,86 @@ out:
 	return rc;
 }
 
+/* The `kdfcheck` line of LIBRARY and ALGORITHM in OUT, or NULL. */
+static const struct guest_pkcheck *kdfcheck_of(const struct guest_output *out,
+					       const char *library,
+					       const char *algorithm)
+{
+	for (size_t k = 0; k < out->nkdfchecks; k++)
+		if (strcmp(out->kdfchecks[k].library, library) == 0 &&
+		    strcmp(out->kdfchecks[k].algorithm, algorithm) == 0)
+			return &out->kdfchecks[k];
+	return NULL;
+}
+
+/* Store OUT's key derivation results for invocation INV_ID (table
+ * kdf_results, schema 22), each with its cost, its library's known
+ * answers and `kdfcheck` line (when the guest printed one) and its
+ * samples; LIB_IDS indexed like out->libraries. */
+static int store_kdf(sqlite3 *db, int64_t inv_id,
+		     const struct guest_output *out, const int64_t *lib_ids,
+		     bo_err *err)
+{
+	sqlite3_stmt *st;
+	size_t i, j;
+	int rc = -1;
+
+	if (out->nkdfresults == 0)
+		return 0;
+	if (db_prep(db, "INSERT INTO kdf_results (invocation_id, library_id,"
+		    " algorithm, params, iterations, memory_kib, parallelism,"
+		    " output_bytes, calls_per_batch, repetitions, median_ns,"
+		    " min_ns, p25_ns, p75_ns, cv, reruns, noisy, tsc_cycles,"
+		    " ns_per_op, ops_per_s, verified, kat_ok, confirmed_by,"
+		    " rejected_by, samples_ns) VALUES (?1, ?2, ?3, ?4, ?5, ?6,"
+		    " ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,"
+		    " ?19, ?20, ?21, ?22, ?23, ?24, ?25)", &st, err) < 0)
+		return -1;
+	for (i = 0; i < out->nkdfresults; i++) {
+		const struct guest_kdfresult *r = &out->kdfresults[i];
+		const struct guest_pkcheck *c = kdfcheck_of(out, r->library,
+							     r->algorithm);
+		int kat = kats_of(out, r->library, r->algorithm);
+		char *samples;
+
+		j = loaded_index(out, r->library);
+		if (j == out->nlibraries) {
+			bo_err_set(err, "kdfresult for library '%s' that was not loaded",
+				   r->library);
+			goto out;
+		}
+		sqlite3_bind_int64(st, 1, inv_id);
+		sqlite3_bind_int64(st, 2, lib_ids[j]);
+		db_bind_text(st, 3, r->algorithm);
+		db_bind_text(st, 4, r->params);
+		sqlite3_bind_int64(st, 5, r->iterations);
+		sqlite3_bind_int64(st, 6, r->memory_kib);
+		sqlite3_bind_int64(st, 7, r->parallelism);
+		sqlite3_bind_int64(st, 8, r->output_bytes);
+		sqlite3_bind_int64(st, 9, r->calls_per_batch);
+		sqlite3_bind_int64(st, 10, r->t.repetitions);
+		sqlite3_bind_int64(st, 11, r->t.median_ns);
+		sqlite3_bind_int64(st, 12, r->t.min_ns);
+		bind_timing(st, 13, &r->t);
+		sqlite3_bind_double(st, 19, r->ns_per_call);
+		sqlite3_bind_double(st, 20, r->ops_per_s);
+		sqlite3_bind_int(st, 21, r->verified ? 1 : 0);
+		if (kat >= 0)
+			sqlite3_bind_int(st, 22, kat);
+		db_bind_text(st, 23, c ? c->confirmed_by : "");
+		db_bind_text(st, 24, c ? c->rejected_by : "");
+		samples = samples_json(&r->t);
+		sqlite3_bind_text(st, 25, samples, -1, SQLITE_TRANSIENT);
+		free(samples);
+		if (db_step_done(db, st, err) < 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(st);
+	return rc;
+}
+
 int db_store_output(sqlite3 *db, int64_t inv_id,
 		    const struct guest_output *out,
 		    const struct guest_judgement *judged,
@@ -765,7 +845,8 @@ int db_store_output(sqlite3 *db, int64_t inv_id,
 	    store_crosschecks(db, inv_id, out, err) == 0 &&
 	    store_canaries(db, inv_id, out, lib_ids, err) == 0 &&
 	    store_pairs(db, inv_id, out, lib_ids, err) == 0 &&
-	    store_pubkey(db, inv_id, out, lib_ids, err) == 0)
+	    store_pubkey(db, inv_id, out, lib_ids, err) == 0 &&
+	    store_kdf(db, inv_id, out, lib_ids, err) == 0)
 		rc = 0;
 	free(lib_ids);
 	return rc;

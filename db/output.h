@@ -26,7 +26,8 @@ int db_image_id(sqlite3 *db, const struct db_image *img, int64_t *ret,
  * sample, curve fit (JUDGED's), resource figure (the algorithms' peaks
  * JUDGED's), cross-check, canary and pair, and one row of pubkey_results
  * per `pkresult` (verified as the guest judged it; its known answers,
- * `pkcheck` libraries and samples with it).
+ * `pkcheck` libraries and samples with it), and one row of kdf_results
+ * per `kdfresult` (likewise, with its cost and `kdfcheck` libraries).
  * IMG (NULL = none) gives each loaded library its package and package
  * version (img->libpkgs). Call in the caller's transaction. Returns 0, or -1 with err
  * set (a point of a library that was not loaded, or a database error). */

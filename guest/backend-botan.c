@@ -53,6 +53,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "backend-kdf.h"
 #include "backend-pk.h"
 
 typedef struct bo_cipher *botan_cipher_t;
@@ -351,6 +352,7 @@ static enum guest_load bo_load(struct guest_lib_info *info, char *why,
 	backend_lib_path((const void *)api.cipher_init, info->path,
 			 sizeof(info->path));
 	guest_pk_botan_load(api.handle);
+	guest_kdf_botan_load(api.handle);
 	for (int a = 0; a < GUEST_ALGO_COUNT; a++)
 		if (names[a] && trial((enum guest_algo)a))
 			kinds[a] = kind_of((enum guest_algo)a);
@@ -538,6 +540,7 @@ static int bo_rekey(void *ctx, const uint8_t *key, const uint8_t *iv,
 const struct guest_backend guest_backend_botan = {
 	.name = "botan",
 	.pk = &guest_pk_botan,
+	.kdf = &guest_kdf_botan,
 	.load = bo_load,
 	.supports = bo_supports,
 	.bulk_new = bo_bulk_new,

@@ -49,6 +49,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "backend-kdf.h"
 #include "backend-pk.h"
 
 /* gnutls_datum_t */
@@ -259,6 +260,7 @@ static enum guest_load gt_load(struct guest_lib_info *info, char *why,
 		}
 	}
 	guest_pk_gnutls_load(api.handle);
+	guest_kdf_gnutls_load(api.handle);
 	return GUEST_LOAD_OK;
 }
 
@@ -450,4 +452,5 @@ const struct guest_backend guest_backend_gnutls = {
 	.bulk_free = backend_hctx_free,
 	.rekey = gt_rekey,
 	.pk = &guest_pk_gnutls,
+	.kdf = &guest_kdf_gnutls,
 };

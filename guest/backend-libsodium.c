@@ -42,6 +42,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "backend-kdf.h"
 #include "backend-pk.h"
 
 static const char *const sonames[] = {
@@ -157,6 +158,7 @@ static enum guest_load na_load(struct guest_lib_info *info, char *why,
 	usable[GUEST_SHA_512] = api.sha512 != NULL;
 	usable[GUEST_BLAKE2B_512] = api.generichash != NULL;
 	guest_pk_libsodium_load(api.handle);
+	guest_kdf_libsodium_load(api.handle);
 	return GUEST_LOAD_OK;
 }
 
@@ -369,4 +371,5 @@ const struct guest_backend guest_backend_libsodium = {
 	.bulk_free = na_bulk_free,
 	.rekey = na_rekey,
 	.pk = &guest_pk_libsodium,
+	.kdf = &guest_kdf_libsodium,
 };

@@ -41,6 +41,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "backend-kdf.h"
 #include "backend-pk.h"
 
 /* mbedtls_operation_t */
@@ -185,6 +186,7 @@ static enum guest_load mb_load(struct guest_lib_info *info, char *why,
 		}
 	}
 	guest_pk_mbedtls_load(api.handle);
+	guest_kdf_mbedtls_load(api.handle);
 	return GUEST_LOAD_OK;
 }
 
@@ -367,4 +369,5 @@ const struct guest_backend guest_backend_mbedtls = {
 	.bulk_free = mb_free,
 	.rekey = mb_rekey,
 	.pk = &guest_pk_mbedtls,
+	.kdf = &guest_kdf_mbedtls,
 };

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "backend-kdf.h"
 #include "backend-pk.h"
 
 /* nettle-types.h function types. */
@@ -328,6 +329,7 @@ static enum guest_load nt_load(struct guest_lib_info *info, char *why,
 	use_hash(GUEST_SHA3_256, "nettle_sha3_256");
 	use_hash(GUEST_BLAKE2B_512, "nettle_blake2b_512");
 	guest_pk_nettle_load(i);
+	guest_kdf_nettle_load(api.handle);
 	return GUEST_LOAD_OK;
 }
 
@@ -548,4 +550,5 @@ const struct guest_backend guest_backend_nettle = {
 	.bulk_free = nt_free,
 	.rekey = nt_rekey,
 	.pk = &guest_pk_nettle,
+	.kdf = &guest_kdf_nettle,
 };

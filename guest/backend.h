@@ -129,6 +129,54 @@ struct guest_pk_ops {
 		      const uint8_t *sig);
 };
 
+/* Key derivation functions, in the order of lib/kdf-table.h
+ * (guest/PROTOCOL.md, "Key derivation"). */
+enum guest_kdf_algo {
+	GUEST_KDF_PBKDF2_SHA256,	/* RFC 8018 5.2 with HMAC-SHA-256 */
+	GUEST_KDF_HKDF_SHA256,		/* RFC 5869, extract then expand */
+	GUEST_KDF_SCRYPT,		/* RFC 7914 */
+	GUEST_KDF_ARGON2ID,		/* RFC 9106, version 0x13 */
+	GUEST_KDF_COUNT
+};
+
+/* The inputs of one derivation; lengths in bytes. Which members an
+ * algorithm reads: PBKDF2 pass, salt, cost (c); HKDF pass (the input
+ * keying material), salt, info; scrypt pass, salt, cost (N), block (r),
+ * lanes (p); Argon2id pass, salt, secret and ad (both may be empty),
+ * cost (t), memory_kib (m), lanes (p). */
+struct guest_kdf_input {
+	const uint8_t *pass;
+	size_t pass_bytes;
+	const uint8_t *salt;
+	size_t salt_bytes;
+	const uint8_t *info;		/* HKDF */
+	size_t info_bytes;
+	const uint8_t *secret;		/* Argon2 K */
+	size_t secret_bytes;
+	const uint8_t *ad;		/* Argon2 X */
+	size_t ad_bytes;
+	uint64_t cost;			/* iterations / N / passes */
+	uint32_t block;			/* scrypt r */
+	uint32_t memory_kib;		/* Argon2 m, KiB */
+	uint32_t lanes;			/* scrypt or Argon2 p */
+	size_t out_bytes;		/* the derived key's length */
+};
+
+/* A backend's key derivation functions (optional: NULL in struct
+ * guest_backend means every KDF is unsupported). */
+struct guest_kdf_ops {
+	/* Does the loaded library implement ALGO? */
+	bool (*supports)(enum guest_kdf_algo algo);
+	/* One complete derivation of ALGO from IN into OUT (in->out_bytes),
+	 * as an application makes it (whatever the library's API sets up
+	 * per derivation included). Returns 0, 1 when the library's API
+	 * cannot take these inputs (e.g. an Argon2 secret, a scrypt r
+	 * other than 8) and nothing was derived, -1 on an error. Allocates
+	 * nothing that outlives the call. */
+	int (*derive)(enum guest_kdf_algo algo,
+		      const struct guest_kdf_input *in, uint8_t *out);
+};
+
 /* Return values of load(). */
 enum guest_load {
 	GUEST_LOAD_OK = 0,	/* loaded, info filled */
@@ -207,6 +255,10 @@ struct guest_backend {
 	/* Optional (NULL: no public-key algorithm): the public-key
 	 * operations (struct guest_pk_ops), usable after load(). */
 	const struct guest_pk_ops *pk;
+
+	/* Optional (NULL: no key derivation function): the KDFs (struct
+	 * guest_kdf_ops), usable after load(). */
+	const struct guest_kdf_ops *kdf;
 };
 
 /* Set by main() before any library is loaded when the run masks hardware

@@ -9,6 +9,7 @@
 
 #include "bench.h"
 #include "emit.h"
+#include "lib/kdf-table.h"
 #include "rusage.h"
 #include "json.h"
 
@@ -359,6 +360,45 @@ int emit_pkcheck(const char *library, const char *algorithm,
 	struct json_line j;
 
 	begin(&j, "pkcheck");
+	json_add_str_max(&j, "library", library, MAX_NAME);
+	json_add_str_max(&j, "algorithm", algorithm, MAX_NAME);
+	add_names(&j, "confirmed_by", confirmed, nconfirmed);
+	add_names(&j, "rejected_by", rejected, nrejected);
+	return flush(&j);
+}
+
+int emit_kdfresult(const char *library, const struct kdf_algorithm *t,
+		   const struct bench_result *r, bool verified)
+{
+	struct json_line j;
+
+	begin(&j, "kdfresult");
+	json_add_str_max(&j, "library", library, MAX_NAME);
+	json_add_str_max(&j, "algorithm", t->name, MAX_NAME);
+	json_add_str(&j, "params", t->params);
+	json_add_uint(&j, "iterations", t->iterations);
+	json_add_uint(&j, "memory_kib", t->memory_kib);
+	json_add_uint(&j, "parallelism", t->parallelism);
+	json_add_uint(&j, "output_bytes", t->output_bytes);
+	json_add_uint(&j, "calls_per_batch", r->calls_per_batch);
+	add_timing(&j, r);
+	json_add_double(&j, "ns_per_call",
+			(double)r->median_ns / (double)r->calls_per_batch);
+	json_add_double(&j, "ops_per_s", 1e9 * (double)r->calls_per_batch /
+					 (double)r->median_ns);
+	json_add_bool(&j, "verified", verified);
+	json_add_uint_array(&j, "samples_ns", r->samples_ns,
+			    (size_t)r->repetitions * r->sets);
+	return flush(&j);
+}
+
+int emit_kdfcheck(const char *library, const char *algorithm,
+		  const char *const *confirmed, size_t nconfirmed,
+		  const char *const *rejected, size_t nrejected)
+{
+	struct json_line j;
+
+	begin(&j, "kdfcheck");
 	json_add_str_max(&j, "library", library, MAX_NAME);
 	json_add_str_max(&j, "algorithm", algorithm, MAX_NAME);
 	add_names(&j, "confirmed_by", confirmed, nconfirmed);

@@ -105,6 +105,22 @@ int emit_pkcheck(const char *library, const char *algorithm,
 		 const char *const *confirmed, size_t nconfirmed,
 		 const char *const *rejected, size_t nrejected);
 
+/* kdfresult: one measurement (bench.h; a call = one derivation) of the
+ * key derivation function T (lib/kdf-table.h, whose cost parameters the
+ * line carries), with ns_per_call = median_ns / calls_per_batch and
+ * ops_per_s = 10^9 x calls_per_batch / median_ns (guest/PROTOCOL.md,
+ * "Key derivation"). */
+struct kdf_algorithm;
+int emit_kdfresult(const char *library, const struct kdf_algorithm *t,
+		   const struct bench_result *r, bool verified);
+
+/* kdfcheck: which other libraries derived the same key (NCONFIRMED names
+ * in CONFIRMED) and which another (NREJECTED in REJECTED) as LIBRARY's
+ * timed derivation of ALGORITHM. */
+int emit_kdfcheck(const char *library, const char *algorithm,
+		  const char *const *confirmed, size_t nconfirmed,
+		  const char *const *rejected, size_t nrejected);
+
 /* crosscheck: LIBRARY's one-shot output for ALGORITHM on the shared
  * INPUT_BYTES-byte pattern: OUTPUT_BYTES bytes (ciphertext then tag, or the
  * digest) whose FNV-1a 64-bit hash is DIGEST; ROUNDTRIP: decryption

@@ -34,6 +34,13 @@ GUEST_SOURCES = \
 	guest/backend-mbedtls-pk.c \
 	guest/pubkey.c guest/pubkey.h guest/pubkey-kat.c guest/pubkey-kat.h \
 	lib/pubkey-table.c lib/pubkey-table.h \
+	guest/backend-kdf.h guest/backend-openssl-kdf.c \
+	guest/backend-libgcrypt-kdf.c guest/backend-nettle-kdf.c \
+	guest/backend-gnutls-kdf.c guest/backend-libsodium-kdf.c \
+	guest/backend-mbedtls-kdf.c guest/backend-wolfssl-kdf.c \
+	guest/backend-botan-kdf.c \
+	guest/kdf.c guest/kdf.h guest/kdf-kat.c guest/kdf-kat.h \
+	lib/kdf-table.c lib/kdf-table.h \
 	guest/bench.c guest/bench.h \
 	guest/canary.c guest/canary.h \
 	guest/cpuclock.c guest/cpuclock.h \

@@ -35,6 +35,7 @@
 #include "measure.h"
 #include "options.h"
 #include "place.h"
+#include "kdf.h"
 #include "pubkey.h"
 #include "tools.h"
 
@@ -121,6 +122,10 @@ int main(int argc, char **argv)
 		complain("out of memory");
 		return 1;
 	}
+	if (o.kdf_any && !(run.kdf = kdf_shared_new())) {
+		complain("out of memory");
+		return 1;
+	}
 	/* the clock on the pinned CPU, before anything else runs */
 	clock_hz = cpuclock_measure(o.cpu, &clock_source);
 	check_emit(emit_hello(GUEST_VERSION, libc, o.cpu,
@@ -137,6 +142,7 @@ int main(int argc, char **argv)
 			isolate_run_library(&run, o.libs[i]);
 	}
 	pubkey_finish(&run);
+	kdf_finish(&run);
 	clock_hz = cpuclock_measure(o.cpu, &clock_source);
 	elapsed_ns = bench_now_ns() - hello_ns;
 	if (run.params.tsc && elapsed_ns > 0)
@@ -147,6 +153,7 @@ int main(int argc, char **argv)
 			     o.no_fork ? NULL : run.rusage, run.nrusage));
 	free_buffers(&run.bufs);
 	pubkey_shared_free(run.pk);
+	kdf_shared_free(run.kdf);
 	munmap(run.counts, sizeof(*run.counts));
 	return 0;
 }

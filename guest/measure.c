@@ -14,6 +14,7 @@
 #include "emit.h"
 #include "kat.h"
 #include "measure.h"
+#include "kdf.h"
 #include "pubkey.h"
 #include "options.h"
 #include "place.h"
@@ -446,4 +447,5 @@ void run_library(struct run *run, const struct guest_backend *b)
 	}
 	run->counts->algo = -1;
 	pubkey_measure_library(run, b);
+	kdf_measure_library(run, b);
 }

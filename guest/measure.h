@@ -16,6 +16,7 @@
 #include "rusage.h"
 
 struct pk_shared;
+struct kdf_shared;
 
 /* The buffers of one run, each BUFFER_BYTES, 64-byte aligned: room for
  * the largest buffer and, right after it, an AEAD tag (guest/PROTOCOL.md,
@@ -62,6 +63,9 @@ struct run {
 	/* --pubkey: the public-key outcomes, shared with the libraries'
 	 * processes (guest/pubkey.h); NULL without --pubkey */
 	struct pk_shared *pk;
+	/* --kdf: the key derivation outcomes, shared with the libraries'
+	 * processes (guest/kdf.h); NULL without --kdf */
+	struct kdf_shared *kdf;
 };
 
 /* RC is what an emit_*() call returned: when it is < 0 (stdout is gone),

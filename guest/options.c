@@ -14,6 +14,7 @@
 #include "bench.h"
 #include "canary.h"
 #include "interleave.h"
+#include "lib/kdf-table.h"
 #include "lib/pubkey-table.h"
 #include "lib/shuffle.h"
 #include "options.h"
@@ -66,6 +67,7 @@ static const char usage_text[] =
 	"usage: benchorch-guest [--quick] [--min-batch-ns N] [--repetitions N]\n"
 	"                       [--max-cv F] [--max-reruns N]\n"
 	"                       [--libs a,b] [--algos x,y] [--pubkey x,y]\n"
+	"                       [--kdf x,y]\n"
 	"                       [--build NAME=LIBRARY:DIR]...\n"
 	"                       [--cpu N] [--nohw]\n"
 	"                       [--oneshot-max BYTES] [--lib-timeout S]\n"
@@ -94,9 +96,12 @@ static const char usage_text[] =
 	"                     its sonames loaded from DIR, as the library\n"
 	"                     LIBRARY@NAME (repeatable, at most 8)\n"
 	"  --algos x,y        algorithms (default: all; none: no cipher or\n"
-	"                     hash, for --pubkey alone)\n"
+	"                     hash, for --pubkey or --kdf alone)\n"
 	"  --pubkey x,y       also measure these public-key algorithms\n"
 	"                     (x25519, ed25519, or all) in every library\n"
+	"  --kdf x,y          also measure these key derivation functions\n"
+	"                     (pbkdf2-sha256, hkdf-sha256, scrypt, argon2id,\n"
+	"                     or all) in every library\n"
 	"  --cpu N            pin to CPU N first\n"
 	"  --nohw             mask the libraries' hardware acceleration\n"
 	"                     (AES-NI, PCLMUL, SIMD) where they allow it\n"
@@ -570,6 +575,30 @@ static int set_pubkey(const char *val, struct options *o)
 	return each_item(val, o, add_pk) < 0 ? 2 : 0;
 }
 
+/* Add key derivation function NAME ("all": every one) to o->kdf. */
+static int add_kdf(const char *name, struct options *o)
+{
+	const struct kdf_algorithm *a = kdf_find(name);
+	bool all = strcmp(name, "all") == 0;
+
+	if (!a && !all) {
+		complain("unknown key derivation function '%s'", name);
+		return -1;
+	}
+	for (int i = 0; i < GUEST_KDF_COUNT; i++)
+		if (all || a == &kdf_table[i])
+			o->kdf[i] = true;
+	o->kdf_any = true;
+	return 0;
+}
+
+/* --kdf pbkdf2-sha256,argon2id (or all): the key derivation functions
+ * to run after each library's public-key algorithms (guest/kdf.h). */
+static int set_kdf(const char *val, struct options *o)
+{
+	return each_item(val, o, add_kdf) < 0 ? 2 : 0;
+}
+
 /* The options with a value (--opt N or --opt=N) and their setters. */
 struct value_option {
 	const char *name;
@@ -583,6 +612,7 @@ static const struct value_option value_options[] = {
 	{ "--build", set_build },
 	{ "--algos", set_algos },
 	{ "--pubkey", set_pubkey },
+	{ "--kdf", set_kdf },
 	{ "--cpu", set_cpu },
 	{ "--oneshot-max", set_oneshot_max },
 	{ "--lib-timeout", set_lib_timeout },
@@ -666,6 +696,10 @@ static int finish_options(struct options *o)
 				     : INTERLEAVE_ROUNDS;
 	if (o->pubkey && o->interleave) {
 		complain("--pubkey is measured library after library: not with --interleave or --duet");
+		return 2;
+	}
+	if (o->kdf_any && o->interleave) {
+		complain("--kdf is measured library after library: not with --interleave or --duet");
 		return 2;
 	}
 	if (o->algos_none && o->nalgos > 0) {

@@ -34,6 +34,9 @@ struct options {
 	bool pubkey;			/* --pubkey given */
 	bool pk[GUEST_PK_COUNT];	/* --pubkey: which public-key
 					 * algorithms run */
+	bool kdf_any;			/* --kdf given */
+	bool kdf[GUEST_KDF_COUNT];	/* --kdf: which key derivation
+					 * functions run */
 	int cpu;			/* -1 = not pinned */
 	bool nohw;			/* mask hardware acceleration */
 	bool no_fork;			/* run libraries in-process */

@@ -99,6 +99,20 @@ void guest_output_release(struct guest_output *out)
 		free(out->pkchecks[i].rejected_by);
 	}
 	free(out->pkchecks);
+	for (i = 0; i < out->nkdfresults; i++) {
+		free(out->kdfresults[i].t.samples_ns);
+		free(out->kdfresults[i].library);
+		free(out->kdfresults[i].algorithm);
+		free(out->kdfresults[i].params);
+	}
+	free(out->kdfresults);
+	for (i = 0; i < out->nkdfchecks; i++) {
+		free(out->kdfchecks[i].library);
+		free(out->kdfchecks[i].algorithm);
+		free(out->kdfchecks[i].confirmed_by);
+		free(out->kdfchecks[i].rejected_by);
+	}
+	free(out->kdfchecks);
 	guest_output_init(out);
 }
 

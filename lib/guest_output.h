@@ -120,8 +120,24 @@ struct guest_pkresult {
 	int verified;			/* as the guest judged it */
 };
 
+/* One timed key derivation (`kdfresult`, guest/PROTOCOL.md "Key
+ * derivation"). */
+struct guest_kdfresult {
+	char *library, *algorithm;	/* lib/kdf-table.h names */
+	char *params;			/* the cost as text, the table's */
+	int64_t iterations, memory_kib;	/* the cost: lib/kdf-table.h */
+	int64_t parallelism, output_bytes;
+	int64_t calls_per_batch;	/* derivations per batch, >= 1 */
+	struct guest_timing t;
+	double ns_per_call;		/* median_ns / calls_per_batch, ns per
+					 * derivation */
+	double ops_per_s;		/* derivations per second at the
+					 * median */
+	int verified;			/* as the guest judged it */
+};
+
 /* Which libraries confirmed or rejected one library's timed public-key
- * output (`pkcheck`). */
+ * output (`pkcheck`), or derived the same or another key (`kdfcheck`). */
 struct guest_pkcheck {
 	char *library, *algorithm;
 	char *confirmed_by;		/* library names joined by ",", "" none */
@@ -183,6 +199,10 @@ struct guest_output {
 	size_t npkresults;
 	struct guest_pkcheck *pkchecks;		/* --pubkey only */
 	size_t npkchecks;
+	struct guest_kdfresult *kdfresults;	/* --kdf only */
+	size_t nkdfresults;
+	struct guest_pkcheck *kdfchecks;	/* --kdf only */
+	size_t nkdfchecks;
 	struct guest_keysetup *keysetups;
 	struct guest_crosscheck *crosschecks;
 	struct guest_library *libraries;

@@ -8,6 +8,7 @@
 
 #include "lib/algorithms.h"
 #include "lib/library-support.h"
+#include "lib/kdf-table.h"
 #include "lib/pubkey-table.h"
 
 /* A library and the protocol algorithms it lacks: most libraries have
@@ -98,10 +99,37 @@ static const struct {
 	{ "mbedtls", "x25519" },
 };
 
+/* The key derivation functions each library has (guest/backend-NAME-kdf.c,
+ * guest/PROTOCOL.md "Key derivation"; OpenSSL's Argon2id from 3.2); a
+ * library not named has none. */
+static const struct {
+	const char *library, *algorithm;
+} kdf_support[] = {
+	{ "openssl", "pbkdf2-sha256" }, { "openssl", "hkdf-sha256" },
+	{ "openssl", "scrypt" }, { "openssl", "argon2id" },
+	{ "libgcrypt", "pbkdf2-sha256" }, { "libgcrypt", "scrypt" },
+	{ "libgcrypt", "argon2id" },
+	{ "nettle", "pbkdf2-sha256" }, { "nettle", "hkdf-sha256" },
+	{ "gnutls", "pbkdf2-sha256" }, { "gnutls", "hkdf-sha256" },
+	{ "libsodium", "scrypt" }, { "libsodium", "argon2id" },
+	{ "mbedtls", "pbkdf2-sha256" }, { "mbedtls", "hkdf-sha256" },
+	{ "wolfssl", "pbkdf2-sha256" }, { "wolfssl", "hkdf-sha256" },
+	{ "wolfssl", "scrypt" },
+	{ "botan", "pbkdf2-sha256" }, { "botan", "hkdf-sha256" },
+	{ "botan", "scrypt" }, { "botan", "argon2id" },
+};
+
 int library_supports(const char *library, const char *algorithm)
 {
 	size_t i, j;
 
+	if (kdf_find(algorithm)) {
+		for (i = 0; i < sizeof(kdf_support) / sizeof(kdf_support[0]); i++)
+			if (strcmp(kdf_support[i].library, library) == 0 &&
+			    strcmp(kdf_support[i].algorithm, algorithm) == 0)
+				return 1;
+		return 0;
+	}
 	if (pubkey_find(algorithm)) {
 		for (i = 0; i < sizeof(pubkey_support) / sizeof(pubkey_support[0]); i++)
 			if (strcmp(pubkey_support[i].library, library) == 0 &&

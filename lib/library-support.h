@@ -9,7 +9,7 @@
 
 /* 1 when LIBRARY (a guest library name, lib/algorithms.h) has a backend
  * for ALGORITHM (a protocol algorithm name, or a public-key one of
- * lib/pubkey-table.h), 0 when it has none or either name is unknown. Both are NUL-terminated strings the caller keeps. */
+ * lib/pubkey-table.h) or key derivation function (lib/kdf-table.h), 0 when it has none or either name is unknown. Both are NUL-terminated strings the caller keeps. */
 int library_supports(const char *library, const char *algorithm);
 
 #endif

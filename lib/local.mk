@@ -6,6 +6,8 @@ liborch_a_SOURCES += \
 	lib/algorithms.c \
 	lib/pubkey-table.c \
 	lib/pubkey-table.h \
+	lib/kdf-table.c \
+	lib/kdf-table.h \
 	lib/algorithms.h \
 	lib/build-name.c \
 	lib/build-name.h \

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "lib/guest-resources.h"
+#include "lib/kdf-table.h"
 #include "lib/pubkey-table.h"
 #include "lib/stats.h"
 #include "lib/validate.h"
@@ -353,5 +354,64 @@ int guest_validate_pkresult(struct guest_output *out, json_t *o,
 	p->library = xstrdup(lib);
 	p->algorithm = xstrdup(alg);
 	p->operation = xstrdup(op);
+	return 0;
+}
+
+int guest_validate_kdfresult(struct guest_output *out, json_t *o,
+			     size_t lineno, bo_err *err)
+{
+	const char *lib, *alg, *params;
+	const struct kdf_algorithm *a;
+	struct guest_kdfresult r, *p;
+	size_t i;
+
+	memset(&r, 0, sizeof(r));
+	if (guest_field_loaded_library(out, o, lineno, &lib, err) < 0 ||
+	    guest_field_name(o, "algorithm", lineno, &alg, err) < 0 ||
+	    guest_field_str(o, "params", 0, lineno, &params, err) < 0)
+		return -1;
+	if (!(a = kdf_find(alg)))
+		return bo_err_set(err, "guest output line %zu: unknown key derivation function '%s'",
+				  lineno, alg);
+	if (guest_field_int(o, "iterations", 0, INT64_C(1) << 40, lineno,
+			    &r.iterations, err) < 0 ||
+	    guest_field_int(o, "memory_kib", 0, INT64_C(1) << 40, lineno,
+			    &r.memory_kib, err) < 0 ||
+	    guest_field_int(o, "parallelism", 0, INT64_C(1) << 24, lineno,
+			    &r.parallelism, err) < 0 ||
+	    guest_field_int(o, "output_bytes", 0, INT64_C(1) << 24, lineno,
+			    &r.output_bytes, err) < 0)
+		return -1;
+	if (strcmp(params, a->params) != 0 ||
+	    r.iterations != (int64_t)a->iterations ||
+	    r.memory_kib != (int64_t)a->memory_kib ||
+	    r.parallelism != (int64_t)a->parallelism ||
+	    r.output_bytes != (int64_t)a->output_bytes)
+		return bo_err_set(err, "guest output line %zu: %s's cost is %s, not '%.60s'",
+				  lineno, alg, a->params, params);
+	if (guest_field_int(o, "calls_per_batch", 1, INT64_C(1) << 40, lineno,
+			    &r.calls_per_batch, err) < 0 ||
+	    guest_field_bool(o, "verified", lineno, &r.verified, err) < 0)
+		return -1;
+	if (positive_number(o, "ns_per_call", lineno, &r.ns_per_call, err) < 0 ||
+	    positive_number(o, "ops_per_s", lineno, &r.ops_per_s, err) < 0)
+		return -1;
+	for (i = 0; i < out->nkdfresults; i++)
+		if (strcmp(out->kdfresults[i].library, lib) == 0 &&
+		    strcmp(out->kdfresults[i].algorithm, alg) == 0)
+			return bo_err_set(err, "guest output line %zu: duplicate kdfresult for %s %s",
+					  lineno, lib, alg);
+	if (get_timing(o, lineno, &r.t, err) < 0)
+		return -1;
+	if (check_ns_per_call(&r.t, r.calls_per_batch, r.ns_per_call, lineno,
+			      err) < 0)
+		return -1;
+	out->kdfresults = xrealloc(out->kdfresults,
+				   (out->nkdfresults + 1) * sizeof(*p));
+	p = &out->kdfresults[out->nkdfresults++];
+	*p = r;
+	p->library = xstrdup(lib);
+	p->algorithm = xstrdup(alg);
+	p->params = xstrdup(params);
 	return 0;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "lib/guest-resources.h"
+#include "lib/kdf-table.h"
 #include "lib/pubkey-table.h"
 #include "lib/validate.h"
 
@@ -101,14 +102,17 @@ static int add_library(struct guest_output *out, json_t *o, size_t lineno,
 	return 0;
 }
 
-/* Is member "algorithm" of O a public-key algorithm (lib/pubkey-table.h)?
- * Its `kat` and `unsupported` lines are kept with the others' (the
- * tables kats and unsupported take any algorithm name). */
+/* Is member "algorithm" of O a public-key algorithm (lib/pubkey-table.h)
+ * or a key derivation function (lib/kdf-table.h)? Their `kat` and
+ * `unsupported` lines are kept with the others' (the tables kats and
+ * unsupported take any algorithm name). */
 static int names_pubkey(json_t *o)
 {
 	json_t *a = json_object_get(o, "algorithm");
 
-	return a && json_is_string(a) && pubkey_find(json_string_value(a));
+	return a && json_is_string(a) &&
+	       (pubkey_find(json_string_value(a)) ||
+		kdf_find(json_string_value(a)));
 }
 
 /* The library names of array member KEY of O (at most 64 names the
@@ -140,36 +144,39 @@ static int library_list(json_t *o, const char *key, size_t lineno,
 	return 0;
 }
 
-/* `pkcheck` (guest/PROTOCOL.md, "Public key"): a loaded library, a
- * public-key algorithm, and the arrays confirmed_by and rejected_by of
- * library names; appended to out->pkchecks. */
+/* `pkcheck` (guest/PROTOCOL.md, "Public key"), or with KDF `kdfcheck`
+ * ("Key derivation"): a loaded library, a public-key algorithm (a key
+ * derivation function), and the arrays confirmed_by and rejected_by of
+ * library names; appended to out->pkchecks (out->kdfchecks). */
 static int add_pkcheck(struct guest_output *out, json_t *o, size_t lineno,
-		       bo_err *err)
+		       int kdf, bo_err *err)
 {
 	const char *lib, *alg;
 	char *conf = NULL, *rej = NULL;
-	struct guest_pkcheck *p;
+	struct guest_pkcheck *p, **arr = kdf ? &out->kdfchecks : &out->pkchecks;
+	size_t *n = kdf ? &out->nkdfchecks : &out->npkchecks;
 
 	if (guest_field_loaded_library(out, o, lineno, &lib, err) < 0 ||
 	    guest_field_name(o, "algorithm", lineno, &alg, err) < 0)
 		return -1;
-	if (!pubkey_find(alg))
-		return bo_err_set(err, "guest output line %zu: unknown public-key algorithm '%s'",
-				  lineno, alg);
-	for (size_t i = 0; i < out->npkchecks; i++)
-		if (strcmp(out->pkchecks[i].library, lib) == 0 &&
-		    strcmp(out->pkchecks[i].algorithm, alg) == 0)
-			return bo_err_set(err, "guest output line %zu: duplicate pkcheck for %s %s",
-					  lineno, lib, alg);
+	if (kdf ? !kdf_find(alg) : !pubkey_find(alg))
+		return bo_err_set(err, "guest output line %zu: unknown %s '%s'",
+				  lineno, kdf ? "key derivation function" :
+				  "public-key algorithm", alg);
+	for (size_t i = 0; i < *n; i++)
+		if (strcmp((*arr)[i].library, lib) == 0 &&
+		    strcmp((*arr)[i].algorithm, alg) == 0)
+			return bo_err_set(err, "guest output line %zu: duplicate %s for %s %s",
+					  lineno, kdf ? "kdfcheck" : "pkcheck",
+					  lib, alg);
 	if (library_list(o, "confirmed_by", lineno, &conf, err) < 0)
 		return -1;
 	if (library_list(o, "rejected_by", lineno, &rej, err) < 0) {
 		free(conf);
 		return -1;
 	}
-	out->pkchecks = xrealloc(out->pkchecks,
-				 (out->npkchecks + 1) * sizeof(*p));
-	p = &out->pkchecks[out->npkchecks++];
+	*arr = xrealloc(*arr, (*n + 1) * sizeof(*p));
+	p = &(*arr)[(*n)++];
 	p->library = xstrdup(lib);
 	p->algorithm = xstrdup(alg);
 	p->confirmed_by = conf;
@@ -444,7 +451,11 @@ int guest_output_add_line(struct guest_output *out, const char *line,
 	else if (strcmp(type, "pkresult") == 0)
 		rc = guest_validate_pkresult(out, o, lineno, err);
 	else if (strcmp(type, "pkcheck") == 0)
-		rc = add_pkcheck(out, o, lineno, err);
+		rc = add_pkcheck(out, o, lineno, 0, err);
+	else if (strcmp(type, "kdfresult") == 0)
+		rc = guest_validate_kdfresult(out, o, lineno, err);
+	else if (strcmp(type, "kdfcheck") == 0)
+		rc = add_pkcheck(out, o, lineno, 1, err);
 	else if (strcmp(type, "crosscheck") == 0)
 		rc = add_crosscheck(out, o, lineno, err);
 	else if (strcmp(type, "canary") == 0)
@@ -485,6 +496,9 @@ int guest_output_finish(const struct guest_output *out, bo_err *err)
 				return bo_err_set(err, "guest reported TSC cycles but no TSC rate in 'done'");
 		for (i = 0; i < out->npkresults; i++)
 			if (out->pkresults[i].t.tsc_cycles != 0)
+				return bo_err_set(err, "guest reported TSC cycles but no TSC rate in 'done'");
+		for (i = 0; i < out->nkdfresults; i++)
+			if (out->kdfresults[i].t.tsc_cycles != 0)
 				return bo_err_set(err, "guest reported TSC cycles but no TSC rate in 'done'");
 	}
 	return 0;

@@ -92,6 +92,15 @@ int guest_validate_pair(struct guest_output *out, json_t *o, size_t lineno,
  * algorithm and operation; append it to out->pkresults (strings and
  * samples owned by OUT). Returns 0, or -1 with err set (OUT
  * unchanged). */
+/* Check `kdfresult` line O (guest/PROTOCOL.md, "Key derivation"): a
+ * library reported loaded, a key derivation function of lib/kdf-table.h
+ * with that table's cost (params, iterations, memory_kib, parallelism,
+ * output_bytes), its timing, ns_per_call and ops_per_s, at most one per
+ * library and function; append it to out->kdfresults (strings and
+ * samples copied). Returns 0, or -1 with ERR set (line LINENO). */
+int guest_validate_kdfresult(struct guest_output *out, json_t *o,
+			     size_t lineno, bo_err *err);
+
 int guest_validate_pkresult(struct guest_output *out, json_t *o,
 			    size_t lineno, bo_err *err);
 

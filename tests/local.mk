@@ -248,7 +248,12 @@ GUEST_BACKEND_SOURCES = guest/compat.h guest/algo.c guest/algo.h \
 	guest/backend-libsodium-pk.c guest/backend-nettle-pk.c \
 	guest/backend-libgcrypt-pk.c guest/backend-wolfssl-pk.c \
 	guest/backend-botan-pk.c guest/backend-gnutls-pk.c \
-	guest/backend-mbedtls-pk.c
+	guest/backend-mbedtls-pk.c \
+	guest/backend-kdf.h guest/backend-openssl-kdf.c \
+	guest/backend-libgcrypt-kdf.c guest/backend-nettle-kdf.c \
+	guest/backend-gnutls-kdf.c guest/backend-libsodium-kdf.c \
+	guest/backend-mbedtls-kdf.c guest/backend-wolfssl-kdf.c \
+	guest/backend-botan-kdf.c
 check_PROGRAMS += tests/t1300-guest-alloc
 tests_t1300_guest_alloc_SOURCES = tests/t1300-guest-alloc.c tests/tap.h \
 	$(GUEST_BACKEND_SOURCES)
@@ -355,6 +360,9 @@ EXTRA_DIST += tests/t1130-guest-kat-reject.sh tests/fixtures/standin-libsodium.c
 # Public-key algorithms (--pubkey): known answers, timing, cross-check.
 TESTS += tests/t1140-guest-pubkey.sh tests/t1145-guest-pubkey-wrong.sh
 EXTRA_DIST += tests/t1140-guest-pubkey.sh tests/t1145-guest-pubkey-wrong.sh
+# Key derivation functions (--kdf): known answers, timing, cross-check.
+TESTS += tests/t1170-guest-kdf.sh tests/t1175-guest-kdf-wrong.sh
+EXTRA_DIST += tests/t1170-guest-kdf.sh tests/t1175-guest-kdf-wrong.sh
 # The guest's interleaved measurement: pairs, A/A, a failing worker.
 TESTS += tests/t1330-guest-interleave.sh
 EXTRA_DIST += tests/t1330-guest-interleave.sh

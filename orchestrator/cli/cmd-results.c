@@ -8,9 +8,11 @@
 
 #include "db/db.h"
 #include "lib/algorithms.h"
+#include "lib/kdf-table.h"
 #include "lib/pubkey-table.h"
 #include "orchestrator/cli/cli.h"
 #include "orchestrator/cli/results-points.h"
+#include "orchestrator/cli/results-sections.h"
 #include "orchestrator/results/db-names.h"
 #include "orchestrator/results/fastest.h"
 #include "lib/format.h"
@@ -20,6 +22,7 @@
 #include "lib/paths.h"
 #include "orchestrator/results/report-fmt.h"
 #include "orchestrator/results/results-builds.h"
+#include "orchestrator/results/results-kdf.h"
 #include "orchestrator/results/results-pubkey.h"
 #include "orchestrator/results/results-resources.h"
 #include "orchestrator/results/runstate.h"
@@ -108,7 +111,7 @@ static int parse_lib(const char *arg, void *dest, bo_err *err)
  * selects --pubkey), into the filter DEST. */
 static int parse_algo(const char *arg, void *dest, bo_err *err)
 {
-	if (!algorithm_find(arg) && !pubkey_find(arg))
+	if (!algorithm_find(arg) && !pubkey_find(arg) && !kdf_find(arg))
 		return bo_err_set(err, "--algo: unknown algorithm '%s'", arg);
 	return set_filter(dest, "--algo", arg, err);
 }
@@ -406,7 +409,7 @@ static int print_resources(sqlite3 *db, const char *path,
 struct results_opts {
 	struct cli_paths paths;	/* first: cli_parse reads it */
 	struct cli_runs runs;
-	int all, latest, summary, tools, resources, pubkey, builds;
+	int all, latest, summary, tools, resources, pubkey, builds, kdf;
 	const char *distro, *lib, *algo, *op;
 	struct cli_size size;	/* bytes 0: any size */
 	enum format fmt;
@@ -496,6 +499,18 @@ static const struct opt_def options[] = {
 		  "--all, --distro, --lib, --algo, --op and --format\n"
 		  "apply; csv and json every size without --size;\n"
 		  "the latest run with builds by default)" },
+	{ .name = "kdf", .kind = OPT_FLAG,
+	  .offset = offsetof(struct results_opts, kdf),
+	  .help = "the key derivation results instead\n"
+		  "(pbkdf2-sha256, hkdf-sha256, scrypt, argon2id):\n"
+		  "per distribution, library and algorithm its cost,\n"
+		  "the derivations per second (10^9 over the mean ns\n"
+		  "per derivation of the run's invocations), us per\n"
+		  "derivation, verified and the invocations (--run,\n"
+		  "--latest, --all, --distro, --lib, --algo and\n"
+		  "--format apply; --algo pbkdf2-sha256 and the\n"
+		  "others imply it; the latest finished run with key\n"
+		  "derivation results by default)" },
 	{ .kind = OPT_END },
 };
 
@@ -522,10 +537,22 @@ static int check_options(const struct results_opts *o)
 	    (o->summary || o->tools || o->resources || o->op || o->size.bytes))
 		return cli_usage_error("results", "--pubkey takes no --summary, --tools, --resources, --op or --size");
 	if (o->builds && (o->summary || o->tools || o->resources ||
-			  o->pubkey || (o->algo && pubkey_find(o->algo))))
-		return cli_usage_error("results", "--builds takes no --summary, --tools, --resources, --pubkey or public-key --algo");
+			  o->pubkey || o->kdf ||
+			  (o->algo && (pubkey_find(o->algo) ||
+				       kdf_find(o->algo)))))
+		return cli_usage_error("results", "--builds takes no --summary, --tools, --resources, --pubkey, --kdf or a public-key or key derivation --algo");
 	if (o->pubkey && o->algo && !pubkey_find(o->algo))
 		return cli_usage_error("results", "--pubkey: --algo '%s' is not a public-key algorithm (x25519, ed25519)",
+				       o->algo);
+	if (o->algo && kdf_find(o->algo) && (o->tools || o->resources))
+		return cli_usage_error("results", "--algo '%s' is a key derivation function: not with --tools or --resources",
+				       o->algo);
+	if ((o->kdf || (o->algo && kdf_find(o->algo))) &&
+	    (o->summary || o->tools || o->resources || o->pubkey || o->op ||
+	     o->size.bytes))
+		return cli_usage_error("results", "--kdf takes no --summary, --tools, --resources, --pubkey, --op or --size");
+	if (o->kdf && o->algo && !kdf_find(o->algo))
+		return cli_usage_error("results", "--kdf: --algo '%s' is not a key derivation function (pbkdf2-sha256, hkdf-sha256, scrypt, argon2id)",
 				       o->algo);
 	return 0;
 }
@@ -628,76 +655,6 @@ static int print_points(sqlite3 *db, const char *path,
 	return rc;
 }
 
-/* --pubkey: print results_pubkey() for F (its runs, or with none the
- * latest finished run with public-key results) in FMT. Returns an exit
- * status. */
-static int print_pubkey(sqlite3 *db, const char *path,
-			const struct filters *f, enum format fmt)
-{
-	struct pubkey_filter pf = { f->all, f->runs, f->nruns, f->distro,
-				    f->lib, f->algo };
-	char *out = NULL;
-	size_t len = 0;
-	bo_err err;
-	long n;
-	FILE *mem = open_memstream(&out, &len);
-
-	if (!mem) {
-		fputs("benchorch: out of memory\n", stderr);
-		abort();
-	}
-	n = results_pubkey(mem, db, &pf, fmt, &err);
-	fclose(mem);
-	if (n >= 0)	/* with no row: csv its header, json [] */
-		fwrite(out, 1, len, stdout);
-	free(out);
-	if (n < 0) {
-		cli_error("cannot read public-key results from '%s': %s", path,
-			  err.msg);
-		return EXIT_ENV;
-	}
-	if (n == 0) {
-		cli_error("no matching public-key results in '%s' (`benchorch run` measures x25519 and ed25519 without --algos, or when --algos names them)",
-			  path);
-		return EXIT_FAILED;
-	}
-	return EXIT_OK;
-}
-
-/* --builds: print results_builds() for F (its runs, or with none the
- * latest run with builds) in FMT. Returns an exit status. */
-static int print_builds(sqlite3 *db, const char *path,
-			const struct filters *f, enum format fmt)
-{
-	struct builds_filter bf = { f->all, f->runs, f->nruns, f->distro,
-				    f->lib, f->algo, f->op, f->size };
-	char *out = NULL;
-	size_t len = 0;
-	bo_err err;
-	long n;
-	FILE *mem = open_memstream(&out, &len);
-
-	if (!mem) {
-		fputs("benchorch: out of memory\n", stderr);
-		abort();
-	}
-	n = results_builds(mem, db, &bf, fmt, &err);
-	fclose(mem);
-	if (n >= 0)	/* with no row: csv its header, json [] */
-		fwrite(out, 1, len, stdout);
-	free(out);
-	if (n < 0) {
-		cli_error("cannot read builds from '%s': %s", path, err.msg);
-		return EXIT_ENV;
-	}
-	if (n == 0) {
-		cli_error("no matching builds in '%s' (`benchorch run --builds shipped,NAME` measures a build of `benchorch rebuild` beside the shipped library)",
-			  path);
-		return EXIT_FAILED;
-	}
-	return EXIT_OK;
-}
-
 /* Without --run or --all, F selects the latest finished run of the
  * kind O shows (tool runs for --tools, else library runs; latest_pick
  * says on stderr which newer runs it skipped): into *LATEST, F's only
@@ -737,10 +694,13 @@ static int show_results(sqlite3 *db, const char *path,
 
 	/* the latest run with public-key results is results_pubkey's */
 	if (rc == EXIT_OK && (o->pubkey || (o->algo && pubkey_find(o->algo))))
-		return print_pubkey(db, path, f, o->fmt);
+		return results_print_pubkey(db, path, f, o->fmt);
 	/* and the latest run with builds results_builds' */
 	if (rc == EXIT_OK && o->builds)
-		return print_builds(db, path, f, o->fmt);
+		return results_print_builds(db, path, f, o->fmt);
+	/* and the latest run with key derivation results results_kdf's */
+	if (rc == EXIT_OK && (o->kdf || (o->algo && kdf_find(o->algo))))
+		return results_print_kdf(db, path, f, o->fmt);
 	if (rc == EXIT_OK && o->tools)
 		rc = check_tools(db, path);
 	if (rc == EXIT_OK)

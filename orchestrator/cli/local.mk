@@ -28,6 +28,8 @@ liborch_a_SOURCES += \
 	orchestrator/cli/options.h \
 	orchestrator/cli/results-points.c \
 	orchestrator/cli/results-points.h \
+	orchestrator/cli/results-sections.c \
+	orchestrator/cli/results-sections.h \
 	orchestrator/cli/run-args.h \
 	orchestrator/cli/slurm-cli.h \
 	orchestrator/cli/slurm-job.c \

@@ -40,6 +40,8 @@ liborch_a_SOURCES += \
 	orchestrator/results/results-builds.h \
 	orchestrator/results/results-pubkey.c \
 	orchestrator/results/results-pubkey.h \
+	orchestrator/results/results-kdf.c \
+	orchestrator/results/results-kdf.h \
 	orchestrator/results/results-resources.c \
 	orchestrator/results/results-resources.h \
 	orchestrator/results/runstate.c \

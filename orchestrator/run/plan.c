@@ -89,7 +89,13 @@ void plan_release(struct plan *p)
 	free(p->algos);
 	free(p->steps);
 	free(p->pubkey);
+	free(p->kdf);
 	memset(p, 0, sizeof(*p));
+}
+
+int plan_round_has_kdf(const struct plan *p, size_t round)
+{
+	return p->kdf && p->nrounds && round == 0;
 }
 
 int plan_round_has_pubkey(const struct plan *p, size_t round)

@@ -56,7 +56,17 @@ struct plan {
 				 * per distribution, as every other
 				 * algorithm; NULL = none. Not drawn by
 				 * plan_make: its caller sets it; owned */
+	char *kdf;		/* the key derivation functions (guest --kdf:
+				 * a list or "all"), measured in the first
+				 * round only, one invocation per
+				 * distribution (they are slow and their
+				 * cost fixed); NULL = none. Set by the
+				 * caller, as pubkey; owned */
 };
+
+/* Does round ROUND (0-based) of P measure P's key derivation functions
+ * (the first round only)? */
+int plan_round_has_kdf(const struct plan *p, size_t round);
 
 /* Does round ROUND (0-based) of P measure P's public-key algorithms? */
 int plan_round_has_pubkey(const struct plan *p, size_t round);

@@ -11,6 +11,7 @@
 #include "images/image.h"
 #include "lib/algorithms.h"
 #include "lib/library-support.h"
+#include "lib/kdf-table.h"
 #include "lib/pubkey-table.h"
 #include "orchestrator/run/request-check.h"
 #include "orchestrator/run/runner.h"
@@ -152,10 +153,11 @@ int request_check_algos(const char *list, const char *what, bo_err *err)
 	return check_names(list, what, algorithm_known, algorithm_name, err);
 }
 
-/* A protocol or public-key algorithm? */
+/* A protocol or public-key algorithm, or a key derivation function? */
 static int run_algorithm_known(const char *name)
 {
-	return algorithm_find(name) != NULL || pubkey_find(name) != NULL;
+	return algorithm_find(name) != NULL || pubkey_find(name) != NULL ||
+	       kdf_find(name) != NULL;
 }
 
 /* The I-th name run_algorithm_known knows: the protocol's, then the
@@ -169,7 +171,10 @@ static const char *run_algorithm_name(size_t i)
 		return n;
 	while (algorithm_name(k))
 		k++;
-	return i - k < PUBKEY_COUNT ? pubkey_table[i - k].name : NULL;
+	if (i - k < PUBKEY_COUNT)
+		return pubkey_table[i - k].name;
+	k += PUBKEY_COUNT;
+	return i - k < KDF_COUNT ? kdf_table[i - k].name : NULL;
 }
 
 int request_check_run_algos(const char *list, const char *what, bo_err *err)

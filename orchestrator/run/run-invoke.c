@@ -160,6 +160,9 @@ int run_invoke(const struct run_config *c, const struct plan *p,
 	s->pubkey = plan_round_has_pubkey(p, step->round) &&
 		    !(c->spec_algos && c->spec_algos[step->spec]) ?
 		    p->pubkey : NULL;
+	s->kdf = plan_round_has_kdf(p, step->round) &&
+		 !(c->spec_algos && c->spec_algos[step->spec]) ?
+		 p->kdf : NULL;
 	libs = c->spec_libs && c->spec_libs[step->spec] ?
 	       c->spec_libs[step->spec] : c->libs;
 	snprintf(cpubuf, sizeof(cpubuf), "%d", cpu);
@@ -182,11 +185,15 @@ int run_invoke(const struct run_config *c, const struct plan *p,
 	/* the guest refuses --interleave with --pubkey: a round that
 	 * measures public-key algorithms under --interleave measures
 	 * nothing else (run.c leaves them out otherwise) */
-	if (c->interleave_libs && !s->pubkey)
+	if (c->interleave_libs && !s->pubkey && !s->kdf)
 		args[n++] = "--interleave";
 	if (s->pubkey) {
 		args[n++] = "--pubkey";
 		args[n++] = s->pubkey;
+	}
+	if (s->kdf) {
+		args[n++] = "--kdf";
+		args[n++] = s->kdf;
 	}
 	/* the same addresses in every invocation of an image: two runs
 	 * differ only where their images or the host do (guest/place.h) */

@@ -41,6 +41,7 @@ struct run_inv {
 	const char *algos;	/* the guest's --algos (the plan's), or
 				 * NULL */
 	const char *pubkey;	/* its --pubkey (the plan's), NULL = none */
+	const char *kdf;	/* its --kdf (the plan's), NULL = none */
 	struct guest_output out;
 	char started_at[32];	/* ISO 8601 UTC */
 	char *error;		/* why it failed, or NULL (owned) */

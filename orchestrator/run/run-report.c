@@ -10,6 +10,7 @@
 #include "lib/messages.h"
 #include "lib/numbers.h"
 #include "orchestrator/results/results-builds.h"
+#include "orchestrator/results/results-kdf.h"
 #include "orchestrator/results/results-pubkey.h"
 #include "orchestrator/results/summary.h"
 #include "orchestrator/run/run-report.h"
@@ -82,6 +83,9 @@ int run_report_stored(sqlite3 *db, const struct run_config *c,
 			    "its public-key results");
 	if (!c->no_summary && results_builds_line(stderr, db, run_id, &err) < 0)
 		note_unread(&unread, db, c->db_path, run_id, "its builds");
+	if (!c->no_summary && results_kdf_line(stderr, db, run_id, &err) < 0)
+		note_unread(&unread, db, c->db_path, run_id,
+			    "its key derivation results");
 	/* a warning it could not give: a database error */
 	if (unread) {
 		cli_error("%s", unread);

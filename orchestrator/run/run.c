@@ -12,6 +12,7 @@
 #include "lib/shuffle.h"
 #include "images/image.h"
 #include "lib/algorithms.h"
+#include "lib/kdf-table.h"
 #include "lib/pubkey-table.h"
 #include "lib/exitcode.h"
 #include "lib/messages.h"
@@ -89,7 +90,7 @@ static const char **run_algorithms(const struct run_config *c,
 		*ret_buf = xstrdup(c->algos);
 		for (tok = strtok_r(*ret_buf, ",", &save); tok;
 		     tok = strtok_r(NULL, ",", &save)) {
-			if (pubkey_find(tok))
+			if (pubkey_find(tok) || kdf_find(tok))
 				continue;
 			for (i = 0; i < n && strcmp(v[i], tok) != 0; i++)
 				;
@@ -128,6 +129,30 @@ static char *run_pubkey(const struct run_config *c)
 	for (tok = strtok_r(copy, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		if (!pubkey_find(tok))
+			continue;
+		t = s ? xasprintf("%s,%s", s, tok) : xstrdup(tok);
+		free(s);
+		s = t;
+	}
+	free(copy);
+	return s;
+}
+
+/* The key derivation functions of the run, for the guest's --kdf: those
+ * of c->algos in the order given, or "all" without c->algos; NULL when
+ * it names none, and for a confirmation run. Caller frees. */
+static char *run_kdf(const struct run_config *c)
+{
+	char *copy, *tok, *save = NULL, *s = NULL, *t;
+
+	if (c->interleave_rounds)
+		return NULL;
+	if (!c->algos)
+		return xstrdup("all");
+	copy = xstrdup(c->algos);
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (!kdf_find(tok))
 			continue;
 		t = s ? xasprintf("%s,%s", s, tok) : xstrdup(tok);
 		free(s);
@@ -273,6 +298,16 @@ static void run_make_plan(struct run_state *s)
 		free(s->plan.pubkey);
 		s->plan.pubkey = NULL;
 	}
+	s->plan.kdf = run_kdf(c);
+	/* likewise the key derivation functions */
+	if (s->plan.kdf && c->interleave_libs &&
+	    strcmp(s->algs[0], "none") != 0) {
+		if (c->algos)
+			cli_warn("--interleave: the key derivation functions of --algos (%s) are not measured (the guest times them library after library); run them without --interleave",
+				 s->plan.kdf);
+		free(s->plan.kdf);
+		s->plan.kdf = NULL;
+	}
 	report_progress(c, s->o.run_id, s->o.uuid, 0, s->plan.nsteps, NULL, 0,
 			s->plan.nrounds);
 	progress_init(&s->pg, progress_mode_for(c->quiet, stderr), stderr,
@@ -371,7 +406,8 @@ static void run_measure(struct run_state *s)
 			s->nok++;
 			s->nfaults += run_report_faults(d, p, inv);
 			inv->measured = inv->out.nresults + inv->out.nkeysetups +
-				       inv->out.npkresults;
+				       inv->out.npkresults +
+				       inv->out.nkdfresults;
 		} else {
 			d->failed = 1;
 			s->nfailed++;

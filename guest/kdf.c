@@ -1,0 +1,201 @@
+/* guest/kdf.c - the key derivation functions of a run: known answers,
+ * timing, the comparison between libraries and the lines that report
+ * them (see kdf.h and guest/PROTOCOL.md, "Key derivation"). */
+#include "compat.h"
+
+#include <string.h>
+#include <sys/mman.h>
+
+#include "emit.h"
+#include "kdf-kat.h"
+#include "kdf.h"
+
+/* The timed path's inputs, the same in every library: the password
+ * (HKDF's input keying material) is the run's key, bytes 0x10 .. 0x2f
+ * (guest/main.c); the salt the 16 bytes 0x40 .. 0x4f (Argon2id's salt
+ * is 16 bytes, as libsodium requires); HKDF's info the 16 bytes
+ * 0x60 .. 0x6f; Argon2id has no secret and no associated data (most
+ * libraries' APIs take neither). */
+#define KDF_PASS_BYTES 32
+#define KDF_SALT_BYTES 16
+#define KDF_SALT_FIRST 0x40
+#define KDF_INFO_BYTES 16
+#define KDF_INFO_FIRST 0x60
+
+/* The slow KDFs (scrypt, Argon2id: tens to hundreds of ms a derivation)
+ * are timed in one set of at most this many batches, to keep a run's
+ * added cost small. */
+#define KDF_SLOW_REPETITIONS 3
+
+/* Fill BUF with the N bytes FIRST, FIRST + 1, ... */
+static void fill_from(uint8_t *buf, size_t n, unsigned first)
+{
+	for (size_t i = 0; i < n; i++)
+		buf[i] = (uint8_t)(first + i);
+}
+
+struct kdf_shared *kdf_shared_new(void)
+{
+	struct kdf_shared *p = mmap(NULL, sizeof(*p), PROT_READ | PROT_WRITE,
+				    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	memset(p, 0, sizeof(*p));
+	return p;
+}
+
+void kdf_shared_free(struct kdf_shared *p)
+{
+	if (p)
+		munmap(p, sizeof(*p));
+}
+
+/* What one timed batch works on. */
+struct kdf_arg {
+	const struct guest_kdf_ops *kdf;
+	enum guest_kdf_algo algo;
+	const struct guest_kdf_input *in;
+	uint8_t *out;
+};
+
+/* CALLS derivations (bench_batch_fn); 0, or -1 when one failed. */
+static int batch_derive(void *p, uint64_t calls)
+{
+	const struct kdf_arg *a = p;
+
+	for (uint64_t i = 0; i < calls; i++)
+		if (a->kdf->derive(a->algo, a->in, a->out) != 0)
+			return -1;
+	return 0;
+}
+
+/* The position of B in run->o->libs, or -1. */
+static int lib_index(const struct run *run, const struct guest_backend *b)
+{
+	for (size_t i = 0; i < run->o->nlibs; i++)
+		if (run->o->libs[i] == b)
+			return (int)i;
+	return -1;
+}
+
+/* Time one derivation of ALGO in B at the cost of kdf_table into *OUT,
+ * printing an `error` line when it fails. */
+static void time_derive(struct run *run, const struct guest_backend *b,
+			enum guest_kdf_algo algo, struct kdf_outcome *out)
+{
+	const struct kdf_algorithm *t = &kdf_table[algo];
+	uint8_t salt[KDF_SALT_BYTES], info[KDF_INFO_BYTES];
+	struct guest_kdf_input in;
+	struct bench_params p = run->params;
+	struct kdf_arg arg = { b->kdf, algo, &in, out->out };
+	int rc;
+
+	fill_from(salt, sizeof(salt), KDF_SALT_FIRST);
+	fill_from(info, sizeof(info), KDF_INFO_FIRST);
+	memset(&in, 0, sizeof(in));
+	in.pass = run->key;
+	in.pass_bytes = KDF_PASS_BYTES;
+	in.salt = salt;
+	in.salt_bytes = sizeof(salt);
+	in.info = info;
+	in.info_bytes = sizeof(info);
+	in.cost = t->iterations;
+	in.block = t->block_size;
+	in.memory_kib = algo == GUEST_KDF_ARGON2ID ? (uint32_t)t->memory_kib : 0;
+	in.lanes = t->parallelism;
+	in.out_bytes = t->output_bytes;
+	if (algo == GUEST_KDF_SCRYPT || algo == GUEST_KDF_ARGON2ID) {
+		p.sets = 1;
+		if (p.repetitions > KDF_SLOW_REPETITIONS)
+			p.repetitions = KDF_SLOW_REPETITIONS;
+	}
+	rc = bench_measure(batch_derive, &arg, 1, &p, NULL, &out->r);
+	run->counts->measure_ns += out->r.spent_ns;
+	if (rc < 0) {
+		check_emit(emit_error(b->name, t->name, "derivation failed"));
+		return;
+	}
+	out->have = true;
+}
+
+void kdf_measure_library(struct run *run, const struct guest_backend *b)
+{
+	int idx = run->kdf ? lib_index(run, b) : -1;
+	const struct kdf_kat *v;
+	size_t nv;
+
+	if (idx < 0)
+		return;
+	v = kdf_kat_table(&nv);
+	for (int a = 0; a < GUEST_KDF_COUNT; a++) {
+		struct kdf_outcome *out = &run->kdf->o[idx][a];
+		const char *name = kdf_table[a].name;
+
+		if (!run->o->kdf[a])
+			continue;
+		if (!b->kdf || !b->kdf->supports((enum guest_kdf_algo)a)) {
+			check_emit(emit_unsupported(b->name, name));
+			continue;
+		}
+		out->measured = true;
+		out->kat_ok = true;
+		for (size_t i = 0; i < nv; i++) {
+			enum kdf_kat_rc rc;
+
+			if (v[i].algo != (enum guest_kdf_algo)a)
+				continue;
+			rc = kdf_kat_run(b->kdf, &v[i]);
+			if (rc == KDF_KAT_SKIP)
+				continue;
+			out->nkat++;
+			out->kat_ok = out->kat_ok && rc == KDF_KAT_PASS;
+			check_emit(emit_kat(b->name, name, rc == KDF_KAT_PASS,
+					    v[i].source));
+		}
+		time_derive(run, b, (enum guest_kdf_algo)a, out);
+	}
+}
+
+/* Step 2 for library IDX and ALGO: the kdfcheck line and the kdfresult
+ * line. Judges are the other libraries that derived a key and whose own
+ * known-answer tests of ALGO ran and passed. */
+static void report(struct run *run, size_t idx, int algo)
+{
+	const struct kdf_outcome *o = &run->kdf->o[idx][algo];
+	const struct kdf_algorithm *t = &kdf_table[algo];
+	const char *yes[MAX_LIBS], *no[MAX_LIBS];
+	size_t nyes = 0, nno = 0, judges = 0;
+	const char *name = run->o->libs[idx]->name;
+	bool verified;
+
+	for (size_t j = 0; j < run->o->nlibs; j++) {
+		const struct kdf_outcome *v = &run->kdf->o[j][algo];
+
+		if (j == idx || !v->measured || !v->have || !v->kat_ok ||
+		    v->nkat == 0)
+			continue;
+		judges++;
+		if (!o->have)
+			continue;
+		if (memcmp(v->out, o->out, t->output_bytes) == 0)
+			yes[nyes++] = run->o->libs[j]->name;
+		else
+			no[nno++] = run->o->libs[j]->name;
+	}
+	verified = o->kat_ok && o->have && nno == 0 &&
+		   (nyes > 0 || (judges == 0 && o->nkat > 0));
+	check_emit(emit_kdfcheck(name, t->name, yes, nyes, no, nno));
+	if (o->have)
+		check_emit(emit_kdfresult(name, t, &o->r, verified));
+}
+
+void kdf_finish(struct run *run)
+{
+	if (!run->kdf)
+		return;
+	for (size_t i = 0; i < run->o->nlibs; i++)
+		for (int a = 0; a < GUEST_KDF_COUNT; a++)
+			if (run->kdf->o[i][a].measured)
+				report(run, i, a);
+}
