@@ -495,10 +495,11 @@ static const struct opt_def options[] = {
 		  "build, its throughput as a fraction of the\n"
 		  "shipped library's from blocks that took turns,\n"
 		  "with its interval; '=' where the two are not told\n"
-		  "apart (at 16 KiB unless --size; --run, --latest,\n"
-		  "--all, --distro, --lib, --algo, --op and --format\n"
-		  "apply; csv and json every size without --size;\n"
-		  "the latest run with builds by default)" },
+		  "apart (bulk encryption and hashing at 16 KiB\n"
+		  "unless --op, --size; --run, --latest, --all,\n"
+		  "--distro, --lib, --algo, --op and --format apply;\n"
+		  "csv and json every point without them; the latest\n"
+		  "run with builds by default)" },
 	{ .name = "kdf", .kind = OPT_FLAG,
 	  .offset = offsetof(struct results_opts, kdf),
 	  .help = "the key derivation results instead\n"

@@ -238,9 +238,16 @@ long results_builds(FILE *out, sqlite3 *db, const struct builds_filter *f,
 	}
 	free(runs);
 	v = xcalloc(n_all ? n_all : 1, sizeof(*v));
-	for (size_t i = 0; i < n_all; i++)
+	for (size_t i = 0; i < n_all; i++) {
+		/* a table fits a screen: bulk, and encryption and hashing
+		 * unless --op says which */
+		if (fmt == FORMAT_TABLE &&
+		    (strcmp(all[i].mode, "bulk") != 0 ||
+		     (!f->op && strcmp(all[i].operation, "decrypt") == 0)))
+			continue;
 		if (wanted(&all[i], f))
 			v[n++] = all[i];
+	}
 	if (fmt == FORMAT_CSV)
 		print_csv(out, v, n);
 	else if (fmt == FORMAT_JSON)

@@ -27,8 +27,8 @@ struct builds_filter {
 
 /* Print to OUT in FMT the build ratios of DB that F selects. The table:
  * per run, distribution, variant and library a block with a heading
- * line, then one row per algorithm, operation and mode, one column per
- * build, "0.52 (0.50..0.55)" the build's throughput as a fraction of the
+ * line, then one row per algorithm and operation (bulk; encryption and
+ * hashing unless F's op says which), one column per build, "0.52 (0.50..0.55)" the build's throughput as a fraction of the
  * shipped library's with its interval, "=" before it where that holds 1.
  * csv and json: one row per point and build with the columns run_id,
  * distro, variant, library, build, compiler, cflags, algorithm,
