@@ -152,6 +152,12 @@ grep -q '"source": "nettle"' "$b/build.json" &&
 	grep -q '"version": "3\.' "$b/build.json" && [ -s "$b/build.log" ] &&
 	[ -z "$(ls "$b/lib" | grep -Ev '^lib(nettle|hogweed)\.so\.')" ]
 ok $? "build.json: source, version, CFLAGS with -O3 for -O2, compiler, digest; only nettle's and hogweed's shared objects"
+# the container's root is an unprivileged user of the host: uid 0 inside
+# maps to another uid outside; what is kept is root's
+awk '/^=== benchorch rebuild: uid_map/ { print $6; exit }' "$b/build.log" >"$tmp/hostuid"
+[ -s "$tmp/hostuid" ] && [ "$(cat "$tmp/hostuid")" -gt 0 ] &&
+	[ "$(find "$b" ! -user root | wc -l)" -eq 0 ]
+ok $? "the build ran as the root of its own user namespace (host uid $(cat "$tmp/hostuid")), and its files are root's"
 grep -q '^benchorch: rebuild nettle: .*build: nettle' "$tmp/err"
 ok $? "progress lines name each step"
 digest_after=$(cd "$state/images/deb/rootfs" && find . -newer "$state/images/deb/image.json" | wc -l)

@@ -29,6 +29,8 @@ const char rebuild_script[] =
 "step() { echo \"step $*\" >&3; echo \"=== benchorch rebuild: $*\"; }\n"
 "fail() { echo \"fail $*\" >&3; exit 1; }\n"
 "export DEBIAN_FRONTEND=noninteractive\n"
+"# who the container's root is on the host (its user namespace)\n"
+"echo \"=== benchorch rebuild: uid_map $(cat /proc/self/uid_map)\"\n"
 "step sources: enabling the source archive\n"
 "for f in /etc/apt/sources.list; do\n"
 "\t[ -f \"$f\" ] && sed -n 's/^deb /deb-src /p' \"$f\"\n"

@@ -165,6 +165,11 @@ static void build_argv(const char **args, const char *merged,
 	args[n++] = "--console=pipe";
 	args[n++] = "--no-new-privileges=yes";
 	args[n++] = REBUILD_DROP_CAPS;
+	/* the container's root is an unprivileged user of the host: a
+	 * user namespace of its own, the copy's files chowned into its
+	 * range (an overlay cannot be idmapped here) */
+	args[n++] = "--private-users=pick";
+	args[n++] = "--private-users-ownership=chown";
 	args[n++] = "--as-pid2";
 	args[n++] = "-D";
 	args[n++] = merged;
@@ -241,7 +246,10 @@ static int collect(const char *upper, const char *out, struct build_info *bi,
 				   "its directory", de->d_name);
 			goto out;
 		}
-		if (renameat(dirfd(d), de->d_name, dfd, de->d_name) < 0) {
+		/* the container's user made it: root's, as the image's
+		 * own libraries are */
+		if (renameat(dirfd(d), de->d_name, dfd, de->d_name) < 0 ||
+		    fchownat(dfd, de->d_name, 0, 0, AT_SYMLINK_NOFOLLOW) < 0) {
 			bo_err_set(err, "cannot keep '%s': %s", de->d_name,
 				   strerror(errno));
 			goto out;
@@ -368,8 +376,12 @@ static int run_container(const struct rebuild_req *r, const char *tmp,
 {
 	char *merged = xasprintf("%s/merged", tmp), how[128];
 	struct overlay_ctx oc = {
+		/* metacopy: the container's user namespace takes the copy
+		 * over by a chown of every file (--private-users-ownership=
+		 * chown), which then copies up inodes, not their data */
 		.opts = xasprintf("lowerdir=%s,upperdir=%s/upper,workdir=%s/"
-				  "work", r->img->rootfs, tmp, tmp),
+				  "work,redirect_dir=on,metacopy=on",
+				  r->img->rootfs, tmp, tmp),
 		.merged = merged,
 	};
 	const char *args[32];
