@@ -245,6 +245,7 @@ static enum guest_load ossl_load(struct guest_lib_info *info, char *why,
 		usable[i] = trial((enum guest_algo)i);
 	}
 	guest_pk_openssl_load(api.handle);
+	guest_ec_openssl_load(api.handle);
 	return GUEST_LOAD_OK;
 }
 
@@ -443,4 +444,5 @@ const struct guest_backend guest_backend_openssl = {
 	.bulk_free = backend_hctx_free,
 	.rekey = ossl_rekey,
 	.pk = &guest_pk_openssl,
+	.ec = &guest_ec_openssl,
 };

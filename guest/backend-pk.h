@@ -45,4 +45,9 @@ void guest_pk_wolfssl_load(void *handle);
 extern const struct guest_pk_ops guest_pk_botan;
 void guest_pk_botan_load(void *handle);
 
+/* ECDH and ECDSA on P-256 (guest_backend's ec), each backend's in
+ * guest/backend-NAME-ec.c, loaded as its *_pk_load() above is. */
+extern const struct guest_pk_ops guest_ec_openssl;
+void guest_ec_openssl_load(void *handle);
+
 #endif /* GUEST_BACKEND_PK_H */

@@ -32,6 +32,8 @@ GUEST_SOURCES = \
 	guest/backend-libgcrypt-pk.c guest/backend-wolfssl-pk.c \
 	guest/backend-botan-pk.c guest/backend-gnutls-pk.c \
 	guest/backend-mbedtls-pk.c \
+	guest/ecdsa-der.c guest/ecdsa-der.h \
+	guest/backend-openssl-ec.c \
 	guest/pubkey.c guest/pubkey.h guest/pubkey-kat.c guest/pubkey-kat.h \
 	lib/pubkey-table.c lib/pubkey-table.h \
 	guest/bench.c guest/bench.h \
