@@ -548,4 +548,5 @@ const struct guest_backend guest_backend_nettle = {
 	.bulk_free = nt_free,
 	.rekey = nt_rekey,
 	.pk = &guest_pk_nettle,
+	.ec = &guest_ec_nettle,
 };

@@ -21,6 +21,9 @@ void guest_pk_libsodium_load(void *handle);
  * loaded (backend-nettle.c), whose libhogweed is opened on first use. */
 extern const struct guest_pk_ops guest_pk_nettle;
 void guest_pk_nettle_load(size_t which);
+/* The dlopen() handle of that libhogweed, opened on the first call (and
+ * kept); NULL when there is none. */
+void *guest_pk_nettle_hogweed(void);
 
 /* libgcrypt's gcry_ecc_mul_point (X25519) and gcry_pk_sign /
  * gcry_pk_verify on S-expressions (Ed25519). */
@@ -49,5 +52,7 @@ void guest_pk_botan_load(void *handle);
  * guest/backend-NAME-ec.c, loaded as its *_pk_load() above is. */
 extern const struct guest_pk_ops guest_ec_openssl;
 void guest_ec_openssl_load(void *handle);
+extern const struct guest_pk_ops guest_ec_nettle;	/* through libhogweed,
+				 * guest_pk_nettle_hogweed(): no load */
 
 #endif /* GUEST_BACKEND_PK_H */
