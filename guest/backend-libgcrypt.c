@@ -263,6 +263,7 @@ static enum guest_load gc_load(struct guest_lib_info *info, char *why,
 	for (i = 0; i < GUEST_ALGO_COUNT; i++)
 		usable[i] = trial((enum guest_algo)i);
 	guest_pk_libgcrypt_load(api.handle);
+	guest_ec_libgcrypt_load(api.handle);
 	return GUEST_LOAD_OK;
 }
 
@@ -420,4 +421,5 @@ const struct guest_backend guest_backend_libgcrypt = {
 	.bulk_free = backend_hctx_free,
 	.rekey = gc_rekey,
 	.pk = &guest_pk_libgcrypt,
+	.ec = &guest_ec_libgcrypt,
 };

@@ -52,6 +52,8 @@ void guest_pk_botan_load(void *handle);
  * guest/backend-NAME-ec.c, loaded as its *_pk_load() above is. */
 extern const struct guest_pk_ops guest_ec_openssl;
 void guest_ec_openssl_load(void *handle);
+extern const struct guest_pk_ops guest_ec_libgcrypt;
+void guest_ec_libgcrypt_load(void *handle);
 extern const struct guest_pk_ops guest_ec_nettle;	/* through libhogweed,
 				 * guest_pk_nettle_hogweed(): no load */
 
