@@ -185,6 +185,7 @@ static enum guest_load mb_load(struct guest_lib_info *info, char *why,
 		}
 	}
 	guest_pk_mbedtls_load(api.handle);
+	guest_ec_mbedtls_load(api.handle);
 	return GUEST_LOAD_OK;
 }
 
@@ -367,4 +368,5 @@ const struct guest_backend guest_backend_mbedtls = {
 	.bulk_free = mb_free,
 	.rekey = mb_rekey,
 	.pk = &guest_pk_mbedtls,
+	.ec = &guest_ec_mbedtls,
 };
