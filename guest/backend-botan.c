@@ -351,6 +351,7 @@ static enum guest_load bo_load(struct guest_lib_info *info, char *why,
 	backend_lib_path((const void *)api.cipher_init, info->path,
 			 sizeof(info->path));
 	guest_pk_botan_load(api.handle);
+	guest_ec_botan_load(api.handle);
 	for (int a = 0; a < GUEST_ALGO_COUNT; a++)
 		if (names[a] && trial((enum guest_algo)a))
 			kinds[a] = kind_of((enum guest_algo)a);
@@ -538,6 +539,7 @@ static int bo_rekey(void *ctx, const uint8_t *key, const uint8_t *iv,
 const struct guest_backend guest_backend_botan = {
 	.name = "botan",
 	.pk = &guest_pk_botan,
+	.ec = &guest_ec_botan,
 	.load = bo_load,
 	.supports = bo_supports,
 	.bulk_new = bo_bulk_new,
