@@ -259,6 +259,7 @@ static enum guest_load gt_load(struct guest_lib_info *info, char *why,
 		}
 	}
 	guest_pk_gnutls_load(api.handle);
+	guest_ec_gnutls_load(api.handle);
 	return GUEST_LOAD_OK;
 }
 
@@ -450,4 +451,5 @@ const struct guest_backend guest_backend_gnutls = {
 	.bulk_free = backend_hctx_free,
 	.rekey = gt_rekey,
 	.pk = &guest_pk_gnutls,
+	.ec = &guest_ec_gnutls,
 };

@@ -60,6 +60,8 @@ extern const struct guest_pk_ops guest_ec_wolfssl;
 void guest_ec_wolfssl_load(void *handle);
 extern const struct guest_pk_ops guest_ec_botan;
 void guest_ec_botan_load(void *handle);
+extern const struct guest_pk_ops guest_ec_gnutls;	/* ECDSA only */
+void guest_ec_gnutls_load(void *handle);
 extern const struct guest_pk_ops guest_ec_nettle;	/* through libhogweed,
 				 * guest_pk_nettle_hogweed(): no load */
 

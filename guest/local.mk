@@ -36,6 +36,7 @@ GUEST_SOURCES = \
 	guest/backend-openssl-ec.c guest/backend-nettle-ec.c \
 	guest/backend-libgcrypt-ec.c guest/backend-mbedtls-ec.c \
 	guest/backend-wolfssl-ec.c guest/backend-botan-ec.c \
+	guest/backend-gnutls-ec.c \
 	guest/pubkey.c guest/pubkey.h guest/pubkey-kat.c guest/pubkey-kat.h \
 	lib/pubkey-table.c lib/pubkey-table.h \
 	guest/bench.c guest/bench.h \
