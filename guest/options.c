@@ -96,7 +96,8 @@ static const char usage_text[] =
 	"  --algos x,y        algorithms (default: all; none: no cipher or\n"
 	"                     hash, for --pubkey alone)\n"
 	"  --pubkey x,y       also measure these public-key algorithms\n"
-	"                     (x25519, ed25519, or all) in every library\n"
+	"                     (x25519, ed25519, ecdh-p256, ecdsa-p256, or\n"
+	"                     all) in every library\n"
 	"  --cpu N            pin to CPU N first\n"
 	"  --nohw             mask the libraries' hardware acceleration\n"
 	"                     (AES-NI, PCLMUL, SIMD) where they allow it\n"
@@ -563,7 +564,7 @@ static int add_pk(const char *name, struct options *o)
 	return 0;
 }
 
-/* --pubkey x25519,ed25519 (or all): the public-key algorithms to run
+/* --pubkey x25519,ed25519,... (or all): the public-key algorithms to run
  * after each library's ciphers and hashes (guest/pubkey.h). */
 static int set_pubkey(const char *val, struct options *o)
 {

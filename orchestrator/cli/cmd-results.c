@@ -473,14 +473,15 @@ static const struct opt_def options[] = {
 		  "in microseconds and KiB)" },
 	{ .name = "pubkey", .kind = OPT_FLAG,
 	  .offset = offsetof(struct results_opts, pubkey),
-	  .help = "the public-key results instead (x25519, ed25519):\n"
+	  .help = "the public-key results instead (x25519, ed25519,\n"
+		  "ecdh-p256, ecdsa-p256):\n"
 		  "per distribution, library, algorithm and\n"
 		  "operation (import, derive, sign, verify) the\n"
 		  "operations per second (10^9 over the mean ns per\n"
 		  "operation of the run's invocations), ns/op,\n"
 		  "verified and the invocations (--run, --latest,\n"
 		  "--all, --distro, --lib, --algo and --format\n"
-		  "apply; --algo x25519 or ed25519 implies it; the\n"
+		  "apply; --algo with one of them implies it; the\n"
 		  "latest finished run with public-key results by\n"
 		  "default)" },
 	{ .kind = OPT_END },
@@ -509,7 +510,7 @@ static int check_options(const struct results_opts *o)
 	    (o->summary || o->tools || o->resources || o->op || o->size.bytes))
 		return cli_usage_error("results", "--pubkey takes no --summary, --tools, --resources, --op or --size");
 	if (o->pubkey && o->algo && !pubkey_find(o->algo))
-		return cli_usage_error("results", "--pubkey: --algo '%s' is not a public-key algorithm (x25519, ed25519)",
+		return cli_usage_error("results", "--pubkey: --algo '%s' is not a public-key algorithm (x25519, ed25519, ecdh-p256, ecdsa-p256)",
 				       o->algo);
 	return 0;
 }
@@ -641,7 +642,7 @@ static int print_pubkey(sqlite3 *db, const char *path,
 		return EXIT_ENV;
 	}
 	if (n == 0) {
-		cli_error("no matching public-key results in '%s' (`benchorch run` measures x25519 and ed25519 without --algos, or when --algos names them)",
+		cli_error("no matching public-key results in '%s' (`benchorch run` measures x25519, ed25519, ecdh-p256 and ecdsa-p256 without --algos, or those --algos names)",
 			  path);
 		return EXIT_FAILED;
 	}

@@ -152,7 +152,8 @@ static const struct opt_def options[] = {
 	  .offset = offsetof(struct run_opts, c.algos),
 	  .parse = measure_parse_run_algos,
 	  .help = "only these algorithms (e.g. aes-128-cbc,sha-256;\n"
-		  "public key: x25519, ed25519, measured in the\n"
+		  "public key: x25519, ed25519, ecdh-p256,\n"
+		  "ecdsa-p256, measured in the\n"
 		  "first and last round; default: all)" },
 	{ .name = "nohw", .kind = OPT_FLAG,
 	  .offset = offsetof(struct run_opts, c.nohw),
