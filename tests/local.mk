@@ -359,7 +359,8 @@ TESTS += tests/t1130-guest-kat-reject.sh
 EXTRA_DIST += tests/t1130-guest-kat-reject.sh tests/fixtures/standin-libsodium.c
 # Public-key algorithms (--pubkey): known answers, timing, cross-check.
 TESTS += tests/t1140-guest-pubkey.sh tests/t1145-guest-pubkey-wrong.sh
-EXTRA_DIST += tests/t1140-guest-pubkey.sh tests/t1145-guest-pubkey-wrong.sh
+EXTRA_DIST += tests/t1140-guest-pubkey.sh tests/t1145-guest-pubkey-wrong.sh \
+	tests/fixtures/standin-hogweed.c
 # The guest's interleaved measurement: pairs, A/A, a failing worker.
 TESTS += tests/t1330-guest-interleave.sh
 EXTRA_DIST += tests/t1330-guest-interleave.sh
