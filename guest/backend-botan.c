@@ -353,6 +353,7 @@ static enum guest_load bo_load(struct guest_lib_info *info, char *why,
 			 sizeof(info->path));
 	guest_pk_botan_load(api.handle);
 	guest_kdf_botan_load(api.handle);
+	guest_ec_botan_load(api.handle);
 	for (int a = 0; a < GUEST_ALGO_COUNT; a++)
 		if (names[a] && trial((enum guest_algo)a))
 			kinds[a] = kind_of((enum guest_algo)a);
@@ -541,6 +542,7 @@ const struct guest_backend guest_backend_botan = {
 	.name = "botan",
 	.pk = &guest_pk_botan,
 	.kdf = &guest_kdf_botan,
+	.ec = &guest_ec_botan,
 	.load = bo_load,
 	.supports = bo_supports,
 	.bulk_new = bo_bulk_new,

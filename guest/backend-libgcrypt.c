@@ -265,6 +265,7 @@ static enum guest_load gc_load(struct guest_lib_info *info, char *why,
 		usable[i] = trial((enum guest_algo)i);
 	guest_pk_libgcrypt_load(api.handle);
 	guest_kdf_libgcrypt_load(api.handle);
+	guest_ec_libgcrypt_load(api.handle);
 	return GUEST_LOAD_OK;
 }
 
@@ -423,4 +424,5 @@ const struct guest_backend guest_backend_libgcrypt = {
 	.rekey = gc_rekey,
 	.pk = &guest_pk_libgcrypt,
 	.kdf = &guest_kdf_libgcrypt,
+	.ec = &guest_ec_libgcrypt,
 };

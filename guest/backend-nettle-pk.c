@@ -38,6 +38,7 @@ static struct {
 	int (*verify)(const uint8_t *pub, size_t length, const uint8_t *msg,
 		      const uint8_t *signature);
 	bool x25519, ed25519;
+	void *handle;		/* libhogweed's, once opened */
 } pk = { .which = (size_t)-1 };
 
 /* A key: the raw private key (none for a public key) and the public. */
@@ -72,10 +73,18 @@ static void open_hogweed(void)
 	if (pk.which >= sizeof(hogweed) / sizeof(hogweed[0]) ||
 	    !(h = backend_dlopen(&hogweed[pk.which], 1, &i, why, sizeof(why))))
 		return;
+	pk.handle = h;
 	pk.x25519 = backend_require(h, x, sizeof(x) / sizeof(x[0]), why,
 				    sizeof(why)) == 0;
 	pk.ed25519 = backend_require(h, ed, sizeof(ed) / sizeof(ed[0]), why,
 				     sizeof(why)) == 0;
+}
+
+void *guest_pk_nettle_hogweed(void)
+{
+	if (!pk.tried)
+		open_hogweed();
+	return pk.handle;
 }
 
 static bool nt_pk_supports(enum guest_pk_algo algo)

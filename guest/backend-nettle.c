@@ -551,4 +551,5 @@ const struct guest_backend guest_backend_nettle = {
 	.rekey = nt_rekey,
 	.pk = &guest_pk_nettle,
 	.kdf = &guest_kdf_nettle,
+	.ec = &guest_ec_nettle,
 };

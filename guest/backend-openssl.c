@@ -247,6 +247,7 @@ static enum guest_load ossl_load(struct guest_lib_info *info, char *why,
 	}
 	guest_pk_openssl_load(api.handle);
 	guest_kdf_openssl_load(api.handle);
+	guest_ec_openssl_load(api.handle);
 	return GUEST_LOAD_OK;
 }
 
@@ -446,4 +447,5 @@ const struct guest_backend guest_backend_openssl = {
 	.rekey = ossl_rekey,
 	.pk = &guest_pk_openssl,
 	.kdf = &guest_kdf_openssl,
+	.ec = &guest_ec_openssl,
 };

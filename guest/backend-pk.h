@@ -21,6 +21,9 @@ void guest_pk_libsodium_load(void *handle);
  * loaded (backend-nettle.c), whose libhogweed is opened on first use. */
 extern const struct guest_pk_ops guest_pk_nettle;
 void guest_pk_nettle_load(size_t which);
+/* The dlopen() handle of that libhogweed, opened on the first call (and
+ * kept); NULL when there is none. */
+void *guest_pk_nettle_hogweed(void);
 
 /* libgcrypt's gcry_ecc_mul_point (X25519) and gcry_pk_sign /
  * gcry_pk_verify on S-expressions (Ed25519). */
@@ -44,5 +47,22 @@ void guest_pk_wolfssl_load(void *handle);
 /* Botan 2's FFI (botan_privkey_load_x25519 / _ed25519, botan_pk_op_*). */
 extern const struct guest_pk_ops guest_pk_botan;
 void guest_pk_botan_load(void *handle);
+
+/* ECDH and ECDSA on P-256 (guest_backend's ec), each backend's in
+ * guest/backend-NAME-ec.c, loaded as its *_pk_load() above is. */
+extern const struct guest_pk_ops guest_ec_openssl;
+void guest_ec_openssl_load(void *handle);
+extern const struct guest_pk_ops guest_ec_libgcrypt;
+void guest_ec_libgcrypt_load(void *handle);
+extern const struct guest_pk_ops guest_ec_mbedtls;
+void guest_ec_mbedtls_load(void *handle);
+extern const struct guest_pk_ops guest_ec_wolfssl;
+void guest_ec_wolfssl_load(void *handle);
+extern const struct guest_pk_ops guest_ec_botan;
+void guest_ec_botan_load(void *handle);
+extern const struct guest_pk_ops guest_ec_gnutls;	/* ECDSA only */
+void guest_ec_gnutls_load(void *handle);
+extern const struct guest_pk_ops guest_ec_nettle;	/* through libhogweed,
+				 * guest_pk_nettle_hogweed(): no load */
 
 #endif /* GUEST_BACKEND_PK_H */

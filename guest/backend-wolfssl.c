@@ -153,6 +153,7 @@ static enum guest_load ws_load(struct guest_lib_info *info, char *why,
 	guest_pk_wolfssl_load(h);
 
 	guest_kdf_wolfssl_load(h);
+	guest_ec_wolfssl_load(h);
 	backend_sym(h, &api.aes_init, "wc_AesInit");
 	backend_sym(h, &api.aes_free, "wc_AesFree");
 	backend_sym(h, &api.aes_set_key, "wc_AesSetKey");
@@ -546,6 +547,7 @@ const struct guest_backend guest_backend_wolfssl = {
 	.name = "wolfssl",
 	.pk = &guest_pk_wolfssl,
 	.kdf = &guest_kdf_wolfssl,
+	.ec = &guest_ec_wolfssl,
 	.load = ws_load,
 	.supports = ws_supports,
 	.bulk_new = ws_bulk_new,

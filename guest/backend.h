@@ -85,13 +85,38 @@ enum guest_pk_algo {
 	GUEST_PK_X25519,	/* RFC 7748: 32-byte scalars and u-coordinates */
 	GUEST_PK_ED25519,	/* RFC 8032 5.1: 32-byte seeds and public
 				 * keys, 64-byte signatures */
+	GUEST_PK_ECDH_P256,	/* ECDH on NIST P-256 (SEC 1 3.3.1): 32-byte
+				 * big-endian private scalars, 65-byte
+				 * uncompressed public points (0x04 || X ||
+				 * Y), the shared secret X (32 bytes) */
+	GUEST_PK_ECDSA_P256,	/* ECDSA on P-256 with SHA-256 (FIPS 186-4
+				 * 6): keys as ECDH's, signatures raw r || s
+				 * (32 bytes each, big-endian) */
 	GUEST_PK_COUNT
 };
 
 /* Sizes of the public-key algorithms' values, bytes. */
-#define GUEST_PK_KEY_BYTES 32	/* private scalar / seed, public key,
-				 * shared secret */
-#define GUEST_PK_SIG_BYTES 64	/* Ed25519 signature */
+#define GUEST_PK_KEY_BYTES 32	/* private scalar / seed; X25519 and
+				 * Ed25519 public key; every shared
+				 * secret */
+#define GUEST_PK_SIG_BYTES 64	/* Ed25519 signature; ECDSA P-256 r || s */
+#define GUEST_PK_P256_PUB_BYTES 65	/* uncompressed P-256 point */
+#define GUEST_PK_PUB_MAX 65	/* the largest public key */
+
+/* The bytes of a public key of ALGO: 32 (X25519, Ed25519) or 65 (the
+ * P-256 algorithms). */
+static inline size_t guest_pk_pub_bytes(enum guest_pk_algo algo)
+{
+	return algo == GUEST_PK_ECDH_P256 || algo == GUEST_PK_ECDSA_P256 ?
+	       GUEST_PK_P256_PUB_BYTES : GUEST_PK_KEY_BYTES;
+}
+
+/* Is ALGO a key agreement (derive) rather than a signature (sign,
+ * verify)? */
+static inline bool guest_pk_is_agreement(enum guest_pk_algo algo)
+{
+	return algo == GUEST_PK_X25519 || algo == GUEST_PK_ECDH_P256;
+}
 
 /* A backend's public-key operations (optional: NULL in struct
  * guest_backend means every public-key algorithm is unsupported). Keys
@@ -106,25 +131,29 @@ struct guest_pk_ops {
 	bool (*supports)(enum guest_pk_algo algo);
 	/* Import a private key of ALGO from its GUEST_PK_KEY_BYTES raw bytes
 	 * PRIV (X25519: the scalar, RFC 7748 5; Ed25519: the seed, RFC 8032
-	 * 5.1.5), with whatever the library derives at import (Ed25519: the
-	 * public key). Returns the key (caller owns: key_free) or NULL. */
+	 * 5.1.5; P-256: the scalar, big-endian, 1 .. n - 1), with whatever
+	 * the library derives at import (Ed25519, P-256: the public key).
+	 * Returns the key (caller owns: key_free) or NULL. */
 	void *(*key_new)(enum guest_pk_algo algo, const uint8_t *priv);
-	/* Import an Ed25519 public key (GUEST_PK_KEY_BYTES of PUB) for
-	 * verify. Returns the key (caller owns: key_free) or NULL. */
+	/* Import a public key of a signature algorithm
+	 * (guest_pk_pub_bytes(ALGO) bytes of PUB) for verify. Returns the
+	 * key (caller owns: key_free) or NULL. */
 	void *(*pub_new)(enum guest_pk_algo algo, const uint8_t *pub);
 	/* Release a key from key_new or pub_new; NULL is ignored. */
 	void (*key_free)(void *key);
-	/* The public key of private KEY (GUEST_PK_KEY_BYTES into PUB). */
+	/* The public key of private KEY (guest_pk_pub_bytes of its algorithm
+	 * into PUB). */
 	int (*public_key)(void *key, uint8_t *pub);
-	/* X25519: the shared secret of private KEY and the peer's raw public
-	 * key PEER (GUEST_PK_KEY_BYTES each) into OUT, as an application
-	 * does for a new peer: the peer's key is taken raw in every call. */
+	/* Key agreement: the shared secret (GUEST_PK_KEY_BYTES) of private
+	 * KEY and the peer's raw public key PEER (guest_pk_pub_bytes) into
+	 * OUT, as an application does for a new peer: the peer's key is
+	 * taken raw in every call. */
 	int (*derive)(void *key, const uint8_t *peer, uint8_t *out);
-	/* Ed25519: sign the LEN bytes of MSG with private KEY into SIG
-	 * (GUEST_PK_SIG_BYTES). */
+	/* Signatures: sign the LEN bytes of MSG with private KEY into SIG
+	 * (GUEST_PK_SIG_BYTES; ECDSA hashes MSG with SHA-256 itself). */
 	int (*sign)(void *key, const uint8_t *msg, size_t len, uint8_t *sig);
-	/* Ed25519: check SIG (GUEST_PK_SIG_BYTES) over the LEN bytes of MSG
-	 * with public key PUB (from pub_new): 0 valid, 1 rejected. */
+	/* Signatures: check SIG (GUEST_PK_SIG_BYTES) over the LEN bytes of
+	 * MSG with public key PUB (from pub_new): 0 valid, 1 rejected. */
 	int (*verify)(void *pub, const uint8_t *msg, size_t len,
 		      const uint8_t *sig);
 };
@@ -259,7 +288,20 @@ struct guest_backend {
 	/* Optional (NULL: no key derivation function): the KDFs (struct
 	 * guest_kdf_ops), usable after load(). */
 	const struct guest_kdf_ops *kdf;
+	/* Optional (NULL: no P-256 algorithm): the operations of ECDH and
+	 * ECDSA on P-256 (GUEST_PK_ECDH_P256, GUEST_PK_ECDSA_P256), with
+	 * keys of their own, usable after load(); guest_pk_ops_of picks. */
+	const struct guest_pk_ops *ec;
 };
+
+/* The operations of B that handle ALGO: B->ec for the P-256
+ * algorithms, else B->pk (either may be NULL: unsupported). */
+static inline const struct guest_pk_ops *
+guest_pk_ops_of(const struct guest_backend *b, enum guest_pk_algo algo)
+{
+	return algo == GUEST_PK_ECDH_P256 || algo == GUEST_PK_ECDSA_P256 ?
+	       b->ec : b->pk;
+}
 
 /* Set by main() before any library is loaded when the run masks hardware
  * acceleration (--nohw): backends whose library has an API switch for it

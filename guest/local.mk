@@ -32,6 +32,11 @@ GUEST_SOURCES = \
 	guest/backend-libgcrypt-pk.c guest/backend-wolfssl-pk.c \
 	guest/backend-botan-pk.c guest/backend-gnutls-pk.c \
 	guest/backend-mbedtls-pk.c \
+	guest/ecdsa-der.c guest/ecdsa-der.h \
+	guest/backend-openssl-ec.c guest/backend-nettle-ec.c \
+	guest/backend-libgcrypt-ec.c guest/backend-mbedtls-ec.c \
+	guest/backend-wolfssl-ec.c guest/backend-botan-ec.c \
+	guest/backend-gnutls-ec.c \
 	guest/pubkey.c guest/pubkey.h guest/pubkey-kat.c guest/pubkey-kat.h \
 	lib/pubkey-table.c lib/pubkey-table.h \
 	guest/backend-kdf.h guest/backend-openssl-kdf.c \

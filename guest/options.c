@@ -98,7 +98,8 @@ static const char usage_text[] =
 	"  --algos x,y        algorithms (default: all; none: no cipher or\n"
 	"                     hash, for --pubkey or --kdf alone)\n"
 	"  --pubkey x,y       also measure these public-key algorithms\n"
-	"                     (x25519, ed25519, or all) in every library\n"
+	"                     (x25519, ed25519, ecdh-p256, ecdsa-p256, or\n"
+	"                     all) in every library\n"
 	"  --kdf x,y          also measure these key derivation functions\n"
 	"                     (pbkdf2-sha256, hkdf-sha256, scrypt, argon2id,\n"
 	"                     or all) in every library\n"
@@ -568,7 +569,7 @@ static int add_pk(const char *name, struct options *o)
 	return 0;
 }
 
-/* --pubkey x25519,ed25519 (or all): the public-key algorithms to run
+/* --pubkey x25519,ed25519,... (or all): the public-key algorithms to run
  * after each library's ciphers and hashes (guest/pubkey.h). */
 static int set_pubkey(const char *val, struct options *o)
 {

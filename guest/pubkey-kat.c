@@ -1,7 +1,7 @@
-/* guest/pubkey-kat.c - known answers of X25519 and Ed25519 (see
- * pubkey-kat.h). Every value is copied from the cited section of the RFC
- * (and was checked against a second implementation when it was typed
- * in). */
+/* guest/pubkey-kat.c - known answers of X25519, Ed25519, ECDH P-256 and
+ * ECDSA P-256 (see pubkey-kat.h). Every value is copied from the cited
+ * source (and was checked against a second implementation when it was
+ * typed in). */
 #include "compat.h"
 
 #include <string.h>
@@ -100,6 +100,63 @@ static bool ed25519(const struct guest_pk_ops *pk, const struct pk_kat *v)
 	return ok;
 }
 
+/* ECDH P-256 (NIST CAVP KAS ECC CDH primitive): the peer's public point
+ * hex[0] (QCAVS, uncompressed), the private scalar hex[1] (dIUT), its
+ * public point hex[2] (QIUT) and the shared secret hex[3] (ZIUT): the
+ * public point from the scalar, and the secret with the peer's point. */
+static bool ecdh_cdh(const struct guest_pk_ops *pk, const struct pk_kat *v)
+{
+	uint8_t peer[65], d[32], q[65], z[32], got[65];
+	void *key;
+	bool ok;
+
+	if (unhex(v->hex[0], peer, 65) != 65 || unhex(v->hex[1], d, 32) != 32 ||
+	    unhex(v->hex[2], q, 65) != 65 || unhex(v->hex[3], z, 32) != 32 ||
+	    !(key = pk->key_new(v->algo, d)))
+		return false;
+	ok = pk->public_key(key, got) == 0 && memcmp(got, q, 65) == 0 &&
+	     pk->derive(key, peer, got) == 0 && memcmp(got, z, 32) == 0;
+	pk->key_free(key);
+	return ok;
+}
+
+/* ECDSA P-256 / SHA-256 (RFC 6979 A.2.5): private scalar hex[0], public
+ * point hex[1] (uncompressed), message hex[2], the deterministic
+ * signature hex[3] (r || s): the public point from the scalar; the
+ * signature verifies and is rejected with its last bit flipped; and the
+ * library's own signing, twice: where it gives the same signature both
+ * times (deterministic, RFC 6979) that must be the RFC's, where it does
+ * not (randomised nonces) both must verify. */
+static bool ecdsa(const struct guest_pk_ops *pk, const struct pk_kat *v)
+{
+	uint8_t d[32], q[65], msg[64], sig[64], got[65], s1[64], s2[64];
+	size_t mlen = unhex(v->hex[2], msg, sizeof(msg));
+	void *key = NULL, *pkey = NULL;
+	bool ok;
+
+	if (unhex(v->hex[0], d, 32) != 32 || unhex(v->hex[1], q, 65) != 65 ||
+	    mlen == (size_t)-1 || unhex(v->hex[3], sig, 64) != 64)
+		return false;
+	ok = (key = pk->key_new(v->algo, d)) &&
+	     pk->public_key(key, got) == 0 && memcmp(got, q, 65) == 0 &&
+	     (pkey = pk->pub_new(v->algo, q)) &&
+	     pk->verify(pkey, msg, mlen, sig) == 0 &&
+	     pk->sign(key, msg, mlen, s1) == 0 &&
+	     pk->sign(key, msg, mlen, s2) == 0;
+	if (ok && memcmp(s1, s2, 64) == 0)
+		ok = memcmp(s1, sig, 64) == 0;
+	else if (ok)
+		ok = pk->verify(pkey, msg, mlen, s1) == 0 &&
+		     pk->verify(pkey, msg, mlen, s2) == 0;
+	if (ok) {
+		sig[63] ^= 1;
+		ok = pk->verify(pkey, msg, mlen, sig) == 1;
+	}
+	pk->key_free(key);
+	pk->key_free(pkey);
+	return ok;
+}
+
 static const struct pk_kat table[] = {
 	{ GUEST_PK_X25519, "RFC 7748 5.2, first X25519 test vector", x25519_mul, {
 	  "a546e36bf0527c9d3b16154b82465edd62144c0ac1fc5a18506a2244ba449ac4",
@@ -133,6 +190,24 @@ static const struct pk_kat table[] = {
 	  "af82",
 	  "6291d657deec24024827e69c3abe01a30ce548a284743a445e3680d7db5ac3ac"
 	  "18ff9b538d16f290ae67f760984dc6594a7c15e9716ed28dc027beceea1ec40a" } },
+	/* NIST CAVP, ecccdhtestvectors.zip, KAS_ECC_CDH_PrimitiveTest.txt,
+	 * [P-256], COUNT = 0 */
+	{ GUEST_PK_ECDH_P256, "NIST CAVP, ecccdhtestvectors, KAS ECC CDH primitive, P-256, COUNT = 0", ecdh_cdh, {
+	  "04700c48f77f56584c5cc632ca65640db91b6bacce3a4df6b42ce7cc838833d287"
+	  "db71e509e3fd9b060ddb20ba5c51dcc5948d46fbf640dfe0441782cab85fa4ac",
+	  "7d7dc5f71eb29ddaf80d6214632eeae03d9058af1fb6d22ed80badb62bc1a534",
+	  "04ead218590119e8876b29146ff89ca61770c4edbbf97d38ce385ed281d8a6b230"
+	  "28af61281fd35e2fa7002523acc85a429cb06ee6648325389f59edfce1405141",
+	  "46fc62106420ff012e54a434fbdd2d25ccc5852060561e68040dd7778997bd7b" } },
+	/* RFC 6979 A.2.5: the P-256 key, and the signature with SHA-256 of
+	 * the message "sample" (73 61 6d 70 6c 65) */
+	{ GUEST_PK_ECDSA_P256, "RFC 6979 A.2.5, P-256, SHA-256, message sample", ecdsa, {
+	  "c9afa9d845ba75166b5c215767b1d6934e50c3db36e89b127b8a622b120f6721",
+	  "0460fed4ba255a9d31c961eb74c6356d68c049b8923b61fa6ce669622e60f29fb6"
+	  "7903fe1008b8bc99a41ae9e95628bc64f2f1b20c2d7e9f5177a3c294d4462299",
+	  "73616d706c65",
+	  "efd48b2aacb6a8fd1140dd9cd45e81d69d2c877b56aaf991c34d0ea84eaf3716"
+	  "f7cb1c942d657c41d436c7a1b6e29f65f3e900dbb9aff4064dc4ab2f843acda8" } },
 };
 
 const struct pk_kat *pk_kat_table(size_t *count)

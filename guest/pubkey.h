@@ -1,6 +1,7 @@
 /* guest/pubkey.h - the public-key algorithms of a run (--pubkey;
- * guest/PROTOCOL.md, "Public key"): X25519 and Ed25519 in every library
- * whose backend has them (struct guest_pk_ops), in three steps:
+ * guest/PROTOCOL.md, "Public key"): X25519, Ed25519, ECDH P-256 and
+ * ECDSA P-256 in every library whose backend has them (struct
+ * guest_pk_ops), in three steps:
  *
  *  1. in each library's process, after its ciphers and hashes
  *     (pubkey_measure_library): `unsupported`, or the known-answer tests
@@ -10,8 +11,8 @@
  *     in memory shared with the parent (struct pk_shared);
  *  2. after every library (pubkey_finish, in the parent): each library,
  *     in a process of its own, checks every other library's timed
- *     output - verifies its Ed25519 signature, derives the X25519 shared
- *     secret from the peer's side and compares;
+ *     output - verifies its signature (Ed25519, ECDSA), derives the
+ *     shared secret (X25519, ECDH) from the peer's side and compares;
  *  3. then the parent prints, per library and algorithm, one `pkcheck`
  *     line (who confirmed, who rejected) and its `pkresult` lines,
  *     verified when its known-answer tests passed and no other library

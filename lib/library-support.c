@@ -84,8 +84,8 @@ static const struct support table[] = {
 	{ "libmcrypt", libmcrypt_lacks },
 };
 
-/* The public-key algorithms each library has (guest/backend-NAME-pk.c,
- * guest/PROTOCOL.md "Public key"); a library not named has none. */
+/* The public-key algorithms each library has (guest/backend-NAME-pk.c
+ * and -ec.c, guest/PROTOCOL.md "Public key"); a library not named has none. */
 static const struct {
 	const char *library, *algorithm;
 } pubkey_support[] = {
@@ -97,6 +97,14 @@ static const struct {
 	{ "botan", "x25519" }, { "botan", "ed25519" },
 	{ "gnutls", "ed25519" },
 	{ "mbedtls", "x25519" },
+	/* P-256 (guest/backend-NAME-ec.c): GnuTLS 3.7 has no raw ECDH */
+	{ "openssl", "ecdh-p256" }, { "openssl", "ecdsa-p256" },
+	{ "libgcrypt", "ecdh-p256" }, { "libgcrypt", "ecdsa-p256" },
+	{ "nettle", "ecdh-p256" }, { "nettle", "ecdsa-p256" },
+	{ "mbedtls", "ecdh-p256" }, { "mbedtls", "ecdsa-p256" },
+	{ "wolfssl", "ecdh-p256" }, { "wolfssl", "ecdsa-p256" },
+	{ "botan", "ecdh-p256" }, { "botan", "ecdsa-p256" },
+	{ "gnutls", "ecdsa-p256" },
 };
 
 /* The key derivation functions each library has (guest/backend-NAME-kdf.c,

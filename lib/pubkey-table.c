@@ -10,6 +10,12 @@ const struct pubkey_algorithm pubkey_table[PUBKEY_COUNT] = {
 	/* Ed25519 (RFC 8032 5.1): import the private key (seed), sign and
 	 * verify a 64-byte message. */
 	{ "ed25519", { "import", "sign", "verify" } },
+	/* ECDH on NIST P-256 (SEC 1 3.3.1), as X25519: import the private
+	 * scalar, derive the shared secret with a peer's public point. */
+	{ "ecdh-p256", { "import", "derive", 0 } },
+	/* ECDSA on P-256 with SHA-256 (FIPS 186-4 6), as Ed25519: import
+	 * the private scalar, sign and verify a 64-byte message. */
+	{ "ecdsa-p256", { "import", "sign", "verify" } },
 };
 
 /* strcmp without libc: 1 when A and B are equal. */

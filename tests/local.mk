@@ -253,7 +253,12 @@ GUEST_BACKEND_SOURCES = guest/compat.h guest/algo.c guest/algo.h \
 	guest/backend-libgcrypt-kdf.c guest/backend-nettle-kdf.c \
 	guest/backend-gnutls-kdf.c guest/backend-libsodium-kdf.c \
 	guest/backend-mbedtls-kdf.c guest/backend-wolfssl-kdf.c \
-	guest/backend-botan-kdf.c
+	guest/backend-botan-kdf.c \
+	guest/ecdsa-der.c guest/ecdsa-der.h \
+	guest/backend-openssl-ec.c guest/backend-nettle-ec.c \
+	guest/backend-libgcrypt-ec.c guest/backend-mbedtls-ec.c \
+	guest/backend-wolfssl-ec.c guest/backend-botan-ec.c \
+	guest/backend-gnutls-ec.c
 check_PROGRAMS += tests/t1300-guest-alloc
 tests_t1300_guest_alloc_SOURCES = tests/t1300-guest-alloc.c tests/tap.h \
 	$(GUEST_BACKEND_SOURCES)
@@ -359,7 +364,8 @@ TESTS += tests/t1130-guest-kat-reject.sh
 EXTRA_DIST += tests/t1130-guest-kat-reject.sh tests/fixtures/standin-libsodium.c
 # Public-key algorithms (--pubkey): known answers, timing, cross-check.
 TESTS += tests/t1140-guest-pubkey.sh tests/t1145-guest-pubkey-wrong.sh
-EXTRA_DIST += tests/t1140-guest-pubkey.sh tests/t1145-guest-pubkey-wrong.sh
+EXTRA_DIST += tests/t1140-guest-pubkey.sh tests/t1145-guest-pubkey-wrong.sh \
+	tests/fixtures/standin-hogweed.c
 # Key derivation functions (--kdf): known answers, timing, cross-check.
 TESTS += tests/t1170-guest-kdf.sh tests/t1175-guest-kdf-wrong.sh
 EXTRA_DIST += tests/t1170-guest-kdf.sh tests/t1175-guest-kdf-wrong.sh

@@ -396,7 +396,7 @@ static void pair_lines(void)
  * kat and unsupported lines with the others, pkresult and pkcheck in
  * their own lists); a wrong operation, an ns_per_call that does not
  * follow, an unknown verifier and a second pkresult of one operation
- * rejected. */
+ * rejected; the P-256 algorithms' lines alike. */
 #define PK(alg, op, nspc) "{\"type\":\"pkresult\",\"library\":\"openssl\",\"algorithm\":\"" alg "\",\"operation\":\"" op "\",\"calls_per_batch\":10,\"repetitions\":5,\"median_ns\":200000,\"min_ns\":190000,\"p25_ns\":195000,\"p75_ns\":205000,\"cv\":0.03952847075,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0,\"ns_per_call\":" nspc ",\"ops_per_s\":50000.0,\"verified\":true,\"samples_ns\":[200000,190000,210000,195000,205000]}"
 static void pubkey_lines(void)
 {
@@ -413,6 +413,13 @@ static void pubkey_lines(void)
 	static const char *twice[] = {
 		LIB("openssl"), PK("x25519", "derive", "20000.0"),
 		PK("x25519", "derive", "20000.0"),
+	};
+	static const char *p256[] = {
+		LIB("openssl"), PK("ecdh-p256", "derive", "20000.0"),
+		PK("ecdsa-p256", "sign", "20000.0"),
+	};
+	static const char *p256_bad_op[] = {
+		LIB("openssl"), PK("ecdh-p256", "sign", "20000.0"),
 	};
 	static const char *bad_check[] = {
 		LIB("openssl"),
@@ -452,6 +459,15 @@ static void pubkey_lines(void)
 	msg = feed_lines(&out, bad_ns, 2);
 	tap_ok(strstr(msg, "'ns_per_call' is not median_ns / calls_per_batch") != NULL,
 	       "rejects a pkresult whose ns_per_call does not follow (%s)", msg);
+	guest_output_release(&out);
+	msg = feed_lines(&out, p256, 3);
+	tap_ok(!msg[0] && out.npkresults == 2 &&
+	       strcmp(out.pkresults[1].algorithm, "ecdsa-p256") == 0,
+	       "accepts pkresult lines of ecdh-p256 and ecdsa-p256 (%s)", msg);
+	guest_output_release(&out);
+	msg = feed_lines(&out, p256_bad_op, 2);
+	tap_ok(strstr(msg, "line 3: 'sign' is not an operation of 'ecdh-p256'") != NULL,
+	       "rejects an ecdh-p256 sign (%s)", msg);
 	guest_output_release(&out);
 	msg = feed_lines(&out, bad_check, 2);
 	tap_ok(strstr(msg, "'confirmed_by' must be an array of library names") != NULL,

@@ -9,7 +9,13 @@
 # with OpenSSL and libsodium: libsodium's Ed25519 known answers pass, its
 # signature is rejected by OpenSSL and every Ed25519 pkresult of it is
 # not verified, while its X25519 and OpenSSL's Ed25519 (confirmed by the
-# stand-in's own, untouched, verification) stay verified. Prints TAP.
+# stand-in's own, untouched, verification) stay verified. Then the same
+# for ECDSA P-256 with a stand-in libhogweed.so.6
+# (tests/fixtures/standin-hogweed.c), whose ecdsa_sign signs a digest
+# with a bit flipped but for RFC 6979's "sample": Nettle's ECDSA known
+# answer passes, OpenSSL rejects its timed signature, its ECDSA results
+# are not verified, and its ECDH and OpenSSL's ECDSA stay verified.
+# Prints TAP.
 . "${top_srcdir:-.}/tests/lib.sh"
 guest=$top_builddir/guest/benchorch-guest
 check=$top_builddir/tests/fixtures/guest-check
@@ -81,5 +87,58 @@ for l, a in (("libsodium", "x25519"), ("openssl", "ed25519"), ("openssl", "x2551
 open(sys.argv[3], "w").write("%d\n" % n)
 PY
 # the numbering goes on after the checks printed above
+tap_n=$(cat "$tmp/n")
+
+hog=$(readlink "$rootfs/$libdir/libhogweed.so.6")
+ok $? "the rootfs has a libhogweed.so.6 link ($hog)"
+mkdir "$tmp/hog"
+gcc -shared -fPIC -std=c11 -Wall -Wextra -Werror \
+	-DREAL_LIB="\"/$libdir/$hog\"" -Wl,-soname,libhogweed.so.6 \
+	-o "$tmp/hog/libhogweed.so.6" \
+	"$top_srcdir/tests/fixtures/standin-hogweed.c" -ldl 2>"$tmp/cc2.err"
+ok $? "builds the stand-in libhogweed.so.6 $(head -1 "$tmp/cc2.err")"
+
+systemd-nspawn -q --register=no --keep-unit --private-network \
+	--read-only --console=pipe --as-pid2 -D "$rootfs" \
+	--bind-ro="$guest:/run/benchorch/guest" \
+	--bind-ro="$tmp/hog:/run/fakelib" \
+	--setenv=LD_LIBRARY_PATH=/run/fakelib -- /run/benchorch/guest \
+	--quick --min-batch-ns 200000 --repetitions 1 \
+	--libs openssl,nettle --algos none --pubkey ecdh-p256,ecdsa-p256 \
+	>"$tmp/out2" 2>"$tmp/err2"
+ok $? "the guest runs OpenSSL and Nettle with the stand-in and exits 0"
+grep -q '^standin-hogweed loaded$' "$tmp/err2"
+ok $? "the guest loaded the stand-in libhogweed"
+"$check" "$tmp/out2" >"$tmp/check2" 2>&1
+ok $? "the orchestrator's validator accepts the output: $(head -1 "$tmp/check2")"
+
+python3 - "$tmp/out2" "$tap_n" "$tmp/n" <<'PY'
+import json, sys
+objs = [json.loads(l) for l in open(sys.argv[1])]
+n = int(sys.argv[2])
+def ok(cond, what):
+    global n
+    n += 1
+    print("%sok %d - %s" % ("" if cond else "not ", n, what))
+def of(t, lib, alg):
+    return [o for o in objs if o["type"] == t and o.get("library") == lib
+            and o.get("algorithm") == alg]
+k = of("kat", "nettle", "ecdsa-p256")
+ok(len(k) == 1 and k[0]["ok"], "Nettle's ECDSA known-answer test passes (%s)" % k)
+c = of("pkcheck", "nettle", "ecdsa-p256")
+ok(len(c) == 1 and c[0]["rejected_by"] == ["openssl"] and c[0]["confirmed_by"] == [],
+   "OpenSSL rejects its timed ECDSA signature (%s)" % c)
+r = of("pkresult", "nettle", "ecdsa-p256")
+ok(len(r) == 3 and not any(o["verified"] for o in r),
+   "none of its ECDSA results is verified (%s)"
+   % [(o["operation"], o["verified"]) for o in r])
+for l, a in (("nettle", "ecdh-p256"), ("openssl", "ecdsa-p256"), ("openssl", "ecdh-p256")):
+    c = of("pkcheck", l, a)
+    r = of("pkresult", l, a)
+    ok(len(c) == 1 and c[0]["rejected_by"] == [] and len(c[0]["confirmed_by"]) == 1
+       and r and all(o["verified"] for o in r),
+       "%s %s stays verified (%d results, %s)" % (l, a, len(r), c))
+open(sys.argv[3], "w").write("%d\n" % n)
+PY
 tap_n=$(cat "$tmp/n")
 done_testing

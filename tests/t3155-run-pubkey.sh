@@ -1,7 +1,8 @@
 #!/bin/sh
 # t3155-run-pubkey - public-key results end to end on the cached Debian
-# image: `run --algos` with x25519 and ed25519 stores them (pubkey_v,
-# verified, plausible operations per second, two invocations each), the
+# image: `run --algos` with x25519, ed25519, ecdh-p256 and ecdsa-p256
+# stores them (pubkey_v, verified, plausible operations per second, two
+# invocations each; libsodium has no P-256), the
 # end of the run says so, `results --pubkey` prints them as a table, csv
 # and json, and a run without public-key names in --algos stores none.
 . "${top_srcdir:-.}/tests/lib.sh"
@@ -14,14 +15,15 @@ trap 'rm -rf "$tmp"' EXIT
 db="$tmp/results.db"
 
 "$BENCHORCH" run --no-confirm --distros debian --quick --runner nspawn \
-	--algos aes-128-ctr,x25519,ed25519 --libs openssl,libsodium,nettle \
+	--algos aes-128-ctr,x25519,ed25519,ecdh-p256,ecdsa-p256 \
+	--libs openssl,libsodium,nettle \
 	--state-dir "$TEST_STATE" --db "$db" >"$tmp/out" 2>"$tmp/err"
-ok $? "run with aes-128-ctr, x25519 and ed25519 succeeds"
+ok $? "run with aes-128-ctr and the four public-key algorithms succeeds"
 q() { sqlite3 -batch -noheader "$db" "$1"; }
 
 n=$(q "select count(*) from pubkey_v where run_id = 1")
-[ "$n" = 30 ]
-ok $? "pubkey_v: 3 libraries x 5 operations x 2 invocations ($n rows)"
+[ "$n" = 50 ]
+ok $? "pubkey_v: 3 libraries x 5 operations (25519) and 2 x 5 (P-256), x 2 invocations ($n rows)"
 [ "$(q "select group_concat(distinct library) from (select library from pubkey_v order by library)")" = "libsodium,nettle,openssl" ]
 ok $? "pubkey_v names the three libraries"
 [ "$(q "select count(*) from pubkey_v where verified = 1 and kat_ok = 1 and rejected_by = '' and confirmed_by <> ''")" = "$n" ]
@@ -33,7 +35,7 @@ ok $? "ops_per_s plausible: $(q "select min(round(ops_per_s)) || ' .. ' || max(r
 	or json_array_length(r.samples_ns) < r.repetitions")" = 0 ]
 ok $? "ops_per_s follows from median_ns and calls_per_batch, samples kept"
 [ "$(q "select group_concat(x, ' ') from (select distinct algorithm || ':' || operation as x from pubkey_v order by x)")" = \
-	"ed25519:import ed25519:sign ed25519:verify x25519:derive x25519:import" ]
+	"ecdh-p256:derive ecdh-p256:import ecdsa-p256:import ecdsa-p256:sign ecdsa-p256:verify ed25519:import ed25519:sign ed25519:verify x25519:derive x25519:import" ]
 ok $? "the operations of each algorithm"
 [ "$(q "select count(distinct distro || release || package_version || library_version || variant) from pubkey_v")" = 3 ] &&
 [ "$(q "select count(*) from pubkey_v where distro = 'debian' and release = 'bookworm' and variant = 'hw' and package_version <> '' and cpu_model is not null")" = "$n" ]
@@ -41,7 +43,7 @@ ok $? "keyed by distribution, release, CPU, library and package version"
 [ "$(q "select count(*) from invocations where run_id = 1 and algorithms = 'aes-128-ctr'")" = 2 ] &&
 [ "$(q "select group_concat(round) from (select distinct round from pubkey_v where run_id = 1 order by round)")" = "1,2" ]
 ok $? "both rounds measured them (invocations.algorithms is the guest's --algos)"
-grep -q "run 1: public key: 30 results (x25519, ed25519) of 3 libraries, 30 verified" "$tmp/err"
+grep -q "run 1: public key: 50 results (x25519, ed25519, ecdsa-p256, ecdh-p256) of 3 libraries, 50 verified" "$tmp/err"
 ok $? "the end of the run says so: $(grep 'public key' "$tmp/err")"
 [ "$(q "select count(*) from results_v where run_id = 1 and algorithm = 'aes-128-ctr'")" -gt 0 ]
 ok $? "the symmetric results are stored beside them"
@@ -49,17 +51,22 @@ ok $? "the symmetric results are stored beside them"
 "$BENCHORCH" results --db "$db" --pubkey >"$tmp/table"
 ok $? "results --pubkey (table)"
 head -1 "$tmp/table" | grep -q 'library.*algorithm.*operation.*ops/s.*verified' &&
-[ "$(grep -c ' yes ' "$tmp/table")" = 15 ]
-ok $? "the table: a header and 15 verified rows"
+[ "$(grep -c ' yes ' "$tmp/table")" = 25 ] &&
+grep -q ' ecdsa-p256 ' "$tmp/table"
+ok $? "the table: a header and 25 verified rows, P-256 among them"
 "$BENCHORCH" results --db "$db" --pubkey --format csv >"$tmp/csv"
 ok $? "results --pubkey --format csv"
 head -1 "$tmp/csv" | grep -q '^run_id,distro,release,variant,library,library_version,package,package_version,algorithm,operation,ops_per_s,ns_per_op,verified,invocations' &&
-[ "$(tail -n +2 "$tmp/csv" | grep -c ',1,2,')" = 15 ]
-ok $? "csv: the columns, 15 rows verified from two invocations"
+[ "$(tail -n +2 "$tmp/csv" | grep -c ',1,2,')" = 25 ]
+ok $? "csv: the columns, 25 rows verified from two invocations"
 "$BENCHORCH" results --db "$db" --algo x25519 --lib nettle --format json >"$tmp/json"
 ok $? "results --algo x25519 --lib nettle --format json"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d)==2 and all(r["library"]=="nettle" and r["algorithm"]=="x25519" and r["verified"]==1 and 1e3<=r["ops_per_s"]<=1e7 for r in d), d' "$tmp/json"
 ok $? "json: nettle's two X25519 operations"
+"$BENCHORCH" results --db "$db" --algo ecdsa-p256 --format json >"$tmp/json2"
+ok $? "results --algo ecdsa-p256 --format json"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d)==6 and sorted({r["library"] for r in d})==["nettle","openssl"] and all(r["verified"]==1 for r in d), d' "$tmp/json2"
+ok $? "json: OpenSSL's and Nettle's three ECDSA operations, verified"
 "$BENCHORCH" results --db "$db" --pubkey --op encrypt >/dev/null 2>"$tmp/uerr"
 [ $? -eq 2 ] && grep -q -- '--pubkey takes no' "$tmp/uerr"
 ok $? "results --pubkey --op is a usage error"
