@@ -270,6 +270,21 @@ static void run_algo(struct sched *s, enum guest_algo algo)
 	}
 }
 
+/* Worker I's public-key algorithms and key derivation functions
+ * (WORKER_EXTRA), when it is alive; a worker that fails is reported by
+ * call() and costs only its library. */
+static void run_extra(struct sched *s, size_t i)
+{
+	struct worker_req q;
+	struct worker_reply r;
+
+	if (!s->w[i].alive)
+		return;
+	memset(&q, 0, sizeof(q));
+	q.cmd = WORKER_EXTRA;
+	(void)call(s, i, &q, &r);
+}
+
 void interleave_run(struct run *run)
 {
 	const struct options *o = run->o;
@@ -296,6 +311,11 @@ void interleave_run(struct run *run)
 	turns_pass();
 	for (size_t a = 0; a < o->nalgos; a++)
 		run_algo(s, o->algos[a]);
+	/* public key and key derivation: each library in its worker, one
+	 * after the other, as without --interleave (never in a duet) */
+	if (run->pk || run->kdf)
+		for (size_t i = 0; i < s->nlibs; i++)
+			run_extra(s, i);
 	for (size_t i = 0; i < s->nlibs; i++)
 		worker_stop(run, &s->w[i]);
 	free(s);

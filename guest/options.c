@@ -695,12 +695,14 @@ static int finish_options(struct options *o)
 	if (o->rounds == 0)
 		o->rounds = o->quick ? INTERLEAVE_QUICK_ROUNDS
 				     : INTERLEAVE_ROUNDS;
-	if (o->pubkey && o->interleave) {
-		complain("--pubkey is measured library after library: not with --interleave or --duet");
+	/* with --interleave they follow the interleaved points, library
+	 * after library; a duet's turns would not match */
+	if (o->pubkey && o->duet) {
+		complain("--pubkey is measured library after library: not with --duet");
 		return 2;
 	}
-	if (o->kdf_any && o->interleave) {
-		complain("--kdf is measured library after library: not with --interleave or --duet");
+	if (o->kdf_any && o->duet) {
+		complain("--kdf is measured library after library: not with --duet");
 		return 2;
 	}
 	if (o->algos_none && o->nalgos > 0) {

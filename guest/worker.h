@@ -34,7 +34,11 @@ enum worker_cmd {
 				 * (measure_algo_prepare) */
 	WORKER_POINT = 2,	/* open and calibrate a point */
 	WORKER_BLOCK = 3,	/* time one batch of the open point */
-	WORKER_QUIT = 4		/* close, and exit */
+	WORKER_QUIT = 4,	/* close, and exit */
+	WORKER_EXTRA = 5	/* the public-key algorithms and key
+				 * derivation functions of the run
+				 * (--pubkey, --kdf), library after
+				 * library after the interleaved points */
 };
 
 /* A command (parent to worker), fixed size. */

@@ -115,11 +115,12 @@ static int names_pubkey(json_t *o)
 		kdf_find(json_string_value(a)));
 }
 
-/* The library names of array member KEY of O (at most 64 names the
- * guest knows) joined by "," into *RET (caller frees; "" for none).
- * Returns 0, or -1 with err set (*RET untouched). */
-static int library_list(json_t *o, const char *key, size_t lineno,
-			char **ret, bo_err *err)
+/* The library names of array member KEY of O (at most 64 names of
+ * libraries OUT reported loaded: the guest's own, and builds, "LIBRARY@
+ * NAME") joined by "," into *RET (caller frees; "" for none). Returns 0,
+ * or -1 with err set (*RET untouched). */
+static int library_list(struct guest_output *out, json_t *o, const char *key,
+			size_t lineno, char **ret, bo_err *err)
 {
 	json_t *arr = json_object_get(o, key), *v;
 	size_t i, len = 0;
@@ -129,8 +130,11 @@ static int library_list(json_t *o, const char *key, size_t lineno,
 		return bo_err_set(err, "guest output line %zu: '%s' must be an array of library names",
 				  lineno, key);
 	json_array_foreach(arr, i, v) {
-		if (!json_is_string(v) || !library_known(json_string_value(v)))
-			return bo_err_set(err, "guest output line %zu: '%s' must be an array of library names",
+		struct guest_library *l = json_is_string(v) ?
+			guest_field_library(out, json_string_value(v)) : NULL;
+
+		if (!l || !l->loaded)
+			return bo_err_set(err, "guest output line %zu: '%s' must be an array of names of loaded libraries",
 					  lineno, key);
 		len += strlen(json_string_value(v)) + 1;
 	}
@@ -169,9 +173,9 @@ static int add_pkcheck(struct guest_output *out, json_t *o, size_t lineno,
 			return bo_err_set(err, "guest output line %zu: duplicate %s for %s %s",
 					  lineno, kdf ? "kdfcheck" : "pkcheck",
 					  lib, alg);
-	if (library_list(o, "confirmed_by", lineno, &conf, err) < 0)
+	if (library_list(out, o, "confirmed_by", lineno, &conf, err) < 0)
 		return -1;
-	if (library_list(o, "rejected_by", lineno, &rej, err) < 0) {
+	if (library_list(out, o, "rejected_by", lineno, &rej, err) < 0) {
 		free(conf);
 		return -1;
 	}

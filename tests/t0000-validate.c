@@ -421,6 +421,14 @@ static void pubkey_lines(void)
 	static const char *p256_bad_op[] = {
 		LIB("openssl"), PK("ecdh-p256", "sign", "20000.0"),
 	};
+	static const char *build_check[] = {
+		LIB("openssl"), LIB("openssl@o3"),
+		"{\"type\":\"pkcheck\",\"library\":\"openssl\",\"algorithm\":\"ed25519\",\"confirmed_by\":[\"openssl@o3\"],\"rejected_by\":[]}",
+	};
+	static const char *unloaded_check[] = {
+		LIB("openssl"),
+		"{\"type\":\"pkcheck\",\"library\":\"openssl\",\"algorithm\":\"ed25519\",\"confirmed_by\":[],\"rejected_by\":[\"nettle\"]}",
+	};
 	static const char *bad_check[] = {
 		LIB("openssl"),
 		"{\"type\":\"pkcheck\",\"library\":\"openssl\",\"algorithm\":\"ed25519\",\"confirmed_by\":[\"nosuchlib\"],\"rejected_by\":[]}",
@@ -470,8 +478,19 @@ static void pubkey_lines(void)
 	       "rejects an ecdh-p256 sign (%s)", msg);
 	guest_output_release(&out);
 	msg = feed_lines(&out, bad_check, 2);
-	tap_ok(strstr(msg, "'confirmed_by' must be an array of library names") != NULL,
+	tap_ok(strstr(msg, "'confirmed_by' must be an array of names of loaded libraries") != NULL,
 	       "rejects a pkcheck naming an unknown library (%s)", msg);
+	guest_output_release(&out);
+	msg = feed_lines(&out, build_check, 3);
+	tap_ok(!msg[0] && out.npkchecks == 1 &&
+	       strcmp(out.pkchecks[0].confirmed_by, "openssl@o3") == 0,
+	       "accepts a pkcheck confirmed by a build, a loaded library (%s)",
+	       msg);
+	guest_output_release(&out);
+	msg = feed_lines(&out, unloaded_check, 2);
+	tap_ok(strstr(msg, "'rejected_by' must be an array of names of loaded libraries") != NULL,
+	       "rejects a pkcheck naming a library the output did not load (%s)",
+	       msg);
 	guest_output_release(&out);
 }
 

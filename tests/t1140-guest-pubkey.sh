@@ -132,4 +132,31 @@ ok $? "a run without --pubkey exits 0"
 ! grep -q -e '"pkresult"' -e '"pkcheck"' -e '"x25519"' -e '"ed25519"' \
 	-e '"ecdh-p256"' -e '"ecdsa-p256"' "$tmp/plain"
 ok $? "and prints no public-key line"
+
+# with --interleave: the interleaved points first, then each library's
+# public-key algorithms and key derivation functions in its worker
+run il --quick --min-batch-ns 200000 --repetitions 3 --interleave \
+	--libs openssl,libsodium,nettle --algos sha-256 --pubkey x25519 \
+	--kdf pbkdf2-sha256
+ok $? "--interleave with --pubkey and --kdf exits 0"
+"$check" "$tmp/il" >"$tmp/il.check" 2>&1
+ok $? "the validator accepts it: $(head -1 "$tmp/il.check")"
+python3 - "$tmp/il" <<'PY'
+import json, sys
+objs = [json.loads(l) for l in open(sys.argv[1])]
+t = [o["type"] for o in objs]
+pk = sorted(o["library"] for o in objs
+            if o["type"] == "pkresult" and o["operation"] == "derive" and o["verified"])
+kd = sorted(o["library"] for o in objs if o["type"] == "kdfresult" and o["verified"])
+pairs = [o for o in objs if o["type"] == "pair"]
+last_pair = max(i for i, x in enumerate(t) if x == "pair")
+first_pk = min(i for i, x in enumerate(t) if x in ("pkresult", "kat") and
+               objs[i].get("algorithm") in ("x25519", "pbkdf2-sha256"))
+sys.exit(0 if pk == ["libsodium", "nettle", "openssl"] and
+         kd == ["nettle", "openssl"] and pairs and last_pair < first_pk else 1)
+PY
+ok $? "x25519 verified in openssl, libsodium and nettle, pbkdf2-sha256 in openssl and nettle, after the interleaved sha-256 pairs"
+run duet --quick --interleave --duet --libs openssl --algos sha-256 --pubkey x25519
+[ $? -eq 2 ] && grep -q "not with --duet" "$tmp/duet.err"
+ok $? "--pubkey with --duet is a usage error"
 done_testing

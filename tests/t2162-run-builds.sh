@@ -29,7 +29,7 @@ mkdir -p "$state/images" &&
 		"$lib/libsodium.so.23"
 ok $? "a stand-in build 'copy' of debian-bookworm, and 'other' of debian-trixie"
 
-"$BENCHORCH" run --distros debian --libs libsodium --algos chacha20,sha-512 \
+"$BENCHORCH" run --distros debian --libs libsodium --algos chacha20,sha-512,x25519 \
 	--quick --builds shipped,copy --runner nspawn --no-confirm \
 	--state-dir "$state" --db "$db" >"$tmp/out" 2>"$tmp/err.run"
 rc=$?
@@ -73,6 +73,11 @@ n_r=$(q "select count(*) from results_v where build = 'copy'")
 ok $? "--builds implies --interleave: every point of the build has its pair against the shipped library ($n_p pairs, $n_r points)"
 grep -Eq '^benchorch: run [0-9]+: build libsodium@copy \(debian:bookworm\): [0-9]+\.[0-9]{2} of the shipped library.s throughput at 16 KiB \(the median over 2 algorithms, bulk encryption and hashing\): [0-2] slower, [0-2] same, [0-2] faster; ' "$tmp/err.run"
 ok $? "the run ends with a line per build: $(grep ': build libsodium@copy' "$tmp/err.run")"
+[ "$(q "select build || ' ' || count(*) || ' ' || sum(verified) from pubkey_v group by build order by build" | tr '\n' ' ')" = "copy 4 4 shipped 4 4 " ] &&
+	"$BENCHORCH" results --db "$db" --pubkey >"$tmp/pk" &&
+	grep -Eq '^ *1 +debian:bookworm +hw +libsodium@copy +[^ ]+ +x25519 +derive ' "$tmp/pk" &&
+	grep -Eq '^ *1 +debian:bookworm +hw +libsodium +[^ ]+ +x25519 +derive ' "$tmp/pk"
+ok $? "x25519 of the build and of the shipped library apart: pubkey_v's build column, results --pubkey's library@build"
 "$BENCHORCH" results --db "$db" --builds >"$tmp/bt" 2>"$tmp/err" &&
 	grep -q '^run [0-9]*, debian:bookworm, libsodium at 16384 B: ' "$tmp/bt" &&
 	grep -q '^  copy: gcc -O2 (a copy of the image' "$tmp/bt" &&

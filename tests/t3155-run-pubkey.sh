@@ -4,7 +4,8 @@
 # stores them (pubkey_v, verified, plausible operations per second, two
 # invocations each; libsodium has no P-256), the
 # end of the run says so, `results --pubkey` prints them as a table, csv
-# and json, and a run without public-key names in --algos stores none.
+# and json, and a run without public-key names in --algos stores none;
+# with --interleave they are measured after the interleaved points.
 . "${top_srcdir:-.}/tests/lib.sh"
 require_root_tools
 command -v systemd-nspawn >/dev/null 2>&1 || skip_all "needs systemd-nspawn"
@@ -80,5 +81,20 @@ ok $? "a run without public-key names in --algos"
 ok $? "stores no public-key result and says nothing about them"
 [ "$(q "select count(*) from invocations where run_id = 2 and algorithms = 'aes-128-ctr'")" = 2 ]
 ok $? "its invocations measured aes-128-ctr alone"
+
+# --interleave: the pairs of the symmetric points, and the public-key
+# algorithms and key derivation functions after them, library after
+# library, in the first round (key derivation) and the first and last
+# (public key)
+"$BENCHORCH" run --no-confirm --distros debian --quick --runner nspawn \
+	--interleave --algos aes-128-ctr,x25519,pbkdf2-sha256 \
+	--libs openssl,nettle --state-dir "$TEST_STATE" --db "$db" \
+	>/dev/null 2>"$tmp/err3"
+ok $? "run --interleave with a cipher, x25519 and pbkdf2-sha256"
+[ "$(q "select count(*) from pairs_v where run_id = 3 and algorithm = 'aes-128-ctr'")" -gt 0 ] &&
+	[ "$(q "select count(*) from pubkey_v where run_id = 3 and verified = 1")" = 8 ] &&
+	[ "$(q "select count(*) from kdf_v where run_id = 3 and verified = 1")" = 2 ] &&
+	! grep -q 'not measured' "$tmp/err3"
+ok $? "pairs of aes-128-ctr, x25519 (2 libraries x 2 operations x 2 invocations) and pbkdf2-sha256 (2 x 1) stored and verified: $(q "select count(*) from pubkey_v where run_id = 3") $(q "select count(*) from kdf_v where run_id = 3")"
 
 done_testing

@@ -13,7 +13,9 @@
  * (human units) and the machine columns. */
 static const char table_cols[] =
 	"SELECT run_id AS run, distro || coalesce(':' || release, '') AS distro,"
-	" variant, library, package_version AS version, algorithm, operation,"
+	" variant, CASE WHEN build = 'shipped' THEN library"
+	" ELSE library || '@' || build END AS library,"
+	" package_version AS version, algorithm, operation,"
 	" CAST(round(1e9 / avg(ns_per_op)) AS INTEGER) AS \"ops/s\","
 	" CAST(round(avg(ns_per_op)) AS INTEGER) AS \"ns/op\","
 	" CASE WHEN min(verified) = 1 THEN 'yes' ELSE 'NO' END AS verified,"
@@ -23,10 +25,11 @@ static const char machine_cols[] =
 	" package, package_version, algorithm, operation,"
 	" 1e9 / avg(ns_per_op) AS ops_per_s, avg(ns_per_op) AS ns_per_op,"
 	" min(verified) AS verified, count(*) AS invocations,"
-	" max(confirmed_by) AS confirmed_by, max(rejected_by) AS rejected_by";
+	" max(confirmed_by) AS confirmed_by, max(rejected_by) AS rejected_by,"
+	" build";
 static const char group_order[] =
-	" GROUP BY run_id, distro, release, variant, library, library_version,"
-	" package, package_version, algorithm, operation"
+	" GROUP BY run_id, distro, release, variant, library, build,"
+	" library_version, package, package_version, algorithm, operation"
 	" ORDER BY run_id, distro, release, variant, algorithm, operation,"
 	" 1e9 / avg(ns_per_op) DESC, library";
 
@@ -37,13 +40,18 @@ static const char latest_sql[] =
 	" (SELECT 1 FROM pubkey_v p WHERE p.run_id = r.id)"
 	" ORDER BY r.started_at DESC, r.id DESC LIMIT 1)";
 
-/* The query for F and FMT. Caller frees. */
-static char *build(const struct pubkey_filter *f, enum format fmt)
+/* The query for F and FMT, of pubkey_v; of a schema before its build
+ * column (migration 23) every row is the shipped library's when HAS_BUILD
+ * is 0. Caller frees. */
+static char *build(const struct pubkey_filter *f, enum format fmt,
+		   int has_build)
 {
 	char *sql, *t;
 
-	sql = xasprintf("%s FROM pubkey_v WHERE 1",
-			fmt == FORMAT_TABLE ? table_cols : machine_cols);
+	sql = xasprintf("%s FROM %s WHERE 1",
+			fmt == FORMAT_TABLE ? table_cols : machine_cols,
+			has_build ? "pubkey_v" :
+			"(SELECT *, 'shipped' AS build FROM pubkey_v)");
 	if (f->nruns && !f->all) {
 		char *in = sql_in_list("run_id", f->nruns);
 
@@ -112,6 +120,7 @@ long results_pubkey(FILE *out, sqlite3 *db, const struct pubkey_filter *f,
 	sqlite3_stmt *st;
 	char *sql;
 	long n;
+	int has_build;
 
 	/* a database of an older schema, opened read-only, has none */
 	switch (db_has(db, "pubkey_v")) {
@@ -120,7 +129,10 @@ long results_pubkey(FILE *out, sqlite3 *db, const struct pubkey_filter *f,
 	case -1:
 		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
 	}
-	sql = build(f, fmt);
+	has_build = db_has_column(db, "pubkey_v", "build");
+	if (has_build < 0)
+		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+	sql = build(f, fmt, has_build);
 	if (fmt == FORMAT_TABLE) {
 		/* an empty table prints nothing, not even its header (csv
 		 * and json print their empty document) */

@@ -182,10 +182,9 @@ int run_invoke(const struct run_config *c, const struct plan *p,
 	}
 	if (c->nohw)
 		args[n++] = "--nohw";
-	/* the guest refuses --interleave with --pubkey: a round that
-	 * measures public-key algorithms under --interleave measures
-	 * nothing else (run.c leaves them out otherwise) */
-	if (c->interleave_libs && !s->pubkey && !s->kdf)
+	/* with --interleave the guest measures --pubkey and --kdf after
+	 * the interleaved points, library after library */
+	if (c->interleave_libs)
 		args[n++] = "--interleave";
 	if (s->pubkey) {
 		args[n++] = "--pubkey";

@@ -287,27 +287,10 @@ static void run_make_plan(struct run_state *s)
 	else
 		plan_make(s->seed, s->algs, s->nalgs, c->nspecs, PLAN_ROUNDS,
 			  &s->plan);
+	/* with --interleave too: the guest times them library after
+	 * library after the interleaved points of their rounds */
 	s->plan.pubkey = run_pubkey(c);
-	/* the guest times public-key operations library after library,
-	 * never interleaved: beside other algorithms they are left out */
-	if (s->plan.pubkey && c->interleave_libs &&
-	    strcmp(s->algs[0], "none") != 0) {
-		if (c->algos)
-			cli_warn("--interleave: the public-key algorithms of --algos (%s) are not measured (the guest times them library after library); run them without --interleave",
-				 s->plan.pubkey);
-		free(s->plan.pubkey);
-		s->plan.pubkey = NULL;
-	}
 	s->plan.kdf = run_kdf(c);
-	/* likewise the key derivation functions */
-	if (s->plan.kdf && c->interleave_libs &&
-	    strcmp(s->algs[0], "none") != 0) {
-		if (c->algos)
-			cli_warn("--interleave: the key derivation functions of --algos (%s) are not measured (the guest times them library after library); run them without --interleave",
-				 s->plan.kdf);
-		free(s->plan.kdf);
-		s->plan.kdf = NULL;
-	}
 	report_progress(c, s->o.run_id, s->o.uuid, 0, s->plan.nsteps, NULL, 0,
 			s->plan.nrounds);
 	progress_init(&s->pg, progress_mode_for(c->quiet, stderr), stderr,
