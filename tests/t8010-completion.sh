@@ -25,6 +25,10 @@ printf '{\n  "distro": "debian",\n  "name": "debian-trixie",\n  "release": "trix
 printf '{\n  "distro": "mydistro",\n  "name": "mydistro",\n  "release": ""\n}\n' \
 	>"$tmp/state/images/mydistro/image.json"
 "$top_builddir/tests/fixtures/results-mkdb" "$tmp/r.db" >/dev/null 2>&1
+# two builds (benchorch rebuild): o3 of both images, o0 of one
+for b in debian-trixie/o3 mydistro/o3 mydistro/o0; do
+	mkdir -p "$tmp/state/builds/$b" && echo '{}' >"$tmp/state/builds/$b/build.json"
+done
 
 # A bash script that loads bash-completion and the completion (pointed at
 # this build's guest and recipes), then prints, for each line of its
@@ -160,6 +164,10 @@ expect "images build: recipes and releases" "benchorch images build ubuntu:n" 'n
 expect "--distros: a release after a comma" "benchorch run --distros debian,ubuntu:n" 'noble '
 expect "images show: the cached images' names" \
 	"benchorch images show --state-dir $tmp/state " 'debian-trixie mydistro '
+expect "run --builds: shipped and the builds' names, each once" \
+	"benchorch run --state-dir $tmp/state --builds " 'o0 o3 shipped '
+expect "run --builds: the last item of the list" \
+	"benchorch run --state-dir $tmp/state --builds shipped,o" 'shipped,o0 shipped,o3 '
 expect "images: an option's value before the subcommand is not one" \
 	"benchorch images --state-dir $tmp/state remove " 'debian-trixie mydistro '
 
