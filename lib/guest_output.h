@@ -288,11 +288,15 @@ const struct guest_result *guest_output_find(const struct guest_output *out,
 					     int64_t buffer_bytes);
 
 /* The cross-library check: for each algorithm, compare the `crosscheck`
- * digests of every library that reported one for the same input size. A
- * library agrees when its round trip worked and its digest is the one
- * held by strictly more libraries than any other digest; with no such
- * majority (e.g. two libraries that differ) none agrees. Sets every
- * crosschecks[].agrees. Idempotent. */
+ * digests of every library that reported one for the same input size.
+ * Only libraries whose round trip worked and that failed none of the
+ * algorithm's known-answer tests (`kat` lines) vote: a library that
+ * computes wrong answers costs only itself. A voting library agrees when
+ * its digest is the one held by strictly more voting libraries than any
+ * other digest, and at least two; with no such majority (e.g. two voting
+ * libraries that differ) none agrees; with no other voter it has nothing
+ * to compare (agrees -1). A library that does not vote never agrees.
+ * Sets every crosschecks[].agrees. Idempotent. */
 void guest_output_crosscheck(struct guest_output *out);
 
 /* 0 when LIBRARY disagreed on ALGORITHM in the cross-check (agrees == 0),

@@ -106,6 +106,24 @@ static void keysetup_and_crosscheck(void)
 		CC("openssl", "chacha20", D1, "true"),
 		CC("nettle", "chacha20", D1, "false"),
 	};
+	/* a library that failed the known answers has no vote: two that
+	 * differ, one of them wrong by its own tests; and two wrong ones
+	 * that agree with each other against one right one */
+#define KAT(lib, alg, ok) "{\"type\":\"kat\",\"library\":\"" lib "\",\"algorithm\":\"" alg "\",\"ok\":" ok ",\"source\":\"RFC 7539 2.4.2\"}"
+	static const char *cc_kat[] = {
+		LIB("openssl"), LIB("libgcrypt"), LIB("nettle"),
+		KAT("openssl", "chacha20", "true"),
+		KAT("nettle", "chacha20", "false"),
+		CC("openssl", "chacha20", D1, "true"),
+		CC("nettle", "chacha20", D2, "true"),
+		KAT("openssl", "salsa20", "true"),
+		KAT("libgcrypt", "salsa20", "false"),
+		KAT("nettle", "salsa20", "false"),
+		CC("openssl", "salsa20", D1, "true"),
+		CC("libgcrypt", "salsa20", D2, "true"),
+		CC("nettle", "salsa20", D2, "true"),
+	};
+#undef KAT
 	static const char *cc_bad[] = {
 		LIB("openssl"), CC("openssl", "aes-128-cbc", "xyz", "true"),
 	};
@@ -150,6 +168,17 @@ static void keysetup_and_crosscheck(void)
 	       "a failed round trip disagrees; its peer is then alone");
 	tap_ok(guest_output_crosscheck_ok(&out, "openssl", "sha-256"),
 	       "an algorithm without a crosscheck line is not marked");
+	guest_output_release(&out);
+	msg = feed_lines(&out, cc_kat, sizeof(cc_kat) / sizeof(cc_kat[0]));
+	tap_ok(!msg[0] && guest_output_crosscheck_ok(&out, "openssl", "chacha20") &&
+	       out.crosschecks[0].agrees == -1 &&
+	       !guest_output_crosscheck_ok(&out, "nettle", "chacha20"),
+	       "a library that failed the known answers has no vote: the one it differs from is alone, not distrusted (%s)",
+	       msg);
+	tap_ok(guest_output_crosscheck_ok(&out, "openssl", "salsa20") &&
+	       !guest_output_crosscheck_ok(&out, "libgcrypt", "salsa20") &&
+	       !guest_output_crosscheck_ok(&out, "nettle", "salsa20"),
+	       "two libraries wrong by their own tests do not outvote a right one");
 	guest_output_release(&out);
 	msg = feed_lines(&out, cc_bad, 2);
 	tap_ok(strstr(msg, "'digest' must be 16 lowercase hex digits") != NULL,

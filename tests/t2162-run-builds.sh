@@ -94,6 +94,32 @@ ok $? "results --builds of a library without builds: exit 1 and why"
 	grep -q '<section id="builds">' "$tmp/r.html" &&
 	grep -q 'libsodium in debian:bookworm, run [0-9]*: each build' "$tmp/r.html"
 ok $? "the report has the builds' table"
+# a build that computes wrong answers (as flags that miscompile would):
+# the stand-in libsodium of t1130, which flips a bit of ChaCha20's
+# keystream, as build 'wrong'; it is stored not verified, the shipped
+# library beside it verified
+real=$(readlink "$lib/libsodium.so.23")
+if command -v gcc >/dev/null 2>&1 && [ -n "$real" ] &&
+	gcc -shared -fPIC -std=c11 -DSTANDIN_WRONG_CIPHER \
+		-DREAL_LIB="\"/usr/lib/x86_64-linux-gnu/$real\"" \
+		-Wl,-soname,libsodium.so.23 -o "$tmp/libsodium.so.23" \
+		"$top_srcdir/tests/fixtures/standin-libsodium.c" -ldl 2>"$tmp/cc.err" &&
+	"$fake" "$state" debian-bookworm wrong libsodium libsodium23 1 \
+		"$tmp/libsodium.so.23"; then
+	"$BENCHORCH" run --distros debian --libs libsodium --algos chacha20 \
+		--quick --builds shipped,wrong --runner nspawn --no-confirm \
+		--state-dir "$state" --db "$tmp/wrong.db" >"$tmp/out" 2>"$tmp/err.wrong"
+	ok $? "run --builds shipped,wrong exits 0 (a library that lies costs only itself)"
+	w() { sqlite3 -batch -noheader "$tmp/wrong.db" "$1"; }
+	[ "$(w "select build || ' ' || min(verified) || ' ' || max(verified) from results_v where algorithm = 'chacha20' group by build order by build" | tr '\n' ' ')" = "shipped 1 1 wrong 0 0 " ] &&
+		[ "$(w "select count(*) from kats where library = 'libsodium@wrong' and algorithm = 'chacha20' and ok = 0")" -gt 0 ] &&
+		grep -q 'NOT verified' "$tmp/err.wrong"
+	ok $? "the miscompiled build is stored not verified, its known answers failed; the shipped library verified: $(w "select build || ' ' || min(verified) || ' ' || max(verified) from results_v where algorithm = 'chacha20' group by build order by build" | tr '\n' ' ') kats $(w "select library || ':' || ok from kats where algorithm = 'chacha20'" | sort -u | tr '\n' ' ') $(grep -c 'NOT verified' "$tmp/err.wrong")"
+else
+	skip_point "no gcc, or no libsodium link to build the stand-in" \
+		"run --builds shipped,wrong"
+	skip_point "no stand-in build" "the miscompiled build is stored not verified"
+fi
 [ -z "$(mounts_under "$TEST_IMAGE")" ]
 ok $? "no mount left under the image"
 
