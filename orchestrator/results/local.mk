@@ -25,6 +25,10 @@ liborch_a_SOURCES += \
 	orchestrator/results/build-pairs.h \
 	orchestrator/results/report-builds.c \
 	orchestrator/results/report-builds.h \
+	orchestrator/results/ops-load.c \
+	orchestrator/results/ops-load.h \
+	orchestrator/results/report-ops.c \
+	orchestrator/results/report-ops.h \
 	orchestrator/results/report-resources.c \
 	orchestrator/results/report-resources.h \
 	orchestrator/results/report-tools.c \
