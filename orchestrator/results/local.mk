@@ -3,6 +3,8 @@
 liborch_a_SOURCES += \
 	orchestrator/results/compare-machines.c \
 	orchestrator/results/compare-machines.h \
+	orchestrator/results/compare-ops.c \
+	orchestrator/results/compare-ops.h \
 	orchestrator/results/compare.c \
 	orchestrator/results/compare.h \
 	orchestrator/results/db-names.c \
