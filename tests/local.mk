@@ -123,6 +123,12 @@ EXTRA_DIST += tests/t3170-duet.sh
 # The report's overview (heat maps, fastest per algorithm).
 TESTS += tests/t7210-report-overview.sh
 EXTRA_DIST += tests/t7210-report-overview.sh
+# The report's public-key and key derivation heat maps.
+TESTS += tests/t7218-report-ops.sh
+EXTRA_DIST += tests/t7218-report-ops.sh tests/fixtures/ops-rows.sql
+# compare's public-key and key derivation ratios, a description only.
+TESTS += tests/t7115-compare-ops.sh
+EXTRA_DIST += tests/t7115-compare-ops.sh
 # The summary's ties, from pairs (run --interleave).
 TESTS += tests/t7215-summary-ties.sh
 EXTRA_DIST += tests/t7215-summary-ties.sh

@@ -11,6 +11,7 @@
 #include "orchestrator/results/runstate.h"
 #include "orchestrator/results/compare-machines.h"
 #include "orchestrator/results/compare.h"
+#include "orchestrator/results/compare-ops.h"
 #include "orchestrator/results/db-names.h"
 #include "lib/format.h"
 #include "lib/paths.h"
@@ -66,6 +67,16 @@ static const char usage[] =
 "[median, best] ranges). With --format csv it prints the points instead\n"
 "of the curves; with json it adds them as \"points\", \"regressions\" and\n"
 "\"improvements\".\n"
+"\n"
+"Public-key and key derivation results both runs have (the same distro,\n"
+"variant, build, library, algorithm and operation or cost parameters)\n"
+"follow, each with the ratio of its operations per second new/base.\n"
+"They are a description only: the runs measured them minutes apart, not\n"
+"taking turns, so none is a regression or an improvement and none counts\n"
+"for --fail-on-regression ('benchorch duet' measures two side by side).\n"
+"With --format json they are the arrays \"pubkey\" and \"kdf\"; with\n"
+"--format csv and --ops they are printed instead of the curves. Not with\n"
+"--base-image or --new-image.\n"
 "\n"
 "--base-image and --new-image compare two images measured in one run (or\n"
 "in two): each side is then the given image's invocations only.\n"
@@ -177,6 +188,7 @@ struct cmp_opts {
 	double threshold;
 	enum format fmt;
 	int all, points, store, fail;
+	int ops;	/* --ops: csv of the public-key and KDF ratios */
 };
 
 /* Judge the curves (and with --points the points) of O on the database
@@ -188,6 +200,7 @@ static int compare_curves(const char *path, const struct cmp_opts *o,
 	struct verdict_sel base = o->base, new = o->new;
 	struct verdict_result v;
 	struct compare_result r;
+	struct compare_ops ops = { 0 };
 	json_t *extra = NULL;
 	sqlite3 *db;
 	bo_err err;
@@ -235,12 +248,25 @@ static int compare_curves(const char *path, const struct cmp_opts *o,
 		sqlite3_close(db);
 		return EXIT_ENV;
 	}
-	if (o->points && o->fmt == FORMAT_CSV) {
+	/* whole runs only: an image of a run has no ratio of its own */
+	if (!base.image && !new.image &&
+	    compare_ops_load(db, base.run, new.run, &ops, &err) < 0) {
+		cli_error("%s in '%s'", err.msg, path);
+		if (o->points)
+			compare_result_free(&r);
+		verdict_result_free(&v);
+		sqlite3_close(db);
+		return EXIT_ENV;
+	}
+	if (o->ops && o->fmt == FORMAT_CSV) {
+		compare_ops_print_csv(stdout, &ops);
+	} else if (o->points && o->fmt == FORMAT_CSV) {
 		compare_print(stdout, &r, o->fmt, o->all);
 	} else if (o->points && o->fmt == FORMAT_TABLE) {
 		verdict_print_summary(stdout, &v);
 		fputc('\n', stdout);
 		compare_print(stdout, &r, o->fmt, o->all);
+		compare_ops_print_table(stdout, &ops);
 	} else {
 		if (o->points) {
 			json_t *pj = compare_json(&r);
@@ -253,8 +279,19 @@ static int compare_curves(const char *path, const struct cmp_opts *o,
 					  "point_improvements", json_object_get(pj, "improvements"));
 			json_decref(pj);
 		}
+		if (o->fmt == FORMAT_JSON) {
+			/* beside the curves, under keys of their own */
+			json_t *oj = compare_ops_json(&ops);
+
+			if (!extra)
+				extra = json_object();
+			json_object_update(extra, oj);
+			json_decref(oj);
+		}
 		verdict_print(stdout, &v, o->fmt, o->all, extra);
 		json_decref(extra);
+		if (o->fmt == FORMAT_TABLE)
+			compare_ops_print_table(stdout, &ops);
 	}
 	/* a run that did not finish: a change against it may be only that */
 	cli_warn_partial_run(db, base.run);
@@ -279,6 +316,7 @@ static int compare_curves(const char *path, const struct cmp_opts *o,
 			 v.nconfirmed_regressions == 1 ? "" : "s");
 	if (o->points)
 		compare_result_free(&r);
+	compare_ops_free(&ops);
 	verdict_result_free(&v);
 	sqlite3_close(db);
 	return rc;
@@ -336,6 +374,10 @@ static const struct opt_def options[] = {
 	{ .name = "points", .kind = OPT_FLAG,
 	  .offset = offsetof(struct compare_cli, cmp.points),
 	  .help = "add the point-by-point comparison (see above)" },
+	{ .name = "ops", .kind = OPT_FLAG,
+	  .offset = offsetof(struct compare_cli, cmp.ops),
+	  .help = "with --format csv: the public-key and key\n"
+		  "derivation ratios instead of the curves" },
 	{ .name = "base-image", .kind = OPT_VALUE, .arg = "ID",
 	  .offset = offsetof(struct compare_cli, cmp.base.image),
 	  .parse = parse_image, .msg_prefix = "invalid image id: ",
@@ -378,6 +420,12 @@ static int check_curves_args(struct compare_cli *o, int argc, char **argv)
 				       o->size.arg);
 	if (o->latest && argc > 0)
 		return cli_usage_error("compare", "give two run ids or --latest 2, not both");
+	if (c->ops && c->fmt != FORMAT_CSV)
+		return cli_usage_error("compare", "--ops goes with --format csv (the table and json show the ratios anyway)");
+	if (c->ops && c->points)
+		return cli_usage_error("compare", "--ops and --points are two csv outputs: give one");
+	if (c->ops && (c->base.image || c->new.image))
+		return cli_usage_error("compare", "--ops compares whole runs: it takes no --base-image or --new-image");
 	if (c->points && (c->base.image || c->new.image))
 		return cli_usage_error("compare", "--points compares whole runs: it takes no --base-image or --new-image");
 	if (o->latest)
@@ -404,10 +452,10 @@ static int cmd_compare(const struct cmd_ctx *ctx, void *opts, int argc,
 	const struct cmp_opts *c = &o->cmp;
 	int rc;
 
-	if (o->machines && (o->latest || c->all || c->fail || c->points ||
+	if (o->machines && (o->latest || c->all || c->fail || c->points || c->ops ||
 			    c->store || c->base.image || c->new.image ||
 			    c->threshold != COMPARE_DEFAULT_THRESHOLD))
-		return cli_usage_error("compare", "--machines takes no --latest, --all, --threshold, --points, --store, --base-image, --new-image or --fail-on-regression");
+		return cli_usage_error("compare", "--machines takes no --latest, --all, --threshold, --points, --ops, --store, --base-image, --new-image or --fail-on-regression");
 	if (o->machines)
 		return compare_machines_cmd(ctx->db_path, c->fmt, &o->size,
 					    argc, argv);

@@ -3,6 +3,8 @@
 liborch_a_SOURCES += \
 	orchestrator/results/compare-machines.c \
 	orchestrator/results/compare-machines.h \
+	orchestrator/results/compare-ops.c \
+	orchestrator/results/compare-ops.h \
 	orchestrator/results/compare.c \
 	orchestrator/results/compare.h \
 	orchestrator/results/db-names.c \
@@ -25,6 +27,10 @@ liborch_a_SOURCES += \
 	orchestrator/results/build-pairs.h \
 	orchestrator/results/report-builds.c \
 	orchestrator/results/report-builds.h \
+	orchestrator/results/ops-load.c \
+	orchestrator/results/ops-load.h \
+	orchestrator/results/report-ops.c \
+	orchestrator/results/report-ops.h \
 	orchestrator/results/report-resources.c \
 	orchestrator/results/report-resources.h \
 	orchestrator/results/report-tools.c \

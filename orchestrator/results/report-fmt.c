@@ -3,6 +3,8 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,6 +40,32 @@ char *fmt_mbps(double mbps, char *buf, size_t len)
 		snprintf(buf, len, "%.1f", mbps);
 	else
 		snprintf(buf, len, "%.0f", mbps);
+	return buf;
+}
+
+char *fmt_ops(double ops, char *buf, size_t len)
+{
+	static const char *const unit[] = { "", "k", "M", "G" };
+	char three[32];
+	double a = fabs(ops), r;
+	size_t u = 0;
+	int decimals;
+
+	/* the value rounded to three significant digits decides the unit:
+	 * 999.6 is 1.00k, not 1000 */
+	for (;;) {
+		snprintf(three, sizeof(three), "%.3g", a);
+		r = strtod(three, NULL);
+		if (r < 1000 || u + 1 >= sizeof(unit) / sizeof(unit[0]))
+			break;
+		a /= 1000;
+		u++;
+	}
+	decimals = r > 0 ? 2 - (int)floor(log10(r)) : 0;
+	if (decimals < 0)
+		decimals = 0;
+	snprintf(buf, len, "%s%.*f%s", ops < 0 ? "-" : "", decimals, r,
+		 unit[u]);
 	return buf;
 }
 

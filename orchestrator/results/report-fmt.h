@@ -19,6 +19,11 @@ char *fmt_size(int64_t bytes, char *buf, size_t len);
  * and at most two decimals: 0.123, 1.23, 12.3, 1234. Returns BUF. */
 char *fmt_mbps(double mbps, char *buf, size_t len);
 
+/* Format a rate in operations per second with three significant digits,
+ * in k (10^3), M (10^6) or G (10^9) past 999: 0.812, 8.12, 81.2, 812,
+ * 1.00k, 45.6k, 1.23M. Into BUF of LEN bytes; returns BUF. */
+char *fmt_ops(double ops, char *buf, size_t len);
+
 /* Parse a buffer size S: a positive integer of bytes, optionally
  * followed (after at most one space) by exactly B, K, KiB, M or MiB (K
  * and KiB 1024, M and MiB 1048576; case as written: "16KB", "16kib" and

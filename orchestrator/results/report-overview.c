@@ -24,6 +24,15 @@ int report_overview_hue(double ratio)
 	return (int)lround(120 * ratio);
 }
 
+void report_write_heat_legend(FILE *f)
+{
+	fputs("<p class=\"legend\">", f);
+	for (int h = 0; h <= 4; h++)
+		fprintf(f, "<span style=\"background:hsl(%d,70%%,72%%)\">%d %%"
+			"</span> ", report_overview_hue(h / 4.0), h * 25);
+	fputs("of the fastest</p>\n", f);
+}
+
 /* Is G shown (ALGO NULL or its algorithm)? */
 static int shown(const struct fastest_group *g, const char *algo)
 {
@@ -323,7 +332,6 @@ int report_write_overview(FILE *f, sqlite3 *db, const int64_t *runs,
 	struct fastest_spread *s;
 	size_t i, ns;
 	long n;
-	int h;
 
 	n = fastest_load(db, runs, nruns, &t, err);
 	if (n <= 0)
@@ -339,11 +347,9 @@ int report_write_overview(FILE *f, sqlite3 *db, const int64_t *runs,
 		fputs(" a = b, &times;0.95=: a tie with the fastest, measured"
 		      " taking turns and not told apart (their paired interval"
 		      " holds 1, or the guests disagree on which is faster).", f);
-	fputs("</p>\n<p class=\"legend\">", f);
-	for (h = 0; h <= 4; h++)
-		fprintf(f, "<span style=\"background:hsl(%d,70%%,72%%)\">%d %%"
-			"</span> ", report_overview_hue(h / 4.0), h * 25);
-	fputs("of the fastest</p>\n<div class=\"heatmaps\">\n", f);
+	fputs("</p>\n", f);
+	report_write_heat_legend(f);
+	fputs("<div class=\"heatmaps\">\n", f);
 	for (i = 0; i < t.ngroups;)
 		i = write_heatmap(f, &t, i, algo, nruns > 1);
 	fputs("</div>\n", f);

@@ -14,6 +14,11 @@
  * RATIO), clamped to 0..120. */
 int report_overview_hue(double ratio);
 
+/* Write to F the heat maps' colour legend: a <p class="legend"> of five
+ * cells coloured as a heat map cell at 0, 25, 50, 75 and 100 % of the
+ * fastest. */
+void report_write_heat_legend(FILE *f);
+
 /* Write to F, for the NRUNS runs in RUNS (fastest_load; only algorithm
  * ALGO when not NULL), a <section id="overview">: per (run,
  * distribution) a table.heatmap of algorithm x library with each cell's

@@ -11,6 +11,7 @@
 #include "orchestrator/results/report-overview.h"
 #include "orchestrator/results/report-tools.h"
 #include "orchestrator/results/report-builds.h"
+#include "orchestrator/results/report-ops.h"
 #include "orchestrator/results/report-resources.h"
 #include "orchestrator/results/report-data.h"
 #include "orchestrator/results/report.h"
@@ -183,6 +184,7 @@ static const char style[] =
 	".heatmaps{display:flex;flex-wrap:wrap;gap:1.5em;align-items:flex-start}"
 	"table.heatmap td.num{min-width:4em}"
 	"table.heatmap th{font-weight:normal}"
+	"td.unverified{font-style:italic;text-decoration:underline dotted}"
 	".legend span{padding:.1em .6em}"
 	".libcolour{margin-left:.8em;white-space:nowrap}"
 	".swatch{display:inline-block;width:1.6em;height:.35em;"
@@ -408,6 +410,8 @@ int report_write_html(sqlite3 *db, const struct report_opts *o, FILE *f,
 	if (ncharts < 0)
 		goto out;
 	if (report_write_tools(f, db, err) < 0 ||
+	    report_write_ops(f, db, OPS_PUBKEY, d.runs, d.nruns, err) < 0 ||
+	    report_write_ops(f, db, OPS_KDF, d.runs, d.nruns, err) < 0 ||
 	    report_write_resources(f, db, d.runs, d.nruns, err) < 0 ||
 	    report_write_builds(f, db, d.runs, d.nruns, bytes, err) < 0 ||
 	    write_versions(f, db, &d, err) < 0) {

@@ -26,7 +26,9 @@ struct report_opts {
  * stored in table curves when the run was stored (cycles/B at the core
  * clock the guest measured), and the key setup time where keysetups_v has
  * it; per guest invocation its measured clocks and noisy points; the
- * runs' CPU, kernel, library and package versions. When the runs come
+ * public-key and key derivation heat maps (report_write_ops, when the
+ * runs have such results); the runs' CPU, kernel, library and package
+ * versions. When the runs come
  * from more than one machine (host and CPU model), each curve is one
  * library x distro x machine (x run where a machine has several) and the
  * table has a row per library x distro and a column per machine (its

@@ -1,0 +1,118 @@
+/* ops-load.c - read the public-key and key derivation results of runs
+ * (see ops-load.h). */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "db/db.h"
+#include "orchestrator/results/ops-load.h"
+
+/* %1$s the view, %2$s the build expression, %3$s the operation column,
+ * %4$s the order of the operations within an algorithm. ?1 is the run. */
+static const char rows_fmt[] =
+	"SELECT coalesce(v.distro || coalesce(':' || v.release, ''), ''),"
+	" v.variant, %2$s AS o_build, v.library, coalesce(max(v.package_version), ''),"
+	" v.algorithm, %3$s, 1e9 / avg(v.ns_per_op), min(v.verified),"
+	" count(*) FROM %1$s v WHERE v.run_id = ?1"
+	" GROUP BY 1, 2, 3, 4, 6, 7"
+	" ORDER BY 1, 2, 6, %4$s 7, o_build <> 'shipped', 3, 4";
+
+/* pubkey_v predates builds (schema 20): the build of its library row */
+static const char pubkey_build[] =
+	"coalesce((SELECT b.name FROM pubkey_results p JOIN libraries l"
+	" ON l.id = p.library_id JOIN builds b ON b.id = l.build_ref"
+	" WHERE p.id = v.pubkey_result_id), 'shipped')";
+
+const char *ops_kind_name(enum ops_kind kind)
+{
+	return kind == OPS_KDF ? "key derivation" : "public key";
+}
+
+/* The query for KIND in DB, newly allocated. Returns NULL with err set
+ * on a database error. */
+static char *rows_sql(sqlite3 *db, enum ops_kind kind, bo_err *err)
+{
+	int builds;
+
+	if (kind == OPS_KDF)
+		return xasprintf(rows_fmt, "kdf_v", "v.build", "v.params",
+				 "min(v.memory_kib), min(v.iterations),");
+	builds = db_has(db, "builds");
+	if (builds < 0) {
+		bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+		return NULL;
+	}
+	return xasprintf(rows_fmt, "pubkey_v",
+			 builds ? pubkey_build : "'shipped'", "v.operation", "");
+}
+
+long ops_rows_load(sqlite3 *db, enum ops_kind kind, const int64_t *runs,
+		   size_t nruns, struct ops_row **ret, bo_err *err)
+{
+	struct ops_row *v = NULL;
+	sqlite3_stmt *st;
+	char *sql;
+	size_t n = 0;
+	int rc = SQLITE_DONE;
+
+	*ret = NULL;
+	switch (db_has(db, kind == OPS_KDF ? "kdf_v" : "pubkey_v")) {
+	case 0:
+		return 0;
+	case -1:
+		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+	}
+	sql = rows_sql(db, kind, err);
+	if (!sql)
+		return -1;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		free(sql);
+		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+	}
+	free(sql);
+	for (size_t i = 0; i < nruns && rc == SQLITE_DONE; i++) {
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, runs[i]);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			struct ops_row *r;
+
+			v = xrealloc(v, (n + 1) * sizeof(*v));
+			r = &v[n++];
+			r->run_id = runs[i];
+			r->distro = db_column_dup_or_empty(st, 0);
+			r->variant = db_column_dup_or_empty(st, 1);
+			r->build = db_column_dup_or_empty(st, 2);
+			r->library = db_column_dup_or_empty(st, 3);
+			r->version = db_column_dup_or_empty(st, 4);
+			r->algorithm = db_column_dup_or_empty(st, 5);
+			r->operation = db_column_dup_or_empty(st, 6);
+			r->ops_per_s = sqlite3_column_double(st, 7);
+			r->verified = sqlite3_column_int(st, 8) == 1;
+			r->invocations = sqlite3_column_int(st, 9);
+		}
+	}
+	if (rc != SQLITE_DONE) {
+		bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
+		sqlite3_finalize(st);
+		ops_rows_free(v, n);
+		return -1;
+	}
+	sqlite3_finalize(st);
+	*ret = v;
+	return (long)n;
+}
+
+void ops_rows_free(struct ops_row *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].distro);
+		free(v[i].variant);
+		free(v[i].build);
+		free(v[i].library);
+		free(v[i].version);
+		free(v[i].algorithm);
+		free(v[i].operation);
+	}
+	free(v);
+}

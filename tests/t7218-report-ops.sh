@@ -1,0 +1,130 @@
+#!/bin/sh
+# t7218-report-ops - the report's public-key and key derivation sections:
+# per run and distribution a heat map of algorithm and operation (key
+# derivation: algorithm and cost parameters) by library, each cell the
+# operations per second with three significant digits, coloured by its
+# fraction of the row's fastest library as the overview's heat maps, an
+# unverified result marked, a library without the algorithm "-". The
+# rows come from tests/fixtures/ops-rows.sql (its header lists the
+# rates). A database without such results gets neither section.
+. "${top_srcdir:-.}/tests/lib.sh"
+command -v python3 >/dev/null 2>&1 || skip_all "needs python3"
+command -v sqlite3 >/dev/null 2>&1 || skip_all "needs sqlite3"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+db="$tmp/r.db"
+"$top_builddir/tests/fixtures/results-mkdb" "$db"
+ok $? "fixture database"
+"$BENCHORCH" report --db "$db" --run 1 -o "$tmp/none.html" 2>"$tmp/err"
+ok $? "report of a run without public-key or key derivation results"
+! grep -q 'id="pubkey"\|id="kdf"\|class="heatmap ops"' "$tmp/none.html"
+ok $? "... has neither section"
+
+sqlite3 "$db" <"$top_srcdir/tests/fixtures/ops-rows.sql"
+ok $? "public-key and key derivation rows inserted"
+"$BENCHORCH" report --db "$db" --run 1 -o "$tmp/one.html" 2>"$tmp/err"
+ok $? "report --run 1 exits 0"
+"$BENCHORCH" report --db "$db" --run 1 --run 2 -o "$tmp/two.html" 2>"$tmp/err"
+ok $? "report --run 1 --run 2 exits 0"
+
+# cells.py HTML: one line per cell of the ops tables, "KIND RUN DISTRO
+# ALGORITHM OPERATION LIBRARY CLASS TEXT HUE" (HUE "-" uncoloured), and
+# one "caption KIND RUN DISTRO: CAPTION" per table.
+cat >"$tmp/cells.py" <<'PY'
+import re, sys
+from html.parser import HTMLParser
+
+class P(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.table = None; self.row = None; self.cell = None; self.cols = []
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "table" and "ops" in a.get("class", "").split():
+            self.table = a; self.cols = []
+        elif self.table is None:
+            return
+        elif tag == "tr":
+            self.row = []
+        elif tag in ("td", "th", "caption"):
+            self.cell = [tag, "", a]
+    def handle_endtag(self, tag):
+        if self.table is None:
+            return
+        if tag == "table":
+            self.table = None
+        elif self.cell and tag == self.cell[0]:
+            t = self.table
+            if tag == "caption":
+                print("caption %s %s %s: %s" % (t["data-kind"], t["data-run"],
+                      t["data-distro"], self.cell[1]))
+            else:
+                self.row.append(self.cell)
+            self.cell = None
+        elif tag == "tr":
+            if all(c[0] == "th" for c in self.row):
+                self.cols = [c[1] for c in self.row]
+            else:
+                t = self.table
+                for name, c in zip(self.cols[2:], self.row[2:]):
+                    m = re.search(r"hsl\((\d+),", c[2].get("style", ""))
+                    print(" ".join([t["data-kind"], t["data-run"],
+                          t["data-distro"], self.row[0][1], self.row[1][1],
+                          name, c[2].get("class", ""), c[1],
+                          m.group(1) if m else "-"]))
+    def handle_data(self, d):
+        if self.cell:
+            self.cell[1] += d
+
+P().feed(open(sys.argv[1]).read())
+PY
+python3 "$tmp/cells.py" "$tmp/one.html" >"$tmp/one.cells"
+cat >"$tmp/want" <<'EOF2'
+caption pubkey 1 debian:bookworm: debian:bookworm: operations per second
+pubkey 1 debian:bookworm ed25519 sign libgcrypt none - -
+pubkey 1 debian:bookworm ed25519 sign nettle num 22.2k 80
+pubkey 1 debian:bookworm ed25519 sign openssl num 33.3k 120
+pubkey 1 debian:bookworm x25519 derive libgcrypt num 25.0k 60
+pubkey 1 debian:bookworm x25519 derive nettle num unverified 12.5k! 30
+pubkey 1 debian:bookworm x25519 derive openssl num 50.0k 120
+caption pubkey 1 ubuntu:noble: ubuntu:noble: operations per second
+pubkey 1 ubuntu:noble x25519 derive openssl num 40.0k 120
+caption kdf 1 debian:bookworm: debian:bookworm: derivations per second
+kdf 1 debian:bookworm argon2id t=3,m=65536,p=1,dklen=32 libgcrypt num 5.00 96
+kdf 1 debian:bookworm argon2id t=3,m=65536,p=1,dklen=32 nettle none - -
+kdf 1 debian:bookworm argon2id t=3,m=65536,p=1,dklen=32 openssl num 6.25 120
+kdf 1 debian:bookworm pbkdf2-sha256 c=600000,dklen=32 libgcrypt none - -
+kdf 1 debian:bookworm pbkdf2-sha256 c=600000,dklen=32 nettle num 2.50 75
+kdf 1 debian:bookworm pbkdf2-sha256 c=600000,dklen=32 openssl num 4.00 120
+EOF2
+diff "$tmp/want" "$tmp/one.cells" >"$tmp/diff"
+ok $? "run 1: every cell's rate, mark and colour (hue 120 x fraction of the row's fastest)"
+sed 's/^/# /' "$tmp/diff"
+
+grep -q '<section id="pubkey"><h2>Public key</h2>' "$tmp/one.html" &&
+	grep -q '<section id="kdf"><h2>Key derivation</h2>' "$tmp/one.html"
+ok $? "the two sections by their ids"
+grep -q 'data-library="nettle" data-build="shipped" data-ops="12500.000" data-ratio="0.2500"' "$tmp/one.html"
+ok $? "a cell's exact rate and fraction in data-ops and data-ratio"
+grep -q 'title="nettle 3.8.1-2, x25519 derive: 12.5k operations/s, 25 % of the fastest, not verified"' "$tmp/one.html"
+ok $? "the title names the version, the fraction and the missing verification"
+
+python3 "$tmp/cells.py" "$tmp/two.html" | grep '^caption\|^[a-z]* 2 ' >"$tmp/two.cells"
+cat >"$tmp/want2" <<'EOF2'
+caption pubkey 1 debian:bookworm: debian:bookworm (run 1): operations per second
+caption pubkey 1 ubuntu:noble: ubuntu:noble (run 1): operations per second
+caption pubkey 2 debian:bookworm: debian:bookworm (run 2): operations per second
+pubkey 2 debian:bookworm ed25519 verify libgcrypt none - -
+pubkey 2 debian:bookworm ed25519 verify openssl num 10.0k 120
+pubkey 2 debian:bookworm x25519 derive libgcrypt num 25.0k 75
+pubkey 2 debian:bookworm x25519 derive openssl num 40.0k 120
+caption kdf 1 debian:bookworm: debian:bookworm (run 1): derivations per second
+caption kdf 2 debian:bookworm: debian:bookworm (run 2): derivations per second
+kdf 2 debian:bookworm pbkdf2-sha256 c=600000,dklen=32 openssl num 5.00 120
+EOF2
+diff "$tmp/want2" "$tmp/two.cells" >"$tmp/diff"
+ok $? "two runs: a table per run and distribution, captions name the run"
+sed 's/^/# /' "$tmp/diff"
+
+done_testing
