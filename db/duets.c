@@ -26,9 +26,9 @@ static int store_duet(sqlite3 *db, const struct db_duet *d, int64_t *id,
 		" pinned_cpu, base_image, base_digest, new_image, new_digest,"
 		" quick, rounds, seed, threshold, libs, algos, mde_median,"
 		" status, error, confirmation_run_id, distro, release, variant,"
-		" max_rounds) VALUES"
+		" max_rounds, base_build, new_build) VALUES"
 		" (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,"
-		" ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)";
+		" ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)";
 	sqlite3_stmt *st;
 	int rc;
 
@@ -61,6 +61,8 @@ static int store_duet(sqlite3 *db, const struct db_duet *d, int64_t *id,
 	db_bind_text(st, 22, d->nohw ? "nohw" : "hw");
 	if (d->max_rounds > 0)
 		sqlite3_bind_int64(st, 23, d->max_rounds);
+	bind_opt(st, 24, d->base_build);
+	bind_opt(st, 25, d->new_build);
 	rc = db_step_done(db, st, err);
 	sqlite3_finalize(st);
 	*id = sqlite3_last_insert_rowid(db);
@@ -73,8 +75,8 @@ static int store_libraries(sqlite3 *db, int64_t id,
 {
 	static const char sql[] =
 		"INSERT INTO duet_libraries (duet_id, side, library, version,"
-		" build_id, package, package_version, tested) VALUES (?1, ?2,"
-		" ?3, ?4, ?5, ?6, ?7, ?8)";
+		" build_id, package, package_version, tested, path) VALUES"
+		" (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
 	sqlite3_stmt *st;
 	int rc = 0;
 
@@ -89,6 +91,7 @@ static int store_libraries(sqlite3 *db, int64_t id,
 		bind_opt(st, 6, l[i].package);
 		bind_opt(st, 7, l[i].package_version);
 		sqlite3_bind_int(st, 8, l[i].tested != 0);
+		bind_opt(st, 9, l[i].path);
 		rc = db_step_done(db, st, err);
 	}
 	sqlite3_finalize(st);

@@ -34,6 +34,10 @@ struct db_duet {
 	unsigned max_rounds;			/* the most rounds of an
 						 * undecided curve; 0 =
 						 * unknown (NULL) */
+	const char *base_build, *new_build;	/* the build loaded in
+						 * place of its library
+						 * on that side; NULL =
+						 * shipped (schema 24) */
 };
 
 /* A side's library (duet_libraries). */
@@ -42,6 +46,8 @@ struct db_duet_library {
 	const char *library, *version, *build_id;
 	const char *package, *package_version;	/* NULL when unknown */
 	int tested;
+	const char *path;			/* the file the guest loaded
+						 * (schema 24); NULL = unknown */
 };
 
 /* A curve's verdict (duet_curves); effects are fractions. */

@@ -342,7 +342,9 @@ const struct guest_backend *guest_backend_by_name(const char *name);
  * shorter than GUEST_BUILD_DIR_MAX. Returns the backend (static
  * storage, one of GUEST_MAX_BUILDS, lives as long as the process), or
  * NULL with a message of at most WHY_BYTES bytes in WHY (invalid NAME
- * or DIR, too many builds). */
+ * or DIR, too many builds). With NAME NULL the build takes BASE's place
+ * under BASE's own name (--replace: a duet of a build against the
+ * library the distribution ships). */
 const struct guest_backend *guest_backend_build(const struct guest_backend *base,
 						const char *name,
 						const char *dir, char *why,

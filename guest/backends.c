@@ -69,8 +69,9 @@ const struct guest_backend *guest_backend_build(const struct guest_backend *base
 {
 	size_t i = nbuilds, nb;
 
-	if (!build_name_ok(name) ||
-	    strlen(base->name) + 1 + strlen(name) >= sizeof(builds[0].name)) {
+	if (name && (!build_name_ok(name) ||
+		     strlen(base->name) + 1 + strlen(name) >=
+		     sizeof(builds[0].name))) {
 		snprintf(why, why_bytes, "invalid build name '%s'", name);
 		return NULL;
 	}
@@ -84,11 +85,14 @@ const struct guest_backend *guest_backend_build(const struct guest_backend *base
 			 GUEST_MAX_BUILDS);
 		return NULL;
 	}
-	/* the lengths were checked above */
+	/* the lengths were checked above; in place (NAME NULL): BASE's own
+	 * name */
 	nb = strlen(base->name);
-	memcpy(builds[i].name, base->name, nb);
-	builds[i].name[nb] = '@';
-	memcpy(builds[i].name + nb + 1, name, strlen(name) + 1);
+	memcpy(builds[i].name, base->name, nb + 1);
+	if (name) {
+		builds[i].name[nb] = '@';
+		memcpy(builds[i].name + nb + 1, name, strlen(name) + 1);
+	}
 	for (size_t j = 0; j < nbuilds; j++)
 		if (strcmp(builds[j].name, builds[i].name) == 0) {
 			snprintf(why, why_bytes, "build '%s' given twice",

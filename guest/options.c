@@ -69,6 +69,7 @@ static const char usage_text[] =
 	"                       [--libs a,b] [--algos x,y] [--pubkey x,y]\n"
 	"                       [--kdf x,y]\n"
 	"                       [--build NAME=LIBRARY:DIR]...\n"
+	"                       [--replace LIBRARY:DIR]...\n"
 	"                       [--cpu N] [--nohw]\n"
 	"                       [--oneshot-max BYTES] [--lib-timeout S]\n"
 	"                       [--seed N] [--no-fork] [--canary-disturb N]\n"
@@ -95,6 +96,8 @@ static const char usage_text[] =
 	"  --build NAME=LIBRARY:DIR  also measure the build NAME of LIBRARY,\n"
 	"                     its sonames loaded from DIR, as the library\n"
 	"                     LIBRARY@NAME (repeatable, at most 8)\n"
+	"  --replace LIBRARY:DIR  load LIBRARY's sonames from DIR instead,\n"
+	"                     under its own name (a duet of a build)\n"
 	"  --algos x,y        algorithms (default: all; none: no cipher or\n"
 	"                     hash, for --pubkey or --kdf alone)\n"
 	"  --pubkey x,y       also measure these public-key algorithms\n"
@@ -541,6 +544,44 @@ static int set_build(const char *val, struct options *o)
 	return 0;
 }
 
+/* --replace LIBRARY:DIR: LIBRARY's shared objects loaded from DIR, under
+ * LIBRARY's own name, in its place (guest/PROTOCOL.md, "Builds": a duet
+ * of a build against the shipped library). */
+static int set_replace(const char *val, struct options *o)
+{
+	const char *colon = strchr(val, ':');
+	const struct guest_backend *base, *b;
+	char lib[32], why[256];
+
+	if (!colon || (size_t)(colon - val) >= sizeof(lib)) {
+		complain("--replace: want LIBRARY:DIR, got '%s'", val);
+		return 2;
+	}
+	memcpy(lib, val, (size_t)(colon - val));
+	lib[colon - val] = '\0';
+	if (!(base = guest_backend_by_name(lib))) {
+		complain("--replace: unknown library '%s'", lib);
+		return 2;
+	}
+	for (size_t i = 0; i < o->nreplaces; i++)
+		if (strcmp(o->replaces[i]->name, lib) == 0) {
+			complain("--replace: '%s' given twice", lib);
+			return 2;
+		}
+	if (o->nbuilds + o->nreplaces >= GUEST_MAX_BUILDS) {
+		complain("--replace: too many builds (at most %d)",
+			 GUEST_MAX_BUILDS);
+		return 2;
+	}
+	if (!(b = guest_backend_build(base, NULL, colon + 1, why,
+				      sizeof(why)))) {
+		complain("--replace: %s", why);
+		return 2;
+	}
+	o->replaces[o->nreplaces++] = b;
+	return 0;
+}
+
 /* --algos: a list, or "none" (no cipher or hash: with --pubkey, only
  * the public-key algorithms run). */
 static int set_algos(const char *val, struct options *o)
@@ -611,6 +652,7 @@ static const struct value_option value_options[] = {
 	{ "--repetitions", set_repetitions },
 	{ "--libs", set_libs },
 	{ "--build", set_build },
+	{ "--replace", set_replace },
 	{ "--algos", set_algos },
 	{ "--pubkey", set_pubkey },
 	{ "--kdf", set_kdf },
@@ -721,6 +763,20 @@ static int finish_options(struct options *o)
 
 		for (size_t i = 0; i < count && i < MAX_LIBS; i++)
 			o->libs[o->nlibs++] = all[i];
+	}
+	/* a replacement takes the place of the library of its name */
+	for (size_t i = 0; i < o->nreplaces; i++) {
+		size_t k = 0;
+
+		while (k < o->nlibs &&
+		       strcmp(o->libs[k]->name, o->replaces[i]->name) != 0)
+			k++;
+		if (k == o->nlibs) {
+			complain("--replace: library '%s' is not measured",
+				 o->replaces[i]->name);
+			return 2;
+		}
+		o->libs[k] = o->replaces[i];
 	}
 	for (size_t i = 0; i < o->nbuilds; i++) {
 		if (o->nlibs == MAX_LIBS) {

@@ -27,6 +27,9 @@ struct options {
 	const struct guest_backend *builds[GUEST_MAX_BUILDS];
 	size_t nbuilds;			/* --build: measured after libs,
 					 * as libraries of their own */
+	const struct guest_backend *replaces[GUEST_MAX_BUILDS];
+	size_t nreplaces;		/* --replace: each takes the place
+					 * of the library of its name */
 	enum guest_algo algos[GUEST_ALGO_COUNT];
 	size_t nalgos;			/* 0 = all, or none with
 					 * algos_none */

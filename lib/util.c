@@ -318,16 +318,28 @@ uint64_t bo_random_seed(void)
 	return (bo_now_ns() ^ ((uint64_t)getpid() << 16)) & UINT32_MAX;
 }
 
+int bo_list_has(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	while (list && *list) {
+		const char *comma = strchr(list, ',');
+		size_t len = comma ? (size_t)(comma - list) : strlen(list);
+
+		if (len == n && strncmp(list, name, n) == 0)
+			return 1;
+		list = comma ? comma + 1 : NULL;
+	}
+	return 0;
+}
+
 void bo_list_add(char **list, const char *name)
 {
 	char *s;
-	size_t n = strlen(name);
 
 	if (*list) {
-		for (s = *list; (s = strstr(s, name)) != NULL; s += n)
-			if ((s == *list || s[-1] == ',') &&
-			    (s[n] == ',' || s[n] == '\0'))
-				return;
+		if (bo_list_has(*list, name))
+			return;
 		s = xasprintf("%s,%s", *list, name);
 		free(*list);
 		*list = s;

@@ -94,6 +94,10 @@ uint64_t bo_now_ns(void);
  * give; 0 .. 2^32 - 1. */
 uint64_t bo_random_seed(void);
 
+/* Is NAME one of the items of the comma-separated LIST ("a,b"; NULL is
+ * the empty list)? 1 yes, 0 no. */
+int bo_list_has(const char *list, const char *name);
+
 /* Append NAME to the comma-separated list *LIST ("a,b") unless it is one
  * of its items already; *LIST NULL is the empty list. *LIST is replaced by
  * a new string (the caller frees it); never fails (xmalloc). */

@@ -57,6 +57,11 @@ usage_error "--build of an unknown library" --build o3=nosuch:/b
 usage_error "--build with a relative directory" --build o3=libsodium:b
 usage_error "--build with an invalid name" --build ../x=libsodium:/b
 usage_error "--build given twice" --build o3=libsodium:/b --build o3=libsodium:/c
+usage_error "--replace without LIBRARY:" --replace /b
+usage_error "--replace of an unknown library" --replace nosuch:/b
+usage_error "--replace with a relative directory" --replace libsodium:b
+usage_error "--replace given twice" --replace libsodium:/b --replace libsodium:/c
+usage_error "--replace of a library not measured" --libs nettle --replace libsodium:/b
 
 # a build is a library of its own, LIBRARY@NAME, loaded from its
 # directory only: absent when that has none of the library's files

@@ -26,6 +26,10 @@ static const char usage[] =
 "list'); neither is built here. An image against itself (duet IMAGE\n"
 "IMAGE) is an A/A test: every library is under test and no curve\n"
 "should be slower or faster; it shows what this machine can resolve.\n"
+"With --new-build NAME, NEW's guest loads that build of a library\n"
+"(benchorch rebuild) in its place: duet IMAGE IMAGE --new-build NAME\n"
+"judges the build against the library the distribution ships, the\n"
+"other libraries being the controls.\n"
 "\n"
 "Both guests start at once, each in its own container, pinned to the\n"
 "same CPU, and take turns: one measures a round of a point (a block per\n"
@@ -66,6 +70,7 @@ struct duet_opts {
 	struct cli_paths paths;		/* first: cli_parse reads it */
 	struct measure_opts measure;
 	const char *libs, *algos;
+	const char *base_build, *new_build;
 	long long rounds, max_rounds;
 	double threshold;
 	enum format format;
@@ -84,6 +89,16 @@ static const struct opt_def options[] = {
 	  .offset = offsetof(struct duet_opts, algos), .parse = measure_parse_algos,
 	  .help = "only these algorithms (e.g. aes-128-cbc,sha-256;\n"
 		  "default: all)" },
+	{ .name = "new-build", .kind = OPT_STRING, .arg = "NAME",
+	  .offset = offsetof(struct duet_opts, new_build),
+	  .help = "NEW's guest loads this build of NEW's image\n"
+		  "(benchorch rebuild) in place of its library, under\n"
+		  "the library's name: duet IMAGE IMAGE --new-build o3\n"
+		  "is the build against the shipped library" },
+	{ .name = "base-build", .kind = OPT_STRING, .arg = "NAME",
+	  .offset = offsetof(struct duet_opts, base_build),
+	  .help = "BASE's guest loads this build in place of its\n"
+		  "library, as --new-build (two builds: both)" },
 	{ .name = "nohw", .kind = OPT_FLAG,
 	  .offset = offsetof(struct duet_opts, nohw),
 	  .help = "mask the libraries' hardware acceleration in both\n"
@@ -157,6 +172,8 @@ static int cmd_duet(const struct cmd_ctx *ctx, void *opts, int argc,
 	r.new_name = argv[1];
 	r.libs = o->libs;
 	r.algos = o->algos;
+	r.base_build = o->base_build;
+	r.new_build = o->new_build;
 	r.quick = o->measure.quick;
 	r.nohw = o->nohw;
 	r.rounds = (unsigned)o->rounds;

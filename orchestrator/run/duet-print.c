@@ -49,21 +49,32 @@ static struct lib_line *lib_lines(const struct duet_curve *c, size_t n,
 	return v;
 }
 
+/* "IMAGE" or, with BUILD, "IMAGE (build BUILD)". Caller frees. */
+static char *side_label(const char *image, const char *build)
+{
+	return build ? xasprintf("%s (build %s)", image, build) :
+		       xstrdup(image);
+}
+
 static void print_table(FILE *f, const struct duet_heading *h,
 			const struct duet_curve *c, size_t n)
 {
 	size_t nl, changed = 0;
 	struct lib_line *l = lib_lines(c, n, &nl);
+	char *nn = side_label(h->new_name, h->new_build);
+	char *bn = side_label(h->base, h->base_build);
 
 	if (h->max_rounds > h->rounds)
 		fprintf(f, "%s against %s: %zu curves, %u rounds (up to %u "
 			   "where undecided), paired; a change counts from "
-			   "%.1f %%\n\n", h->new_name, h->base, n, h->rounds,
+			   "%.1f %%\n\n", nn, bn, n, h->rounds,
 			h->max_rounds, h->threshold * 100);
 	else
 		fprintf(f, "%s against %s: %zu curves, %u rounds, paired; a "
-			   "change counts from %.1f %%\n\n", h->new_name,
-			h->base, n, h->rounds, h->threshold * 100);
+			   "change counts from %.1f %%\n\n", nn, bn, n,
+			h->rounds, h->threshold * 100);
+	free(nn);
+	free(bn);
 	fprintf(f, "%-12s %-7s %6s %6s %6s %6s %9s %8s %7s\n", "library",
 		"role", "curves", "slower", "faster", "same", "undecided",
 		"effect", "MDE");
@@ -122,6 +133,10 @@ static int print_json(FILE *f, const struct duet_heading *h,
 
 	json_object_set_new(o, "base", json_string(h->base));
 	json_object_set_new(o, "new", json_string(h->new_name));
+	json_object_set_new(o, "base_build", h->base_build ?
+			    json_string(h->base_build) : json_null());
+	json_object_set_new(o, "new_build", h->new_build ?
+			    json_string(h->new_build) : json_null());
 	json_object_set_new(o, "threshold", json_real(h->threshold));
 	json_object_set_new(o, "rounds", json_integer(h->rounds));
 	json_object_set_new(o, "max_rounds", json_integer(h->max_rounds));

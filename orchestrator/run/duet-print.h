@@ -13,6 +13,9 @@
 /* What the verdicts are of. */
 struct duet_heading {
 	const char *base, *new_name;	/* image names */
+	const char *base_build, *new_build;	/* the build loaded in place
+					 * of its library on that side, or
+					 * NULL */
 	double threshold;		/* a fraction */
 	unsigned rounds;		/* rounds of the first look */
 	unsigned max_rounds;		/* the most an undecided curve got

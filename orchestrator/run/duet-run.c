@@ -12,6 +12,8 @@
 
 /* The most guest arguments duet_run passes on, --duet included. */
 #define DUET_MAX_ARGS 64
+/* The most arguments of one side's own (duet_side.extra_args). */
+#define DUET_MAX_SIDE_ARGS 8
 
 /* The token between the two guests, and how far each has come. */
 struct duet {
@@ -107,11 +109,16 @@ static void *side_main(void *arg)
 	struct duet_thread *t = arg;
 	struct duet *d = t->d;
 	struct duet_side *sd = &d->sides[t->side];
+	const char *args[DUET_MAX_ARGS];
+	size_t n = 0;
 	struct runner_opts ro = {
 		.kind = d->c->kind,
 		.rootfs = sd->rootfs,
 		.guest = sd->guest,
-		.guest_args = d->args,
+		.guest_args = args,
+		.nbinds = sd->nbinds,
+		.bind_src = sd->bind_src,
+		.bind_dst = sd->bind_dst,
 		.timeout_ns = d->c->timeout_ns,
 		.cpu = d->c->cpu,
 		.log_fd = sd->log_fd,
@@ -121,6 +128,13 @@ static void *side_main(void *arg)
 		.in_fd = d->in[t->side],
 	};
 
+	/* the common arguments (checked to leave room), then its own */
+	for (size_t i = 0; d->args[i]; i++)
+		args[n++] = d->args[i];
+	for (size_t i = 0; sd->extra_args && sd->extra_args[i] &&
+	     n < DUET_MAX_ARGS - 1; i++)
+		args[n++] = sd->extra_args[i];
+	args[n] = NULL;
 	sd->rc = runner_run(&ro, &sd->out, &sd->runner, &sd->res, NULL,
 			    &sd->err);
 	side_ended(d, t->side);
@@ -160,7 +174,7 @@ int duet_run(const struct duet_config *c, struct duet_side sides[2],
 		bo_err_set(&sides[i].err, "not started");
 	}
 	for (size_t i = 0; c->guest_args && c->guest_args[i]; i++) {
-		if (n >= DUET_MAX_ARGS - 2)
+		if (n >= DUET_MAX_ARGS - 2 - DUET_MAX_SIDE_ARGS)
 			return bo_err_set(err, "too many guest arguments");
 		d.args[n++] = c->guest_args[i];
 	}

@@ -24,6 +24,14 @@ struct duet_side {
 					 * this rootfs (glibc or musl) */
 	int log_fd;			/* its guest log, O_RDWR|O_APPEND;
 					 * -1 = none */
+	const char *const *extra_args;	/* this guest's own arguments after
+					 * the common ones (a build's
+					 * --replace), NULL-terminated;
+					 * NULL = none */
+	size_t nbinds;			/* host directories bound read-only
+					 * into its rootfs (runner_opts),
+					 * at most RUNNER_MAX_BINDS */
+	const char *const *bind_src, *const *bind_dst;
 	/* filled by duet_run */
 	struct guest_output out;	/* initialised by duet_run; the
 					 * caller frees it

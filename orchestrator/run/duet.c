@@ -11,6 +11,7 @@
 
 #include "db/db.h"
 #include "db/duets.h"
+#include "images/builds.h"
 #include "images/image.h"
 #include "lib/cpuinfo.h"
 #include "lib/exitcode.h"
@@ -23,6 +24,7 @@
 #include "orchestrator/run/duet-print.h"
 #include "orchestrator/run/duet-run.h"
 #include "orchestrator/run/progress.h"
+#include "orchestrator/run/runner.h"
 
 /* A plain progress line on stderr: "benchorch: duet: ...". */
 static void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -43,7 +45,55 @@ struct side_prep {
 	char *guest;		/* the musl guest, or NULL: the request's */
 	char *logpath;
 	int log_fd;
+	struct build_info *build;	/* loaded in place of its library,
+					 * or NULL */
+	char *bind_src, *bind_dst, *replace;	/* its lib/, where the guest
+					 * sees it, "LIBRARY:DIR" */
+	const char *extra[3];		/* "--replace", replace, NULL */
+	const char *bsrc[1], *bdst[1];
 };
+
+/* The build NAME of P's image into P (its bind mount and the guest's
+ * --replace), for request R. Returns EXIT_OK, or EXIT_USAGE (no such
+ * build, or its library left out by --libs) or EXIT_ENV after the
+ * message. */
+static int prepare_build(const struct duet_request *r, const char *name,
+			 struct side_prep *p)
+{
+	struct build_info **v = NULL;
+	size_t n = 0;
+	const char *dg;
+	bo_err err;
+
+	if (builds_list(r->state_dir, p->image->name, &v, &n, &err) < 0) {
+		cli_error("duet: %s", err.msg);
+		return EXIT_ENV;
+	}
+	for (size_t i = 0; i < n && !p->build; i++)
+		if (strcmp(v[i]->name, name) == 0) {
+			p->build = v[i];
+			v[i] = NULL;
+		}
+	builds_list_free(v, n);
+	if (!p->build)
+		return cli_usage_error("duet", "no build '%s' of image '%s' (`benchorch rebuild --list` shows them)",
+				       name, p->image->name);
+	if (r->libs && !bo_list_has(r->libs, p->build->library))
+		return cli_usage_error("duet", "build '%s' is of %s, which --libs leaves out",
+				       name, p->build->library);
+	dg = strchr(p->build->digest, ':');
+	dg = dg ? dg + 1 : p->build->digest;
+	p->bind_src = xasprintf("%s/%s", p->build->dir, BUILD_LIBDIR);
+	p->bind_dst = xasprintf("%s/%s-%.12s", RUNNER_BUILDS_PATH,
+				p->build->name, dg);
+	p->replace = xasprintf("%s:%s", p->build->library, p->bind_dst);
+	p->extra[0] = "--replace";
+	p->extra[1] = p->replace;
+	p->extra[2] = NULL;
+	p->bsrc[0] = p->bind_src;
+	p->bdst[0] = p->bind_dst;
+	return EXIT_OK;
+}
 
 /* Find image NAME (a name or a spec) and its guest; open its log in
  * R->state_dir/logs, named after STAMP and SIDE ("base", "new"): its
@@ -86,6 +136,11 @@ static int prepare(const struct duet_request *r, const char *name,
 
 static void prep_free(struct side_prep *p)
 {
+	if (p->build)
+		build_info_free(p->build);
+	free(p->bind_src);
+	free(p->bind_dst);
+	free(p->replace);
 	if (p->log_fd >= 0)
 		close(p->log_fd);
 	image_free(p->image);
@@ -178,6 +233,7 @@ static int store(const struct duet_request *r, const struct duet_side s[2],
 			l[nl].library = g->name;
 			l[nl].version = g->version;
 			l[nl].build_id = g->build_id;
+			l[nl].path = g->path;
 			l[nl].package = pkg;
 			l[nl].package_version = pkg ?
 				image_package_version(p[i].image, pkg) : NULL;
@@ -214,6 +270,8 @@ static int store(const struct duet_request *r, const struct duet_side s[2],
 	d.base_digest = p[0].image->digest;
 	d.new_image = p[1].image->name;
 	d.new_digest = p[1].image->digest;
+	d.base_build = p[0].build ? p[0].build->name : NULL;
+	d.new_build = p[1].build ? p[1].build->name : NULL;
 	d.quick = r->quick;
 	d.rounds = r->rounds;
 	d.max_rounds = r->max_rounds;
@@ -376,6 +434,12 @@ static void run_pass(const struct duet_request *r, struct duet_config *dc,
 		s[i].rootfs = p[i].image->rootfs;
 		s[i].guest = p[i].guest ? p[i].guest : r->guest;
 		s[i].log_fd = p[i].log_fd;
+		if (p[i].build) {
+			s[i].extra_args = p[i].extra;
+			s[i].nbinds = 1;
+			s[i].bind_src = p[i].bsrc;
+			s[i].bind_dst = p[i].bdst;
+		}
 		dp->done[i] = 0;
 	}
 	guest_args(r, dc->cpu, args, bufs);
@@ -550,9 +614,14 @@ int duet_execute(const struct duet_request *req)
 		r.seed = bo_random_seed();
 	bo_utc_now(stamp, sizeof(stamp));
 	bo_utc_now(started, sizeof(started));
-	for (unsigned i = 0; i < 2 && rc == EXIT_OK; i++)
+	for (unsigned i = 0; i < 2 && rc == EXIT_OK; i++) {
+		const char *b = i ? r.new_build : r.base_build;
+
 		rc = prepare(&r, i ? r.new_name : r.base, i ? "new" : "base",
 			     stamp, &p[i]);
+		if (rc == EXIT_OK && b)
+			rc = prepare_build(&r, b, &p[i]);
+	}
 	if (rc != EXIT_OK)
 		goto out;
 	kind = runner_choose(r.kind, &fb, &err);
@@ -623,6 +692,8 @@ int duet_execute(const struct duet_request *req)
 		}
 		h.base = p[0].image->name;
 		h.new_name = p[1].image->name;
+		h.base_build = p[0].build ? p[0].build->name : NULL;
+		h.new_build = p[1].build ? p[1].build->name : NULL;
 		h.threshold = r.threshold;
 		h.rounds = r.rounds;
 		h.max_rounds = r.max_rounds;

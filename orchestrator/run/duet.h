@@ -38,6 +38,10 @@
 /* What to measure and how. Strings are borrowed. */
 struct duet_request {
 	const char *base, *new_name;	/* image names or specs (image_find) */
+	const char *base_build, *new_build;	/* a build of that side's
+					 * image (`benchorch rebuild`) loaded
+					 * in place of its library, under the
+					 * library's name; NULL = shipped */
 	const char *libs, *algos;	/* the guest's lists; NULL = all */
 	int quick;			/* 4 sizes, short blocks */
 	int nohw;			/* the guest's --nohw: hardware

@@ -18,22 +18,6 @@
 #include "orchestrator/run/db-image.h"
 #include "orchestrator/run/run-invoke.h"
 
-/* Is NAME one of the comma-separated LIST? */
-static int list_has(const char *list, const char *name)
-{
-	size_t n = strlen(name);
-
-	while (list && *list) {
-		const char *comma = strchr(list, ',');
-		size_t len = comma ? (size_t)(comma - list) : strlen(list);
-
-		if (len == n && strncmp(list, name, n) == 0)
-			return 1;
-		list = comma ? comma + 1 : NULL;
-	}
-	return 0;
-}
-
 /* The builds of D's image that C's --builds names, into d->builds.
  * Returns 0, or -1 with err set. */
 static int dist_builds(const struct run_config *c, struct run_dist *d,
@@ -47,7 +31,7 @@ static int dist_builds(const struct run_config *c, struct run_dist *d,
 	if (builds_list(c->state_dir, d->image->name, &v, &n, err) < 0)
 		return -1;
 	for (i = 0; i < n; i++) {
-		if (list_has(c->builds, v[i]->name) && k < RUNNER_MAX_BINDS)
+		if (bo_list_has(c->builds, v[i]->name) && k < RUNNER_MAX_BINDS)
 			v[k++] = v[i];
 		else
 			build_info_free(v[i]);
