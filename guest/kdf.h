@@ -13,10 +13,11 @@
  *     derived key is compared with every other's - the same inputs and
  *     cost must give the same key - and the parent prints, per library
  *     and KDF, one `kdfcheck` line (who agreed, who disagreed) and one
- *     `kdfresult` line, verified when its known-answer tests passed, no
- *     library whose own tests passed derived another key, and at least
- *     one such library agreed (when there was one, or when the library
- *     ran no known-answer test of its own).
+ *     `kdfresult` line, verified when its known-answer tests passed, at
+ *     least one library whose own tests passed derived the same key, and
+ *     more such libraries (with itself) derived it than derived any
+ *     other key (when there was one to compare with, or when the
+ *     library ran no known-answer test of its own).
  */
 #ifndef GUEST_KDF_H
 #define GUEST_KDF_H

@@ -15,9 +15,9 @@
  *     shared secret (X25519, ECDH) from the peer's side and compares;
  *  3. then the parent prints, per library and algorithm, one `pkcheck`
  *     line (who confirmed, who rejected) and its `pkresult` lines,
- *     verified when its known-answer tests passed and no other library
- *     whose own tests passed rejected its output, and at least one
- *     confirmed it (when there was one to ask).
+ *     verified when its known-answer tests passed and more of the
+ *     other libraries whose own tests passed confirmed its output than
+ *     rejected it (when there was one to ask).
  */
 #ifndef GUEST_PUBKEY_H
 #define GUEST_PUBKEY_H

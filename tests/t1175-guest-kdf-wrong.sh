@@ -8,7 +8,7 @@
 # bookworm rootfs (read-only, the stand-in first on the library path)
 # with OpenSSL, libsodium and wolfSSL: libsodium's scrypt known answers
 # pass, OpenSSL and wolfSSL derive another key, and its kdfresult is not
-# verified. Prints TAP.
+# verified, while theirs are (two against one). Prints TAP.
 . "${top_srcdir:-.}/tests/lib.sh"
 guest=$top_builddir/guest/benchorch-guest
 check=$top_builddir/tests/fixtures/guest-check
@@ -76,6 +76,9 @@ for l, other in (("openssl", "wolfssl"), ("wolfssl", "openssl")):
     ok(len(c) == 1 and c[0]["confirmed_by"] == [other]
        and c[0]["rejected_by"] == ["libsodium"],
        "%s: the same key as %s, another than libsodium's (%s)" % (l, other, c))
+    r = of("kdfresult", l)
+    ok(len(r) == 1 and r[0]["verified"],
+       "%s: verified, two against one: the wrong library costs only itself" % l)
 open(sys.argv[3], "w").write("%d\n" % n)
 PY
 tap_n=$(cat "$tmp/n")
