@@ -57,7 +57,7 @@ static FILE *section_open(char **out, size_t *len)
 int results_print_pubkey(sqlite3 *db, const char *path,
 			const struct filters *f, enum format fmt)
 {
-	struct pubkey_filter pf = { f->all, f->runs, f->nruns, f->distro,
+	struct ops_filter pf = { f->all, f->runs, f->nruns, f->distro,
 				    f->lib, f->algo };
 	char *out;
 	size_t len;
@@ -73,7 +73,7 @@ int results_print_pubkey(sqlite3 *db, const char *path,
 int results_print_kdf(sqlite3 *db, const char *path, const struct filters *f,
 		     enum format fmt)
 {
-	struct kdf_filter kf = { f->all, f->runs, f->nruns, f->distro,
+	struct ops_filter kf = { f->all, f->runs, f->nruns, f->distro,
 				 f->lib, f->algo };
 	char *out;
 	size_t len;

@@ -42,6 +42,8 @@ liborch_a_SOURCES += \
 	orchestrator/results/report-tables.c \
 	orchestrator/results/report.c \
 	orchestrator/results/report.h \
+	orchestrator/results/results-ops.c \
+	orchestrator/results/results-ops.h \
 	orchestrator/results/results-builds.c \
 	orchestrator/results/results-builds.h \
 	orchestrator/results/results-pubkey.c \

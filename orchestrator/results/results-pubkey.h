@@ -9,17 +9,8 @@
 
 #include "lib/format.h"
 #include "lib/util.h"
+#include "orchestrator/results/results-ops.h"
 
-/* Which rows to print. */
-struct pubkey_filter {
-	int all;		/* every run */
-	const int64_t *runs;	/* these runs (nruns > 0), else the latest
-				 * finished run with public-key results */
-	size_t nruns;
-	const char *distro;	/* NAME or NAME:RELEASE, NULL = any */
-	const char *lib;	/* library name, NULL = any */
-	const char *algo;	/* public-key algorithm name, NULL = any */
-};
 
 /* Print to OUT in FMT the public-key results of DB that F selects, one
  * row per run, distribution, variant, library (and package version),
@@ -33,7 +24,7 @@ struct pubkey_filter {
  * rejected_by. An empty table prints nothing (csv its header, json []).
  * Returns the number of rows (0 also for a database whose schema
  * predates migration 19), or -1 with err set on a database error. */
-long results_pubkey(FILE *out, sqlite3 *db, const struct pubkey_filter *f,
+long results_pubkey(FILE *out, sqlite3 *db, const struct ops_filter *f,
 		    enum format fmt, bo_err *err);
 
 /* One line to OUT about run RUN_ID's public-key results, "benchorch: run
