@@ -682,6 +682,51 @@ static char *samples_json(const struct guest_timing *t)
 	return s;
 }
 
+/* The `pkcheck` (or `kdfcheck`) line of LIBRARY and ALGORITHM among the
+ * N checks V, or NULL. */
+static const struct guest_pkcheck *check_of(const struct guest_pkcheck *v,
+					    size_t n, const char *library,
+					    const char *algorithm)
+{
+	for (size_t k = 0; k < n; k++)
+		if (strcmp(v[k].library, library) == 0 &&
+		    strcmp(v[k].algorithm, algorithm) == 0)
+			return &v[k];
+	return NULL;
+}
+
+/* Bind a result counted in operations (pubkey_results, kdf_results) to
+ * ST's parameters FIRST .. FIRST + 16, in those tables' order:
+ * calls_per_batch CALLS, repetitions, median_ns and min_ns of T, its
+ * statistics (bind_timing), ns_per_op NS_PER_CALL, ops_per_s OPS_PER_S,
+ * verified VERIFIED, kat_ok KAT (1, 0; NULL when -1: none reported),
+ * confirmed_by and rejected_by of the check C ("" when NULL), and
+ * samples_ns (T's samples as JSON). */
+static void bind_op_result(sqlite3_stmt *st, int first, int64_t calls,
+			   const struct guest_timing *t, double ns_per_call,
+			   double ops_per_s, int verified, int kat,
+			   const struct guest_pkcheck *c)
+{
+	char *samples = samples_json(t);
+
+	sqlite3_bind_int64(st, first, calls);
+	sqlite3_bind_int64(st, first + 1, t->repetitions);
+	sqlite3_bind_int64(st, first + 2, t->median_ns);
+	sqlite3_bind_int64(st, first + 3, t->min_ns);
+	bind_timing(st, first + 4, t);
+	sqlite3_bind_double(st, first + 10, ns_per_call);
+	sqlite3_bind_double(st, first + 11, ops_per_s);
+	sqlite3_bind_int(st, first + 12, verified ? 1 : 0);
+	if (kat >= 0)
+		sqlite3_bind_int(st, first + 13, kat);
+	else
+		sqlite3_bind_null(st, first + 13);
+	db_bind_text(st, first + 14, c ? c->confirmed_by : "");
+	db_bind_text(st, first + 15, c ? c->rejected_by : "");
+	sqlite3_bind_text(st, first + 16, samples, -1, SQLITE_TRANSIENT);
+	free(samples);
+}
+
 /* Store OUT's public-key results for invocation INV_ID (table
  * pubkey_results, schema 19), each with its library's known answers and
  * `pkcheck` line (when the guest printed one) and its samples; LIB_IDS
@@ -691,7 +736,7 @@ static int store_pubkey(sqlite3 *db, int64_t inv_id,
 			const int64_t *lib_ids, bo_err *err)
 {
 	sqlite3_stmt *st;
-	size_t i, j, k;
+	size_t i, j;
 	int rc = -1;
 
 	if (out->npkresults == 0)
@@ -706,39 +751,21 @@ static int store_pubkey(sqlite3 *db, int64_t inv_id,
 		return -1;
 	for (i = 0; i < out->npkresults; i++) {
 		const struct guest_pkresult *r = &out->pkresults[i];
-		const struct guest_pkcheck *c = NULL;
-		int kat = kats_of(out, r->library, r->algorithm);
-		char *samples;
-
 		j = loaded_index(out, r->library);
 		if (j == out->nlibraries) {
 			bo_err_set(err, "pkresult for library '%s' that was not loaded",
 				   r->library);
 			goto out;
 		}
-		for (k = 0; k < out->npkchecks && !c; k++)
-			if (strcmp(out->pkchecks[k].library, r->library) == 0 &&
-			    strcmp(out->pkchecks[k].algorithm, r->algorithm) == 0)
-				c = &out->pkchecks[k];
 		sqlite3_bind_int64(st, 1, inv_id);
 		sqlite3_bind_int64(st, 2, lib_ids[j]);
 		db_bind_text(st, 3, r->algorithm);
 		db_bind_text(st, 4, r->operation);
-		sqlite3_bind_int64(st, 5, r->calls_per_batch);
-		sqlite3_bind_int64(st, 6, r->t.repetitions);
-		sqlite3_bind_int64(st, 7, r->t.median_ns);
-		sqlite3_bind_int64(st, 8, r->t.min_ns);
-		bind_timing(st, 9, &r->t);
-		sqlite3_bind_double(st, 15, r->ns_per_call);
-		sqlite3_bind_double(st, 16, r->ops_per_s);
-		sqlite3_bind_int(st, 17, r->verified ? 1 : 0);
-		if (kat >= 0)
-			sqlite3_bind_int(st, 18, kat);
-		db_bind_text(st, 19, c ? c->confirmed_by : "");
-		db_bind_text(st, 20, c ? c->rejected_by : "");
-		samples = samples_json(&r->t);
-		sqlite3_bind_text(st, 21, samples, -1, SQLITE_TRANSIENT);
-		free(samples);
+		bind_op_result(st, 5, r->calls_per_batch, &r->t,
+			       r->ns_per_call, r->ops_per_s, r->verified,
+			       kats_of(out, r->library, r->algorithm),
+			       check_of(out->pkchecks, out->npkchecks,
+					r->library, r->algorithm));
 		if (db_step_done(db, st, err) < 0)
 			goto out;
 	}
@@ -748,17 +775,6 @@ out:
 	return rc;
 }
 
-/* The `kdfcheck` line of LIBRARY and ALGORITHM in OUT, or NULL. */
-static const struct guest_pkcheck *kdfcheck_of(const struct guest_output *out,
-					       const char *library,
-					       const char *algorithm)
-{
-	for (size_t k = 0; k < out->nkdfchecks; k++)
-		if (strcmp(out->kdfchecks[k].library, library) == 0 &&
-		    strcmp(out->kdfchecks[k].algorithm, algorithm) == 0)
-			return &out->kdfchecks[k];
-	return NULL;
-}
 
 /* Store OUT's key derivation results for invocation INV_ID (table
  * kdf_results, schema 22), each with its cost, its library's known
@@ -785,11 +801,6 @@ static int store_kdf(sqlite3 *db, int64_t inv_id,
 		return -1;
 	for (i = 0; i < out->nkdfresults; i++) {
 		const struct guest_kdfresult *r = &out->kdfresults[i];
-		const struct guest_pkcheck *c = kdfcheck_of(out, r->library,
-							     r->algorithm);
-		int kat = kats_of(out, r->library, r->algorithm);
-		char *samples;
-
 		j = loaded_index(out, r->library);
 		if (j == out->nlibraries) {
 			bo_err_set(err, "kdfresult for library '%s' that was not loaded",
@@ -804,21 +815,11 @@ static int store_kdf(sqlite3 *db, int64_t inv_id,
 		sqlite3_bind_int64(st, 6, r->memory_kib);
 		sqlite3_bind_int64(st, 7, r->parallelism);
 		sqlite3_bind_int64(st, 8, r->output_bytes);
-		sqlite3_bind_int64(st, 9, r->calls_per_batch);
-		sqlite3_bind_int64(st, 10, r->t.repetitions);
-		sqlite3_bind_int64(st, 11, r->t.median_ns);
-		sqlite3_bind_int64(st, 12, r->t.min_ns);
-		bind_timing(st, 13, &r->t);
-		sqlite3_bind_double(st, 19, r->ns_per_call);
-		sqlite3_bind_double(st, 20, r->ops_per_s);
-		sqlite3_bind_int(st, 21, r->verified ? 1 : 0);
-		if (kat >= 0)
-			sqlite3_bind_int(st, 22, kat);
-		db_bind_text(st, 23, c ? c->confirmed_by : "");
-		db_bind_text(st, 24, c ? c->rejected_by : "");
-		samples = samples_json(&r->t);
-		sqlite3_bind_text(st, 25, samples, -1, SQLITE_TRANSIENT);
-		free(samples);
+		bind_op_result(st, 9, r->calls_per_batch, &r->t,
+			       r->ns_per_call, r->ops_per_s, r->verified,
+			       kats_of(out, r->library, r->algorithm),
+			       check_of(out->kdfchecks, out->nkdfchecks,
+					r->library, r->algorithm));
 		if (db_step_done(db, st, err) < 0)
 			goto out;
 	}
