@@ -353,18 +353,28 @@ static void add_names(struct json_line *j, const char *key,
 	json_add_raw(j, key, text, len);
 }
 
-int emit_pkcheck(const char *library, const char *algorithm,
-		 const char *const *confirmed, size_t nconfirmed,
-		 const char *const *rejected, size_t nrejected)
+/* A `pkcheck` or `kdfcheck` line (TYPE): emit_pkcheck, emit_kdfcheck. */
+static int emit_check(const char *type, const char *library,
+		      const char *algorithm, const char *const *confirmed,
+		      size_t nconfirmed, const char *const *rejected,
+		      size_t nrejected)
 {
 	struct json_line j;
 
-	begin(&j, "pkcheck");
+	begin(&j, type);
 	json_add_str_max(&j, "library", library, MAX_NAME);
 	json_add_str_max(&j, "algorithm", algorithm, MAX_NAME);
 	add_names(&j, "confirmed_by", confirmed, nconfirmed);
 	add_names(&j, "rejected_by", rejected, nrejected);
 	return flush(&j);
+}
+
+int emit_pkcheck(const char *library, const char *algorithm,
+		 const char *const *confirmed, size_t nconfirmed,
+		 const char *const *rejected, size_t nrejected)
+{
+	return emit_check("pkcheck", library, algorithm, confirmed,
+			  nconfirmed, rejected, nrejected);
 }
 
 int emit_kdfresult(const char *library, const struct kdf_algorithm *t,
@@ -396,14 +406,8 @@ int emit_kdfcheck(const char *library, const char *algorithm,
 		  const char *const *confirmed, size_t nconfirmed,
 		  const char *const *rejected, size_t nrejected)
 {
-	struct json_line j;
-
-	begin(&j, "kdfcheck");
-	json_add_str_max(&j, "library", library, MAX_NAME);
-	json_add_str_max(&j, "algorithm", algorithm, MAX_NAME);
-	add_names(&j, "confirmed_by", confirmed, nconfirmed);
-	add_names(&j, "rejected_by", rejected, nrejected);
-	return flush(&j);
+	return emit_check("kdfcheck", library, algorithm, confirmed,
+			  nconfirmed, rejected, nrejected);
 }
 
 int emit_crosscheck(const char *library, const char *algorithm,

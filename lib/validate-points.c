@@ -206,6 +206,19 @@ static int check_ns_per_call(struct guest_timing *t, int64_t calls,
 			  lineno);
 }
 
+/* The timing members of O (get_timing) into *T, and its ns_per_call
+ * NS_PER_CALL checked against them and CALLS (check_ns_per_call): the
+ * common part of keysetup, pkresult and kdfresult. Returns 0, or -1
+ * with err set. */
+static int get_op_timing(json_t *o, size_t lineno, int64_t calls,
+			 double ns_per_call, struct guest_timing *t,
+			 bo_err *err)
+{
+	if (get_timing(o, lineno, t, err) < 0)
+		return -1;
+	return check_ns_per_call(t, calls, ns_per_call, lineno, err);
+}
+
 int guest_validate_result(struct guest_output *out, json_t *o, size_t lineno,
 			  bo_err *err)
 {
@@ -295,10 +308,8 @@ int guest_validate_keysetup(struct guest_output *out, json_t *o,
 		    strcmp(out->keysetups[i].operation, op) == 0)
 			return bo_err_set(err, "guest output line %zu: duplicate keysetup for %s %s %s",
 					  lineno, lib, alg, op);
-	if (get_timing(o, lineno, &k.t, err) < 0)
-		return -1;
-	if (check_ns_per_call(&k.t, k.calls_per_batch, k.ns_per_call, lineno,
-			      err) < 0)
+	if (get_op_timing(o, lineno, k.calls_per_batch, k.ns_per_call,
+			  &k.t, err) < 0)
 		return -1;
 	out->keysetups = xrealloc(out->keysetups,
 				  (out->nkeysetups + 1) * sizeof(*p));
@@ -342,10 +353,8 @@ int guest_validate_pkresult(struct guest_output *out, json_t *o,
 		    strcmp(out->pkresults[i].operation, op) == 0)
 			return bo_err_set(err, "guest output line %zu: duplicate pkresult for %s %s %s",
 					  lineno, lib, alg, op);
-	if (get_timing(o, lineno, &r.t, err) < 0)
-		return -1;
-	if (check_ns_per_call(&r.t, r.calls_per_batch, r.ns_per_call, lineno,
-			      err) < 0)
+	if (get_op_timing(o, lineno, r.calls_per_batch, r.ns_per_call,
+			  &r.t, err) < 0)
 		return -1;
 	out->pkresults = xrealloc(out->pkresults,
 				  (out->npkresults + 1) * sizeof(*p));
@@ -401,10 +410,8 @@ int guest_validate_kdfresult(struct guest_output *out, json_t *o,
 		    strcmp(out->kdfresults[i].algorithm, alg) == 0)
 			return bo_err_set(err, "guest output line %zu: duplicate kdfresult for %s %s",
 					  lineno, lib, alg);
-	if (get_timing(o, lineno, &r.t, err) < 0)
-		return -1;
-	if (check_ns_per_call(&r.t, r.calls_per_batch, r.ns_per_call, lineno,
-			      err) < 0)
+	if (get_op_timing(o, lineno, r.calls_per_batch, r.ns_per_call,
+			  &r.t, err) < 0)
 		return -1;
 	out->kdfresults = xrealloc(out->kdfresults,
 				   (out->nkdfresults + 1) * sizeof(*p));

@@ -113,13 +113,14 @@ static const char **run_algorithms(const struct run_config *c,
 	return v;
 }
 
-/* The public-key algorithms of the run, for the guest's --pubkey: those
- * of c->algos in the order given, or "all" without c->algos; NULL when
- * it names none, and for a confirmation run (c->interleave_rounds: it
- * measures the curves it was given). Caller frees. */
-static char *run_pubkey(const struct run_config *c)
+/* The names of c->algos that IS_KIND knows, in the order given, joined
+ * by ","; "all" without c->algos; NULL when it names none, and for a
+ * confirmation run (c->interleave_rounds: it measures the curves it was
+ * given). Caller frees. */
+static char *run_names(const struct run_config *c,
+		       int (*is_kind)(const char *name))
 {
-	char *copy, *tok, *save = NULL, *s = NULL, *t;
+	char *copy, *tok, *save = NULL, *s = NULL;
 
 	if (c->interleave_rounds)
 		return NULL;
@@ -127,39 +128,35 @@ static char *run_pubkey(const struct run_config *c)
 		return xstrdup("all");
 	copy = xstrdup(c->algos);
 	for (tok = strtok_r(copy, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		if (!pubkey_find(tok))
-			continue;
-		t = s ? xasprintf("%s,%s", s, tok) : xstrdup(tok);
-		free(s);
-		s = t;
-	}
+	     tok = strtok_r(NULL, ",", &save))
+		if (is_kind(tok))
+			bo_list_add(&s, tok);
 	free(copy);
 	return s;
 }
 
-/* The key derivation functions of the run, for the guest's --kdf: those
- * of c->algos in the order given, or "all" without c->algos; NULL when
- * it names none, and for a confirmation run. Caller frees. */
+static int is_pubkey(const char *name)
+{
+	return pubkey_find(name) != NULL;
+}
+
+static int is_kdf(const char *name)
+{
+	return kdf_find(name) != NULL;
+}
+
+/* The public-key algorithms of the run, for the guest's --pubkey
+ * (run_names). Caller frees. */
+static char *run_pubkey(const struct run_config *c)
+{
+	return run_names(c, is_pubkey);
+}
+
+/* The key derivation functions of the run, for the guest's --kdf
+ * (run_names). Caller frees. */
 static char *run_kdf(const struct run_config *c)
 {
-	char *copy, *tok, *save = NULL, *s = NULL, *t;
-
-	if (c->interleave_rounds)
-		return NULL;
-	if (!c->algos)
-		return xstrdup("all");
-	copy = xstrdup(c->algos);
-	for (tok = strtok_r(copy, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		if (!kdf_find(tok))
-			continue;
-		t = s ? xasprintf("%s,%s", s, tok) : xstrdup(tok);
-		free(s);
-		s = t;
-	}
-	free(copy);
-	return s;
+	return run_names(c, is_kdf);
 }
 
 /* The reason stored with a run in which every guest ran but none measured
