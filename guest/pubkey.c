@@ -14,6 +14,7 @@
 #include "options.h"
 #include "pubkey-kat.h"
 #include "pubkey.h"
+#include "rsa-keys.h"
 
 /* The timed path's values, the same in every library: the private key
  * (X25519 and P-256 scalar, Ed25519 seed) is the run's key, bytes 0x10 ..
@@ -55,6 +56,19 @@ static const uint8_t timed_sig_ecdsa[GUEST_PK_SIG_BYTES] = {
 	0xd1, 0xf9, 0xa4, 0xe1, 0x87, 0xf1, 0xba, 0xb4,
 	0x82, 0x3a, 0x37, 0x2e, 0x9e, 0x68, 0xc5, 0xc9,
 };
+
+/* The good signature of the message under the run's key that the timed
+ * verification of signature algorithm ALGO checks: Ed25519's and
+ * ECDSA's above, RSA's the known answers of its fixed key
+ * (guest/rsa-keys.c; for PSS one of many). */
+static const uint8_t *timed_sig(enum guest_pk_algo algo)
+{
+	const struct rsa_test_key *k = rsa_test_key_of(algo);
+
+	if (k)
+		return algo == GUEST_PK_RSA_PSS_2048 ? k->sig_pss : k->sig_pkcs1;
+	return algo == GUEST_PK_ECDSA_P256 ? timed_sig_ecdsa : timed_sig_ed25519;
+}
 
 /* Fill BUF with the N bytes FIRST, FIRST + 1, ... */
 static void fill_from(uint8_t *buf, size_t n, unsigned first)
@@ -172,8 +186,7 @@ static void time_ops(struct run *run, const struct guest_backend *b,
 	uint8_t peer[GUEST_PK_KEY_BYTES], msg[PK_MSG_BYTES];
 	uint8_t pub[GUEST_PK_PUB_MAX];
 	struct pk_arg arg = { pk, algo, NULL, run->key, NULL, out->out,
-			      algo == GUEST_PK_ECDSA_P256 ? timed_sig_ecdsa
-							  : timed_sig_ed25519 };
+			      timed_sig(algo) };
 	void *key = pk->key_new(algo, run->key), *other = NULL;
 	int ok;
 
@@ -256,7 +269,8 @@ void pubkey_measure_library(struct run *run, const struct guest_backend *b)
 /* Does PK confirm OUT, the timed path's output of another library for
  * ALGO? Key agreements: the shared secret from the peer's side (the
  * peer's private key with the public key of the run's key) equals it;
- * signatures: the signature verifies under the run key's public key.
+ * signatures: the signature verifies under the run key's public key
+ * (RSA PKCS#1 v1.5: and is the known one, byte for byte).
  * Returns 1 confirmed, 0 rejected, -1 when PK could not check. */
 static int confirm(const struct guest_pk_ops *pk, enum guest_pk_algo algo,
 		   const uint8_t *key, const uint8_t *out)
@@ -278,6 +292,12 @@ static int confirm(const struct guest_pk_ops *pk, enum guest_pk_algo algo,
 		int v = pk->verify(other, msg, PK_MSG_BYTES, out);
 
 		rc = v == 0 ? 1 : v == 1 ? 0 : -1;
+		/* PKCS#1 v1.5 is deterministic: a signature that verifies
+		 * must also be the one signature there is */
+		if (rc == 1 && guest_pk_is_rsa(algo) &&
+		    algo != GUEST_PK_RSA_PSS_2048)
+			rc = memcmp(out, timed_sig(algo),
+				    guest_pk_sig_bytes(algo)) == 0;
 	}
 out:
 	pk->key_free(own);
