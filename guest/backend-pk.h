@@ -71,5 +71,7 @@ extern const struct guest_pk_ops guest_ec_nettle;	/* through libhogweed,
  * as its *_pk_load() above is. */
 extern const struct guest_pk_ops guest_rsa_openssl;
 void guest_rsa_openssl_load(void *handle);
+extern const struct guest_pk_ops guest_rsa_libgcrypt;
+void guest_rsa_libgcrypt_load(void *handle);
 
 #endif /* GUEST_BACKEND_PK_H */
