@@ -73,5 +73,7 @@ extern const struct guest_pk_ops guest_rsa_openssl;
 void guest_rsa_openssl_load(void *handle);
 extern const struct guest_pk_ops guest_rsa_libgcrypt;
 void guest_rsa_libgcrypt_load(void *handle);
+extern const struct guest_pk_ops guest_rsa_nettle;	/* through libhogweed,
+				 * guest_pk_nettle_hogweed(): no load */
 
 #endif /* GUEST_BACKEND_PK_H */
