@@ -75,5 +75,7 @@ extern const struct guest_pk_ops guest_rsa_libgcrypt;
 void guest_rsa_libgcrypt_load(void *handle);
 extern const struct guest_pk_ops guest_rsa_nettle;	/* through libhogweed,
 				 * guest_pk_nettle_hogweed(): no load */
+extern const struct guest_pk_ops guest_rsa_gnutls;
+void guest_rsa_gnutls_load(void *handle);
 
 #endif /* GUEST_BACKEND_PK_H */
