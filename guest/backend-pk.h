@@ -77,5 +77,7 @@ extern const struct guest_pk_ops guest_rsa_nettle;	/* through libhogweed,
 				 * guest_pk_nettle_hogweed(): no load */
 extern const struct guest_pk_ops guest_rsa_gnutls;
 void guest_rsa_gnutls_load(void *handle);
+extern const struct guest_pk_ops guest_rsa_mbedtls;
+void guest_rsa_mbedtls_load(void *handle);
 
 #endif /* GUEST_BACKEND_PK_H */
