@@ -81,5 +81,7 @@ extern const struct guest_pk_ops guest_rsa_mbedtls;
 void guest_rsa_mbedtls_load(void *handle);
 extern const struct guest_pk_ops guest_rsa_wolfssl;
 void guest_rsa_wolfssl_load(void *handle);
+extern const struct guest_pk_ops guest_rsa_botan;
+void guest_rsa_botan_load(void *handle);
 
 #endif /* GUEST_BACKEND_PK_H */
