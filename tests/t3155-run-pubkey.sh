@@ -4,7 +4,9 @@
 # stores them (pubkey_v, verified, plausible operations per second, two
 # invocations each; libsodium has no P-256), the
 # end of the run says so, `results --pubkey` prints them as a table, csv
-# and json, and a run without public-key names in --algos stores none.
+# and json, and a run without public-key names in --algos stores none;
+# `run --algos rsa-2048,rsa-3072,rsa-pss-2048` alone measures the RSA
+# signatures (verified, each confirmed by the other library).
 . "${top_srcdir:-.}/tests/lib.sh"
 require_root_tools
 command -v systemd-nspawn >/dev/null 2>&1 || skip_all "needs systemd-nspawn"
@@ -80,5 +82,20 @@ ok $? "a run without public-key names in --algos"
 ok $? "stores no public-key result and says nothing about them"
 [ "$(q "select count(*) from invocations where run_id = 2 and algorithms = 'aes-128-ctr'")" = 2 ]
 ok $? "its invocations measured aes-128-ctr alone"
+
+"$BENCHORCH" run --no-confirm --distros debian --quick --runner nspawn \
+	--algos rsa-2048,rsa-3072,rsa-pss-2048 --libs openssl,nettle \
+	--state-dir "$TEST_STATE" --db "$db" >/dev/null 2>"$tmp/err3"
+ok $? "run --algos rsa-2048,rsa-3072,rsa-pss-2048 succeeds"
+[ "$(q "select count(*) from pubkey_v where run_id = 3")" = 36 ] &&
+[ "$(q "select count(*) from pubkey_v where run_id = 3 and verified = 1 and kat_ok = 1 and rejected_by = '' and confirmed_by <> '' and ops_per_s between 50 and 1e7")" = 36 ]
+ok $? "pubkey_v: 2 libraries x 3 algorithms x 3 operations x 2 invocations, verified, confirmed: $(q "select algorithm || ' ' || operation || ' ' || round(min(ops_per_s)) from pubkey_v where run_id = 3 group by algorithm, operation" | tr '\n' ' ')"
+[ "$(q "select group_concat(x, ' ') from (select distinct algorithm || ':' || operation as x from pubkey_v where run_id = 3 order by x)")" = \
+	"rsa-2048:import rsa-2048:sign rsa-2048:verify rsa-3072:import rsa-3072:sign rsa-3072:verify rsa-pss-2048:import rsa-pss-2048:sign rsa-pss-2048:verify" ]
+ok $? "the RSA operations are import, sign and verify"
+"$BENCHORCH" results --db "$db" --run 3 --algo rsa-3072 --format json >"$tmp/json3"
+ok $? "results --run 3 --algo rsa-3072 --format json"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d)==6 and all(r["algorithm"]=="rsa-3072" and r["verified"]==1 for r in d), d' "$tmp/json3"
+ok $? "gives the rsa-3072 rows of both libraries, verified"
 
 done_testing
