@@ -13,7 +13,8 @@
  * botan_privkey_rsa_get_n. sign and verify give the message to the
  * operation object (botan_pk_op_sign_update, _finish, which hash it);
  * the signer's generator (blinding, PSS's salt) is one "system" RNG made
- * at load. Botan 2's import is slow beside the others' (milliseconds):
+ * at load. keygen: botan_privkey_create_rsa with that generator (e
+ * 65537), the modulus read back. Botan 2's import is slow beside the others' (milliseconds):
  * the signer's blinder is set up when the operation object is made, a
  * constant-time inversion modulo n among it - work an application pays
  * once per key, as here. Prototypes restate <botan/ffi.h> (2.19); return value 0 is
@@ -50,6 +51,7 @@ static struct {
 	int (*verify_finish)(bh op, const uint8_t *sig, size_t sig_len);
 	int (*verify_destroy)(bh op);
 	int (*rng_init)(bh *rng, const char *type);
+	int (*create_rsa)(bh *key, bh rng, size_t bits);
 	bool ok;
 	bh rng;		/* the signer's, made at load */
 } pk;
@@ -93,6 +95,8 @@ void guest_rsa_botan_load(void *handle)
 	pk.ok = backend_require(handle, sym, sizeof(sym) / sizeof(sym[0]), why,
 				sizeof(why)) == 0 &&
 		pk.rng_init(&pk.rng, "system") == 0;
+	if (backend_sym(handle, &pk.create_rsa, "botan_privkey_create_rsa") != 0)
+		pk.create_rsa = NULL;
 }
 
 /* struct guest_pk_ops: the RSA algorithms, where resolved. */
@@ -247,6 +251,22 @@ static int bo_rsa_verify(void *pub, const uint8_t *msg, size_t len,
 	return pk.verify_finish(k->op, sig, k->bytes) == 0 ? 0 : 1;
 }
 
+/* A new key pair of ALGO's size; its modulus into N. Returns 0, or -1
+ * when Botan failed. */
+static int bo_rsa_keygen(enum guest_pk_algo algo, uint8_t *n)
+{
+	struct bo_rsa_key k = { algo, false, guest_pk_pub_bytes(algo), NULL,
+				NULL };
+	int rc;
+
+	if (!bo_rsa_supports(algo) || !pk.create_rsa ||
+	    pk.create_rsa(&k.key, pk.rng, k.bytes * 8) != 0)
+		return -1;
+	rc = bo_rsa_public(&k, n);
+	pk.priv_destroy(k.key);
+	return rc;
+}
+
 const struct guest_pk_ops guest_rsa_botan = {
 	.supports = bo_rsa_supports,
 	.key_new = bo_rsa_key_new,
@@ -255,4 +275,5 @@ const struct guest_pk_ops guest_rsa_botan = {
 	.public_key = bo_rsa_public,
 	.sign = bo_rsa_sign,
 	.verify = bo_rsa_verify,
+	.keygen = bo_rsa_keygen,
 };

@@ -17,8 +17,12 @@
  * in memory GnuTLS allocates, released with gnutls_free in every call,
  * as an application does.
  *
+ * keygen: gnutls_privkey_generate (GNUTLS_PK_RSA, its default e 65537),
+ * the modulus read back with gnutls_privkey_export_rsa_raw (the other
+ * parts not asked for), which allocates it.
+ *
  * Prototypes restate gnutls/abstract.h and gnutls/gnutls.h of 3.7.9.
- * Constants (gnutls/gnutls.h): GNUTLS_SIGN_RSA_SHA256 = 6,
+ * Constants (gnutls/gnutls.h): GNUTLS_PK_RSA = 1, GNUTLS_SIGN_RSA_SHA256 = 6,
  * GNUTLS_SIGN_RSA_PSS_RSAE_SHA256 = 40, GNUTLS_E_PK_SIG_VERIFY_FAILED =
  * -89. */
 #include "compat.h"
@@ -29,6 +33,7 @@
 #include "backend-pk.h"
 #include "rsa-keys.h"
 
+#define GT_PK_RSA 1
 #define GT_SIGN_RSA_SHA256 6
 #define GT_SIGN_RSA_PSS_RSAE_SHA256 40
 #define GT_E_PK_SIG_VERIFY_FAILED (-89)
@@ -66,7 +71,14 @@ static struct {
 				   const struct gt_datum *data,
 				   const struct gt_datum *signature);
 	void (**free_fn)(void *ptr);	/* the variable gnutls_free */
-	bool ok;
+	int (*privkey_generate)(gt_privkey key, int algo, unsigned int bits,
+				unsigned int flags);
+	int (*privkey_export_rsa_raw)(gt_privkey key, struct gt_datum *m,
+				      struct gt_datum *e, struct gt_datum *d,
+				      struct gt_datum *p, struct gt_datum *q,
+				      struct gt_datum *u, struct gt_datum *e1,
+				      struct gt_datum *e2);
+	bool ok, gen;
 } pk;
 
 /* A key: its algorithm, GnuTLS's private key object (key_new) or public
@@ -96,8 +108,15 @@ void guest_rsa_gnutls_load(void *handle)
 	};
 	char why[128];
 
+	const struct backend_symbol gen[] = {
+		{ &pk.privkey_generate, "gnutls_privkey_generate" },
+		{ &pk.privkey_export_rsa_raw, "gnutls_privkey_export_rsa_raw" },
+	};
+
 	pk.ok = backend_require(handle, sym, sizeof(sym) / sizeof(sym[0]), why,
 				sizeof(why)) == 0 && *pk.free_fn != NULL;
+	pk.gen = pk.ok && backend_require(handle, gen, sizeof(gen) /
+					  sizeof(gen[0]), why, sizeof(why)) == 0;
 }
 
 /* struct guest_pk_ops: the RSA algorithms. */
@@ -256,6 +275,40 @@ static int gt_rsa_verify(void *pub, const uint8_t *msg, size_t len,
 	return rc == 0 ? 0 : rc == GT_E_PK_SIG_VERIFY_FAILED ? 1 : -1;
 }
 
+/* A new key pair of ALGO's size; its modulus into N (GnuTLS's export
+ * may lead with a zero byte: dropped). Returns 0, or -1 when GnuTLS
+ * failed. */
+static int gt_rsa_keygen(enum guest_pk_algo algo, uint8_t *n)
+{
+	size_t bytes = guest_pk_pub_bytes(algo);
+	struct gt_datum m = { NULL, 0 };
+	gt_privkey key;
+	int rc = -1;
+
+	if (!pk.gen || pk.privkey_init(&key) != 0)
+		return -1;
+	if (pk.privkey_generate(key, GT_PK_RSA, (unsigned)bytes * 8, 0) == 0 &&
+	    pk.privkey_export_rsa_raw(key, &m, NULL, NULL, NULL, NULL, NULL,
+				      NULL, NULL) == 0 && m.data) {
+		const unsigned char *p = m.data;
+		size_t len = m.size;
+
+		while (len > bytes && *p == 0) {
+			p++;
+			len--;
+		}
+		if (len <= bytes) {
+			memset(n, 0, bytes - len);
+			memcpy(n + bytes - len, p, len);
+			rc = 0;
+		}
+	}
+	if (m.data)
+		(*pk.free_fn)(m.data);
+	pk.privkey_deinit(key);
+	return rc;
+}
+
 const struct guest_pk_ops guest_rsa_gnutls = {
 	.supports = gt_rsa_supports,
 	.key_new = gt_rsa_key_new,
@@ -264,4 +317,5 @@ const struct guest_pk_ops guest_rsa_gnutls = {
 	.public_key = gt_rsa_public,
 	.sign = gt_rsa_sign,
 	.verify = gt_rsa_verify,
+	.keygen = gt_rsa_keygen,
 };

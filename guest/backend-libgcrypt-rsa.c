@@ -18,6 +18,9 @@
  * (PSS: MGF1 with the same hash) and (sig-val (rsa (s S))), built per
  * message; S comes back as an MPI, brought to the modulus's bytes.
  *
+ * keygen: gcry_pk_genkey of (genkey (rsa (nbits 2048))) (e 65537, its
+ * default), the modulus read from the key pair it returns.
+ *
  * Prototypes restate gcrypt.h of libgcrypt 1.10.1 (see
  * backend-libgcrypt-pk.c); GCRY_MD_SHA256 = 8. */
 #include "compat.h"
@@ -45,6 +48,7 @@ static struct {
 				  gc_sexp pkey);
 	void (*md_hash_buffer)(int algo, void *digest, const void *buffer,
 			       size_t length);
+	unsigned int (*genkey)(gc_sexp *r_key, gc_sexp s_parms);
 	bool ok;
 } pk;
 
@@ -68,6 +72,7 @@ void guest_rsa_libgcrypt_load(void *handle)
 		{ &pk.pk_sign, "gcry_pk_sign" },
 		{ &pk.pk_verify, "gcry_pk_verify" },
 		{ &pk.md_hash_buffer, "gcry_md_hash_buffer" },
+		{ &pk.genkey, "gcry_pk_genkey" },
 	};
 	char why[128];
 
@@ -243,6 +248,24 @@ static int gc_rsa_verify(void *pub, const uint8_t *msg, size_t len,
 	return rc;
 }
 
+/* A new key pair of ALGO's size; its modulus into N. Returns 0, or -1
+ * when libgcrypt failed. */
+static int gc_rsa_keygen(enum guest_pk_algo algo, uint8_t *n)
+{
+	gc_sexp parms = NULL, key = NULL;
+	int rc = -1;
+
+	if (pk.sexp_build(&parms, NULL, "(genkey (rsa (nbits %d)))",
+			  (int)guest_pk_pub_bytes(algo) * 8) != 0)
+		return -1;
+	if (pk.genkey(&key, parms) == 0)
+		rc = token_be(key, "n", n, guest_pk_pub_bytes(algo));
+	if (key)
+		pk.sexp_release(key);
+	pk.sexp_release(parms);
+	return rc;
+}
+
 const struct guest_pk_ops guest_rsa_libgcrypt = {
 	.supports = gc_rsa_supports,
 	.key_new = gc_rsa_key_new,
@@ -251,4 +274,5 @@ const struct guest_pk_ops guest_rsa_libgcrypt = {
 	.public_key = gc_rsa_public,
 	.sign = gc_rsa_sign,
 	.verify = gc_rsa_verify,
+	.keygen = gc_rsa_keygen,
 };

@@ -19,6 +19,10 @@
  * as backend-mbedtls-ec.c does (its few ns are left out, where an
  * application would pay its CSPRNG's).
  *
+ * keygen: mbedtls_rsa_gen_key (e 65537) on a new context, its generator
+ * a deterministic stream too, one for the process so that every key is
+ * a new one; the modulus exported.
+ *
  * 3.0 dropped the mode argument (and the generator of the public
  * operations) of the sign and verify calls and the padding arguments of
  * mbedtls_rsa_init: which prototype applies is told by
@@ -88,6 +92,8 @@ static struct {
 	int (*pss_verify3)(void *ctx, int md_alg, unsigned int hashlen,
 			   const unsigned char *hash, int mgf1_hash_id,
 			   int expected_salt_len, const unsigned char *sig);
+	int (*gen_key)(void *ctx, mb_rng f_rng, void *p_rng,
+		       unsigned int nbits, int exponent);
 	/* both (2.28 has the 3.x prototype) */
 	int (*pss_sign)(void *ctx, mb_rng f_rng, void *p_rng, int md_alg,
 			unsigned int hashlen, const unsigned char *hash,
@@ -148,6 +154,8 @@ void guest_rsa_mbedtls_load(void *handle)
 		return;
 	pk.md_sha256 = pk.md_get_type(md);
 	pk.ok = true;
+	if (backend_sym(handle, &pk.gen_key, "mbedtls_rsa_gen_key") != 0)
+		pk.gen_key = NULL;
 }
 
 /* struct guest_pk_ops: the RSA algorithms, where resolved. */
@@ -303,6 +311,31 @@ static int mb_rsa_verify(void *pub, const uint8_t *msg, size_t len,
 	return rc == 0 ? 0 : 1;
 }
 
+/* A new key pair of ALGO's size (e = 65537); its modulus into N.
+ * Returns 0, or -1 when Mbed TLS failed. */
+static int mb_rsa_keygen(enum guest_pk_algo algo, uint8_t *n)
+{
+	/* one stream for every key generated, so that each is new */
+	static uint64_t rng = UINT64_C(0x2545f4914f6cdd1d);
+	struct mb_rsa_key *k;
+	int rc;
+
+	if (!mb_rsa_supports(algo) || !pk.gen_key ||
+	    !(k = calloc(1, sizeof(*k))))
+		return -1;
+	k->bytes = guest_pk_pub_bytes(algo);
+	if (pk.v2)
+		pk.init2(k->ctx, MB_RSA_PKCS_V15, 0);
+	else
+		pk.init3(k->ctx);
+	k->inited = true;
+	rc = pk.gen_key(k->ctx, det_rng, &rng, (unsigned)k->bytes * 8,
+			65537) == 0 &&
+	     mb_rsa_public(k, n) == 0 ? 0 : -1;
+	mb_rsa_free(k);
+	return rc;
+}
+
 const struct guest_pk_ops guest_rsa_mbedtls = {
 	.supports = mb_rsa_supports,
 	.key_new = mb_rsa_key_new,
@@ -311,4 +344,5 @@ const struct guest_pk_ops guest_rsa_mbedtls = {
 	.public_key = mb_rsa_public,
 	.sign = mb_rsa_sign,
 	.verify = mb_rsa_verify,
+	.keygen = mb_rsa_keygen,
 };

@@ -18,6 +18,11 @@
  * verify reads the signature into an integer and checks it
  * (rsa_sha256_verify_digest, rsa_pss_sha256_verify_digest).
  *
+ * keygen: rsa_generate_keypair with e = 65537 preset, its random bytes
+ * from a deterministic stream as above, one for the process, so that
+ * every key is a new one (the primes' search is the cost; the keys are
+ * no secret here), the modulus read back.
+ *
  * Every entry point is resolved through libhogweed's handle (dlsym
  * searches libnettle's SHA-256 and GMP's __gmpz_* too). Prototypes
  * restate <nettle/rsa.h>, <nettle/bignum.h> and <nettle/sha2.h> (3.4 to
@@ -78,6 +83,10 @@ static struct {
 			struct nt_mpz *s);
 	int (*pss_verify)(const struct nt_rsa_pub *key, size_t salt_length,
 			  const uint8_t *digest, const struct nt_mpz *s);
+	int (*generate)(struct nt_rsa_pub *pub, struct nt_rsa_priv *key,
+			void *random_ctx, nt_random_fn *random,
+			void *progress_ctx, void *progress, unsigned n_size,
+			unsigned e_size);
 	void (*sha_init)(void *ctx);
 	void (*sha_update)(void *ctx, size_t length, const uint8_t *data);
 	void (*sha_digest)(void *ctx, size_t length, uint8_t *digest);
@@ -120,6 +129,9 @@ static void resolve(void)
 		{ &pk.pss_sign, "nettle_rsa_pss_sha256_sign_digest_tr" },
 		{ &pk.pss_verify, "nettle_rsa_pss_sha256_verify_digest" },
 	};
+	const struct backend_symbol gen[] = {
+		{ &pk.generate, "nettle_rsa_generate_keypair" },
+	};
 	void *h = guest_pk_nettle_hogweed();
 	char why[128];
 
@@ -130,6 +142,8 @@ static void resolve(void)
 				sizeof(why)) == 0;
 	pk.pss = pk.ok && backend_require(h, pss, sizeof(pss) / sizeof(pss[0]),
 					  why, sizeof(why)) == 0;
+	if (!pk.ok || backend_require(h, gen, 1, why, sizeof(why)) != 0)
+		pk.generate = NULL;
 }
 
 /* struct guest_pk_ops: the RSA algorithms, where resolved (PSS: Nettle
@@ -309,6 +323,30 @@ static int nt_rsa_verify(void *pub, const uint8_t *msg, size_t len,
 	return ok == 1 ? 0 : 1;
 }
 
+/* A new key pair of ALGO's size (e = 65537); its modulus into N.
+ * Returns 0, or -1 when Nettle failed. */
+static int nt_rsa_keygen(enum guest_pk_algo algo, uint8_t *n)
+{
+	static const uint8_t e[3] = { 0x01, 0x00, 0x01 };
+	/* one stream for every key generated, so that each is new */
+	static uint64_t rng = UINT64_C(0x2545f4914f6cdd1d);
+	struct nt_rsa_key *k = key_alloc(algo);
+	int rc = -1;
+
+	if (!k || !pk.generate) {
+		nt_rsa_free(k);
+		return -1;
+	}
+	pk.mpz_set_256(&k->pub.e, sizeof(e), e);
+	if (pk.generate(&k->pub, &k->key, &rng, det_rng, NULL, NULL,
+			(unsigned)k->bytes * 8, 0) == 1) {
+		pk.mpz_get_256(k->bytes, n, &k->pub.n);
+		rc = 0;
+	}
+	nt_rsa_free(k);
+	return rc;
+}
+
 const struct guest_pk_ops guest_rsa_nettle = {
 	.supports = nt_rsa_supports,
 	.key_new = nt_rsa_key_new,
@@ -317,4 +355,5 @@ const struct guest_pk_ops guest_rsa_nettle = {
 	.public_key = nt_rsa_public,
 	.sign = nt_rsa_sign,
 	.verify = nt_rsa_verify,
+	.keygen = nt_rsa_keygen,
 };

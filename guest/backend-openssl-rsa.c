@@ -15,7 +15,10 @@
  * EVP_PKEY_CTX_set_rsa_pss_saltlen where they are functions (3.x), else
  * with the EVP_PKEY_CTX_ctrl that 1.1.1's macros of those names expand
  * to. The modulus is read back with RSA_get0_key and BN_bn2binpad (both
- * in 1.1.1 and 3.x). Prototypes restated from <openssl/evp.h>,
+ * in 1.1.1 and 3.x). keygen: EVP_PKEY_keygen on a context of
+ * EVP_PKEY_CTX_new_id(EVP_PKEY_RSA) with the key size set
+ * (EVP_PKEY_CTX_set_rsa_keygen_bits, or its 1.1.1 macro's ctrl; e is
+ * OpenSSL's default, 65537), as `openssl genpkey` does. Prototypes restated from <openssl/evp.h>,
  * <openssl/rsa.h> and <openssl/bn.h> (stable ABI, opaque types). */
 #include "compat.h"
 
@@ -42,6 +45,8 @@ typedef struct ossl_bignum BIGNUM;
 #define OSSL_PKCS1_PSS_PADDING 6
 #define OSSL_CTRL_RSA_PADDING 0x1001
 #define OSSL_CTRL_RSA_PSS_SALTLEN 0x1002
+#define OSSL_CTRL_RSA_KEYGEN_BITS 0x1003
+#define OSSL_OP_KEYGEN (1 << 2)	/* EVP_PKEY_OP_KEYGEN, 1.1.1 and 3.x */
 #define PSS_SALT_BYTES 32
 
 typedef int sigver_init_fn(EVP_MD_CTX *ctx, EVP_PKEY_CTX **pctx,
@@ -62,6 +67,13 @@ static struct {
 	int (*set_saltlen)(EVP_PKEY_CTX *ctx, int len);
 	int (*ctrl)(EVP_PKEY_CTX *ctx, int keytype, int optype, int cmd,
 		    int p1, void *p2);
+	EVP_PKEY_CTX *(*ctx_new_id)(int id, ENGINE *e);
+	void (*ctx_free)(EVP_PKEY_CTX *ctx);
+	int (*keygen_init)(EVP_PKEY_CTX *ctx);
+	int (*keygen)(EVP_PKEY_CTX *ctx, EVP_PKEY **ppkey);
+	int (*set_keygen_bits)(EVP_PKEY_CTX *ctx, int bits);	/* NULL in
+				 * 1.1.1 (a macro there): the ctrl is used */
+	bool gen;
 	const EVP_MD *(*sha256)(void);
 	EVP_MD_CTX *(*md_new)(void);
 	void (*md_free)(EVP_MD_CTX *ctx);
@@ -105,10 +117,21 @@ void guest_rsa_openssl_load(void *handle)
 		{ &pk.sign, "EVP_DigestSign" },
 		{ &pk.verify, "EVP_DigestVerify" },
 	};
+	const struct backend_symbol gen[] = {
+		{ &pk.ctx_new_id, "EVP_PKEY_CTX_new_id" },
+		{ &pk.ctx_free, "EVP_PKEY_CTX_free" },
+		{ &pk.keygen_init, "EVP_PKEY_keygen_init" },
+		{ &pk.keygen, "EVP_PKEY_keygen" },
+	};
 	char why[128];
 
 	pk.ok = backend_require(handle, sym, sizeof(sym) / sizeof(sym[0]), why,
 				sizeof(why)) == 0;
+	pk.gen = pk.ok && backend_require(handle, gen, sizeof(gen) /
+					  sizeof(gen[0]), why, sizeof(why)) == 0;
+	if (backend_sym(handle, &pk.set_keygen_bits,
+			"EVP_PKEY_CTX_set_rsa_keygen_bits") != 0)
+		pk.set_keygen_bits = NULL;
 	if (backend_sym(handle, &pk.set_padding,
 			"EVP_PKEY_CTX_set_rsa_padding") != 0)
 		pk.set_padding = NULL;
@@ -266,6 +289,33 @@ static int ossl_rsa_verify(void *pub, const uint8_t *msg, size_t len,
 	return pk.verify(k->work, sig, k->bytes, msg, len) == 1 ? 0 : 1;
 }
 
+/* A new key pair of ALGO's size; its modulus into N. Returns 0, or -1
+ * when OpenSSL failed. */
+static int ossl_rsa_keygen(enum guest_pk_algo algo, uint8_t *n)
+{
+	int bits = (int)guest_pk_pub_bytes(algo) * 8, rc = -1;
+	EVP_PKEY_CTX *ctx;
+	EVP_PKEY *pkey = NULL;
+	struct ossl_rsa_key k = { algo, guest_pk_pub_bytes(algo), NULL, NULL,
+				  NULL };
+
+	if (!pk.gen || !(ctx = pk.ctx_new_id(OSSL_PKEY_RSA, NULL)))
+		return -1;
+	if (pk.keygen_init(ctx) == 1 &&
+	    (pk.set_keygen_bits ? pk.set_keygen_bits(ctx, bits)
+				: pk.ctrl(ctx, OSSL_PKEY_RSA, OSSL_OP_KEYGEN,
+					  OSSL_CTRL_RSA_KEYGEN_BITS, bits,
+					  NULL)) > 0 &&
+	    pk.keygen(ctx, &pkey) == 1 && pkey) {
+		k.pkey = pkey;
+		rc = ossl_rsa_public(&k, n);
+	}
+	if (pkey)
+		pk.pkey_free(pkey);
+	pk.ctx_free(ctx);
+	return rc;
+}
+
 const struct guest_pk_ops guest_rsa_openssl = {
 	.supports = ossl_rsa_supports,
 	.key_new = ossl_rsa_key_new,
@@ -274,4 +324,5 @@ const struct guest_pk_ops guest_rsa_openssl = {
 	.public_key = ossl_rsa_public,
 	.sign = ossl_rsa_sign,
 	.verify = ossl_rsa_verify,
+	.keygen = ossl_rsa_keygen,
 };

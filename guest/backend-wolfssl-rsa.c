@@ -18,6 +18,10 @@
  * (which recovers the DigestInfo, compared here) or wc_RsaPSS_VerifyCheck
  * (the salt as long as the digest, 32 bytes).
  *
+ * keygen: wc_MakeRsaKey (e 65537) on a new RsaKey with its WC_RNG
+ * (builds without WOLFSSL_KEY_GEN lack it: not timed), the modulus
+ * flattened.
+ *
  * Prototypes and constants restate wolfCrypt's public ABI
  * (wolfssl/wolfcrypt/rsa.h, hash.h, random.h, sha256.h of 5.5):
  * WC_HASH_TYPE_SHA256 = 6, WC_MGF1SHA256 = 1. */
@@ -63,6 +67,7 @@ static struct {
 	int (*sha256)(const byte *data, word32 len, byte *hash);
 	WC_RNG *(*rng_new)(byte *nonce, word32 nonce_size, void *heap);
 	void (*rng_free)(WC_RNG *rng);
+	int (*make_key)(void *key, int size, long e, WC_RNG *rng);
 	bool ok;
 } pk;
 
@@ -99,6 +104,8 @@ void guest_rsa_wolfssl_load(void *handle)
 
 	pk.ok = backend_require(handle, sym, sizeof(sym) / sizeof(sym[0]), why,
 				sizeof(why)) == 0;
+	if (backend_sym(handle, &pk.make_key, "wc_MakeRsaKey") != 0)
+		pk.make_key = NULL;
 }
 
 /* struct guest_pk_ops: the RSA algorithms, where resolved. */
@@ -256,6 +263,21 @@ static int ws_rsa_verify(void *pub, const uint8_t *msg, size_t len,
 	return rc == (int)sizeof(di) && memcmp(out, di, sizeof(di)) == 0 ? 0 : 1;
 }
 
+/* A new key pair of ALGO's size (e = 65537); its modulus into N.
+ * Returns 0, or -1 when wolfCrypt failed. */
+static int ws_rsa_keygen(enum guest_pk_algo algo, uint8_t *n)
+{
+	struct ws_rsa_key *k = pk.make_key ? key_alloc(algo) : NULL;
+	int rc;
+
+	if (!k)
+		return -1;
+	rc = pk.make_key(k->key, (int)k->bytes * 8, 65537, k->rng) == 0 &&
+	     ws_rsa_public(k, n) == 0 ? 0 : -1;
+	ws_rsa_free(k);
+	return rc;
+}
+
 const struct guest_pk_ops guest_rsa_wolfssl = {
 	.supports = ws_rsa_supports,
 	.key_new = ws_rsa_key_new,
@@ -264,4 +286,5 @@ const struct guest_pk_ops guest_rsa_wolfssl = {
 	.public_key = ws_rsa_public,
 	.sign = ws_rsa_sign,
 	.verify = ws_rsa_verify,
+	.keygen = ws_rsa_keygen,
 };

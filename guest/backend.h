@@ -191,6 +191,12 @@ struct guest_pk_ops {
 	 * MSG with public key PUB (from pub_new): 0 valid, 1 rejected. */
 	int (*verify)(void *pub, const uint8_t *msg, size_t len,
 		      const uint8_t *sig);
+	/* Optional (NULL: not timed), RSA: generate a new key pair of
+	 * ALGO's size (guest_pk_pub_bytes x 8 bits, e = 65537) with the
+	 * library's own generator, as an application asks for one, write its
+	 * modulus (guest_pk_pub_bytes of ALGO, big-endian) into N and release
+	 * it. Takes tens to hundreds of ms. Returns 0, or -1 on an error. */
+	int (*keygen)(enum guest_pk_algo algo, uint8_t *n);
 };
 
 /* Key derivation functions, in the order of lib/kdf-table.h

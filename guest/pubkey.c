@@ -25,6 +25,13 @@
 #define PK_PEER_FIRST 0x60
 #define PK_MSG_FIRST 0x40
 
+/* RSA key generation (rsa-2048's keygen) takes tens to hundreds of ms a
+ * key, and each key's time differs widely (the search for primes): it
+ * is timed in one set of this many batches of one key each (the spread
+ * is in the pkresult's quartiles, CV and samples), after the one
+ * calibration batch and without the untimed call first. */
+#define PK_KEYGEN_SAMPLES 5
+
 /* The Ed25519 signature of that message under that seed, which the
  * timed verification checks (so that it verifies a good signature in
  * every library, whatever its own signing does): computed with
@@ -157,9 +164,26 @@ static int batch_verify(void *p, uint64_t calls)
 	return 0;
 }
 
+/* CALLS new key pairs (RSA keygen), each modulus checked to have its
+ * size (top bit set) and to be odd; 0, or -1 when one failed. */
+static int batch_keygen(void *p, uint64_t calls)
+{
+	const struct pk_arg *a = p;
+	size_t bytes = guest_pk_pub_bytes(a->algo);
+	uint8_t n[GUEST_PK_PUB_MAX];
+
+	for (uint64_t i = 0; i < calls; i++)
+		if (a->pk->keygen(a->algo, n) != 0 || !(n[0] & 0x80) ||
+		    !(n[bytes - 1] & 1))
+			return -1;
+	return 0;
+}
+
 /* The batch function of operation NAME. */
 static bench_batch_fn batch_of(const char *name)
 {
+	if (strcmp(name, "keygen") == 0)
+		return batch_keygen;
 	if (strcmp(name, "import") == 0)
 		return batch_import;
 	if (strcmp(name, "derive") == 0)
@@ -204,15 +228,24 @@ static void time_ops(struct run *run, const struct guest_backend *b,
 	}
 	for (int i = 0; ok && i < PUBKEY_MAX_OPS && t->ops[i]; i++) {
 		bench_batch_fn fn = batch_of(t->ops[i]);
+		struct bench_params params = run->params;
 		int rc;
 
 		arg.key = fn == batch_verify ? other : key;
-		/* one untimed call first: a library's one-time set-up on
-		 * first use (wolfSSL 5.5's first P-256 verify and derive
-		 * take milliseconds) is not an operation's cost, and
-		 * calibration would take it for one */
-		(void)fn(&arg, 1);
-		rc = bench_measure(fn, &arg, 1, &run->params, NULL, &out->r[i]);
+		if (fn == batch_keygen) {
+			if (!pk->keygen)
+				continue;
+			params.sets = 1;
+			params.repetitions = PK_KEYGEN_SAMPLES;
+		} else {
+			/* one untimed call first: a library's one-time
+			 * set-up on first use (wolfSSL 5.5's first P-256
+			 * verify and derive take milliseconds) is not an
+			 * operation's cost, and calibration would take it
+			 * for one */
+			(void)fn(&arg, 1);
+		}
+		rc = bench_measure(fn, &arg, 1, &params, NULL, &out->r[i]);
 		run->counts->measure_ns += out->r[i].spent_ns;
 		if (rc < 0) {
 			check_emit(emit_error(b->name, t->name, "%s failed",

@@ -13,7 +13,7 @@
 #define PUBKEY_COUNT 7
 
 /* Most operations of one algorithm. */
-#define PUBKEY_MAX_OPS 3
+#define PUBKEY_MAX_OPS 4
 
 struct pubkey_algorithm {
 	const char *name;			/* "x25519", "ed25519",
