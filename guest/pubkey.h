@@ -12,7 +12,7 @@
  *     in memory shared with the parent (struct pk_shared);
  *  2. after every library (pubkey_finish, in the parent): each library,
  *     in a process of its own, checks every other library's timed
- *     output - verifies its signature (Ed25519, ECDSA), derives the
+ *     output - verifies its signature (Ed25519, ECDSA, RSA), derives the
  *     shared secret (X25519, ECDH) from the peer's side and compares;
  *  3. then the parent prints, per library and algorithm, one `pkcheck`
  *     line (who confirmed, who rejected) and its `pkresult` lines,

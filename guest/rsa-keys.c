@@ -19,7 +19,9 @@
  *     -sigopt rsa_pss_saltlen:32 -sigopt rsa_mgf1_md:sha256
  * (SHA-256, MGF1 with SHA-256, a 32-byte salt: randomised, so one
  * signature that every library must verify), checked with openssl dgst
- * -verify and with pyca/cryptography 48. */
+ * -verify. The components were read out of the PEM keys with
+ * pyca/cryptography 48 (private_numbers()). Every library's known-answer
+ * test (guest/pubkey-kat.c) checks them again in each run. */
 #include "compat.h"
 
 #include <string.h>
