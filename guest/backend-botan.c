@@ -354,6 +354,7 @@ static enum guest_load bo_load(struct guest_lib_info *info, char *why,
 	guest_pk_botan_load(api.handle);
 	guest_kdf_botan_load(api.handle);
 	guest_ec_botan_load(api.handle);
+	guest_rsa_botan_load(api.handle);
 	for (int a = 0; a < GUEST_ALGO_COUNT; a++)
 		if (names[a] && trial((enum guest_algo)a))
 			kinds[a] = kind_of((enum guest_algo)a);
@@ -543,6 +544,7 @@ const struct guest_backend guest_backend_botan = {
 	.pk = &guest_pk_botan,
 	.kdf = &guest_kdf_botan,
 	.ec = &guest_ec_botan,
+	.rsa = &guest_rsa_botan,
 	.load = bo_load,
 	.supports = bo_supports,
 	.bulk_new = bo_bulk_new,

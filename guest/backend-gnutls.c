@@ -262,6 +262,7 @@ static enum guest_load gt_load(struct guest_lib_info *info, char *why,
 	guest_pk_gnutls_load(api.handle);
 	guest_kdf_gnutls_load(api.handle);
 	guest_ec_gnutls_load(api.handle);
+	guest_rsa_gnutls_load(api.handle);
 	return GUEST_LOAD_OK;
 }
 
@@ -455,4 +456,5 @@ const struct guest_backend guest_backend_gnutls = {
 	.pk = &guest_pk_gnutls,
 	.kdf = &guest_kdf_gnutls,
 	.ec = &guest_ec_gnutls,
+	.rsa = &guest_rsa_gnutls,
 };

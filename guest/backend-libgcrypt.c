@@ -266,6 +266,7 @@ static enum guest_load gc_load(struct guest_lib_info *info, char *why,
 	guest_pk_libgcrypt_load(api.handle);
 	guest_kdf_libgcrypt_load(api.handle);
 	guest_ec_libgcrypt_load(api.handle);
+	guest_rsa_libgcrypt_load(api.handle);
 	return GUEST_LOAD_OK;
 }
 
@@ -425,4 +426,5 @@ const struct guest_backend guest_backend_libgcrypt = {
 	.pk = &guest_pk_libgcrypt,
 	.kdf = &guest_kdf_libgcrypt,
 	.ec = &guest_ec_libgcrypt,
+	.rsa = &guest_rsa_libgcrypt,
 };

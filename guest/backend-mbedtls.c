@@ -188,6 +188,7 @@ static enum guest_load mb_load(struct guest_lib_info *info, char *why,
 	guest_pk_mbedtls_load(api.handle);
 	guest_kdf_mbedtls_load(api.handle);
 	guest_ec_mbedtls_load(api.handle);
+	guest_rsa_mbedtls_load(api.handle);
 	return GUEST_LOAD_OK;
 }
 
@@ -372,4 +373,5 @@ const struct guest_backend guest_backend_mbedtls = {
 	.pk = &guest_pk_mbedtls,
 	.kdf = &guest_kdf_mbedtls,
 	.ec = &guest_ec_mbedtls,
+	.rsa = &guest_rsa_mbedtls,
 };

@@ -552,4 +552,5 @@ const struct guest_backend guest_backend_nettle = {
 	.pk = &guest_pk_nettle,
 	.kdf = &guest_kdf_nettle,
 	.ec = &guest_ec_nettle,
+	.rsa = &guest_rsa_nettle,
 };

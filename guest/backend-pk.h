@@ -65,4 +65,23 @@ void guest_ec_gnutls_load(void *handle);
 extern const struct guest_pk_ops guest_ec_nettle;	/* through libhogweed,
 				 * guest_pk_nettle_hogweed(): no load */
 
+/* The RSA signatures (guest_backend's rsa: GUEST_PK_RSA_2048,
+ * GUEST_PK_RSA_3072, GUEST_PK_RSA_PSS_2048, the fixed keys of
+ * guest/rsa-keys.h), each backend's in guest/backend-NAME-rsa.c, loaded
+ * as its *_pk_load() above is. */
+extern const struct guest_pk_ops guest_rsa_openssl;
+void guest_rsa_openssl_load(void *handle);
+extern const struct guest_pk_ops guest_rsa_libgcrypt;
+void guest_rsa_libgcrypt_load(void *handle);
+extern const struct guest_pk_ops guest_rsa_nettle;	/* through libhogweed,
+				 * guest_pk_nettle_hogweed(): no load */
+extern const struct guest_pk_ops guest_rsa_gnutls;
+void guest_rsa_gnutls_load(void *handle);
+extern const struct guest_pk_ops guest_rsa_mbedtls;
+void guest_rsa_mbedtls_load(void *handle);
+extern const struct guest_pk_ops guest_rsa_wolfssl;
+void guest_rsa_wolfssl_load(void *handle);
+extern const struct guest_pk_ops guest_rsa_botan;
+void guest_rsa_botan_load(void *handle);
+
 #endif /* GUEST_BACKEND_PK_H */

@@ -154,6 +154,7 @@ static enum guest_load ws_load(struct guest_lib_info *info, char *why,
 
 	guest_kdf_wolfssl_load(h);
 	guest_ec_wolfssl_load(h);
+	guest_rsa_wolfssl_load(h);
 	backend_sym(h, &api.aes_init, "wc_AesInit");
 	backend_sym(h, &api.aes_free, "wc_AesFree");
 	backend_sym(h, &api.aes_set_key, "wc_AesSetKey");
@@ -548,6 +549,7 @@ const struct guest_backend guest_backend_wolfssl = {
 	.pk = &guest_pk_wolfssl,
 	.kdf = &guest_kdf_wolfssl,
 	.ec = &guest_ec_wolfssl,
+	.rsa = &guest_rsa_wolfssl,
 	.load = ws_load,
 	.supports = ws_supports,
 	.bulk_new = ws_bulk_new,

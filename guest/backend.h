@@ -92,6 +92,16 @@ enum guest_pk_algo {
 	GUEST_PK_ECDSA_P256,	/* ECDSA on P-256 with SHA-256 (FIPS 186-4
 				 * 6): keys as ECDH's, signatures raw r || s
 				 * (32 bytes each, big-endian) */
+	GUEST_PK_RSA_2048,	/* RSASSA-PKCS1-v1_5 with SHA-256 (RFC 8017
+				 * 8.2), the fixed 2048-bit test key of
+				 * guest/rsa-keys.c: public keys the
+				 * modulus (256 bytes, e = 65537),
+				 * signatures 256 bytes */
+	GUEST_PK_RSA_3072,	/* the same with the 3072-bit test key: 384
+				 * bytes */
+	GUEST_PK_RSA_PSS_2048,	/* RSASSA-PSS (RFC 8017 8.1) with SHA-256,
+				 * MGF1-SHA-256 and a 32-byte salt, the
+				 * 2048-bit key of GUEST_PK_RSA_2048 */
 	GUEST_PK_COUNT
 };
 
@@ -101,14 +111,36 @@ enum guest_pk_algo {
 				 * secret */
 #define GUEST_PK_SIG_BYTES 64	/* Ed25519 signature; ECDSA P-256 r || s */
 #define GUEST_PK_P256_PUB_BYTES 65	/* uncompressed P-256 point */
-#define GUEST_PK_PUB_MAX 65	/* the largest public key */
+#define GUEST_PK_RSA2048_BYTES 256	/* RSA-2048 modulus and signature */
+#define GUEST_PK_RSA3072_BYTES 384	/* RSA-3072 modulus and signature */
+#define GUEST_PK_PUB_MAX 384	/* the largest public key (RSA-3072) */
+#define GUEST_PK_SIG_MAX 384	/* the largest signature (RSA-3072) */
 
-/* The bytes of a public key of ALGO: 32 (X25519, Ed25519) or 65 (the
- * P-256 algorithms). */
+/* Is ALGO one of the RSA signatures (fixed keys, guest/rsa-keys.h)? */
+static inline bool guest_pk_is_rsa(enum guest_pk_algo algo)
+{
+	return algo == GUEST_PK_RSA_2048 || algo == GUEST_PK_RSA_3072 ||
+	       algo == GUEST_PK_RSA_PSS_2048;
+}
+
+/* The bytes of a public key of ALGO: 32 (X25519, Ed25519), 65 (the
+ * P-256 algorithms) or the RSA modulus (256, 384). */
 static inline size_t guest_pk_pub_bytes(enum guest_pk_algo algo)
 {
+	if (algo == GUEST_PK_RSA_3072)
+		return GUEST_PK_RSA3072_BYTES;
+	if (guest_pk_is_rsa(algo))
+		return GUEST_PK_RSA2048_BYTES;
 	return algo == GUEST_PK_ECDH_P256 || algo == GUEST_PK_ECDSA_P256 ?
 	       GUEST_PK_P256_PUB_BYTES : GUEST_PK_KEY_BYTES;
+}
+
+/* The bytes of a signature of signature algorithm ALGO: 64 (Ed25519,
+ * ECDSA P-256 r || s) or the RSA modulus's (256, 384). */
+static inline size_t guest_pk_sig_bytes(enum guest_pk_algo algo)
+{
+	return guest_pk_is_rsa(algo) ? guest_pk_pub_bytes(algo)
+				     : GUEST_PK_SIG_BYTES;
 }
 
 /* Is ALGO a key agreement (derive) rather than a signature (sign,
@@ -133,6 +165,8 @@ struct guest_pk_ops {
 	 * PRIV (X25519: the scalar, RFC 7748 5; Ed25519: the seed, RFC 8032
 	 * 5.1.5; P-256: the scalar, big-endian, 1 .. n - 1), with whatever
 	 * the library derives at import (Ed25519, P-256: the public key).
+	 * RSA: PRIV is not read; the key is ALGO's fixed test key
+	 * (guest/rsa-keys.h), imported from its components.
 	 * Returns the key (caller owns: key_free) or NULL. */
 	void *(*key_new)(enum guest_pk_algo algo, const uint8_t *priv);
 	/* Import a public key of a signature algorithm
@@ -150,12 +184,19 @@ struct guest_pk_ops {
 	 * taken raw in every call. */
 	int (*derive)(void *key, const uint8_t *peer, uint8_t *out);
 	/* Signatures: sign the LEN bytes of MSG with private KEY into SIG
-	 * (GUEST_PK_SIG_BYTES; ECDSA hashes MSG with SHA-256 itself). */
+	 * (guest_pk_sig_bytes of its algorithm; ECDSA and RSA hash MSG with
+	 * SHA-256 themselves). */
 	int (*sign)(void *key, const uint8_t *msg, size_t len, uint8_t *sig);
-	/* Signatures: check SIG (GUEST_PK_SIG_BYTES) over the LEN bytes of
+	/* Signatures: check SIG (guest_pk_sig_bytes) over the LEN bytes of
 	 * MSG with public key PUB (from pub_new): 0 valid, 1 rejected. */
 	int (*verify)(void *pub, const uint8_t *msg, size_t len,
 		      const uint8_t *sig);
+	/* Optional (NULL: not timed), RSA: generate a new key pair of
+	 * ALGO's size (guest_pk_pub_bytes x 8 bits, e = 65537) with the
+	 * library's own generator, as an application asks for one, write its
+	 * modulus (guest_pk_pub_bytes of ALGO, big-endian) into N and release
+	 * it. Takes tens to hundreds of ms. Returns 0, or -1 on an error. */
+	int (*keygen)(enum guest_pk_algo algo, uint8_t *n);
 };
 
 /* Key derivation functions, in the order of lib/kdf-table.h
@@ -292,13 +333,19 @@ struct guest_backend {
 	 * ECDSA on P-256 (GUEST_PK_ECDH_P256, GUEST_PK_ECDSA_P256), with
 	 * keys of their own, usable after load(); guest_pk_ops_of picks. */
 	const struct guest_pk_ops *ec;
+	/* Optional (NULL: no RSA): the operations of the RSA signatures
+	 * (guest_pk_is_rsa), usable after load(); guest_pk_ops_of picks. */
+	const struct guest_pk_ops *rsa;
 };
 
 /* The operations of B that handle ALGO: B->ec for the P-256
- * algorithms, else B->pk (either may be NULL: unsupported). */
+ * algorithms, B->rsa for RSA, else B->pk (any may be NULL:
+ * unsupported). */
 static inline const struct guest_pk_ops *
 guest_pk_ops_of(const struct guest_backend *b, enum guest_pk_algo algo)
 {
+	if (guest_pk_is_rsa(algo))
+		return b->rsa;
 	return algo == GUEST_PK_ECDH_P256 || algo == GUEST_PK_ECDSA_P256 ?
 	       b->ec : b->pk;
 }

@@ -37,6 +37,12 @@ GUEST_SOURCES = \
 	guest/backend-libgcrypt-ec.c guest/backend-mbedtls-ec.c \
 	guest/backend-wolfssl-ec.c guest/backend-botan-ec.c \
 	guest/backend-gnutls-ec.c \
+	guest/rsa-keys.c guest/rsa-keys.h \
+	guest/backend-openssl-rsa.c guest/backend-libgcrypt-rsa.c \
+	guest/backend-nettle-rsa.c guest/backend-gnutls-rsa.c \
+	guest/backend-mbedtls-rsa.c \
+	guest/backend-wolfssl-rsa.c \
+	guest/backend-botan-rsa.c \
 	guest/pubkey.c guest/pubkey.h guest/pubkey-kat.c guest/pubkey-kat.h \
 	lib/pubkey-table.c lib/pubkey-table.h \
 	guest/backend-kdf.h guest/backend-openssl-kdf.c \

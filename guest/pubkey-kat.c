@@ -1,12 +1,13 @@
-/* guest/pubkey-kat.c - known answers of X25519, Ed25519, ECDH P-256 and
- * ECDSA P-256 (see pubkey-kat.h). Every value is copied from the cited
- * source (and was checked against a second implementation when it was
- * typed in). */
+/* guest/pubkey-kat.c - known answers of X25519, Ed25519, ECDH P-256,
+ * ECDSA P-256 and the RSA signatures (see pubkey-kat.h). Every value is
+ * copied from the cited source (and was checked against a second
+ * implementation when it was typed in). */
 #include "compat.h"
 
 #include <string.h>
 
 #include "pubkey-kat.h"
+#include "rsa-keys.h"
 
 /* Decode the 2 x N lowercase hex digits of HEX into OUT (room for N
  * bytes); returns the byte count, or (size_t)-1 on a bad digit. */
@@ -157,6 +158,43 @@ static bool ecdsa(const struct guest_pk_ops *pk, const struct pk_kat *v)
 	return ok;
 }
 
+/* The RSA algorithms, with the fixed test key of V->algo and its
+ * signatures of the 64-byte message 0x40 .. 0x7f (guest/rsa-keys.c, made
+ * with OpenSSL): the public key (the modulus) from the imported private
+ * key; PKCS#1 v1.5, deterministic: the library's signature is exactly
+ * the known one; PSS, randomised: the library's own signature verifies;
+ * both: the known signature verifies and, with its last bit flipped, is
+ * rejected. */
+static bool rsa(const struct guest_pk_ops *pk, const struct pk_kat *v)
+{
+	const struct rsa_test_key *k = rsa_test_key_of(v->algo);
+	bool pss = v->algo == GUEST_PK_RSA_PSS_2048;
+	uint8_t msg[64], unused[GUEST_PK_KEY_BYTES] = { 0 };
+	uint8_t got[GUEST_PK_SIG_MAX], sig[GUEST_PK_SIG_MAX];
+	void *key = NULL, *pkey = NULL;
+	bool ok;
+
+	if (!k)
+		return false;
+	for (size_t i = 0; i < sizeof(msg); i++)
+		msg[i] = (uint8_t)(0x40 + i);
+	memcpy(sig, pss ? k->sig_pss : k->sig_pkcs1, k->bytes);
+	ok = (key = pk->key_new(v->algo, unused)) &&
+	     pk->public_key(key, got) == 0 && memcmp(got, k->n, k->bytes) == 0 &&
+	     (pkey = pk->pub_new(v->algo, k->n)) &&
+	     pk->verify(pkey, msg, sizeof(msg), sig) == 0 &&
+	     pk->sign(key, msg, sizeof(msg), got) == 0 &&
+	     (pss ? pk->verify(pkey, msg, sizeof(msg), got) == 0
+		  : memcmp(got, sig, k->bytes) == 0);
+	if (ok) {
+		sig[k->bytes - 1] ^= 1;
+		ok = pk->verify(pkey, msg, sizeof(msg), sig) == 1;
+	}
+	pk->key_free(key);
+	pk->key_free(pkey);
+	return ok;
+}
+
 static const struct pk_kat table[] = {
 	{ GUEST_PK_X25519, "RFC 7748 5.2, first X25519 test vector", x25519_mul, {
 	  "a546e36bf0527c9d3b16154b82465edd62144c0ac1fc5a18506a2244ba449ac4",
@@ -208,6 +246,10 @@ static const struct pk_kat table[] = {
 	  "73616d706c65",
 	  "efd48b2aacb6a8fd1140dd9cd45e81d69d2c877b56aaf991c34d0ea84eaf3716"
 	  "f7cb1c942d657c41d436c7a1b6e29f65f3e900dbb9aff4064dc4ab2f843acda8" } },
+	/* the fixed test keys and their signatures, guest/rsa-keys.c */
+	{ GUEST_PK_RSA_2048, "fixed 2048-bit test key, PKCS#1 v1.5 SHA-256 signature by openssl dgst -sha256 -sign", rsa, { 0 } },
+	{ GUEST_PK_RSA_3072, "fixed 3072-bit test key, PKCS#1 v1.5 SHA-256 signature by openssl dgst -sha256 -sign", rsa, { 0 } },
+	{ GUEST_PK_RSA_PSS_2048, "fixed 2048-bit test key, PSS SHA-256 MGF1-SHA-256 salt 32 signature by openssl dgst -sha256 -sign", rsa, { 0 } },
 };
 
 const struct pk_kat *pk_kat_table(size_t *count)

@@ -14,6 +14,7 @@
 #include "options.h"
 #include "pubkey-kat.h"
 #include "pubkey.h"
+#include "rsa-keys.h"
 
 /* The timed path's values, the same in every library: the private key
  * (X25519 and P-256 scalar, Ed25519 seed) is the run's key, bytes 0x10 ..
@@ -23,6 +24,13 @@
 #define PK_MSG_BYTES 64
 #define PK_PEER_FIRST 0x60
 #define PK_MSG_FIRST 0x40
+
+/* RSA key generation (rsa-2048's keygen) takes tens to hundreds of ms a
+ * key, and each key's time differs widely (the search for primes): it
+ * is timed in one set of this many batches of one key each (the spread
+ * is in the pkresult's quartiles, CV and samples), after the one
+ * calibration batch and without the untimed call first. */
+#define PK_KEYGEN_SAMPLES 5
 
 /* The Ed25519 signature of that message under that seed, which the
  * timed verification checks (so that it verifies a good signature in
@@ -55,6 +63,19 @@ static const uint8_t timed_sig_ecdsa[GUEST_PK_SIG_BYTES] = {
 	0xd1, 0xf9, 0xa4, 0xe1, 0x87, 0xf1, 0xba, 0xb4,
 	0x82, 0x3a, 0x37, 0x2e, 0x9e, 0x68, 0xc5, 0xc9,
 };
+
+/* The good signature of the message under the run's key that the timed
+ * verification of signature algorithm ALGO checks: Ed25519's and
+ * ECDSA's above, RSA's the known answers of its fixed key
+ * (guest/rsa-keys.c; for PSS one of many). */
+static const uint8_t *timed_sig(enum guest_pk_algo algo)
+{
+	const struct rsa_test_key *k = rsa_test_key_of(algo);
+
+	if (k)
+		return algo == GUEST_PK_RSA_PSS_2048 ? k->sig_pss : k->sig_pkcs1;
+	return algo == GUEST_PK_ECDSA_P256 ? timed_sig_ecdsa : timed_sig_ed25519;
+}
 
 /* Fill BUF with the N bytes FIRST, FIRST + 1, ... */
 static void fill_from(uint8_t *buf, size_t n, unsigned first)
@@ -143,9 +164,26 @@ static int batch_verify(void *p, uint64_t calls)
 	return 0;
 }
 
+/* CALLS new key pairs (RSA keygen), each modulus checked to have its
+ * size (top bit set) and to be odd; 0, or -1 when one failed. */
+static int batch_keygen(void *p, uint64_t calls)
+{
+	const struct pk_arg *a = p;
+	size_t bytes = guest_pk_pub_bytes(a->algo);
+	uint8_t n[GUEST_PK_PUB_MAX];
+
+	for (uint64_t i = 0; i < calls; i++)
+		if (a->pk->keygen(a->algo, n) != 0 || !(n[0] & 0x80) ||
+		    !(n[bytes - 1] & 1))
+			return -1;
+	return 0;
+}
+
 /* The batch function of operation NAME. */
 static bench_batch_fn batch_of(const char *name)
 {
+	if (strcmp(name, "keygen") == 0)
+		return batch_keygen;
 	if (strcmp(name, "import") == 0)
 		return batch_import;
 	if (strcmp(name, "derive") == 0)
@@ -172,8 +210,7 @@ static void time_ops(struct run *run, const struct guest_backend *b,
 	uint8_t peer[GUEST_PK_KEY_BYTES], msg[PK_MSG_BYTES];
 	uint8_t pub[GUEST_PK_PUB_MAX];
 	struct pk_arg arg = { pk, algo, NULL, run->key, NULL, out->out,
-			      algo == GUEST_PK_ECDSA_P256 ? timed_sig_ecdsa
-							  : timed_sig_ed25519 };
+			      timed_sig(algo) };
 	void *key = pk->key_new(algo, run->key), *other = NULL;
 	int ok;
 
@@ -191,15 +228,24 @@ static void time_ops(struct run *run, const struct guest_backend *b,
 	}
 	for (int i = 0; ok && i < PUBKEY_MAX_OPS && t->ops[i]; i++) {
 		bench_batch_fn fn = batch_of(t->ops[i]);
+		struct bench_params params = run->params;
 		int rc;
 
 		arg.key = fn == batch_verify ? other : key;
-		/* one untimed call first: a library's one-time set-up on
-		 * first use (wolfSSL 5.5's first P-256 verify and derive
-		 * take milliseconds) is not an operation's cost, and
-		 * calibration would take it for one */
-		(void)fn(&arg, 1);
-		rc = bench_measure(fn, &arg, 1, &run->params, NULL, &out->r[i]);
+		if (fn == batch_keygen) {
+			if (!pk->keygen)
+				continue;
+			params.sets = 1;
+			params.repetitions = PK_KEYGEN_SAMPLES;
+		} else {
+			/* one untimed call first: a library's one-time
+			 * set-up on first use (wolfSSL 5.5's first P-256
+			 * verify and derive take milliseconds) is not an
+			 * operation's cost, and calibration would take it
+			 * for one */
+			(void)fn(&arg, 1);
+		}
+		rc = bench_measure(fn, &arg, 1, &params, NULL, &out->r[i]);
 		run->counts->measure_ns += out->r[i].spent_ns;
 		if (rc < 0) {
 			check_emit(emit_error(b->name, t->name, "%s failed",
@@ -256,7 +302,8 @@ void pubkey_measure_library(struct run *run, const struct guest_backend *b)
 /* Does PK confirm OUT, the timed path's output of another library for
  * ALGO? Key agreements: the shared secret from the peer's side (the
  * peer's private key with the public key of the run's key) equals it;
- * signatures: the signature verifies under the run key's public key.
+ * signatures: the signature verifies under the run key's public key
+ * (RSA PKCS#1 v1.5: and is the known one, byte for byte).
  * Returns 1 confirmed, 0 rejected, -1 when PK could not check. */
 static int confirm(const struct guest_pk_ops *pk, enum guest_pk_algo algo,
 		   const uint8_t *key, const uint8_t *out)
@@ -278,6 +325,12 @@ static int confirm(const struct guest_pk_ops *pk, enum guest_pk_algo algo,
 		int v = pk->verify(other, msg, PK_MSG_BYTES, out);
 
 		rc = v == 0 ? 1 : v == 1 ? 0 : -1;
+		/* PKCS#1 v1.5 is deterministic: a signature that verifies
+		 * must also be the one signature there is */
+		if (rc == 1 && guest_pk_is_rsa(algo) &&
+		    algo != GUEST_PK_RSA_PSS_2048)
+			rc = memcmp(out, timed_sig(algo),
+				    guest_pk_sig_bytes(algo)) == 0;
 	}
 out:
 	pk->key_free(own);

@@ -1,6 +1,7 @@
 /* guest/pubkey.h - the public-key algorithms of a run (--pubkey;
- * guest/PROTOCOL.md, "Public key"): X25519, Ed25519, ECDH P-256 and
- * ECDSA P-256 in every library whose backend has them (struct
+ * guest/PROTOCOL.md, "Public key"): X25519, Ed25519, ECDH P-256,
+ * ECDSA P-256 and the RSA signatures (PKCS#1 v1.5 2048 and 3072 bits,
+ * PSS 2048 bits) in every library whose backend has them (struct
  * guest_pk_ops), in three steps:
  *
  *  1. in each library's process, after its ciphers and hashes
@@ -11,7 +12,7 @@
  *     in memory shared with the parent (struct pk_shared);
  *  2. after every library (pubkey_finish, in the parent): each library,
  *     in a process of its own, checks every other library's timed
- *     output - verifies its signature (Ed25519, ECDSA), derives the
+ *     output - verifies its signature (Ed25519, ECDSA, RSA), derives the
  *     shared secret (X25519, ECDH) from the peer's side and compares;
  *  3. then the parent prints, per library and algorithm, one `pkcheck`
  *     line (who confirmed, who rejected) and its `pkresult` lines,
@@ -36,9 +37,9 @@ struct pk_outcome {
 	bool measured;		/* supported: tests run, timing tried */
 	bool kat_ok;		/* every known-answer test passed */
 	bool out_ok;		/* out holds the timed path's output */
-	uint8_t out[GUEST_PK_SIG_BYTES];	/* the last shared secret
-				 * (32 bytes) or signature (64) the timed
-				 * path made */
+	uint8_t out[GUEST_PK_SIG_MAX];	/* the last shared secret
+				 * (32 bytes) or signature (64; RSA 256 or
+				 * 384) the timed path made */
 	bool have[PUBKEY_MAX_OPS];	/* operation i (pubkey_table's order)
 				 * was timed into r[i] */
 	struct bench_result r[PUBKEY_MAX_OPS];

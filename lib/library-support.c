@@ -84,8 +84,9 @@ static const struct support table[] = {
 	{ "libmcrypt", libmcrypt_lacks },
 };
 
-/* The public-key algorithms each library has (guest/backend-NAME-pk.c
- * and -ec.c, guest/PROTOCOL.md "Public key"); a library not named has none. */
+/* The public-key algorithms each library has (guest/backend-NAME-pk.c,
+ * -ec.c and -rsa.c, guest/PROTOCOL.md "Public key"); a library not named
+ * has none. */
 static const struct {
 	const char *library, *algorithm;
 } pubkey_support[] = {
@@ -105,6 +106,13 @@ static const struct {
 	{ "wolfssl", "ecdh-p256" }, { "wolfssl", "ecdsa-p256" },
 	{ "botan", "ecdh-p256" }, { "botan", "ecdsa-p256" },
 	{ "gnutls", "ecdsa-p256" },
+	/* RSA (guest/backend-NAME-rsa.c): every library but libsodium */
+#define RSA_ALL(lib) { lib, "rsa-2048" }, { lib, "rsa-3072" }, \
+	{ lib, "rsa-pss-2048" }
+	RSA_ALL("openssl"), RSA_ALL("libgcrypt"), RSA_ALL("nettle"),
+	RSA_ALL("gnutls"), RSA_ALL("mbedtls"), RSA_ALL("wolfssl"),
+	RSA_ALL("botan"),
+#undef RSA_ALL
 };
 
 /* The key derivation functions each library has (guest/backend-NAME-kdf.c,

@@ -16,6 +16,15 @@ const struct pubkey_algorithm pubkey_table[PUBKEY_COUNT] = {
 	/* ECDSA on P-256 with SHA-256 (FIPS 186-4 6), as Ed25519: import
 	 * the private scalar, sign and verify a 64-byte message. */
 	{ "ecdsa-p256", { "import", "sign", "verify" } },
+	/* RSASSA-PKCS1-v1_5 with SHA-256 (RFC 8017 8.2), a fixed 2048-bit
+	 * test key: import the key (its components), sign and verify a
+	 * 64-byte message; and generate a new 2048-bit key pair. */
+	{ "rsa-2048", { "import", "sign", "verify", "keygen" } },
+	/* The same with a fixed 3072-bit test key. */
+	{ "rsa-3072", { "import", "sign", "verify" } },
+	/* RSASSA-PSS (RFC 8017 8.1) with SHA-256, MGF1-SHA-256 and a 32-byte
+	 * salt, the key of rsa-2048. */
+	{ "rsa-pss-2048", { "import", "sign", "verify" } },
 };
 
 /* strcmp without libc: 1 when A and B are equal. */

@@ -264,7 +264,13 @@ GUEST_BACKEND_SOURCES = guest/compat.h guest/algo.c guest/algo.h \
 	guest/backend-openssl-ec.c guest/backend-nettle-ec.c \
 	guest/backend-libgcrypt-ec.c guest/backend-mbedtls-ec.c \
 	guest/backend-wolfssl-ec.c guest/backend-botan-ec.c \
-	guest/backend-gnutls-ec.c
+	guest/backend-gnutls-ec.c \
+	guest/rsa-keys.c guest/rsa-keys.h \
+	guest/backend-openssl-rsa.c guest/backend-libgcrypt-rsa.c \
+	guest/backend-nettle-rsa.c guest/backend-gnutls-rsa.c \
+	guest/backend-mbedtls-rsa.c \
+	guest/backend-wolfssl-rsa.c \
+	guest/backend-botan-rsa.c
 check_PROGRAMS += tests/t1300-guest-alloc
 tests_t1300_guest_alloc_SOURCES = tests/t1300-guest-alloc.c tests/tap.h \
 	$(GUEST_BACKEND_SOURCES)

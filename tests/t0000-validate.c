@@ -458,6 +458,14 @@ static void pubkey_lines(void)
 		LIB("openssl"),
 		"{\"type\":\"pkcheck\",\"library\":\"openssl\",\"algorithm\":\"ed25519\",\"confirmed_by\":[],\"rejected_by\":[\"nettle\"]}",
 	};
+	static const char *rsa[] = {
+		LIB("openssl"), PK("rsa-2048", "sign", "20000.0"),
+		PK("rsa-3072", "verify", "20000.0"),
+		PK("rsa-pss-2048", "import", "20000.0"),
+	};
+	static const char *rsa_bad_op[] = {
+		LIB("openssl"), PK("rsa-3072", "derive", "20000.0"),
+	};
 	static const char *bad_check[] = {
 		LIB("openssl"),
 		"{\"type\":\"pkcheck\",\"library\":\"openssl\",\"algorithm\":\"ed25519\",\"confirmed_by\":[\"nosuchlib\"],\"rejected_by\":[]}",
@@ -505,6 +513,16 @@ static void pubkey_lines(void)
 	msg = feed_lines(&out, p256_bad_op, 2);
 	tap_ok(strstr(msg, "line 3: 'sign' is not an operation of 'ecdh-p256'") != NULL,
 	       "rejects an ecdh-p256 sign (%s)", msg);
+	guest_output_release(&out);
+	msg = feed_lines(&out, rsa, 4);
+	tap_ok(!msg[0] && out.npkresults == 3 &&
+	       strcmp(out.pkresults[2].algorithm, "rsa-pss-2048") == 0,
+	       "accepts pkresult lines of rsa-2048, rsa-3072 and rsa-pss-2048 (%s)",
+	       msg);
+	guest_output_release(&out);
+	msg = feed_lines(&out, rsa_bad_op, 2);
+	tap_ok(strstr(msg, "line 3: 'derive' is not an operation of 'rsa-3072'") != NULL,
+	       "rejects an rsa-3072 derive (%s)", msg);
 	guest_output_release(&out);
 	msg = feed_lines(&out, bad_check, 2);
 	tap_ok(strstr(msg, "'confirmed_by' must be an array of names of loaded libraries") != NULL,

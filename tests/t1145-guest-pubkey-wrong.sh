@@ -15,6 +15,10 @@
 # with a bit flipped but for RFC 6979's "sample": Nettle's ECDSA known
 # answer passes, OpenSSL rejects its timed signature, its ECDSA results
 # are not verified, and its ECDH and OpenSSL's ECDSA stay verified.
+# Then RSA (PKCS #1 v1.5 and PSS) with the same stand-in, whose RSA
+# signing is right the first time (the known-answer test's) and wrong
+# after: Nettle's known answers pass, OpenSSL rejects its timed
+# signatures, its RSA results are not verified, OpenSSL's stay verified.
 # Prints TAP.
 . "${top_srcdir:-.}/tests/lib.sh"
 guest=$top_builddir/guest/benchorch-guest
@@ -138,6 +142,51 @@ for l, a in (("nettle", "ecdh-p256"), ("openssl", "ecdsa-p256"), ("openssl", "ec
     ok(len(c) == 1 and c[0]["rejected_by"] == [] and len(c[0]["confirmed_by"]) == 1
        and r and all(o["verified"] for o in r),
        "%s %s stays verified (%d results, %s)" % (l, a, len(r), c))
+open(sys.argv[3], "w").write("%d\n" % n)
+PY
+tap_n=$(cat "$tmp/n")
+
+systemd-nspawn -q --register=no --keep-unit --private-network \
+	--read-only --console=pipe --as-pid2 -D "$rootfs" \
+	--bind-ro="$guest:/run/benchorch/guest" \
+	--bind-ro="$tmp/hog:/run/fakelib" \
+	--setenv=LD_LIBRARY_PATH=/run/fakelib -- /run/benchorch/guest \
+	--quick --min-batch-ns 200000 --repetitions 1 \
+	--libs openssl,nettle --algos none --pubkey rsa-2048,rsa-pss-2048 \
+	>"$tmp/out3" 2>"$tmp/err3"
+ok $? "the guest runs OpenSSL and Nettle's RSA with the stand-in and exits 0"
+grep -q '^standin-hogweed loaded$' "$tmp/err3"
+ok $? "the guest loaded the stand-in libhogweed"
+"$check" "$tmp/out3" >"$tmp/check3" 2>&1
+ok $? "the orchestrator's validator accepts the output: $(head -1 "$tmp/check3")"
+
+python3 - "$tmp/out3" "$tap_n" "$tmp/n" <<'PY'
+import json, sys
+objs = [json.loads(l) for l in open(sys.argv[1])]
+n = int(sys.argv[2])
+def ok(cond, what):
+    global n
+    n += 1
+    print("%sok %d - %s" % ("" if cond else "not ", n, what))
+def of(t, lib, alg):
+    return [o for o in objs if o["type"] == t and o.get("library") == lib
+            and o.get("algorithm") == alg]
+for a in ("rsa-2048", "rsa-pss-2048"):
+    nops = 4 if a == "rsa-2048" else 3	# rsa-2048 has keygen too
+    k = of("kat", "nettle", a)
+    ok(len(k) == 1 and k[0]["ok"], "Nettle's %s known-answer test passes (%s)" % (a, k))
+    c = of("pkcheck", "nettle", a)
+    ok(len(c) == 1 and c[0]["rejected_by"] == ["openssl"] and c[0]["confirmed_by"] == [],
+       "OpenSSL rejects its timed %s signature (%s)" % (a, c))
+    r = of("pkresult", "nettle", a)
+    ok(len(r) == nops and not any(o["verified"] for o in r),
+       "none of its %s results is verified (%s)"
+       % (a, [(o["operation"], o["verified"]) for o in r]))
+    c = of("pkcheck", "openssl", a)
+    r = of("pkresult", "openssl", a)
+    ok(len(c) == 1 and c[0]["rejected_by"] == [] and c[0]["confirmed_by"] == ["nettle"]
+       and len(r) == nops and all(o["verified"] for o in r),
+       "openssl %s stays verified (%d results, %s)" % (a, len(r), c))
 open(sys.argv[3], "w").write("%d\n" % n)
 PY
 tap_n=$(cat "$tmp/n")

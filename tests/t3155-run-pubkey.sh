@@ -6,6 +6,8 @@
 # end of the run says so, `results --pubkey` prints them as a table, csv
 # and json, and a run without public-key names in --algos stores none;
 # with --interleave they are measured after the interleaved points.
+# `run --algos rsa-2048,rsa-3072,rsa-pss-2048` alone measures the RSA
+# signatures (verified, each confirmed by the other library).
 . "${top_srcdir:-.}/tests/lib.sh"
 require_root_tools
 command -v systemd-nspawn >/dev/null 2>&1 || skip_all "needs systemd-nspawn"
@@ -96,5 +98,20 @@ ok $? "run --interleave with a cipher, x25519 and pbkdf2-sha256"
 	[ "$(q "select count(*) from kdf_v where run_id = 3 and verified = 1")" = 2 ] &&
 	! grep -q 'not measured' "$tmp/err3"
 ok $? "pairs of aes-128-ctr, x25519 (2 libraries x 2 operations x 2 invocations) and pbkdf2-sha256 (2 x 1) stored and verified: $(q "select count(*) from pubkey_v where run_id = 3") $(q "select count(*) from kdf_v where run_id = 3")"
+
+"$BENCHORCH" run --no-confirm --distros debian --quick --runner nspawn \
+	--algos rsa-2048,rsa-3072,rsa-pss-2048 --libs openssl,nettle \
+	--state-dir "$TEST_STATE" --db "$db" >/dev/null 2>"$tmp/err4"
+ok $? "run --algos rsa-2048,rsa-3072,rsa-pss-2048 succeeds"
+[ "$(q "select count(*) from pubkey_v where run_id = 4")" = 40 ] &&
+[ "$(q "select count(*) from pubkey_v where run_id = 4 and verified = 1 and kat_ok = 1 and rejected_by = '' and confirmed_by <> '' and ops_per_s between (case operation when 'keygen' then 1 else 50 end) and 1e7")" = 40 ]
+ok $? "pubkey_v: 2 libraries x 10 operations (rsa-2048 with keygen) x 2 invocations, verified, confirmed: $(q "select algorithm || ' ' || operation || ' ' || round(min(ops_per_s)) from pubkey_v where run_id = 4 group by algorithm, operation" | tr '\n' ' ')"
+[ "$(q "select group_concat(x, ' ') from (select distinct algorithm || ':' || operation as x from pubkey_v where run_id = 4 order by x)")" = \
+	"rsa-2048:import rsa-2048:keygen rsa-2048:sign rsa-2048:verify rsa-3072:import rsa-3072:sign rsa-3072:verify rsa-pss-2048:import rsa-pss-2048:sign rsa-pss-2048:verify" ]
+ok $? "the RSA operations are import, sign and verify, and rsa-2048's keygen"
+"$BENCHORCH" results --db "$db" --run 4 --algo rsa-3072 --format json >"$tmp/json4"
+ok $? "results --run 4 --algo rsa-3072 --format json"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d)==6 and all(r["algorithm"]=="rsa-3072" and r["verified"]==1 for r in d), d' "$tmp/json4"
+ok $? "gives the rsa-3072 rows of both libraries, verified"
 
 done_testing

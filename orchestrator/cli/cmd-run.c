@@ -156,7 +156,8 @@ static const struct opt_def options[] = {
 	  .parse = measure_parse_run_algos,
 	  .help = "only these algorithms (e.g. aes-128-cbc,sha-256;\n"
 		  "public key: x25519, ed25519, ecdh-p256,\n"
-		  "ecdsa-p256, measured in the first and last\n"
+		  "ecdsa-p256, rsa-2048, rsa-3072, rsa-pss-2048,\n"
+		  "measured in the first and last\n"
 		  "round; key derivation: pbkdf2-sha256,\n"
 		  "hkdf-sha256, scrypt, argon2id, measured in the\n"
 		  "first round; default: all)" },
