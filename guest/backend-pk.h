@@ -65,4 +65,9 @@ void guest_ec_gnutls_load(void *handle);
 extern const struct guest_pk_ops guest_ec_nettle;	/* through libhogweed,
 				 * guest_pk_nettle_hogweed(): no load */
 
+/* ML-KEM-768 and ML-DSA-65 (guest_backend's pq), each backend's in
+ * guest/backend-NAME-pq.c, loaded as its *_pk_load() above is. */
+extern const struct guest_pk_ops guest_pq_openssl;
+void guest_pq_openssl_load(void *handle);
+
 #endif /* GUEST_BACKEND_PK_H */

@@ -92,6 +92,14 @@ enum guest_pk_algo {
 	GUEST_PK_ECDSA_P256,	/* ECDSA on P-256 with SHA-256 (FIPS 186-4
 				 * 6): keys as ECDH's, signatures raw r || s
 				 * (32 bytes each, big-endian) */
+	GUEST_PK_ML_KEM_768,	/* ML-KEM-768 (FIPS 203): keys from the
+				 * 64-byte seed d || z (KeyGen_internal),
+				 * 1184-byte encapsulation keys, 1088-byte
+				 * ciphertexts, 32-byte shared secrets */
+	GUEST_PK_ML_DSA_65,	/* ML-DSA-65 (FIPS 204, pure, empty
+				 * context): keys from the 32-byte seed xi
+				 * (KeyGen_internal), 1952-byte public keys,
+				 * 3309-byte signatures */
 	GUEST_PK_COUNT
 };
 
@@ -101,14 +109,59 @@ enum guest_pk_algo {
 				 * secret */
 #define GUEST_PK_SIG_BYTES 64	/* Ed25519 signature; ECDSA P-256 r || s */
 #define GUEST_PK_P256_PUB_BYTES 65	/* uncompressed P-256 point */
-#define GUEST_PK_PUB_MAX 65	/* the largest public key */
+#define GUEST_PK_MLKEM_SEED_BYTES 64	/* ML-KEM d || z */
+#define GUEST_PK_MLKEM_EK_BYTES 1184	/* ML-KEM-768 encapsulation key */
+#define GUEST_PK_MLKEM_CT_BYTES 1088	/* ML-KEM-768 ciphertext */
+#define GUEST_PK_MLDSA_PUB_BYTES 1952	/* ML-DSA-65 public key */
+#define GUEST_PK_MLDSA_SIG_BYTES 3309	/* ML-DSA-65 signature */
+#define GUEST_PK_PUB_MAX 1952	/* the largest public key */
+#define GUEST_PK_PRIV_MAX 64	/* the largest private key / seed */
+#define GUEST_PK_OUT_MAX 3309	/* the largest output a timed path
+				 * keeps: a signature, or an ML-KEM
+				 * ciphertext and its shared secret */
 
-/* The bytes of a public key of ALGO: 32 (X25519, Ed25519) or 65 (the
- * P-256 algorithms). */
+/* The bytes of a public key of ALGO: 32 (X25519, Ed25519), 65 (the
+ * P-256 algorithms), 1184 (ML-KEM-768) or 1952 (ML-DSA-65). */
 static inline size_t guest_pk_pub_bytes(enum guest_pk_algo algo)
 {
-	return algo == GUEST_PK_ECDH_P256 || algo == GUEST_PK_ECDSA_P256 ?
-	       GUEST_PK_P256_PUB_BYTES : GUEST_PK_KEY_BYTES;
+	switch (algo) {
+	case GUEST_PK_ECDH_P256:
+	case GUEST_PK_ECDSA_P256:
+		return GUEST_PK_P256_PUB_BYTES;
+	case GUEST_PK_ML_KEM_768:
+		return GUEST_PK_MLKEM_EK_BYTES;
+	case GUEST_PK_ML_DSA_65:
+		return GUEST_PK_MLDSA_PUB_BYTES;
+	default:
+		return GUEST_PK_KEY_BYTES;
+	}
+}
+
+/* The bytes of the private key (seed) key_new takes for ALGO: 64
+ * (ML-KEM-768's d || z), else 32. */
+static inline size_t guest_pk_priv_bytes(enum guest_pk_algo algo)
+{
+	return algo == GUEST_PK_ML_KEM_768 ? GUEST_PK_MLKEM_SEED_BYTES
+					   : GUEST_PK_KEY_BYTES;
+}
+
+/* The bytes of a signature of ALGO: 3309 (ML-DSA-65), else 64. */
+static inline size_t guest_pk_sig_bytes(enum guest_pk_algo algo)
+{
+	return algo == GUEST_PK_ML_DSA_65 ? GUEST_PK_MLDSA_SIG_BYTES
+					  : GUEST_PK_SIG_BYTES;
+}
+
+/* Is ALGO a key encapsulation mechanism (encaps, decaps)? */
+static inline bool guest_pk_is_kem(enum guest_pk_algo algo)
+{
+	return algo == GUEST_PK_ML_KEM_768;
+}
+
+/* Is ALGO post-quantum (guest_backend's pq operations)? */
+static inline bool guest_pk_is_pq(enum guest_pk_algo algo)
+{
+	return algo == GUEST_PK_ML_KEM_768 || algo == GUEST_PK_ML_DSA_65;
 }
 
 /* Is ALGO a key agreement (derive) rather than a signature (sign,
@@ -129,14 +182,17 @@ static inline bool guest_pk_is_agreement(enum guest_pk_algo algo)
 struct guest_pk_ops {
 	/* Does the loaded library implement ALGO? */
 	bool (*supports)(enum guest_pk_algo algo);
-	/* Import a private key of ALGO from its GUEST_PK_KEY_BYTES raw bytes
-	 * PRIV (X25519: the scalar, RFC 7748 5; Ed25519: the seed, RFC 8032
-	 * 5.1.5; P-256: the scalar, big-endian, 1 .. n - 1), with whatever
-	 * the library derives at import (Ed25519, P-256: the public key).
+	/* Import a private key of ALGO from its guest_pk_priv_bytes(ALGO)
+	 * raw bytes PRIV (X25519: the scalar, RFC 7748 5; Ed25519: the seed,
+	 * RFC 8032 5.1.5; P-256: the scalar, big-endian, 1 .. n - 1;
+	 * ML-KEM-768: the seed d || z, FIPS 203 6.1; ML-DSA-65: the seed xi,
+	 * FIPS 204 6.1), with whatever the library derives at import
+	 * (Ed25519, P-256: the public key; ML-KEM, ML-DSA: the whole key
+	 * pair, which is their key generation).
 	 * Returns the key (caller owns: key_free) or NULL. */
 	void *(*key_new)(enum guest_pk_algo algo, const uint8_t *priv);
-	/* Import a public key of a signature algorithm
-	 * (guest_pk_pub_bytes(ALGO) bytes of PUB) for verify. Returns the
+	/* Import a public key of a signature algorithm or a KEM
+	 * (guest_pk_pub_bytes(ALGO) bytes of PUB) for verify or encaps. Returns the
 	 * key (caller owns: key_free) or NULL. */
 	void *(*pub_new)(enum guest_pk_algo algo, const uint8_t *pub);
 	/* Release a key from key_new or pub_new; NULL is ignored. */
@@ -150,12 +206,22 @@ struct guest_pk_ops {
 	 * taken raw in every call. */
 	int (*derive)(void *key, const uint8_t *peer, uint8_t *out);
 	/* Signatures: sign the LEN bytes of MSG with private KEY into SIG
-	 * (GUEST_PK_SIG_BYTES; ECDSA hashes MSG with SHA-256 itself). */
+	 * (guest_pk_sig_bytes of its algorithm; ECDSA hashes MSG with
+	 * SHA-256 itself). */
 	int (*sign)(void *key, const uint8_t *msg, size_t len, uint8_t *sig);
-	/* Signatures: check SIG (GUEST_PK_SIG_BYTES) over the LEN bytes of
+	/* Signatures: check SIG (guest_pk_sig_bytes) over the LEN bytes of
 	 * MSG with public key PUB (from pub_new): 0 valid, 1 rejected. */
 	int (*verify)(void *pub, const uint8_t *msg, size_t len,
 		      const uint8_t *sig);
+	/* KEMs only (NULL elsewhere): encapsulate to public key PUB (from
+	 * pub_new) with the library's own randomness, the ciphertext
+	 * (GUEST_PK_MLKEM_CT_BYTES) into CT and the shared secret
+	 * (GUEST_PK_KEY_BYTES) into SS. */
+	int (*encaps)(void *pub, uint8_t *ct, uint8_t *ss);
+	/* KEMs only: decapsulate the ciphertext CT with private KEY into SS
+	 * (GUEST_PK_KEY_BYTES); an invalid ciphertext gives ML-KEM's
+	 * implicit rejection secret and success, as FIPS 203 says. */
+	int (*decaps)(void *key, const uint8_t *ct, uint8_t *ss);
 };
 
 /* Key derivation functions, in the order of lib/kdf-table.h
@@ -292,13 +358,20 @@ struct guest_backend {
 	 * ECDSA on P-256 (GUEST_PK_ECDH_P256, GUEST_PK_ECDSA_P256), with
 	 * keys of their own, usable after load(); guest_pk_ops_of picks. */
 	const struct guest_pk_ops *ec;
+	/* Optional (NULL: no post-quantum algorithm): the operations of
+	 * ML-KEM-768 and ML-DSA-65 (GUEST_PK_ML_KEM_768, GUEST_PK_ML_DSA_65),
+	 * usable after load(); guest_pk_ops_of picks. */
+	const struct guest_pk_ops *pq;
 };
 
 /* The operations of B that handle ALGO: B->ec for the P-256
- * algorithms, else B->pk (either may be NULL: unsupported). */
+ * algorithms, B->pq for the post-quantum ones, else B->pk (any may be
+ * NULL: unsupported). */
 static inline const struct guest_pk_ops *
 guest_pk_ops_of(const struct guest_backend *b, enum guest_pk_algo algo)
 {
+	if (guest_pk_is_pq(algo))
+		return b->pq;
 	return algo == GUEST_PK_ECDH_P256 || algo == GUEST_PK_ECDSA_P256 ?
 	       b->ec : b->pk;
 }

@@ -37,6 +37,7 @@ GUEST_SOURCES = \
 	guest/backend-libgcrypt-ec.c guest/backend-mbedtls-ec.c \
 	guest/backend-wolfssl-ec.c guest/backend-botan-ec.c \
 	guest/backend-gnutls-ec.c \
+	guest/backend-openssl-pq.c \
 	guest/pubkey.c guest/pubkey.h guest/pubkey-kat.c guest/pubkey-kat.h \
 	lib/pubkey-table.c lib/pubkey-table.h \
 	guest/backend-kdf.h guest/backend-openssl-kdf.c \

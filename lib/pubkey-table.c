@@ -16,6 +16,13 @@ const struct pubkey_algorithm pubkey_table[PUBKEY_COUNT] = {
 	/* ECDSA on P-256 with SHA-256 (FIPS 186-4 6), as Ed25519: import
 	 * the private scalar, sign and verify a 64-byte message. */
 	{ "ecdsa-p256", { "import", "sign", "verify" } },
+	/* ML-KEM-768 (FIPS 203): the key pair from its 64-byte seed d || z,
+	 * encapsulate to the encapsulation key, decapsulate that
+	 * ciphertext. */
+	{ "ml-kem-768", { "keygen", "encaps", "decaps" } },
+	/* ML-DSA-65 (FIPS 204, pure, empty context): the key pair from its
+	 * 32-byte seed, sign and verify a 64-byte message. */
+	{ "ml-dsa-65", { "keygen", "sign", "verify" } },
 };
 
 /* strcmp without libc: 1 when A and B are equal. */

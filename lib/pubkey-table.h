@@ -10,14 +10,15 @@
 
 /* Number of public-key algorithms; the guest's enum guest_pk_algo has
  * exactly these, in this order. */
-#define PUBKEY_COUNT 4
+#define PUBKEY_COUNT 6
 
 /* Most operations of one algorithm. */
 #define PUBKEY_MAX_OPS 3
 
 struct pubkey_algorithm {
 	const char *name;			/* "x25519", "ed25519",
-						 * "ecdh-p256", "ecdsa-p256" */
+						 * "ecdh-p256", "ecdsa-p256",
+						 * "ml-kem-768", "ml-dsa-65" */
 	const char *ops[PUBKEY_MAX_OPS];	/* its operations, in order;
 						 * unused slots NULL */
 };
