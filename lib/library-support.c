@@ -105,6 +105,8 @@ static const struct {
 	{ "wolfssl", "ecdh-p256" }, { "wolfssl", "ecdsa-p256" },
 	{ "botan", "ecdh-p256" }, { "botan", "ecdsa-p256" },
 	{ "gnutls", "ecdsa-p256" },
+	/* post-quantum (guest/backend-NAME-pq.c): OpenSSL 3.5 and later */
+	{ "openssl", "ml-kem-768" }, { "openssl", "ml-dsa-65" },
 };
 
 /* The key derivation functions each library has (guest/backend-NAME-kdf.c,

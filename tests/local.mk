@@ -372,6 +372,9 @@ EXTRA_DIST += tests/t1130-guest-kat-reject.sh tests/fixtures/standin-libsodium.c
 TESTS += tests/t1140-guest-pubkey.sh tests/t1145-guest-pubkey-wrong.sh
 EXTRA_DIST += tests/t1140-guest-pubkey.sh tests/t1145-guest-pubkey-wrong.sh \
 	tests/fixtures/standin-hogweed.c
+# ML-KEM-768 and ML-DSA-65 in a trixie image, when one is cached.
+TESTS += tests/t1148-guest-pq.sh
+EXTRA_DIST += tests/t1148-guest-pq.sh
 # Key derivation functions (--kdf): known answers, timing, cross-check.
 TESTS += tests/t1170-guest-kdf.sh tests/t1175-guest-kdf-wrong.sh
 EXTRA_DIST += tests/t1170-guest-kdf.sh tests/t1175-guest-kdf-wrong.sh

@@ -478,9 +478,10 @@ static const struct opt_def options[] = {
 	{ .name = "pubkey", .kind = OPT_FLAG,
 	  .offset = offsetof(struct results_opts, pubkey),
 	  .help = "the public-key results instead (x25519, ed25519,\n"
-		  "ecdh-p256, ecdsa-p256):\n"
+		  "ecdh-p256, ecdsa-p256, ml-kem-768, ml-dsa-65):\n"
 		  "per distribution, library, algorithm and\n"
-		  "operation (import, derive, sign, verify) the\n"
+		  "operation (import, derive, sign, verify; keygen,\n"
+		  "encaps, decaps) the\n"
 		  "operations per second (10^9 over the mean ns per\n"
 		  "operation of the run's invocations), ns/op,\n"
 		  "verified and the invocations (--run, --latest,\n"
@@ -544,7 +545,7 @@ static int check_options(const struct results_opts *o)
 				       kdf_find(o->algo)))))
 		return cli_usage_error("results", "--builds takes no --summary, --tools, --resources, --pubkey, --kdf or a public-key or key derivation --algo");
 	if (o->pubkey && o->algo && !pubkey_find(o->algo))
-		return cli_usage_error("results", "--pubkey: --algo '%s' is not a public-key algorithm (x25519, ed25519, ecdh-p256, ecdsa-p256)",
+		return cli_usage_error("results", "--pubkey: --algo '%s' is not a public-key algorithm (x25519, ed25519, ecdh-p256, ecdsa-p256, ml-kem-768, ml-dsa-65)",
 				       o->algo);
 	if (o->algo && kdf_find(o->algo) && (o->tools || o->resources))
 		return cli_usage_error("results", "--algo '%s' is a key derivation function: not with --tools or --resources",

@@ -156,10 +156,10 @@ static const struct opt_def options[] = {
 	  .parse = measure_parse_run_algos,
 	  .help = "only these algorithms (e.g. aes-128-cbc,sha-256;\n"
 		  "public key: x25519, ed25519, ecdh-p256,\n"
-		  "ecdsa-p256, measured in the first and last\n"
-		  "round; key derivation: pbkdf2-sha256,\n"
-		  "hkdf-sha256, scrypt, argon2id, measured in the\n"
-		  "first round; default: all)" },
+		  "ecdsa-p256, ml-kem-768, ml-dsa-65, measured in\n"
+		  "the first and last round; key derivation:\n"
+		  "pbkdf2-sha256, hkdf-sha256, scrypt, argon2id,\n"
+		  "measured in the first round; default: all)" },
 	{ .name = "nohw", .kind = OPT_FLAG,
 	  .offset = offsetof(struct run_opts, c.nohw),
 	  .help = "mask the libraries' hardware acceleration (AES-NI,\n"

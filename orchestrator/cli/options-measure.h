@@ -50,7 +50,8 @@ struct measure_opts {
 int measure_parse_libs(const char *arg, void *dest, bo_err *err);
 int measure_parse_algos(const char *arg, void *dest, bo_err *err);
 /* The same for `run --algos LIST`, which also takes the public-key
- * algorithms (x25519, ed25519, ecdh-p256, ecdsa-p256: request_check_run_algos). */
+ * algorithms (x25519, ed25519, ecdh-p256, ecdsa-p256, ml-kem-768,
+ * ml-dsa-65: request_check_run_algos). */
 int measure_parse_run_algos(const char *arg, void *dest, bo_err *err);
 
 /* --quick alone (OPT_FLAG; offsets in struct measure_opts). */
