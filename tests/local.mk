@@ -262,6 +262,7 @@ GUEST_BACKEND_SOURCES = guest/compat.h guest/algo.c guest/algo.h \
 	guest/backend-botan-kdf.c \
 	guest/ecdsa-der.c guest/ecdsa-der.h \
 	guest/backend-openssl-ec.c guest/backend-nettle-ec.c \
+	guest/backend-openssl-pq.c \
 	guest/backend-libgcrypt-ec.c guest/backend-mbedtls-ec.c \
 	guest/backend-wolfssl-ec.c guest/backend-botan-ec.c \
 	guest/backend-gnutls-ec.c
