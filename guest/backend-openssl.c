@@ -249,6 +249,7 @@ static enum guest_load ossl_load(struct guest_lib_info *info, char *why,
 	guest_kdf_openssl_load(api.handle);
 	guest_ec_openssl_load(api.handle);
 	guest_rsa_openssl_load(api.handle);
+	guest_pq_openssl_load(api.handle);
 	return GUEST_LOAD_OK;
 }
 
@@ -450,4 +451,5 @@ const struct guest_backend guest_backend_openssl = {
 	.kdf = &guest_kdf_openssl,
 	.ec = &guest_ec_openssl,
 	.rsa = &guest_rsa_openssl,
+	.pq = &guest_pq_openssl,
 };

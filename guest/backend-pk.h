@@ -83,5 +83,9 @@ extern const struct guest_pk_ops guest_rsa_wolfssl;
 void guest_rsa_wolfssl_load(void *handle);
 extern const struct guest_pk_ops guest_rsa_botan;
 void guest_rsa_botan_load(void *handle);
+/* ML-KEM-768 and ML-DSA-65 (guest_backend's pq), each backend's in
+ * guest/backend-NAME-pq.c, loaded as its *_pk_load() above is. */
+extern const struct guest_pk_ops guest_pq_openssl;
+void guest_pq_openssl_load(void *handle);
 
 #endif /* GUEST_BACKEND_PK_H */

@@ -102,6 +102,14 @@ enum guest_pk_algo {
 	GUEST_PK_RSA_PSS_2048,	/* RSASSA-PSS (RFC 8017 8.1) with SHA-256,
 				 * MGF1-SHA-256 and a 32-byte salt, the
 				 * 2048-bit key of GUEST_PK_RSA_2048 */
+	GUEST_PK_ML_KEM_768,	/* ML-KEM-768 (FIPS 203): keys from the
+				 * 64-byte seed d || z (KeyGen_internal),
+				 * 1184-byte encapsulation keys, 1088-byte
+				 * ciphertexts, 32-byte shared secrets */
+	GUEST_PK_ML_DSA_65,	/* ML-DSA-65 (FIPS 204, pure, empty
+				 * context): keys from the 32-byte seed xi
+				 * (KeyGen_internal), 1952-byte public keys,
+				 * 3309-byte signatures */
 	GUEST_PK_COUNT
 };
 
@@ -113,8 +121,17 @@ enum guest_pk_algo {
 #define GUEST_PK_P256_PUB_BYTES 65	/* uncompressed P-256 point */
 #define GUEST_PK_RSA2048_BYTES 256	/* RSA-2048 modulus and signature */
 #define GUEST_PK_RSA3072_BYTES 384	/* RSA-3072 modulus and signature */
-#define GUEST_PK_PUB_MAX 384	/* the largest public key (RSA-3072) */
-#define GUEST_PK_SIG_MAX 384	/* the largest signature (RSA-3072) */
+#define GUEST_PK_MLKEM_SEED_BYTES 64	/* ML-KEM d || z */
+#define GUEST_PK_MLKEM_EK_BYTES 1184	/* ML-KEM-768 encapsulation key */
+#define GUEST_PK_MLKEM_CT_BYTES 1088	/* ML-KEM-768 ciphertext */
+#define GUEST_PK_MLDSA_PUB_BYTES 1952	/* ML-DSA-65 public key */
+#define GUEST_PK_MLDSA_SIG_BYTES 3309	/* ML-DSA-65 signature */
+#define GUEST_PK_PUB_MAX 1952	/* the largest public key (ML-DSA-65) */
+#define GUEST_PK_PRIV_MAX 64	/* the largest private key / seed */
+#define GUEST_PK_SIG_MAX 3309	/* the largest signature (ML-DSA-65) */
+#define GUEST_PK_OUT_MAX 3309	/* the largest output a timed path
+				 * keeps: a signature, or an ML-KEM
+				 * ciphertext and its shared secret */
 
 /* Is ALGO one of the RSA signatures (fixed keys, guest/rsa-keys.h)? */
 static inline bool guest_pk_is_rsa(enum guest_pk_algo algo)
@@ -124,21 +141,55 @@ static inline bool guest_pk_is_rsa(enum guest_pk_algo algo)
 }
 
 /* The bytes of a public key of ALGO: 32 (X25519, Ed25519), 65 (the
- * P-256 algorithms) or the RSA modulus (256, 384). */
+ * P-256 algorithms), the RSA modulus (256, 384), 1184 (ML-KEM-768) or
+ * 1952 (ML-DSA-65). */
 static inline size_t guest_pk_pub_bytes(enum guest_pk_algo algo)
 {
-	if (algo == GUEST_PK_RSA_3072)
-		return GUEST_PK_RSA3072_BYTES;
-	if (guest_pk_is_rsa(algo))
+	switch (algo) {
+	case GUEST_PK_ECDH_P256:
+	case GUEST_PK_ECDSA_P256:
+		return GUEST_PK_P256_PUB_BYTES;
+	case GUEST_PK_RSA_2048:
+	case GUEST_PK_RSA_PSS_2048:
 		return GUEST_PK_RSA2048_BYTES;
-	return algo == GUEST_PK_ECDH_P256 || algo == GUEST_PK_ECDSA_P256 ?
-	       GUEST_PK_P256_PUB_BYTES : GUEST_PK_KEY_BYTES;
+	case GUEST_PK_RSA_3072:
+		return GUEST_PK_RSA3072_BYTES;
+	case GUEST_PK_ML_KEM_768:
+		return GUEST_PK_MLKEM_EK_BYTES;
+	case GUEST_PK_ML_DSA_65:
+		return GUEST_PK_MLDSA_PUB_BYTES;
+	default:
+		return GUEST_PK_KEY_BYTES;
+	}
+}
+
+/* The bytes of the private key (seed) key_new takes for ALGO: 64
+ * (ML-KEM-768's d || z), else 32 (RSA: not read). */
+static inline size_t guest_pk_priv_bytes(enum guest_pk_algo algo)
+{
+	return algo == GUEST_PK_ML_KEM_768 ? GUEST_PK_MLKEM_SEED_BYTES
+					   : GUEST_PK_KEY_BYTES;
+}
+
+/* Is ALGO a key encapsulation mechanism (encaps, decaps)? */
+static inline bool guest_pk_is_kem(enum guest_pk_algo algo)
+{
+	return algo == GUEST_PK_ML_KEM_768;
+}
+
+/* Is ALGO post-quantum (guest_backend's pq operations)? */
+static inline bool guest_pk_is_pq(enum guest_pk_algo algo)
+{
+	return algo == GUEST_PK_ML_KEM_768 || algo == GUEST_PK_ML_DSA_65;
 }
 
 /* The bytes of a signature of signature algorithm ALGO: 64 (Ed25519,
- * ECDSA P-256 r || s) or the RSA modulus's (256, 384). */
+ * ECDSA P-256 r || s), the RSA modulus's (256, 384) or 3309
+ * (ML-DSA-65). */
 static inline size_t guest_pk_sig_bytes(enum guest_pk_algo algo)
 {
+	if (algo == GUEST_PK_ML_DSA_65)
+		return GUEST_PK_MLDSA_SIG_BYTES;
 	return guest_pk_is_rsa(algo) ? guest_pk_pub_bytes(algo)
 				     : GUEST_PK_SIG_BYTES;
 }
@@ -161,16 +212,19 @@ static inline bool guest_pk_is_agreement(enum guest_pk_algo algo)
 struct guest_pk_ops {
 	/* Does the loaded library implement ALGO? */
 	bool (*supports)(enum guest_pk_algo algo);
-	/* Import a private key of ALGO from its GUEST_PK_KEY_BYTES raw bytes
-	 * PRIV (X25519: the scalar, RFC 7748 5; Ed25519: the seed, RFC 8032
-	 * 5.1.5; P-256: the scalar, big-endian, 1 .. n - 1), with whatever
-	 * the library derives at import (Ed25519, P-256: the public key).
+	/* Import a private key of ALGO from its guest_pk_priv_bytes(ALGO)
+	 * raw bytes PRIV (X25519: the scalar, RFC 7748 5; Ed25519: the seed,
+	 * RFC 8032 5.1.5; P-256: the scalar, big-endian, 1 .. n - 1;
+	 * ML-KEM-768: the seed d || z, FIPS 203 6.1; ML-DSA-65: the seed xi,
+	 * FIPS 204 6.1), with whatever the library derives at import
+	 * (Ed25519, P-256: the public key; ML-KEM, ML-DSA: the whole key
+	 * pair, which is their key generation).
 	 * RSA: PRIV is not read; the key is ALGO's fixed test key
 	 * (guest/rsa-keys.h), imported from its components.
 	 * Returns the key (caller owns: key_free) or NULL. */
 	void *(*key_new)(enum guest_pk_algo algo, const uint8_t *priv);
-	/* Import a public key of a signature algorithm
-	 * (guest_pk_pub_bytes(ALGO) bytes of PUB) for verify. Returns the
+	/* Import a public key of a signature algorithm or a KEM
+	 * (guest_pk_pub_bytes(ALGO) bytes of PUB) for verify or encaps. Returns the
 	 * key (caller owns: key_free) or NULL. */
 	void *(*pub_new)(enum guest_pk_algo algo, const uint8_t *pub);
 	/* Release a key from key_new or pub_new; NULL is ignored. */
@@ -197,6 +251,15 @@ struct guest_pk_ops {
 	 * modulus (guest_pk_pub_bytes of ALGO, big-endian) into N and release
 	 * it. Takes tens to hundreds of ms. Returns 0, or -1 on an error. */
 	int (*keygen)(enum guest_pk_algo algo, uint8_t *n);
+	/* KEMs only (NULL elsewhere): encapsulate to public key PUB (from
+	 * pub_new) with the library's own randomness, the ciphertext
+	 * (GUEST_PK_MLKEM_CT_BYTES) into CT and the shared secret
+	 * (GUEST_PK_KEY_BYTES) into SS. */
+	int (*encaps)(void *pub, uint8_t *ct, uint8_t *ss);
+	/* KEMs only: decapsulate the ciphertext CT with private KEY into SS
+	 * (GUEST_PK_KEY_BYTES); an invalid ciphertext gives ML-KEM's
+	 * implicit rejection secret and success, as FIPS 203 says. */
+	int (*decaps)(void *key, const uint8_t *ct, uint8_t *ss);
 };
 
 /* Key derivation functions, in the order of lib/kdf-table.h
@@ -336,16 +399,22 @@ struct guest_backend {
 	/* Optional (NULL: no RSA): the operations of the RSA signatures
 	 * (guest_pk_is_rsa), usable after load(); guest_pk_ops_of picks. */
 	const struct guest_pk_ops *rsa;
+	/* Optional (NULL: no post-quantum algorithm): the operations of
+	 * ML-KEM-768 and ML-DSA-65 (GUEST_PK_ML_KEM_768, GUEST_PK_ML_DSA_65),
+	 * usable after load(); guest_pk_ops_of picks. */
+	const struct guest_pk_ops *pq;
 };
 
 /* The operations of B that handle ALGO: B->ec for the P-256
- * algorithms, B->rsa for RSA, else B->pk (any may be NULL:
- * unsupported). */
+ * algorithms, B->rsa for RSA, B->pq for the post-quantum ones, else
+ * B->pk (any may be NULL: unsupported). */
 static inline const struct guest_pk_ops *
 guest_pk_ops_of(const struct guest_backend *b, enum guest_pk_algo algo)
 {
 	if (guest_pk_is_rsa(algo))
 		return b->rsa;
+	if (guest_pk_is_pq(algo))
+		return b->pq;
 	return algo == GUEST_PK_ECDH_P256 || algo == GUEST_PK_ECDSA_P256 ?
 	       b->ec : b->pk;
 }

@@ -43,6 +43,7 @@ GUEST_SOURCES = \
 	guest/backend-mbedtls-rsa.c \
 	guest/backend-wolfssl-rsa.c \
 	guest/backend-botan-rsa.c \
+	guest/backend-openssl-pq.c \
 	guest/pubkey.c guest/pubkey.h guest/pubkey-kat.c guest/pubkey-kat.h \
 	lib/pubkey-table.c lib/pubkey-table.h \
 	guest/backend-kdf.h guest/backend-openssl-kdf.c \

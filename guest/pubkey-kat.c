@@ -1,7 +1,7 @@
 /* guest/pubkey-kat.c - known answers of X25519, Ed25519, ECDH P-256,
- * ECDSA P-256 and the RSA signatures (see pubkey-kat.h). Every value is
- * copied from the cited source (and was checked against a second
- * implementation when it was typed in). */
+ * ECDSA P-256, the RSA signatures, ML-KEM-768 and ML-DSA-65 (see
+ * pubkey-kat.h). Every value is copied from the cited source (and was
+ * checked against a second implementation when it was typed in). */
 #include "compat.h"
 
 #include <string.h>
@@ -195,6 +195,69 @@ static bool rsa(const struct guest_pk_ops *pk, const struct pk_kat *v)
 	return ok;
 }
 
+/* ML-KEM-768 (FIPS 203): the seed d hex[0] and z hex[1], the
+ * encapsulation key hex[2]: the key pair from d || z gives that
+ * encapsulation key; an encapsulation to it decapsulates to the same
+ * shared secret; and that ciphertext with one bit flipped decapsulates
+ * (successfully, FIPS 203 6.3's implicit rejection) to another. */
+static bool mlkem(const struct guest_pk_ops *pk, const struct pk_kat *v)
+{
+	uint8_t ek[GUEST_PK_MLKEM_EK_BYTES], got[GUEST_PK_MLKEM_EK_BYTES];
+	uint8_t ct[GUEST_PK_MLKEM_CT_BYTES];
+	uint8_t seed[GUEST_PK_MLKEM_SEED_BYTES], ss[32], ss2[32];
+	void *key = NULL, *pkey = NULL;
+	bool ok;
+
+	if (unhex(v->hex[0], seed, 32) != 32 ||
+	    unhex(v->hex[1], seed + 32, 32) != 32 ||
+	    unhex(v->hex[2], ek, sizeof(ek)) != sizeof(ek))
+		return false;
+	ok = (key = pk->key_new(v->algo, seed)) &&
+	     pk->public_key(key, got) == 0 && memcmp(got, ek, sizeof(ek)) == 0 &&
+	     (pkey = pk->pub_new(v->algo, ek)) &&
+	     pk->encaps(pkey, ct, ss) == 0 &&
+	     pk->decaps(key, ct, ss2) == 0 && memcmp(ss, ss2, 32) == 0;
+	if (ok) {
+		ct[0] ^= 1;
+		ok = pk->decaps(key, ct, ss2) == 0 && memcmp(ss, ss2, 32) != 0;
+	}
+	pk->key_free(key);
+	pk->key_free(pkey);
+	return ok;
+}
+
+/* ML-DSA-65 (FIPS 204): the seed xi hex[0], the public key hex[1]: the
+ * key pair from the seed gives that public key; the library's own
+ * signature of the 64-byte message 0x00 .. 0x3f verifies under it, and
+ * is rejected with its last bit flipped. */
+static bool mldsa(const struct guest_pk_ops *pk, const struct pk_kat *v)
+{
+	uint8_t pub[GUEST_PK_MLDSA_PUB_BYTES], got[GUEST_PK_MLDSA_PUB_BYTES];
+	uint8_t sig[GUEST_PK_MLDSA_SIG_BYTES];
+	uint8_t seed[32], msg[64];
+	void *key = NULL, *pkey = NULL;
+	bool ok;
+
+	for (size_t i = 0; i < sizeof(msg); i++)
+		msg[i] = (uint8_t)i;
+	if (unhex(v->hex[0], seed, 32) != 32 ||
+	    unhex(v->hex[1], pub, sizeof(pub)) != sizeof(pub))
+		return false;
+	ok = (key = pk->key_new(v->algo, seed)) &&
+	     pk->public_key(key, got) == 0 &&
+	     memcmp(got, pub, sizeof(pub)) == 0 &&
+	     (pkey = pk->pub_new(v->algo, pub)) &&
+	     pk->sign(key, msg, sizeof(msg), sig) == 0 &&
+	     pk->verify(pkey, msg, sizeof(msg), sig) == 0;
+	if (ok) {
+		sig[sizeof(sig) - 1] ^= 1;
+		ok = pk->verify(pkey, msg, sizeof(msg), sig) == 1;
+	}
+	pk->key_free(key);
+	pk->key_free(pkey);
+	return ok;
+}
+
 static const struct pk_kat table[] = {
 	{ GUEST_PK_X25519, "RFC 7748 5.2, first X25519 test vector", x25519_mul, {
 	  "a546e36bf0527c9d3b16154b82465edd62144c0ac1fc5a18506a2244ba449ac4",
@@ -250,6 +313,116 @@ static const struct pk_kat table[] = {
 	{ GUEST_PK_RSA_2048, "fixed 2048-bit test key, PKCS#1 v1.5 SHA-256 signature by openssl dgst -sha256 -sign", rsa, { 0 } },
 	{ GUEST_PK_RSA_3072, "fixed 3072-bit test key, PKCS#1 v1.5 SHA-256 signature by openssl dgst -sha256 -sign", rsa, { 0 } },
 	{ GUEST_PK_RSA_PSS_2048, "fixed 2048-bit test key, PSS SHA-256 MGF1-SHA-256 salt 32 signature by openssl dgst -sha256 -sign", rsa, { 0 } },
+	/* NIST ACVP-Server (github.com/usnistgov/ACVP-Server, commit
+	 * a9496ad1031556369a9d2c1f20371ff2f50783c0),
+	 * gen-val/json-files/ML-KEM-keyGen-FIPS203/prompt.json and
+	 * expectedResults.json, tgId 2 (ML-KEM-768), tcId 26: d, z, ek */
+	{ GUEST_PK_ML_KEM_768, "NIST ACVP-Server ML-KEM-keyGen-FIPS203, ML-KEM-768, tcId 26", mlkem, {
+	  "706d0283ec389266e596018feb19e8daccc5e72e47e2acc8e5240a81298e5dd1",
+	  "c15b8c9b80fa3920fc873937a3cd2cf4f5418327986ab8fc09827e25588fed1e",
+	  "133878d73b12edf2579f324bf9c073d58cad37a4ce2b6b5fb2146a94aba5b430"
+	  "0704b71d36714d362102f6933d29cc20810b7a3c9964286a6251a2407c19b745"
+	  "b63fbe38bc75936b0e7b82a4837414320c48e9652c643b2ce951e1f6b52d850f"
+	  "44a58d555509996982de0b652b08a0b267540e79c75dc1169c31acf977492df4"
+	  "738f7002e5b78260086181997f0515b34fd8ac36b19d3fd95bf923ca787459a7"
+	  "5c5f75d55c12f3687a1294f2927abbcb9ce118742ef37c45fc3ea05441d1c985"
+	  "f3d2ab43fa8c564c409a948846974847d301e10b16c041ad5d61c2e38a26e077"
+	  "1a2fd38733d97cd509a7f70231d103c11e6259f974b3ee2674e325cdc4cb06ee"
+	  "420dd67617ca5b9233b990fdf6bcf919cf3eb20676e41b8cf400af5431a2706e"
+	  "32f5027d4b0c3bf8cd5bd662c742c79d061185bbaf4eda29e1f9807f55a95643"
+	  "bd7bd453143c7fc87552e2487447e1ae520a03a15c43e4fb7cff5712172bb446"
+	  "f591a6775b3886bb11b90db2f8ab5ab3bba40aa2fba00a22cb4b71660d155228"
+	  "18a1c660a73ad0706412258601e65f71e462e305b9bed6c16cc70dc8f4b24150"
+	  "90c40722005b7747d978db110b8b918f34c837df35916f74ac38606734b2cbae"
+	  "6b1f7cc146319513658539e1175932894cb2c5931eb8620809b70a59c5e7603c"
+	  "bcc207e0db4c51f096b02756ed578a39cb4719a6245200d0653140994885974c"
+	  "7d9e26cff6c354c5fc2792d4007dbb8747a201c954487af66a3f2011d8d189a6"
+	  "73045df73de1d108a202696e952de0f26b4e4514c9b4a061ca23e13cbacdf598"
+	  "c8c56b2501659a15bfbee8404783369961b6d5d74a33e93136ea4b3ed8b92ecb"
+	  "4662a6b192d288e407618cb1002f079f46c3618587303c57660401227e27c49a"
+	  "c67d79f83f42706da5934466967c6cd0510bb7439ffa92113c9a6297c98dd003"
+	  "012bbd0808670beb7affe8aff2ab4185e5b5abc349229a37cb590adc096d0294"
+	  "89d1aab76c71820e3ccd6c740fd49a292b5c4a9cd40e1d39c47d839ea360427c"
+	  "d628dd5a511d446756ab18ffa66b52f97bded9555142805971a4d48c15181093"
+	  "57400b2cd86f0e3469ce8855e4b364fc784174e56af673c1fdca7da4dab4cb41"
+	  "b2c6c6522e876744264dbb684e66a89baf1362f9a72eb6a03ce399586beaad0d"
+	  "e290fc359d519b0e26d294a380abd8d629f9c8c17786b073745b3871b4472c1c"
+	  "7c2c0063455db49485d79abe93f70fb6710f6339220ec41996a218cffb9c1fc4"
+	  "8b5836b8931053092804b6567e5ccb1f5e893382a46db9865a6a883cfc31b3e4"
+	  "c451b5a10835051c4b9aa220d49150f1bace19ab8daa2b4e3c92074ac99d25ac"
+	  "b2a3ab72310d690840fadc923c2b0bc8c98f51271a1a3330b1d456edc57713e3"
+	  "8cf15c88d4050ed3f2101b222a1c114c10bb7947d10741919e114635c5c31013"
+	  "4b5a734128c685a7ba702bb075ba389c658a529e5c097e7edc1573c34e377b56"
+	  "4ca67597f379302029db915296cc219af21a77e36bca854fe2875260d1090a60"
+	  "67de4bc52fe08531e7449461845267116cc3456afc4d3c663afa2a77f2f0c3e5"
+	  "0b009ee93c27730baa96443a81515d75b0087b4e41e1a733b32c0f9448e060cc"
+	  "a876f711b47601f9d142f158fd10342b1d53d44cd40a7d5dbc44391afc06d6c8" } },
+	/* NIST ACVP-Server (same commit),
+	 * gen-val/json-files/ML-DSA-keyGen-FIPS204/prompt.json and
+	 * expectedResults.json, tgId 2 (ML-DSA-65), tcId 26: seed, pk */
+	{ GUEST_PK_ML_DSA_65, "NIST ACVP-Server ML-DSA-keyGen-FIPS204, ML-DSA-65, tcId 26", mldsa, {
+	  "ac37688a229c819f1f5ba5a2ed98e3d0ad98d1b5db233ff8e8122040bcba609f",
+	  "fed3ffcdec5bee2e82d7ac7f2a244035b5aa94c1e0e6a2141c4aceb45165a1a2"
+	  "2e5c51360e29f01012d26e77a00a9f004a4f155c7e0ef6ea1211ef5df3553d0f"
+	  "e7ef74ef13c1c4794e67f1667a9d6fd1e9254d52c5fa68768cf14af5e337f966"
+	  "1935bba4a6e0b08f3dea4b687efaa73c05484b28d79866cd9ccb4aa1f7107dc5"
+	  "a0cd21ec6f93798ac1b6849717d0bff431e95de178c18d13018157565662ea5e"
+	  "72fec778e877357cdb248d728e43c247fb5692607449790074668757119543c0"
+	  "0f94b50d500b85760b3744154912c7c769f155d475a1e5d1c6656f68356a24fc"
+	  "8222e7ccc401eda319e919e0575bded0694121400ef991d64908356dc31d51c2"
+	  "42b818d406998293ca9c8fe41a9833c09cdc439e1a857f6508fecd89541dfc41"
+	  "d898da4986244b569d85669c76df202044867a7827b6ef19ff601c3a1e162c20"
+	  "fbd4b0e22ebaf49cb0a978b2755e3ed4995ba2277f182177e6e86f54131c6d4d"
+	  "cf1059b57a26810a1f0c143655502bc54cb8ab7a4612d81de9814b037a6cdcf6"
+	  "caaff25cae2ced59013037eccfc5ef1965e4fc22f50c80689541c2b3bf54e27c"
+	  "e2df7b7945426128f173064c9626a0f778131d46a4f6405628ae8d93fb5eaaac"
+	  "8d8109b61813cd6e862ce6262ba8c1fe5ec323188827877cebc9ce15e6cf106e"
+	  "6b854721e1f4ec83cec4591bebf85d1fb0e5c4fdb3dbf11754cd479b1ff60481"
+	  "172b62d9442564818725206c541c422160964b8f0414f09bcc1ffece91d3b882"
+	  "d731ee8f23934bb379650fd413b426cd27cdbcb144637a216a944a49782d4526"
+	  "54599fd70fed0b279e1251b9e2d0a009f66fea00ec1707ac9f8ac2b05a1ce824"
+	  "ea6b1d1d7c338d4d0420fe7aa1ed6ae083752b4b43460cfe26c5951491cd5a20"
+	  "71467491b8ce576e389a9c556b4cff6e76ed33a9be9e15cdb20ddf3576376f49"
+	  "4d39e9cb023dbfe3db98ff49d06803e5bb7b0890546b2bea2587601c08f42f7a"
+	  "659d3f49ebf277b12db92ab8e0ad17b311a955c92b8fd162d0c4912bd07db57c"
+	  "8c4f925bcdaa780f15146fef01ab9e35563e2fbdaebc74766dc4a46e0f7194ff"
+	  "218a0748270d29e7b37413b12c4d62ca9a6564eac709c9638f984b7f791d4d2a"
+	  "0aa3752ab83726676d2b531574791ff148f352c901077086d45c3cde21b7c6b9"
+	  "d663967e8263ec3595e447890ee3bbd8775dfc4b692e912b082f6565514729aa"
+	  "6d42b4965016c8b6d57c8a3ee6a87acd2837c381005ce99954f7db890184b974"
+	  "21f21690d4355061d33043e942a354776e13e1799071a4792f0b93ba11eaa547"
+	  "0227916da23d1d0dc0a748b7ba89b83eae5a4f32db82418ac7318e9a829d8fce"
+	  "bbc50c8645a4b4ca9224489b8dad067f282ddc14cdfa92204048f5c549403cfc"
+	  "1a90ee3d237081be018c099f28284cdd19d8e5ec5a9b3924c7439a5c5cd6bb05"
+	  "2aff7a396c43879ef9c3f8d0fd7164551924bc3db704c592683591303e5f281c"
+	  "1211fb2387a9b34d827e1fb01823eb99a1c04dedcd52d9dc0092af751cdcedee"
+	  "65d549f30f8b86d2376814207a7f12a485208440b1e333d07e253b4d40cf0a18"
+	  "6d1f0d677ec60627ba1bdc71195a59573d801ca3f4e665b54ff370f83d5ea339"
+	  "66dc0f43002e48ef7ae8a6ffd9ef433d43dd08b57473ac83c4aef6181a0facd0"
+	  "e1a76850d8f9634c18f76ed876dc8223e3b1084c440d12ea9f4709924d2901d8"
+	  "bd7cf9038cbcfbc073bc33568151124f2b4bf4bc3308ad17bbf322f4031a9b2b"
+	  "4452ebaa3a56c064a738ab8ed6989751971856130c5adfc9c02bf37da983f5aa"
+	  "d3bbb55d7a3100cf9a18971a10c38f49b4595d9d5c943ada67234b9700b8e7b4"
+	  "b690feb3ea4056ea583dad0e5fefb337acacc399d3fe4da118977976247da08c"
+	  "4670f1ccdd68a3a0dfdfdf1a01d296ea2d8c2373453d7e7755b24cb2a97fe81d"
+	  "8e5e7ff922648d894683ef7463fa6016193b81349a6a9320d8b60dcf8781711c"
+	  "c72ade2cb21114e15c2b177528f07aafd75cfce3b6c4d2886e08b3e9c5b988a5"
+	  "02d798a9622632bbf060601ccd012bb18896c122a66066b412fe60becc805d72"
+	  "1f795a0484eccd3342abf33bce10ac494279e4dd8ca609470491eec880d4632f"
+	  "5d70badb3a01ac29d3c06d252e2fb8a60604628ad2032fa129479ae9221aebf9"
+	  "b50e261820c51c5b8627033f499857e33ad1d110664d40b015a6b05974bb034b"
+	  "12447b5d8ec1a052592c4a7c0eeb59e700a88834bea9662c6bd970c3b0ed02be"
+	  "2729bb9c19386c104cd7ec175f6ee2b00904958bf29540f37e6a46da3b579d70"
+	  "7b109a7775c4d51c28f90442551507f81f61c6d51106c7aa47314b29eed498c1"
+	  "024dd0f83065aee112c64e6243ee016bc0cf320547c8bef938f294778ffcf6ea"
+	  "a97b52f3047fe9a55ea88f4bdc368e793a31074a314d311cab882b008ef853f0"
+	  "cb90071531d231d1df12f99e2aea91bc206a51a2504a5094c32746e119769aff"
+	  "4e63bd01817890a4d4706d43e1a3031195a778087d73d64e7c4df8744258b780"
+	  "f47769c274705814a272fab4aa54294140d98dda6d60e2e554e026aa3c8d756a"
+	  "de20b9bd6951e3cdfc619e2a119177262a62c06606abc298a823a739a0281d0a"
+	  "64f320fc7b8405f01be6a30c26dca683acb7537fc0a5ba2b3682703caa4f8f1d"
+	  "d9482887fbd3afc894e3ca2a9de3d5d06e20baefe7ac0a120c9e129cbd5f6358"
+	  "6136da805fea7fc89339a96c8f909e2a242c89a4eb503aa2df28c0c08c721557" } },
 };
 
 const struct pk_kat *pk_kat_table(size_t *count)

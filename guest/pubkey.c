@@ -17,10 +17,15 @@
 #include "rsa-keys.h"
 
 /* The timed path's values, the same in every library: the private key
- * (X25519 and P-256 scalar, Ed25519 seed) is the run's key, bytes 0x10 ..
- * 0x2f (guest/main.c); the key agreements' peer has the private key 0x60
- * .. 0x7f, its public key computed by the library itself before timing;
- * the signatures sign and verify the 64-byte message 0x40 .. 0x7f. */
+ * (X25519 and P-256 scalar, Ed25519 and ML-DSA seed) is the run's key,
+ * bytes 0x10 .. 0x2f (guest/main.c), ML-KEM's 64-byte seed d || z the
+ * bytes 0x10 .. 0x4f (seed_of); the key agreements' peer has the private
+ * key 0x60 .. 0x7f, its public key computed by the library itself before
+ * timing; the signatures sign and verify the 64-byte message 0x40 ..
+ * 0x7f; ML-KEM encapsulates to the seed's encapsulation key and
+ * decapsulates what it encapsulated. ML-DSA's timed verification checks
+ * the library's own last signature (ML-DSA signing is hedged, so no one
+ * signature is every library's). */
 #define PK_MSG_BYTES 64
 #define PK_PEER_FIRST 0x60
 #define PK_MSG_FIRST 0x40
@@ -84,6 +89,19 @@ static void fill_from(uint8_t *buf, size_t n, unsigned first)
 		buf[i] = (uint8_t)(first + i);
 }
 
+/* The private key of ALGO on the timed path into SEED
+ * (guest_pk_priv_bytes(ALGO) bytes): the run's KEY (GUEST_MAX_KEY bytes
+ * 0x10, 0x11, ...) continued in the same way where ALGO's seed is
+ * longer. */
+static void seed_of(const uint8_t *key, enum guest_pk_algo algo,
+		    uint8_t *seed)
+{
+	size_t n = guest_pk_priv_bytes(algo);
+
+	for (size_t i = 0; i < n; i++)
+		seed[i] = i < GUEST_MAX_KEY ? key[i] : (uint8_t)(key[0] + i);
+}
+
 struct pk_shared *pubkey_shared_new(void)
 {
 	struct pk_shared *p = mmap(NULL, sizeof(*p), PROT_READ | PROT_WRITE,
@@ -113,9 +131,12 @@ struct pk_arg {
 				 * (verify) */
 	const uint8_t *priv;	/* import: the raw private key */
 	const uint8_t *in;	/* derive: the peer's public key; sign,
-				 * verify: the message */
-	uint8_t *out;		/* derive, sign: the output */
+				 * verify: the message; decaps: the
+				 * ciphertext */
+	uint8_t *out;		/* derive, sign: the output; encaps: the
+				 * ciphertext, then the shared secret */
 	const uint8_t *sig;	/* verify: the good signature it checks */
+	uint8_t *ss;		/* decaps: the shared secret */
 };
 
 /* Each of these runs CALLS operations (bench_batch_fn); 0, or -1 when
@@ -179,13 +200,40 @@ static int batch_keygen(void *p, uint64_t calls)
 	return 0;
 }
 
-/* The batch function of operation NAME. */
-static bench_batch_fn batch_of(const char *name)
+static int batch_encaps(void *p, uint64_t calls)
+{
+	const struct pk_arg *a = p;
+
+	for (uint64_t i = 0; i < calls; i++)
+		if (a->pk->encaps(a->key, a->out,
+				  a->out + GUEST_PK_MLKEM_CT_BYTES) != 0)
+			return -1;
+	return 0;
+}
+
+static int batch_decaps(void *p, uint64_t calls)
+{
+	const struct pk_arg *a = p;
+
+	for (uint64_t i = 0; i < calls; i++)
+		if (a->pk->decaps(a->key, a->in, a->ss) != 0)
+			return -1;
+	return 0;
+}
+
+/* The batch function of operation NAME of ALGO: "keygen" is a new key
+ * pair from the library's generator (RSA), or for the post-quantum
+ * algorithms the key pair from its seed, their import. */
+static bench_batch_fn batch_of(const char *name, enum guest_pk_algo algo)
 {
 	if (strcmp(name, "keygen") == 0)
-		return batch_keygen;
+		return guest_pk_is_pq(algo) ? batch_import : batch_keygen;
 	if (strcmp(name, "import") == 0)
 		return batch_import;
+	if (strcmp(name, "encaps") == 0)
+		return batch_encaps;
+	if (strcmp(name, "decaps") == 0)
+		return batch_decaps;
 	if (strcmp(name, "derive") == 0)
 		return batch_derive;
 	return strcmp(name, "sign") == 0 ? batch_sign : batch_verify;
@@ -208,15 +256,24 @@ static void time_ops(struct run *run, const struct guest_backend *b,
 	const struct pubkey_algorithm *t = &pubkey_table[algo];
 	const struct guest_pk_ops *pk = guest_pk_ops_of(b, algo);
 	uint8_t peer[GUEST_PK_KEY_BYTES], msg[PK_MSG_BYTES];
-	uint8_t pub[GUEST_PK_PUB_MAX];
-	struct pk_arg arg = { pk, algo, NULL, run->key, NULL, out->out,
-			      timed_sig(algo) };
-	void *key = pk->key_new(algo, run->key), *other = NULL;
+	uint8_t pub[GUEST_PK_PUB_MAX], seed[GUEST_PK_PRIV_MAX];
+	uint8_t ss[GUEST_PK_KEY_BYTES];
+	struct pk_arg arg = { pk, algo, NULL, seed, NULL, out->out,
+			      algo == GUEST_PK_ML_DSA_65 ? out->out
+							 : timed_sig(algo),
+			      ss };
+	void *key, *other = NULL;
 	int ok;
 
+	seed_of(run->key, algo, seed);
+	key = pk->key_new(algo, seed);
 	fill_from(peer, sizeof(peer), PK_PEER_FIRST);
 	fill_from(msg, sizeof(msg), PK_MSG_FIRST);
-	if (guest_pk_is_agreement(algo)) {
+	if (guest_pk_is_kem(algo)) {
+		ok = key && pk->public_key(key, pub) == 0 &&
+		     (other = pk->pub_new(algo, pub));
+		arg.in = out->out;	/* decaps what encaps made */
+	} else if (guest_pk_is_agreement(algo)) {
 		/* the peer's public key, from its private key */
 		ok = key && (other = pk->key_new(algo, peer)) &&
 		     pk->public_key(other, pub) == 0;
@@ -227,11 +284,16 @@ static void time_ops(struct run *run, const struct guest_backend *b,
 		arg.in = msg;
 	}
 	for (int i = 0; ok && i < PUBKEY_MAX_OPS && t->ops[i]; i++) {
-		bench_batch_fn fn = batch_of(t->ops[i]);
+		bench_batch_fn fn = batch_of(t->ops[i], algo);
 		struct bench_params params = run->params;
 		int rc;
 
-		arg.key = fn == batch_verify ? other : key;
+		/* ML-DSA verifies the signature just made, and ML-KEM
+		 * decapsulates the ciphertext just made: none without it */
+		if (((algo == GUEST_PK_ML_DSA_65 && fn == batch_verify) ||
+		     fn == batch_decaps) && !out->out_ok)
+			continue;
+		arg.key = fn == batch_verify || fn == batch_encaps ? other : key;
 		if (fn == batch_keygen) {
 			if (!pk->keygen)
 				continue;
@@ -253,8 +315,17 @@ static void time_ops(struct run *run, const struct guest_backend *b,
 			continue;
 		}
 		out->have[i] = true;
-		if (fn == batch_derive || fn == batch_sign)
+		if (fn == batch_derive || fn == batch_sign ||
+		    fn == batch_encaps)
 			out->out_ok = true;
+		if (fn == batch_decaps &&
+		    memcmp(ss, out->out + GUEST_PK_MLKEM_CT_BYTES,
+			   sizeof(ss)) != 0) {
+			/* its own ciphertext came back with another secret */
+			out->out_ok = false;
+			check_emit(emit_error(b->name, t->name,
+					      "decaps gave another shared secret than encaps"));
+		}
 	}
 	if (!ok)
 		check_emit(emit_error(b->name, t->name,
@@ -303,21 +374,30 @@ void pubkey_measure_library(struct run *run, const struct guest_backend *b)
  * ALGO? Key agreements: the shared secret from the peer's side (the
  * peer's private key with the public key of the run's key) equals it;
  * signatures: the signature verifies under the run key's public key
- * (RSA PKCS#1 v1.5: and is the known one, byte for byte).
+ * (RSA PKCS#1 v1.5: and is the known one, byte for byte); KEMs: the
+ * ciphertext decapsulated with the run seed's key gives the shared
+ * secret that follows it in OUT.
  * Returns 1 confirmed, 0 rejected, -1 when PK could not check. */
 static int confirm(const struct guest_pk_ops *pk, enum guest_pk_algo algo,
 		   const uint8_t *key, const uint8_t *out)
 {
 	uint8_t peer[GUEST_PK_KEY_BYTES], pub[GUEST_PK_PUB_MAX];
 	uint8_t msg[PK_MSG_BYTES], s[GUEST_PK_KEY_BYTES];
-	void *own = pk->key_new(algo, key), *other = NULL;
+	uint8_t seed[GUEST_PK_PRIV_MAX];
+	void *own, *other = NULL;
 	int rc = -1;
 
+	seed_of(key, algo, seed);
+	own = pk->key_new(algo, seed);
 	fill_from(peer, sizeof(peer), PK_PEER_FIRST);
 	fill_from(msg, sizeof(msg), PK_MSG_FIRST);
 	if (!own || pk->public_key(own, pub) != 0)
 		goto out;
-	if (guest_pk_is_agreement(algo)) {
+	if (guest_pk_is_kem(algo)) {
+		if (pk->decaps(own, out, s) == 0)
+			rc = memcmp(s, out + GUEST_PK_MLKEM_CT_BYTES,
+				    sizeof(s)) == 0;
+	} else if (guest_pk_is_agreement(algo)) {
 		if ((other = pk->key_new(algo, peer)) &&
 		    pk->derive(other, pub, s) == 0)
 			rc = memcmp(s, out, sizeof(s)) == 0;

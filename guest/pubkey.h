@@ -1,8 +1,8 @@
 /* guest/pubkey.h - the public-key algorithms of a run (--pubkey;
  * guest/PROTOCOL.md, "Public key"): X25519, Ed25519, ECDH P-256,
- * ECDSA P-256 and the RSA signatures (PKCS#1 v1.5 2048 and 3072 bits,
- * PSS 2048 bits) in every library whose backend has them (struct
- * guest_pk_ops), in three steps:
+ * ECDSA P-256, the RSA signatures (PKCS#1 v1.5 2048 and 3072 bits,
+ * PSS 2048 bits), ML-KEM-768 and ML-DSA-65 in every library whose
+ * backend has them (struct guest_pk_ops), in three steps:
  *
  *  1. in each library's process, after its ciphers and hashes
  *     (pubkey_measure_library): `unsupported`, or the known-answer tests
@@ -12,8 +12,9 @@
  *     in memory shared with the parent (struct pk_shared);
  *  2. after every library (pubkey_finish, in the parent): each library,
  *     in a process of its own, checks every other library's timed
- *     output - verifies its signature (Ed25519, ECDSA, RSA), derives the
- *     shared secret (X25519, ECDH) from the peer's side and compares;
+ *     output - verifies its signature (Ed25519, ECDSA, RSA, ML-DSA),
+ *     derives the shared secret (X25519, ECDH) from the peer's side or
+ *     decapsulates its ciphertext (ML-KEM) and compares;
  *  3. then the parent prints, per library and algorithm, one `pkcheck`
  *     line (who confirmed, who rejected) and its `pkresult` lines,
  *     verified when its known-answer tests passed and more of the
@@ -37,9 +38,11 @@ struct pk_outcome {
 	bool measured;		/* supported: tests run, timing tried */
 	bool kat_ok;		/* every known-answer test passed */
 	bool out_ok;		/* out holds the timed path's output */
-	uint8_t out[GUEST_PK_SIG_MAX];	/* the last shared secret
-				 * (32 bytes) or signature (64; RSA 256 or
-				 * 384) the timed path made */
+	uint8_t out[GUEST_PK_OUT_MAX];	/* the last shared secret (32
+				 * bytes), signature (guest_pk_sig_bytes: 64,
+				 * RSA 256 or 384, ML-DSA 3309) or, for a KEM,
+				 * ciphertext (1088 bytes) and its shared
+				 * secret (32) the timed path made */
 	bool have[PUBKEY_MAX_OPS];	/* operation i (pubkey_table's order)
 				 * was timed into r[i] */
 	struct bench_result r[PUBKEY_MAX_OPS];
@@ -48,7 +51,9 @@ struct pk_outcome {
 };
 
 /* Every library's outcomes (o->libs order), in memory shared by the
- * parent and the libraries' processes (pubkey_shared_new). */
+ * parent and the libraries' processes (pubkey_shared_new): about 3.6 kB
+ * per library and algorithm (out[] holds an ML-DSA-65 signature), some
+ * 700 kB for MAX_LIBS libraries, mapped once per run. */
 struct pk_shared {
 	struct pk_outcome o[MAX_LIBS][GUEST_PK_COUNT];
 };

@@ -113,6 +113,8 @@ static const struct {
 	RSA_ALL("gnutls"), RSA_ALL("mbedtls"), RSA_ALL("wolfssl"),
 	RSA_ALL("botan"),
 #undef RSA_ALL
+	/* post-quantum (guest/backend-NAME-pq.c): OpenSSL 3.5 and later */
+	{ "openssl", "ml-kem-768" }, { "openssl", "ml-dsa-65" },
 };
 
 /* The key derivation functions each library has (guest/backend-NAME-kdf.c,

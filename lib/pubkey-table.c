@@ -25,6 +25,13 @@ const struct pubkey_algorithm pubkey_table[PUBKEY_COUNT] = {
 	/* RSASSA-PSS (RFC 8017 8.1) with SHA-256, MGF1-SHA-256 and a 32-byte
 	 * salt, the key of rsa-2048. */
 	{ "rsa-pss-2048", { "import", "sign", "verify" } },
+	/* ML-KEM-768 (FIPS 203): the key pair from its 64-byte seed d || z,
+	 * encapsulate to the encapsulation key, decapsulate that
+	 * ciphertext. */
+	{ "ml-kem-768", { "keygen", "encaps", "decaps" } },
+	/* ML-DSA-65 (FIPS 204, pure, empty context): the key pair from its
+	 * 32-byte seed, sign and verify a 64-byte message. */
+	{ "ml-dsa-65", { "keygen", "sign", "verify" } },
 };
 
 /* strcmp without libc: 1 when A and B are equal. */

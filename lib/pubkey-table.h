@@ -10,7 +10,7 @@
 
 /* Number of public-key algorithms; the guest's enum guest_pk_algo has
  * exactly these, in this order. */
-#define PUBKEY_COUNT 7
+#define PUBKEY_COUNT 9
 
 /* Most operations of one algorithm. */
 #define PUBKEY_MAX_OPS 4
@@ -19,7 +19,8 @@ struct pubkey_algorithm {
 	const char *name;			/* "x25519", "ed25519",
 						 * "ecdh-p256", "ecdsa-p256",
 						 * "rsa-2048", "rsa-3072",
-						 * "rsa-pss-2048" */
+						 * "rsa-pss-2048", "ml-kem-768",
+						 * "ml-dsa-65" */
 	const char *ops[PUBKEY_MAX_OPS];	/* its operations, in order;
 						 * unused slots NULL */
 };

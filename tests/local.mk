@@ -262,6 +262,7 @@ GUEST_BACKEND_SOURCES = guest/compat.h guest/algo.c guest/algo.h \
 	guest/backend-botan-kdf.c \
 	guest/ecdsa-der.c guest/ecdsa-der.h \
 	guest/backend-openssl-ec.c guest/backend-nettle-ec.c \
+	guest/backend-openssl-pq.c \
 	guest/backend-libgcrypt-ec.c guest/backend-mbedtls-ec.c \
 	guest/backend-wolfssl-ec.c guest/backend-botan-ec.c \
 	guest/backend-gnutls-ec.c \
@@ -378,6 +379,9 @@ EXTRA_DIST += tests/t1130-guest-kat-reject.sh tests/fixtures/standin-libsodium.c
 TESTS += tests/t1140-guest-pubkey.sh tests/t1145-guest-pubkey-wrong.sh
 EXTRA_DIST += tests/t1140-guest-pubkey.sh tests/t1145-guest-pubkey-wrong.sh \
 	tests/fixtures/standin-hogweed.c
+# ML-KEM-768 and ML-DSA-65 in a trixie image, when one is cached.
+TESTS += tests/t1148-guest-pq.sh
+EXTRA_DIST += tests/t1148-guest-pq.sh
 # Key derivation functions (--kdf): known answers, timing, cross-check.
 TESTS += tests/t1170-guest-kdf.sh tests/t1175-guest-kdf-wrong.sh
 EXTRA_DIST += tests/t1170-guest-kdf.sh tests/t1175-guest-kdf-wrong.sh

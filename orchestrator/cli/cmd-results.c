@@ -479,11 +479,12 @@ static const struct opt_def options[] = {
 	  .offset = offsetof(struct results_opts, pubkey),
 	  .help = "the public-key results instead (x25519, ed25519,\n"
 		  "ecdh-p256, ecdsa-p256, rsa-2048, rsa-3072,\n"
-		  "rsa-pss-2048):\n"
+		  "rsa-pss-2048, ml-kem-768, ml-dsa-65):\n"
 		  "per distribution, library, algorithm and\n"
-		  "operation (import, derive, sign, verify, keygen)\n"
-		  "the operations per second (10^9 over the mean\n"
-		  "ns per operation of the run's invocations), ns/op,\n"
+		  "operation (import, derive, sign, verify, keygen,\n"
+		  "encaps, decaps) the operations per second (10^9\n"
+		  "over the mean ns per operation of the run's\n"
+		  "invocations), ns/op,\n"
 		  "verified and the invocations (--run, --latest,\n"
 		  "--all, --distro, --lib, --algo and --format\n"
 		  "apply; --algo with one of them implies it; the\n"
@@ -545,7 +546,7 @@ static int check_options(const struct results_opts *o)
 				       kdf_find(o->algo)))))
 		return cli_usage_error("results", "--builds takes no --summary, --tools, --resources, --pubkey, --kdf or a public-key or key derivation --algo");
 	if (o->pubkey && o->algo && !pubkey_find(o->algo))
-		return cli_usage_error("results", "--pubkey: --algo '%s' is not a public-key algorithm (x25519, ed25519, ecdh-p256, ecdsa-p256, rsa-2048, rsa-3072, rsa-pss-2048)",
+		return cli_usage_error("results", "--pubkey: --algo '%s' is not a public-key algorithm (x25519, ed25519, ecdh-p256, ecdsa-p256, rsa-2048, rsa-3072, rsa-pss-2048, ml-kem-768, ml-dsa-65)",
 				       o->algo);
 	if (o->algo && kdf_find(o->algo) && (o->tools || o->resources))
 		return cli_usage_error("results", "--algo '%s' is a key derivation function: not with --tools or --resources",

@@ -157,8 +157,8 @@ static const struct opt_def options[] = {
 	  .help = "only these algorithms (e.g. aes-128-cbc,sha-256;\n"
 		  "public key: x25519, ed25519, ecdh-p256,\n"
 		  "ecdsa-p256, rsa-2048, rsa-3072, rsa-pss-2048,\n"
-		  "measured in the first and last\n"
-		  "round; key derivation: pbkdf2-sha256,\n"
+		  "ml-kem-768, ml-dsa-65, measured in the first and\n"
+		  "last round; key derivation: pbkdf2-sha256,\n"
 		  "hkdf-sha256, scrypt, argon2id, measured in the\n"
 		  "first round; default: all)" },
 	{ .name = "nohw", .kind = OPT_FLAG,
