@@ -34,8 +34,10 @@
  * key, and each key's time differs widely (the search for primes): it
  * is timed in one set of this many batches of one key each (the spread
  * is in the pkresult's quartiles, CV and samples), after the one
- * calibration batch and without the untimed call first. */
+ * calibration batch and without the untimed call first; with --quick,
+ * PK_KEYGEN_QUICK_SAMPLES. */
 #define PK_KEYGEN_SAMPLES 5
+#define PK_KEYGEN_QUICK_SAMPLES 3
 
 /* The Ed25519 signature of that message under that seed, which the
  * timed verification checks (so that it verifies a good signature in
@@ -298,7 +300,9 @@ static void time_ops(struct run *run, const struct guest_backend *b,
 			if (!pk->keygen)
 				continue;
 			params.sets = 1;
-			params.repetitions = PK_KEYGEN_SAMPLES;
+			params.repetitions = run->o->quick ?
+					     PK_KEYGEN_QUICK_SAMPLES :
+					     PK_KEYGEN_SAMPLES;
 		} else {
 			/* one untimed call first: a library's one-time
 			 * set-up on first use (wolfSSL 5.5's first P-256

@@ -109,6 +109,8 @@ ok $? "pubkey_v: 2 libraries x 10 operations (rsa-2048 with keygen) x 2 invocati
 [ "$(q "select group_concat(x, ' ') from (select distinct algorithm || ':' || operation as x from pubkey_v where run_id = 4 order by x)")" = \
 	"rsa-2048:import rsa-2048:keygen rsa-2048:sign rsa-2048:verify rsa-3072:import rsa-3072:sign rsa-3072:verify rsa-pss-2048:import rsa-pss-2048:sign rsa-pss-2048:verify" ]
 ok $? "the RSA operations are import, sign and verify, and rsa-2048's keygen"
+[ "$(q "select group_concat(distinct r.repetitions) from pubkey_results r join invocations i on i.id = r.invocation_id where i.run_id = 4 and r.operation = 'keygen'")" = 3 ]
+ok $? "--quick: rsa-2048's keygen is timed in 3 keys per library and invocation"
 "$BENCHORCH" results --db "$db" --run 4 --algo rsa-3072 --format json >"$tmp/json4"
 ok $? "results --run 4 --algo rsa-3072 --format json"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d)==6 and all(r["algorithm"]=="rsa-3072" and r["verified"]==1 for r in d), d' "$tmp/json4"
