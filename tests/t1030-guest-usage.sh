@@ -11,7 +11,7 @@ if [ ! -x "$guest" ]; then
 	exit 0
 fi
 
-echo "1..31"
+echo "1..36"
 n=0
 fails=0
 check() {	# check STATUS DESCRIPTION
