@@ -40,6 +40,10 @@ int build_name_check(const char *name, bo_err *err)
 	if (image_name_check(name, &why) < 0)
 		return bo_err_set(err, "invalid build name '%s': it %s",
 				  name ? name : "", why.msg);
+	/* run --builds names the distribution's own libraries so */
+	if (strcmp(name, "shipped") == 0)
+		return bo_err_set(err, "invalid build name 'shipped': it names "
+				  "the libraries the distribution ships");
 	return 0;
 }
 

@@ -45,6 +45,12 @@ ok $? "a compiler that is neither gcc nor clang exits 2"
 rb deb libsodium >/dev/null 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q -- "--name NAME is needed" "$tmp/err"
 ok $? "--name is needed"
+rb deb libsodium --name shipped >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "invalid build name 'shipped'" "$tmp/err" && nothing_built
+ok $? "the name 'shipped' is refused: it names the distribution's libraries ($(head -1 "$tmp/err"))"
+rb --remove deb o3 --cc clang >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q -- "--remove takes no --name, --cc or --cflags" "$tmp/err"
+ok $? "--remove with --cc is a usage error, nothing removed"
 # an image of another distribution: no source archive
 mkdir -p "$state/images/alp/rootfs" &&
 	sed -e 's/"distro": "debian"/"distro": "alpine"/' \

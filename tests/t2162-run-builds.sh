@@ -94,6 +94,14 @@ ok $? "results --builds of a library without builds: exit 1 and why"
 	grep -q '<section id="builds">' "$tmp/r.html" &&
 	grep -q 'libsodium in debian:bookworm, run [0-9]*: each build' "$tmp/r.html"
 ok $? "the report has the builds' table"
+# a run with builds travels: export and merge copy its builds
+"$BENCHORCH" export --db "$db" --run 1 -o "$tmp/x.db" 2>"$tmp/err" &&
+	"$BENCHORCH" merge --db "$tmp/m.db" "$tmp/x.db" >/dev/null 2>>"$tmp/err" &&
+	[ "$(sqlite3 -batch -noheader "$tmp/m.db" "select group_concat(distinct build) from (select build from results_v order by build)")" = "copy,shipped" ] &&
+	[ "$(sqlite3 -batch -noheader "$tmp/m.db" "select name || ' ' || cflags from builds")" = "copy -O2 (a copy of the image's own library)" ] &&
+	[ "$(sqlite3 -batch -noheader "$tmp/m.db" "select count(*) from pairs_v where build = 'copy' and versus_build = 'shipped'")" -eq "$(q "select count(*) from pairs_v where build = 'copy' and versus_build = 'shipped'")" ]
+ok $? "export --run and merge carry the builds, the build column and the build's pairs ($(head -1 "$tmp/err"))"
+
 # a build that computes wrong answers (as flags that miscompile would):
 # the stand-in libsodium of t1130, which flips a bit of ChaCha20's
 # keystream, as build 'wrong'; it is stored not verified, the shipped

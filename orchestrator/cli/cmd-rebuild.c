@@ -72,7 +72,6 @@ static void init(void *vo)
 {
 	struct rebuild_opts *o = vo;
 
-	o->cc = "gcc";
 	o->format.fmt = FORMAT_TABLE;
 }
 
@@ -222,7 +221,7 @@ static int do_build(const struct cmd_ctx *ctx, const struct rebuild_opts *o,
 	if (!o->name)
 		return cli_usage_error("rebuild", "--name NAME is needed");
 	if (build_name_check(o->name, &err) < 0 ||
-	    rebuild_cc_check(o->cc, &ccpkg, &err) < 0)
+	    rebuild_cc_check(o->cc ? o->cc : "gcc", &ccpkg, &err) < 0)
 		return cli_usage_error("rebuild", "%s", err.msg);
 	ictx.data_dir = paths_data_dir();
 	rc = image_find(&ictx, argv[0], &img, &err);
@@ -259,7 +258,7 @@ static int do_build(const struct cmd_ctx *ctx, const struct rebuild_opts *o,
 	req.img = img;
 	req.library = argv[1];
 	req.name = o->name;
-	req.cc = o->cc;
+	req.cc = o->cc ? o->cc : "gcc";
 	req.flags = o->cflags ? o->cflags : "";
 	req.progress = !o->quiet;
 	/* SIGINT, SIGTERM, SIGHUP stop the container and remove the build's
@@ -293,9 +292,9 @@ static int cmd_rebuild(const struct cmd_ctx *ctx, void *opts, int argc,
 	if (o->list + o->remove > 1)
 		return cli_usage_error("rebuild", "--list and --remove "
 				       "exclude each other");
-	if ((o->list || o->remove) && (o->name || o->cflags))
-		return cli_usage_error("rebuild", "--%s takes no --name or "
-				       "--cflags", o->list ? "list" : "remove");
+	if ((o->list || o->remove) && (o->name || o->cflags || o->cc))
+		return cli_usage_error("rebuild", "--%s takes no --name, --cc "
+				       "or --cflags", o->list ? "list" : "remove");
 	if (o->format.set && !o->list)
 		return cli_usage_error("rebuild", "--format goes with --list");
 	if (o->list)

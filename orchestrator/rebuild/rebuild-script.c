@@ -11,7 +11,8 @@
  * (fd 3 after the first exec) it writes only its protocol, one line each:
  * "step TEXT" when a step begins, "nocompiler PACKAGE" when the release
  * has no such package, "fail WHAT" before it gives up, "done" at the end;
- * everything the tools print goes to stderr, the build log. The shared
+ * everything the tools print goes to stderr, the build log (with no
+ * FLAGS the packaging's optimisation flags stay). The shared
  * objects kept are those of the runtime package and of the other library
  * packages of the same source the image has installed (libhogweed6
  * beside libnettle8), so that a build's sub-libraries come with it. The optimisation
@@ -71,9 +72,12 @@ const char rebuild_script[] =
 "# nostrip: the shared objects keep their debugging sections (not loaded,\n"
 "# no cost at run time) and dh_dwz is skipped, which rejects clang's DWARF 5\n"
 "export DEB_BUILD_OPTIONS=\"nocheck nodoc nostrip parallel=$(nproc)\"\n"
-"opt=\"-O0 -O1 -O2 -O3 -Os -Og -Ofast -Oz\"\n"
-"export DEB_CFLAGS_STRIP=\"$opt\" DEB_CXXFLAGS_STRIP=\"$opt\"\n"
-"export DEB_CFLAGS_APPEND=\"$flags\" DEB_CXXFLAGS_APPEND=\"$flags\"\n"
+"# FLAGS replace the packaging's optimisation flags; none: kept as they are\n"
+"if [ -n \"$flags\" ]; then\n"
+"\topt=\"-O0 -O1 -O2 -O3 -Os -Og -Ofast -Oz\"\n"
+"\texport DEB_CFLAGS_STRIP=\"$opt\" DEB_CXXFLAGS_STRIP=\"$opt\"\n"
+"\texport DEB_CFLAGS_APPEND=\"$flags\" DEB_CXXFLAGS_APPEND=\"$flags\"\n"
+"fi\n"
 "export CC=\"$cc\"\n"
 "case $cc in gcc*) export CXX=\"g++${cc#gcc}\" ;; clang*) export CXX=\"clang++${cc#clang}\" ;; esac\n"
 "cflags=$(dpkg-buildflags --get CFLAGS)\n"

@@ -74,6 +74,7 @@ static int copy_lists(sqlite3 *db, const char *table, const char *const *skip,
 		{ "invocation_id", "(SELECT new FROM temp.map_inv WHERE old = s.invocation_id)" },
 		{ "result_id", "(SELECT new FROM temp.map_result WHERE old = s.result_id)" },
 		{ "keysetup_id", "(SELECT new FROM temp.map_keysetup WHERE old = s.keysetup_id)" },
+		{ "build_ref", "(SELECT new FROM temp.map_build WHERE old = s.build_ref)" },
 	};
 	char *list = common_cols(db, table, skip, NULL, err), *p, *save = NULL;
 	char *out = xstrdup(""), *t;
@@ -322,7 +323,7 @@ static int select_rows(sqlite3 *db, bo_err *err)
 		 "  IS NOT NULL AND invocation_id IN (SELECT id FROM temp.sel_inv);"
 		 " DROP TABLE IF EXISTS temp.map_cpu; DROP TABLE IF EXISTS temp.map_image;"
 		 " DROP TABLE IF EXISTS temp.map_lib; DROP TABLE IF EXISTS temp.map_run;"
-		 " DROP TABLE IF EXISTS temp.map_inv;"
+		 " DROP TABLE IF EXISTS temp.map_inv; DROP TABLE IF EXISTS temp.map_build;"
 		 " DROP TABLE IF EXISTS temp.map_result;"
 		 " DROP TABLE IF EXISTS temp.map_keysetup;", err) < 0)
 		return -1;
@@ -337,6 +338,28 @@ static int select_rows(sqlite3 *db, bo_err *err)
 			 " WHERE invocation_id IN (SELECT id FROM temp.sel_inv)", err) < 0))
 		return -1;
 	return 0;
+}
+
+/* The builds (schema 20) the selected libraries were loaded from, where
+ * the destination has them not, and their ids in temp.map_build, which
+ * maps libraries.build_ref. Nothing when either database predates
+ * builds. Returns 0, or -1 with err set. */
+static int copy_builds(sqlite3 *db, bo_err *err)
+{
+	static const char *const build_key[] = { "name", "digest", "library",
+		"compiler", "cflags", NULL };
+	int both = in_both(db, "builds", err);
+
+	if (both <= 0)
+		return both;
+	if (copy_table(db, "builds", skip_id, 1,
+		       "id IN (SELECT build_ref FROM src.libraries WHERE id IN"
+		       " (SELECT id FROM temp.sel_lib))", err) < 0)
+		return -1;
+	return make_map(db, "map_build", "builds", build_key,
+			"SELECT build_ref FROM src.libraries WHERE id IN"
+			" (SELECT id FROM temp.sel_lib) AND build_ref IS NOT"
+			" NULL", err);
 }
 
 /* Copy the rows the selected runs share with others - cpus, images and
@@ -360,6 +383,7 @@ static int copy_shared(sqlite3 *db, bo_err *err)
 		     "SELECT image_id FROM temp.sel_inv", err) < 0 ||
 	    copy_table(db, "image_packages", NULL, 1,
 		       "image_id IN (SELECT image_id FROM temp.sel_inv)", err) < 0 ||
+	    copy_builds(db, err) < 0 ||
 	    copy_table(db, "libraries", skip_id, 1,
 		       "id IN (SELECT id FROM temp.sel_lib)", err) < 0 ||
 	    make_map(db, "map_lib", "libraries", lib_key,

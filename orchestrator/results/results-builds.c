@@ -12,7 +12,8 @@
 
 /* The runs F selects into *RET (*RET_N; the caller frees *RET): F's own,
  * every run, or the latest run with a build paired with its shipped
- * library. Returns 0, or -1 with err set. */
+ * library among the finished runs (an aborted or failed one only by
+ * --run). Returns 0, or -1 with err set. */
 static int select_runs(sqlite3 *db, const struct builds_filter *f,
 		       int64_t **ret, size_t *ret_n, bo_err *err)
 {
@@ -23,7 +24,8 @@ static int select_runs(sqlite3 *db, const struct builds_filter *f,
 		" ORDER BY 1" :
 		"SELECT max(inv.run_id) FROM pairs p JOIN invocations inv"
 		" ON inv.id = p.invocation_id JOIN libraries l"
-		" ON l.id = p.library_id WHERE l.build_ref IS NOT NULL";
+		" ON l.id = p.library_id JOIN runs r ON r.id = inv.run_id"
+		" WHERE l.build_ref IS NOT NULL AND r.status = 'done'";
 	sqlite3_stmt *st;
 	int rc;
 
@@ -316,12 +318,13 @@ long results_builds_line(FILE *out, sqlite3 *db, int64_t run_id,
 		qsort(ratios, nr, sizeof(*ratios), cmp_double);
 		fprintf(out, "benchorch: run %lld: build %s@%s (%s): %.2f of the"
 			" shipped library's throughput at 16 KiB (the median"
-			" over %zu algorithms, bulk encryption and hashing):"
+			" over %zu algorithm%s, bulk encryption and hashing):"
 			" %zu slower, %zu same, %zu faster; `benchorch results"
 			" --builds --run %lld` shows them\n", (long long)run_id,
 			v[i].library, v[i].build, v[i].distro,
 			nr % 2 ? ratios[nr / 2] :
-			(ratios[nr / 2 - 1] + ratios[nr / 2]) / 2, nr, slower,
+			(ratios[nr / 2 - 1] + ratios[nr / 2]) / 2, nr,
+			nr == 1 ? "" : "s", slower,
 			same, faster, (long long)run_id);
 		builds++;
 	}

@@ -149,8 +149,9 @@ long results_ops_line(FILE *out, sqlite3 *db, int64_t run_id,
 	}
 	sqlite3_finalize(st);
 	if (n > 0)
-		fprintf(out, "benchorch: run %lld: %s: %ld results (%s) of %ld %s, %ld verified; `benchorch results %s --run %lld` shows them\n",
-			(long long)run_id, what, n, algos ? algos : "", libs,
+		fprintf(out, "benchorch: run %lld: %s: %ld result%s (%s) of %ld %s, %ld verified; `benchorch results %s --run %lld` shows them\n",
+			(long long)run_id, what, n, n == 1 ? "" : "s",
+			algos ? algos : "", libs,
 			libs == 1 ? "library" : "libraries", verified, option,
 			(long long)run_id);
 	free(algos);
