@@ -14,6 +14,7 @@
 #include <jansson.h>
 
 #include "images/builds.h"
+#include "images/digest.h"
 #include "images/recipe.h"
 
 char *builds_dir_abs(const char *state_dir, bo_err *err)
@@ -388,4 +389,21 @@ int builds_clean_stale(const char *state_dir, size_t *ret_removed,
 	if (ret_removed)
 		*ret_removed = removed;
 	return rc;
+}
+
+int build_verify(const struct build_info *bi, bo_err *err)
+{
+	char digest[DIGEST_STR_LEN], *lib = xasprintf("%s/%s", bi->dir,
+						      BUILD_LIBDIR);
+	int rc = digest_tree(lib, digest, sizeof(digest), err);
+
+	free(lib);
+	if (rc < 0)
+		return -1;
+	if (strcmp(digest, bi->digest) != 0)
+		return bo_err_set(err, "build '%s' of image '%s' changed since "
+				  "it was built (its files' digest is not the "
+				  "one in its build.json): remove it and "
+				  "rebuild", bi->name, bi->image);
+	return 0;
 }

@@ -62,6 +62,12 @@ int build_load(const char *dir, struct build_info **ret, bo_err *err);
 /* Free BI and every string it owns; NULL is fine. */
 void build_info_free(struct build_info *bi);
 
+/* Check that BI's shared objects (BI->dir/lib) are what was built: the
+ * digest of the tree (digest_tree) is BI->digest. Returns 0, or -1 with
+ * err set ("build 'NAME' of image 'IMAGE' changed since it was built",
+ * or why the tree cannot be read). */
+int build_verify(const struct build_info *bi, bo_err *err);
+
 /* Every build under STATE_DIR/builds, of the image IMAGE only when not
  * NULL, sorted by image then name, in a new array (builds_list_free).
  * Entries starting with '.' (builds under way) and directories without

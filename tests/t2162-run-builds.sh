@@ -102,6 +102,18 @@ ok $? "the report has the builds' table"
 	[ "$(sqlite3 -batch -noheader "$tmp/m.db" "select count(*) from pairs_v where build = 'copy' and versus_build = 'shipped'")" -eq "$(q "select count(*) from pairs_v where build = 'copy' and versus_build = 'shipped'")" ]
 ok $? "export --run and merge carry the builds, the build column and the build's pairs ($(head -1 "$tmp/err"))"
 
+# a build whose files changed after it was built is not measured
+"$fake" "$state" debian-bookworm changed libsodium libsodium23 1 \
+	"$lib/libsodium.so.23" &&
+	f=$(ls "$state"/builds/debian-bookworm/changed/lib/libsodium.so.23*) &&
+	chmod u+w "$f" && printf x >>"$f"
+"$BENCHORCH" run --distros debian --libs libsodium --algos sha-512 --quick \
+	--builds changed --runner nspawn --no-confirm --state-dir "$state" \
+	--db "$tmp/changed.db" >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -ne 0 ] && grep -q "build 'changed' of image 'debian-bookworm' changed since it was built" "$tmp/err"
+ok $? "a build whose files changed since it was built is not measured (exit $rc: $(grep changed "$tmp/err" | head -1))"
+
 # a build that computes wrong answers (as flags that miscompile would):
 # the stand-in libsodium of t1130, which flips a bit of ChaCha20's
 # keystream, as build 'wrong'; it is stored not verified, the shipped

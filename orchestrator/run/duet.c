@@ -81,6 +81,11 @@ static int prepare_build(const struct duet_request *r, const char *name,
 	if (r->libs && !bo_list_has(r->libs, p->build->library))
 		return cli_usage_error("duet", "build '%s' is of %s, which --libs leaves out",
 				       name, p->build->library);
+	/* what is measured is what was built */
+	if (build_verify(p->build, &err) < 0) {
+		cli_error("duet: %s", err.msg);
+		return EXIT_FAILED;
+	}
 	dg = strchr(p->build->digest, ':');
 	dg = dg ? dg + 1 : p->build->digest;
 	p->bind_src = xasprintf("%s/%s", p->build->dir, BUILD_LIBDIR);

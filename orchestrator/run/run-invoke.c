@@ -38,6 +38,10 @@ static int dist_builds(const struct run_config *c, struct run_dist *d,
 	}
 	d->builds = v;
 	d->nbuilds = k;
+	/* what is measured is what was built */
+	for (i = 0; i < k; i++)
+		if (build_verify(v[i], err) < 0)
+			return -1;
 	return 0;
 }
 
