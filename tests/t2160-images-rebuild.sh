@@ -45,6 +45,17 @@ ok $? "a compiler that is neither gcc nor clang exits 2"
 rb deb libsodium >/dev/null 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q -- "--name NAME is needed" "$tmp/err"
 ok $? "--name is needed"
+# a normal user: exit 3 before the image store (which it may not read)
+if command -v setpriv >/dev/null 2>&1; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$BENCHORCH" \
+		rebuild --state-dir "$state" deb libsodium --name x \
+		>/dev/null 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 3 ] && grep -q "must be run as root" "$tmp/err" && nothing_built
+	ok $? "a normal user: exit 3, it must be run as root ($rc: $(head -1 "$tmp/err"))"
+else
+	skip_point "needs setpriv to drop root" "a normal user: exit 3"
+fi
 rb deb libsodium --name shipped >/dev/null 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "invalid build name 'shipped'" "$tmp/err" && nothing_built
 ok $? "the name 'shipped' is refused: it names the distribution's libraries ($(head -1 "$tmp/err"))"

@@ -223,6 +223,12 @@ static int do_build(const struct cmd_ctx *ctx, const struct rebuild_opts *o,
 	if (build_name_check(o->name, &err) < 0 ||
 	    rebuild_cc_check(o->cc ? o->cc : "gcc", &ccpkg, &err) < 0)
 		return cli_usage_error("rebuild", "%s", err.msg);
+	/* before the image store, which a user may not read either */
+	if (geteuid() != 0) {
+		cli_error("'rebuild' must be run as root: it starts a "
+			  "container");
+		return EXIT_ENV;
+	}
 	ictx.data_dir = paths_data_dir();
 	rc = image_find(&ictx, argv[0], &img, &err);
 	free((char *)ictx.data_dir);
@@ -247,12 +253,6 @@ static int do_build(const struct cmd_ctx *ctx, const struct rebuild_opts *o,
 				     "'%s' (known: %s)", argv[1], img->name,
 				     known ? known : "none");
 		free(known);
-		goto out;
-	}
-	if (geteuid() != 0) {
-		cli_error("'rebuild' must be run as root: it starts a "
-			  "container");
-		rc = EXIT_ENV;
 		goto out;
 	}
 	req.img = img;
