@@ -1,6 +1,7 @@
 /* guest/backend-botan-pk.c - X25519 and Ed25519 through Botan 2's FFI
  * (botan_privkey_load_x25519 / _ed25519, botan_pk_op_*), when the build
- * exports them (Debian bookworm's 2.19 does).
+ * exports them (Debian bookworm's 2.19 does). Botan 2 has no X448 (it
+ * came with Botan 3.4): unsupported.
  *
  * Key set-up (import) makes what Botan needs to use a key: the key object
  * (Ed25519: which derives the public key from the seed) and its operation

@@ -27,9 +27,9 @@
  * nothing per call: the public key is imported once (pub_new,
  * gnutls_pubkey_import_ecc_raw with the 32 bytes as x).
  *
- * X25519: GnuTLS 3.7's public API has no raw key agreement (it does
- * X25519 only inside TLS handshakes; gnutls_privkey_derive_secret came
- * later), so X25519 is unsupported.
+ * X25519 and X448: GnuTLS 3.7's public API has no raw key agreement (it
+ * does them only inside TLS handshakes; gnutls_privkey_derive_secret came
+ * later), so both are unsupported.
  *
  * Prototypes restate gnutls/abstract.h and gnutls/gnutls.h of 3.7.9;
  * gnutls_privkey_t and gnutls_pubkey_t are opaque pointers. Constants,

@@ -1,8 +1,8 @@
-/* guest/backend-libgcrypt-pk.c - X25519 and Ed25519 in libgcrypt.
+/* guest/backend-libgcrypt-pk.c - X25519, X448 and Ed25519 in libgcrypt.
  *
- * X25519 goes through gcry_ecc_mul_point (libgcrypt 1.9 and later; older
- * ones lack it, and X25519 is then unsupported). It takes raw keys in
- * every call, so an X25519 key here is the raw scalar and the import
+ * X25519 and X448 go through gcry_ecc_mul_point (libgcrypt 1.9 and
+ * later; older ones lack it, and both are then unsupported). It takes
+ * raw keys in every call, so a key here is the raw scalar and the import
  * derives the public key from it (the scalar times the base point), the
  * work OpenSSL's import does too.
  *
@@ -29,7 +29,7 @@
  * Prototypes restate gcrypt.h of libgcrypt 1.10.1 (gcry_error_t and
  * gpg_error_t are unsigned int; gcry_sexp_t, gcry_mpi_t and gcry_ctx_t
  * opaque pointers). Constants: enum gcry_ecc_curves GCRY_ECC_CURVE25519
- * = 1; a NULL point of gcry_ecc_mul_point means the base point. The
+ * = 1, GCRY_ECC_CURVE448 = 2; a NULL point of gcry_ecc_mul_point means the base point. The
  * library is initialised by backend-libgcrypt.c before this is loaded. */
 #include "compat.h"
 
@@ -39,6 +39,7 @@
 #include "backend-pk.h"
 
 #define GC_ECC_CURVE25519 1
+#define GC_ECC_CURVE448 2
 
 typedef struct gcry_sexp *gc_sexp;
 typedef struct gcry_mpi *gc_mpi;
@@ -68,17 +69,18 @@ static struct {
 	bool ed25519;
 } pk;
 
-/* A key: X25519's raw scalar, or Ed25519's key S-expression (private or,
- * from pub_new, public); the public key's bytes. */
+/* A key: X25519's or X448's raw scalar, or Ed25519's key S-expression
+ * (private or, from pub_new, public); the public key's bytes
+ * (guest_pk_pub_bytes of ALGO). */
 struct gc_key {
 	enum guest_pk_algo algo;
-	uint8_t priv[GUEST_PK_KEY_BYTES];
-	uint8_t pub[GUEST_PK_KEY_BYTES];
+	uint8_t priv[GUEST_PK_X448_BYTES];
+	uint8_t pub[GUEST_PK_X448_BYTES];
 	gc_sexp sexp;
 };
 
 /* Resolve the entry points in HANDLE (libgcrypt's, initialised): X25519
- * needs gcry_ecc_mul_point, Ed25519 the S-expression and EC-context
+ * and X448 need gcry_ecc_mul_point, Ed25519 the S-expression and EC-context
  * functions; a missing one leaves its algorithm unsupported. */
 void guest_pk_libgcrypt_load(void *handle)
 {
@@ -105,7 +107,8 @@ void guest_pk_libgcrypt_load(void *handle)
 /* struct guest_pk_ops: is ALGO's every entry point there? */
 static bool gc_pk_supports(enum guest_pk_algo algo)
 {
-	return algo == GUEST_PK_X25519 ? pk.mul_point != NULL :
+	return algo == GUEST_PK_X25519 || algo == GUEST_PK_X448 ?
+	       pk.mul_point != NULL :
 	       algo == GUEST_PK_ED25519 ? pk.ed25519 : false;
 }
 
@@ -155,8 +158,9 @@ out:
 	return rc;
 }
 
-/* A private key of ALGO from the 32 bytes of PRIV, its public key derived
- * (and for Ed25519 its key S-expression built). Returns it (caller owns:
+/* A private key of ALGO from the guest_pk_priv_bytes(ALGO) bytes of PRIV
+ * (32, X448 56), its public key derived (and for Ed25519 its key
+ * S-expression built). Returns it (caller owns:
  * gc_pk_free) or NULL when unsupported, out of memory or refused. */
 static void *gc_pk_key_new(enum guest_pk_algo algo, const uint8_t *priv)
 {
@@ -165,9 +169,10 @@ static void *gc_pk_key_new(enum guest_pk_algo algo, const uint8_t *priv)
 	if (!gc_pk_supports(algo) || !(k = calloc(1, sizeof(*k))))
 		return NULL;
 	k->algo = algo;
-	memcpy(k->priv, priv, GUEST_PK_KEY_BYTES);
-	if (algo == GUEST_PK_X25519) {
-		if (pk.mul_point(GC_ECC_CURVE25519, k->pub, priv, NULL) != 0)
+	memcpy(k->priv, priv, guest_pk_priv_bytes(algo));
+	if (algo == GUEST_PK_X25519 || algo == GUEST_PK_X448) {
+		if (pk.mul_point(algo == GUEST_PK_X448 ? GC_ECC_CURVE448 :
+				 GC_ECC_CURVE25519, k->pub, priv, NULL) != 0)
 			goto fail;
 	} else if (ed_public(priv, k->pub) != 0 ||
 		   pk.sexp_build(&k->sexp, NULL,
@@ -203,19 +208,24 @@ static void *gc_pk_pub_new(enum guest_pk_algo algo, const uint8_t *pub)
 	return k;
 }
 
-/* The 32-byte public key of KEY into PUB; cannot fail (0). */
+/* The public key of KEY (guest_pk_pub_bytes of its algorithm: 32, X448
+ * 56) into PUB; cannot fail (0). */
 static int gc_pk_public(void *key, uint8_t *pub)
 {
-	memcpy(pub, ((struct gc_key *)key)->pub, GUEST_PK_KEY_BYTES);
+	struct gc_key *k = key;
+
+	memcpy(pub, k->pub, guest_pk_pub_bytes(k->algo));
 	return 0;
 }
 
-/* X25519 of KEY's scalar and the raw u-coordinate PEER into OUT (32
- * bytes each). Returns 0, or -1 when libgcrypt refused. */
+/* X25519 or X448 of KEY's scalar and the raw u-coordinate PEER into OUT
+ * (32 bytes each, X448 56). Returns 0, or -1 when libgcrypt refused. */
 static int gc_pk_derive(void *key, const uint8_t *peer, uint8_t *out)
 {
-	return pk.mul_point(GC_ECC_CURVE25519, out,
-			    ((struct gc_key *)key)->priv, peer) == 0 ? 0 : -1;
+	struct gc_key *k = key;
+
+	return pk.mul_point(k->algo == GUEST_PK_X448 ? GC_ECC_CURVE448 :
+			    GC_ECC_CURVE25519, out, k->priv, peer) == 0 ? 0 : -1;
 }
 
 /* The S-expression of the LEN bytes of MSG for EdDSA into *DATA (caller

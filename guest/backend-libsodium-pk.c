@@ -1,6 +1,7 @@
 /* guest/backend-libsodium-pk.c - X25519 (crypto_scalarmult) and Ed25519
  * (crypto_sign_seed_keypair, crypto_sign_detached,
  * crypto_sign_verify_detached) in libsodium; every 1.0.x has them.
+ * libsodium has no X448 (up to 1.0.20): unsupported.
  *
  * libsodium takes raw keys in every call, so a key here is the raw bytes
  * and what import derives from them, the work OpenSSL's import does too

@@ -1,22 +1,24 @@
-/* guest/backend-mbedtls-pk.c - X25519 in Mbed TLS through its ECP and
- * ECDH modules (ecp.h, ecdh.h, bignum.h): mbedtls_ecp_group_load with
- * MBEDTLS_ECP_DP_CURVE25519, mbedtls_ecp_mul for the public key and
- * mbedtls_ecdh_compute_shared for the shared secret. The same calls exist
- * in 2.28 (Debian bookworm) and 3.6; a library missing one (or built
- * without Curve25519) has X25519 unsupported. Mbed TLS has no Ed25519
- * (up to 3.6): unsupported.
+/* guest/backend-mbedtls-pk.c - X25519 and X448 in Mbed TLS through its
+ * ECP and ECDH modules (ecp.h, ecdh.h, bignum.h): mbedtls_ecp_group_load
+ * with MBEDTLS_ECP_DP_CURVE25519 or MBEDTLS_ECP_DP_CURVE448,
+ * mbedtls_ecp_mul for the public key and mbedtls_ecdh_compute_shared for
+ * the shared secret. The same calls exist in 2.28 (Debian bookworm) and
+ * 3.6; a library missing one (or built without the curve) has the
+ * algorithm unsupported. Mbed TLS has no Ed25519 (up to 3.6):
+ * unsupported.
  *
  * Key set-up (import) does what an application holding an X25519 key
  * does once: loads the curve's group, reads the scalar and computes the
- * public key (the scalar times the base point u = 9, as
+ * public key (the scalar times the base point u = 9, X448's u = 5, as
  * mbedtls_ecdh_gen_public does). The scalar is clamped first as RFC 7748
- * 5 decodeScalar25519 does (mbedtls_ecp_read_key does the same; this
+ * 5 decodeScalar25519 (decodeScalar448) does (mbedtls_ecp_read_key does the same; this
  * file reads the bignum directly): Mbed TLS refuses an unclamped
  * Curve25519 scalar (mbedtls_ecp_check_privkey), and clamping does not
  * change the result. A derive takes the peer's raw u-coordinate in every
  * call (mbedtls_ecp_point_read_binary, which for Curve25519 reads it
- * little-endian and clears its top bit, RFC 7748 5), computes the
- * secret and writes it little-endian (mbedtls_mpi_write_binary_le).
+ * little-endian and clears its top bit, RFC 7748 5; Curve448's has no
+ * unused bit), computes the secret and writes it little-endian
+ * (mbedtls_mpi_write_binary_le).
  *
  * Random generator: the scalar multiplication randomises its projective
  * coordinates against side channels with the f_rng it is given (3.x
@@ -38,9 +40,10 @@
  * Prototypes restate ecp.h, ecdh.h and bignum.h of Mbed TLS 2.28.3
  * (unchanged in 3.6). Constants: mbedtls_ecp_group_id
  * MBEDTLS_ECP_DP_CURVE25519 = 9 (NONE 0, SECP192R1 .. SECP521R1 1 .. 5,
- * BP256R1 .. BP512R1 6 .. 8, CURVE25519 9; ecp.h), and the point format
+ * BP256R1 .. BP512R1 6 .. 8, CURVE25519 9, SECP192K1 .. SECP256K1
+ * 10 .. 12, CURVE448 13; ecp.h), and the point format
  * MBEDTLS_ECP_PF_UNCOMPRESSED = 0 (for Curve25519 the u-coordinate
- * alone, little-endian). */
+ * and Curve448 the u-coordinate alone, little-endian). */
 #include "compat.h"
 
 #include <stdlib.h>
@@ -49,6 +52,7 @@
 #include "backend-pk.h"
 
 #define MB_ECP_DP_CURVE25519 9
+#define MB_ECP_DP_CURVE448 13
 #define MB_ECP_PF_UNCOMPRESSED 0
 
 /* Bytes given to each caller-allocated Mbed TLS structure. */
@@ -79,27 +83,29 @@ static struct {
 				  size_t buflen);
 	int (*mpi_write_binary_le)(const void *x, unsigned char *buf,
 				   size_t buflen);
-	bool x25519;
+	bool x25519, x448;
 } pk;
 
-/* An X25519 key: its group, scalar d, a point for the peer's key (and,
- * at import, the base point), a point for the public key, the shared
- * secret's bignum z, the public key's bytes and the generator's state. */
+/* An X25519 or X448 key (ALGO): its group, scalar d, a point for the
+ * peer's key (and, at import, the base point), a point for the public
+ * key, the shared secret's bignum z, the public key's bytes
+ * (guest_pk_pub_bytes(ALGO)) and the generator's state. */
 struct mb_key {
+	enum guest_pk_algo algo;
 	_Alignas(16) unsigned char grp[GRP_BYTES];
 	_Alignas(16) unsigned char d[MPI_BYTES];
 	_Alignas(16) unsigned char peer[POINT_BYTES];
 	_Alignas(16) unsigned char q[POINT_BYTES];
 	_Alignas(16) unsigned char z[MPI_BYTES];
-	uint8_t pub[GUEST_PK_KEY_BYTES];
+	uint8_t pub[GUEST_PK_X448_BYTES];
 	uint64_t rng;
 	bool inited;
 };
 
 /* Resolve the entry points in HANDLE (libmbedcrypto, loaded by
- * backend-mbedtls.c); X25519 is supported when every one is there and
- * the library has Curve25519 (a trial group load: a build may leave it
- * out). */
+ * backend-mbedtls.c); X25519 (X448) is supported when every one is there
+ * and the library has Curve25519 (Curve448): a trial group load, as a
+ * build may leave either out. */
 void guest_pk_mbedtls_load(void *handle)
 {
 	const struct backend_symbol x[] = {
@@ -120,7 +126,7 @@ void guest_pk_mbedtls_load(void *handle)
 	_Alignas(16) unsigned char grp[GRP_BYTES];
 	char why[128];
 
-	pk.x25519 = false;
+	pk.x25519 = pk.x448 = false;
 	if (backend_require(handle, x, sizeof(x) / sizeof(x[0]), why,
 			    sizeof(why)) != 0)
 		return;
@@ -128,12 +134,17 @@ void guest_pk_mbedtls_load(void *handle)
 	pk.group_init(grp);
 	pk.x25519 = pk.group_load(grp, MB_ECP_DP_CURVE25519) == 0;
 	pk.group_free(grp);
+	memset(grp, 0, sizeof(grp));
+	pk.group_init(grp);
+	pk.x448 = pk.group_load(grp, MB_ECP_DP_CURVE448) == 0;
+	pk.group_free(grp);
 }
 
-/* struct guest_pk_ops: X25519 only (see the top of the file). */
+/* struct guest_pk_ops: X25519 and X448 only (see the top of the file). */
 static bool mb_pk_supports(enum guest_pk_algo algo)
 {
-	return algo == GUEST_PK_X25519 && pk.x25519;
+	return algo == GUEST_PK_X25519 ? pk.x25519 :
+	       algo == GUEST_PK_X448 ? pk.x448 : false;
 }
 
 /* The f_rng of the scalar multiplication: LEN bytes of the xorshift64*
@@ -177,18 +188,22 @@ static void mb_pk_free(void *key)
 	free(k);
 }
 
-/* An X25519 key of the 32-byte scalar PRIV (clamped here), its group
- * loaded and public key computed. Returns it (caller owns: mb_pk_free)
- * or NULL when unsupported, out of memory or refused by Mbed TLS. */
+/* An X25519 (X448) key of the 32-byte (56-byte) scalar PRIV, clamped
+ * here, its group loaded and public key computed. Returns it (caller
+ * owns: mb_pk_free) or NULL when unsupported, out of memory or refused
+ * by Mbed TLS. */
 static void *mb_pk_key_new(enum guest_pk_algo algo, const uint8_t *priv)
 {
-	static const unsigned char base[GUEST_PK_KEY_BYTES] = { 9 };
-	uint8_t s[GUEST_PK_KEY_BYTES];
+	bool x448 = algo == GUEST_PK_X448;
+	size_t n = guest_pk_pub_bytes(algo);
+	unsigned char base[GUEST_PK_X448_BYTES] = { 0 };
+	uint8_t s[GUEST_PK_X448_BYTES];
 	struct mb_key *k;
 	size_t olen = 0;
 
 	if (!mb_pk_supports(algo) || !(k = calloc(1, sizeof(*k))))
 		return NULL;
+	k->algo = algo;
 	k->rng = UINT64_C(0x9e3779b97f4a7c15);
 	pk.group_init(k->grp);
 	pk.mpi_init(k->d);
@@ -196,18 +211,27 @@ static void *mb_pk_key_new(enum guest_pk_algo algo, const uint8_t *priv)
 	pk.point_init(k->q);
 	pk.mpi_init(k->z);
 	k->inited = true;
-	/* RFC 7748 5, decodeScalar25519 */
-	memcpy(s, priv, sizeof(s));
-	s[0] &= 248;
-	s[31] &= 127;
-	s[31] |= 64;
-	if (pk.group_load(k->grp, MB_ECP_DP_CURVE25519) != 0 ||
-	    pk.mpi_read_binary_le(k->d, s, sizeof(s)) != 0 ||
-	    pk.point_read_binary(k->grp, k->peer, base, sizeof(base)) != 0 ||
+	/* RFC 7748 5, decodeScalar25519 and decodeScalar448; the base
+	 * points u = 9 and u = 5 */
+	memcpy(s, priv, n);
+	if (x448) {
+		s[0] &= 252;
+		s[55] |= 128;
+		base[0] = 5;
+	} else {
+		s[0] &= 248;
+		s[31] &= 127;
+		s[31] |= 64;
+		base[0] = 9;
+	}
+	if (pk.group_load(k->grp, x448 ? MB_ECP_DP_CURVE448
+				       : MB_ECP_DP_CURVE25519) != 0 ||
+	    pk.mpi_read_binary_le(k->d, s, n) != 0 ||
+	    pk.point_read_binary(k->grp, k->peer, base, n) != 0 ||
 	    pk.ecp_mul(k->grp, k->q, k->d, k->peer, det_rng, &k->rng) != 0 ||
 	    pk.point_write_binary(k->grp, k->q, MB_ECP_PF_UNCOMPRESSED, &olen,
-				  k->pub, sizeof(k->pub)) != 0 ||
-	    olen != GUEST_PK_KEY_BYTES) {
+				  k->pub, n) != 0 ||
+	    olen != n) {
 		mb_pk_free(k);
 		return NULL;
 	}
@@ -222,26 +246,28 @@ static void *mb_pk_pub_new(enum guest_pk_algo algo, const uint8_t *pub)
 	return NULL;
 }
 
-/* The 32-byte public key of KEY into PUB; cannot fail (0). */
+/* The public key of KEY (32 bytes, X448 56) into PUB; cannot fail
+ * (0). */
 static int mb_pk_public(void *key, uint8_t *pub)
-{
-	memcpy(pub, ((struct mb_key *)key)->pub, GUEST_PK_KEY_BYTES);
-	return 0;
-}
-
-/* X25519 of KEY's scalar and the raw u-coordinate PEER into OUT (32
- * bytes each). Returns 0, or -1 when Mbed TLS refused (2.28 refuses a
- * low-order PEER such as u = 0, MBEDTLS_ERR_ECP_INVALID_KEY). */
-static int mb_pk_derive(void *key, const uint8_t *peer, uint8_t *out)
 {
 	struct mb_key *k = key;
 
-	return pk.point_read_binary(k->grp, k->peer, peer,
-				    GUEST_PK_KEY_BYTES) == 0 &&
+	memcpy(pub, k->pub, guest_pk_pub_bytes(k->algo));
+	return 0;
+}
+
+/* X25519 (X448) of KEY's scalar and the raw u-coordinate PEER into OUT
+ * (32 bytes each, X448 56). Returns 0, or -1 when Mbed TLS refused (2.28
+ * refuses a low-order PEER such as u = 0, MBEDTLS_ERR_ECP_INVALID_KEY). */
+static int mb_pk_derive(void *key, const uint8_t *peer, uint8_t *out)
+{
+	struct mb_key *k = key;
+	size_t n = guest_pk_pub_bytes(k->algo);
+
+	return pk.point_read_binary(k->grp, k->peer, peer, n) == 0 &&
 	       pk.compute_shared(k->grp, k->z, k->peer, k->d, det_rng,
 				 &k->rng) == 0 &&
-	       pk.mpi_write_binary_le(k->z, out, GUEST_PK_KEY_BYTES) == 0 ?
-	       0 : -1;
+	       pk.mpi_write_binary_le(k->z, out, n) == 0 ? 0 : -1;
 }
 
 /* Ed25519 is unsupported: never called. */

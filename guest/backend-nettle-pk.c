@@ -1,7 +1,9 @@
-/* guest/backend-nettle-pk.c - X25519 (curve25519_mul) and Ed25519
- * (ed25519_sha512_*) in Nettle, whose public-key half is libhogweed:
- * libhogweed.so.6 beside libnettle.so.8, .5 beside .7, .4 beside .6
- * (Nettle 3.1 and later have both algorithms).
+/* guest/backend-nettle-pk.c - X25519 (curve25519_mul), X448
+ * (curve448_mul) and Ed25519 (ed25519_sha512_*) in Nettle, whose
+ * public-key half is libhogweed: libhogweed.so.6 beside libnettle.so.8,
+ * .5 beside .7, .4 beside .6 (Nettle 3.1 and later have X25519 and
+ * Ed25519; X448 came with 3.6, libhogweed.so.6, and is unsupported in
+ * an older one).
  *
  * libhogweed (and the GMP it needs) is opened only when a public-key
  * algorithm is first asked for (supports), so that a run without
@@ -10,9 +12,10 @@
  *
  * Nettle takes raw keys in every call, so a key here is the raw bytes
  * and the public key import derives from them (curve25519_mul_g,
- * ed25519_sha512_public_key), the work OpenSSL's import does too; sign
- * hashes the private key again in every call (RFC 8032 5.1.6), as
- * OpenSSL and libsodium do. Prototypes as <nettle/curve25519.h> and
+ * curve448_mul_g, ed25519_sha512_public_key), the work OpenSSL's import
+ * does too; sign hashes the private key again in every call (RFC 8032
+ * 5.1.6), as OpenSSL and libsodium do. Prototypes as
+ * <nettle/curve25519.h>, <nettle/curve448.h> (3.6 to 3.10) and
  * <nettle/eddsa.h> (3.1 to 3.10) declare them, under their exported
  * names (nettle_ prefix). */
 #include "compat.h"
@@ -32,20 +35,23 @@ static struct {
 	bool tried;		/* libhogweed was looked for */
 	void (*mul)(uint8_t *q, const uint8_t *n, const uint8_t *p);
 	void (*mul_g)(uint8_t *q, const uint8_t *n);
+	void (*mul448)(uint8_t *q, const uint8_t *n, const uint8_t *p);
+	void (*mul448_g)(uint8_t *q, const uint8_t *n);
 	void (*public_key)(uint8_t *pub, const uint8_t *priv);
 	void (*sign)(const uint8_t *pub, const uint8_t *priv, size_t length,
 		     const uint8_t *msg, uint8_t *signature);
 	int (*verify)(const uint8_t *pub, size_t length, const uint8_t *msg,
 		      const uint8_t *signature);
-	bool x25519, ed25519;
+	bool x25519, x448, ed25519;
 	void *handle;		/* libhogweed's, once opened */
 } pk = { .which = (size_t)-1 };
 
-/* A key: the raw private key (none for a public key) and the public. */
+/* A key: the raw private key (none for a public key) and the public,
+ * guest_pk_pub_bytes(ALGO) bytes each. */
 struct nt_key {
 	enum guest_pk_algo algo;
-	uint8_t priv[GUEST_PK_KEY_BYTES];
-	uint8_t pub[GUEST_PK_KEY_BYTES];
+	uint8_t priv[GUEST_PK_X448_BYTES];
+	uint8_t pub[GUEST_PK_X448_BYTES];
 };
 
 void guest_pk_nettle_load(size_t which)
@@ -59,6 +65,10 @@ static void open_hogweed(void)
 	const struct backend_symbol x[] = {
 		{ &pk.mul, "nettle_curve25519_mul" },
 		{ &pk.mul_g, "nettle_curve25519_mul_g" },
+	};
+	const struct backend_symbol x448[] = {
+		{ &pk.mul448, "nettle_curve448_mul" },
+		{ &pk.mul448_g, "nettle_curve448_mul_g" },
 	};
 	const struct backend_symbol ed[] = {
 		{ &pk.public_key, "nettle_ed25519_sha512_public_key" },
@@ -76,6 +86,8 @@ static void open_hogweed(void)
 	pk.handle = h;
 	pk.x25519 = backend_require(h, x, sizeof(x) / sizeof(x[0]), why,
 				    sizeof(why)) == 0;
+	pk.x448 = backend_require(h, x448, sizeof(x448) / sizeof(x448[0]),
+				  why, sizeof(why)) == 0;
 	pk.ed25519 = backend_require(h, ed, sizeof(ed) / sizeof(ed[0]), why,
 				     sizeof(why)) == 0;
 }
@@ -92,9 +104,13 @@ static bool nt_pk_supports(enum guest_pk_algo algo)
 	if (!pk.tried)
 		open_hogweed();
 	return algo == GUEST_PK_X25519 ? pk.x25519 :
+	       algo == GUEST_PK_X448 ? pk.x448 :
 	       algo == GUEST_PK_ED25519 ? pk.ed25519 : false;
 }
 
+/* A private key of ALGO from the guest_pk_priv_bytes(ALGO) bytes of PRIV
+ * (32, X448 56), its public key derived. Returns it (caller owns:
+ * nt_pk_free) or NULL when unsupported or out of memory. */
 static void *nt_pk_key_new(enum guest_pk_algo algo, const uint8_t *priv)
 {
 	struct nt_key *k;
@@ -102,9 +118,11 @@ static void *nt_pk_key_new(enum guest_pk_algo algo, const uint8_t *priv)
 	if (!nt_pk_supports(algo) || !(k = calloc(1, sizeof(*k))))
 		return NULL;
 	k->algo = algo;
-	memcpy(k->priv, priv, GUEST_PK_KEY_BYTES);
+	memcpy(k->priv, priv, guest_pk_priv_bytes(algo));
 	if (algo == GUEST_PK_X25519)
 		pk.mul_g(k->pub, priv);
+	else if (algo == GUEST_PK_X448)
+		pk.mul448_g(k->pub, priv);
 	else
 		pk.public_key(k->pub, priv);
 	return k;
@@ -127,18 +145,26 @@ static void nt_pk_free(void *key)
 	free(key);
 }
 
+/* The public key of KEY (guest_pk_pub_bytes of its algorithm) into PUB;
+ * cannot fail (0). */
 static int nt_pk_public(void *key, uint8_t *pub)
 {
-	memcpy(pub, ((struct nt_key *)key)->pub, GUEST_PK_KEY_BYTES);
+	struct nt_key *k = key;
+
+	memcpy(pub, k->pub, guest_pk_pub_bytes(k->algo));
 	return 0;
 }
 
-/* curve25519_mul is void in <nettle/curve25519.h>: every input gives
- * an output (an all-zero one for a low-order peer point, which the
- * cross-check would show as a disagreement). */
+/* X25519 or X448 of KEY's scalar and the raw u-coordinate PEER into OUT
+ * (32 bytes each, X448 56). curve25519_mul and curve448_mul are void:
+ * every input gives an output (an all-zero one for a low-order peer
+ * point, which the cross-check would show as a disagreement), so this
+ * always returns 0. */
 static int nt_pk_derive(void *key, const uint8_t *peer, uint8_t *out)
 {
-	pk.mul(out, ((struct nt_key *)key)->priv, peer);
+	struct nt_key *k = key;
+
+	(k->algo == GUEST_PK_X448 ? pk.mul448 : pk.mul)(out, k->priv, peer);
 	return 0;
 }
 

@@ -1,6 +1,7 @@
-/* guest/backend-openssl-pk.c - X25519 and Ed25519 in OpenSSL's libcrypto
- * through EVP_PKEY (1.1.1 and 3.x; 1.1.0 and older lack the raw-key
- * functions, and the algorithms are then unsupported).
+/* guest/backend-openssl-pk.c - X25519, X448 and Ed25519 in OpenSSL's
+ * libcrypto through EVP_PKEY (1.1.1 and 3.x; 1.1.0 and older lack the
+ * raw-key functions, and the algorithms are then unsupported). X448 is
+ * X25519 with another key type (EVP_PKEY_X448) and 56-byte values.
  *
  * What each operation costs (guest/PROTOCOL.md, "Public key"):
  *  - import: EVP_PKEY_new_raw_private_key (Ed25519 derives the public key
@@ -25,9 +26,11 @@ typedef struct ossl_md_ctx EVP_MD_CTX;
 typedef struct ossl_md EVP_MD;
 typedef struct ossl_engine ENGINE;
 
-/* EVP_PKEY_X25519 and EVP_PKEY_ED25519 (NID_X25519, NID_ED25519 in
- * <openssl/obj_mac.h>, the same in 1.1.1 and 3.x). */
+/* EVP_PKEY_X25519, EVP_PKEY_X448 and EVP_PKEY_ED25519 (NID_X25519,
+ * NID_X448, NID_ED25519 in <openssl/obj_mac.h>, the same in 1.1.1 and
+ * 3.x). */
 #define OSSL_PKEY_X25519 1034
+#define OSSL_PKEY_X448 1035
 #define OSSL_PKEY_ED25519 1087
 
 typedef int sigver_init_fn(EVP_MD_CTX *ctx, EVP_PKEY_CTX **pctx,
@@ -53,7 +56,7 @@ static struct {
 		    const unsigned char *tbs, size_t tbslen);
 	int (*verify)(EVP_MD_CTX *ctx, const unsigned char *sig,
 		      size_t siglen, const unsigned char *tbs, size_t tbslen);
-	bool x25519, ed25519;
+	bool xdh, ed25519;	/* X25519 and X448; Ed25519 */
 } pk;
 
 /* A key: the EVP_PKEY and, for Ed25519, the context initialised for
@@ -92,7 +95,7 @@ void guest_pk_openssl_load(void *handle)
 	if (backend_require(handle, common, sizeof(common) / sizeof(common[0]),
 			    why, sizeof(why)) < 0)
 		return;
-	pk.x25519 = backend_require(handle, x, sizeof(x) / sizeof(x[0]), why,
+	pk.xdh = backend_require(handle, x, sizeof(x) / sizeof(x[0]), why,
 				    sizeof(why)) == 0;
 	pk.ed25519 = backend_require(handle, ed, sizeof(ed) / sizeof(ed[0]),
 				     why, sizeof(why)) == 0;
@@ -100,7 +103,7 @@ void guest_pk_openssl_load(void *handle)
 
 static bool ossl_pk_supports(enum guest_pk_algo algo)
 {
-	return algo == GUEST_PK_X25519 ? pk.x25519 :
+	return algo == GUEST_PK_X25519 || algo == GUEST_PK_X448 ? pk.xdh :
 	       algo == GUEST_PK_ED25519 ? pk.ed25519 : false;
 }
 
@@ -117,19 +120,26 @@ static void ossl_pk_free(void *key)
 	free(k);
 }
 
-/* A key of ALGO from RAW, private (PRIV) or public; NULL on error. */
+/* The EVP_PKEY type of ALGO (X25519, X448 or Ed25519). */
+static int pkey_type(enum guest_pk_algo algo)
+{
+	return algo == GUEST_PK_X25519 ? OSSL_PKEY_X25519 :
+	       algo == GUEST_PK_X448 ? OSSL_PKEY_X448 : OSSL_PKEY_ED25519;
+}
+
+/* A key of ALGO from RAW (guest_pk_pub_bytes(ALGO) bytes), private (PRIV)
+ * or public. Returns it (caller owns: ossl_pk_free), or NULL when
+ * unsupported, out of memory or refused. */
 static void *ossl_pk_key(enum guest_pk_algo algo, const uint8_t *raw,
 			 bool priv)
 {
-	int type = algo == GUEST_PK_X25519 ? OSSL_PKEY_X25519
-					   : OSSL_PKEY_ED25519;
 	struct ossl_key *k;
 
 	if (!ossl_pk_supports(algo) || !(k = calloc(1, sizeof(*k))))
 		return NULL;
 	k->algo = algo;
-	k->pkey = (priv ? pk.new_private : pk.new_public)(type, NULL, raw,
-							  GUEST_PK_KEY_BYTES);
+	k->pkey = (priv ? pk.new_private : pk.new_public)(
+		pkey_type(algo), NULL, raw, guest_pk_pub_bytes(algo));
 	if (!k->pkey)
 		goto fail;
 	if (algo == GUEST_PK_ED25519 &&
@@ -153,27 +163,31 @@ static void *ossl_pk_pub_new(enum guest_pk_algo algo, const uint8_t *pub)
 	return algo == GUEST_PK_ED25519 ? ossl_pk_key(algo, pub, false) : NULL;
 }
 
+/* The raw public key of KEY (guest_pk_pub_bytes of its algorithm) into
+ * PUB. Returns 0, or -1 when OpenSSL refused. */
 static int ossl_pk_public(void *key, uint8_t *pub)
 {
 	struct ossl_key *k = key;
-	size_t len = GUEST_PK_KEY_BYTES;
+	size_t want = guest_pk_pub_bytes(k->algo), len = want;
 
-	return pk.get_public(k->pkey, pub, &len) == 1 &&
-	       len == GUEST_PK_KEY_BYTES ? 0 : -1;
+	return pk.get_public(k->pkey, pub, &len) == 1 && len == want ? 0 : -1;
 }
 
+/* X25519 or X448 of KEY and the peer's raw public key PEER into OUT
+ * (guest_pk_secret_bytes of KEY's algorithm), the peer's EVP_PKEY made
+ * and freed in the call. Returns 0, or -1 when OpenSSL refused. */
 static int ossl_pk_derive(void *key, const uint8_t *peer, uint8_t *out)
 {
 	struct ossl_key *k = key;
-	EVP_PKEY *p = pk.new_public(OSSL_PKEY_X25519, NULL, peer,
-				    GUEST_PK_KEY_BYTES);
+	EVP_PKEY *p = pk.new_public(pkey_type(k->algo), NULL, peer,
+				    guest_pk_pub_bytes(k->algo));
 	EVP_PKEY_CTX *ctx = p ? pk.ctx_new(k->pkey, NULL) : NULL;
-	size_t len = GUEST_PK_KEY_BYTES;
+	size_t want = guest_pk_secret_bytes(k->algo), len = want;
 	int rc = -1;
 
 	if (ctx && pk.derive_init(ctx) == 1 &&
 	    pk.derive_set_peer(ctx, p) == 1 &&
-	    pk.derive(ctx, out, &len) == 1 && len == GUEST_PK_KEY_BYTES)
+	    pk.derive(ctx, out, &len) == 1 && len == want)
 		rc = 0;
 	if (ctx)
 		pk.ctx_free(ctx);

@@ -9,7 +9,8 @@
 
 #include "backend.h"
 
-/* OpenSSL's libcrypto (1.1.1 and 3.x) through EVP_PKEY. */
+/* OpenSSL's libcrypto (1.1.1 and 3.x) through EVP_PKEY: X25519, X448,
+ * Ed25519. */
 extern const struct guest_pk_ops guest_pk_openssl;
 void guest_pk_openssl_load(void *handle);
 
@@ -17,7 +18,7 @@ void guest_pk_openssl_load(void *handle);
 extern const struct guest_pk_ops guest_pk_libsodium;
 void guest_pk_libsodium_load(void *handle);
 
-/* Nettle's libhogweed; WHICH is the index of the libnettle soname
+/* Nettle's libhogweed (X25519, X448 from 3.6, Ed25519); WHICH is the index of the libnettle soname
  * loaded (backend-nettle.c), whose libhogweed is opened on first use. */
 extern const struct guest_pk_ops guest_pk_nettle;
 void guest_pk_nettle_load(size_t which);
@@ -25,7 +26,7 @@ void guest_pk_nettle_load(size_t which);
  * kept); NULL when there is none. */
 void *guest_pk_nettle_hogweed(void);
 
-/* libgcrypt's gcry_ecc_mul_point (X25519) and gcry_pk_sign /
+/* libgcrypt's gcry_ecc_mul_point (X25519, X448) and gcry_pk_sign /
  * gcry_pk_verify on S-expressions (Ed25519). */
 extern const struct guest_pk_ops guest_pk_libgcrypt;
 void guest_pk_libgcrypt_load(void *handle);
@@ -35,12 +36,12 @@ void guest_pk_libgcrypt_load(void *handle);
 extern const struct guest_pk_ops guest_pk_gnutls;
 void guest_pk_gnutls_load(void *handle);
 
-/* Mbed TLS's mbedtls_ecp_mul / mbedtls_ecdh_compute_shared (X25519
- * only). */
+/* Mbed TLS's mbedtls_ecp_mul / mbedtls_ecdh_compute_shared (X25519 and
+ * X448 only). */
 extern const struct guest_pk_ops guest_pk_mbedtls;
 void guest_pk_mbedtls_load(void *handle);
 
-/* wolfCrypt's wc_curve25519_* and wc_ed25519_*. */
+/* wolfCrypt's wc_curve25519_*, wc_curve448_* and wc_ed25519_*. */
 extern const struct guest_pk_ops guest_pk_wolfssl;
 void guest_pk_wolfssl_load(void *handle);
 

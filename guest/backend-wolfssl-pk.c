@@ -1,6 +1,7 @@
-/* guest/backend-wolfssl-pk.c - X25519 (wc_curve25519_*) and Ed25519
- * (wc_ed25519_*) in wolfCrypt, when the build at hand exports them
- * (Debian bookworm's 5.5.4 does).
+/* guest/backend-wolfssl-pk.c - X25519 (wc_curve25519_*), X448
+ * (wc_curve448_*) and Ed25519 (wc_ed25519_*) in wolfCrypt, when the
+ * build at hand exports them (Debian bookworm's 5.5.4 exports all
+ * three).
  *
  * Keys: curve25519_key and ed25519_key are caller-allocated structs whose
  * size depends on the build; a key here gets KEY_BYTES zeroed bytes for
@@ -24,8 +25,16 @@
  * stored as not verified; the timed derive (a peer key it takes) still
  * runs and is reported.
  *
+ * X448 is the same with wc_curve448_*: 56-byte values, the _ex functions
+ * with EC448_LITTLE_ENDIAN (RFC 7748's byte order), the scalar clamped
+ * at import as RFC 7748 5 decodeScalar448 does (newer wolfCrypt refuses
+ * an unclamped one; the result is the same). An X448 u-coordinate has no
+ * unused top bit (RFC 7748 5), so derive passes the peer's key as it
+ * is.
+ *
  * Prototypes and constants restate wolfCrypt's public ABI
- * (wolfssl/wolfcrypt/curve25519.h and ed25519.h of 5.5). */
+ * (wolfssl/wolfcrypt/curve25519.h, curve448.h and ed25519.h of 5.5;
+ * curve448.h: EC448_LITTLE_ENDIAN = 0). */
 #include "compat.h"
 
 #include <stdlib.h>
@@ -37,6 +46,7 @@ typedef unsigned char byte;
 typedef unsigned int word32;
 
 #define EC25519_LITTLE_ENDIAN 1
+#define EC448_LITTLE_ENDIAN 0
 #define KEY_BYTES 4096
 
 static struct {
@@ -51,6 +61,17 @@ static struct {
 			       int endian);
 	int (*c_shared)(void *priv, void *pub, byte *out, word32 *out_len,
 			int endian);
+	int (*x_init)(void *key);
+	void (*x_free)(void *key);
+	int (*x_make_pub)(int pub_size, byte *pub, int priv_size,
+			  const byte *priv);
+	int (*x_import_private)(const byte *priv, word32 priv_size,
+				const byte *pub, word32 pub_size, void *key,
+				int endian);
+	int (*x_import_public)(const byte *in, word32 in_len, void *key,
+			       int endian);
+	int (*x_shared)(void *priv, void *pub, byte *out, word32 *out_len,
+			int endian);
 	int (*e_init)(void *key);
 	void (*e_free)(void *key);
 	int (*e_import_private_only)(const byte *priv, word32 priv_size,
@@ -64,15 +85,16 @@ static struct {
 		      word32 *out_len, void *key);
 	int (*e_verify)(const byte *sig, word32 sig_len, const byte *msg,
 			word32 msg_len, int *res, void *key);
-	bool x25519, ed25519;
+	bool x25519, x448, ed25519;
 } pk;
 
-/* A key: ALGO's wolfCrypt key (and, for X25519, a second one the peer's
- * public key is imported into in every derive), its public key. */
+/* A key: ALGO's wolfCrypt key (and, for X25519 and X448, a second one
+ * the peer's public key is imported into in every derive), its public
+ * key (guest_pk_pub_bytes(ALGO) bytes). */
 struct ws_key {
 	enum guest_pk_algo algo;
 	int inited, peer_inited;
-	uint8_t pub[GUEST_PK_KEY_BYTES];
+	uint8_t pub[GUEST_PK_X448_BYTES];
 	void *key, *peer;
 };
 
@@ -85,6 +107,14 @@ void guest_pk_wolfssl_load(void *handle)
 		{ &pk.c_import_private, "wc_curve25519_import_private_raw_ex" },
 		{ &pk.c_import_public, "wc_curve25519_import_public_ex" },
 		{ &pk.c_shared, "wc_curve25519_shared_secret_ex" },
+	};
+	const struct backend_symbol x448[] = {
+		{ &pk.x_init, "wc_curve448_init" },
+		{ &pk.x_free, "wc_curve448_free" },
+		{ &pk.x_make_pub, "wc_curve448_make_pub" },
+		{ &pk.x_import_private, "wc_curve448_import_private_raw_ex" },
+		{ &pk.x_import_public, "wc_curve448_import_public_ex" },
+		{ &pk.x_shared, "wc_curve448_shared_secret_ex" },
 	};
 	const struct backend_symbol ed[] = {
 		{ &pk.e_init, "wc_ed25519_init" },
@@ -100,6 +130,8 @@ void guest_pk_wolfssl_load(void *handle)
 
 	pk.x25519 = backend_require(handle, x, sizeof(x) / sizeof(x[0]), why,
 				    sizeof(why)) == 0;
+	pk.x448 = backend_require(handle, x448, sizeof(x448) / sizeof(x448[0]),
+				  why, sizeof(why)) == 0;
 	pk.ed25519 = backend_require(handle, ed, sizeof(ed) / sizeof(ed[0]),
 				     why, sizeof(why)) == 0;
 }
@@ -107,9 +139,29 @@ void guest_pk_wolfssl_load(void *handle)
 static bool ws_pk_supports(enum guest_pk_algo algo)
 {
 	return algo == GUEST_PK_X25519 ? pk.x25519 :
+	       algo == GUEST_PK_X448 ? pk.x448 :
 	       algo == GUEST_PK_ED25519 ? pk.ed25519 : false;
 }
 
+typedef int key_init_fn(void *key);
+typedef void key_free_fn(void *key);
+
+/* wolfCrypt's init and free of ALGO's key type (never NULL once ALGO is
+ * supported). */
+static key_init_fn *init_of(enum guest_pk_algo algo)
+{
+	return algo == GUEST_PK_X25519 ? pk.c_init :
+	       algo == GUEST_PK_X448 ? pk.x_init : pk.e_init;
+}
+
+static key_free_fn *free_of(enum guest_pk_algo algo)
+{
+	return algo == GUEST_PK_X25519 ? pk.c_free :
+	       algo == GUEST_PK_X448 ? pk.x_free : pk.e_free;
+}
+
+/* Release KEY (struct ws_key, with its wolfCrypt keys); NULL is
+ * ignored. */
 static void ws_pk_free(void *key)
 {
 	struct ws_key *k = key;
@@ -117,31 +169,32 @@ static void ws_pk_free(void *key)
 	if (!k)
 		return;
 	if (k->inited)
-		(k->algo == GUEST_PK_X25519 ? pk.c_free : pk.e_free)(k->key);
+		free_of(k->algo)(k->key);
 	if (k->peer_inited)
-		pk.c_free(k->peer);
+		free_of(k->algo)(k->peer);
 	free(k->key);
 	free(k->peer);
 	free(k);
 }
 
 /* A new key record of ALGO with its wolfCrypt key initialised (and the
- * peer's, for X25519), or NULL. */
+ * peer's, for X25519 and X448), or NULL. */
 static struct ws_key *key_alloc(enum guest_pk_algo algo)
 {
+	bool agree = guest_pk_is_agreement(algo);
 	struct ws_key *k = calloc(1, sizeof(*k));
 
 	if (!k)
 		return NULL;
 	k->algo = algo;
 	if (!(k->key = calloc(1, KEY_BYTES)) ||
-	    (algo == GUEST_PK_X25519 && !(k->peer = calloc(1, KEY_BYTES))))
+	    (agree && !(k->peer = calloc(1, KEY_BYTES))))
 		goto fail;
-	if ((algo == GUEST_PK_X25519 ? pk.c_init : pk.e_init)(k->key) != 0)
+	if (init_of(algo)(k->key) != 0)
 		goto fail;
 	k->inited = 1;
-	if (algo == GUEST_PK_X25519) {
-		if (pk.c_init(k->peer) != 0)
+	if (agree) {
+		if (init_of(algo)(k->peer) != 0)
 			goto fail;
 		k->peer_inited = 1;
 	}
@@ -151,13 +204,33 @@ fail:
 	return NULL;
 }
 
+/* Set up X448 key K from the 56-byte scalar PRIV: clamped (RFC 7748 5,
+ * decodeScalar448), its public key computed and both imported
+ * little-endian. Returns 0, or -1 when wolfCrypt refused. */
+static int x448_import(struct ws_key *k, const uint8_t *priv)
+{
+	uint8_t s[GUEST_PK_X448_BYTES];
+
+	memcpy(s, priv, sizeof(s));
+	s[0] &= 252;
+	s[55] |= 128;
+	return pk.x_make_pub(GUEST_PK_X448_BYTES, k->pub, GUEST_PK_X448_BYTES,
+			     s) == 0 &&
+	       pk.x_import_private(s, GUEST_PK_X448_BYTES, k->pub,
+				   GUEST_PK_X448_BYTES, k->key,
+				   EC448_LITTLE_ENDIAN) == 0 ? 0 : -1;
+}
+
 static void *ws_pk_key_new(enum guest_pk_algo algo, const uint8_t *priv)
 {
 	struct ws_key *k;
 
 	if (!ws_pk_supports(algo) || !(k = key_alloc(algo)))
 		return NULL;
-	if (algo == GUEST_PK_X25519) {
+	if (algo == GUEST_PK_X448) {
+		if (x448_import(k, priv) != 0)
+			goto fail;
+	} else if (algo == GUEST_PK_X25519) {
 		uint8_t s[GUEST_PK_KEY_BYTES];
 
 		/* RFC 7748 5, decodeScalar25519: the clamping X25519 does */
@@ -199,21 +272,42 @@ static void *ws_pk_pub_new(enum guest_pk_algo algo, const uint8_t *pub)
 	return k;
 }
 
+/* The public key of KEY (guest_pk_pub_bytes of its algorithm) into PUB;
+ * cannot fail (0). */
 static int ws_pk_public(void *key, uint8_t *pub)
 {
 	struct ws_key *k = key;
 
-	memcpy(pub, k->pub, GUEST_PK_KEY_BYTES);
+	memcpy(pub, k->pub, guest_pk_pub_bytes(k->algo));
 	return 0;
 }
 
-/* The peer's key is imported in every call (masked: RFC 7748 5). */
+/* X448 of KEY and the peer's 56-byte u-coordinate PEER into OUT (56
+ * bytes), the peer's key imported in the call. Returns 0, or -1 when
+ * wolfCrypt refused. */
+static int x448_derive(struct ws_key *k, const uint8_t *peer, uint8_t *out)
+{
+	word32 len = GUEST_PK_X448_BYTES;
+
+	return pk.x_import_public(peer, GUEST_PK_X448_BYTES, k->peer,
+				  EC448_LITTLE_ENDIAN) == 0 &&
+	       pk.x_shared(k->key, k->peer, out, &len,
+			   EC448_LITTLE_ENDIAN) == 0 &&
+	       len == GUEST_PK_X448_BYTES ? 0 : -1;
+}
+
+/* X25519 or X448 of KEY and the peer's raw public key PEER into OUT
+ * (guest_pk_secret_bytes). The peer's key is imported in every call
+ * (X25519's masked: RFC 7748 5). Returns 0, or -1 when wolfCrypt
+ * refused. */
 static int ws_pk_derive(void *key, const uint8_t *peer, uint8_t *out)
 {
 	struct ws_key *k = key;
 	uint8_t u[GUEST_PK_KEY_BYTES];
 	word32 len = GUEST_PK_KEY_BYTES;
 
+	if (k->algo == GUEST_PK_X448)
+		return x448_derive(k, peer, out);
 	memcpy(u, peer, sizeof(u));
 	u[31] &= 127;
 	if (pk.c_import_public(u, GUEST_PK_KEY_BYTES, k->peer,

@@ -83,6 +83,8 @@ struct guest_oneshot {
  * (guest/PROTOCOL.md, "Public key"). */
 enum guest_pk_algo {
 	GUEST_PK_X25519,	/* RFC 7748: 32-byte scalars and u-coordinates */
+	GUEST_PK_X448,		/* RFC 7748: 56-byte scalars, u-coordinates
+				 * and shared secrets */
 	GUEST_PK_ED25519,	/* RFC 8032 5.1: 32-byte seeds and public
 				 * keys, 64-byte signatures */
 	GUEST_PK_ECDH_P256,	/* ECDH on NIST P-256 (SEC 1 3.3.1): 32-byte
@@ -116,7 +118,10 @@ enum guest_pk_algo {
 /* Sizes of the public-key algorithms' values, bytes. */
 #define GUEST_PK_KEY_BYTES 32	/* private scalar / seed; X25519 and
 				 * Ed25519 public key; every shared
+				 * secret but X448's */
+#define GUEST_PK_X448_BYTES 56	/* X448 scalar, u-coordinate and shared
 				 * secret */
+#define GUEST_PK_SECRET_MAX 56	/* the largest shared secret (X448) */
 #define GUEST_PK_SIG_BYTES 64	/* Ed25519 signature; ECDSA P-256 r || s */
 #define GUEST_PK_P256_PUB_BYTES 65	/* uncompressed P-256 point */
 #define GUEST_PK_RSA2048_BYTES 256	/* RSA-2048 modulus and signature */
@@ -140,12 +145,14 @@ static inline bool guest_pk_is_rsa(enum guest_pk_algo algo)
 	       algo == GUEST_PK_RSA_PSS_2048;
 }
 
-/* The bytes of a public key of ALGO: 32 (X25519, Ed25519), 65 (the
- * P-256 algorithms), the RSA modulus (256, 384), 1184 (ML-KEM-768) or
- * 1952 (ML-DSA-65). */
+/* The bytes of a public key of ALGO: 32 (X25519, Ed25519), 56 (X448),
+ * 65 (the P-256 algorithms), the RSA modulus (256, 384), 1184
+ * (ML-KEM-768) or 1952 (ML-DSA-65). */
 static inline size_t guest_pk_pub_bytes(enum guest_pk_algo algo)
 {
 	switch (algo) {
+	case GUEST_PK_X448:
+		return GUEST_PK_X448_BYTES;
 	case GUEST_PK_ECDH_P256:
 	case GUEST_PK_ECDSA_P256:
 		return GUEST_PK_P256_PUB_BYTES;
@@ -164,11 +171,20 @@ static inline size_t guest_pk_pub_bytes(enum guest_pk_algo algo)
 }
 
 /* The bytes of the private key (seed) key_new takes for ALGO: 64
- * (ML-KEM-768's d || z), else 32 (RSA: not read). */
+ * (ML-KEM-768's d || z), 56 (X448's scalar), else 32 (RSA: not read). */
 static inline size_t guest_pk_priv_bytes(enum guest_pk_algo algo)
 {
+	if (algo == GUEST_PK_X448)
+		return GUEST_PK_X448_BYTES;
 	return algo == GUEST_PK_ML_KEM_768 ? GUEST_PK_MLKEM_SEED_BYTES
 					   : GUEST_PK_KEY_BYTES;
+}
+
+/* The bytes of the shared secret of key agreement or KEM ALGO (derive,
+ * encaps, decaps): 56 for X448, else 32. */
+static inline size_t guest_pk_secret_bytes(enum guest_pk_algo algo)
+{
+	return algo == GUEST_PK_X448 ? GUEST_PK_X448_BYTES : GUEST_PK_KEY_BYTES;
 }
 
 /* Is ALGO a key encapsulation mechanism (encaps, decaps)? */
@@ -198,7 +214,8 @@ static inline size_t guest_pk_sig_bytes(enum guest_pk_algo algo)
  * verify)? */
 static inline bool guest_pk_is_agreement(enum guest_pk_algo algo)
 {
-	return algo == GUEST_PK_X25519 || algo == GUEST_PK_ECDH_P256;
+	return algo == GUEST_PK_X25519 || algo == GUEST_PK_X448 ||
+	       algo == GUEST_PK_ECDH_P256;
 }
 
 /* A backend's public-key operations (optional: NULL in struct
@@ -213,8 +230,8 @@ struct guest_pk_ops {
 	/* Does the loaded library implement ALGO? */
 	bool (*supports)(enum guest_pk_algo algo);
 	/* Import a private key of ALGO from its guest_pk_priv_bytes(ALGO)
-	 * raw bytes PRIV (X25519: the scalar, RFC 7748 5; Ed25519: the seed,
-	 * RFC 8032 5.1.5; P-256: the scalar, big-endian, 1 .. n - 1;
+	 * raw bytes PRIV (X25519, X448: the scalar, RFC 7748 5; Ed25519: the
+	 * seed, RFC 8032 5.1.5; P-256: the scalar, big-endian, 1 .. n - 1;
 	 * ML-KEM-768: the seed d || z, FIPS 203 6.1; ML-DSA-65: the seed xi,
 	 * FIPS 204 6.1), with whatever the library derives at import
 	 * (Ed25519, P-256: the public key; ML-KEM, ML-DSA: the whole key
@@ -232,10 +249,10 @@ struct guest_pk_ops {
 	/* The public key of private KEY (guest_pk_pub_bytes of its algorithm
 	 * into PUB). */
 	int (*public_key)(void *key, uint8_t *pub);
-	/* Key agreement: the shared secret (GUEST_PK_KEY_BYTES) of private
-	 * KEY and the peer's raw public key PEER (guest_pk_pub_bytes) into
-	 * OUT, as an application does for a new peer: the peer's key is
-	 * taken raw in every call. */
+	/* Key agreement: the shared secret (guest_pk_secret_bytes: 32,
+	 * X448 56) of private KEY and the peer's raw public key PEER
+	 * (guest_pk_pub_bytes) into OUT, as an application does for a new
+	 * peer: the peer's key is taken raw in every call. */
 	int (*derive)(void *key, const uint8_t *peer, uint8_t *out);
 	/* Signatures: sign the LEN bytes of MSG with private KEY into SIG
 	 * (guest_pk_sig_bytes of its algorithm; ECDSA and RSA hash MSG with

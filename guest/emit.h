@@ -92,8 +92,9 @@ void emit_format_keysetup(struct json_line *j, const char *library,
 /* pkresult: one measurement (bench.h; a call = one operation) of public-key
  * OPERATION ("import", "derive", "sign", "verify", "keygen", "encaps",
  * "decaps") of ALGORITHM
- * (lib/pubkey-table.h: "x25519", "ed25519", "ecdh-p256", "ecdsa-p256",
- * "rsa-2048", "rsa-3072", "rsa-pss-2048", "ml-kem-768", "ml-dsa-65"),
+ * (lib/pubkey-table.h: "x25519", "x448", "ed25519", "ecdh-p256",
+ * "ecdsa-p256", "rsa-2048", "rsa-3072", "rsa-pss-2048", "ml-kem-768",
+ * "ml-dsa-65"),
  * with ns_per_call = median_ns / calls_per_batch
  * and ops_per_s = 10^9 x calls_per_batch / median_ns (guest/PROTOCOL.md,
  * "Public key"). */

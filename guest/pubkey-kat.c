@@ -1,5 +1,5 @@
-/* guest/pubkey-kat.c - known answers of X25519, Ed25519, ECDH P-256,
- * ECDSA P-256, the RSA signatures, ML-KEM-768 and ML-DSA-65 (see
+/* guest/pubkey-kat.c - known answers of X25519, X448, Ed25519, ECDH
+ * P-256, ECDSA P-256, the RSA signatures, ML-KEM-768 and ML-DSA-65 (see
  * pubkey-kat.h). Every value is copied from the cited source (and was
  * checked against a second implementation when it was typed in). */
 #include "compat.h"
@@ -34,40 +34,47 @@ static size_t unhex(const char *hex, uint8_t *out, size_t n)
 	return i;
 }
 
-/* X25519 of scalar hex[0] and u-coordinate hex[1] is hex[2] (RFC 7748
- * 5.2). */
-static bool x25519_mul(const struct guest_pk_ops *pk, const struct pk_kat *v)
+/* X25519 or X448 (V->algo) of scalar hex[0] and u-coordinate hex[1] is
+ * hex[2] (RFC 7748 5.2); every value guest_pk_pub_bytes(V->algo) long. */
+static bool xdh_mul(const struct guest_pk_ops *pk, const struct pk_kat *v)
 {
-	uint8_t k[32], u[32], want[32], got[32];
+	uint8_t k[GUEST_PK_X448_BYTES], u[GUEST_PK_X448_BYTES];
+	uint8_t want[GUEST_PK_X448_BYTES], got[GUEST_PK_X448_BYTES];
+	size_t n = guest_pk_pub_bytes(v->algo);
 	void *key;
 	bool ok;
 
-	if (unhex(v->hex[0], k, 32) != 32 || unhex(v->hex[1], u, 32) != 32 ||
-	    unhex(v->hex[2], want, 32) != 32 || !(key = pk->key_new(v->algo, k)))
+	if (n > sizeof(k) || unhex(v->hex[0], k, n) != n ||
+	    unhex(v->hex[1], u, n) != n || unhex(v->hex[2], want, n) != n ||
+	    !(key = pk->key_new(v->algo, k)))
 		return false;
-	ok = pk->derive(key, u, got) == 0 && memcmp(got, want, 32) == 0;
+	ok = pk->derive(key, u, got) == 0 && memcmp(got, want, n) == 0;
 	pk->key_free(key);
 	return ok;
 }
 
-/* RFC 7748 6.1: Alice's private key hex[0] and public key hex[1], Bob's
- * hex[2] and hex[3], their shared secret hex[4]: both public keys, and
- * the secret from both sides. */
-static bool x25519_dh(const struct guest_pk_ops *pk, const struct pk_kat *v)
+/* RFC 7748 6.1 (X25519) or 6.2 (X448): Alice's private key hex[0] and
+ * public key hex[1], Bob's hex[2] and hex[3], their shared secret
+ * hex[4]: both public keys, and the secret from both sides. */
+static bool xdh_dh(const struct guest_pk_ops *pk, const struct pk_kat *v)
 {
-	uint8_t a[32], ap[32], b[32], bp[32], k[32], p[32], s[32];
+	uint8_t a[GUEST_PK_X448_BYTES], ap[GUEST_PK_X448_BYTES];
+	uint8_t b[GUEST_PK_X448_BYTES], bp[GUEST_PK_X448_BYTES];
+	uint8_t k[GUEST_PK_X448_BYTES], p[GUEST_PK_X448_BYTES];
+	uint8_t s[GUEST_PK_X448_BYTES];
+	size_t n = guest_pk_pub_bytes(v->algo);
 	void *ka = NULL, *kb = NULL;
 	bool ok;
 
-	if (unhex(v->hex[0], a, 32) != 32 || unhex(v->hex[1], ap, 32) != 32 ||
-	    unhex(v->hex[2], b, 32) != 32 || unhex(v->hex[3], bp, 32) != 32 ||
-	    unhex(v->hex[4], k, 32) != 32)
+	if (n > sizeof(a) || unhex(v->hex[0], a, n) != n ||
+	    unhex(v->hex[1], ap, n) != n || unhex(v->hex[2], b, n) != n ||
+	    unhex(v->hex[3], bp, n) != n || unhex(v->hex[4], k, n) != n)
 		return false;
 	ok = (ka = pk->key_new(v->algo, a)) && (kb = pk->key_new(v->algo, b)) &&
-	     pk->public_key(ka, p) == 0 && memcmp(p, ap, 32) == 0 &&
-	     pk->public_key(kb, p) == 0 && memcmp(p, bp, 32) == 0 &&
-	     pk->derive(ka, bp, s) == 0 && memcmp(s, k, 32) == 0 &&
-	     pk->derive(kb, ap, s) == 0 && memcmp(s, k, 32) == 0;
+	     pk->public_key(ka, p) == 0 && memcmp(p, ap, n) == 0 &&
+	     pk->public_key(kb, p) == 0 && memcmp(p, bp, n) == 0 &&
+	     pk->derive(ka, bp, s) == 0 && memcmp(s, k, n) == 0 &&
+	     pk->derive(kb, ap, s) == 0 && memcmp(s, k, n) == 0;
 	pk->key_free(ka);
 	pk->key_free(kb);
 	return ok;
@@ -259,20 +266,47 @@ static bool mldsa(const struct guest_pk_ops *pk, const struct pk_kat *v)
 }
 
 static const struct pk_kat table[] = {
-	{ GUEST_PK_X25519, "RFC 7748 5.2, first X25519 test vector", x25519_mul, {
+	{ GUEST_PK_X25519, "RFC 7748 5.2, first X25519 test vector", xdh_mul, {
 	  "a546e36bf0527c9d3b16154b82465edd62144c0ac1fc5a18506a2244ba449ac4",
 	  "e6db6867583030db3594c1a424b15f7c726624ec26b3353b10a903a6d0ab1c4c",
 	  "c3da55379de9c6908e94ea4df28d084f32eccf03491c71f754b4075577a28552" } },
-	{ GUEST_PK_X25519, "RFC 7748 5.2, second X25519 test vector", x25519_mul, {
+	{ GUEST_PK_X25519, "RFC 7748 5.2, second X25519 test vector", xdh_mul, {
 	  "4b66e9d4d1b4673c5ad22691957d6af5c11b6421e0ea01d42ca4169e7918ba0d",
 	  "e5210f12786811d3f4b7959d0538ae2c31dbe7106fc03c3efc4cd549c715a493",
 	  "95cbde9476e8907d7aade45cb4b873f88b595a68799fa152e6f8f7647aac7957" } },
-	{ GUEST_PK_X25519, "RFC 7748 6.1, Alice's and Bob's keys and shared secret", x25519_dh, {
+	{ GUEST_PK_X25519, "RFC 7748 6.1, Alice's and Bob's keys and shared secret", xdh_dh, {
 	  "77076d0a7318a57d3c16c17251b26645df4c2f87ebc0992ab177fba51db92c2a",
 	  "8520f0098930a754748b7ddcb43ef75a0dbf3a0d26381af4eba4a98eaa9b4e6a",
 	  "5dab087e624a8a4b79e17f8b83800ee66f3bb1292618b6fd1c2f8b27ff88e0eb",
 	  "de9edb7d7b7dc1b4d35b61c2ece435373f8343c85b78674dadfc7e146f882b4f",
 	  "4a5d9d5ba4ce2de1728e3bf480350f25e07e21c947d19e3376f09b3c1e161742" } },
+	/* RFC 7748 5.2 (the two X448 test vectors, one iteration each) and
+	 * 6.2 (Alice's and Bob's X448 keys and their shared secret) */
+	{ GUEST_PK_X448, "RFC 7748 5.2, first X448 test vector", xdh_mul, {
+	  "3d262fddf9ec8e88495266fea19a34d28882acef045104d0d1aae121"
+	  "700a779c984c24f8cdd78fbff44943eba368f54b29259a4f1c600ad3",
+	  "06fce640fa3487bfda5f6cf2d5263f8aad88334cbd07437f020f08f9"
+	  "814dc031ddbdc38c19c6da2583fa5429db94ada18aa7a7fb4ef8a086",
+	  "ce3e4ff95a60dc6697da1db1d85e6afbdf79b50a2412d7546d5f239f"
+	  "e14fbaadeb445fc66a01b0779d98223961111e21766282f73dd96b6f" } },
+	{ GUEST_PK_X448, "RFC 7748 5.2, second X448 test vector", xdh_mul, {
+	  "203d494428b8399352665ddca42f9de8fef600908e0d461cb021f8c5"
+	  "38345dd77c3e4806e25f46d3315c44e0a5b4371282dd2c8d5be3095f",
+	  "0fbcc2f993cd56d3305b0b7d9e55d4c1a8fb5dbb52f8e9a1e9b6201b"
+	  "165d015894e56c4d3570bee52fe205e28a78b91cdfbde71ce8d157db",
+	  "884a02576239ff7a2f2f63b2db6a9ff37047ac13568e1e30fe63c4a7"
+	  "ad1b3ee3a5700df34321d62077e63633c575c1c954514e99da7c179d" } },
+	{ GUEST_PK_X448, "RFC 7748 6.2, Alice's and Bob's keys and shared secret", xdh_dh, {
+	  "9a8f4925d1519f5775cf46b04b5800d4ee9ee8bae8bc5565d498c28d"
+	  "d9c9baf574a9419744897391006382a6f127ab1d9ac2d8c0a598726b",
+	  "9b08f7cc31b7e3e67d22d5aea121074a273bd2b83de09c63faa73d2c"
+	  "22c5d9bbc836647241d953d40c5b12da88120d53177f80e532c41fa0",
+	  "1c306a7ac2a0e2e0990b294470cba339e6453772b075811d8fad0d1d"
+	  "6927c120bb5ee8972b0d3e21374c9c921b09d1b0366f10b65173992d",
+	  "3eb7a829b0cd20f5bcfc0b599b6feccf6da4627107bdb0d4f345b430"
+	  "27d8b972fc3e34fb4232a13ca706dcb57aec3dae07bdc1c67bf33609",
+	  "07fff4181ac6cc95ec1c16a94a0f74d12da232ce40a77552281d282b"
+	  "b60c0b56fd2464c335543936521c24403085d59a449a5037514a879d" } },
 	{ GUEST_PK_ED25519, "RFC 8032 7.1 TEST 1", ed25519, {
 	  "9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60",
 	  "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a",

@@ -1,6 +1,6 @@
 /* guest/pubkey-kat.h - the known-answer tests of the public-key
- * algorithms (pubkey-kat.c): RFC 7748's X25519 vectors, RFC 8032's
- * Ed25519 vectors, a NIST CAVP ECC CDH vector (ECDH P-256), RFC 6979's
+ * algorithms (pubkey-kat.c): RFC 7748's X25519 and X448 vectors, RFC
+ * 8032's Ed25519 vectors, a NIST CAVP ECC CDH vector (ECDH P-256), RFC 6979's
  * P-256 / SHA-256 signature (ECDSA P-256), the fixed RSA test keys'
  * signatures (guest/rsa-keys.c), and NIST ACVP key-generation vectors of
  * ML-KEM-768 and ML-DSA-65 (keys from seeds) with an encapsulation /

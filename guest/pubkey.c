@@ -18,10 +18,11 @@
 
 /* The timed path's values, the same in every library: the private key
  * (X25519 and P-256 scalar, Ed25519 and ML-DSA seed) is the run's key,
- * bytes 0x10 .. 0x2f (guest/main.c), ML-KEM's 64-byte seed d || z the
- * bytes 0x10 .. 0x4f (seed_of); the key agreements' peer has the private
- * key 0x60 .. 0x7f, its public key computed by the library itself before
- * timing; the signatures sign and verify the 64-byte message 0x40 ..
+ * bytes 0x10 .. 0x2f (guest/main.c), X448's 56-byte scalar the bytes
+ * 0x10 .. 0x47 and ML-KEM's 64-byte seed d || z the bytes 0x10 .. 0x4f
+ * (seed_of); the key agreements' peer has the private key 0x60, 0x61,
+ * ... (0x7f for 32 bytes, 0x97 for X448's 56), its public key computed
+ * by the library itself before timing; the signatures sign and verify the 64-byte message 0x40 ..
  * 0x7f; ML-KEM encapsulates to the seed's encapsulation key and
  * decapsulates what it encapsulated. ML-DSA's timed verification checks
  * the library's own last signature (ML-DSA signing is hedged, so no one
@@ -257,7 +258,7 @@ static void time_ops(struct run *run, const struct guest_backend *b,
 {
 	const struct pubkey_algorithm *t = &pubkey_table[algo];
 	const struct guest_pk_ops *pk = guest_pk_ops_of(b, algo);
-	uint8_t peer[GUEST_PK_KEY_BYTES], msg[PK_MSG_BYTES];
+	uint8_t peer[GUEST_PK_PRIV_MAX], msg[PK_MSG_BYTES];
 	uint8_t pub[GUEST_PK_PUB_MAX], seed[GUEST_PK_PRIV_MAX];
 	uint8_t ss[GUEST_PK_KEY_BYTES];
 	struct pk_arg arg = { pk, algo, NULL, seed, NULL, out->out,
@@ -269,7 +270,7 @@ static void time_ops(struct run *run, const struct guest_backend *b,
 
 	seed_of(run->key, algo, seed);
 	key = pk->key_new(algo, seed);
-	fill_from(peer, sizeof(peer), PK_PEER_FIRST);
+	fill_from(peer, guest_pk_priv_bytes(algo), PK_PEER_FIRST);
 	fill_from(msg, sizeof(msg), PK_MSG_FIRST);
 	if (guest_pk_is_kem(algo)) {
 		ok = key && pk->public_key(key, pub) == 0 &&
@@ -385,26 +386,26 @@ void pubkey_measure_library(struct run *run, const struct guest_backend *b)
 static int confirm(const struct guest_pk_ops *pk, enum guest_pk_algo algo,
 		   const uint8_t *key, const uint8_t *out)
 {
-	uint8_t peer[GUEST_PK_KEY_BYTES], pub[GUEST_PK_PUB_MAX];
-	uint8_t msg[PK_MSG_BYTES], s[GUEST_PK_KEY_BYTES];
+	uint8_t peer[GUEST_PK_PRIV_MAX], pub[GUEST_PK_PUB_MAX];
+	uint8_t msg[PK_MSG_BYTES], s[GUEST_PK_SECRET_MAX];
 	uint8_t seed[GUEST_PK_PRIV_MAX];
 	void *own, *other = NULL;
 	int rc = -1;
 
 	seed_of(key, algo, seed);
 	own = pk->key_new(algo, seed);
-	fill_from(peer, sizeof(peer), PK_PEER_FIRST);
+	fill_from(peer, guest_pk_priv_bytes(algo), PK_PEER_FIRST);
 	fill_from(msg, sizeof(msg), PK_MSG_FIRST);
 	if (!own || pk->public_key(own, pub) != 0)
 		goto out;
 	if (guest_pk_is_kem(algo)) {
 		if (pk->decaps(own, out, s) == 0)
 			rc = memcmp(s, out + GUEST_PK_MLKEM_CT_BYTES,
-				    sizeof(s)) == 0;
+				    GUEST_PK_KEY_BYTES) == 0;
 	} else if (guest_pk_is_agreement(algo)) {
 		if ((other = pk->key_new(algo, peer)) &&
 		    pk->derive(other, pub, s) == 0)
-			rc = memcmp(s, out, sizeof(s)) == 0;
+			rc = memcmp(s, out, guest_pk_secret_bytes(algo)) == 0;
 	} else if ((other = pk->pub_new(algo, pub))) {
 		int v = pk->verify(other, msg, PK_MSG_BYTES, out);
 

@@ -1,5 +1,5 @@
 /* guest/pubkey.h - the public-key algorithms of a run (--pubkey;
- * guest/PROTOCOL.md, "Public key"): X25519, Ed25519, ECDH P-256,
+ * guest/PROTOCOL.md, "Public key"): X25519, X448, Ed25519, ECDH P-256,
  * ECDSA P-256, the RSA signatures (PKCS#1 v1.5 2048 and 3072 bits,
  * PSS 2048 bits), ML-KEM-768 and ML-DSA-65 in every library whose
  * backend has them (struct guest_pk_ops), in three steps:
@@ -13,8 +13,8 @@
  *  2. after every library (pubkey_finish, in the parent): each library,
  *     in a process of its own, checks every other library's timed
  *     output - verifies its signature (Ed25519, ECDSA, RSA, ML-DSA),
- *     derives the shared secret (X25519, ECDH) from the peer's side or
- *     decapsulates its ciphertext (ML-KEM) and compares;
+ *     derives the shared secret (X25519, X448, ECDH) from the peer's
+ *     side or decapsulates its ciphertext (ML-KEM) and compares;
  *  3. then the parent prints, per library and algorithm, one `pkcheck`
  *     line (who confirmed, who rejected) and its `pkresult` lines,
  *     verified when its known-answer tests passed and more of the
@@ -39,7 +39,7 @@ struct pk_outcome {
 	bool kat_ok;		/* every known-answer test passed */
 	bool out_ok;		/* out holds the timed path's output */
 	uint8_t out[GUEST_PK_OUT_MAX];	/* the last shared secret (32
-				 * bytes), signature (guest_pk_sig_bytes: 64,
+				 * bytes, X448 56), signature (guest_pk_sig_bytes: 64,
 				 * RSA 256 or 384, ML-DSA 3309) or, for a KEM,
 				 * ciphertext (1088 bytes) and its shared
 				 * secret (32) the timed path made */

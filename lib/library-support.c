@@ -98,6 +98,9 @@ static const struct {
 	{ "botan", "x25519" }, { "botan", "ed25519" },
 	{ "gnutls", "ed25519" },
 	{ "mbedtls", "x25519" },
+	/* X448: Botan 2, libsodium and GnuTLS 3.7 have none */
+	{ "openssl", "x448" }, { "libgcrypt", "x448" }, { "nettle", "x448" },
+	{ "wolfssl", "x448" }, { "mbedtls", "x448" },
 	/* P-256 (guest/backend-NAME-ec.c): GnuTLS 3.7 has no raw ECDH */
 	{ "openssl", "ecdh-p256" }, { "openssl", "ecdsa-p256" },
 	{ "libgcrypt", "ecdh-p256" }, { "libgcrypt", "ecdsa-p256" },

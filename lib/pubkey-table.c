@@ -7,6 +7,9 @@ const struct pubkey_algorithm pubkey_table[PUBKEY_COUNT] = {
 	/* X25519 (RFC 7748 5): import the private scalar, derive the
 	 * shared secret with a peer's public key. */
 	{ "x25519", { "import", "derive", 0 } },
+	/* X448 (RFC 7748 5), as X25519 with 56-byte scalars, public keys
+	 * and shared secrets. */
+	{ "x448", { "import", "derive", 0 } },
 	/* Ed25519 (RFC 8032 5.1): import the private key (seed), sign and
 	 * verify a 64-byte message. */
 	{ "ed25519", { "import", "sign", "verify" } },

@@ -10,13 +10,13 @@
 
 /* Number of public-key algorithms; the guest's enum guest_pk_algo has
  * exactly these, in this order. */
-#define PUBKEY_COUNT 9
+#define PUBKEY_COUNT 10
 
 /* Most operations of one algorithm. */
 #define PUBKEY_MAX_OPS 4
 
 struct pubkey_algorithm {
-	const char *name;			/* "x25519", "ed25519",
+	const char *name;			/* "x25519", "x448", "ed25519",
 						 * "ecdh-p256", "ecdsa-p256",
 						 * "rsa-2048", "rsa-3072",
 						 * "rsa-pss-2048", "ml-kem-768",

@@ -2,12 +2,14 @@
 # t1140-guest-pubkey - the public-key algorithms (--pubkey) in the real
 # Debian bookworm rootfs, under systemd-nspawn: every library whose
 # backend has X25519 (OpenSSL, libsodium, Nettle, libgcrypt, Botan, Mbed
-# TLS) or
+# TLS), X448 (OpenSSL, Nettle, libgcrypt, Mbed TLS, wolfSSL) or
 # Ed25519 (OpenSSL, libsodium, Nettle, libgcrypt, Botan, wolfSSL, GnuTLS)
-# passes RFC 7748's or RFC 8032's known-answer tests, is confirmed by every other and rejected by no one in the cross-check
-# (its timed shared secret or signature checked by them), and has every
-# operation timed, verified, at a plausible rate; a library without them
-# (Mbed TLS's Ed25519, GnuTLS's X25519) says unsupported; wolfSSL 5.5.4's
+# passes RFC 7748's or RFC 8032's known-answer tests, is confirmed by
+# every other and rejected by no one in the cross-check (its timed shared
+# secret or signature checked by them), and has every operation timed,
+# verified, at a plausible rate; a library without them (Mbed TLS's
+# Ed25519, GnuTLS's X25519, X448 in libsodium, Botan 2 and GnuTLS) says
+# unsupported; wolfSSL 5.5.4's
 # X25519, which refuses half of all peer keys (every RFC 7748 vector's
 # among them, guest/backend-wolfssl-pk.c), fails its known answers, is
 # rejected by no one for its timed secret, and is timed but not verified;
@@ -52,7 +54,7 @@ run() {
 run pk --quick --min-batch-ns 200000 --repetitions 3 \
 	--libs openssl,libsodium,nettle,libgcrypt,mbedtls,botan,wolfssl,gnutls \
 	--algos none --pubkey all
-ok $? "the guest measures x25519, ed25519, ecdh-p256, ecdsa-p256, rsa-2048, rsa-3072 and rsa-pss-2048 (ml-kem-768 and ml-dsa-65 unsupported) and exits 0"
+ok $? "the guest measures x25519, x448, ed25519, ecdh-p256, ecdsa-p256, rsa-2048, rsa-3072 and rsa-pss-2048 (ml-kem-768 and ml-dsa-65 unsupported) and exits 0"
 sed 's/^/# /' "$tmp/pk.err" | head -5
 "$check" "$tmp/pk" >"$tmp/pk.check" 2>&1
 ok $? "the orchestrator's validator accepts the output: $(head -1 "$tmp/pk.check")"
@@ -65,14 +67,15 @@ def ok(cond, what):
     global n
     n += 1
     print("%sok %d - %s" % ("" if cond else "not ", n, what))
-ops = {"x25519": ["import", "derive"], "ed25519": ["import", "sign", "verify"],
+ops = {"x25519": ["import", "derive"], "x448": ["import", "derive"],
+       "ed25519": ["import", "sign", "verify"],
        "ecdh-p256": ["import", "derive"], "ecdsa-p256": ["import", "sign", "verify"],
        "rsa-2048": ["import", "sign", "verify", "keygen"],
        "rsa-3072": ["import", "sign", "verify"],
        "rsa-pss-2048": ["import", "sign", "verify"]}
-want_kats = {"x25519": 3, "ed25519": 3, "ecdh-p256": 1, "ecdsa-p256": 1,
+want_kats = {"x25519": 3, "x448": 3, "ed25519": 3, "ecdh-p256": 1, "ecdsa-p256": 1,
              "rsa-2048": 1, "rsa-3072": 1, "rsa-pss-2048": 1}
-sources = {"x25519": "RFC 7748", "ed25519": "RFC 8032 7.1",
+sources = {"x25519": "RFC 7748", "x448": "RFC 7748", "ed25519": "RFC 8032 7.1",
            "ecdh-p256": "NIST CAVP, ecccdhtestvectors, KAS ECC CDH primitive, P-256, COUNT = 0",
            "ecdsa-p256": "RFC 6979 A.2.5, P-256, SHA-256",
            "rsa-2048": "fixed 2048-bit test key, PKCS#1 v1.5",
@@ -83,6 +86,7 @@ rsa_libs = ["openssl", "nettle", "libgcrypt", "mbedtls", "botan", "wolfssl",
 # in the order of --libs, which is that of confirmed_by
 libs = {"x25519": ["openssl", "libsodium", "nettle", "libgcrypt", "mbedtls",
                    "botan"],
+        "x448": ["openssl", "nettle", "libgcrypt", "mbedtls", "wolfssl"],
         "ed25519": ["openssl", "libsodium", "nettle", "libgcrypt", "botan",
                     "wolfssl", "gnutls"],
         "ecdh-p256": ["openssl", "nettle", "libgcrypt", "mbedtls", "botan",
@@ -91,16 +95,16 @@ libs = {"x25519": ["openssl", "libsodium", "nettle", "libgcrypt", "mbedtls",
                        "wolfssl", "gnutls"],
         "rsa-2048": rsa_libs, "rsa-3072": rsa_libs, "rsa-pss-2048": rsa_libs}
 # Each operation's rate: at least 200 per second (a 2-core VM does tens
-# of thousands in most libraries, about 2000 in Mbed TLS's X25519 on
-# generic bignums and libgcrypt's Ed25519 verify; about 700 in Mbed TLS's
+# of thousands in most libraries, about 2000 in Mbed TLS's X25519 and
+# 900 in its X448 on generic bignums and libgcrypt's Ed25519 verify; about 700 in Mbed TLS's
 # P-256 verify, 1200 in libgcrypt's P-256 sign), at most 10^7 (no key
 # exchange or signature is that cheap: a wrong, do-nothing path would
 # be). RSA: at least 20 (libgcrypt's and Mbed TLS's RSA-3072 sign about
 # 100 to 200 per second, Botan's import - its signer's set-up - 100 to
 # 200); RSA-2048 key generation at least 1 (5 to 60 keys per second, each
 # key's time spread widely: one sample per key, 3 keys with --quick).
-for alg in ("x25519", "ed25519", "ecdh-p256", "ecdsa-p256", "rsa-2048",
-            "rsa-3072", "rsa-pss-2048"):
+for alg in ("x25519", "x448", "ed25519", "ecdh-p256", "ecdsa-p256",
+            "rsa-2048", "rsa-3072", "rsa-pss-2048"):
     low = 20 if alg.startswith("rsa") else 200
     for lib in libs[alg]:
         # the others that check it: wolfSSL's X25519 (known answers
@@ -143,10 +147,11 @@ pq = [(l, a) for l in ("botan", "gnutls", "libgcrypt", "libsodium",
                        "mbedtls", "nettle", "openssl", "wolfssl")
       for a in ("ml-dsa-65", "ml-kem-768")]
 ok(u == sorted([("gnutls", "ecdh-p256"), ("gnutls", "x25519"),
+                ("gnutls", "x448"), ("libsodium", "x448"), ("botan", "x448"),
                 ("libsodium", "ecdh-p256"), ("libsodium", "ecdsa-p256"),
                 ("libsodium", "rsa-2048"), ("libsodium", "rsa-3072"),
                 ("libsodium", "rsa-pss-2048"), ("mbedtls", "ed25519")] + pq),
-   "unsupported: gnutls x25519 and ecdh-p256, libsodium P-256 and RSA, mbedtls ed25519, ml-kem-768 and ml-dsa-65 everywhere (%s)" % u)
+   "unsupported: gnutls x25519 and ecdh-p256, x448 in gnutls, libsodium and botan, libsodium P-256 and RSA, mbedtls ed25519, ml-kem-768 and ml-dsa-65 everywhere (%s)" % u)
 ok(not any(o["type"] == "result" for o in objs), "--algos none: no cipher or hash result")
 e = [o for o in objs if o["type"] == "error"]
 ok(not e, "no error line (%s)" % e)
@@ -158,8 +163,8 @@ tap_n=$(cat "$tmp/n")
 run plain --quick --min-batch-ns 20000 --repetitions 1 --libs libsodium \
 	--algos sha-256
 ok $? "a run without --pubkey exits 0"
-! grep -q -e '"pkresult"' -e '"pkcheck"' -e '"x25519"' -e '"ed25519"' \
-	-e '"ecdh-p256"' -e '"ecdsa-p256"' -e '"rsa-2048"' -e '"rsa-3072"' \
+! grep -q -e '"pkresult"' -e '"pkcheck"' -e '"x25519"' -e '"x448"' \
+	-e '"ed25519"' -e '"ecdh-p256"' -e '"ecdsa-p256"' -e '"rsa-2048"' -e '"rsa-3072"' \
 	-e '"rsa-pss-2048"' -e '"ml-kem-768"' -e '"ml-dsa-65"' "$tmp/plain"
 ok $? "and prints no public-key line"
 
