@@ -126,10 +126,11 @@ expect "--algos: the guest's algorithms" 'benchorch run --algos aes-128-c' \
 expect "--algos after a comma" 'benchorch run --algos sha-256,sha' \
 	'sha-256,sha-1 sha-256,sha-256 sha-256,sha-512 sha-256,sha3-256 '
 [ "$("$guest" --list-algos | wc -l)" -eq 32 ] &&
-	[ "$(complete_lines 'benchorch run --algos ' | tail -1 | wc -w)" -eq 45 ]
-ok $? "run --algos offers all 32 protocol algorithms, the 9 public-key ones and the 4 key derivation functions"
+	[ "$(complete_lines 'benchorch run --algos ' | tail -1 | wc -w)" -eq 46 ]
+ok $? "run --algos offers all 32 protocol algorithms, the 10 public-key ones and the 4 key derivation functions"
 expect "run --algos: the public-key algorithms" 'benchorch run --algos x2' \
 	'x25519 '
+expect "run --algos: X448 too" 'benchorch run --algos x' 'x25519 x448 '
 expect "run --algos: the P-256 ones" 'benchorch run --algos ecd' \
 	'ecdh-p256 ecdsa-p256 '
 expect "run --algos: the RSA ones" 'benchorch run --algos rsa' \

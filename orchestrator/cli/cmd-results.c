@@ -477,9 +477,9 @@ static const struct opt_def options[] = {
 		  "in microseconds and KiB)" },
 	{ .name = "pubkey", .kind = OPT_FLAG,
 	  .offset = offsetof(struct results_opts, pubkey),
-	  .help = "the public-key results instead (x25519, ed25519,\n"
-		  "ecdh-p256, ecdsa-p256, rsa-2048, rsa-3072,\n"
-		  "rsa-pss-2048, ml-kem-768, ml-dsa-65):\n"
+	  .help = "the public-key results instead (x25519, x448,\n"
+		  "ed25519, ecdh-p256, ecdsa-p256, rsa-2048,\n"
+		  "rsa-3072, rsa-pss-2048, ml-kem-768, ml-dsa-65):\n"
 		  "per distribution, library, algorithm and\n"
 		  "operation (import, derive, sign, verify, keygen,\n"
 		  "encaps, decaps) the operations per second (10^9\n"
@@ -546,7 +546,7 @@ static int check_options(const struct results_opts *o)
 				       kdf_find(o->algo)))))
 		return cli_usage_error("results", "--builds takes no --summary, --tools, --resources, --pubkey, --kdf or a public-key or key derivation --algo");
 	if (o->pubkey && o->algo && !pubkey_find(o->algo))
-		return cli_usage_error("results", "--pubkey: --algo '%s' is not a public-key algorithm (x25519, ed25519, ecdh-p256, ecdsa-p256, rsa-2048, rsa-3072, rsa-pss-2048, ml-kem-768, ml-dsa-65)",
+		return cli_usage_error("results", "--pubkey: --algo '%s' is not a public-key algorithm (x25519, x448, ed25519, ecdh-p256, ecdsa-p256, rsa-2048, rsa-3072, rsa-pss-2048, ml-kem-768, ml-dsa-65)",
 				       o->algo);
 	if (o->algo && kdf_find(o->algo) && (o->tools || o->resources))
 		return cli_usage_error("results", "--algo '%s' is a key derivation function: not with --tools or --resources",

@@ -155,7 +155,7 @@ static const struct opt_def options[] = {
 	  .offset = offsetof(struct run_opts, c.algos),
 	  .parse = measure_parse_run_algos,
 	  .help = "only these algorithms (e.g. aes-128-cbc,sha-256;\n"
-		  "public key: x25519, ed25519, ecdh-p256,\n"
+		  "public key: x25519, x448, ed25519, ecdh-p256,\n"
 		  "ecdsa-p256, rsa-2048, rsa-3072, rsa-pss-2048,\n"
 		  "ml-kem-768, ml-dsa-65, measured in the first and\n"
 		  "last round; key derivation: pbkdf2-sha256,\n"

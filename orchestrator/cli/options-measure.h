@@ -50,8 +50,9 @@ struct measure_opts {
 int measure_parse_libs(const char *arg, void *dest, bo_err *err);
 int measure_parse_algos(const char *arg, void *dest, bo_err *err);
 /* The same for `run --algos LIST`, which also takes the public-key
- * algorithms (x25519, ed25519, ecdh-p256, ecdsa-p256, rsa-2048, rsa-3072,
- * rsa-pss-2048, ml-kem-768, ml-dsa-65: request_check_run_algos). */
+ * algorithms (x25519, x448, ed25519, ecdh-p256, ecdsa-p256, rsa-2048,
+ * rsa-3072, rsa-pss-2048, ml-kem-768, ml-dsa-65:
+ * request_check_run_algos). */
 int measure_parse_run_algos(const char *arg, void *dest, bo_err *err);
 
 /* --quick alone (OPT_FLAG; offsets in struct measure_opts). */

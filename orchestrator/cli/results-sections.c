@@ -67,7 +67,7 @@ int results_print_pubkey(sqlite3 *db, const char *path,
 
 	return section_done(mem, &out, &len, n, &err, path,
 			    "public-key results",
-			    "`benchorch run` measures x25519, ed25519, ecdh-p256, ecdsa-p256, rsa-2048, rsa-3072, rsa-pss-2048, ml-kem-768 and ml-dsa-65 without --algos, or those --algos names");
+			    "`benchorch run` measures x25519, x448, ed25519, ecdh-p256, ecdsa-p256, rsa-2048, rsa-3072, rsa-pss-2048, ml-kem-768 and ml-dsa-65 without --algos, or those --algos names");
 }
 
 int results_print_kdf(sqlite3 *db, const char *path, const struct filters *f,

@@ -33,8 +33,8 @@ int request_check_libs(const char *list, const char *what, bo_err *err);
 int request_check_algos(const char *list, const char *what, bo_err *err);
 
 /* The same for `run --algos`, which takes the public-key algorithms
- * (lib/pubkey-table.h: x25519, ed25519, ecdh-p256, ecdsa-p256, rsa-2048,
- * rsa-3072, rsa-pss-2048, ml-kem-768, ml-dsa-65) and the
+ * (lib/pubkey-table.h: x25519, x448, ed25519, ecdh-p256, ecdsa-p256,
+ * rsa-2048, rsa-3072, rsa-pss-2048, ml-kem-768, ml-dsa-65) and the
  * key derivation functions (lib/kdf-table.h) besides the protocol's. */
 int request_check_run_algos(const char *list, const char *what, bo_err *err);
 
