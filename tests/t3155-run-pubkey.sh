@@ -7,7 +7,8 @@
 # and json, and a run without public-key names in --algos stores none;
 # with --interleave they are measured after the interleaved points.
 # `run --algos rsa-2048,rsa-3072,rsa-pss-2048` alone measures the RSA
-# signatures (verified, each confirmed by the other library).
+# signatures (verified, each confirmed by the other library), and
+# `run --algos x448` X448 in OpenSSL and wolfSSL.
 . "${top_srcdir:-.}/tests/lib.sh"
 require_root_tools
 command -v systemd-nspawn >/dev/null 2>&1 || skip_all "needs systemd-nspawn"
@@ -115,5 +116,16 @@ ok $? "--quick: rsa-2048's keygen is timed in 3 keys per library and invocation"
 ok $? "results --run 4 --algo rsa-3072 --format json"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d)==6 and all(r["algorithm"]=="rsa-3072" and r["verified"]==1 for r in d), d' "$tmp/json4"
 ok $? "gives the rsa-3072 rows of both libraries, verified"
+
+# X448 (RFC 7748): stored like X25519, each library's shared secret
+# confirmed by the other
+"$BENCHORCH" run --no-confirm --distros debian --quick --runner nspawn \
+	--algos x448 --libs openssl,wolfssl \
+	--state-dir "$TEST_STATE" --db "$db" >/dev/null 2>"$tmp/err5"
+ok $? "run --algos x448 succeeds"
+[ "$(q "select group_concat(x, ' ') from (select distinct library || ':' || algorithm || ':' || operation as x from pubkey_v where run_id = 5 order by x)")" = \
+	"openssl:x448:derive openssl:x448:import wolfssl:x448:derive wolfssl:x448:import" ] &&
+[ "$(q "select count(*) from pubkey_v where run_id = 5 and verified = 1 and kat_ok = 1 and rejected_by = '' and confirmed_by <> ''")" = 8 ]
+ok $? "pubkey_v: x448 import and derive of 2 libraries x 2 invocations, verified, confirmed: $(q "select library || ' ' || operation || ' ' || round(min(ops_per_s)) from pubkey_v where run_id = 5 group by library, operation" | tr '\n' ' ')"
 
 done_testing
