@@ -79,7 +79,7 @@ static const char usage_text[] =
 	"       benchorch-guest --list-libs | --list-algos\n"
 	"Benchmark the crypto libraries found in this root filesystem and\n"
 	"print one JSON object per line (benchorch guest protocol 3).\n"
-	"  --quick            sizes 16, 1024, 16384, 1048576 B; 0.5 ms batches,\n"
+	"  --quick            sizes 16, 1024, 16384, 262144 B; 0.5 ms batches,\n"
 	"                     3 repetitions, no re-runs (default: 16 B .. 1 MiB,\n"
 	"                     1 ms, 5, up to 2 re-runs)\n"
 	"  --min-batch-ns N   shortest timed batch (one sample), in ns\n"

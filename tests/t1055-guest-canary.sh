@@ -44,7 +44,7 @@ sys.exit(0 if eval(sys.argv[2]) else 1)
 PY
 }
 
-# --quick: 16 B, 1 KiB, 16 KiB, 1 MiB in bulk, the first three one-shot
+# --quick: 16 B, 1 KiB, 16 KiB, 256 KiB in bulk, the first three one-shot
 check 0 'len(results) == 7 and done["results"] == 7'
 ok $? "seven results, counted by done"
 check 0 'sorted((c["operation"], c["mode"]) for c in canaries) == [("hash", "bulk"), ("hash", "oneshot")]'

@@ -97,6 +97,36 @@ static int covers(const struct plan *p, const char *const *names, size_t n)
 	return ok && total == 2 * n && max - min <= 1;
 }
 
+/* 1 when P's rounds hold each of the N names in NAMES exactly once
+ * and their group sizes differ by at most one. */
+static int once_each(const struct plan *p, const char *const *names, size_t n)
+{
+	size_t i, k, min = (size_t)-1, max = 0, total = 0;
+	int ok = 1;
+
+	for (i = 0; i < p->nrounds; i++) {
+		size_t count = 1;
+
+		for (const char *c = p->algos[i]; *c; c++)
+			count += *c == ',';
+		total += count;
+		min = count < min ? count : min;
+		max = count > max ? count : max;
+	}
+	for (k = 0; k < n; k++) {
+		size_t seen = 0, len = strlen(names[k]);
+
+		for (i = 0; i < p->nrounds; i++)
+			for (const char *c = p->algos[i]; (c = strstr(c, names[k]));
+			     c += len)
+				if ((c == p->algos[i] || c[-1] == ',') &&
+				    (c[len] == ',' || c[len] == '\0'))
+					seen++;
+		ok &= seen == 1;
+	}
+	return ok && total == n && max - min <= 1;
+}
+
 /* 1 when every round of P runs each of NSPECS distributions once, the
  * rounds one after the other. */
 static int rounds_complete(const struct plan *p, size_t nspecs)
@@ -128,20 +158,20 @@ int main(void)
 
 	for (n = 0; n < 64 && (all[n] = algorithm_name(n)); n++)
 		;
-	plan_make(12345, all, n, 3, PLAN_ROUNDS, &a);
+	plan_make(12345, all, n, 3, PLAN_ROUNDS, PLAN_PASSES, &a);
 	tap_ok(a.nrounds == 2 * PLAN_ROUNDS && a.nsteps == 6 * PLAN_ROUNDS,
 	       "%zu algorithms, 3 distributions: %d rounds, %d invocations",
 	       n, 2 * PLAN_ROUNDS, 6 * PLAN_ROUNDS);
 	tap_ok(covers(&a, all, n),
 	       "every algorithm in exactly two rounds, the second half mirroring the first, groups of even size");
 	tap_ok(rounds_complete(&a, 3), "every round runs every distribution exactly once");
-	plan_make(12345, all, n, 3, PLAN_ROUNDS, &b);
+	plan_make(12345, all, n, 3, PLAN_ROUNDS, PLAN_PASSES, &b);
 	tap_ok(same_plan(&a, &b), "the same seed gives the same plan");
 	plan_release(&b);
 
 	differ = 0;
 	for (seed = 0; seed < 100; seed++) {
-		plan_make(seed, all, n, 3, PLAN_ROUNDS, &b);
+		plan_make(seed, all, n, 3, PLAN_ROUNDS, PLAN_PASSES, &b);
 		if (!same_plan(&a, &b) && strcmp(a.algos[0], b.algos[0]) != 0)
 			differ++;
 		ok = covers(&b, all, n) && rounds_complete(&b, 3);
@@ -172,7 +202,7 @@ int main(void)
 	 * libraries run in another order the second time */
 	ok = 1;
 	for (seed = 0; seed < 200 && ok; seed++) {
-		plan_make(seed, two, 2, 2, PLAN_ROUNDS, &b);
+		plan_make(seed, two, 2, 2, PLAN_ROUNDS, PLAN_PASSES, &b);
 		for (i = 0; i < b.nsteps; i++)
 			for (size_t j = i + 1; j < b.nsteps; j++)
 				if (b.steps[i].spec == b.steps[j].spec &&
@@ -183,21 +213,45 @@ int main(void)
 	tap_ok(ok, "a distribution never gets the same guest seed twice (200 plans)");
 
 	/* fewer algorithms than rounds, and a single round per pass */
-	plan_make(7, two, 2, 1, PLAN_ROUNDS, &a);
+	plan_make(7, two, 2, 1, PLAN_ROUNDS, PLAN_PASSES, &a);
 	tap_ok(a.nrounds == 4 && a.nsteps == 4 && covers(&a, two, 2) &&
 	       !strchr(a.algos[0], ','),
 	       "two algorithms: four rounds of one (%s | %s | %s | %s)",
 	       a.algos[0], a.algos[1], a.algos[2], a.algos[3]);
 	plan_release(&a);
-	plan_make(7, two, 2, 2, 1, &a);
+	plan_make(7, two, 2, 2, 1, PLAN_PASSES, &a);
 	tap_ok(a.nrounds == 2 && a.nsteps == 4 && covers(&a, two, 2) &&
 	       strcmp(a.algos[0], a.algos[1]) != 0,
 	       "one round per pass: everything in two invocations per distribution, in opposite orders (%s | %s)",
 	       a.algos[0], a.algos[1]);
 	plan_release(&a);
-	plan_make(7, two, 1, 1, PLAN_ROUNDS, &a);
+	plan_make(7, two, 1, 1, PLAN_ROUNDS, PLAN_PASSES, &a);
 	tap_ok(a.nrounds == 2 && a.steps[0].guest_seed != a.steps[1].guest_seed,
 	       "one algorithm: two rounds with different guest seeds");
+	plan_release(&a);
+
+	/* --quick: one pass, every algorithm once */
+	plan_make(12345, all, n, 3, PLAN_ROUNDS, PLAN_QUICK_PASSES, &a);
+	tap_ok(a.nrounds == PLAN_ROUNDS && a.nsteps == 3 * PLAN_ROUNDS &&
+	       rounds_complete(&a, 3) && once_each(&a, all, n),
+	       "one pass: %d rounds, %d invocations, every algorithm in exactly one round, groups of even size",
+	       PLAN_ROUNDS, 3 * PLAN_ROUNDS);
+	a.pubkey = xstrdup("all");
+	a.kdf = xstrdup("all");
+	ok = 1;
+	for (i = 0; i < a.nrounds; i++)
+		ok &= plan_round_has_pubkey(&a, i) == (i == a.nrounds - 1) &&
+		      plan_round_has_kdf(&a, i) == (i == 0);
+	tap_ok(ok, "one pass: public key in the last round only, key derivation in the first");
+	plan_release(&a);
+	plan_make(12345, all, n, 3, PLAN_ROUNDS, PLAN_PASSES, &a);
+	a.pubkey = xstrdup("x25519");
+	ok = 1;
+	for (i = 0; i < a.nrounds; i++)
+		ok &= plan_round_has_pubkey(&a, i) ==
+		      (i == 0 || i == a.nrounds - 1) &&
+		      !plan_round_has_kdf(&a, i);
+	tap_ok(ok, "two passes: public key in the first and the last round, no key derivation asked for");
 	plan_release(&a);
 	return tap_done();
 }

@@ -218,9 +218,9 @@ static const struct opt_def options[] = {
 	  .help = "table (the summary; default), or csv or json: a\n"
 		  "row per distribution, library, algorithm,\n"
 		  "operation and variant with its bulk MB/s at 16 B,\n"
-		  "1 KiB, 16 KiB and 1 MiB (mb_per_s_16 ...\n"
-		  "mb_per_s_1048576; not the other sizes), versions\n"
-		  "and verified 1/0 (--tools: its table)" },
+		  "1 KiB, 16 KiB, 256 KiB and 1 MiB (mb_per_s_16\n"
+		  "... mb_per_s_1048576; not the other sizes),\n"
+		  "versions and verified 1/0 (--tools: its table)" },
 	{ .name = "quiet", .short_name = 'q', .kind = OPT_FLAG,
 	  .offset = offsetof(struct run_opts, c.quiet),
 	  .help = "no progress lines on stderr" },

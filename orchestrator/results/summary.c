@@ -27,6 +27,8 @@ static const char summary_sql[] =
 	"   AS mb_per_s_1024,"
 	" round(max(CASE WHEN buffer_bytes = 16384 THEN mb_per_s END), 1)"
 	"   AS mb_per_s_16384,"
+	" round(max(CASE WHEN buffer_bytes = 262144 THEN mb_per_s END), 1)"
+	"   AS mb_per_s_262144,"
 	" round(max(CASE WHEN buffer_bytes = 1048576 THEN mb_per_s END), 1)"
 	"   AS mb_per_s_1048576,"
 	" min(verified) = 1 AS verified"

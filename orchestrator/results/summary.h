@@ -14,9 +14,10 @@
  * distribution × library × algorithm × operation × variant of its bulk
  * points: distro, release, library, library_version, package_version,
  * algorithm, operation, variant, the throughput (MB/s = 10^6 B/s, one
- * decimal; null where not measured) at 16 B, 1 KiB, 16 KiB and 1 MiB
- * buffers as mb_per_s_16, mb_per_s_1024, mb_per_s_16384 and
- * mb_per_s_1048576, and verified (1 when every point of the row was, else
+ * decimal; null where not measured) at 16 B, 1 KiB, 16 KiB, 256 KiB
+ * and 1 MiB buffers as mb_per_s_16, mb_per_s_1024, mb_per_s_16384,
+ * mb_per_s_262144 and mb_per_s_1048576 (a --quick run measures no
+ * 1 MiB), and verified (1 when every point of the row was, else
  * 0), the names results --format uses for the same things. Returns the
  * number of rows, or -1 with err set. */
 long summary_print(FILE *f, sqlite3 *db, int64_t run_id, enum format fmt,

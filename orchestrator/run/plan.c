@@ -9,7 +9,8 @@
 #include "lib/util.h"
 
 void plan_make(uint64_t seed, const char *const *algos, size_t nalgos,
-	       size_t nspecs, size_t max_rounds, struct plan *p)
+	       size_t nspecs, size_t max_rounds, size_t passes,
+	       struct plan *p)
 {
 	struct shuffle_rng r;
 	size_t *order = xcalloc(nalgos + nspecs + 1, sizeof(size_t));
@@ -21,14 +22,16 @@ void plan_make(uint64_t seed, const char *const *algos, size_t nalgos,
 	half = nalgos < max_rounds ? nalgos : max_rounds;
 	if (half < 1)
 		half = 1;
-	p->nrounds = PLAN_PASSES * half;
+	p->passes = passes == 1 ? 1 : PLAN_PASSES;
+	p->nrounds = p->passes * half;
 	p->algos = xcalloc(p->nrounds + 1, sizeof(char *));
 	shuffle_seed(&r, seed);
 	shuffle_permutation(&r, order, nalgos);
 	for (i = 0; i < half; i++) {
 		/* round i gets positions [i * n / H, (i + 1) * n / H) of the
 		 * permutation; round 2H - 1 - i the same algorithms in the
-		 * reverse order (the second pass mirrors the first) */
+		 * reverse order (the second pass mirrors the first; with
+		 * one pass, the same round) */
 		size_t from = i * nalgos / half;
 		size_t to = (i + 1) * nalgos / half;
 		size_t len = 1;
@@ -48,7 +51,10 @@ void plan_make(uint64_t seed, const char *const *algos, size_t nalgos,
 			strcat(m, algos[order[to - 1 - (k - from)]]);
 		}
 		p->algos[i] = s;
-		p->algos[p->nrounds - 1 - i] = m;
+		if (p->passes == 1)
+			free(m);
+		else
+			p->algos[p->nrounds - 1 - i] = m;
 	}
 	p->nsteps = p->nrounds * nspecs;
 	p->steps = xcalloc(p->nsteps + 1, sizeof(*p->steps));
@@ -101,5 +107,5 @@ int plan_round_has_kdf(const struct plan *p, size_t round)
 int plan_round_has_pubkey(const struct plan *p, size_t round)
 {
 	return p->pubkey && p->nrounds &&
-	       (round == 0 || round == p->nrounds - 1);
+	       ((round == 0 && p->passes != 1) || round == p->nrounds - 1);
 }

@@ -35,6 +35,14 @@
  * rounds in all, as many invocations as when each algorithm was measured
  * once in 8 rounds. */
 #define PLAN_PASSES 2
+/* Passes of a --quick run: one, in PLAN_ROUNDS rounds. A quick run is a
+ * look in half a minute, not a run to keep: its points have one
+ * invocation each (no between-invocation spread in points_v), and its
+ * public-key algorithms are measured once, in the last round. Measured
+ * with tests/bench/full-run.sh on Debian bookworm on a 2-core machine:
+ * two passes took 61 s of guest time, of which 48 s the two passes over
+ * the ciphers and hashes. */
+#define PLAN_QUICK_PASSES 1
 
 /* One guest invocation of the plan. */
 struct plan_step {
@@ -46,6 +54,8 @@ struct plan_step {
 struct plan {
 	uint64_t seed;		/* the run's seed */
 	size_t nrounds;
+	size_t passes;		/* rounds each algorithm is measured in:
+				 * PLAN_PASSES, or 1 (PLAN_QUICK_PASSES) */
 	char **algos;		/* per round: its algorithms, comma-separated,
 				 * in the order given to the guest; owned */
 	struct plan_step *steps;	/* nrounds * nspecs, in run order; owned */
@@ -54,7 +64,8 @@ struct plan {
 				 * a list or "all"), measured in the first
 				 * and the last round only: two invocations
 				 * per distribution, as every other
-				 * algorithm; NULL = none. Not drawn by
+				 * algorithm (in a plan of one pass, the
+				 * last round only); NULL = none. Not drawn by
 				 * plan_make: its caller sets it; owned */
 	char *kdf;		/* the key derivation functions (guest --kdf:
 				 * a list or "all"), measured in the first
@@ -68,15 +79,17 @@ struct plan {
  * (the first round only)? */
 int plan_round_has_kdf(const struct plan *p, size_t round);
 
-/* Does round ROUND (0-based) of P measure P's public-key algorithms? */
+/* Does round ROUND (0-based) of P measure P's public-key algorithms (the
+ * first and the last round; in a plan of one pass, the last only)? */
 int plan_round_has_pubkey(const struct plan *p, size_t round);
 
 /* Draw the plan of a run from SEED (0 .. 2^32 - 1) for NSPECS
  * distributions and the NALGOS algorithm names ALGOS (>= 1), with at most
- * MAX_ROUNDS (>= 1) rounds per pass: H = min(NALGOS, MAX_ROUNDS) rounds,
- * the algorithms in a random order cut into groups whose sizes differ by
- * at most one, then H more with the same groups in the reverse order
- * (2H rounds; each algorithm in two). The draws, all from one SplitMix64
+ * MAX_ROUNDS (>= 1) rounds per pass and PASSES (1 or 2; PLAN_PASSES, or
+ * PLAN_QUICK_PASSES for --quick) passes: H = min(NALGOS, MAX_ROUNDS)
+ * rounds, the algorithms in a random order cut into groups whose sizes
+ * differ by at most one, then, with two passes, H more with the same
+ * groups in the reverse order (2H rounds; each algorithm in two). The draws, all from one SplitMix64
  * stream seeded with SEED (lib/shuffle.h), in this order: the algorithm
  * permutation; one distribution permutation per round; one guest seed
  * per (round, distribution index), rounds first, drawn again while it
@@ -84,7 +97,8 @@ int plan_round_has_pubkey(const struct plan *p, size_t round);
  * give the same plan on every machine. Fills *ret (release with
  * plan_release). */
 void plan_make(uint64_t seed, const char *const *algos, size_t nalgos,
-	       size_t nspecs, size_t max_rounds, struct plan *ret);
+	       size_t nspecs, size_t max_rounds, size_t passes,
+	       struct plan *ret);
 
 /* Free what P owns. */
 void plan_release(struct plan *p);

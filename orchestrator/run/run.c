@@ -283,6 +283,7 @@ static void run_make_plan(struct run_state *s)
 				      c->interleave_rounds, &s->plan);
 	else
 		plan_make(s->seed, s->algs, s->nalgs, c->nspecs, PLAN_ROUNDS,
+			  c->quick ? PLAN_QUICK_PASSES : PLAN_PASSES,
 			  &s->plan);
 	/* with --interleave too: the guest times them library after
 	 * library after the interleaved points of their rounds */
