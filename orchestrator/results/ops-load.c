@@ -7,14 +7,16 @@
 
 #include "db/db.h"
 #include "orchestrator/results/ops-load.h"
+#include "orchestrator/results/results-kdf.h"
 
 /* %1$s the view, %2$s the build expression, %3$s the operation column,
- * %4$s the order of the operations within an algorithm. ?1 is the run. */
+ * %4$s the order of the operations within an algorithm, %5$s why a
+ * result is not verified (NULL: not known). ?1 is the run. */
 static const char rows_fmt[] =
 	"SELECT coalesce(v.distro || coalesce(':' || v.release, ''), ''),"
 	" v.variant, %2$s AS o_build, v.library, coalesce(max(v.package_version), ''),"
 	" v.algorithm, %3$s, 1e9 / avg(v.ns_per_op), min(v.verified),"
-	" count(*) FROM %1$s v WHERE v.run_id = ?1"
+	" count(*), %5$s FROM %1$s v WHERE v.run_id = ?1"
 	" GROUP BY 1, 2, 3, 4, 6, 7"
 	" ORDER BY 1, 2, 6, %4$s 7, o_build <> 'shipped', 3, 4";
 
@@ -36,15 +38,18 @@ static char *rows_sql(sqlite3 *db, enum ops_kind kind, bo_err *err)
 	int builds;
 
 	if (kind == OPS_KDF)
-		return xasprintf(rows_fmt, "kdf_v", "v.build", "v.params",
-				 "min(v.memory_kib), min(v.iterations),");
+		return xasprintf(rows_fmt, results_kdf_source(), "v.build",
+				 "v.params",
+				 "min(v.memory_kib), min(v.iterations),",
+				 "min(v.unverified_reason)");
 	builds = db_has(db, "builds");
 	if (builds < 0) {
 		bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
 		return NULL;
 	}
 	return xasprintf(rows_fmt, "pubkey_v",
-			 builds ? pubkey_build : "'shipped'", "v.operation", "");
+			 builds ? pubkey_build : "'shipped'", "v.operation", "",
+			 "NULL");
 }
 
 long ops_rows_load(sqlite3 *db, enum ops_kind kind, const int64_t *runs,
@@ -90,6 +95,8 @@ long ops_rows_load(sqlite3 *db, enum ops_kind kind, const int64_t *runs,
 			r->ops_per_s = sqlite3_column_double(st, 7);
 			r->verified = sqlite3_column_int(st, 8) == 1;
 			r->invocations = sqlite3_column_int(st, 9);
+			r->why = sqlite3_column_type(st, 10) == SQLITE_NULL ?
+				 NULL : db_column_dup_or_empty(st, 10);
 		}
 	}
 	if (rc != SQLITE_DONE) {
@@ -113,6 +120,7 @@ void ops_rows_free(struct ops_row *v, size_t n)
 		free(v[i].version);
 		free(v[i].algorithm);
 		free(v[i].operation);
+		free(v[i].why);
 	}
 	free(v);
 }

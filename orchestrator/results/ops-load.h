@@ -33,6 +33,9 @@ struct ops_row {
 				 * operation */
 	int verified;		/* 1 when every invocation's result was */
 	long invocations;	/* how many invocations measured it */
+	char *why;		/* not verified: why (key derivation:
+				 * results_kdf_source's unverified_reason);
+				 * NULL when verified or not known */
 };
 
 /* The results of KIND of the NRUNS runs in RUNS (in that order) into
