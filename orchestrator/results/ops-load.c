@@ -124,3 +124,66 @@ void ops_rows_free(struct ops_row *v, size_t n)
 	}
 	free(v);
 }
+
+int64_t ops_latest_run(sqlite3 *db)
+{
+	static const char *const tables[] = { "pubkey_results", "kdf_results" };
+	char *sql = xstrdup(""), *t;
+	sqlite3_stmt *st;
+	int64_t id = 0;
+	int k, conf = db_has(db, "confirmations");
+
+	if (conf < 0)
+		goto fail;
+	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
+		k = db_has(db, tables[i]);
+		if (k < 0)
+			goto fail;
+		if (!k)
+			continue;
+		t = xasprintf("%s%sEXISTS (SELECT 1 FROM invocations i JOIN %s x"
+			      " ON x.invocation_id = i.id WHERE i.run_id = r.id)",
+			      sql, *sql ? " OR " : "", tables[i]);
+		free(sql);
+		sql = t;
+	}
+	if (!*sql) {
+		free(sql);
+		return 0;
+	}
+	t = xasprintf("SELECT r.id FROM runs r WHERE r.status = 'done'%s AND"
+		      " (%s) ORDER BY r.started_at DESC, r.id DESC LIMIT 1",
+		      conf ? " AND r.id NOT IN (SELECT run_id FROM"
+			     " confirmations)" : "", sql);
+	free(sql);
+	sql = t;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		goto fail;
+	free(sql);
+	k = sqlite3_step(st);
+	if (k == SQLITE_ROW)
+		id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return k == SQLITE_ROW || k == SQLITE_DONE ? id : -1;
+fail:
+	free(sql);
+	return -1;
+}
+
+long ops_runs_count(sqlite3 *db, const int64_t *runs, size_t nruns,
+		    bo_err *err)
+{
+	long total = 0;
+
+	for (int kind = OPS_PUBKEY; kind <= OPS_KDF; kind++) {
+		struct ops_row *v;
+		long n = ops_rows_load(db, (enum ops_kind)kind, runs, nruns,
+				       &v, err);
+
+		if (n < 0)
+			return -1;
+		ops_rows_free(v, (size_t)n);
+		total += n;
+	}
+	return total;
+}
