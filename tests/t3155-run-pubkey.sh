@@ -7,8 +7,12 @@
 # and json, and a run without public-key names in --algos stores none;
 # with --interleave they are measured after the interleaved points.
 # `run --algos rsa-2048,rsa-3072,rsa-pss-2048` alone measures the RSA
-# signatures (verified, each confirmed by the other library), and
-# `run --algos x448` X448 in OpenSSL and wolfSSL.
+# signatures (verified, each confirmed by the other library) and ends
+# with their table on stdout. A run of public-key and key derivation
+# functions alone prints them with --format json (one object) and csv;
+# libsodium's argon2id, the only one (OpenSSL 3.0 has none), is not
+# verified and the run says why. A run with a cipher prints the summary
+# as before. `run --algos x448` measures X448 in OpenSSL and wolfSSL.
 . "${top_srcdir:-.}/tests/lib.sh"
 require_root_tools
 command -v systemd-nspawn >/dev/null 2>&1 || skip_all "needs systemd-nspawn"
@@ -92,8 +96,13 @@ ok $? "its invocations measured aes-128-ctr alone"
 "$BENCHORCH" run --no-confirm --distros debian --quick --runner nspawn \
 	--interleave --algos aes-128-ctr,x25519,pbkdf2-sha256 \
 	--libs openssl,nettle --state-dir "$TEST_STATE" --db "$db" \
-	>/dev/null 2>"$tmp/err3"
+	>"$tmp/out3" 2>"$tmp/err3"
 ok $? "run --interleave with a cipher, x25519 and pbkdf2-sha256"
+grep -q '^Every point: benchorch results --run 3' "$tmp/out3" &&
+	! grep -q 'Public key\|Key derivation\|^Again' "$tmp/out3" &&
+	grep -q 'run 3: public key: 8 results' "$tmp/err3" &&
+	grep -q 'run 3: key derivation: 2 results' "$tmp/err3"
+ok $? "with a cipher, the end of the run is the summary, the public-key and key derivation lines on stderr"
 [ "$(q "select count(*) from pairs_v where run_id = 3 and algorithm = 'aes-128-ctr'")" -gt 0 ] &&
 	[ "$(q "select count(*) from pubkey_v where run_id = 3 and verified = 1")" = 8 ] &&
 	[ "$(q "select count(*) from kdf_v where run_id = 3 and verified = 1")" = 2 ] &&
@@ -102,8 +111,15 @@ ok $? "pairs of aes-128-ctr, x25519 (2 libraries x 2 operations x 2 invocations)
 
 "$BENCHORCH" run --no-confirm --distros debian --quick --runner nspawn \
 	--algos rsa-2048,rsa-3072,rsa-pss-2048 --libs openssl,nettle \
-	--state-dir "$TEST_STATE" --db "$db" >/dev/null 2>"$tmp/err4"
+	--state-dir "$TEST_STATE" --db "$db" >"$tmp/out4" 2>"$tmp/err4"
 ok $? "run --algos rsa-2048,rsa-3072,rsa-pss-2048 succeeds"
+sed 's/^/# /' "$tmp/out4"
+head -1 "$tmp/out4" | grep -q '^Public key: operations per second$' &&
+	sed -n 2p "$tmp/out4" | grep -q '^run .*library.*algorithm.*operation.*ops/s.*verified' &&
+	[ "$(grep -c '^  4  debian:bookworm .* yes  *2$' "$tmp/out4")" = 20 ] &&
+	! grep -q 'Key derivation' "$tmp/out4" &&
+	tail -1 "$tmp/out4" | grep -q "^Again: benchorch results --pubkey --run 4; heat maps: benchorch report --run 4 -o report.html (each with --db '$db')$"
+ok $? "public key alone: the end of the run is their table (2 libraries x 10 operations, verified) and how to see them again"
 [ "$(q "select count(*) from pubkey_v where run_id = 4")" = 40 ] &&
 [ "$(q "select count(*) from pubkey_v where run_id = 4 and verified = 1 and kat_ok = 1 and rejected_by = '' and confirmed_by <> '' and ops_per_s between (case operation when 'keygen' then 1 else 50 end) and 1e7")" = 40 ]
 ok $? "pubkey_v: 2 libraries x 10 operations (rsa-2048 with keygen) x 2 invocations, verified, confirmed: $(q "select algorithm || ' ' || operation || ' ' || round(min(ops_per_s)) from pubkey_v where run_id = 4 group by algorithm, operation" | tr '\n' ' ')"
@@ -117,15 +133,47 @@ ok $? "results --run 4 --algo rsa-3072 --format json"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d)==6 and all(r["algorithm"]=="rsa-3072" and r["verified"]==1 for r in d), d' "$tmp/json4"
 ok $? "gives the rsa-3072 rows of both libraries, verified"
 
+"$BENCHORCH" run --no-confirm --distros debian --quick --runner nspawn \
+	--algos x25519,pbkdf2-sha256,argon2id --libs openssl,libsodium \
+	--format json --state-dir "$TEST_STATE" --db "$db" >"$tmp/out5" \
+	2>"$tmp/err5"
+ok $? "run --algos x25519,pbkdf2-sha256,argon2id --format json succeeds"
+python3 - "$tmp/out5" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert sorted(d) == ["kdf", "pubkey"], d
+assert len(d["pubkey"]) == 4 and all(r["run_id"] == 5 and r["algorithm"] == "x25519" and r["verified"] == 1 for r in d["pubkey"]), d
+k = {(r["library"], r["algorithm"]): r for r in d["kdf"]}
+assert sorted(k) == [("libsodium", "argon2id"), ("openssl", "pbkdf2-sha256")], d
+assert k["openssl", "pbkdf2-sha256"]["verified"] == 1 and k["openssl", "pbkdf2-sha256"]["unverified_reason"] is None, d
+assert k["libsodium", "argon2id"]["verified"] == 0, d
+assert k["libsodium", "argon2id"]["unverified_reason"] == "no known answer and no other library to compare", d
+PY
+ok $? "json: one object, its pubkey rows and its kdf rows, libsodium's argon2id not verified and why"
+grep -q '^benchorch: run 5: key derivation: libsodium argon2id on debian:bookworm (hw) not verified: no known answer and no other library to compare$' "$tmp/err5"
+ok $? "the end of the run says why on stderr"
+"$BENCHORCH" results --db "$db" --kdf --run 5 >"$tmp/kdf5"
+grep -q ' libsodium .* argon2id .*  NO: no known answer and no other library to compare$' "$tmp/kdf5"
+ok $? "results --kdf says why too"
+
+"$BENCHORCH" run --no-confirm --distros debian --quick --runner nspawn \
+	--algos pbkdf2-sha256 --libs openssl,nettle --format csv \
+	--state-dir "$TEST_STATE" --db "$db" >"$tmp/out6" 2>"$tmp/err6"
+ok $? "run --algos pbkdf2-sha256 --format csv succeeds"
+head -1 "$tmp/out6" | grep -q '^run_id,distro,release,variant,library,.*,params,.*,unverified_reason.$' &&
+	[ "$(wc -l <"$tmp/out6")" = 3 ] &&
+	[ "$(grep -c '^6,debian,bookworm,hw,.*,pbkdf2-sha256,"c=10000,dklen=32",.*,1,1,[a-z]*,,.$' "$tmp/out6")" = 2 ]
+ok $? "csv: the header and the two libraries' pbkdf2-sha256, verified"
+
 # X448 (RFC 7748): stored like X25519, each library's shared secret
 # confirmed by the other
 "$BENCHORCH" run --no-confirm --distros debian --quick --runner nspawn \
 	--algos x448 --libs openssl,wolfssl \
-	--state-dir "$TEST_STATE" --db "$db" >/dev/null 2>"$tmp/err5"
+	--state-dir "$TEST_STATE" --db "$db" >/dev/null 2>"$tmp/err7"
 ok $? "run --algos x448 succeeds"
-[ "$(q "select group_concat(x, ' ') from (select distinct library || ':' || algorithm || ':' || operation as x from pubkey_v where run_id = 5 order by x)")" = \
+[ "$(q "select group_concat(x, ' ') from (select distinct library || ':' || algorithm || ':' || operation as x from pubkey_v where run_id = 7 order by x)")" = \
 	"openssl:x448:derive openssl:x448:import wolfssl:x448:derive wolfssl:x448:import" ] &&
-[ "$(q "select count(*) from pubkey_v where run_id = 5 and verified = 1 and kat_ok = 1 and rejected_by = '' and confirmed_by <> ''")" = 8 ]
-ok $? "pubkey_v: x448 import and derive of 2 libraries x 2 invocations, verified, confirmed: $(q "select library || ' ' || operation || ' ' || round(min(ops_per_s)) from pubkey_v where run_id = 5 group by library, operation" | tr '\n' ' ')"
+[ "$(q "select count(*) from pubkey_v where run_id = 7 and verified = 1 and kat_ok = 1 and rejected_by = '' and confirmed_by <> ''")" = 4 ]
+ok $? "pubkey_v: x448 import and derive of 2 libraries, one invocation (--quick), verified, confirmed: $(q "select library || ' ' || operation || ' ' || round(min(ops_per_s)) from pubkey_v where run_id = 7 group by library, operation" | tr '\n' ' ')"
 
 done_testing

@@ -7,6 +7,11 @@
 # unverified result marked, a library without the algorithm "-". The
 # rows come from tests/fixtures/ops-rows.sql (its header lists the
 # rates). A database without such results gets neither section.
+# results --kdf and the report say why a key derivation is not verified
+# (read from kat_ok, confirmed_by, rejected_by and the other libraries of
+# its invocation). A database whose runs have public-key and key
+# derivation results alone gets a report of those sections (without
+# --run: its latest such run), and no symmetric ones.
 . "${top_srcdir:-.}/tests/lib.sh"
 command -v python3 >/dev/null 2>&1 || skip_all "needs python3"
 command -v sqlite3 >/dev/null 2>&1 || skip_all "needs sqlite3"
@@ -126,5 +131,85 @@ EOF2
 diff "$tmp/want2" "$tmp/two.cells" >"$tmp/diff"
 ok $? "two runs: a table per run and distribution, captions name the run"
 sed 's/^/# /' "$tmp/diff"
+
+# why a key derivation is not verified: run 2 (invocation 3) gets
+# argon2id of libgcrypt (7) alone, no known answer; run 1 (invocation 1)
+# nettle's pbkdf2-sha256 rejected by openssl, libgcrypt's argon2id with
+# a failed known answer, and scrypt of openssl and nettle, neither with a
+# known answer
+sqlite3 "$db" "
+insert into kdf_results (invocation_id, library_id, algorithm, params,
+	iterations, memory_kib, parallelism, output_bytes, calls_per_batch,
+	repetitions, median_ns, min_ns, ns_per_op, ops_per_s, verified) values
+	(3, 7, 'argon2id', 't=3,m=65536,p=1,T=32', 3, 65536, 1, 32, 1, 3,
+	 100000000, 90000000, 100000000, 10, 0),
+	(1, 1, 'scrypt', 'N=16384,r=8,p=1,dklen=32', 16384, 16384, 1, 32, 1, 3,
+	 50000000, 40000000, 50000000, 20, 0),
+	(1, 3, 'scrypt', 'N=16384,r=8,p=1,dklen=32', 16384, 16384, 1, 32, 1, 3,
+	 50000000, 40000000, 50000000, 20, 0);
+update kdf_results set verified = 0, kat_ok = 1, rejected_by = 'openssl'
+	where library_id = 3 and algorithm = 'pbkdf2-sha256';
+update kdf_results set verified = 0, kat_ok = 0
+	where library_id = 2 and algorithm = 'argon2id';"
+ok $? "unverified key derivations inserted"
+"$BENCHORCH" results --db "$db" --kdf --all >"$tmp/kdf.table"
+ok $? "results --kdf --all"
+head -1 "$tmp/kdf.table" | grep -q 'us/op  *invocations  *verified$' &&
+grep -q ' 2  *debian:bookworm .* libgcrypt .* argon2id .* 1  NO: no known answer and no other library to compare$' "$tmp/kdf.table" &&
+grep -q ' nettle .* pbkdf2-sha256 .* 1  NO: derived another key than openssl$' "$tmp/kdf.table" &&
+grep -q ' libgcrypt .* argon2id .*  NO: a known-answer test failed$' "$tmp/kdf.table" &&
+[ "$(grep -c ' scrypt .*  NO: no known answer, and no other library with known answers to compare$' "$tmp/kdf.table")" = 2 ] &&
+[ "$(grep -c ' yes$' "$tmp/kdf.table")" = 3 ]
+ok $? "the table: verified last, NO with its reason"
+sed 's/^/# /' "$tmp/kdf.table"
+"$BENCHORCH" results --db "$db" --kdf --run 2 --format csv >"$tmp/kdf.csv"
+ok $? "results --kdf --run 2 --format csv"
+head -1 "$tmp/kdf.csv" | grep -q ',confirmed_by,rejected_by,unverified_reason.$' &&
+grep -q '^2,.*,argon2id,.*,no known answer and no other library to compare.$' "$tmp/kdf.csv" &&
+grep -q '^2,.*,pbkdf2-sha256,.*,1,1,,,.$' "$tmp/kdf.csv"
+ok $? "csv: unverified_reason last, empty when verified"
+"$BENCHORCH" results --db "$db" --kdf --run 1 --format json >"$tmp/kdf.json"
+ok $? "results --kdf --run 1 --format json"
+python3 - "$tmp/kdf.json" <<'PY'
+import json, sys
+d = {(r["library"], r["algorithm"]): r for r in json.load(open(sys.argv[1]))}
+assert d["nettle", "pbkdf2-sha256"]["unverified_reason"] == "derived another key than openssl", d
+assert d["libgcrypt", "argon2id"]["unverified_reason"] == "a known-answer test failed", d
+assert d["openssl", "argon2id"]["unverified_reason"] is None, d
+PY
+ok $? "json: unverified_reason, null when verified"
+"$BENCHORCH" report --db "$db" --run 2 -o "$tmp/why.html" 2>"$tmp/err"
+ok $? "report --run 2"
+grep -q 'title="libgcrypt 1.10.1-3+b1, argon2id t=3,m=65536,p=1,T=32: 10.0 derivations/s, 100 % of the fastest, not verified: no known answer and no other library to compare"' "$tmp/why.html"
+ok $? "the report's cell title says why it is not verified"
+
+# runs with public-key and key derivation results alone
+ops="$tmp/ops.db"
+"$top_builddir/tests/fixtures/results-mkdb" "$ops" &&
+	sqlite3 "$ops" "delete from results;" &&
+	sqlite3 "$ops" <"$top_srcdir/tests/fixtures/ops-rows.sql"
+ok $? "a database of public-key and key derivation results alone"
+"$BENCHORCH" report --db "$ops" -o "$tmp/ops.html" 2>"$tmp/err"
+ok $? "report without --run exits 0: $(cat "$tmp/err")"
+python3 "$tmp/cells.py" "$tmp/ops.html" | grep '^caption' >"$tmp/ops.cells"
+cat >"$tmp/want3" <<'EOF2'
+caption pubkey 2 debian:bookworm: debian:bookworm: operations per second
+caption kdf 2 debian:bookworm: debian:bookworm: derivations per second
+EOF2
+diff "$tmp/want3" "$tmp/ops.cells" >"$tmp/diff"
+ok $? "it shows the latest run (2), its public-key and key derivation heat maps"
+sed 's/^/# /' "$tmp/diff"
+! grep -q 'id="overview"\|class="algo"\|<svg' "$tmp/ops.html"
+ok $? "... and no overview, chart or throughput table"
+"$BENCHORCH" report --db "$ops" --run 1 --run 2 -o "$tmp/ops2.html" 2>"$tmp/err" &&
+	grep -q '<section id="pubkey">' "$tmp/ops2.html" &&
+	grep -q '<section id="kdf">' "$tmp/ops2.html"
+ok $? "report --run 1 --run 2 of them"
+"$BENCHORCH" report --db "$ops" -o "$tmp/ops.svg" 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q 'no chart' "$tmp/err"
+ok $? "an .svg of them is refused (exit 1): $(cat "$tmp/err")"
+"$BENCHORCH" report --db "$ops" --algo aes-128-cbc -o "$tmp/algo.html" 2>"$tmp/err"
+[ $? -eq 1 ]
+ok $? "report --algo of a symmetric algorithm they lack: nothing to report (exit 1)"
 
 done_testing

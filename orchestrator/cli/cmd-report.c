@@ -13,6 +13,7 @@
 #include "orchestrator/results/runstate.h"
 #include "orchestrator/results/db-names.h"
 #include "orchestrator/results/latest-pick.h"
+#include "orchestrator/results/ops-load.h"
 #include "orchestrator/results/report-fmt.h"
 #include "orchestrator/results/report.h"
 
@@ -30,6 +31,9 @@ static const char usage[] =
 "measured clocks and noisy points; the runs' CPU and package versions.\n"
 "Runs of several machines (host and CPU): one line per library, distro\n"
 "and machine, and tables with one column per machine (its latest run).\n"
+"Public-key and key derivation results get heat maps of their own; runs\n"
+"with those alone get them without the symmetric sections (the default\n"
+"run is the latest finished run with results of any kind).\n"
 "A FILE ending in .svg gets the first chart alone (see --algo); another\n"
 "extension than .html, .htm or .svg is refused.\n"
 "\n"
@@ -152,15 +156,34 @@ static int check_report(sqlite3 *db, const char *path,
 }
 
 /* Without --run, O shows the latest finished library run of DB (at
- * PATH): latest_pick says on stderr which newer runs it skipped, and puts
- * it in *LATEST, O's only run (none: report says there is nothing to
- * report). Returns EXIT_OK, or EXIT_ENV after the message. */
+ * PATH), or the latest run of public-key or key derivation results
+ * alone when it is later (ops_latest_run): says on stderr which newer
+ * runs it skipped (latest_pick, db_latest_skipped), and puts it in
+ * *LATEST, O's only run (none: report says there is nothing to report).
+ * Returns EXIT_OK, or EXIT_ENV after the message. */
 static int pick_latest(sqlite3 *db, const char *path, struct report_opts *o,
 		       int64_t *latest)
 {
+	int64_t lib, ops;
+	char *skipped = NULL;
+
 	if (o->nruns)
 		return EXIT_OK;
-	*latest = latest_pick(db, DB_RUN_LIBRARY);
+	lib = db_latest_run(db, DB_RUN_LIBRARY);
+	ops = lib < 0 ? -1 : ops_latest_run(db);
+	if (ops > 0 && ops != lib) {
+		/* its results are public key or key derivation alone */
+		if (db_latest_skipped(db, DB_RUN_LIBRARY, ops, &skipped) < 0)
+			ops = -1;
+		else if (skipped)
+			fprintf(stderr, "benchorch: %s; showing run %lld, the"
+				" latest finished run with results\n", skipped,
+				(long long)ops);
+		free(skipped);
+		*latest = ops;
+	} else {
+		*latest = ops < 0 ? -1 : latest_pick(db, DB_RUN_LIBRARY);
+	}
 	if (*latest < 0) {
 		cli_error("database error in '%s': %s", path, sqlite3_errmsg(db));
 		return EXIT_ENV;

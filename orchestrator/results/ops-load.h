@@ -33,6 +33,9 @@ struct ops_row {
 				 * operation */
 	int verified;		/* 1 when every invocation's result was */
 	long invocations;	/* how many invocations measured it */
+	char *why;		/* not verified: why (key derivation:
+				 * results_kdf_source's unverified_reason);
+				 * NULL when verified or not known */
 };
 
 /* The results of KIND of the NRUNS runs in RUNS (in that order) into
@@ -49,6 +52,19 @@ long ops_rows_load(sqlite3 *db, enum ops_kind kind, const int64_t *runs,
 
 /* Release the N rows V and their strings (V may be NULL). */
 void ops_rows_free(struct ops_row *v, size_t n);
+
+/* The latest finished run of DB (status done, by started_at, then id)
+ * that has public-key or key derivation results and is not a
+ * confirmation run: its id (> 0), 0 when there is none (or the schema
+ * predates both), or -1 on a database error (the message is
+ * sqlite3_errmsg(DB)). */
+int64_t ops_latest_run(sqlite3 *db);
+
+/* How many rows ops_rows_load gives for the NRUNS runs in RUNS, public
+ * key and key derivation together: 0 when they have none (or the schema
+ * predates them), -1 with err set on a database error. */
+long ops_runs_count(sqlite3 *db, const int64_t *runs, size_t nruns,
+		    bo_err *err);
 
 /* "public key" or "key derivation" (static storage). */
 const char *ops_kind_name(enum ops_kind kind);

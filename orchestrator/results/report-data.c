@@ -8,6 +8,7 @@
 #include "db/latest.h"
 #include "db/db.h"
 #include "lib/stats.h"
+#include "orchestrator/results/ops-load.h"
 #include "orchestrator/results/report-data.h"
 #include "orchestrator/results/report-fmt.h"
 
@@ -181,6 +182,13 @@ static int read_rows(sqlite3 *db, const struct report_opts *o,
 	if (rc != SQLITE_DONE)
 		return report_db_fail(db, err);
 	if (!d->nrows) {
+		long k = o->algorithm ? 0 : ops_runs_count(db, d->runs,
+							  d->nruns, err);
+
+		/* public-key or key derivation results alone: the report
+		 * has their sections and none of the symmetric ones */
+		if (k != 0)
+			return k < 0 ? -2 : 0;
 		if (o->algorithm)
 			return bo_err_set(err, "no results for algorithm '%s' in the selected runs",
 					  o->algorithm);

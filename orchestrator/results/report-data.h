@@ -51,8 +51,10 @@ int report_db_fail(sqlite3 *db, bo_err *err);
  * run; o->algorithm only, when set) from DB into *D, sorted by chart,
  * curve and buffer size (bytes), throughput in MB/s and time per call in
  * ns, with the curves, the machines and the nominal clock (GHz) of the
- * first run's CPU. Returns 0; -1 with err set when nothing is selected
- * ("no results ..."); -2 with err set on a database error. *D is filled
+ * first run's CPU. Runs with public-key or key derivation results alone
+ * (ops_runs_count; without o->algorithm) give 0 with no rows. Returns 0;
+ * -1 with err set when nothing is selected ("no results ..."); -2 with
+ * err set on a database error. *D is filled
  * even on failure: release it with report_data_free. */
 int report_data_load(sqlite3 *db, const struct report_opts *o,
 		     struct data *d, bo_err *err);

@@ -80,10 +80,15 @@ static void write_cell(FILE *f, const struct ops_row *r, double top,
 	svg_escape(f, r->algorithm);
 	fputc(' ', f);
 	svg_escape(f, r->operation);
-	fprintf(f, ": %s %s/s, %.0f %% of the fastest%s\">",
+	fprintf(f, ": %s %s/s, %.0f %% of the fastest%s",
 		fmt_ops(r->ops_per_s, buf, sizeof(buf)),
 		kind == OPS_KDF ? "derivations" : "operations", 100 * ratio,
 		r->verified ? "" : ", not verified");
+	if (!r->verified && r->why) {
+		fputs(": ", f);
+		svg_escape(f, r->why);
+	}
+	fputs("\">", f);
 	fprintf(f, "%s%s</td>", buf, r->verified ? "" : "!");
 }
 
@@ -181,7 +186,9 @@ static void write_intro(FILE *f, enum ops_kind kind)
 	      " library of its row in that distribution, as the overview's"
 	      " heat maps; hover over a cell for the version and the fraction."
 	      " ! not verified (a known answer failed, or another library"
-	      " derived another result); - not measured (the library lacks"
+	      " derived another result; for a key derivation function also"
+	      " one that had no known answer and no library to compare with:"
+	      " the cell's title says why); - not measured (the library lacks"
 	      " it).</p>\n", f);
 	report_write_heat_legend(f);
 	fputs("<div class=\"heatmaps\">\n", f);

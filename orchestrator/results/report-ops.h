@@ -23,7 +23,8 @@
  * data-ops the exact rate and data-ratio its fraction of the fastest
  * library of the row, coloured as the overview's heat maps
  * (hsl(report_overview_hue(ratio), 70%, 72%)); an unverified result has
- * the class "unverified" and a "!" after its number; a library without
+ * the class "unverified", a "!" after its number and, where it is known
+ * (key derivation, ops_row.why), why at the end of its title; a library without
  * that algorithm and operation a <td class="none">-</td>. Writes nothing
  * when the runs have no such results or the schema predates them.
  * Returns the number of results (cells) written, or -1 with err set on

@@ -82,6 +82,10 @@ int report_write_svg(sqlite3 *db, const struct report_opts *o, FILE *f,
 		report_data_free(&d);
 		return rc;
 	}
+	if (!d.ncurves) {
+		report_data_free(&d);
+		return bo_err_set(err, "no chart: the runs have public-key or key derivation results alone (write .html for their heat maps)");
+	}
 	chart_range(&d, 0, &end);
 	write_chart(f, &d, 0, end, 1);
 	report_data_free(&d);

@@ -36,15 +36,19 @@ struct report_opts {
  * schema 5 (no curves, no measured clock) the fit is made here with
  * stats_fit_linear and cycles/B use the CPU's nominal clock when its
  * model name states one, marked with '*' and said so on the page.
- * Returns the number of charts (>= 1), -1 with err set when the runs have
- * no results, or -2 with err set on a database error (the database cannot
- * be read). */
+ * Runs with public-key or key derivation results alone (and no
+ * O->algorithm) get those sections without the symmetric ones (no
+ * overview, chart or table of throughput).
+ * Returns the number of charts (>= 1; 0 for such runs), -1 with err set
+ * when the runs have no results, or -2 with err set on a database error
+ * (the database cannot be read). */
 int report_write_html(sqlite3 *db, const struct report_opts *o, FILE *f,
 		      bo_err *err);
 
 /* Write the first chart the HTML report would contain (restricted to
  * O->algorithm when set) to F as a standalone SVG document. Returns 1, or
- * -1 or -2 with err set as report_write_html. */
+ * -1 or -2 with err set as report_write_html (-1 also for runs with
+ * public-key or key derivation results alone: they have no chart). */
 int report_write_svg(sqlite3 *db, const struct report_opts *o, FILE *f,
 		     bo_err *err);
 

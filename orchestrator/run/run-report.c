@@ -9,6 +9,7 @@
 #include "lib/judge.h"
 #include "lib/messages.h"
 #include "lib/numbers.h"
+#include "lib/paths.h"
 #include "orchestrator/results/results-builds.h"
 #include "orchestrator/results/results-kdf.h"
 #include "orchestrator/results/results-pubkey.h"
@@ -27,10 +28,96 @@ static void note_unread(char **note, sqlite3 *db, const char *path,
 				  sqlite3_errmsg(db));
 }
 
+/* Append the memory stream's buffer TEXT (LEN bytes, or EMPTY when LEN
+ * is 0) to OUT. */
+static void put_text(FILE *out, const char *text, size_t len,
+		     const char *empty)
+{
+	if (len)
+		fwrite(text, 1, len, out);
+	else
+		fputs(empty, out);
+}
+
+/* What the end of run RUN_ID prints on OUT in FMT when it measured no
+ * cipher or hash: its public-key and key derivation results
+ * (results_pubkey, results_kdf). Table: each kind's table under a
+ * heading, then a line naming the commands that show them again
+ * ("Again: benchorch results --pubkey --run N; ... heat maps: benchorch
+ * report ...", with --db for DB_PATH unless it is the default database); csv: the public-key rows,
+ * an empty line and the key derivation rows (a kind without rows left
+ * out); json: one object {"pubkey": [...], "kdf": [...]}. Prints nothing
+ * when the run has neither. Returns the number of rows, or -1 with err
+ * set on a database error (nothing printed). */
+static long report_ops(FILE *out, sqlite3 *db, int64_t run_id,
+		       enum format fmt, const char *db_path, bo_err *err)
+{
+	struct ops_filter f = { 0, &run_id, 1, NULL, NULL, NULL };
+	char *pk = NULL, *kd = NULL, *dbopt;
+	size_t npk_len = 0, nkd_len = 0;
+	FILE *mpk = open_memstream(&pk, &npk_len);
+	FILE *mkd = open_memstream(&kd, &nkd_len);
+	long npk = -1, nkd = -1;
+
+	if (!mpk || !mkd) {
+		fputs("benchorch: out of memory\n", stderr);
+		abort();
+	}
+	npk = results_pubkey(mpk, db, &f, fmt, err);
+	if (npk >= 0)
+		nkd = results_kdf(mkd, db, &f, fmt, err);
+	fclose(mpk);
+	fclose(mkd);
+	if (npk < 0 || nkd < 0 || npk + nkd == 0)
+		goto out;
+	switch (fmt) {
+	case FORMAT_TABLE:
+		if (npk)
+			fprintf(out, "Public key: operations per second\n%.*s",
+				(int)npk_len, pk);
+		if (nkd)
+			fprintf(out, "%sKey derivation: derivations per second\n%.*s",
+				npk ? "\n" : "", (int)nkd_len, kd);
+		dbopt = paths_db_opt(db_path);
+		fputs("\nAgain:", out);
+		if (npk)
+			fprintf(out, " benchorch results --pubkey --run %lld;",
+				(long long)run_id);
+		if (nkd)
+			fprintf(out, " benchorch results --kdf --run %lld;",
+				(long long)run_id);
+		fprintf(out, " heat maps: benchorch report --run %lld -o report.html%s%s%s\n",
+			(long long)run_id, *dbopt ? " (each with" : "", dbopt,
+			*dbopt ? ")" : "");
+		free(dbopt);
+		break;
+	case FORMAT_CSV:
+		if (npk)
+			fwrite(pk, 1, npk_len, out);
+		if (npk && nkd)
+			fputs("\r\n", out);
+		if (nkd)
+			fwrite(kd, 1, nkd_len, out);
+		break;
+	case FORMAT_JSON:
+		/* each is one array and a newline */
+		fputs("{\"pubkey\": ", out);
+		put_text(out, pk, npk_len ? npk_len - 1 : 0, "[]");
+		fputs(",\n\"kdf\": ", out);
+		put_text(out, kd, nkd_len ? nkd_len - 1 : 0, "[]");
+		fputs("}\n", out);
+		break;
+	}
+out:
+	free(pk);
+	free(kd);
+	return npk < 0 || nkd < 0 ? -1 : npk + nkd;
+}
+
 int run_report_stored(sqlite3 *db, const struct run_config *c,
 		      int64_t run_id)
 {
-	long unverified, noisy, measured, moved, curves, disagree;
+	long unverified, noisy, measured, moved, curves, disagree, ops;
 	char *unread = NULL;	/* the first thing not read, why */
 	bo_err err;
 	int rc = EXIT_OK;
@@ -41,8 +128,16 @@ int run_report_stored(sqlite3 *db, const struct run_config *c,
 	if (noisy < 0)
 		note_unread(&unread, db, c->db_path, run_id,
 			    "its noisy measurements");
+	/* a run of public-key and key derivation functions alone: their
+	 * results instead */
+	ops = noisy == 0 && measured == 0 && !c->no_summary ?
+	      report_ops(stdout, db, run_id, c->format, c->db_path, &err) : 0;
+	if (ops < 0) {
+		cli_error("%s", err.msg);
+		rc = EXIT_FAILED;
+	}
 	if ((noisy < 0 || measured != 0 || c->format != FORMAT_TABLE) &&
-	    !c->no_summary &&
+	    ops == 0 && !c->no_summary &&
 	    summary_run(stdout, db, run_id, c->format, c->db_path,
 			&err) < 0) {
 		cli_error("%s", err.msg);
