@@ -25,7 +25,7 @@
 
 #include "backend-pk.h"
 
-#define BO_EXPORT_DER 0
+#define BO_EXPORT_DER 0	/* BOTAN_PRIVKEY_EXPORT_FLAG_DER, <botan/ffi.h> */
 
 typedef void *bh;	/* an opaque Botan FFI object */
 

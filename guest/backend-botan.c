@@ -61,10 +61,10 @@ typedef struct bo_block *botan_block_cipher_t;
 typedef struct bo_hash *botan_hash_t;
 
 /* ffi.h: botan_cipher_init flags, botan_cipher_update flag, errors */
-#define BOTAN_CIPHER_INIT_FLAG_ENCRYPT 0
-#define BOTAN_CIPHER_INIT_FLAG_DECRYPT 1
-#define BOTAN_CIPHER_UPDATE_FLAG_FINAL 1u
-#define BOTAN_FFI_ERROR_BAD_MAC (-2)
+#define BOTAN_CIPHER_INIT_FLAG_ENCRYPT 0	/* <botan/ffi.h> */
+#define BOTAN_CIPHER_INIT_FLAG_DECRYPT 1	/* <botan/ffi.h> */
+#define BOTAN_CIPHER_UPDATE_FLAG_FINAL 1u	/* <botan/ffi.h> */
+#define BOTAN_FFI_ERROR_BAD_MAC (-2)	/* <botan/ffi.h> */
 
 /* Botan 3 sonames tried: libbotan-3.so.BO3_MAX_MINOR down to .0. */
 #define BO3_MAX_MINOR 31

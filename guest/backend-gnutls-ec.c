@@ -37,9 +37,9 @@
 #include "backend-pk.h"
 #include "ecdsa-der.h"
 
-#define GT_ECC_CURVE_SECP256R1 2
-#define GT_SIGN_ECDSA_SHA256 14
-#define GT_E_PK_SIG_VERIFY_FAILED (-89)
+#define GT_ECC_CURVE_SECP256R1 2	/* <gnutls/gnutls.h> */
+#define GT_SIGN_ECDSA_SHA256 14	/* <gnutls/gnutls.h> */
+#define GT_E_PK_SIG_VERIFY_FAILED (-89)	/* <gnutls/gnutls.h> */
 
 /* gnutls_datum_t */
 struct gt_datum {

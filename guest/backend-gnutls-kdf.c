@@ -6,7 +6,7 @@
 
 #include "backend-kdf.h"
 
-#define GNUTLS_MAC_SHA256 6
+#define GNUTLS_MAC_SHA256 6	/* <gnutls/gnutls.h> */
 #define SHA256_BYTES 32
 
 /* gnutls_datum_t */

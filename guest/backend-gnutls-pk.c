@@ -49,12 +49,12 @@
 
 #include "backend-pk.h"
 
-#define GT_ECC_CURVE_ED25519 7
-#define GT_SIGN_EDDSA_ED25519 35
-#define GT_X509_FMT_DER 0
-#define GT_PKCS_PLAIN 1
-#define GT_PRIVKEY_IMPORT_AUTO_RELEASE 1
-#define GT_E_PK_SIG_VERIFY_FAILED (-89)
+#define GT_ECC_CURVE_ED25519 7	/* <gnutls/gnutls.h> */
+#define GT_SIGN_EDDSA_ED25519 35	/* <gnutls/gnutls.h> */
+#define GT_X509_FMT_DER 0	/* <gnutls/gnutls.h> */
+#define GT_PKCS_PLAIN 1	/* <gnutls/x509.h> */
+#define GT_PRIVKEY_IMPORT_AUTO_RELEASE 1	/* <gnutls/abstract.h> */
+#define GT_E_PK_SIG_VERIFY_FAILED (-89)	/* <gnutls/gnutls.h> */
 
 /* gnutls_datum_t */
 struct gt_datum {

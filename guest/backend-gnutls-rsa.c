@@ -33,10 +33,10 @@
 #include "backend-pk.h"
 #include "rsa-keys.h"
 
-#define GT_PK_RSA 1
-#define GT_SIGN_RSA_SHA256 6
-#define GT_SIGN_RSA_PSS_RSAE_SHA256 40
-#define GT_E_PK_SIG_VERIFY_FAILED (-89)
+#define GT_PK_RSA 1	/* <gnutls/gnutls.h> */
+#define GT_SIGN_RSA_SHA256 6	/* <gnutls/gnutls.h> */
+#define GT_SIGN_RSA_PSS_RSAE_SHA256 40	/* <gnutls/gnutls.h> */
+#define GT_E_PK_SIG_VERIFY_FAILED (-89)	/* <gnutls/gnutls.h> */
 
 /* gnutls_datum_t */
 struct gt_datum {

@@ -63,7 +63,7 @@ struct gt_iovec {
 	size_t iov_len;
 };
 /* GNUTLS_E_DECRYPTION_FAILED: the tag does not match */
-#define GNUTLS_E_DECRYPTION_FAILED (-24)
+#define GNUTLS_E_DECRYPTION_FAILED (-24)	/* <gnutls/gnutls.h> */
 
 typedef void *gt_cipher_hd;
 typedef void *gt_aead_hd;

@@ -33,8 +33,8 @@
 
 #include "backend-pk.h"
 
-#define GC_MD_SHA256 8
-#define GC_FMT_USG 5
+#define GC_MD_SHA256 8	/* GCRY_MD_SHA256, <gcrypt.h> */
+#define GC_FMT_USG 5	/* GCRYMPI_FMT_USG, <gcrypt.h> */
 
 typedef struct gcry_sexp *gc_sexp;
 typedef struct gcry_mpi *gc_mpi;

@@ -12,11 +12,11 @@
 typedef unsigned int gcry_error_t;
 typedef struct gcry_kdf_handle *gcry_kdf_hd_t;
 
-#define GCRY_KDF_PBKDF2 34
-#define GCRY_KDF_SCRYPT 48
-#define GCRY_KDF_ARGON2 64
-#define GCRY_KDF_ARGON2ID 2
-#define GCRY_MD_SHA256 8
+#define GCRY_KDF_PBKDF2 34	/* <gcrypt.h> */
+#define GCRY_KDF_SCRYPT 48	/* <gcrypt.h> */
+#define GCRY_KDF_ARGON2 64	/* <gcrypt.h> */
+#define GCRY_KDF_ARGON2ID 2	/* <gcrypt.h> */
+#define GCRY_MD_SHA256 8	/* <gcrypt.h> */
 
 static struct {
 	gcry_error_t (*derive)(const void *pass, size_t passlen, int algo,

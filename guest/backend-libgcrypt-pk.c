@@ -38,8 +38,8 @@
 
 #include "backend-pk.h"
 
-#define GC_ECC_CURVE25519 1
-#define GC_ECC_CURVE448 2
+#define GC_ECC_CURVE25519 1	/* GCRY_ECC_CURVE25519, <gcrypt.h> */
+#define GC_ECC_CURVE448 2	/* GCRY_ECC_CURVE448, <gcrypt.h> */
 
 typedef struct gcry_sexp *gc_sexp;
 typedef struct gcry_mpi *gc_mpi;

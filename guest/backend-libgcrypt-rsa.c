@@ -31,7 +31,7 @@
 #include "backend-pk.h"
 #include "rsa-keys.h"
 
-#define GC_MD_SHA256 8
+#define GC_MD_SHA256 8	/* GCRY_MD_SHA256, <gcrypt.h> */
 
 typedef struct gcry_sexp *gc_sexp;
 

@@ -27,12 +27,12 @@ typedef unsigned int gcry_error_t;
 typedef struct gcry_cipher_handle *gcry_cipher_hd_t;
 typedef struct gcry_md_handle *gcry_md_hd_t;
 
-/* enum gcry_ctl_cmds */
+/* <gcrypt.h>: enum gcry_ctl_cmds */
 #define GCRYCTL_RESET 4
 #define GCRYCTL_DISABLE_SECMEM 37
 #define GCRYCTL_INITIALIZATION_FINISHED 38
 #define GCRYCTL_DISABLE_HWF 63
-/* enum gcry_cipher_algos */
+/* <gcrypt.h>: enum gcry_cipher_algos */
 #define GCRY_CIPHER_3DES 2
 #define GCRY_CIPHER_CAST5 3
 #define GCRY_CIPHER_BLOWFISH 4
@@ -46,21 +46,21 @@ typedef struct gcry_md_handle *gcry_md_hd_t;
 #define GCRY_CIPHER_CAMELLIA256 312
 #define GCRY_CIPHER_SALSA20 313
 #define GCRY_CIPHER_CHACHA20 316
-/* enum gcry_cipher_modes */
+/* <gcrypt.h>: enum gcry_cipher_modes */
 #define GCRY_CIPHER_MODE_ECB 1
 #define GCRY_CIPHER_MODE_CBC 3
 #define GCRY_CIPHER_MODE_STREAM 4
 #define GCRY_CIPHER_MODE_CTR 6
 #define GCRY_CIPHER_MODE_GCM 9
 #define GCRY_CIPHER_MODE_POLY1305 10
-/* enum gcry_md_algos */
+/* <gcrypt.h>: enum gcry_md_algos */
 #define GCRY_MD_MD5 1
 #define GCRY_MD_SHA1 2
 #define GCRY_MD_SHA256 8
 #define GCRY_MD_SHA512 10
 #define GCRY_MD_SHA3_256 313
 #define GCRY_MD_BLAKE2B_512 318
-/* libgpg-error: GPG_ERR_CHECKSUM, a tag that does not match */
+/* <gpg-error.h> (libgpg-error): GPG_ERR_CHECKSUM, a tag that does not match */
 #define GPG_ERR_CHECKSUM 10
 
 static const char *const sonames[] = { "libgcrypt.so.20" };

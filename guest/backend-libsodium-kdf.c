@@ -12,8 +12,8 @@
 
 #include "backend-kdf.h"
 
-#define crypto_pwhash_ALG_ARGON2ID13 2
-#define crypto_pwhash_SALTBYTES 16
+#define crypto_pwhash_ALG_ARGON2ID13 2	/* <sodium/crypto_pwhash.h> */
+#define crypto_pwhash_SALTBYTES 16	/* <sodium/crypto_pwhash.h> */
 
 typedef unsigned long long ull;
 

@@ -57,10 +57,10 @@
 
 /* tomcrypt.h: CRYPT_OK; tomcrypt_cipher.h: CTR_COUNTER_BIG_ENDIAN,
  * GCM_ENCRYPT / GCM_DECRYPT (LTC_ENCRYPT / LTC_DECRYPT). */
-#define CRYPT_OK 0
-#define CTR_COUNTER_BIG_ENDIAN 0x1000
-#define GCM_ENCRYPT 0
-#define GCM_DECRYPT 1
+#define CRYPT_OK 0	/* <tomcrypt.h> */
+#define CTR_COUNTER_BIG_ENDIAN 0x1000	/* <tomcrypt_cipher.h> */
+#define GCM_ENCRYPT 0	/* <tomcrypt_cipher.h> */
+#define GCM_DECRYPT 1	/* <tomcrypt_cipher.h> */
 
 /* Bytes allocated per state without crypt_get_size() (see above). */
 #define MODE_STATE_BYTES 16384		/* symmetric_ECB, _CBC, _CTR */

@@ -33,9 +33,9 @@
 
 #include "backend-pk.h"
 
-#define MB_ECP_DP_SECP256R1 3
-#define MB_ECP_PF_UNCOMPRESSED 0
-#define MB_ERR_ECP_VERIFY_FAILED (-0x4E00)
+#define MB_ECP_DP_SECP256R1 3	/* <mbedtls/ecp.h> */
+#define MB_ECP_PF_UNCOMPRESSED 0	/* <mbedtls/ecp.h> */
+#define MB_ERR_ECP_VERIFY_FAILED (-0x4E00)	/* <mbedtls/ecp.h> */
 
 /* Bytes given to each caller-allocated Mbed TLS structure. */
 #define GRP_BYTES 1024

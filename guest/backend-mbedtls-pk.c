@@ -51,9 +51,9 @@
 
 #include "backend-pk.h"
 
-#define MB_ECP_DP_CURVE25519 9
-#define MB_ECP_DP_CURVE448 13
-#define MB_ECP_PF_UNCOMPRESSED 0
+#define MB_ECP_DP_CURVE25519 9	/* <mbedtls/ecp.h> */
+#define MB_ECP_DP_CURVE448 13	/* <mbedtls/ecp.h> */
+#define MB_ECP_PF_UNCOMPRESSED 0	/* <mbedtls/ecp.h> */
 
 /* Bytes given to each caller-allocated Mbed TLS structure. */
 #define GRP_BYTES 1024

@@ -39,10 +39,10 @@
 #include "backend-pk.h"
 #include "rsa-keys.h"
 
-#define MB_RSA_PKCS_V15 0
-#define MB_RSA_PKCS_V21 1
-#define MB_RSA_PUBLIC 0
-#define MB_RSA_PRIVATE 1
+#define MB_RSA_PKCS_V15 0	/* <mbedtls/rsa.h> */
+#define MB_RSA_PKCS_V21 1	/* <mbedtls/rsa.h> */
+#define MB_RSA_PUBLIC 0	/* <mbedtls/rsa.h> */
+#define MB_RSA_PRIVATE 1	/* <mbedtls/rsa.h> */
 #define PSS_SALT_BYTES 32
 
 /* Bytes given to an mbedtls_rsa_context (about 300 in 2.28 and 3.6). */

@@ -45,12 +45,13 @@
 #include "backend-pk.h"
 
 /* mbedtls_operation_t */
-#define MBEDTLS_DECRYPT 0
-#define MBEDTLS_ENCRYPT 1
+#define MBEDTLS_DECRYPT 0	/* <mbedtls/cipher.h> */
+#define MBEDTLS_ENCRYPT 1	/* <mbedtls/cipher.h> */
 /* mbedtls_cipher_padding_t: PKCS7, ONE_AND_ZEROS, ZEROS_AND_LEN, ZEROS,
  * NONE */
-#define MBEDTLS_PADDING_NONE 4
-/* MBEDTLS_ERR_CIPHER_AUTH_FAILED: the tag does not match */
+#define MBEDTLS_PADDING_NONE 4	/* <mbedtls/cipher.h> */
+/* MBEDTLS_ERR_CIPHER_AUTH_FAILED (<mbedtls/cipher.h>): the tag does not
+ * match */
 #define MBEDTLS_ERR_CIPHER_AUTH_FAILED (-0x6300)
 
 /* Bytes allocated for one mbedtls_cipher_context_t (about 100 needed). */

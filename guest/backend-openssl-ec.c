@@ -35,7 +35,7 @@ typedef struct ossl_md EVP_MD;
 typedef struct ossl_engine ENGINE;
 
 /* EVP_PKEY_EC (NID_X9_62_id_ecPublicKey, <openssl/obj_mac.h>). */
-#define OSSL_PKEY_EC 408
+#define OSSL_PKEY_EC 408	/* <openssl/evp.h> */
 
 /* SEC 1 C.4 / RFC 5915 3: ECPrivateKey { version 1, privateKey OCTET
  * STRING (32), [0] parameters namedCurve prime256v1 (1.2.840.10045.3.1.7)

@@ -26,10 +26,10 @@ typedef struct {
 	size_t return_size;
 } OSSL_PARAM;
 
-#define OSSL_PARAM_UNSIGNED_INTEGER 2
-#define OSSL_PARAM_UTF8_STRING 4
-#define OSSL_PARAM_OCTET_STRING 5
-#define OSSL_PARAM_UNMODIFIED ((size_t)-1)
+#define OSSL_PARAM_UNSIGNED_INTEGER 2	/* <openssl/core.h> */
+#define OSSL_PARAM_UTF8_STRING 4	/* <openssl/core.h> */
+#define OSSL_PARAM_OCTET_STRING 5	/* <openssl/core.h> */
+#define OSSL_PARAM_UNMODIFIED ((size_t)-1)	/* <openssl/params.h> */
 
 /* Most parameters one derivation hands EVP_KDF, the end marker
  * included. */

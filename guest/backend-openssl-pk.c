@@ -29,9 +29,9 @@ typedef struct ossl_engine ENGINE;
 /* EVP_PKEY_X25519, EVP_PKEY_X448 and EVP_PKEY_ED25519 (NID_X25519,
  * NID_X448, NID_ED25519 in <openssl/obj_mac.h>, the same in 1.1.1 and
  * 3.x). */
-#define OSSL_PKEY_X25519 1034
-#define OSSL_PKEY_X448 1035
-#define OSSL_PKEY_ED25519 1087
+#define OSSL_PKEY_X25519 1034	/* <openssl/evp.h> */
+#define OSSL_PKEY_X448 1035	/* <openssl/evp.h> */
+#define OSSL_PKEY_ED25519 1087	/* <openssl/evp.h> */
 
 typedef int sigver_init_fn(EVP_MD_CTX *ctx, EVP_PKEY_CTX **pctx,
 			   const EVP_MD *type, ENGINE *e, EVP_PKEY *pkey);

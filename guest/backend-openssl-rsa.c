@@ -40,13 +40,14 @@ typedef struct ossl_bignum BIGNUM;
  * RSA_PKCS1_PSS_PADDING, and the EVP_PKEY_CTX_ctrl commands
  * EVP_PKEY_CTRL_RSA_PADDING and EVP_PKEY_CTRL_RSA_PSS_SALTLEN
  * (EVP_PKEY_ALG_CTRL + 1, + 2), <openssl/rsa.h>, 1.1.1 and 3.x. */
-#define OSSL_PKEY_RSA 6
-#define OSSL_PKCS1_PADDING 1
-#define OSSL_PKCS1_PSS_PADDING 6
-#define OSSL_CTRL_RSA_PADDING 0x1001
-#define OSSL_CTRL_RSA_PSS_SALTLEN 0x1002
-#define OSSL_CTRL_RSA_KEYGEN_BITS 0x1003
-#define OSSL_OP_KEYGEN (1 << 2)	/* EVP_PKEY_OP_KEYGEN, 1.1.1 and 3.x */
+#define OSSL_PKEY_RSA 6	/* <openssl/evp.h> */
+#define OSSL_PKCS1_PADDING 1	/* <openssl/rsa.h> */
+#define OSSL_PKCS1_PSS_PADDING 6	/* <openssl/rsa.h> */
+#define OSSL_CTRL_RSA_PADDING 0x1001	/* <openssl/rsa.h> */
+#define OSSL_CTRL_RSA_PSS_SALTLEN 0x1002	/* <openssl/rsa.h> */
+#define OSSL_CTRL_RSA_KEYGEN_BITS 0x1003	/* <openssl/rsa.h> */
+/* EVP_PKEY_OP_KEYGEN, <openssl/evp.h>, 1.1.1 and 3.x */
+#define OSSL_OP_KEYGEN (1 << 2)
 #define PSS_SALT_BYTES 32
 
 typedef int sigver_init_fn(EVP_MD_CTX *ctx, EVP_PKEY_CTX **pctx,

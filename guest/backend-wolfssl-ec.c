@@ -39,7 +39,7 @@ typedef struct ws_ecc_key ecc_key;
 typedef struct ws_ecc_point ecc_point;
 typedef struct ws_rng WC_RNG;
 
-#define WS_ECC_SECP256R1 7
+#define WS_ECC_SECP256R1 7	/* ECC_SECP256R1, <wolfssl/wolfcrypt/ecc.h> */
 
 static struct {
 	ecc_key *(*key_new)(void *heap);

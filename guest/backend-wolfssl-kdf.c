@@ -9,6 +9,7 @@
 
 #include "backend-kdf.h"
 
+/* WC_SHA256 = WC_HASH_TYPE_SHA256: <wolfssl/wolfcrypt/sha256.h>, types.h */
 #define WC_SHA256 6
 
 static struct {

@@ -10,20 +10,12 @@
  *
  * Byte order: wolfCrypt's X25519 raw import and export are big-endian
  * unless told otherwise; RFC 7748 keys are little-endian, so the _ex
- * functions with EC25519_LITTLE_ENDIAN are used. wolfCrypt refuses a
+ * functions with EC25519_LITTLE_ENDIAN (0 in curve25519.h's enum;
+ * EC25519_BIG_ENDIAN is 1) are used. wolfCrypt refuses a
  * scalar that is not clamped and a peer u-coordinate with its top bit
  * set; RFC 7748 5 has the receiver clamp the one and mask the other, so
  * import clamps the scalar and derive masks the peer's top bit, as an
  * application calling wolfCrypt does - neither changes the result.
- *
- * Found with the RFC 7748 vectors: Debian bookworm's wolfSSL 5.5.4
- * refuses (ECC_BAD_ARG_E) about half of all valid peer keys in
- * wc_curve25519_shared_secret_ex - those whose least significant byte
- * is 0x80 or more, whichever byte order they are imported in: its check
- * of the top bit looks at the wrong end of the stored key. Every RFC 7748
- * vector has such a key, so its X25519 fails its known answers and is
- * stored as not verified; the timed derive (a peer key it takes) still
- * runs and is reported.
  *
  * X448 is the same with wc_curve448_*: 56-byte values, the _ex functions
  * with EC448_LITTLE_ENDIAN (RFC 7748's byte order), the scalar clamped
@@ -33,8 +25,7 @@
  * is.
  *
  * Prototypes and constants restate wolfCrypt's public ABI
- * (wolfssl/wolfcrypt/curve25519.h, curve448.h and ed25519.h of 5.5;
- * curve448.h: EC448_LITTLE_ENDIAN = 0). */
+ * (wolfssl/wolfcrypt/curve25519.h, curve448.h and ed25519.h of 5.5). */
 #include "compat.h"
 
 #include <stdlib.h>
@@ -45,8 +36,8 @@
 typedef unsigned char byte;
 typedef unsigned int word32;
 
-#define EC25519_LITTLE_ENDIAN 1
-#define EC448_LITTLE_ENDIAN 0
+#define EC25519_LITTLE_ENDIAN 0	/* <wolfssl/wolfcrypt/curve25519.h> */
+#define EC448_LITTLE_ENDIAN 0	/* <wolfssl/wolfcrypt/curve448.h> */
 #define KEY_BYTES 4096
 
 static struct {

@@ -37,8 +37,9 @@ typedef unsigned char byte;
 typedef unsigned int word32;
 typedef struct ws_rng WC_RNG;
 
+/* WC_HASH_TYPE_SHA256 (enum wc_HashType), <wolfssl/wolfcrypt/types.h> */
 #define WS_HASH_SHA256 6
-#define WS_MGF1SHA256 1
+#define WS_MGF1SHA256 1	/* WC_MGF1SHA256, <wolfssl/wolfcrypt/rsa.h> */
 #define PSS_SALT_BYTES 32
 #define RSA_KEY_BYTES 65536
 #define DIGESTINFO_BYTES (RSA_SHA256_DIGESTINFO_BYTES + 32)

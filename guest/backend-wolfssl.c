@@ -46,14 +46,14 @@
 typedef unsigned char byte;
 typedef unsigned int word32;
 
-#define AES_ENCRYPTION 0
-#define AES_DECRYPTION 1
-#define DES_ENCRYPTION 0
-#define DES_DECRYPTION 1
-#define INVALID_DEVID (-2)
+#define AES_ENCRYPTION 0	/* <wolfssl/wolfcrypt/aes.h> */
+#define AES_DECRYPTION 1	/* <wolfssl/wolfcrypt/aes.h> */
+#define DES_ENCRYPTION 0	/* <wolfssl/wolfcrypt/des3.h> */
+#define DES_DECRYPTION 1	/* <wolfssl/wolfcrypt/des3.h> */
+#define INVALID_DEVID (-2)	/* <wolfssl/wolfcrypt/types.h> */
 /* error-crypt.h: tag mismatch of AES-GCM and of ChaCha20-Poly1305 */
-#define AES_GCM_AUTH_E (-180)
-#define MAC_CMP_FAILED_E (-213)
+#define AES_GCM_AUTH_E (-180)	/* <wolfssl/wolfcrypt/error-crypt.h> */
+#define MAC_CMP_FAILED_E (-213)	/* <wolfssl/wolfcrypt/error-crypt.h> */
 
 /* Bytes of the buffer load() measures a wolfCrypt context in, the most a
  * context may use, and the bytes allocated past the last one it was seen

@@ -97,8 +97,8 @@ kdf="'pbkdf2-sha256', 'hkdf-sha256', 'scrypt', 'argon2id'"
 [ "$(q "select count(distinct algorithm) from kats where ok = 1 and algorithm not in ($pk, $kdf)")" -eq 32 ] &&
 [ "$(q "select count(distinct algorithm) from kats where ok = 1 and algorithm in ($pk)")" -eq 8 ] &&
 [ "$(q "select count(distinct algorithm) from kats where ok = 1 and algorithm in ($kdf)")" -eq 4 ] &&
-[ "$(q "select group_concat(distinct library || ' ' || algorithm) from kats where ok = 0")" = "wolfssl x25519" ]
-ok $? "all 32 algorithms, the 8 public-key ones and the 4 key derivation functions passed their known-answer tests; only wolfSSL 5.5.4's X25519 failed (it refuses half of all peer keys, guest/backend-wolfssl-pk.c): $(q "select group_concat(distinct library || ' ' || algorithm) from kats where ok = 0")"
+[ "$(q "select count(*) from kats where ok = 0")" -eq 0 ]
+ok $? "all 32 algorithms, the 8 public-key ones and the 4 key derivation functions passed their known-answer tests in every library (failed: $(q "select group_concat(distinct library || ' ' || algorithm) from kats where ok = 0"))"
 # key derivation in bookworm: PBKDF2 in 7 libraries, HKDF in 6, scrypt in
 # 5, Argon2id in 3 (OpenSSL 3.0 has none), every one verified
 [ "$(q "select algorithm || ' ' || count(distinct library) from kdf_v group by algorithm order by algorithm" | tr '\n' ' ')" = "argon2id 3 hkdf-sha256 6 pbkdf2-sha256 7 scrypt 5 " ] &&
@@ -106,8 +106,9 @@ ok $? "all 32 algorithms, the 8 public-key ones and the 4 key derivation functio
 	"$BENCHORCH" results --db "$db" --kdf --format csv | grep -q '^[0-9]*,debian,bookworm,.*,argon2id,'
 ok $? "the run stores its key derivations in kdf_v, all verified, and results --kdf shows them: $(q "select algorithm || ' ' || count(distinct library) || '/' || sum(verified) from kdf_v group by algorithm" | tr '\n' ' ')"
 [ "$(q "select group_concat(round) from (select distinct round from pubkey_v order by round)")" = "4" ] &&
-[ "$(q "select group_concat(distinct library || ' ' || algorithm) from pubkey_v where verified = 0")" = "wolfssl x25519" ]
-ok $? "a --quick run without --algos measures the public-key algorithms in its last round, verified but wolfSSL's X25519"
+[ "$(q "select count(*) from pubkey_v where verified = 0")" -eq 0 ] &&
+[ "$(q "select count(distinct library) from pubkey_v where algorithm = 'x25519' and verified = 1")" -eq 7 ]
+ok $? "a --quick run without --algos measures the public-key algorithms in its last round, every one verified, X25519 in 7 libraries, wolfSSL's among them: $(q "select group_concat(distinct library) from pubkey_v where algorithm = 'x25519' and verified = 1")"
 want=$(chroot "$rootfs" dpkg-query -W -f '${Version}' libssl3)
 got=$(q "select distinct package_version from results_v where library = 'openssl'")
 [ -n "$want" ] && [ "$want" = "$got" ]
