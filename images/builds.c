@@ -236,6 +236,76 @@ int builds_list(const char *state_dir, const char *image,
 	return 0;
 }
 
+int build_broken(const char *state_dir, const char *image, const char *name,
+		 bo_err *err)
+{
+	char *top = builds_dir_abs(state_dir, err), *dir;
+	struct build_info *bi = NULL;
+	struct stat sb;
+	int broken = 0;
+
+	if (!top)
+		return 0;
+	dir = xasprintf("%s/%s/%s", top, image, name);
+	if (name[0] != '.' && stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode) &&
+	    build_load(dir, &bi, err) < 0)
+		broken = 1;
+	build_info_free(bi);
+	free(dir);
+	free(top);
+	return broken;
+}
+
+long builds_each_broken(const char *state_dir, const char *image,
+			void (*fn)(const char *image, const char *name,
+				   const char *why, void *arg),
+			void *arg, bo_err *err)
+{
+	char *top = builds_dir_abs(state_dir, err);
+	struct dirent *de, *be;
+	long count = 0;
+	DIR *d, *bd;
+
+	if (!top)
+		return -1;
+	d = opendir(top);
+	if (!d) {
+		int e = errno;
+
+		if (e != ENOENT)
+			bo_err_set(err, "cannot read '%s': %s", top,
+				   strerror(e));
+		free(top);
+		return e == ENOENT ? 0 : -1;
+	}
+	while ((de = readdir(d)) != NULL) {
+		char *idir;
+
+		if (de->d_name[0] == '.' ||
+		    (image && strcmp(image, de->d_name) != 0))
+			continue;
+		idir = xasprintf("%s/%s", top, de->d_name);
+		bd = opendir(idir);
+		while (bd && (be = readdir(bd)) != NULL) {
+			bo_err why;
+
+			if (be->d_name[0] == '.')
+				continue;
+			if (build_broken(state_dir, de->d_name, be->d_name,
+					 &why)) {
+				fn(de->d_name, be->d_name, why.msg, arg);
+				count++;
+			}
+		}
+		if (bd)
+			closedir(bd);
+		free(idir);
+	}
+	closedir(d);
+	free(top);
+	return count;
+}
+
 void builds_list_free(struct build_info **v, size_t n)
 {
 	size_t i;

@@ -76,6 +76,24 @@ int build_verify(const struct build_info *bi, bo_err *err);
 int builds_list(const char *state_dir, const char *image,
 		struct build_info ***ret, size_t *ret_n, bo_err *err);
 
+/* Is there a directory STATE_DIR/builds/IMAGE/NAME whose build.json does
+ * not load (builds_list skips it)? Returns 1 with err set to why
+ * (build_load's message), or 0 when it loads or there is no such
+ * directory. For the message where a name is not found among the
+ * listed builds. */
+int build_broken(const char *state_dir, const char *image, const char *name,
+		 bo_err *err);
+
+/* Call FN(IMAGE, NAME, WHY, ARG) for every directory under
+ * STATE_DIR/builds (of IMAGE only, when not NULL) that builds_list skips
+ * because its build.json does not load (WHY: build_load's message), in
+ * directory order. Returns the count, or -1 with err set when
+ * STATE_DIR/builds cannot be read. */
+long builds_each_broken(const char *state_dir, const char *image,
+			void (*fn)(const char *image, const char *name,
+				   const char *why, void *arg),
+			void *arg, bo_err *err);
+
 /* Free the N builds of V (from builds_list) and V itself; NULL with N 0
  * is fine. */
 void builds_list_free(struct build_info **v, size_t n);

@@ -5,8 +5,10 @@
 # build directory, its recipe written by build_json_write), so nothing is
 # compiled; the builds table, the build column of results_v and points_v,
 # both verified, the build's pair against the shipped library at every
-# point (--builds implies --interleave). An unknown build, and a build of an image that is not
-# one of the run's distributions, are usage errors.
+# point (--builds implies --interleave). An unknown build, a build of an
+# image that is not one of the run's distributions, and a build whose
+# build.json does not load (said so, and --list warns of it), are usage
+# errors.
 . "${top_srcdir:-.}/tests/lib.sh"
 require_root_tools
 command -v systemd-nspawn >/dev/null 2>&1 || skip_all "needs systemd-nspawn"
@@ -73,7 +75,7 @@ n_r=$(q "select count(*) from results_v where build = 'copy'")
 ok $? "--builds implies --interleave: every point of the build has its pair against the shipped library ($n_p pairs, $n_r points)"
 grep -Eq '^benchorch: run [0-9]+: build libsodium@copy \(debian:bookworm\): [0-9]+\.[0-9]{2} of the shipped library.s throughput at 16 KiB \(the median over 2 algorithms, bulk encryption and hashing\): [0-2] slower, [0-2] same, [0-2] faster; ' "$tmp/err.run"
 ok $? "the run ends with a line per build: $(grep ': build libsodium@copy' "$tmp/err.run")"
-[ "$(q "select build || ' ' || count(*) || ' ' || sum(verified) from pubkey_v group by build order by build" | tr '\n' ' ')" = "copy 4 4 shipped 4 4 " ] &&
+[ "$(q "select build || ' ' || count(*) || ' ' || sum(verified) from pubkey_v group by build order by build" | tr '\n' ' ')" = "copy 2 2 shipped 2 2 " ] &&
 	"$BENCHORCH" results --db "$db" --pubkey >"$tmp/pk" &&
 	grep -Eq '^ *1 +debian:bookworm +hw +libsodium@copy +[^ ]+ +x25519 +derive ' "$tmp/pk" &&
 	grep -Eq '^ *1 +debian:bookworm +hw +libsodium +[^ ]+ +x25519 +derive ' "$tmp/pk"
@@ -154,7 +156,25 @@ rc=$?
 [ $rc -eq 2 ] && [ "$(grep -vc "^Try 'benchorch run --help'\.$" "$tmp/err")" -eq 1 ] &&
 	grep -q "build 'other' is of image 'debian-trixie', not one of the run's distributions" "$tmp/err"
 ok $? "a build of another image: exit 2, one line and the usual hint ($rc: $(head -1 "$tmp/err"))"
+# a build whose build.json no longer loads: said so, never "unknown"
+mkdir -p "$state/builds/debian-bookworm/broken/lib" &&
+	echo '{"name": "broken",' >"$state/builds/debian-bookworm/broken/build.json"
+"$BENCHORCH" run --distros debian --libs libsodium --quick --builds broken \
+	--state-dir "$state" --db "$db" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && [ "$(grep -vc "^Try 'benchorch run --help'\.$" "$tmp/err")" -eq 1 ] &&
+	grep -q "build 'broken' of image 'debian-bookworm' cannot be used: invalid build recipe '.*/broken/build.json': .* (\`benchorch rebuild --remove debian-bookworm broken\` removes it)" "$tmp/err"
+ok $? "a build with a broken build.json: exit 2, one line saying why and how to remove it ($rc: $(head -1 "$tmp/err"))"
+"$BENCHORCH" rebuild --list --state-dir "$state" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 0 ] && grep -q ' copy ' "$tmp/out" && ! grep -q broken "$tmp/out" &&
+	[ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+	grep -q "build 'broken' of image 'debian-bookworm' is not listed: invalid build recipe" "$tmp/err"
+ok $? "rebuild --list lists the others and warns of it on stderr ($rc: $(cat "$tmp/err"))"
+"$BENCHORCH" rebuild --remove debian-bookworm broken --state-dir "$state" 2>"$tmp/err" &&
+	[ ! -e "$state/builds/debian-bookworm/broken" ]
+ok $? "rebuild --remove removes it"
 [ "$(q "select count(*) from runs")" -eq 1 ]
-ok $? "neither is a run"
+ok $? "none of these is a run"
 
 done_testing

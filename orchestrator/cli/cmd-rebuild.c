@@ -113,6 +113,16 @@ static const struct opt_def options[] = {
 	{ .kind = OPT_END },
 };
 
+/* builds_each_broken's callback: one warning per build --list leaves
+ * out. */
+static void warn_broken(const char *image, const char *name, const char *why,
+			void *arg)
+{
+	(void)arg;
+	cli_warn("build '%s' of image '%s' is not listed: %s (`benchorch rebuild --remove %s %s` removes it)",
+		 name, image, why, image, name);
+}
+
 static int do_list(const struct cmd_ctx *ctx, const struct rebuild_opts *o,
 		   int argc, char **argv)
 {
@@ -173,6 +183,9 @@ static int do_list(const struct cmd_ctx *ctx, const struct rebuild_opts *o,
 			     o->format.fmt);
 	sqlite3_close(db);
 	builds_list_free(v, n);
+	if (builds_each_broken(ctx->state_dir, argc ? argv[0] : NULL,
+			       warn_broken, NULL, &err) < 0)
+		cli_warn("%s", err.msg);
 	return rc;
 }
 

@@ -75,6 +75,12 @@ static int prepare_build(const struct duet_request *r, const char *name,
 			v[i] = NULL;
 		}
 	builds_list_free(v, n);
+	if (!p->build && build_broken(r->state_dir, p->image->name, name,
+				      &err)) {
+		cli_error("duet: build '%s' of image '%s' cannot be used: %s (`benchorch rebuild --remove %s %s` removes it)",
+			  name, p->image->name, err.msg, p->image->name, name);
+		return EXIT_FAILED;
+	}
 	if (!p->build)
 		return cli_usage_error("duet", "no build '%s' of image '%s' (`benchorch rebuild --list` shows them)",
 				       name, p->image->name);

@@ -287,10 +287,11 @@ static int list_holds(const char *list, const char *name)
 	return 0;
 }
 
-/* Check the build NAME against the builds V (N of them) and the images
- * IMAGES (NIMAGES names) of the run, the --libs list LIBS. Returns 0, or
- * -1 with err set. */
+/* Check the build NAME against the builds V (N of them, listed from
+ * STATE_DIR) and the images IMAGES (NIMAGES names) of the run, the --libs
+ * list LIBS. Returns 0, or -1 with err set. */
 static int check_build(const char *name, const char *what,
+		       const char *state_dir,
 		       struct build_info *const *v, size_t n,
 		       char *const *images, size_t nimages, const char *libs,
 		       bo_err *err)
@@ -322,6 +323,16 @@ static int check_build(const char *name, const char *what,
 	if (other)
 		return bo_err_set(err, "%s: build '%s' is of image '%s', not one of the run's distributions",
 				  what, name, other->image);
+	/* a build whose build.json does not load is not listed: say so,
+	 * not that it does not exist */
+	for (j = 0; j < nimages; j++) {
+		bo_err why;
+
+		if (build_broken(state_dir, images[j], name, &why))
+			return bo_err_set(err, "%s: build '%s' of image '%s' cannot be used: %s (`benchorch rebuild --remove %s %s` removes it)",
+					  what, name, images[j], why.msg,
+					  images[j], name);
+	}
 	return bo_err_set(err, "%s: unknown build '%s' (see benchorch rebuild --list)",
 			  what, name);
 }
@@ -358,7 +369,8 @@ int request_check_builds(const char *list, const char *what,
 				   RUNNER_MAX_BINDS);
 			break;
 		}
-		if (check_build(tok, what, v, nv, images, n, libs, err) < 0)
+		if (check_build(tok, what, state_dir, v, nv, images, n, libs,
+				err) < 0)
 			break;
 	}
 	rc = tok ? -1 : 0;
