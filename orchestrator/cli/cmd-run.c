@@ -154,7 +154,8 @@ static const struct opt_def options[] = {
 		  "guest, each in the distributions it was built in;\n"
 		  "stored with build = 'shipped' or its name; a build\n"
 		  "implies --interleave, and its ratio to the shipped\n"
-		  "library is a pair (pairs_v)" },
+		  "library is a pair (pairs_v): the shipped one is\n"
+		  "measured too, named or not" },
 	{ .name = "algos", .kind = OPT_VALUE, .arg = "LIST",
 	  .offset = offsetof(struct run_opts, c.algos),
 	  .parse = measure_parse_run_algos,
