@@ -159,30 +159,78 @@ void build_info_free(struct build_info *bi)
 	free(bi);
 }
 
-/* Append the builds in IMAGE_DIR (STATE/builds/IMAGE) to *V, *N. */
-static void list_image(const char *image_dir, struct build_info ***v,
-		       size_t *n)
+/* Call FN(IMAGE, NAME, DIR, ARG) for every build directory DIR =
+ * STATE_DIR/builds/IMAGE/NAME (of IMAGE only when ONLY is not NULL),
+ * entries starting with '.' left out, in directory order. Returns 0 (no
+ * STATE/builds is none), or -1 with err set. */
+static int each_build_dir(const char *state_dir, const char *only,
+			  void (*fn)(const char *image, const char *name,
+				     const char *dir, void *arg),
+			  void *arg, bo_err *err)
 {
-	struct dirent *de;
-	DIR *d = opendir(image_dir);
+	char *top = builds_dir_abs(state_dir, err);
+	struct dirent *de, *be;
+	DIR *d, *bd;
 
-	if (!d)
-		return;
+	if (!top)
+		return -1;
+	d = opendir(top);
+	if (!d) {
+		int e = errno;
+
+		if (e != ENOENT)
+			bo_err_set(err, "cannot read '%s': %s", top,
+				   strerror(e));
+		free(top);
+		return e == ENOENT ? 0 : -1;
+	}
 	while ((de = readdir(d)) != NULL) {
-		struct build_info *bi;
-		char *dir;
-		bo_err e;
+		char *idir;
 
-		if (de->d_name[0] == '.')
+		if (de->d_name[0] == '.' ||
+		    (only && strcmp(only, de->d_name) != 0))
 			continue;
-		dir = xasprintf("%s/%s", image_dir, de->d_name);
-		if (build_load(dir, &bi, &e) == 0) {
-			*v = xrealloc(*v, (*n + 1) * sizeof(**v));
-			(*v)[(*n)++] = bi;
+		idir = xasprintf("%s/%s", top, de->d_name);
+		bd = opendir(idir);
+		while (bd && (be = readdir(bd)) != NULL) {
+			char *dir;
+
+			if (be->d_name[0] == '.')
+				continue;
+			dir = xasprintf("%s/%s", idir, be->d_name);
+			fn(de->d_name, be->d_name, dir, arg);
+			free(dir);
 		}
-		free(dir);
+		if (bd)
+			closedir(bd);
+		free(idir);
 	}
 	closedir(d);
+	free(top);
+	return 0;
+}
+
+/* builds_list's growing array. */
+struct build_vec {
+	struct build_info **v;
+	size_t n;
+};
+
+/* each_build_dir's callback for builds_list: append the build in DIR
+ * when its build.json loads. */
+static void add_build(const char *image, const char *name, const char *dir,
+		      void *arg)
+{
+	struct build_vec *bv = arg;
+	struct build_info *bi;
+	bo_err e;
+
+	(void)image;
+	(void)name;
+	if (build_load(dir, &bi, &e) == 0) {
+		bv->v = xrealloc(bv->v, (bv->n + 1) * sizeof(*bv->v));
+		bv->v[bv->n++] = bi;
+	}
 }
 
 static int cmp_build(const void *a, const void *b)
@@ -197,42 +245,18 @@ static int cmp_build(const void *a, const void *b)
 int builds_list(const char *state_dir, const char *image,
 		struct build_info ***ret, size_t *ret_n, bo_err *err)
 {
-	char *top = builds_dir_abs(state_dir, err);
-	struct build_info **v = NULL;
-	struct dirent *de;
-	size_t n = 0;
-	DIR *d;
+	struct build_vec bv = { NULL, 0 };
 
 	*ret = NULL;
 	*ret_n = 0;
-	if (!top)
+	if (each_build_dir(state_dir, image, add_build, &bv, err) < 0) {
+		builds_list_free(bv.v, bv.n);
 		return -1;
-	d = opendir(top);
-	if (!d) {
-		int e = errno;
-
-		if (e != ENOENT)
-			bo_err_set(err, "cannot read '%s': %s", top,
-				   strerror(e));
-		free(top);
-		return e == ENOENT ? 0 : -1;
 	}
-	while ((de = readdir(d)) != NULL) {
-		char *dir;
-
-		if (de->d_name[0] == '.' ||
-		    (image && strcmp(image, de->d_name) != 0))
-			continue;
-		dir = xasprintf("%s/%s", top, de->d_name);
-		list_image(dir, &v, &n);
-		free(dir);
-	}
-	closedir(d);
-	free(top);
-	if (n)
-		qsort(v, n, sizeof(*v), cmp_build);
-	*ret = v;
-	*ret_n = n;
+	if (bv.n)
+		qsort(bv.v, bv.n, sizeof(*bv.v), cmp_build);
+	*ret = bv.v;
+	*ret_n = bv.n;
 	return 0;
 }
 
@@ -256,54 +280,39 @@ int build_broken(const char *state_dir, const char *image, const char *name,
 	return broken;
 }
 
+/* builds_each_broken's state. */
+struct broken_walk {
+	void (*fn)(const char *image, const char *name, const char *why,
+		   void *arg);
+	void *arg;
+	long count;
+};
+
+/* each_build_dir's callback for builds_each_broken. */
+static void report_broken(const char *image, const char *name,
+			  const char *dir, void *arg)
+{
+	struct broken_walk *w = arg;
+	struct build_info *bi = NULL;
+	bo_err why;
+
+	if (build_load(dir, &bi, &why) < 0) {
+		w->fn(image, name, why.msg, w->arg);
+		w->count++;
+	}
+	build_info_free(bi);
+}
+
 long builds_each_broken(const char *state_dir, const char *image,
 			void (*fn)(const char *image, const char *name,
 				   const char *why, void *arg),
 			void *arg, bo_err *err)
 {
-	char *top = builds_dir_abs(state_dir, err);
-	struct dirent *de, *be;
-	long count = 0;
-	DIR *d, *bd;
+	struct broken_walk w = { fn, arg, 0 };
 
-	if (!top)
+	if (each_build_dir(state_dir, image, report_broken, &w, err) < 0)
 		return -1;
-	d = opendir(top);
-	if (!d) {
-		int e = errno;
-
-		if (e != ENOENT)
-			bo_err_set(err, "cannot read '%s': %s", top,
-				   strerror(e));
-		free(top);
-		return e == ENOENT ? 0 : -1;
-	}
-	while ((de = readdir(d)) != NULL) {
-		char *idir;
-
-		if (de->d_name[0] == '.' ||
-		    (image && strcmp(image, de->d_name) != 0))
-			continue;
-		idir = xasprintf("%s/%s", top, de->d_name);
-		bd = opendir(idir);
-		while (bd && (be = readdir(bd)) != NULL) {
-			bo_err why;
-
-			if (be->d_name[0] == '.')
-				continue;
-			if (build_broken(state_dir, de->d_name, be->d_name,
-					 &why)) {
-				fn(de->d_name, be->d_name, why.msg, arg);
-				count++;
-			}
-		}
-		if (bd)
-			closedir(bd);
-		free(idir);
-	}
-	closedir(d);
-	free(top);
-	return count;
+	return w.count;
 }
 
 void builds_list_free(struct build_info **v, size_t n)
