@@ -462,7 +462,8 @@ TESTS += tests/t0005-guest-faults
 # figures they print go into the notes, not into the test suite).
 EXTRA_DIST += tests/bench/fidelity.sh tests/bench/findings.sh \
 	tests/bench/full-run.sh tests/bench/image-build.sh \
-	tests/bench/noisefloor.sh tests/bench/order.sh tests/bench/regimes.c \
+	tests/bench/noisefloor.sh tests/bench/order.sh \
+	tests/bench/pubkey-speed.sh tests/bench/regimes.c \
 	tests/bench/spread.py \
 	tests/bench/repeatability.sh tests/bench/samework.sh \
 	tests/bench/speed-loop.c tests/bench/tools.sh
