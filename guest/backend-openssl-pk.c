@@ -11,7 +11,9 @@
  *    key, EVP_PKEY_CTX_new, EVP_PKEY_derive_init, _set_peer, _derive,
  *    and both freed - what an application does per key exchange;
  *  - sign, verify: one EVP_DigestSign / EVP_DigestVerify on the context
- *    initialised at import, as `openssl speed` loops.
+ *    initialised at import, as `openssl speed` loops (where OpenSSL
+ *    takes it, 3.x, the context initialised again first with its key
+ *    kept, as `openssl speed` of 3.5 does: struct ossl_key).
  * Prototypes restated from <openssl/evp.h> (stable ABI, opaque types). */
 #include "compat.h"
 
@@ -60,11 +62,20 @@ static struct {
 } pk;
 
 /* A key: the EVP_PKEY and, for Ed25519, the context initialised for
- * signing (private) or verifying (public). */
+ * signing (private) or verifying (public), and whether that context is
+ * initialised again before each one-shot call (reinit: OpenSSL 3.5
+ * refuses a second EVP_DigestSign or EVP_DigestVerify on a context
+ * without it, and takes EVP_DigestSignInit(ctx, NULL, NULL, NULL, NULL)
+ * to keep its key and parameters, as its own `openssl speed` does per
+ * call; an OpenSSL that refuses that re-initialisation, 1.1.1 and 3.0,
+ * repeats the one-shot call on the same context, as their `openssl
+ * speed` does). */
 struct ossl_key {
 	enum guest_pk_algo algo;
 	EVP_PKEY *pkey;
 	EVP_MD_CTX *md;
+	bool priv;
+	bool reinit;
 };
 
 void guest_pk_openssl_load(void *handle)
@@ -142,11 +153,17 @@ static void *ossl_pk_key(enum guest_pk_algo algo, const uint8_t *raw,
 		pkey_type(algo), NULL, raw, guest_pk_pub_bytes(algo));
 	if (!k->pkey)
 		goto fail;
+	k->priv = priv;
 	if (algo == GUEST_PK_ED25519 &&
 	    (!(k->md = pk.md_new()) ||
 	     (priv ? pk.sign_init : pk.verify_init)(k->md, NULL, NULL, NULL,
 						    k->pkey) != 1))
 		goto fail;
+	/* can this OpenSSL initialise the context again with its key
+	 * kept? (a refusal leaves the context as it was) */
+	if (algo == GUEST_PK_ED25519)
+		k->reinit = (priv ? pk.sign_init : pk.verify_init)(
+			k->md, NULL, NULL, NULL, NULL) == 1;
 	return k;
 fail:
 	ossl_pk_free(k);
@@ -202,6 +219,8 @@ static int ossl_pk_sign(void *key, const uint8_t *msg, size_t len,
 	struct ossl_key *k = key;
 	size_t siglen = GUEST_PK_SIG_BYTES;
 
+	if (k->reinit && pk.sign_init(k->md, NULL, NULL, NULL, NULL) != 1)
+		return -1;
 	return pk.sign(k->md, sig, &siglen, msg, len) == 1 &&
 	       siglen == GUEST_PK_SIG_BYTES ? 0 : -1;
 }
@@ -213,6 +232,8 @@ static int ossl_pk_verify(void *pub, const uint8_t *msg, size_t len,
 {
 	struct ossl_key *k = pub;
 
+	if (k->reinit && pk.verify_init(k->md, NULL, NULL, NULL, NULL) != 1)
+		return 1;
 	return pk.verify(k->md, sig, GUEST_PK_SIG_BYTES, msg, len) == 1 ? 0 : 1;
 }
 

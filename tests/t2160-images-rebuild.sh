@@ -6,8 +6,9 @@
 # library, an image without a source archive, a compiler the release does
 # not ship, flags the compiler rejects, a name used twice) exit non-zero
 # with one line and leave nothing under builds/; a build interrupted
-# while it installs leaves no directory, mount or process; the directory
-# of a build killed outright is removed by the next --list; --list
+# while it installs leaves no directory, mount or process; a build
+# killed outright (SIGKILL) leaves no process in its container, and its
+# directory is removed by the next --list; --list
 # (--format), --remove, and images remove takes the image's builds. The
 # container runs need the Debian mirror: skipped without it. One real
 # build (about 1.5 minutes); the failing cases stop before the build
@@ -147,6 +148,34 @@ interrupt_in_install() {
 	done
 }
 interrupt_in_install INT 130
+
+# container_procs: the processes whose root is the overlay of a build
+# (the processes inside its container, whose command lines name no path)
+container_procs() {
+	for p in /proc/[0-9]*; do
+		case $(readlink "$p/root" 2>/dev/null) in
+		"$state/builds/"*) echo "${p#/proc/}" ;;
+		esac
+	done
+}
+# SIGKILL: nothing in benchorch can clean up, nspawn dies with it, and the
+# container's processes end too (their stdin is a pipe benchorch holds:
+# orchestrator/rebuild/rebuild-script.c); the next --list removes the
+# directory
+"$BENCHORCH" rebuild --state-dir "$state" deb libsodium --name kill \
+	>/dev/null 2>"$tmp/err" &
+pid=$!
+wait_for 120 'grep -q "s: install: build dependencies" "$tmp/err"' &&
+	sleep 1 && [ -n "$(container_procs)" ]
+ok $? "a build under way has processes in its container ($(container_procs | wc -l))"
+kill -KILL $pid
+wait $pid
+wait_for 10 '[ -z "$(container_procs)" ] && [ -z "$(build_procs)" ]'
+ok $? "killed by SIGKILL while installing: no process of its container left"
+[ -z "$(container_procs)" ] || diag "left: $(container_procs | head -3 | while read -r p; do tr '\0' ' ' <"/proc/$p/cmdline"; echo; done)"
+"$BENCHORCH" rebuild --list --state-dir "$state" >/dev/null 2>&1 &&
+	wait_for 10 '! grep -qs "$state" /proc/[0-9]*/mounts' && nothing_built
+ok $? "and the next --list removes its directory: nothing under builds/, no mount"
 
 rb deb libsodium --name bad --cflags -fno-such-flag >/dev/null 2>"$tmp/err"
 rc=$?
