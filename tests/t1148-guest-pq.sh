@@ -8,7 +8,8 @@
 # and verified at a plausible rate; every other library says
 # unsupported; the output is valid for the orchestrator; every other
 # public-key algorithm and key derivation function is timed and verified
-# there too (OpenSSL 3.5's Ed25519 among them). Prints TAP.
+# there too (OpenSSL 3.5's Ed25519 and wolfSSL 5.7's, libwolfssl.so.42,
+# among them). Prints TAP.
 . "${top_srcdir:-.}/tests/lib.sh"
 guest=$top_builddir/guest/benchorch-guest
 check=$top_builddir/tests/fixtures/guest-check
@@ -100,8 +101,13 @@ bad = [(o["library"], o["algorithm"], o.get("operation")) for o in objs
 ed = [o["operation"] for o in objs if o["type"] == "pkresult"
       and o["library"] == "openssl" and o["algorithm"] == "ed25519"
       and o["verified"]]
+wolf = [o for o in objs if o["type"] == "library" and o["library"] == "wolfssl"
+        and o["status"] == "loaded" and o["soname"] == "libwolfssl.so.42"]
+wpk = {o["algorithm"] for o in objs if o["type"] == "pkresult"
+       and o["library"] == "wolfssl" and o["verified"]}
 sys.exit(0 if not e and not bad and sorted(ed) == ["import", "sign", "verify"]
+         and wolf and {"x25519", "ed25519", "ecdsa-p256", "rsa-2048"} <= wpk
          else 1)
 PY
-ok $? "every result verified, OpenSSL 3.5's Ed25519 sign and verify among them, no error line: $(grep '"error"' "$tmp/all" | head -3)"
+ok $? "every result verified, OpenSSL 3.5's Ed25519 sign and verify among them, and wolfSSL 5.7's (libwolfssl.so.42); no error line: $(grep '"error"' "$tmp/all" | head -3)"
 done_testing

@@ -149,13 +149,14 @@ interrupt_in_install() {
 }
 interrupt_in_install INT 130
 
-# container_procs: the processes whose root is the overlay of a build
-# (the processes inside its container, whose command lines name no path)
+# container_procs: the processes of a build's container, whose command
+# lines name no path: their user is of the range systemd-nspawn picks
+# for the container's user namespace (--private-users=pick: 0x80000 and
+# up; every user of this host's own is below)
 container_procs() {
 	for p in /proc/[0-9]*; do
-		case $(readlink "$p/root" 2>/dev/null) in
-		"$state/builds/"*) echo "${p#/proc/}" ;;
-		esac
+		u=$(sed -n 's/^Uid:[[:space:]]*\([0-9]*\).*/\1/p' "$p/status" 2>/dev/null)
+		[ -n "$u" ] && [ "$u" -ge 524288 ] && echo "${p#/proc/}"
 	done
 }
 # SIGKILL: nothing in benchorch can clean up, nspawn dies with it, and the
