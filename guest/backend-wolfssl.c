@@ -2,9 +2,12 @@
  * wc_* functions.
  *
  * Sonames: libwolfssl.so.35 (Debian bookworm's 5.5.4) and libwolfssl.so.42
- * (trixie's 5.7.2: the same wc_* functions; its contexts are measured as
- * below, and its known answers and the cross-check pass in every
- * algorithm, public key and key derivation included: t1148).
+ * (trixie's 5.7.2, Ubuntu noble's 5.6: the same wc_* functions; their
+ * contexts are measured as below, and their known answers and the
+ * cross-check pass in every algorithm, public key and key derivation
+ * included: t1148). The older and newer sonames of the image recipes
+ * (.so.24 in bullseye, .so.32 in jammy, .so.45 in sid) are not tried:
+ * untested here, they are reported absent.
  * Every entry point is optional: an algorithm whose functions the build at
  * hand does not export is reported unsupported (wolfSSL's feature set is a
  * build-time choice).

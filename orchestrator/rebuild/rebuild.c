@@ -392,11 +392,22 @@ static int run_container(const struct rebuild_req *r, const char *tmp,
 		.on_line = on_line, .line_ctx = p, .log_fd = log_fd,
 		.max_log_bytes = REBUILD_MAX_LOG, .envp = spawn_env_guest(),
 	};
-	int rc = -1;
+	int rc = -1, life[2];
 
-	build_argv(args, merged, pkg, r->cc, ccpkg, r->flags);
-	if (spawn_run(&so, &res, err) < 0)
+	/* the container's lifeline (rebuild_script): its stdin, a pipe
+	 * whose write end only this process holds */
+	if (pipe2(life, O_CLOEXEC) < 0) {
+		bo_err_set(err, "cannot make a pipe: %s", strerror(errno));
 		goto out;
+	}
+	so.in_fd = life[0];
+	build_argv(args, merged, pkg, r->cc, ccpkg, r->flags);
+	rc = spawn_run(&so, &res, err);
+	close(life[0]);
+	close(life[1]);
+	if (rc < 0)
+		goto out;
+	rc = -1;
 	if (res.status == SPAWN_INTERRUPTED) {
 		*fail = REBUILD_INTERRUPTED;
 		bo_err_set(err, "interrupted");
