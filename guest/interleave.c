@@ -13,6 +13,7 @@
 #include "lib/shuffle.h"
 #include "pairs.h"
 #include "place.h"
+#include "pubkey.h"
 #include "samples.h"
 #include "turns.h"
 #include "worker.h"
@@ -53,10 +54,10 @@ static int call(struct sched *s, size_t i, const struct worker_req *q,
 	return 0;
 }
 
-/* The `result` line of library point LP at LEN bytes. */
-static void emit_lib_point(struct sched *s, const struct lib_point *lp,
-			   enum guest_algo algo, enum guest_op op,
-			   bool oneshot, size_t len)
+/* The timing of library point LP, one set of its rounds' blocks, into
+ * *R (all but mb_per_s and maxrss_kib). */
+static void lib_point_timing(struct sched *s, const struct lib_point *lp,
+			     struct bench_result *rp)
 {
 	struct bench_result r;
 	struct samples_summary sum;
@@ -79,6 +80,17 @@ static void emit_lib_point(struct sched *s, const struct lib_point *lp,
 		samples_sort(sorted, s->rounds);
 		r.tsc_cycles = samples_quartile(sorted, s->rounds, 2);
 	}
+	*rp = r;
+}
+
+/* The `result` line of library point LP at LEN bytes. */
+static void emit_lib_point(struct sched *s, const struct lib_point *lp,
+			   enum guest_algo algo, enum guest_op op,
+			   bool oneshot, size_t len)
+{
+	struct bench_result r;
+
+	lib_point_timing(s, lp, &r);
 	r.mb_per_s = (double)len * (double)lp->calls /
 		     (double)r.median_ns * 1000.0;
 	r.maxrss_kib = lp->maxrss_kib;
@@ -162,13 +174,16 @@ static void emit_pairs(struct sched *s, size_t m, enum guest_algo algo,
  * ends after the calibration and after each round, whether or not a
  * library has the point, so that both guests end as many turns at every
  * point (turns.h). */
+static size_t open_rounds(struct sched *s, struct worker_req *q,
+			  unsigned place_algo, unsigned place_op,
+			  bool oneshot, size_t len);
+
 static void run_point(struct sched *s, enum guest_algo algo,
 		      enum guest_op op, bool oneshot, size_t len)
 {
-	size_t order[MAX_LIBS], m = 0;
 	struct worker_req q;
-	struct worker_reply r;
-	uint64_t start;
+	uint64_t start = bench_now_ns();
+	size_t m;
 
 	memset(&q, 0, sizeof(q));
 	q.cmd = WORKER_POINT;
@@ -176,6 +191,27 @@ static void run_point(struct sched *s, enum guest_algo algo,
 	q.op = (uint32_t)op;
 	q.oneshot = oneshot;
 	q.len = len;
+	m = open_rounds(s, &q, algo, op, oneshot, len);
+	for (size_t k = 0; k < m; k++)
+		if (s->lp[k].ok)
+			emit_lib_point(s, &s->lp[k], algo, op, oneshot, len);
+	emit_pairs(s, m, algo, op, oneshot, len, bench_now_ns() - start);
+}
+
+/* A point's opening (command Q, to every library that has the
+ * algorithm, s->supports) and its rounds of blocks (BLOCK, or PKBLOCK
+ * after PKOP), the libraries in a new random order each round, each
+ * round at the placement of (PLACE_ALGO, PLACE_OP, ONESHOT, LEN); a
+ * turn ends after the opening and after each round. Returns the count
+ * of libraries in s->lp. */
+static size_t open_rounds(struct sched *s, struct worker_req *qp,
+			  unsigned place_algo, unsigned place_op,
+			  bool oneshot, size_t len)
+{
+	size_t order[MAX_LIBS], m = 0;
+	struct worker_req q = *qp;
+	struct worker_reply r;
+
 	shuffle_permutation(&s->rng, order, s->nlibs);
 	for (size_t k = 0; k < s->nlibs; k++) {
 		size_t i = order[k];
@@ -192,12 +228,12 @@ static void run_point(struct sched *s, enum guest_algo algo,
 		m++;
 	}
 	turns_pass();
-	q.cmd = WORKER_BLOCK;
-	start = bench_now_ns();
+	q.cmd = q.cmd == WORKER_PKOP ? WORKER_PKBLOCK : WORKER_BLOCK;
 	for (unsigned round = 0; round < s->rounds; round++) {
 		/* one placement per round for every library, and for the
 		 * other guest of a duet (the same seed) */
-		q.place = place_offset(s->seed, algo, op, oneshot, len, round);
+		q.place = place_offset(s->seed, place_algo, place_op, oneshot,
+				       len, round);
 		shuffle_permutation(&s->rng, order, m);
 		for (size_t k = 0; k < m; k++) {
 			struct lib_point *lp = &s->lp[order[k]];
@@ -215,10 +251,7 @@ static void run_point(struct sched *s, enum guest_algo algo,
 		}
 		turns_pass();
 	}
-	for (size_t k = 0; k < m; k++)
-		if (s->lp[k].ok)
-			emit_lib_point(s, &s->lp[k], algo, op, oneshot, len);
-	emit_pairs(s, m, algo, op, oneshot, len, bench_now_ns() - start);
+	return m;
 }
 
 /* Every point of ALGO: the sizes of the run; at each, as the sequential
@@ -270,6 +303,53 @@ static void run_algo(struct sched *s, enum guest_algo algo)
 	}
 }
 
+/* A duet's public-key algorithm ALGO (pubkey.h, "A duet"): every
+ * library's known answers and keys, then each operation a point of
+ * one size whose blocks take turns as a cipher's do; the blocks go to
+ * run->pk as that library's timing of the operation (its `pkresult`,
+ * printed by pubkey_finish after the cross-check). The turns depend on
+ * the options alone, as run_algo's. */
+static void run_pk(struct sched *s, int algo)
+{
+	const struct pubkey_algorithm *t = &pubkey_table[algo];
+	size_t order[MAX_LIBS];
+	struct worker_req q;
+	struct worker_reply r;
+
+	memset(&q, 0, sizeof(q));
+	q.cmd = WORKER_PKALGO;
+	q.algo = (uint32_t)algo;
+	shuffle_permutation(&s->rng, order, s->nlibs);
+	for (size_t k = 0; k < s->nlibs; k++) {
+		size_t i = order[k];
+
+		s->supports[i] = s->w[i].alive && call(s, i, &q, &r) == 0 &&
+				 r.status == 0 && r.supported;
+	}
+	turns_pass();
+	for (int op = 0; op < PUBKEY_MAX_OPS && t->ops[op]; op++) {
+		size_t m;
+
+		if (!pubkey_duet_has_op(algo, op))
+			continue;
+		q.cmd = WORKER_PKOP;
+		q.op = (uint32_t)op;
+		/* placements of their own: past the ciphers' algorithms */
+		m = open_rounds(s, &q, GUEST_ALGO_COUNT + (unsigned)algo,
+				(unsigned)op, false, 0);
+		for (size_t k = 0; k < m; k++) {
+			const struct lib_point *lp = &s->lp[k];
+			struct pk_outcome *o = &s->run->pk->o[lp->lib][algo];
+
+			if (!lp->ok)
+				continue;
+			lib_point_timing(s, lp, &o->r[op]);
+			o->r[op].maxrss_kib = lp->maxrss_kib;
+			o->have[op] = true;
+		}
+	}
+}
+
 /* Worker I's public-key algorithms and key derivation functions
  * (WORKER_EXTRA), when it is alive; a worker that fails is reported by
  * call() and costs only its library. */
@@ -311,9 +391,14 @@ void interleave_run(struct run *run)
 	turns_pass();
 	for (size_t a = 0; a < o->nalgos; a++)
 		run_algo(s, o->algos[a]);
-	/* public key and key derivation: each library in its worker, one
-	 * after the other, as without --interleave (never in a duet) */
-	if (run->pk || run->kdf)
+	/* a duet's public-key algorithms: points that take turns */
+	if (o->duet && run->pk)
+		for (int a = 0; a < GUEST_PK_COUNT; a++)
+			if (o->pk[a])
+				run_pk(s, a);
+	/* public key (but in a duet) and key derivation: each library in
+	 * its worker, one after the other, as without --interleave */
+	if ((run->pk && !o->duet) || run->kdf)
 		for (size_t i = 0; i < s->nlibs; i++)
 			run_extra(s, i);
 	for (size_t i = 0; i < s->nlibs; i++)
