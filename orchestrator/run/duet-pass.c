@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/pubkey-table.h"
 #include "lib/stats.h"
 #include "lib/util.h"
 #include "orchestrator/run/duet-pass.h"
@@ -126,4 +127,56 @@ size_t duet_pass_merge(struct guest_output *into,
 		merged++;
 	}
 	return merged;
+}
+
+size_t duet_pk_results(struct guest_output *out)
+{
+	size_t added = 0;
+
+	for (size_t i = 0; i < out->npkresults; i++) {
+		const struct guest_pkresult *p = &out->pkresults[i];
+		struct guest_result *r;
+
+		if (p->t.sets != 1 || !p->t.samples_ns || p->t.nsamples < 1 ||
+		    p->calls_per_batch <= 0 || p->t.median_ns <= 0)
+			continue;
+		out->results = xrealloc(out->results, (out->nresults + 1) *
+						      sizeof(*out->results));
+		r = &out->results[out->nresults++];
+		memset(r, 0, sizeof(*r));
+		r->library = xstrdup(p->library);
+		r->algorithm = xstrdup(p->algorithm);
+		r->operation = xstrdup(p->operation);
+		r->mode = xstrdup(DUET_PK_MODE);
+		r->buffer_bytes = 1;
+		r->calls_per_batch = p->calls_per_batch;
+		r->bytes_per_batch = p->calls_per_batch;
+		r->t = p->t;
+		r->t.samples_ns = xcalloc((size_t)p->t.nsamples,
+					  sizeof(*r->t.samples_ns));
+		memcpy(r->t.samples_ns, p->t.samples_ns,
+		       (size_t)p->t.nsamples * sizeof(*r->t.samples_ns));
+		r->mb_per_s = (double)r->bytes_per_batch * 1e3 /
+			      (double)r->t.median_ns;
+		r->verified = p->verified;
+		r->maxrss_kib = -1;
+		added++;
+	}
+	return added;
+}
+
+void duet_split_algos(const char *list, char **sym, char **pk)
+{
+	char *copy, *tok, *save = NULL;
+
+	*sym = *pk = NULL;
+	if (!list)
+		return;
+	copy = xstrdup(list);
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save))
+		bo_list_add(pubkey_find(tok) ? pk : sym, tok);
+	free(copy);
+	if (!*sym)
+		*sym = xstrdup("none");
 }
