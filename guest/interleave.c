@@ -9,6 +9,7 @@
 #include "bench.h"
 #include "emit.h"
 #include "interleave.h"
+#include "kdf.h"
 #include "lib/build-name.h"
 #include "lib/shuffle.h"
 #include "pairs.h"
@@ -199,8 +200,8 @@ static void run_point(struct sched *s, enum guest_algo algo,
 }
 
 /* A point's opening (command Q, to every library that has the
- * algorithm, s->supports) and its rounds of blocks (BLOCK, or PKBLOCK
- * after PKOP), the libraries in a new random order each round, each
+ * algorithm, s->supports) and its rounds of blocks (BLOCK, PKBLOCK
+ * after PKOP, KDFBLOCK after KDFOP), the libraries in a new random order each round, each
  * round at the placement of (PLACE_ALGO, PLACE_OP, ONESHOT, LEN); a
  * turn ends after the opening and after each round. Returns the count
  * of libraries in s->lp. */
@@ -228,7 +229,8 @@ static size_t open_rounds(struct sched *s, struct worker_req *qp,
 		m++;
 	}
 	turns_pass();
-	q.cmd = q.cmd == WORKER_PKOP ? WORKER_PKBLOCK : WORKER_BLOCK;
+	q.cmd = q.cmd == WORKER_PKOP ? WORKER_PKBLOCK :
+		q.cmd == WORKER_KDFOP ? WORKER_KDFBLOCK : WORKER_BLOCK;
 	for (unsigned round = 0; round < s->rounds; round++) {
 		/* one placement per round for every library, and for the
 		 * other guest of a duet (the same seed) */
@@ -350,6 +352,43 @@ static void run_pk(struct sched *s, int algo)
 	}
 }
 
+/* A duet's key derivation function ALGO, as run_pk: every library's
+ * known answers, then one point (a batch of derivations a block) whose
+ * blocks take turns; the blocks go to run->kdf (its `kdfresult`,
+ * printed by kdf_finish). */
+static void run_kdf(struct sched *s, int algo)
+{
+	size_t order[MAX_LIBS], m;
+	struct worker_req q;
+	struct worker_reply r;
+
+	memset(&q, 0, sizeof(q));
+	q.cmd = WORKER_KDFALGO;
+	q.algo = (uint32_t)algo;
+	shuffle_permutation(&s->rng, order, s->nlibs);
+	for (size_t k = 0; k < s->nlibs; k++) {
+		size_t i = order[k];
+
+		s->supports[i] = s->w[i].alive && call(s, i, &q, &r) == 0 &&
+				 r.status == 0 && r.supported;
+	}
+	turns_pass();
+	q.cmd = WORKER_KDFOP;
+	/* placements of their own: past the public-key algorithms' */
+	m = open_rounds(s, &q, GUEST_ALGO_COUNT + GUEST_PK_COUNT +
+			       (unsigned)algo, 0, false, 0);
+	for (size_t k = 0; k < m; k++) {
+		const struct lib_point *lp = &s->lp[k];
+		struct kdf_outcome *o = &s->run->kdf->o[lp->lib][algo];
+
+		if (!lp->ok)
+			continue;
+		lib_point_timing(s, lp, &o->r);
+		o->r.maxrss_kib = lp->maxrss_kib;
+		o->have = true;
+	}
+}
+
 /* Worker I's public-key algorithms and key derivation functions
  * (WORKER_EXTRA), when it is alive; a worker that fails is reported by
  * call() and costs only its library. */
@@ -391,14 +430,19 @@ void interleave_run(struct run *run)
 	turns_pass();
 	for (size_t a = 0; a < o->nalgos; a++)
 		run_algo(s, o->algos[a]);
-	/* a duet's public-key algorithms: points that take turns */
+	/* a duet's public-key algorithms and key derivation functions:
+	 * points that take turns */
 	if (o->duet && run->pk)
 		for (int a = 0; a < GUEST_PK_COUNT; a++)
 			if (o->pk[a])
 				run_pk(s, a);
-	/* public key (but in a duet) and key derivation: each library in
-	 * its worker, one after the other, as without --interleave */
-	if ((run->pk && !o->duet) || run->kdf)
+	if (o->duet && run->kdf)
+		for (int a = 0; a < GUEST_KDF_COUNT; a++)
+			if (o->kdf[a])
+				run_kdf(s, a);
+	/* public key and key derivation but in a duet: each library in its
+	 * worker, one after the other, as without --interleave */
+	if ((run->pk || run->kdf) && !o->duet)
 		for (size_t i = 0; i < s->nlibs; i++)
 			run_extra(s, i);
 	for (size_t i = 0; i < s->nlibs; i++)

@@ -238,12 +238,29 @@ static void serve(struct run *run, const struct guest_backend *b, int in,
 				r.status = -1;
 			r.maxrss_kib = rusage_peak_kib();
 			break;
+		case WORKER_KDFALGO:
+			serve_close(&st);
+			run->counts->algo = -1;
+			r.supported = kdf_duet_algo(run, b, (int)q.algo);
+			break;
+		case WORKER_KDFOP:
+			if (kdf_duet_op(run, &r.calls, &r.spent_ns) < 0)
+				r.status = -1;
+			r.verified = 1;
+			break;
+		case WORKER_KDFBLOCK:
+			if (kdf_duet_block(q.place, &r.ns, &r.ticks,
+					   &r.spent_ns) < 0)
+				r.status = -1;
+			r.maxrss_kib = rusage_peak_kib();
+			break;
 		case WORKER_EXTRA:
 			serve_close(&st);
-			/* a duet measured them as points */
-			if (!run->o->duet)
+			/* a duet measures them as points */
+			if (!run->o->duet) {
 				pubkey_measure_library(run, b);
-			kdf_measure_library(run, b);
+				kdf_measure_library(run, b);
+			}
 			run->counts->algo = -1;
 			break;
 		case WORKER_QUIT:

@@ -194,7 +194,15 @@ want = sorted((l, a, op) for l in ("openssl", "nettle")
 sys.exit(0 if pk == want and objs[-1]["type"] == "done" else 1)
 PY
 ok $? "--pubkey with --duet: each operation's rounds as its pkresult (one set of 4), verified; no RSA keygen"
-run duetkdf --quick --duet --libs openssl --algos none --kdf scrypt </dev/null
-[ $? -eq 2 ] && grep -q "not with --duet" "$tmp/duetkdf.err"
-ok $? "--kdf with --duet is a usage error"
+run duetkdf --quick --duet --rounds 4 --libs openssl,nettle --algos none \
+	--kdf hkdf-sha256 </dev/null
+[ $? -eq 0 ] && python3 - "$tmp/duetkdf" <<'PY'
+import json, sys
+objs = [json.loads(l) for l in open(sys.argv[1])]
+kd = sorted(o["library"] for o in objs
+            if o["type"] == "kdfresult" and o["verified"] and o["sets"] == 1
+            and o["repetitions"] == 4 and len(o["samples_ns"]) == 4)
+sys.exit(0 if kd == ["nettle", "openssl"] else 1)
+PY
+ok $? "--kdf with --duet: the rounds as each kdfresult (one set of 4), verified"
 done_testing

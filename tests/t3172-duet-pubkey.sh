@@ -1,12 +1,12 @@
 #!/bin/sh
-# t3172-duet-pubkey - a duet's public-key operations (guest/PROTOCOL.md,
-# "Duet"; benchorch(1), duet): an A/A duet of a copy of the cached Debian
-# image against itself, --algos x25519,ed25519 --libs openssl,nettle
-# --quick: every operation of both libraries a curve of mode pubkey, none
+# t3172-duet-pubkey - a duet's public-key operations and key derivation
+# (guest/PROTOCOL.md, "Duet"; benchorch(1), duet): an A/A duet of a copy
+# of the cached Debian image against itself, --algos
+# x25519,ed25519,hkdf-sha256 --libs openssl,nettle --quick: every
+# operation of both libraries a curve of mode pubkey (or kdf), none
 # slower or faster, --fail-on-regression exits 0, stored in duet_curves
-# and duet_points; key derivation in a duet is a usage error (the
-# guest's is t1140's). Short: 10 curves of one point each,
-# 6 rounds. Prints TAP.
+# and duet_points. Short: 12 curves of one point each, 6 rounds. Prints
+# TAP.
 . "${top_srcdir:-.}/tests/lib.sh"
 . "$top_srcdir/tests/duet-images.sh"
 skip_in_distcheck
@@ -25,7 +25,7 @@ TEST_STATE=$state
 
 # thresholds far above the noise keep the A/A from failing by chance
 "$BENCHORCH" duet --state-dir "$state" --quick --rounds 6 --max-rounds 6 \
-	--libs openssl,nettle --algos x25519,ed25519 --seed 5 --threshold 25 \
+	--libs openssl,nettle --algos x25519,ed25519,hkdf-sha256 --seed 5 --threshold 25 \
 	--fail-on-regression --format json pk pk >"$tmp/aa.json" 2>"$tmp/aa.err"
 rc=$?
 [ "$rc" -eq 0 ]
@@ -48,9 +48,11 @@ want = {(l, a, o) for l in ("openssl", "nettle")
         for o in ops}
 got = {(c["library"], c["algorithm"], c["operation"])
        for c in aa["curves"] if c.get("mode") == "pubkey"}
-ok(got == want and len(aa["curves"]) == 10,
-   "every public-key curve, mode pubkey, and nothing else (%d; missing %s)"
-   % (len(aa["curves"]), sorted(want - got)))
+kdf = {c["library"] for c in aa["curves"] if c.get("mode") == "kdf"
+       and c["algorithm"] == "hkdf-sha256" and c["operation"] == "derive"}
+ok(got == want and kdf == {"openssl", "nettle"} and len(aa["curves"]) == 12,
+   "every public-key curve (mode pubkey) and HKDF's (mode kdf), and "
+   "nothing else (%d; missing %s)" % (len(aa["curves"]), sorted(want - got)))
 ok(all(c["verdict"] in ("same", "undecided") and c["rounds"] == 6
        and c["low"] <= c["effect"] <= c["high"] for c in aa["curves"]),
    "A/A: each same or undecided, over 6 rounds (%s)"
@@ -65,14 +67,9 @@ tap_n=$(sed -n 's/^# \([0-9][0-9]*\)$/\1/p' "$tmp/py.out")
 
 db=$state/results.db
 [ "$(sqlite3 "$db" "select count(*) from duet_curves_v where mode = 'pubkey'")" -eq 10 ] &&
-	[ "$(sqlite3 "$db" "select count(*) from duet_points where mode = 'pubkey' and buffer_bytes = 1 and json_array_length(block_ns) = 6")" -eq 20 ]
-ok $? "stored: 10 curves in duet_curves, 20 points (two sides) in duet_points, 6 blocks each"
-
-"$BENCHORCH" duet --state-dir "$state" --algos x25519,scrypt pk pk \
-	>"$tmp/o" 2>"$tmp/e"
-rc=$?
-[ "$rc" -eq 2 ] && grep -q "scrypt" "$tmp/e" && [ ! -s "$tmp/o" ]
-ok $? "a key derivation function in a duet: exit 2, named ($rc: $(head -1 "$tmp/e"))"
+	[ "$(sqlite3 "$db" "select count(*) from duet_curves_v where mode = 'kdf'")" -eq 2 ] &&
+	[ "$(sqlite3 "$db" "select count(*) from duet_points where mode in ('pubkey', 'kdf') and buffer_bytes = 1 and json_array_length(block_ns) = 6")" -eq 24 ]
+ok $? "stored: 12 curves in duet_curves, 24 points (two sides) in duet_points, 6 blocks each"
 [ -z "$(stray_guests)" ] && [ -z "$(mounts_under "$state")" ]
 ok $? "no guest and no mount left behind"
 done_testing

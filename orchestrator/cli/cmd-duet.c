@@ -8,11 +8,9 @@
 #include <unistd.h>
 
 #include "lib/exitcode.h"
-#include "lib/kdf-table.h"
 #include "lib/messages.h"
 #include "lib/paths.h"
 #include "lib/shuffle.h"
-#include "lib/util.h"
 #include "orchestrator/cli/cli.h"
 #include "orchestrator/cli/options-measure.h"
 #include "orchestrator/run/duet.h"
@@ -51,13 +49,13 @@ static const char usage[] =
 "controls, judged and shown but never a regression. When no library\n"
 "differs, every library is under test.\n""\n"
 "Public-key algorithms named in --algos (x25519, ed25519, ecdsa-p256,\n"
-"rsa-2048, ...) are measured after the ciphers and hashes in the same\n"
-"way: each operation (import, derive, sign, verify, ...) is a curve of\n"
-"one point, mode 'pubkey', whose blocks (one calibrated batch of the\n"
-"operation) take turns; a round's sample is the log ratio of the two\n"
-"sides' ns per operation. rsa-2048's keygen is not judged (a new key's\n"
-"time varies by nature). Key derivation functions are not measured\n"
-"in a duet.\n"
+"rsa-2048, ...) and key derivation functions (pbkdf2-sha256,\n"
+"hkdf-sha256, scrypt, argon2id) are measured after the ciphers and\n"
+"hashes in the same way: each operation (import, derive, sign, verify,\n"
+"...; a KDF's derive) is a curve of one point, mode 'pubkey' or 'kdf',\n"
+"whose blocks (one calibrated batch of the operation) take turns; a\n"
+"round's sample is the log ratio of the two sides' ns per operation.\n"
+"rsa-2048's keygen is not judged (a new key's time varies by nature).\n"
 "\n"
 "stdout: per library the curves slower, faster, same and undecided, the\n"
 "median effect and the median minimum detectable effect (MDE), then the\n"
@@ -75,26 +73,6 @@ static const char epilog[] =
 "environment (not root, no log directory, a database that cannot be\n"
 "written), 4 a tested library has a\n"
 "slower curve and --fail-on-regression was given, 130/143 interrupted.\n";
-
-/* --algos: the protocol's algorithms and the public-key ones; key
- * derivation is measured library after library, not in a duet. */
-static int parse_algos(const char *arg, void *dest, bo_err *err)
-{
-	char *copy, *tok, *save = NULL;
-	int rc = 0;
-
-	if (request_check_run_algos(arg, "--algos", err) < 0)
-		return -1;
-	copy = xstrdup(arg);
-	for (tok = strtok_r(copy, ",", &save); tok && rc == 0;
-	     tok = strtok_r(NULL, ",", &save))
-		if (kdf_find(tok))
-			rc = bo_err_set(err, "--algos: '%s' is a key derivation function: a duet measures ciphers, hashes and public-key operations only", tok);
-	free(copy);
-	if (rc == 0)
-		*(const char **)dest = arg;
-	return rc;
-}
 
 struct duet_opts {
 	struct cli_paths paths;		/* first: cli_parse reads it */
@@ -116,11 +94,12 @@ static const struct opt_def options[] = {
 	  .help = "only these libraries (openssl, libgcrypt, nettle,\n"
 		  "libsodium, ...; default: all)" },
 	{ .name = "algos", .kind = OPT_VALUE, .arg = "LIST",
-	  .offset = offsetof(struct duet_opts, algos), .parse = parse_algos,
+	  .offset = offsetof(struct duet_opts, algos), .parse = measure_parse_run_algos,
 	  .help = "only these algorithms (e.g. aes-128-cbc,sha-256;\n"
 		  "default: every cipher and hash); public-key ones\n"
-		  "(x25519, ed25519, ecdsa-p256, rsa-2048, ...) too,\n"
-		  "only when named" },
+		  "(x25519, ed25519, ecdsa-p256, rsa-2048, ...) and key\n"
+		  "derivation functions (pbkdf2-sha256, ...) too, only\n"
+		  "when named" },
 	{ .name = "new-build", .kind = OPT_STRING, .arg = "NAME",
 	  .offset = offsetof(struct duet_opts, new_build),
 	  .help = "NEW's guest loads this build of NEW's image\n"

@@ -351,11 +351,12 @@ static int keygen_named(const char *list)
 	return 0;
 }
 
-/* The guest's arguments for R, into ARGS (at least 22), with their
- * values in BUFS; SYM and PK are R->algos split (duet_split_algos). */
+/* The guest's arguments for R, into ARGS (at least 24), with their
+ * values in BUFS; SYM, PK and KDF are R->algos split
+ * (duet_split_algos). */
 static void guest_args(const struct duet_request *r, int cpu,
 		       const char **args, char bufs[3][24], const char *sym,
-		       const char *pk)
+		       const char *pk, const char *kdf)
 {
 	size_t n = 0;
 
@@ -382,10 +383,15 @@ static void guest_args(const struct duet_request *r, int cpu,
 		args[n++] = "--algos";
 		args[n++] = sym;
 	}
-	/* public-key operations: points that take turns as well */
+	/* public-key operations and key derivation: points that take
+	 * turns as well */
 	if (pk) {
 		args[n++] = "--pubkey";
 		args[n++] = pk;
+	}
+	if (kdf) {
+		args[n++] = "--kdf";
+		args[n++] = kdf;
 	}
 	/* the same addresses in both guests: they differ only where
 	 * their images do (guest/place.h) */
@@ -447,8 +453,8 @@ static void run_pass(const struct duet_request *r, struct duet_config *dc,
 		     const struct side_prep p[2], struct duet_side s[2],
 		     unsigned pass, struct duet_progress *dp)
 {
-	const char *args[24];
-	char bufs[3][24], stage[32], *sym, *pk;
+	const char *args[28];
+	char bufs[3][24], stage[32], *sym, *pk, *kdf;
 	bo_err err;
 
 	memset(s, 0, 2 * sizeof(*s));
@@ -465,8 +471,8 @@ static void run_pass(const struct duet_request *r, struct duet_config *dc,
 		}
 		dp->done[i] = 0;
 	}
-	duet_split_algos(r->algos, &sym, &pk);
-	guest_args(r, dc->cpu, args, bufs, sym, pk);
+	duet_split_algos(r->algos, &sym, &pk, &kdf);
+	guest_args(r, dc->cpu, args, bufs, sym, pk, kdf);
 	dc->guest_args = args;
 	dc->first = (unsigned)(r->seed & 1);
 	if (pass > 1)
@@ -481,6 +487,7 @@ static void run_pass(const struct duet_request *r, struct duet_config *dc,
 		duet_pk_results(&s[i].out);
 	free(sym);
 	free(pk);
+	free(kdf);
 	for (unsigned i = 0; i < 2; i++)	/* a guest that did not end */
 		if (!dp->done[i])
 			progress_end(&dp->pg, dp->name[i], 1,
