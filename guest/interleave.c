@@ -169,21 +169,21 @@ static void emit_pairs(struct sched *s, size_t m, enum guest_algo algo,
 	}
 }
 
+static size_t open_rounds(struct sched *s, struct worker_req *q,
+			  unsigned place_algo, unsigned place_op,
+			  bool oneshot, size_t len, uint64_t *start);
+
 /* One point: every library that has ALGO opens and calibrates it, then
  * s->rounds rounds of one block each, the libraries in a new random
  * order each round; then the results and the pairs. In a duet a turn
  * ends after the calibration and after each round, whether or not a
  * library has the point, so that both guests end as many turns at every
  * point (turns.h). */
-static size_t open_rounds(struct sched *s, struct worker_req *q,
-			  unsigned place_algo, unsigned place_op,
-			  bool oneshot, size_t len);
-
 static void run_point(struct sched *s, enum guest_algo algo,
 		      enum guest_op op, bool oneshot, size_t len)
 {
 	struct worker_req q;
-	uint64_t start = bench_now_ns();
+	uint64_t start;
 	size_t m;
 
 	memset(&q, 0, sizeof(q));
@@ -192,22 +192,23 @@ static void run_point(struct sched *s, enum guest_algo algo,
 	q.op = (uint32_t)op;
 	q.oneshot = oneshot;
 	q.len = len;
-	m = open_rounds(s, &q, algo, op, oneshot, len);
+	m = open_rounds(s, &q, algo, op, oneshot, len, &start);
 	for (size_t k = 0; k < m; k++)
 		if (s->lp[k].ok)
 			emit_lib_point(s, &s->lp[k], algo, op, oneshot, len);
 	emit_pairs(s, m, algo, op, oneshot, len, bench_now_ns() - start);
 }
 
-/* A point's opening (command Q, to every library that has the
+/* A point's opening (command QP, to every library that has the
  * algorithm, s->supports) and its rounds of blocks (BLOCK, PKBLOCK
- * after PKOP, KDFBLOCK after KDFOP), the libraries in a new random order each round, each
- * round at the placement of (PLACE_ALGO, PLACE_OP, ONESHOT, LEN); a
- * turn ends after the opening and after each round. Returns the count
+ * after PKOP, KDFBLOCK after KDFOP), the libraries in a new random
+ * order each round, each round at the placement of (PLACE_ALGO,
+ * PLACE_OP, ONESHOT, LEN); a turn ends after the opening and after each
+ * round. *START gets the time the first block began. Returns the count
  * of libraries in s->lp. */
 static size_t open_rounds(struct sched *s, struct worker_req *qp,
 			  unsigned place_algo, unsigned place_op,
-			  bool oneshot, size_t len)
+			  bool oneshot, size_t len, uint64_t *start)
 {
 	size_t order[MAX_LIBS], m = 0;
 	struct worker_req q = *qp;
@@ -231,6 +232,7 @@ static size_t open_rounds(struct sched *s, struct worker_req *qp,
 	turns_pass();
 	q.cmd = q.cmd == WORKER_PKOP ? WORKER_PKBLOCK :
 		q.cmd == WORKER_KDFOP ? WORKER_KDFBLOCK : WORKER_BLOCK;
+	*start = bench_now_ns();
 	for (unsigned round = 0; round < s->rounds; round++) {
 		/* one placement per round for every library, and for the
 		 * other guest of a duet (the same seed) */
@@ -315,6 +317,7 @@ static void run_pk(struct sched *s, int algo)
 {
 	const struct pubkey_algorithm *t = &pubkey_table[algo];
 	size_t order[MAX_LIBS];
+	uint64_t start;
 	struct worker_req q;
 	struct worker_reply r;
 
@@ -338,7 +341,7 @@ static void run_pk(struct sched *s, int algo)
 		q.op = (uint32_t)op;
 		/* placements of their own: past the ciphers' algorithms */
 		m = open_rounds(s, &q, GUEST_ALGO_COUNT + (unsigned)algo,
-				(unsigned)op, false, 0);
+				(unsigned)op, false, 0, &start);
 		for (size_t k = 0; k < m; k++) {
 			const struct lib_point *lp = &s->lp[k];
 			struct pk_outcome *o = &s->run->pk->o[lp->lib][algo];
@@ -359,6 +362,7 @@ static void run_pk(struct sched *s, int algo)
 static void run_kdf(struct sched *s, int algo)
 {
 	size_t order[MAX_LIBS], m;
+	uint64_t start;
 	struct worker_req q;
 	struct worker_reply r;
 
@@ -376,7 +380,7 @@ static void run_kdf(struct sched *s, int algo)
 	q.cmd = WORKER_KDFOP;
 	/* placements of their own: past the public-key algorithms' */
 	m = open_rounds(s, &q, GUEST_ALGO_COUNT + GUEST_PK_COUNT +
-			       (unsigned)algo, 0, false, 0);
+			       (unsigned)algo, 0, false, 0, &start);
 	for (size_t k = 0; k < m; k++) {
 		const struct lib_point *lp = &s->lp[k];
 		struct kdf_outcome *o = &s->run->kdf->o[lp->lib][algo];
