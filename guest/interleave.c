@@ -9,10 +9,12 @@
 #include "bench.h"
 #include "emit.h"
 #include "interleave.h"
+#include "kdf.h"
 #include "lib/build-name.h"
 #include "lib/shuffle.h"
 #include "pairs.h"
 #include "place.h"
+#include "pubkey.h"
 #include "samples.h"
 #include "turns.h"
 #include "worker.h"
@@ -53,10 +55,10 @@ static int call(struct sched *s, size_t i, const struct worker_req *q,
 	return 0;
 }
 
-/* The `result` line of library point LP at LEN bytes. */
-static void emit_lib_point(struct sched *s, const struct lib_point *lp,
-			   enum guest_algo algo, enum guest_op op,
-			   bool oneshot, size_t len)
+/* The timing of library point LP, one set of its rounds' blocks, into
+ * *R (all but mb_per_s and maxrss_kib). */
+static void lib_point_timing(struct sched *s, const struct lib_point *lp,
+			     struct bench_result *rp)
 {
 	struct bench_result r;
 	struct samples_summary sum;
@@ -79,6 +81,17 @@ static void emit_lib_point(struct sched *s, const struct lib_point *lp,
 		samples_sort(sorted, s->rounds);
 		r.tsc_cycles = samples_quartile(sorted, s->rounds, 2);
 	}
+	*rp = r;
+}
+
+/* The `result` line of library point LP at LEN bytes. */
+static void emit_lib_point(struct sched *s, const struct lib_point *lp,
+			   enum guest_algo algo, enum guest_op op,
+			   bool oneshot, size_t len)
+{
+	struct bench_result r;
+
+	lib_point_timing(s, lp, &r);
 	r.mb_per_s = (double)len * (double)lp->calls /
 		     (double)r.median_ns * 1000.0;
 	r.maxrss_kib = lp->maxrss_kib;
@@ -156,6 +169,10 @@ static void emit_pairs(struct sched *s, size_t m, enum guest_algo algo,
 	}
 }
 
+static size_t open_rounds(struct sched *s, struct worker_req *q,
+			  unsigned place_algo, unsigned place_op,
+			  bool oneshot, size_t len, uint64_t *start);
+
 /* One point: every library that has ALGO opens and calibrates it, then
  * s->rounds rounds of one block each, the libraries in a new random
  * order each round; then the results and the pairs. In a duet a turn
@@ -165,10 +182,9 @@ static void emit_pairs(struct sched *s, size_t m, enum guest_algo algo,
 static void run_point(struct sched *s, enum guest_algo algo,
 		      enum guest_op op, bool oneshot, size_t len)
 {
-	size_t order[MAX_LIBS], m = 0;
 	struct worker_req q;
-	struct worker_reply r;
 	uint64_t start;
+	size_t m;
 
 	memset(&q, 0, sizeof(q));
 	q.cmd = WORKER_POINT;
@@ -176,6 +192,28 @@ static void run_point(struct sched *s, enum guest_algo algo,
 	q.op = (uint32_t)op;
 	q.oneshot = oneshot;
 	q.len = len;
+	m = open_rounds(s, &q, algo, op, oneshot, len, &start);
+	for (size_t k = 0; k < m; k++)
+		if (s->lp[k].ok)
+			emit_lib_point(s, &s->lp[k], algo, op, oneshot, len);
+	emit_pairs(s, m, algo, op, oneshot, len, bench_now_ns() - start);
+}
+
+/* A point's opening (command QP, to every library that has the
+ * algorithm, s->supports) and its rounds of blocks (BLOCK, PKBLOCK
+ * after PKOP, KDFBLOCK after KDFOP), the libraries in a new random
+ * order each round, each round at the placement of (PLACE_ALGO,
+ * PLACE_OP, ONESHOT, LEN); a turn ends after the opening and after each
+ * round. *START gets the time the first block began. Returns the count
+ * of libraries in s->lp. */
+static size_t open_rounds(struct sched *s, struct worker_req *qp,
+			  unsigned place_algo, unsigned place_op,
+			  bool oneshot, size_t len, uint64_t *start)
+{
+	size_t order[MAX_LIBS], m = 0;
+	struct worker_req q = *qp;
+	struct worker_reply r;
+
 	shuffle_permutation(&s->rng, order, s->nlibs);
 	for (size_t k = 0; k < s->nlibs; k++) {
 		size_t i = order[k];
@@ -192,12 +230,14 @@ static void run_point(struct sched *s, enum guest_algo algo,
 		m++;
 	}
 	turns_pass();
-	q.cmd = WORKER_BLOCK;
-	start = bench_now_ns();
+	q.cmd = q.cmd == WORKER_PKOP ? WORKER_PKBLOCK :
+		q.cmd == WORKER_KDFOP ? WORKER_KDFBLOCK : WORKER_BLOCK;
+	*start = bench_now_ns();
 	for (unsigned round = 0; round < s->rounds; round++) {
 		/* one placement per round for every library, and for the
 		 * other guest of a duet (the same seed) */
-		q.place = place_offset(s->seed, algo, op, oneshot, len, round);
+		q.place = place_offset(s->seed, place_algo, place_op, oneshot,
+				       len, round);
 		shuffle_permutation(&s->rng, order, m);
 		for (size_t k = 0; k < m; k++) {
 			struct lib_point *lp = &s->lp[order[k]];
@@ -215,10 +255,7 @@ static void run_point(struct sched *s, enum guest_algo algo,
 		}
 		turns_pass();
 	}
-	for (size_t k = 0; k < m; k++)
-		if (s->lp[k].ok)
-			emit_lib_point(s, &s->lp[k], algo, op, oneshot, len);
-	emit_pairs(s, m, algo, op, oneshot, len, bench_now_ns() - start);
+	return m;
 }
 
 /* Every point of ALGO: the sizes of the run; at each, as the sequential
@@ -270,6 +307,92 @@ static void run_algo(struct sched *s, enum guest_algo algo)
 	}
 }
 
+/* A duet's public-key algorithm ALGO (pubkey.h, "A duet"): every
+ * library's known answers and keys, then each operation a point of
+ * one size whose blocks take turns as a cipher's do; the blocks go to
+ * run->pk as that library's timing of the operation (its `pkresult`,
+ * printed by pubkey_finish after the cross-check). The turns depend on
+ * the options alone, as run_algo's. */
+static void run_pk(struct sched *s, int algo)
+{
+	const struct pubkey_algorithm *t = &pubkey_table[algo];
+	size_t order[MAX_LIBS];
+	uint64_t start;
+	struct worker_req q;
+	struct worker_reply r;
+
+	memset(&q, 0, sizeof(q));
+	q.cmd = WORKER_PKALGO;
+	q.algo = (uint32_t)algo;
+	shuffle_permutation(&s->rng, order, s->nlibs);
+	for (size_t k = 0; k < s->nlibs; k++) {
+		size_t i = order[k];
+
+		s->supports[i] = s->w[i].alive && call(s, i, &q, &r) == 0 &&
+				 r.status == 0 && r.supported;
+	}
+	turns_pass();
+	for (int op = 0; op < PUBKEY_MAX_OPS && t->ops[op]; op++) {
+		size_t m;
+
+		if (!pubkey_duet_has_op(algo, op))
+			continue;
+		q.cmd = WORKER_PKOP;
+		q.op = (uint32_t)op;
+		/* placements of their own: past the ciphers' algorithms */
+		m = open_rounds(s, &q, GUEST_ALGO_COUNT + (unsigned)algo,
+				(unsigned)op, false, 0, &start);
+		for (size_t k = 0; k < m; k++) {
+			const struct lib_point *lp = &s->lp[k];
+			struct pk_outcome *o = &s->run->pk->o[lp->lib][algo];
+
+			if (!lp->ok)
+				continue;
+			lib_point_timing(s, lp, &o->r[op]);
+			o->r[op].maxrss_kib = lp->maxrss_kib;
+			o->have[op] = true;
+		}
+	}
+}
+
+/* A duet's key derivation function ALGO, as run_pk: every library's
+ * known answers, then one point (a batch of derivations a block) whose
+ * blocks take turns; the blocks go to run->kdf (its `kdfresult`,
+ * printed by kdf_finish). */
+static void run_kdf(struct sched *s, int algo)
+{
+	size_t order[MAX_LIBS], m;
+	uint64_t start;
+	struct worker_req q;
+	struct worker_reply r;
+
+	memset(&q, 0, sizeof(q));
+	q.cmd = WORKER_KDFALGO;
+	q.algo = (uint32_t)algo;
+	shuffle_permutation(&s->rng, order, s->nlibs);
+	for (size_t k = 0; k < s->nlibs; k++) {
+		size_t i = order[k];
+
+		s->supports[i] = s->w[i].alive && call(s, i, &q, &r) == 0 &&
+				 r.status == 0 && r.supported;
+	}
+	turns_pass();
+	q.cmd = WORKER_KDFOP;
+	/* placements of their own: past the public-key algorithms' */
+	m = open_rounds(s, &q, GUEST_ALGO_COUNT + GUEST_PK_COUNT +
+			       (unsigned)algo, 0, false, 0, &start);
+	for (size_t k = 0; k < m; k++) {
+		const struct lib_point *lp = &s->lp[k];
+		struct kdf_outcome *o = &s->run->kdf->o[lp->lib][algo];
+
+		if (!lp->ok)
+			continue;
+		lib_point_timing(s, lp, &o->r);
+		o->r.maxrss_kib = lp->maxrss_kib;
+		o->have = true;
+	}
+}
+
 /* Worker I's public-key algorithms and key derivation functions
  * (WORKER_EXTRA), when it is alive; a worker that fails is reported by
  * call() and costs only its library. */
@@ -311,9 +434,19 @@ void interleave_run(struct run *run)
 	turns_pass();
 	for (size_t a = 0; a < o->nalgos; a++)
 		run_algo(s, o->algos[a]);
-	/* public key and key derivation: each library in its worker, one
-	 * after the other, as without --interleave (never in a duet) */
-	if (run->pk || run->kdf)
+	/* a duet's public-key algorithms and key derivation functions:
+	 * points that take turns */
+	if (o->duet && run->pk)
+		for (int a = 0; a < GUEST_PK_COUNT; a++)
+			if (o->pk[a])
+				run_pk(s, a);
+	if (o->duet && run->kdf)
+		for (int a = 0; a < GUEST_KDF_COUNT; a++)
+			if (o->kdf[a])
+				run_kdf(s, a);
+	/* public key and key derivation but in a duet: each library in its
+	 * worker, one after the other, as without --interleave */
+	if ((run->pk || run->kdf) && !o->duet)
 		for (size_t i = 0; i < s->nlibs; i++)
 			run_extra(s, i);
 	for (size_t i = 0; i < s->nlibs; i++)

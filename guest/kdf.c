@@ -9,6 +9,7 @@
 #include "emit.h"
 #include "kdf-kat.h"
 #include "kdf.h"
+#include "place.h"
 
 /* The timed path's inputs, the same in every library: the password
  * (HKDF's input keying material) is the run's key, bytes 0x10 .. 0x2f
@@ -79,38 +80,57 @@ static int lib_index(const struct run *run, const struct guest_backend *b)
 	return -1;
 }
 
+/* The timed path's inputs of one KDF; arg points into it (it does not
+ * move once set up). */
+struct kdf_path {
+	uint8_t salt[KDF_SALT_BYTES], info[KDF_INFO_BYTES];
+	struct guest_kdf_input in;
+	struct kdf_arg arg;
+};
+
+/* Set up P for ALGO in B, the derived key into OUT. */
+static void path_setup(struct run *run, const struct guest_backend *b,
+		       enum guest_kdf_algo algo, uint8_t *out,
+		       struct kdf_path *p)
+{
+	const struct kdf_algorithm *t = &kdf_table[algo];
+	struct kdf_arg arg = { b->kdf, algo, &p->in, out };
+
+	fill_from(p->salt, sizeof(p->salt), KDF_SALT_FIRST);
+	fill_from(p->info, sizeof(p->info), KDF_INFO_FIRST);
+	memset(&p->in, 0, sizeof(p->in));
+	p->in.pass = run->key;
+	p->in.pass_bytes = KDF_PASS_BYTES;
+	p->in.salt = p->salt;
+	p->in.salt_bytes = sizeof(p->salt);
+	p->in.info = p->info;
+	p->in.info_bytes = sizeof(p->info);
+	p->in.cost = t->iterations;
+	p->in.block = t->block_size;
+	p->in.memory_kib = algo == GUEST_KDF_ARGON2ID ?
+			   (uint32_t)t->memory_kib : 0;
+	p->in.lanes = t->parallelism;
+	p->in.out_bytes = t->output_bytes;
+	p->arg = arg;
+}
+
 /* Time one derivation of ALGO in B at the cost of kdf_table into *OUT,
  * printing an `error` line when it fails. */
 static void time_derive(struct run *run, const struct guest_backend *b,
 			enum guest_kdf_algo algo, struct kdf_outcome *out)
 {
 	const struct kdf_algorithm *t = &kdf_table[algo];
-	uint8_t salt[KDF_SALT_BYTES], info[KDF_INFO_BYTES];
-	struct guest_kdf_input in;
 	struct bench_params p = run->params;
-	struct kdf_arg arg = { b->kdf, algo, &in, out->out };
+	struct kdf_path path;
 	int rc;
 
-	fill_from(salt, sizeof(salt), KDF_SALT_FIRST);
-	fill_from(info, sizeof(info), KDF_INFO_FIRST);
-	memset(&in, 0, sizeof(in));
-	in.pass = run->key;
-	in.pass_bytes = KDF_PASS_BYTES;
-	in.salt = salt;
-	in.salt_bytes = sizeof(salt);
-	in.info = info;
-	in.info_bytes = sizeof(info);
-	in.cost = t->iterations;
-	in.block = t->block_size;
-	in.memory_kib = algo == GUEST_KDF_ARGON2ID ? (uint32_t)t->memory_kib : 0;
-	in.lanes = t->parallelism;
-	in.out_bytes = t->output_bytes;
+	path_setup(run, b, algo, out->out, &path);
 	if (algo == GUEST_KDF_SCRYPT || algo == GUEST_KDF_ARGON2ID) {
 		p.sets = 1;
 		if (p.repetitions > KDF_SLOW_REPETITIONS)
 			p.repetitions = KDF_SLOW_REPETITIONS;
 	}
-	rc = bench_measure(batch_derive, &arg, 1, &p, NULL, &out->r);
+	rc = bench_measure(batch_derive, &path.arg, 1, &p, NULL, &out->r);
 	run->counts->measure_ns += out->r.spent_ns;
 	if (rc < 0) {
 		check_emit(emit_error(b->name, t->name, "derivation failed"));
@@ -119,42 +139,132 @@ static void time_derive(struct run *run, const struct guest_backend *b,
 	out->have = true;
 }
 
-void kdf_measure_library(struct run *run, const struct guest_backend *b)
+/* ALGO's `unsupported` line in B, or its known-answer tests (`kat`
+ * lines); fills OUT's measured, kat_ok and nkat. Returns whether B has
+ * ALGO. */
+static bool open_kdf(const struct guest_backend *b, enum guest_kdf_algo a,
+		     struct kdf_outcome *out)
 {
-	int idx = run->kdf ? lib_index(run, b) : -1;
+	const char *name = kdf_table[a].name;
 	const struct kdf_kat *v;
 	size_t nv;
 
+	if (!b->kdf || !b->kdf->supports(a)) {
+		check_emit(emit_unsupported(b->name, name));
+		return false;
+	}
+	v = kdf_kat_table(&nv);
+	out->measured = true;
+	out->kat_ok = true;
+	for (size_t i = 0; i < nv; i++) {
+		enum kdf_kat_rc rc;
+
+		if (v[i].algo != a)
+			continue;
+		rc = kdf_kat_run(b->kdf, &v[i]);
+		if (rc == KDF_KAT_SKIP)
+			continue;
+		out->nkat++;
+		out->kat_ok = out->kat_ok && rc == KDF_KAT_PASS;
+		check_emit(emit_kat(b->name, name, rc == KDF_KAT_PASS,
+				    v[i].source));
+	}
+	return true;
+}
+
+void kdf_measure_library(struct run *run, const struct guest_backend *b)
+{
+	int idx = run->kdf ? lib_index(run, b) : -1;
+
 	if (idx < 0)
 		return;
-	v = kdf_kat_table(&nv);
 	for (int a = 0; a < GUEST_KDF_COUNT; a++) {
 		struct kdf_outcome *out = &run->kdf->o[idx][a];
-		const char *name = kdf_table[a].name;
 
 		if (!run->o->kdf[a])
 			continue;
-		if (!b->kdf || !b->kdf->supports((enum guest_kdf_algo)a)) {
-			check_emit(emit_unsupported(b->name, name));
-			continue;
-		}
-		out->measured = true;
-		out->kat_ok = true;
-		for (size_t i = 0; i < nv; i++) {
-			enum kdf_kat_rc rc;
-
-			if (v[i].algo != (enum guest_kdf_algo)a)
-				continue;
-			rc = kdf_kat_run(b->kdf, &v[i]);
-			if (rc == KDF_KAT_SKIP)
-				continue;
-			out->nkat++;
-			out->kat_ok = out->kat_ok && rc == KDF_KAT_PASS;
-			check_emit(emit_kat(b->name, name, rc == KDF_KAT_PASS,
-					    v[i].source));
-		}
-		time_derive(run, b, (enum guest_kdf_algo)a, out);
+		if (open_kdf(b, (enum guest_kdf_algo)a, out))
+			time_derive(run, b, (enum guest_kdf_algo)a, out);
 	}
+}
+
+/* --- a duet's points (kdf_duet_*), in a worker process --- */
+
+static struct {
+	bool open;		/* path is set up, calls calibrated */
+	bool algo_open;		/* path is set up */
+	const struct guest_backend *b;
+	enum guest_kdf_algo algo;
+	struct kdf_path path;
+	uint64_t calls;
+	bool tsc;
+	uint64_t ns, ticks, spent;	/* the last block */
+} duet;
+
+bool kdf_duet_algo(struct run *run, const struct guest_backend *b, int algo)
+{
+	int idx = run->kdf ? lib_index(run, b) : -1;
+
+	duet.open = duet.algo_open = false;
+	if (idx < 0 || algo < 0 || algo >= GUEST_KDF_COUNT ||
+	    !open_kdf(b, (enum guest_kdf_algo)algo, &run->kdf->o[idx][algo]))
+		return false;
+	duet.b = b;
+	duet.algo = (enum guest_kdf_algo)algo;
+	path_setup(run, b, duet.algo, run->kdf->o[idx][algo].out,
+		   &duet.path);
+	duet.algo_open = true;
+	return true;
+}
+
+int kdf_duet_op(struct run *run, uint64_t *calls, uint64_t *spent_ns)
+{
+	struct bench_result r;
+	int rc;
+
+	duet.open = false;
+	if (!duet.algo_open)
+		return -1;
+	memset(&r, 0, sizeof(r));
+	rc = bench_calibrate(batch_derive, &duet.path.arg, 1, &run->params,
+			     NULL, &duet.calls, &r);
+	*spent_ns = r.spent_ns;
+	if (rc < 0) {
+		check_emit(emit_error(duet.b->name, kdf_table[duet.algo].name,
+				      "derivation failed"));
+		return -1;
+	}
+	*calls = duet.calls;
+	duet.tsc = run->params.tsc;
+	duet.open = true;
+	return 0;
+}
+
+/* place_call's function: one batch of the open KDF. */
+static int duet_batch(void *unused)
+{
+	(void)unused;
+	return bench_batch(batch_derive, &duet.path.arg, duet.calls, duet.tsc,
+			   &duet.ns, &duet.ticks, &duet.spent);
+}
+
+int kdf_duet_block(uint32_t place, uint64_t *ns, uint64_t *ticks,
+		   uint64_t *spent_ns)
+{
+	if (!duet.open)
+		return -1;
+	duet.spent = 0;
+	if (place_call(place % PLACE_SPAN & ~15u, duet_batch, NULL) < 0) {
+		*spent_ns = duet.spent;
+		check_emit(emit_error(duet.b->name, kdf_table[duet.algo].name,
+				      "derivation failed"));
+		duet.open = false;
+		return -1;
+	}
+	*ns = duet.ns;
+	*ticks = duet.ticks;
+	*spent_ns = duet.spent;
+	return 0;
 }
 
 /* Whether outcome V may judge the others' keys: it derived one, and its

@@ -51,6 +51,26 @@ struct kdf_shared {
 	struct kdf_outcome o[MAX_LIBS][GUEST_KDF_COUNT];
 };
 
+/* A duet (--duet; guest/PROTOCOL.md, "Duet"): step 1 as points whose
+ * blocks take turns, in the library's worker (guest/interleave.c); the
+ * parent keeps the blocks' timing in run->kdf, the worker the known
+ * answers and the derived key. */
+
+/* In B's worker: ALGO's `unsupported` or `kat` lines and its inputs set
+ * up. Returns whether B has ALGO. */
+bool kdf_duet_algo(struct run *run, const struct guest_backend *b, int algo);
+
+/* Calibrate the derivations per batch of the KDF open into *CALLS (to
+ * --min-batch-ns: one for the slow ones), adding the ns spent to
+ * *SPENT_NS. Returns 0, or -1 (none open, or failed: an `error`
+ * line). */
+int kdf_duet_op(struct run *run, uint64_t *calls, uint64_t *spent_ns);
+
+/* One timed batch of the KDF open at stack offset PLACE into *NS and
+ * *TICKS (and *SPENT_NS). Returns 0, or -1 (an `error` line). */
+int kdf_duet_block(uint32_t place, uint64_t *ns, uint64_t *ticks,
+		   uint64_t *spent_ns);
+
 /* Map a zeroed struct kdf_shared, shared with child processes forked
  * later. Returns it, or NULL when out of memory. Freed by
  * kdf_shared_free. */

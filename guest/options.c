@@ -131,6 +131,8 @@ static const char usage_text[] =
 	"  --duet             --interleave, taking turns with another guest:\n"
 	"                     a byte on stdin starts each turn, a turn line\n"
 	"                     ends it; end of file on stdin ends the turns\n"
+	"                     (--pubkey, --kdf: each operation a point that\n"
+	"                     takes turns, RSA keygen left out)\n"
 	"  --fixed-layout     no address space randomisation: the same\n"
 	"                     addresses in every guest of an image\n"
 	"  --list-libs        print the library names, one a line, in the\n"
@@ -739,16 +741,6 @@ static int finish_options(struct options *o)
 	if (o->rounds == 0)
 		o->rounds = o->quick ? INTERLEAVE_QUICK_ROUNDS
 				     : INTERLEAVE_ROUNDS;
-	/* with --interleave they follow the interleaved points, library
-	 * after library; a duet's turns would not match */
-	if (o->pubkey && o->duet) {
-		complain("--pubkey is measured library after library: not with --duet");
-		return 2;
-	}
-	if (o->kdf_any && o->duet) {
-		complain("--kdf is measured library after library: not with --duet");
-		return 2;
-	}
 	if (o->algos_none && o->nalgos > 0) {
 		complain("--algos none names no other algorithm");
 		return 2;

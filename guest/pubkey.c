@@ -12,6 +12,7 @@
 
 #include "emit.h"
 #include "options.h"
+#include "place.h"
 #include "pubkey-kat.h"
 #include "pubkey.h"
 #include "rsa-keys.h"
@@ -251,6 +252,94 @@ static int lib_index(const struct run *run, const struct guest_backend *b)
 	return -1;
 }
 
+/* The timed path of one algorithm in one library: its inputs, the
+ * batch argument that points into them, and its keys. Does not move
+ * once opened (arg points into it). */
+struct pk_path {
+	uint8_t peer[GUEST_PK_PRIV_MAX], msg[PK_MSG_BYTES];
+	uint8_t pub[GUEST_PK_PUB_MAX], seed[GUEST_PK_PRIV_MAX];
+	uint8_t ss[GUEST_PK_KEY_BYTES];
+	struct pk_arg arg;
+	void *key, *other;
+};
+
+/* Set up P for ALGO in PK (the keys untimed), its outputs into *OUT.
+ * Returns true, or false when the keys cannot be set up (P must still
+ * be closed, path_close). */
+static bool path_open(struct run *run, const struct guest_pk_ops *pk,
+		      enum guest_pk_algo algo, struct pk_outcome *out,
+		      struct pk_path *p)
+{
+	struct pk_arg arg = { pk, algo, NULL, p->seed, NULL, out->out,
+			      algo == GUEST_PK_ML_DSA_65 ? out->out
+							 : timed_sig(algo),
+			      p->ss };
+	bool ok;
+
+	p->arg = arg;
+	p->other = NULL;
+	seed_of(run->key, algo, p->seed);
+	p->key = pk->key_new(algo, p->seed);
+	fill_from(p->peer, guest_pk_priv_bytes(algo), PK_PEER_FIRST);
+	fill_from(p->msg, sizeof(p->msg), PK_MSG_FIRST);
+	if (guest_pk_is_kem(algo)) {
+		ok = p->key && pk->public_key(p->key, p->pub) == 0 &&
+		     (p->other = pk->pub_new(algo, p->pub));
+		p->arg.in = out->out;	/* decaps what encaps made */
+	} else if (guest_pk_is_agreement(algo)) {
+		/* the peer's public key, from its private key */
+		ok = p->key && (p->other = pk->key_new(algo, p->peer)) &&
+		     pk->public_key(p->other, p->pub) == 0;
+		p->arg.in = p->pub;
+	} else {
+		ok = p->key && pk->public_key(p->key, p->pub) == 0 &&
+		     (p->other = pk->pub_new(algo, p->pub));
+		p->arg.in = p->msg;
+	}
+	return ok;
+}
+
+static void path_close(struct pk_path *p)
+{
+	p->arg.pk->key_free(p->key);
+	p->arg.pk->key_free(p->other);
+	p->key = p->other = NULL;
+}
+
+/* Whether operation FN can run now on P: ML-DSA verifies the signature
+ * just made, and ML-KEM decapsulates the ciphertext just made, none
+ * without it; sets the key FN works on. */
+static bool path_op(struct pk_path *p, bench_batch_fn fn,
+		    const struct pk_outcome *out)
+{
+	if (((p->arg.algo == GUEST_PK_ML_DSA_65 && fn == batch_verify) ||
+	     fn == batch_decaps) && !out->out_ok)
+		return false;
+	p->arg.key = fn == batch_verify || fn == batch_encaps ? p->other
+							      : p->key;
+	return true;
+}
+
+/* After a successful batch of FN on P: its output is the timed path's
+ * (derive, sign, encaps), or the decapsulation is checked against
+ * it. Prints an `error` line (library B, algorithm NAME) when the
+ * ciphertext came back with another secret. */
+static void path_done(struct pk_path *p, bench_batch_fn fn,
+		      struct pk_outcome *out, const char *lib,
+		      const char *name)
+{
+	if (fn == batch_derive || fn == batch_sign || fn == batch_encaps)
+		out->out_ok = true;
+	if (fn == batch_decaps &&
+	    memcmp(p->ss, out->out + GUEST_PK_MLKEM_CT_BYTES,
+		   sizeof(p->ss)) != 0) {
+		/* its own ciphertext came back with another secret */
+		out->out_ok = false;
+		check_emit(emit_error(lib, name,
+				      "decaps gave another shared secret than encaps"));
+	}
+}
+
 /* Time every operation of ALGO in B into *OUT (the keys set up
  * untimed), printing an `error` line for one that fails. */
 static void time_ops(struct run *run, const struct guest_backend *b,
@@ -258,45 +347,16 @@ static void time_ops(struct run *run, const struct guest_backend *b,
 {
 	const struct pubkey_algorithm *t = &pubkey_table[algo];
 	const struct guest_pk_ops *pk = guest_pk_ops_of(b, algo);
-	uint8_t peer[GUEST_PK_PRIV_MAX], msg[PK_MSG_BYTES];
-	uint8_t pub[GUEST_PK_PUB_MAX], seed[GUEST_PK_PRIV_MAX];
-	uint8_t ss[GUEST_PK_KEY_BYTES];
-	struct pk_arg arg = { pk, algo, NULL, seed, NULL, out->out,
-			      algo == GUEST_PK_ML_DSA_65 ? out->out
-							 : timed_sig(algo),
-			      ss };
-	void *key, *other = NULL;
-	int ok;
+	struct pk_path path;
+	bool ok = path_open(run, pk, algo, out, &path);
 
-	seed_of(run->key, algo, seed);
-	key = pk->key_new(algo, seed);
-	fill_from(peer, guest_pk_priv_bytes(algo), PK_PEER_FIRST);
-	fill_from(msg, sizeof(msg), PK_MSG_FIRST);
-	if (guest_pk_is_kem(algo)) {
-		ok = key && pk->public_key(key, pub) == 0 &&
-		     (other = pk->pub_new(algo, pub));
-		arg.in = out->out;	/* decaps what encaps made */
-	} else if (guest_pk_is_agreement(algo)) {
-		/* the peer's public key, from its private key */
-		ok = key && (other = pk->key_new(algo, peer)) &&
-		     pk->public_key(other, pub) == 0;
-		arg.in = pub;
-	} else {
-		ok = key && pk->public_key(key, pub) == 0 &&
-		     (other = pk->pub_new(algo, pub));
-		arg.in = msg;
-	}
 	for (int i = 0; ok && i < PUBKEY_MAX_OPS && t->ops[i]; i++) {
 		bench_batch_fn fn = batch_of(t->ops[i], algo);
 		struct bench_params params = run->params;
 		int rc;
 
-		/* ML-DSA verifies the signature just made, and ML-KEM
-		 * decapsulates the ciphertext just made: none without it */
-		if (((algo == GUEST_PK_ML_DSA_65 && fn == batch_verify) ||
-		     fn == batch_decaps) && !out->out_ok)
+		if (!path_op(&path, fn, out))
 			continue;
-		arg.key = fn == batch_verify || fn == batch_encaps ? other : key;
 		if (fn == batch_keygen) {
 			if (!pk->keygen)
 				continue;
@@ -310,9 +370,9 @@ static void time_ops(struct run *run, const struct guest_backend *b,
 			 * verify and derive take milliseconds) is not an
 			 * operation's cost, and calibration would take it
 			 * for one */
-			(void)fn(&arg, 1);
+			(void)fn(&path.arg, 1);
 		}
-		rc = bench_measure(fn, &arg, 1, &params, NULL, &out->r[i]);
+		rc = bench_measure(fn, &path.arg, 1, &params, NULL, &out->r[i]);
 		run->counts->measure_ns += out->r[i].spent_ns;
 		if (rc < 0) {
 			check_emit(emit_error(b->name, t->name, "%s failed",
@@ -320,59 +380,183 @@ static void time_ops(struct run *run, const struct guest_backend *b,
 			continue;
 		}
 		out->have[i] = true;
-		if (fn == batch_derive || fn == batch_sign ||
-		    fn == batch_encaps)
-			out->out_ok = true;
-		if (fn == batch_decaps &&
-		    memcmp(ss, out->out + GUEST_PK_MLKEM_CT_BYTES,
-			   sizeof(ss)) != 0) {
-			/* its own ciphertext came back with another secret */
-			out->out_ok = false;
-			check_emit(emit_error(b->name, t->name,
-					      "decaps gave another shared secret than encaps"));
-		}
+		path_done(&path, fn, out, b->name, t->name);
 	}
 	if (!ok)
 		check_emit(emit_error(b->name, t->name,
 				      "cannot set up the keys of the timed path"));
-	pk->key_free(key);
-	pk->key_free(other);
+	path_close(&path);
+}
+
+/* The known-answer tests of ALGO in B (its `kat` lines), or its
+ * `unsupported` line; fills OUT's measured and kat_ok. Returns PK's ops
+ * when supported, else NULL. */
+static const struct guest_pk_ops *open_algo(const struct guest_backend *b,
+					    enum guest_pk_algo a,
+					    struct pk_outcome *out)
+{
+	const struct guest_pk_ops *pk = guest_pk_ops_of(b, a);
+	const char *name = pubkey_table[a].name;
+	const struct pk_kat *v;
+	size_t nv;
+
+	if (!pk || !pk->supports(a)) {
+		check_emit(emit_unsupported(b->name, name));
+		return NULL;
+	}
+	v = pk_kat_table(&nv);
+	out->measured = true;
+	out->kat_ok = true;
+	for (size_t i = 0; i < nv; i++) {
+		bool ok;
+
+		if (v[i].algo != a)
+			continue;
+		ok = pk_kat_run(pk, &v[i]);
+		out->kat_ok = out->kat_ok && ok;
+		check_emit(emit_kat(b->name, name, ok, v[i].source));
+	}
+	return pk;
 }
 
 void pubkey_measure_library(struct run *run, const struct guest_backend *b)
 {
 	int idx = run->pk ? lib_index(run, b) : -1;
-	const struct pk_kat *v;
-	size_t nv;
 
 	if (idx < 0)
 		return;
-	v = pk_kat_table(&nv);
 	for (int a = 0; a < GUEST_PK_COUNT; a++) {
 		struct pk_outcome *out = &run->pk->o[idx][a];
-		const char *name = pubkey_table[a].name;
-		const struct guest_pk_ops *pk =
-			guest_pk_ops_of(b, (enum guest_pk_algo)a);
 
 		if (!run->o->pk[a])
 			continue;
-		if (!pk || !pk->supports((enum guest_pk_algo)a)) {
-			check_emit(emit_unsupported(b->name, name));
-			continue;
-		}
-		out->measured = true;
-		out->kat_ok = true;
-		for (size_t i = 0; i < nv; i++) {
-			bool ok;
-
-			if (v[i].algo != (enum guest_pk_algo)a)
-				continue;
-			ok = pk_kat_run(pk, &v[i]);
-			out->kat_ok = out->kat_ok && ok;
-			check_emit(emit_kat(b->name, name, ok, v[i].source));
-		}
-		time_ops(run, b, (enum guest_pk_algo)a, out);
+		if (open_algo(b, (enum guest_pk_algo)a, out))
+			time_ops(run, b, (enum guest_pk_algo)a, out);
 	}
+}
+
+/* --- a duet's points (pubkey_duet_*): one algorithm at a time, one
+ * operation open at a time, in a worker process --- */
+
+static struct {
+	bool algo_open;		/* path holds ALGO's keys */
+	bool ok;		/* they were set up */
+	const struct guest_backend *b;
+	enum guest_pk_algo algo;
+	struct pk_outcome *out;
+	struct pk_path path;
+	int op;			/* the open operation, -1 = none */
+	bench_batch_fn fn;
+	uint64_t calls;
+	bool tsc;
+	uint64_t ns, ticks, spent;	/* the last block */
+} duet = { .op = -1 };
+
+bool pubkey_duet_has_op(int algo, int i)
+{
+	const char *op;
+
+	if (algo < 0 || algo >= GUEST_PK_COUNT || i < 0 ||
+	    i >= PUBKEY_MAX_OPS || !(op = pubkey_table[algo].ops[i]))
+		return false;
+	/* a new RSA key's time varies by nature (the search for primes):
+	 * not judged in a duet; ML-KEM's and ML-DSA's keygen is the key
+	 * pair from its seed, deterministic */
+	return strcmp(op, "keygen") != 0 ||
+	       guest_pk_is_pq((enum guest_pk_algo)algo);
+}
+
+void pubkey_duet_close(void)
+{
+	duet.op = -1;
+	if (duet.algo_open)
+		path_close(&duet.path);
+	duet.algo_open = false;
+}
+
+bool pubkey_duet_algo(struct run *run, const struct guest_backend *b,
+		      int algo)
+{
+	int idx = run->pk ? lib_index(run, b) : -1;
+	const struct guest_pk_ops *pk;
+
+	pubkey_duet_close();
+	if (idx < 0 || algo < 0 || algo >= GUEST_PK_COUNT)
+		return false;
+	duet.b = b;
+	duet.algo = (enum guest_pk_algo)algo;
+	duet.out = &run->pk->o[idx][algo];
+	if (!(pk = open_algo(b, duet.algo, duet.out)))
+		return false;
+	duet.ok = path_open(run, pk, duet.algo, duet.out, &duet.path);
+	duet.algo_open = true;
+	if (!duet.ok)
+		check_emit(emit_error(b->name, pubkey_table[algo].name,
+				      "cannot set up the keys of the timed path"));
+	return duet.ok;
+}
+
+int pubkey_duet_op(struct run *run, int i, uint64_t *calls,
+		   uint64_t *spent_ns)
+{
+	struct bench_result r;
+	const char *name;
+
+	duet.op = -1;
+	if (!duet.algo_open || !duet.ok ||
+	    !pubkey_duet_has_op((int)duet.algo, i))
+		return -1;
+	name = pubkey_table[duet.algo].ops[i];
+	duet.fn = batch_of(name, duet.algo);
+	if (!path_op(&duet.path, duet.fn, duet.out))
+		return -1;
+	/* one untimed call first, as time_ops does */
+	(void)duet.fn(&duet.path.arg, 1);
+	memset(&r, 0, sizeof(r));
+	if (bench_calibrate(duet.fn, &duet.path.arg, 1, &run->params, NULL,
+			    &duet.calls, &r) < 0) {
+		*spent_ns = r.spent_ns;
+		check_emit(emit_error(duet.b->name,
+				      pubkey_table[duet.algo].name,
+				      "%s failed", name));
+		return -1;
+	}
+	*spent_ns = r.spent_ns;
+	*calls = duet.calls;
+	duet.op = i;
+	duet.tsc = run->params.tsc;
+	return 0;
+}
+
+/* place_call's function: one batch of the open operation. */
+static int duet_batch(void *unused)
+{
+	(void)unused;
+	return bench_batch(duet.fn, &duet.path.arg, duet.calls, duet.tsc,
+			   &duet.ns, &duet.ticks, &duet.spent);
+}
+
+int pubkey_duet_block(uint32_t place, uint64_t *ns, uint64_t *ticks,
+		      uint64_t *spent_ns)
+{
+	const struct pubkey_algorithm *t;
+
+	if (duet.op < 0)
+		return -1;
+	t = &pubkey_table[duet.algo];
+	duet.spent = 0;
+	if (place_call(place % PLACE_SPAN & ~15u, duet_batch, NULL) < 0) {
+		*spent_ns = duet.spent;
+		check_emit(emit_error(duet.b->name, t->name, "%s failed",
+				      t->ops[duet.op]));
+		duet.op = -1;
+		return -1;
+	}
+	*ns = duet.ns;
+	*ticks = duet.ticks;
+	*spent_ns = duet.spent;
+	path_done(&duet.path, duet.fn, duet.out, duet.b->name, t->name);
+	return 0;
 }
 
 /* Does PK confirm OUT, the timed path's output of another library for

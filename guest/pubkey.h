@@ -72,6 +72,39 @@ void pubkey_shared_free(struct pk_shared *p);
  * outputs in run->pk. Does nothing when run->pk is NULL. */
 void pubkey_measure_library(struct run *run, const struct guest_backend *b);
 
+/* A duet (--duet; guest/PROTOCOL.md, "Duet"): step 1 as points whose
+ * blocks take turns, the interleaved scheduler's (guest/interleave.c)
+ * in the library's worker process, one algorithm and one operation
+ * open at a time. The parent keeps the blocks' timing in run->pk (the
+ * `pkresult` lines of step 3 then hold the rounds' blocks, one set);
+ * known answers and outputs are the worker's, as in step 1. */
+
+/* Whether operation I (pubkey_table's order) of ALGO is a duet's point:
+ * every one but RSA key generation, whose time varies by nature. */
+bool pubkey_duet_has_op(int algo, int i);
+
+/* In B's worker: ALGO's `unsupported` or `kat` lines and its timed
+ * path's keys set up (an `error` line when they cannot be). Returns
+ * true when the operations can be opened. */
+bool pubkey_duet_algo(struct run *run, const struct guest_backend *b,
+		      int algo);
+
+/* Open operation I of the algorithm open: one untimed call, then the
+ * calls per batch calibrated to --min-batch-ns into *CALLS. Adds the ns
+ * spent to *SPENT_NS. Returns 0, or -1 (not here, or failed: an `error`
+ * line). */
+int pubkey_duet_op(struct run *run, int i, uint64_t *calls,
+		   uint64_t *spent_ns);
+
+/* One timed batch of the open operation at stack offset PLACE
+ * (guest/place.h) into *NS and *TICKS (and *SPENT_NS). Returns 0, or -1
+ * when it failed (an `error` line; the operation is closed). */
+int pubkey_duet_block(uint32_t place, uint64_t *ns, uint64_t *ticks,
+		      uint64_t *spent_ns);
+
+/* Close what pubkey_duet_algo opened (nothing when nothing is). */
+void pubkey_duet_close(void);
+
 /* Steps 2 and 3, after every library's step 1: the cross-checks (each
  * library in a child process, killed after --lib-timeout; in this
  * process with --no-fork), then the `pkcheck` and `pkresult` lines.

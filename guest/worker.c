@@ -56,6 +56,7 @@ struct serve_state {
 
 static void serve_close(struct serve_state *st)
 {
+	pubkey_duet_close();
 	if (st->open)
 		point_close(&st->p);
 	st->open = false;
@@ -220,10 +221,46 @@ static void serve(struct run *run, const struct guest_backend *b, int in,
 		case WORKER_BLOCK:
 			serve_block(run, &st, &q, &r);
 			break;
+		case WORKER_PKALGO:
+			serve_close(&st);
+			run->counts->algo = -1;
+			r.supported = pubkey_duet_algo(run, b, (int)q.algo);
+			break;
+		case WORKER_PKOP:
+			if (pubkey_duet_op(run, (int)q.op, &r.calls,
+					   &r.spent_ns) < 0)
+				r.status = -1;
+			r.verified = 1;
+			break;
+		case WORKER_PKBLOCK:
+			if (pubkey_duet_block(q.place, &r.ns, &r.ticks,
+					      &r.spent_ns) < 0)
+				r.status = -1;
+			r.maxrss_kib = rusage_peak_kib();
+			break;
+		case WORKER_KDFALGO:
+			serve_close(&st);
+			run->counts->algo = -1;
+			r.supported = kdf_duet_algo(run, b, (int)q.algo);
+			break;
+		case WORKER_KDFOP:
+			if (kdf_duet_op(run, &r.calls, &r.spent_ns) < 0)
+				r.status = -1;
+			r.verified = 1;
+			break;
+		case WORKER_KDFBLOCK:
+			if (kdf_duet_block(q.place, &r.ns, &r.ticks,
+					   &r.spent_ns) < 0)
+				r.status = -1;
+			r.maxrss_kib = rusage_peak_kib();
+			break;
 		case WORKER_EXTRA:
 			serve_close(&st);
-			pubkey_measure_library(run, b);
-			kdf_measure_library(run, b);
+			/* a duet measures them as points */
+			if (!run->o->duet) {
+				pubkey_measure_library(run, b);
+				kdf_measure_library(run, b);
+			}
 			run->counts->algo = -1;
 			break;
 		case WORKER_QUIT:

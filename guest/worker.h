@@ -35,20 +35,36 @@ enum worker_cmd {
 	WORKER_POINT = 2,	/* open and calibrate a point */
 	WORKER_BLOCK = 3,	/* time one batch of the open point */
 	WORKER_QUIT = 4,	/* close, and exit */
-	WORKER_EXTRA = 5	/* the public-key algorithms and key
+	WORKER_EXTRA = 5,	/* the public-key algorithms and key
 				 * derivation functions of the run
 				 * (--pubkey, --kdf), library after
-				 * library after the interleaved points */
+				 * library after the interleaved points;
+				 * never with --duet */
+	WORKER_PKALGO = 6,	/* --duet: a public-key algorithm's
+				 * known-answer tests and keys
+				 * (pubkey_duet_algo) */
+	WORKER_PKOP = 7,	/* --duet: open and calibrate one of its
+				 * operations */
+	WORKER_PKBLOCK = 8,	/* --duet: time one batch of it */
+	WORKER_KDFALGO = 9,	/* --duet: a key derivation function's
+				 * known-answer tests and inputs
+				 * (kdf_duet_algo) */
+	WORKER_KDFOP = 10,	/* --duet: calibrate its derivations per
+				 * batch */
+	WORKER_KDFBLOCK = 11	/* --duet: time one batch of them */
 };
 
 /* A command (parent to worker), fixed size. */
 struct worker_req {
 	uint32_t cmd;		/* enum worker_cmd */
-	uint32_t algo;		/* ALGO, POINT: enum guest_algo */
-	uint32_t op;		/* POINT: enum guest_op */
+	uint32_t algo;		/* ALGO, POINT: enum guest_algo;
+				 * PKALGO: enum guest_pk_algo;
+				 * KDFALGO: enum guest_kdf_algo */
+	uint32_t op;		/* POINT: enum guest_op; PKOP: the
+				 * operation's index in pubkey_table */
 	uint32_t oneshot;	/* POINT: 1 = one-shot mode, 0 = bulk */
 	uint64_t len;		/* POINT: buffer bytes */
-	uint32_t place;		/* BLOCK: the stack offset to run it at
+	uint32_t place;		/* BLOCK, PKBLOCK, KDFBLOCK: the stack offset to run it at
 				 * (guest/place.h) */
 	uint32_t pad;
 };

@@ -118,8 +118,8 @@ EXTRA_DIST += tests/t3150-run-resources.sh tests/bench/resources.sh \
 # The libraries taking turns in a run, and the pairs stored (root).
 TESTS += tests/t3160-run-interleave.sh
 EXTRA_DIST += tests/t3160-run-interleave.sh
-TESTS += tests/t3170-duet.sh tests/t3178-duet-build.sh
-EXTRA_DIST += tests/t3170-duet.sh tests/t3178-duet-build.sh
+TESTS += tests/t3170-duet.sh tests/t3172-duet-pubkey.sh tests/t3178-duet-build.sh
+EXTRA_DIST += tests/t3170-duet.sh tests/t3172-duet-pubkey.sh tests/t3178-duet-build.sh
 # The report's overview (heat maps, fastest per algorithm).
 TESTS += tests/t7210-report-overview.sh
 EXTRA_DIST += tests/t7210-report-overview.sh

@@ -177,7 +177,32 @@ sys.exit(0 if pk == ["libsodium", "nettle", "openssl"] and
          kd == ["nettle", "openssl"] and pairs and last_pair < first_pk else 1)
 PY
 ok $? "x25519 verified in openssl, libsodium and nettle, pbkdf2-sha256 in openssl and nettle, after the interleaved sha-256 pairs"
-run duet --quick --interleave --duet --libs openssl --algos sha-256 --pubkey x25519
-[ $? -eq 2 ] && grep -q "not with --duet" "$tmp/duet.err"
-ok $? "--pubkey with --duet is a usage error"
+# --duet (stdin at its end: no turns to take): each operation's blocks,
+# one set of --rounds, RSA key generation left out
+run duet --quick --duet --rounds 4 --libs openssl,nettle --algos none \
+	--pubkey x25519,rsa-2048 </dev/null
+[ $? -eq 0 ] && python3 - "$tmp/duet" <<'PY'
+import json, sys
+objs = [json.loads(l) for l in open(sys.argv[1])]
+pk = sorted((o["library"], o["algorithm"], o["operation"]) for o in objs
+            if o["type"] == "pkresult" and o["verified"] and o["sets"] == 1
+            and o["repetitions"] == 4 and len(o["samples_ns"]) == 4)
+want = sorted((l, a, op) for l in ("openssl", "nettle")
+              for a, ops in (("x25519", ("import", "derive")),
+                             ("rsa-2048", ("import", "sign", "verify")))
+              for op in ops)
+sys.exit(0 if pk == want and objs[-1]["type"] == "done" else 1)
+PY
+ok $? "--pubkey with --duet: each operation's rounds as its pkresult (one set of 4), verified; no RSA keygen"
+run duetkdf --quick --duet --rounds 4 --libs openssl,nettle --algos none \
+	--kdf hkdf-sha256 </dev/null
+[ $? -eq 0 ] && python3 - "$tmp/duetkdf" <<'PY'
+import json, sys
+objs = [json.loads(l) for l in open(sys.argv[1])]
+kd = sorted(o["library"] for o in objs
+            if o["type"] == "kdfresult" and o["verified"] and o["sets"] == 1
+            and o["repetitions"] == 4 and len(o["samples_ns"]) == 4)
+sys.exit(0 if kd == ["nettle", "openssl"] else 1)
+PY
+ok $? "--kdf with --duet: the rounds as each kdfresult (one set of 4), verified"
 done_testing

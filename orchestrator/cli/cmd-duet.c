@@ -47,7 +47,15 @@ static const char usage[] =
 "then 'undecided'. The libraries whose build, version\n"
 "or package differs between the images are under test; the others are\n"
 "controls, judged and shown but never a regression. When no library\n"
-"differs, every library is under test.\n"
+"differs, every library is under test.\n""\n"
+"Public-key algorithms named in --algos (x25519, ed25519, ecdsa-p256,\n"
+"rsa-2048, ...) and key derivation functions (pbkdf2-sha256,\n"
+"hkdf-sha256, scrypt, argon2id) are measured after the ciphers and\n"
+"hashes in the same way: each operation (import, derive, sign, verify,\n"
+"...; a KDF's derive) is a curve of one point, mode 'pubkey' or 'kdf',\n"
+"whose blocks (one calibrated batch of the operation) take turns; a\n"
+"round's sample is the log ratio of the two sides' ns per operation.\n"
+"rsa-2048's keygen is not judged (a new key's time varies by nature).\n"
 "\n"
 "stdout: per library the curves slower, faster, same and undecided, the\n"
 "median effect and the median minimum detectable effect (MDE), then the\n"
@@ -86,9 +94,12 @@ static const struct opt_def options[] = {
 	  .help = "only these libraries (openssl, libgcrypt, nettle,\n"
 		  "libsodium, ...; default: all)" },
 	{ .name = "algos", .kind = OPT_VALUE, .arg = "LIST",
-	  .offset = offsetof(struct duet_opts, algos), .parse = measure_parse_algos,
+	  .offset = offsetof(struct duet_opts, algos), .parse = measure_parse_run_algos,
 	  .help = "only these algorithms (e.g. aes-128-cbc,sha-256;\n"
-		  "default: all)" },
+		  "default: every cipher and hash); public-key ones\n"
+		  "(x25519, ed25519, ecdsa-p256, rsa-2048, ...) and key\n"
+		  "derivation functions (pbkdf2-sha256, ...) too, only\n"
+		  "when named" },
 	{ .name = "new-build", .kind = OPT_STRING, .arg = "NAME",
 	  .offset = offsetof(struct duet_opts, new_build),
 	  .help = "NEW's guest loads this build of NEW's image\n"

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/kdf-table.h"
+#include "lib/pubkey-table.h"
 #include "lib/stats.h"
 #include "lib/util.h"
 #include "orchestrator/run/duet-pass.h"
@@ -126,4 +128,76 @@ size_t duet_pass_merge(struct guest_output *into,
 		merged++;
 	}
 	return merged;
+}
+
+/* Append to OUT's results one of mode MODE for LIBRARY, ALGORITHM and
+ * OPERATION with CALLS a block and timing T (one set), unless T is not
+ * that. Returns 1 when appended. */
+static size_t add_result(struct guest_output *out, const char *library,
+			 const char *algorithm, const char *operation,
+			 const char *mode, int64_t calls,
+			 const struct guest_timing *t, int verified)
+{
+	struct guest_result *r;
+
+	if (t->sets != 1 || !t->samples_ns || t->nsamples < 1 ||
+	    calls <= 0 || t->median_ns <= 0)
+		return 0;
+	out->results = xrealloc(out->results, (out->nresults + 1) *
+					      sizeof(*out->results));
+	r = &out->results[out->nresults++];
+	memset(r, 0, sizeof(*r));
+	r->library = xstrdup(library);
+	r->algorithm = xstrdup(algorithm);
+	r->operation = xstrdup(operation);
+	r->mode = xstrdup(mode);
+	r->buffer_bytes = 1;
+	r->calls_per_batch = calls;
+	r->bytes_per_batch = calls;
+	r->t = *t;
+	r->t.samples_ns = xcalloc((size_t)t->nsamples, sizeof(*t->samples_ns));
+	memcpy(r->t.samples_ns, t->samples_ns,
+	       (size_t)t->nsamples * sizeof(*t->samples_ns));
+	r->mb_per_s = (double)calls * 1e3 / (double)t->median_ns;
+	r->verified = verified;
+	r->maxrss_kib = -1;
+	return 1;
+}
+
+size_t duet_pk_results(struct guest_output *out)
+{
+	size_t added = 0;
+
+	for (size_t i = 0; i < out->npkresults; i++) {
+		const struct guest_pkresult *p = &out->pkresults[i];
+
+		added += add_result(out, p->library, p->algorithm,
+				    p->operation, DUET_PK_MODE,
+				    p->calls_per_batch, &p->t, p->verified);
+	}
+	for (size_t i = 0; i < out->nkdfresults; i++) {
+		const struct guest_kdfresult *k = &out->kdfresults[i];
+
+		added += add_result(out, k->library, k->algorithm, "derive",
+				    DUET_KDF_MODE, k->calls_per_batch, &k->t,
+				    k->verified);
+	}
+	return added;
+}
+
+void duet_split_algos(const char *list, char **sym, char **pk, char **kdf)
+{
+	char *copy, *tok, *save = NULL;
+
+	*sym = *pk = *kdf = NULL;
+	if (!list)
+		return;
+	copy = xstrdup(list);
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save))
+		bo_list_add(pubkey_find(tok) ? pk : kdf_find(tok) ? kdf : sym,
+			    tok);
+	free(copy);
+	if (!*sym)
+		*sym = xstrdup("none");
 }

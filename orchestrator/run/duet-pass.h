@@ -38,4 +38,23 @@ size_t duet_pass_merge(struct guest_output *into,
 		       const struct guest_output *from,
 		       const struct duet_curve *c, size_t n);
 
+/* A duet's public-key and key derivation points as results, so that
+ * they are judged, merged, printed and stored as the others: each
+ * `pkresult` and `kdfresult` of OUT that holds one block a round (one
+ * set) is appended to out->results with mode DUET_PK_MODE (operation
+ * the pkresult's) or DUET_KDF_MODE (operation "derive"), buffer_bytes 1
+ * (one operation a call: its bytes per batch are its calls, its "MB/s"
+ * 10^6 operations per second) and the same blocks. Returns how many
+ * were added. */
+#define DUET_PK_MODE "pubkey"
+#define DUET_KDF_MODE "kdf"
+size_t duet_pk_results(struct guest_output *out);
+
+/* LIST (comma-separated, NULL = every protocol algorithm) split for the
+ * guest: its protocol algorithms into *SYM ("none" when it names none;
+ * NULL when LIST is NULL), its public-key algorithms into *PK and its
+ * key derivation functions into *KDF (NULL when none). New strings, the
+ * caller frees them. */
+void duet_split_algos(const char *list, char **sym, char **pk, char **kdf);
+
 #endif /* BENCHORCH_DUET_PASS_H */
