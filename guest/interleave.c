@@ -258,6 +258,29 @@ static size_t open_rounds(struct sched *s, struct worker_req *qp,
 	return m;
 }
 
+/* Send Q (an algorithm's set-up: WORKER_ALGO, WORKER_PKALGO or
+ * WORKER_KDFALGO) to every live worker, in a new random order, and note
+ * in s->supports which have the algorithm (its known answers and set-up
+ * lines printed by the worker); then end the turn. Returns whether any
+ * library has it. */
+static bool ask_support(struct sched *s, const struct worker_req *q)
+{
+	size_t order[MAX_LIBS];
+	struct worker_reply r;
+	bool any = false;
+
+	shuffle_permutation(&s->rng, order, s->nlibs);
+	for (size_t k = 0; k < s->nlibs; k++) {
+		size_t i = order[k];
+
+		s->supports[i] = s->w[i].alive && call(s, i, q, &r) == 0 &&
+				 r.status == 0 && r.supported;
+		any = any || s->supports[i];
+	}
+	turns_pass();
+	return any;
+}
+
 /* Every point of ALGO: the sizes of the run; at each, as the sequential
  * sweep does (measure.c), bulk where the size is whole keystream blocks
  * and one-shot up to --oneshot-max; encryption then decryption. In a
@@ -267,23 +290,14 @@ static size_t open_rounds(struct sched *s, struct worker_req *qp,
 static void run_algo(struct sched *s, enum guest_algo algo)
 {
 	const struct guest_algo_info *ai = algo_info(algo);
-	size_t order[MAX_LIBS], sizes[FULL_SIZES], nsizes;
+	size_t sizes[FULL_SIZES], nsizes;
 	struct worker_req q;
-	struct worker_reply r;
-	bool any = false;
+	bool any;
 
 	memset(&q, 0, sizeof(q));
 	q.cmd = WORKER_ALGO;
 	q.algo = (uint32_t)algo;
-	shuffle_permutation(&s->rng, order, s->nlibs);
-	for (size_t k = 0; k < s->nlibs; k++) {
-		size_t i = order[k];
-
-		s->supports[i] = s->w[i].alive && call(s, i, &q, &r) == 0 &&
-				 r.status == 0 && r.supported;
-		any = any || s->supports[i];
-	}
-	turns_pass();
+	any = ask_support(s, &q);
 	if (!any && !s->run->o->duet)
 		return;
 	nsizes = measure_sizes(s->run->o, sizes);
@@ -316,22 +330,13 @@ static void run_algo(struct sched *s, enum guest_algo algo)
 static void run_pk(struct sched *s, int algo)
 {
 	const struct pubkey_algorithm *t = &pubkey_table[algo];
-	size_t order[MAX_LIBS];
 	uint64_t start;
 	struct worker_req q;
-	struct worker_reply r;
 
 	memset(&q, 0, sizeof(q));
 	q.cmd = WORKER_PKALGO;
 	q.algo = (uint32_t)algo;
-	shuffle_permutation(&s->rng, order, s->nlibs);
-	for (size_t k = 0; k < s->nlibs; k++) {
-		size_t i = order[k];
-
-		s->supports[i] = s->w[i].alive && call(s, i, &q, &r) == 0 &&
-				 r.status == 0 && r.supported;
-	}
-	turns_pass();
+	ask_support(s, &q);
 	for (int op = 0; op < PUBKEY_MAX_OPS && t->ops[op]; op++) {
 		size_t m;
 
@@ -361,22 +366,14 @@ static void run_pk(struct sched *s, int algo)
  * printed by kdf_finish). */
 static void run_kdf(struct sched *s, int algo)
 {
-	size_t order[MAX_LIBS], m;
+	size_t m;
 	uint64_t start;
 	struct worker_req q;
-	struct worker_reply r;
 
 	memset(&q, 0, sizeof(q));
 	q.cmd = WORKER_KDFALGO;
 	q.algo = (uint32_t)algo;
-	shuffle_permutation(&s->rng, order, s->nlibs);
-	for (size_t k = 0; k < s->nlibs; k++) {
-		size_t i = order[k];
-
-		s->supports[i] = s->w[i].alive && call(s, i, &q, &r) == 0 &&
-				 r.status == 0 && r.supported;
-	}
-	turns_pass();
+	ask_support(s, &q);
 	q.cmd = WORKER_KDFOP;
 	/* placements of their own: past the public-key algorithms' */
 	m = open_rounds(s, &q, GUEST_ALGO_COUNT + GUEST_PK_COUNT +
