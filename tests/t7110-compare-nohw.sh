@@ -15,10 +15,10 @@ db="$tmp/r.db"
 # on each side (a --quick run measures each once); one library and one
 # algorithm keep the runs short
 "$BENCHORCH" run --distros debian --libs openssl --algos aes-256-gcm \
-	--state-dir "$TEST_STATE" --db "$db" >/dev/null 2>"$tmp/err"
+	--state-dir "$TEST_STATE" --db "$db" >/dev/null 2>"$tmp/err1"
 ok $? "a run of OpenSSL's aes-256-gcm"
 "$BENCHORCH" run --distros debian --libs openssl --algos aes-256-gcm --nohw \
-	--state-dir "$TEST_STATE" --db "$db" >/dev/null 2>"$tmp/err"
+	--state-dir "$TEST_STATE" --db "$db" >/dev/null 2>"$tmp/err2"
 ok $? "the same with --nohw"
 [ "$(sqlite3 "$db" "select group_concat(variant) from (select distinct variant from invocations order by run_id)")" = "hw,nohw" ]
 ok $? "stored as variants hw and nohw"
@@ -26,7 +26,7 @@ ok $? "stored as variants hw and nohw"
 # same variant, as compare --latest 2): the hw run 1 is not, so nothing
 # is measured again for run 2
 conf=$(sqlite3 "$db" "select run_id from confirmations where confirmed_run_id = 2")
-[ -z "$conf" ] && ! grep -q "measuring again" "$tmp/err"
+[ -z "$conf" ] && ! grep -q "measuring again" "$tmp/err2"
 ok $? "run --nohw after a hw run: no confirmation, no run made like it to compare with (${conf:-none})"
 
 "$BENCHORCH" compare --db "$db" --fail-on-regression 1 2 >"$tmp/out" 2>"$tmp/err"
@@ -35,6 +35,19 @@ rc=$?
 cr=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["confirmed_regressions"])' "$tmp/cj")
 [ $rc -eq 4 ] && [ "$cr" -gt 0 ]
 ok $? "hw against nohw: --fail-on-regression exits 4, the regressions confirmed ($rc, $cr confirmed)"
+if [ $rc -ne 4 ] || [ "$cr" -eq 0 ] || [ -n "${T7110_DEBUG:-}" ]; then
+	# why not: each curve's state, effect, shape and halves, and the
+	# invocations and rows each run stored
+	python3 - "$tmp/cj" <<'PY' | sed 's/^/# /'
+import json, sys
+for c in json.load(open(sys.argv[1]))["curves"]:
+    print(c["operation"], c["mode"], c.get("state"), c.get("effect"),
+          c.get("shape"), "halves", c.get("halves"))
+PY
+	sqlite3 "$db" "select i.run_id, i.id, count(m.id) from invocations i left join results m on m.invocation_id = i.id group by i.id" |
+		sed 's/^/# run|invocation|results /'
+	sed 's/^/# /' "$tmp/err1" "$tmp/err2"
+fi
 python3 - "$tmp/cj" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
