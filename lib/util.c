@@ -299,6 +299,19 @@ char *bo_cmdline_option(const char *cmdline, const char *opt)
 	return NULL;
 }
 
+int bo_cmdline_flag(const char *cmdline, const char *opt)
+{
+	const char *p = cmdline;
+	size_t n = strlen(opt);
+
+	while (p && (p = strstr(p, opt)) != NULL) {
+		if ((p == cmdline || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+			return 1;
+		p += n;
+	}
+	return 0;
+}
+
 char *bo_utc_now(char *buf, size_t len)
 {
 	time_t t = time(NULL);

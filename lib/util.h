@@ -86,6 +86,11 @@ int bo_flock_wait(int fd, const char *path, bo_lock_wait_fn on_wait,
  * caller frees it. */
 char *bo_cmdline_option(const char *cmdline, const char *opt);
 
+/* Does the flag OPT (e.g. "--sequential") stand as a word of its own in
+ * the command line CMDLINE (as bo_cmdline_option reads it; NULL reads as
+ * empty)? 1 yes, 0 no. */
+int bo_cmdline_flag(const char *cmdline, const char *opt);
+
 /* Nanoseconds from CLOCK_MONOTONIC. */
 uint64_t bo_now_ns(void);
 

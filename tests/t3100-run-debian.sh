@@ -37,10 +37,12 @@ n=$(q "select count(*) from points_v where library = 'openssl'")
 	[ "$(q "select count(*) from results_v where library = 'openssl'")" -eq 334 ] &&
 	[ "$(q "select count(*) from points_v where invocations <> 1")" -eq 0 ]
 ok $? "334 OpenSSL points ((21 ciphers x 2 ops + 6 hashes) x (4 bulk sizes + 3 one-shot sizes), but no bulk ChaCha20 below its 64-byte block: 2 fewer), each measured by one invocation (--quick: one pass): $n"
-[ "$(q "select count(*) from (select invocation_id, library_id, algorithm, operation, mode from results group by 1, 2, 3, 4, 5)")" -eq "$(q "select count(*) from canaries")" ] &&
-	[ "$(q "select count(*) from canaries c where not exists (select 1 from results r where r.invocation_id = c.invocation_id and r.library_id = c.library_id and r.algorithm = c.algorithm and r.operation = c.operation and r.mode = c.mode)")" -eq 0 ] &&
-	[ "$(q "select count(*) from canaries where before_ns <= 0 or after_ns <= 0 or noise < 0.03")" -eq 0 ]
-ok $? "a contention canary stored for every curve of every invocation ($(q "select count(*) from canaries"), $(q "select count(*) from canaries where moved = 1") moved twice)"
+# by default the libraries of a point take turns: a pair against the
+# fastest for every other library of a point, no canary
+[ "$(q "select count(*) from canaries")" -eq 0 ] &&
+	[ "$(q "select count(*) from (select invocation_id i, algorithm a, operation o, mode m, buffer_bytes b, count(*) n from results group by 1, 2, 3, 4, 5 having n >= 2) x where (select count(*) from pairs p where p.invocation_id = x.i and p.algorithm = x.a and p.operation = x.o and p.mode = x.m and p.buffer_bytes = x.b) <> x.n - 1")" -eq 0 ] &&
+	[ "$(q "select count(*) from pairs_v")" -gt 0 ]
+ok $? "the libraries took turns: at every point of two libraries or more, a pair for each but the fastest ($(q "select count(*) from pairs_v") pairs), no canary"
 [ "$(q "select count(distinct library) from results_v")" -eq 10 ]
 ok $? "results from the ten libraries of the guest's backends"
 [ "$(q "select count(*) from results_v where mode = 'oneshot' and buffer_bytes > 16384")" -eq 0 ] &&
@@ -59,10 +61,10 @@ ok $? "every loaded library's build-id is stored, all ten loaded in each of the 
 ok $? "the run is stored as variant hw"
 [ "$(q "select count(*) from results_v where verified = 0")" -eq 0 ]
 ok $? "every result is verified"
-[ "$(q "select count(*) from results r where repetitions <> 3 or repetitions <> (select count(*) from samples s where s.result_id = r.id)")" -eq 0 ] &&
+[ "$(q "select count(*) from results r where repetitions <> 6 or repetitions <> (select count(*) from samples s where s.result_id = r.id)")" -eq 0 ] &&
 [ "$(q "select count(*) from keysetups k where repetitions <> (select count(*) from keysetup_samples s where s.keysetup_id = k.id)")" -eq 0 ] &&
-[ "$(q "select count(*) from samples")" -eq "$((3 * $(q "select count(*) from results")))" ]
-ok $? "every result and key setup has its raw samples, as many as its repetitions (3 with --quick)"
+[ "$(q "select count(*) from samples")" -eq "$((6 * $(q "select count(*) from results")))" ]
+ok $? "every result and key setup has its raw samples, as many as its repetitions (6 rounds of blocks with --quick)"
 [ "$(q "select count(*) from results where not (min_ns <= p25_ns and p25_ns <= median_ns and median_ns <= p75_ns and cv >= 0 and reruns = 0)")" -eq 0 ]
 ok $? "quartiles in order, no re-runs with --quick"
 # noisy: a point whose relative interquartile range is above 3 times its
@@ -294,8 +296,10 @@ else
 	skip_point "needs valgrind" "results on real data under valgrind: no memory error"
 fi
 
-# The timing options reach the guest: 2 ms batches, 7 samples, no re-run.
-"$BENCHORCH" run --distros debian --quick --runner chroot --libs openssl \
+# The timing options reach the guest measuring --sequential: 2 ms
+# batches, 7 samples, no re-run, a canary around every curve.
+"$BENCHORCH" run --distros debian --quick --runner chroot --libs openssl,nettle \
+	--sequential \
 	--algos sha-256 --min-batch-ms 2 --repetitions 7 --max-reruns 0 \
 	--max-cv 5e-1 --state-dir "$TEST_STATE" --db "$tmp/timing.db" \
 	>/dev/null 2>"$tmp/err"
@@ -310,6 +314,11 @@ ok $([ $rc -eq 0 ] && [ "$(tq "select count(*) from results")" -gt 0 ] &&
 [ "$(tq "select count(*) from results where noisy <> (cv > 0.5)")" = 0 ] &&
 	grep -q "measurements noisy (the coefficient of variation of their samples above --max-cv 0.5)" "$tmp/err"
 ok $? "--max-cv 5e-1: a fixed limit the user gave, noisy = cv > 0.5, and said so"
+[ "$(tq "select count(*) from (select invocation_id, library_id, algorithm, operation, mode from results group by 1, 2, 3, 4, 5)")" -eq "$(tq "select count(*) from canaries")" ] &&
+	[ "$(tq "select count(*) from canaries c where not exists (select 1 from results r where r.invocation_id = c.invocation_id and r.library_id = c.library_id and r.algorithm = c.algorithm and r.operation = c.operation and r.mode = c.mode)")" -eq 0 ] &&
+	[ "$(tq "select count(*) from canaries where before_ns <= 0 or after_ns <= 0 or noise < 0.03")" -eq 0 ] &&
+	[ "$(tq "select count(*) from canaries")" -gt 0 ] && [ "$(tq "select count(*) from pairs")" -eq 0 ]
+ok $? "--sequential: a contention canary stored for every curve of every invocation ($(tq "select count(*) from canaries"), $(tq "select count(*) from canaries where moved = 1") moved twice), no pair"
 
 # libmcrypt has ciphers only: asking it for SHA-256 would measure nothing,
 # and is refused before anything runs (lib/library-support.h).

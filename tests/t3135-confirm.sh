@@ -110,9 +110,10 @@ grep -q "removed the previous image 'debian-bookworm.previous'" "$tmp/err"
 ok $? "stderr says the previous image is removed"
 
 # 2. The next run compares with run 1, not with the confirmation. (Its
-# batch length and repetitions serve section 5's last test.)
+# --sequential, batch length and repetitions serve section 5's last
+# test.)
 "$BENCHORCH" run --no-confirm --distros debian --quick --libs openssl --algos sha-256 \
-	--min-batch-ms 0.25 --repetitions 2 \
+	--sequential --min-batch-ms 0.25 --repetitions 2 \
 	--state-dir "$state" --db "$db" >/dev/null 2>"$tmp/err"
 [ "$(q "select count(*) from package_changes_v where run_id = 3")" -eq 0 ]
 ok $? "the next run of the image finds no package change (the previous image measured in run 2 is not its predecessor)"
@@ -209,18 +210,19 @@ nruns=$(q "select count(*) from runs")
 [ $? -eq 0 ] && [ "$(q "select count(*) from runs")" -eq $((nruns + 1)) ] &&
 	! grep -q confirm "$tmp/err"
 ok $? "run --no-confirm: never a confirmation"
-# A confirmation measures as the run it confirms did (run 3: --quick,
-# --min-batch-ms 0.25, --repetitions 2), none of it given here, and its
-# stored command line says so.
+# A confirmation measures as the run it confirms did (run 3:
+# --sequential, --quick, --min-batch-ms 0.25, --repetitions 2), none of
+# it given here, and its stored command line says so.
 "$BENCHORCH" confirm --run 3 --curves openssl/sha-256 \
 	--state-dir "$state" --db "$db" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 conf=$(q "select max(run_id) from confirmations where confirmed_run_id = 3")
 [ $rc -eq 0 ] && [ -n "$conf" ] &&
 	[ "$(q "select quick from runs where id = $conf")" = 1 ] &&
-	[ "$(q "select command_line like 'benchorch confirm --run 3 % --quick --min-batch-ms 0.25 --repetitions 2' from runs where id = $conf")" = 1 ] &&
-	[ "$(q "select group_concat(distinct r.repetitions) from results r join invocations i on i.id = r.invocation_id where i.run_id = $conf")" = 2 ]
-ok $? "a confirmation takes the run's --quick, batch length and repetitions, and records them (run $conf: $(q "select command_line from runs where id = ${conf:-0}"))"
+	[ "$(q "select command_line like 'benchorch confirm --run 3 % --sequential --quick --min-batch-ms 0.25 --repetitions 2' from runs where id = $conf")" = 1 ] &&
+	[ "$(q "select group_concat(distinct r.repetitions) from results r join invocations i on i.id = r.invocation_id where i.run_id = $conf")" = 2 ] &&
+	[ "$(q "select count(*) from canaries c join invocations i on i.id = c.invocation_id where i.run_id = $conf")" -gt 0 ]
+ok $? "a confirmation takes the run's --sequential (a canary stored), --quick, batch length and repetitions, and records them (run $conf: $(q "select command_line from runs where id = ${conf:-0}"))"
 "$BENCHORCH" confirm --run 3 --curves openssl/sha-256 --repetitions 4 --min-batch-ms 0 \
 	--state-dir "$state" --db "$db" >/dev/null 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q -- "--min-batch-ms: " "$tmp/err"

@@ -57,7 +57,7 @@ cp "$db" "$tmp/var.db" && sqlite3 "$tmp/var.db" "update invocations set variant 
 	grep -q '^Run 2 (base, variant nohw) against run 3 (new, variant nohw)' "$tmp/out" &&
 	sqlite3 "$tmp/var.db" "update invocations set variant = 'hw' where run_id = 2; update runs set quick = 0 where id < 3" &&
 	{ "$BENCHORCH" compare --db "$tmp/var.db" --latest 2 >"$tmp/out" 2>"$tmp/err"; [ $? -eq 1 ]; } &&
-	grep -q "no finished run before run 3 was made like it (--quick, --nohw, not --interleave)" "$tmp/err" && [ ! -s "$tmp/out" ]
+	grep -q "no finished run before run 3 was made like it (--quick, --nohw, libraries one after the other)" "$tmp/err" && [ ! -s "$tmp/out" ]
 ok $? "--latest 2 compares runs made alike (--quick, --nohw), exit 1 when there are none: $(cat "$tmp/err")"
 "$BENCHORCH" compare --db "$tmp/ab.db" 2 3 >/dev/null 2>"$tmp/err" &&
 	grep -q "^benchorch: warning: run 3 is stored as aborted: its results are partial$" "$tmp/err"

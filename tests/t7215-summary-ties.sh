@@ -1,6 +1,6 @@
 #!/bin/sh
-# t7215-summary-ties - the summary says "a = b" where a run's pairs (run
-# --interleave) do not tell a library apart from the fastest at 16 KiB:
+# t7215-summary-ties - the summary says "a = b" where a run's pairs (the
+# libraries taking turns, run's default) do not tell a library apart from the fastest at 16 KiB:
 # on the results-mkdb database, run 3 gets pairs for aes-256-gcm
 # encryption on debian:bookworm at 16 KiB, in two invocations: the
 # second library ties with the fastest in one of them; the third is
@@ -80,9 +80,9 @@ ok $([ $? -eq 0 ] && ! grep -q 'a = b, &times;0.95=' "$tmp/r2.html"; echo $?) \
 "$BENCHORCH" compare --latest 2 --db "$db" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 ok $([ $rc -ne 0 ] && grep -q "not --quick\|--quick" "$tmp/err" &&
-	grep -q -- "--interleave" "$tmp/err"; echo $?) \
+	grep -q -- "libraries taking turns" "$tmp/err"; echo $?) \
 	"compare --latest 2 does not pair an interleaved run with another (exit $rc): $(tail -1 "$tmp/err")"
 "$BENCHORCH" compare 2 3 --db "$db" >"$tmp/out" 2>&1
-grep -q "the runs differ in how the libraries were measured (base one after the other, new taking turns, --interleave)" "$tmp/out"
+grep -q "the runs differ in how the libraries were measured (base one after the other, --sequential, new taking turns)" "$tmp/out"
 ok $? "compare 2 3 says how the two runs measured differently"
 done_testing

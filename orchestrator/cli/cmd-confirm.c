@@ -41,7 +41,7 @@ static const char usage[] =
 "A curve is a distribution's LIBRARY/ALGORITHM[/OPERATION[/MODE]]. Without\n"
 "--curves, those that look changed against the run's base, as 'compare\n"
 "--latest 2' takes it: the latest earlier finished run made alike (the\n"
-"same --quick flag, --nohw or not, --interleave or not; a --nohw run in\n"
+"same --quick flag, --nohw or not, --sequential or not; a --nohw run in\n"
 "between is passed over) that measured one of its distributions:\n"
 "the curves 'compare' calls changed or confirmed (its\n"
 "per-curve verdicts at the default threshold), and those it flagged\n"

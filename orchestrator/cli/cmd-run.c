@@ -83,6 +83,7 @@ struct run_opts {
 	struct cli_paths paths;		/* first: cli_parse reads it */
 	struct measure_opts measure;	/* copied into c */
 	struct run_config c;		/* the rest, as given */
+	int interleave;			/* --interleave: the default, said */
 };
 
 /* --mirror URL: a URL a recipe can take (request-check.h), into a const
@@ -152,10 +153,10 @@ static const struct opt_def options[] = {
 	  .help = "shipped and the names of builds (benchorch rebuild)\n"
 		  "to measure beside the shipped libraries, in the same\n"
 		  "guest, each in the distributions it was built in;\n"
-		  "stored with build = 'shipped' or its name; a build\n"
-		  "implies --interleave, and its ratio to the shipped\n"
-		  "library is a pair (pairs_v): the shipped one is\n"
-		  "measured too, named or not" },
+		  "stored with build = 'shipped' or its name; a build's\n"
+		  "ratio to the shipped library is a pair (pairs_v):\n"
+		  "the shipped one is measured too, named or not; not\n"
+		  "with --sequential" },
 	{ .name = "algos", .kind = OPT_VALUE, .arg = "LIST",
 	  .offset = offsetof(struct run_opts, c.algos),
 	  .parse = measure_parse_run_algos,
@@ -172,12 +173,17 @@ static const struct opt_def options[] = {
 		  "PCLMUL, SIMD) where they allow it; stored as\n"
 		  "variant 'nohw'" },
 	{ .name = "interleave", .kind = OPT_FLAG,
-	  .offset = offsetof(struct run_opts, c.interleave_libs),
-	  .help = "measure the libraries of each point taking turns,\n"
-		  "a block at a time, in a new random order every\n"
-		  "round, and store each library's ratio to the\n"
-		  "fastest with its interval (pairs_v; a tie where\n"
-		  "the interval holds 1)" },
+	  .offset = offsetof(struct run_opts, interleave),
+	  .help = "the default: the libraries of each point take\n"
+		  "turns, a block at a time, in a new random order\n"
+		  "every round, and each library's ratio to the\n"
+		  "fastest is stored with its interval (pairs_v; a\n"
+		  "tie where the interval holds 1)" },
+	{ .name = "sequential", .kind = OPT_FLAG,
+	  .offset = offsetof(struct run_opts, c.sequential),
+	  .help = "measure the libraries one after the other instead,\n"
+		  "each curve between two timings of a contention\n"
+		  "canary; no pairs" },
 	{ .kind = OPT_GROUP, .group = measure_options,
 	  .offset = offsetof(struct run_opts, measure) },
 	{ .name = "max-cv", .kind = OPT_VALUE, .arg = "F",
@@ -242,6 +248,21 @@ static void init_opts(void *opts)
 	o->c.format = FORMAT_TABLE;
 }
 
+/* Does the --builds LIST (or NULL) name a build besides "shipped"? */
+static bool names_a_build(const char *list)
+{
+	const char *p = list;
+
+	while (p && *p) {
+		size_t n = strcspn(p, ",");
+
+		if (n > 0 && !(n == 7 && strncmp(p, "shipped", 7) == 0))
+			return true;
+		p += n + (p[n] == ',');
+	}
+	return false;
+}
+
 /* The checks of options against each other, after parsing O. Returns 0,
  * or EXIT_USAGE after the usage error, said as CMD's ("run", or the
  * command that hands run's options on). */
@@ -261,10 +282,16 @@ static int check_opts(const char *cmd, const struct run_opts *o)
 	 * repetitions */
 	if (c->tools && (c->libs || c->algos || c->nohw || m->quick ||
 			 c->builds ||
-			 c->interleave_libs ||
+			 o->interleave || c->sequential ||
 			 m->min_batch_ns || m->repetitions || c->max_cv[0] ||
 			 m->max_reruns.set || m->seed.set))
-		return cli_usage_error(cmd, "--tools takes none of --libs, --builds, --algos, --nohw, --interleave, --quick, --seed, --min-batch-ms, --repetitions, --max-cv, --max-reruns");
+		return cli_usage_error(cmd, "--tools takes none of --libs, --builds, --algos, --nohw, --interleave, --sequential, --quick, --seed, --min-batch-ms, --repetitions, --max-cv, --max-reruns");
+	if (o->interleave && c->sequential)
+		return cli_usage_error(cmd, "--interleave and --sequential: choose one (--interleave is the default)");
+	/* a build is judged against its shipped library in pairs: the
+	 * libraries take turns */
+	if (c->sequential && names_a_build(c->builds))
+		return cli_usage_error(cmd, "--builds with a build measures it in pairs with its shipped library: not with --sequential");
 	/* a library or algorithm asked for that would measure nothing */
 	if (request_check_selection(c->libs, c->algos, &err) < 0)
 		return cli_usage_error(cmd, "%s", err.msg);
@@ -293,21 +320,6 @@ static int config_from_opts(const char *cmd, const struct cmd_ctx *ctx,
 	c->data_dir = paths_data_dir();
 	c->guest = paths_guest(GUEST_FLAVOUR_GLIBC);
 	return 0;
-}
-
-/* Does the --builds LIST (or NULL) name a build besides "shipped"? */
-static bool names_a_build(const char *list)
-{
-	const char *p = list;
-
-	while (p && *p) {
-		size_t n = strcspn(p, ",");
-
-		if (n > 0 && !(n == 7 && strncmp(p, "shipped", 7) == 0))
-			return true;
-		p += n + (p[n] == ',');
-	}
-	return false;
 }
 
 /* Split c->distros and check every name against the recipes, and the
@@ -347,10 +359,6 @@ static int cmd_run(const struct cmd_ctx *ctx, void *opts, int argc,
 	rc = check_distros("run", &c);
 	if (rc != 0)
 		goto out;
-	/* a build is judged against its shipped library in pairs: the
-	 * libraries take turns (guest --interleave) */
-	if (names_a_build(c.builds))
-		c.interleave_libs = 1;
 	bo_signals_install();
 	if (bo_mkdir_p(c.state_dir, &err) < 0) {
 		cli_error("%s", err.msg);

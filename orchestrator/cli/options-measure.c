@@ -114,15 +114,16 @@ const struct opt_def measure_options[] = {
 	{ .name = "repetitions", .kind = OPT_VALUE, .arg = "N",
 	  .offset = offsetof(struct measure_opts, repetitions),
 	  .parse = parse_repetitions, .msg_prefix = "--repetitions: ",
-	  .help = "samples per set, 1 to 150 (the guest's default 2;\n"
-		  "--quick 3)" },
+	  .help = "samples per set, measured --sequential, 1 to 150\n"
+		  "(the guest's default 2; --quick 3)" },
 	{ .name = "max-reruns", .kind = OPT_VALUE, .arg = "N",
 	  .offset = offsetof(struct measure_opts, max_reruns),
 	  .parse = parse_max_reruns, .msg_prefix = "--max-reruns: ",
-	  .help = "measure every point in N + 1 sets of --repetitions\n"
-		  "samples, always, 0 to 9 (the guest's default 2;\n"
-		  "--quick 0); a point is the median of its sets'\n"
-		  "medians; repetitions x sets is at most 150" },
+	  .help = "measured --sequential, every point in N + 1 sets\n"
+		  "of --repetitions samples, always, 0 to 9 (the\n"
+		  "guest's default 2; --quick 0); a point is the\n"
+		  "median of its sets' medians; repetitions x sets is\n"
+		  "at most 150" },
 	{ .kind = OPT_GROUP, .group = measure_seed_options },
 	{ .kind = OPT_END },
 };

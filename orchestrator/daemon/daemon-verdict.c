@@ -23,7 +23,7 @@ int daemon_verdict_after_run(const char *db_path, int64_t run_id,
 	if (db_open(db_path, &db, err) < 0)
 		return -1;
 	/* like with like: on this CPU, made alike (--quick, variant,
-	 * --interleave), no confirmation: compare --latest 2's rule */
+	 * libraries taking turns or not), no confirmation: compare --latest 2's rule */
 	base.run = db_base_run(db, run_id, DB_BASE_SAME_CPU, NULL);
 	if (base.run < 0) {
 		bo_err_set(err, "database '%s': %s", db_path, sqlite3_errmsg(db));
@@ -31,7 +31,7 @@ int daemon_verdict_after_run(const char *db_path, int64_t run_id,
 		return -1;
 	}
 	if (!base.run) {
-		snprintf(summary, len, "run %lld: no previous run on this CPU made alike (--quick, variant, --interleave) to compare with",
+		snprintf(summary, len, "run %lld: no previous run on this CPU made alike (--quick, variant, --sequential) to compare with",
 			 (long long)run_id);
 		sqlite3_close(db);
 		return 0;

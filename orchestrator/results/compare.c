@@ -327,7 +327,8 @@ int compare_latest_two(sqlite3 *db, int64_t *ret_base, int64_t *ret_new,
 			   (long long)latest,
 			   made.quick ? "--quick" : "not --quick",
 			   made.nohw ? "--nohw" : "not --nohw",
-			   made.interleave ? "--interleave" : "not --interleave");
+			   made.interleave ? "libraries taking turns" :
+					   "libraries one after the other");
 		return -2;
 	}
 	*ret_base = base;

@@ -14,12 +14,15 @@
 #include "orchestrator/results/summary.h"
 
 /* Lines of text wrapped at this many columns (the versions of a
- * distribution's libraries); the table's rows are at most 117 columns
- * with the longest library (libtomcrypt) and algorithm
- * (chacha20-poly1305) names the guest knows. The headers say where each
+ * distribution's libraries); the table's rows are at most TABLE_WIDTH
+ * columns: its other cells take at most 92 with the longest library
+ * (libtomcrypt) and algorithm (chacha20-poly1305) names the guest knows,
+ * and the fastest's cell names as many libraries tied with it as fit in
+ * the rest ("a = b +2" for two more). The headers say where each
  * figure was taken: cyc/B@16K is the 16 KiB point's cycles per byte, not
  * the curve's fitted slope (results' "slope cyc/B"). */
 #define WRAP 100
+#define TABLE_WIDTH 120
 
 enum { C_ALGO, C_FAST, C_MBPS, C_CPB, C_SECOND, C_SLOW, C_SFAST, C_SMBPS,
        NCOLS };
@@ -66,40 +69,55 @@ static char *ratio_cell(const struct fastest_lib *l, double top, int *marks)
 }
 
 /* The fastest library of G and those its pairs do not tell apart from
- * it: "libgcrypt = gnutls" (at most three names, then "+N"); sets mark 8
- * when there are any. Newly allocated. */
+ * it: "libgcrypt = gnutls" (at most three names, and no more than fit in
+ * MAXLEN bytes: the rest counted, "a = b +2"); sets mark 8 when there
+ * are any tied, 32 when some are only counted. Newly allocated. */
 static char *fastest_cell(const struct fastest_group *g,
-			  const struct fastest_lib *top, int *marks)
+			  const struct fastest_lib *top, size_t maxlen,
+			  int *marks)
 {
-	char *s, *t;
-	size_t i, shown = 0, more = 0;
+	const char *tied[3];
+	size_t i, ntied = 0, more = 0, k;
 
 	if (!top)
 		return xstrdup("-");
-	s = xstrdup(top->library);
 	for (i = 1; i < g->nlibs; i++) {
 		if (!g->libs[i].large_tie)
 			continue;
 		*marks |= 8;
-		if (shown == 2) {
+		if (ntied < 2)
+			tied[ntied++] = g->libs[i].library;
+		else
 			more++;
-			continue;
+	}
+	/* the most names that fit, the others counted */
+	for (k = ntied;; k--) {
+		char *s = xstrdup(top->library), *t;
+		size_t rest = more + (ntied - k);
+
+		for (i = 0; i < k; i++) {
+			t = xasprintf("%s = %s", s, tied[i]);
+			free(s);
+			s = t;
 		}
-		t = xasprintf("%s = %s", s, g->libs[i].library);
+		if (rest) {
+			t = xasprintf("%s +%zu", s, rest);
+			free(s);
+			s = t;
+		}
+		if (k == 0 || strlen(s) <= maxlen) {
+			if (rest)
+				*marks |= 32;
+			return s;
+		}
 		free(s);
-		s = t;
-		shown++;
 	}
-	if (more) {
-		t = xasprintf("%s +%zu", s, more);
-		free(s);
-		s = t;
-	}
-	return s;
 }
 
+/* Fill LN's cells from G, the fastest's at most MAXLEN bytes (as
+ * fastest_cell fits it); MARKS gets the marks used. */
 static void row_of(const struct fastest_group *g, struct line *ln,
-		   int *marks)
+		   size_t maxlen, int *marks)
 {
 	const struct fastest_lib *top = g->nlibs ? &g->libs[0] : NULL;
 	const struct fastest_lib *small = fastest_small_leader(g);
@@ -117,7 +135,7 @@ static void row_of(const struct fastest_group *g, struct line *ln,
 				slow = &g->libs[i];
 		}
 	ln->cell[C_ALGO] = xstrdup(g->algorithm);
-	ln->cell[C_FAST] = fastest_cell(g, top, marks);
+	ln->cell[C_FAST] = fastest_cell(g, top, maxlen, marks);
 	ln->cell[C_MBPS] = top ? mbps_cell(top->large_mbps, top->large_noisy,
 					   top->large_unverified, marks) :
 				 xstrdup("-");
@@ -224,6 +242,38 @@ static void print_spreads(FILE *f, const struct fastest_table *t, int runs)
 	free(s);
 }
 
+/* The rows of T into LINES (T's ngroups of them) and the width of each
+ * column into W, within TABLE_WIDTH columns where the fastest's cells
+ * can be cut to fit (fastest_cell); MARKS gets the marks used. */
+static void table_rows(const struct fastest_table *t, struct line *lines,
+		       size_t *w, int *marks)
+{
+	size_t i, c, other, budget = (size_t)-1;
+
+	for (;;) {
+		for (c = 0; c < NCOLS; c++)
+			w[c] = strlen(heads[c]);
+		for (i = 0; i < t->ngroups; i++) {
+			row_of(&t->groups[i], &lines[i], budget, marks);
+			for (c = 0; c < NCOLS; c++)
+				if (strlen(lines[i].cell[c]) > w[c])
+					w[c] = strlen(lines[i].cell[c]);
+		}
+		/* two columns of indent, two between cells */
+		other = 2 + 2 * (NCOLS - 1);
+		for (c = 0; c < NCOLS; c++)
+			if (c != C_FAST)
+				other += w[c];
+		if (budget != (size_t)-1 || other + w[C_FAST] <= TABLE_WIDTH)
+			return;
+		budget = other + strlen(heads[C_FAST]) < TABLE_WIDTH ?
+			 TABLE_WIDTH - other : strlen(heads[C_FAST]);
+		for (i = 0; i < t->ngroups; i++)
+			for (c = 0; c < NCOLS; c++)
+				free(lines[i].cell[c]);
+	}
+}
+
 long summary_fastest(FILE *f, sqlite3 *db, int64_t run_id,
 		     const char *db_path, bo_err *err)
 {
@@ -238,14 +288,7 @@ long summary_fastest(FILE *f, sqlite3 *db, int64_t run_id,
 	if (n <= 0)
 		return n;
 	lines = xcalloc(t.ngroups, sizeof(*lines));
-	for (c = 0; c < NCOLS; c++)
-		w[c] = strlen(heads[c]);
-	for (i = 0; i < t.ngroups; i++) {
-		row_of(&t.groups[i], &lines[i], &marks);
-		for (c = 0; c < NCOLS; c++)
-			if (strlen(lines[i].cell[c]) > w[c])
-				w[c] = strlen(lines[i].cell[c]);
-	}
+	table_rows(&t, lines, w, &marks);
 	fprintf(f, "Run %lld: the fastest library per algorithm, bulk encryption (hashing for\n"
 		"hash functions), MB/s = 10^6 B/s; runner-up and slowest as a fraction of the\n"
 		"fastest's MB/s at 16 KiB (@16K); cyc/B@16K = core cycles per byte of the 16 KiB\n"
@@ -273,8 +316,9 @@ long summary_fastest(FILE *f, sqlite3 *db, int64_t run_id,
 	}
 	if (marks & 8)
 		fprintf(f, "%sa = b, x0.95=: a tie with the fastest, measured taking turns and not told\n"
-			"apart (their paired interval holds 1, or the guests disagree on which is faster)\n",
-			marks & 7 ? "" : "\n");
+			"apart (their paired interval holds 1, or the guests disagree on which is faster)%s\n",
+			marks & 7 ? "" : "\n",
+			marks & 32 ? ";\n+2: two more tied" : "");
 	if (marks & 16)
 		fprintf(f, "%s- nothing to show: no second or third library at 16 KiB, or no bulk point\n"
 			"at 16 B (ChaCha20 and Salsa20 run whole 64-byte blocks in bulk)\n",

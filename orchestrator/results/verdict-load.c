@@ -491,7 +491,7 @@ int vload_caveats(sqlite3 *db, struct verdict_result *r,
 	free(cb);
 	free(cn);
 	caveat_pair(r, "variants", base_variants, new_variants);
-	/* libraries measured taking turns (run --interleave: the run has
+	/* libraries measured taking turns (the run has
 	 * pairs, schema 16) or one after the other */
 	k = db_has_column(db, "pairs", "tie");
 	if (k < 0)
@@ -501,8 +501,8 @@ int vload_caveats(sqlite3 *db, struct verdict_result *r,
 			"SELECT CASE WHEN EXISTS (SELECT 1 FROM pairs p JOIN"
 			" invocations inv ON inv.id = p.invocation_id WHERE"
 			" inv.run_id = ?1 AND (?2 = 0 OR inv.image_id = ?2))"
-			" THEN 'taking turns, --interleave'"
-			" ELSE 'one after the other' END";
+			" THEN 'taking turns'"
+			" ELSE 'one after the other, --sequential' END";
 
 		if (query_text(db, il_sql, r->base, &b, err) < 0)
 			return -1;

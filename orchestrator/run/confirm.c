@@ -33,6 +33,8 @@ struct confirm_state {
 	int record_failed;
 	int nohw;		/* measure with --nohw: given, or the
 				 * confirmed run measured variant 'nohw' */
+	int sequential;		/* the libraries one after the other: the
+				 * confirmed run was made --sequential */
 	/* the guests' settings: given (cc), else the confirmed run's */
 	int quick;
 	uint64_t min_batch_ns;	/* 0 = the guests' default */
@@ -278,6 +280,7 @@ static int measure(struct confirm_state *s)
 	c.kind = cc->kind;
 	c.quick = s->quick;
 	c.nohw = s->nohw;
+	c.sequential = s->sequential;
 	c.min_batch_ns = s->min_batch_ns;
 	c.repetitions = s->repetitions;
 	c.max_reruns_set = s->max_reruns_set;
@@ -387,7 +390,8 @@ static int finish(struct confirm_state *s)
 }
 
 /* S's guest settings: those CC gives, the others as the confirmed run
- * measured (its quick flag; --nohw when it measured variant 'nohw'; the
+ * measured (its quick flag; --nohw when it measured variant 'nohw';
+ * --sequential when its command line has it; the
  * --min-batch-ms, --repetitions and --max-reruns of its stored command
  * line, a value that does not parse left at the default). S's command
  * line is CC's with the settings taken from the run added, so that the
@@ -428,6 +432,11 @@ static int run_settings(struct confirm_state *s)
 		s->argv[s->argc] = cc->argv[s->argc];
 	if (!cc->nohw && nohw)	/* said in its stored command line */
 		s->argv[s->argc++] = "--nohw";
+	/* a --sequential run is measured again one library after the
+	 * other, as it was */
+	s->sequential = bo_cmdline_flag(cmd, "--sequential");
+	if (s->sequential)
+		s->argv[s->argc++] = "--sequential";
 	s->quick = cc->quick;
 	if (!cc->quick && quick) {
 		s->quick = 1;

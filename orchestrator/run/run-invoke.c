@@ -170,9 +170,8 @@ int run_invoke(const struct run_config *c, const struct plan *p,
 	}
 	if (c->nohw)
 		args[n++] = "--nohw";
-	/* with --interleave the guest measures --pubkey and --kdf after
-	 * the interleaved points, library after library */
-	if (c->interleave_libs)
+	/* the libraries of a point take turns unless --sequential */
+	if (!c->sequential)
 		args[n++] = "--interleave";
 	if (s->pubkey) {
 		args[n++] = "--pubkey";

@@ -39,8 +39,12 @@ struct run_config {
 	const char *algos;	/* guest --algos list; NULL = every algorithm */
 	int nohw;		/* 1: mask hardware acceleration (guest --nohw),
 				 * stored as variant 'nohw' */
-	int interleave_libs;	/* 1: the libraries of a point take turns
-				 * (guest --interleave), pairs stored */
+	int sequential;		/* 1: the libraries one after the other
+				 * (--sequential: guest without
+				 * --interleave), a contention canary per
+				 * curve; 0 (the default): the libraries
+				 * of a point take turns (guest
+				 * --interleave), pairs stored */
 	/* The guest's timing, passed on as given; 0 or NULL = the guest's
 	 * default (guest/PROTOCOL.md): */
 	uint64_t min_batch_ns;	/* --min-batch-ns: shortest timed batch, ns */

@@ -6,7 +6,8 @@
 #
 # Runs `benchorch run` twice back to back into one database with
 # RANK_ARGS (default "--distros debian:bookworm --quick --no-confirm";
-# add --interleave to measure the libraries taking turns), each with a
+# the libraries take turns; add --sequential to measure them one after
+# the other), each with a
 # fresh seed. No package changes between them: every disagreement is the
 # measurement's. Then, at 16 KiB, over every cell (distribution,
 # algorithm, operation, mode) measured by two libraries or more in both
@@ -15,7 +16,7 @@
 #    run's fastest in that other run (both ways), in per cent of cells;
 #  - flips: of the library pairs one run orders apart by 5 % or more, the
 #    share the other run orders the other way (both ways pooled);
-#  - with --interleave, ties: of the pairs whose paired interval holds 1
+#  - taking turns (not --sequential), ties: of the pairs whose paired interval holds 1
 #    in a run, how many the other run orders apart by 5 % or more.
 # The targets (issue "Side by side"): agree >= 97 %, flips <= 0.5 %.
 # With DB, reports on the first two finished runs already in it. Run it
