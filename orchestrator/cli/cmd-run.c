@@ -177,7 +177,9 @@ static const struct opt_def options[] = {
 		  "a block at a time, in a new random order every\n"
 		  "round, and store each library's ratio to the\n"
 		  "fastest with its interval (pairs_v; a tie where\n"
-		  "the interval holds 1)" },
+		  "the interval holds 1); public-key operations and\n"
+		  "key derivation functions too (rsa-2048's keygen\n"
+		  "alone in each library)" },
 	{ .kind = OPT_GROUP, .group = measure_options,
 	  .offset = offsetof(struct run_opts, measure) },
 	{ .name = "max-cv", .kind = OPT_VALUE, .arg = "F",
