@@ -66,26 +66,31 @@ static int pair_point(json_t *o, size_t lineno, struct guest_pair *p,
 	    guest_field_int(o, "buffer_bytes", 1, GUEST_MAX_BUFFER, lineno,
 			    &p->buffer_bytes, err) < 0)
 		return -1;
-	if (!extra_mode(p))
-		return guest_field_algorithm(o, lineno,
-					     (const char **)&p->algorithm, &a,
-					     err) < 0 ? -1 :
-		       algorithm_has_operation(a, p->operation) ? 0 :
-		       bo_err_set(err, "guest output line %zu: operation '%s' does not apply to '%s'",
-				  lineno, p->operation, p->algorithm);
+	if (!extra_mode(p)) {
+		if (guest_field_algorithm(o, lineno,
+					  (const char **)&p->algorithm, &a,
+					  err) < 0)
+			return -1;
+		if (!algorithm_has_operation(a, p->operation))
+			return bo_err_set(err, "guest output line %zu: operation '%s' does not apply to '%s'",
+					  lineno, p->operation, p->algorithm);
+		return 0;
+	}
 	if (guest_field_name(o, "algorithm", lineno,
 			     (const char **)&p->algorithm, err) < 0)
 		return -1;
 	if (p->buffer_bytes != 1)
 		return bo_err_set(err, "guest output line %zu: a %s pair has 'buffer_bytes' 1, not %lld",
 				  lineno, p->mode, (long long)p->buffer_bytes);
-	if (strcmp(p->mode, "kdf") == 0)
-		return !kdf_find(p->algorithm) ?
-		       bo_err_set(err, "guest output line %zu: unknown key derivation function '%s'",
-				  lineno, p->algorithm) :
-		       strcmp(p->operation, "derive") != 0 ?
-		       bo_err_set(err, "guest output line %zu: a kdf pair's operation is 'derive', not '%s'",
-				  lineno, p->operation) : 0;
+	if (strcmp(p->mode, "kdf") == 0) {
+		if (!kdf_find(p->algorithm))
+			return bo_err_set(err, "guest output line %zu: unknown key derivation function '%s'",
+					  lineno, p->algorithm);
+		if (strcmp(p->operation, "derive") != 0)
+			return bo_err_set(err, "guest output line %zu: a kdf pair's operation is 'derive', not '%s'",
+					  lineno, p->operation);
+		return 0;
+	}
 	if (!(pk = pubkey_find(p->algorithm)))
 		return bo_err_set(err, "guest output line %zu: unknown public-key algorithm '%s'",
 				  lineno, p->algorithm);
