@@ -23,7 +23,8 @@ DB_MIGRATIONS = db/migrations/0001-initial.sql \
 	db/migrations/0022-kdf.sql \
 	db/migrations/0023-build-views.sql \
 	db/migrations/0024-duet-builds.sql \
-	db/migrations/0025-duet-pubkey.sql
+	db/migrations/0025-duet-pubkey.sql \
+	db/migrations/0026-extra-pairs.sql
 EXTRA_DIST += $(DB_MIGRATIONS) db/sql2c.sh
 BUILT_SOURCES += db/migrations-sql.c
 CLEANFILES += db/migrations-sql.c

@@ -101,6 +101,30 @@ static void emit_lib_point(struct sched *s, const struct lib_point *lp,
 	s->run->counts->results++;
 }
 
+/* The names a point's `pair` lines give it (guest/PROTOCOL.md,
+ * "Interleaved measurement"): a cipher's or hash's, or a public-key
+ * operation's (mode "pubkey") or a KDF's (mode "kdf"), LEN 1 (t per
+ * call). LATER: the lines wait for interleave_emit_late_pairs, after the
+ * `pkresult` and `kdfresult` lines they pair. */
+struct point_names {
+	const char *algo, *op, *mode;
+	size_t len;
+	bool later;
+};
+
+/* A `pair` line held for interleave_emit_late_pairs; the names are the
+ * tables' and the workers' backends', which outlive it. */
+struct late_pair {
+	const char *lib, *versus;
+	struct point_names pn;
+	struct pair_est e;
+	uint64_t span_ns;
+};
+
+/* The pairs of the public-key operations and KDFs, in the order made. */
+static struct late_pair *late;
+static size_t nlate;
+
 /* The index among the N libraries IDX of the point of the shipped
  * library whose build is the library at K ("nettle" for "nettle@o0"),
  * or -1: K is no build, or its shipped library is not at the point. */
@@ -118,27 +142,49 @@ static int shipped_of(const struct sched *s, const size_t *idx, size_t n,
 /* One `pair` line: the library at K against the one at REF (indices
  * into IDX, the point's libraries with every block). */
 static void emit_pair_of(struct sched *s, const size_t *idx, size_t k,
-			 size_t ref, enum guest_algo algo, enum guest_op op,
-			 bool oneshot, size_t len, uint64_t span_ns)
+			 size_t ref, const struct point_names *pn,
+			 uint64_t span_ns)
 {
+	const char *lib = s->w[s->lp[idx[k]].lib].b->name;
+	const char *versus = s->w[s->lp[idx[ref]].lib].b->name;
 	struct pair_est e;
+	struct late_pair *l;
 
 	if (pairs_estimate(&s->t[ref * s->rounds], &s->t[k * s->rounds],
 			   s->rounds, &e) < 0)
 		return;
-	check_emit(emit_pair(s->w[s->lp[idx[k]].lib].b->name,
-			     algo_info(algo)->name, op_name(op),
-			     oneshot ? "oneshot" : "bulk", len,
-			     s->w[s->lp[idx[ref]].lib].b->name, &e, span_ns));
+	if (!pn->later) {
+		check_emit(emit_pair(lib, pn->algo, pn->op, pn->mode, pn->len,
+				     versus, &e, span_ns));
+		return;
+	}
+	if (!(l = realloc(late, (nlate + 1) * sizeof(*late)))) {
+		complain("out of memory");
+		exit(1);
+	}
+	late = l;
+	late[nlate++] = (struct late_pair){ lib, versus, *pn, e, span_ns };
+}
+
+void interleave_emit_late_pairs(void)
+{
+	for (size_t i = 0; i < nlate; i++) {
+		const struct late_pair *l = &late[i];
+
+		check_emit(emit_pair(l->lib, l->pn.algo, l->pn.op, l->pn.mode,
+				     l->pn.len, l->versus, &l->e, l->span_ns));
+	}
+	free(late);
+	late = NULL;
+	nlate = 0;
 }
 
 /* The `pair` lines of the point: each library that has every block
  * against the fastest of them, and each build (--build) against its
  * shipped library as well; SPAN_NS from the start of the point's first
  * block to the end of its last. */
-static void emit_pairs(struct sched *s, size_t m, enum guest_algo algo,
-		       enum guest_op op, bool oneshot, size_t len,
-		       uint64_t span_ns)
+static void emit_pairs(struct sched *s, size_t m,
+		       const struct point_names *pn, uint64_t span_ns)
 {
 	size_t idx[MAX_LIBS], n = 0;
 	int ref;
@@ -151,7 +197,7 @@ static void emit_pairs(struct sched *s, size_t m, enum guest_algo algo,
 		for (unsigned r = 0; r < s->rounds; r++)
 			s->t[n * s->rounds + r] =
 				(double)lp->ns[r] /
-				((double)lp->calls * (double)len);
+				((double)lp->calls * (double)pn->len);
 		idx[n++] = k;
 	}
 	ref = pairs_reference(s->t, n, s->rounds);
@@ -161,11 +207,9 @@ static void emit_pairs(struct sched *s, size_t m, enum guest_algo algo,
 		int sh = shipped_of(s, idx, n, k);
 
 		if ((int)k != ref)
-			emit_pair_of(s, idx, k, (size_t)ref, algo, op, oneshot,
-				     len, span_ns);
+			emit_pair_of(s, idx, k, (size_t)ref, pn, span_ns);
 		if (sh >= 0 && sh != ref)
-			emit_pair_of(s, idx, k, (size_t)sh, algo, op, oneshot,
-				     len, span_ns);
+			emit_pair_of(s, idx, k, (size_t)sh, pn, span_ns);
 	}
 }
 
@@ -182,6 +226,8 @@ static size_t open_rounds(struct sched *s, struct worker_req *q,
 static void run_point(struct sched *s, enum guest_algo algo,
 		      enum guest_op op, bool oneshot, size_t len)
 {
+	struct point_names pn = { algo_info(algo)->name, op_name(op),
+				  oneshot ? "oneshot" : "bulk", len, false };
 	struct worker_req q;
 	uint64_t start;
 	size_t m;
@@ -196,7 +242,7 @@ static void run_point(struct sched *s, enum guest_algo algo,
 	for (size_t k = 0; k < m; k++)
 		if (s->lp[k].ok)
 			emit_lib_point(s, &s->lp[k], algo, op, oneshot, len);
-	emit_pairs(s, m, algo, op, oneshot, len, bench_now_ns() - start);
+	emit_pairs(s, m, &pn, bench_now_ns() - start);
 }
 
 /* A point's opening (command QP, to every library that has the
@@ -321,15 +367,18 @@ static void run_algo(struct sched *s, enum guest_algo algo)
 	}
 }
 
-/* A duet's public-key algorithm ALGO (pubkey.h, "A duet"): every
- * library's known answers and keys, then each operation a point of
- * one size whose blocks take turns as a cipher's do; the blocks go to
- * run->pk as that library's timing of the operation (its `pkresult`,
- * printed by pubkey_finish after the cross-check). The turns depend on
- * the options alone, as run_algo's. */
+/* The public-key algorithm ALGO, interleaved (pubkey.h,
+ * "Interleaved"): every library's known answers and keys (and, but in
+ * a duet, its RSA key generation timed alone), then each operation a
+ * point of one size whose blocks take turns as a cipher's do; the
+ * blocks go to run->pk as that library's timing of the operation (its
+ * `pkresult`, printed by pubkey_finish after the cross-check), and its
+ * `pair` lines wait for them (mode "pubkey"). The turns depend on the
+ * options alone, as run_algo's. */
 static void run_pk(struct sched *s, int algo)
 {
 	const struct pubkey_algorithm *t = &pubkey_table[algo];
+	struct point_names pn = { t->name, NULL, "pubkey", 1, true };
 	uint64_t start;
 	struct worker_req q;
 
@@ -347,6 +396,8 @@ static void run_pk(struct sched *s, int algo)
 		/* placements of their own: past the ciphers' algorithms */
 		m = open_rounds(s, &q, GUEST_ALGO_COUNT + (unsigned)algo,
 				(unsigned)op, false, 0, &start);
+		pn.op = t->ops[op];
+		emit_pairs(s, m, &pn, bench_now_ns() - start);
 		for (size_t k = 0; k < m; k++) {
 			const struct lib_point *lp = &s->lp[k];
 			struct pk_outcome *o = &s->run->pk->o[lp->lib][algo];
@@ -360,12 +411,15 @@ static void run_pk(struct sched *s, int algo)
 	}
 }
 
-/* A duet's key derivation function ALGO, as run_pk: every library's
- * known answers, then one point (a batch of derivations a block) whose
- * blocks take turns; the blocks go to run->kdf (its `kdfresult`,
- * printed by kdf_finish). */
+/* The key derivation function ALGO, interleaved, as run_pk: every
+ * library's known answers, then one point (a batch of derivations a
+ * block) whose blocks take turns; the blocks go to run->kdf (its
+ * `kdfresult`, printed by kdf_finish), its `pair` lines (mode "kdf",
+ * operation "derive") wait for them. */
 static void run_kdf(struct sched *s, int algo)
 {
+	struct point_names pn = { kdf_table[algo].name, "derive", "kdf", 1,
+				  true };
 	size_t m;
 	uint64_t start;
 	struct worker_req q;
@@ -378,6 +432,7 @@ static void run_kdf(struct sched *s, int algo)
 	/* placements of their own: past the public-key algorithms' */
 	m = open_rounds(s, &q, GUEST_ALGO_COUNT + GUEST_PK_COUNT +
 			       (unsigned)algo, 0, false, 0, &start);
+	emit_pairs(s, m, &pn, bench_now_ns() - start);
 	for (size_t k = 0; k < m; k++) {
 		const struct lib_point *lp = &s->lp[k];
 		struct kdf_outcome *o = &s->run->kdf->o[lp->lib][algo];
@@ -388,21 +443,6 @@ static void run_kdf(struct sched *s, int algo)
 		o->r.maxrss_kib = lp->maxrss_kib;
 		o->have = true;
 	}
-}
-
-/* Worker I's public-key algorithms and key derivation functions
- * (WORKER_EXTRA), when it is alive; a worker that fails is reported by
- * call() and costs only its library. */
-static void run_extra(struct sched *s, size_t i)
-{
-	struct worker_req q;
-	struct worker_reply r;
-
-	if (!s->w[i].alive)
-		return;
-	memset(&q, 0, sizeof(q));
-	q.cmd = WORKER_EXTRA;
-	(void)call(s, i, &q, &r);
 }
 
 void interleave_run(struct run *run)
@@ -431,21 +471,16 @@ void interleave_run(struct run *run)
 	turns_pass();
 	for (size_t a = 0; a < o->nalgos; a++)
 		run_algo(s, o->algos[a]);
-	/* a duet's public-key algorithms and key derivation functions:
-	 * points that take turns */
-	if (o->duet && run->pk)
+	/* the public-key algorithms and key derivation functions: points
+	 * that take turns too */
+	if (run->pk)
 		for (int a = 0; a < GUEST_PK_COUNT; a++)
 			if (o->pk[a])
 				run_pk(s, a);
-	if (o->duet && run->kdf)
+	if (run->kdf)
 		for (int a = 0; a < GUEST_KDF_COUNT; a++)
 			if (o->kdf[a])
 				run_kdf(s, a);
-	/* public key and key derivation but in a duet: each library in its
-	 * worker, one after the other, as without --interleave */
-	if ((run->pk || run->kdf) && !o->duet)
-		for (size_t i = 0; i < s->nlibs; i++)
-			run_extra(s, i);
 	for (size_t i = 0; i < s->nlibs; i++)
 		worker_stop(run, &s->w[i]);
 	free(s);

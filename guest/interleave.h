@@ -33,10 +33,20 @@
  * and, per algorithm, its `kat`, `unsupported`, `crosscheck` and
  * `keysetup` lines come from its worker; the parent prints the `result`
  * lines (the rounds' blocks as samples, one set) and one `pair` line per
- * library but the fastest at each point. A worker that fails costs only
+ * library but the fastest at each point; the public-key operations and
+ * key derivation functions (--pubkey, --kdf) are points too, their
+ * timing kept in run->pk and run->kdf and their pairs held for
+ * interleave_emit_late_pairs. A worker that fails costs only
  * its library (worker.h). Counts results and measure_ns in run->counts
  * and the workers' rusage in run->rusage. Exits with status 1 when stdout
  * is gone. */
 void interleave_run(struct run *run);
+
+/* The `pair` lines of the public-key operations (mode "pubkey") and key
+ * derivation functions (mode "kdf") interleave_run measured, held until
+ * their `pkresult` and `kdfresult` lines are printed (pubkey_finish,
+ * kdf_finish); then printed, in the order measured, and freed. Nothing
+ * when there are none. Exits with status 1 when stdout is gone. */
+void interleave_emit_late_pairs(void);
 
 #endif /* GUEST_INTERLEAVE_H */

@@ -188,7 +188,8 @@ void kdf_measure_library(struct run *run, const struct guest_backend *b)
 	}
 }
 
-/* --- a duet's points (kdf_duet_*), in a worker process --- */
+/* --- interleaved points (kdf_duet_*, --interleave and a duet), in a
+ * worker process --- */
 
 static struct {
 	bool open;		/* path is set up, calls calibrated */

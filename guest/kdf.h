@@ -51,7 +51,8 @@ struct kdf_shared {
 	struct kdf_outcome o[MAX_LIBS][GUEST_KDF_COUNT];
 };
 
-/* A duet (--duet; guest/PROTOCOL.md, "Duet"): step 1 as points whose
+/* Interleaved (--interleave, a duet too; guest/PROTOCOL.md,
+ * "Interleaved measurement"): step 1 as points whose
  * blocks take turns, in the library's worker (guest/interleave.c); the
  * parent keeps the blocks' timing in run->kdf, the worker the known
  * answers and the derived key. */

@@ -143,6 +143,7 @@ int main(int argc, char **argv)
 	}
 	pubkey_finish(&run);
 	kdf_finish(&run);
+	interleave_emit_late_pairs();
 	clock_hz = cpuclock_measure(o.cpu, &clock_source);
 	elapsed_ns = bench_now_ns() - hello_ns;
 	if (run.params.tsc && elapsed_ns > 0)

@@ -340,6 +340,45 @@ static void path_done(struct pk_path *p, bench_batch_fn fn,
 	}
 }
 
+/* Time operation I of ALGO (library B, its ops PK) on PATH into
+ * OUT->r[I] with the guest's timing (bench_measure; RSA key generation
+ * in its documented count of samples, one set), setting OUT->have[I];
+ * prints an `error` line when it fails. An operation that cannot run
+ * now (path_op) or a keygen the backend lacks is left out. */
+static void time_op(struct run *run, const struct guest_backend *b,
+		    const struct guest_pk_ops *pk, enum guest_pk_algo algo,
+		    struct pk_path *path, struct pk_outcome *out, int i)
+{
+	const struct pubkey_algorithm *t = &pubkey_table[algo];
+	bench_batch_fn fn = batch_of(t->ops[i], algo);
+	struct bench_params params = run->params;
+	int rc;
+
+	if (!path_op(path, fn, out))
+		return;
+	if (fn == batch_keygen) {
+		if (!pk->keygen)
+			return;
+		params.sets = 1;
+		params.repetitions = run->o->quick ? PK_KEYGEN_QUICK_SAMPLES :
+						     PK_KEYGEN_SAMPLES;
+	} else {
+		/* one untimed call first: a library's one-time set-up on
+		 * first use (wolfSSL 5.5's first P-256 verify and derive
+		 * take milliseconds) is not an operation's cost, and
+		 * calibration would take it for one */
+		(void)fn(&path->arg, 1);
+	}
+	rc = bench_measure(fn, &path->arg, 1, &params, NULL, &out->r[i]);
+	run->counts->measure_ns += out->r[i].spent_ns;
+	if (rc < 0) {
+		check_emit(emit_error(b->name, t->name, "%s failed", t->ops[i]));
+		return;
+	}
+	out->have[i] = true;
+	path_done(path, fn, out, b->name, t->name);
+}
+
 /* Time every operation of ALGO in B into *OUT (the keys set up
  * untimed), printing an `error` line for one that fails. */
 static void time_ops(struct run *run, const struct guest_backend *b,
@@ -350,38 +389,8 @@ static void time_ops(struct run *run, const struct guest_backend *b,
 	struct pk_path path;
 	bool ok = path_open(run, pk, algo, out, &path);
 
-	for (int i = 0; ok && i < PUBKEY_MAX_OPS && t->ops[i]; i++) {
-		bench_batch_fn fn = batch_of(t->ops[i], algo);
-		struct bench_params params = run->params;
-		int rc;
-
-		if (!path_op(&path, fn, out))
-			continue;
-		if (fn == batch_keygen) {
-			if (!pk->keygen)
-				continue;
-			params.sets = 1;
-			params.repetitions = run->o->quick ?
-					     PK_KEYGEN_QUICK_SAMPLES :
-					     PK_KEYGEN_SAMPLES;
-		} else {
-			/* one untimed call first: a library's one-time
-			 * set-up on first use (wolfSSL 5.5's first P-256
-			 * verify and derive take milliseconds) is not an
-			 * operation's cost, and calibration would take it
-			 * for one */
-			(void)fn(&path.arg, 1);
-		}
-		rc = bench_measure(fn, &path.arg, 1, &params, NULL, &out->r[i]);
-		run->counts->measure_ns += out->r[i].spent_ns;
-		if (rc < 0) {
-			check_emit(emit_error(b->name, t->name, "%s failed",
-					      t->ops[i]));
-			continue;
-		}
-		out->have[i] = true;
-		path_done(&path, fn, out, b->name, t->name);
-	}
+	for (int i = 0; ok && i < PUBKEY_MAX_OPS && t->ops[i]; i++)
+		time_op(run, b, pk, algo, &path, out, i);
 	if (!ok)
 		check_emit(emit_error(b->name, t->name,
 				      "cannot set up the keys of the timed path"));
@@ -435,8 +444,9 @@ void pubkey_measure_library(struct run *run, const struct guest_backend *b)
 	}
 }
 
-/* --- a duet's points (pubkey_duet_*): one algorithm at a time, one
- * operation open at a time, in a worker process --- */
+/* --- interleaved points (pubkey_duet_*, --interleave and a duet): one
+ * algorithm at a time, one operation open at a time, in a worker
+ * process --- */
 
 static struct {
 	bool algo_open;		/* path holds ALGO's keys */
@@ -460,7 +470,8 @@ bool pubkey_duet_has_op(int algo, int i)
 	    i >= PUBKEY_MAX_OPS || !(op = pubkey_table[algo].ops[i]))
 		return false;
 	/* a new RSA key's time varies by nature (the search for primes):
-	 * not judged in a duet; ML-KEM's and ML-DSA's keygen is the key
+	 * no point (timed alone under --interleave, not judged in a
+	 * duet); ML-KEM's and ML-DSA's keygen is the key
 	 * pair from its seed, deterministic */
 	return strcmp(op, "keygen") != 0 ||
 	       guest_pk_is_pq((enum guest_pk_algo)algo);
@@ -490,10 +501,19 @@ bool pubkey_duet_algo(struct run *run, const struct guest_backend *b,
 		return false;
 	duet.ok = path_open(run, pk, duet.algo, duet.out, &duet.path);
 	duet.algo_open = true;
-	if (!duet.ok)
+	if (!duet.ok) {
 		check_emit(emit_error(b->name, pubkey_table[algo].name,
 				      "cannot set up the keys of the timed path"));
-	return duet.ok;
+		return false;
+	}
+	/* not a point (RSA key generation): measured here, this library
+	 * alone, as without --interleave; a duet leaves it out */
+	for (int i = 0; !run->o->duet && i < PUBKEY_MAX_OPS &&
+			pubkey_table[algo].ops[i]; i++)
+		if (!pubkey_duet_has_op(algo, i))
+			time_op(run, b, pk, duet.algo, &duet.path, duet.out,
+				i);
+	return true;
 }
 
 int pubkey_duet_op(struct run *run, int i, uint64_t *calls,

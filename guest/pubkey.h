@@ -72,20 +72,26 @@ void pubkey_shared_free(struct pk_shared *p);
  * outputs in run->pk. Does nothing when run->pk is NULL. */
 void pubkey_measure_library(struct run *run, const struct guest_backend *b);
 
-/* A duet (--duet; guest/PROTOCOL.md, "Duet"): step 1 as points whose
- * blocks take turns, the interleaved scheduler's (guest/interleave.c)
- * in the library's worker process, one algorithm and one operation
- * open at a time. The parent keeps the blocks' timing in run->pk (the
- * `pkresult` lines of step 3 then hold the rounds' blocks, one set);
- * known answers and outputs are the worker's, as in step 1. */
+/* Interleaved (--interleave, a duet too; guest/PROTOCOL.md,
+ * "Interleaved measurement"): step 1 as points whose blocks take turns,
+ * the interleaved scheduler's (guest/interleave.c) in the library's
+ * worker process, one algorithm and one operation open at a time. The
+ * parent keeps the blocks' timing in run->pk (the `pkresult` lines of
+ * step 3 then hold the rounds' blocks, one set); known answers and
+ * outputs are the worker's, as in step 1. The pubkey_duet_* names are
+ * from when only a duet had them. */
 
-/* Whether operation I (pubkey_table's order) of ALGO is a duet's point:
- * every one but RSA key generation, whose time varies by nature. */
+/* Whether operation I (pubkey_table's order) of ALGO is an interleaved
+ * point: every one but RSA key generation, whose time varies by nature
+ * (measured in pubkey_duet_algo under --interleave, left out of a
+ * duet). */
 bool pubkey_duet_has_op(int algo, int i);
 
 /* In B's worker: ALGO's `unsupported` or `kat` lines and its timed
- * path's keys set up (an `error` line when they cannot be). Returns
- * true when the operations can be opened. */
+ * path's keys set up (an `error` line when they cannot be); except in a
+ * duet, the operations that are no point (RSA key generation) timed
+ * into run->pk with the guest's timing, as in step 1. Returns true when
+ * the operations can be opened. */
 bool pubkey_duet_algo(struct run *run, const struct guest_backend *b,
 		      int algo);
 

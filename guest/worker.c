@@ -254,15 +254,6 @@ static void serve(struct run *run, const struct guest_backend *b, int in,
 				r.status = -1;
 			r.maxrss_kib = rusage_peak_kib();
 			break;
-		case WORKER_EXTRA:
-			serve_close(&st);
-			/* a duet measures them as points */
-			if (!run->o->duet) {
-				pubkey_measure_library(run, b);
-				kdf_measure_library(run, b);
-			}
-			run->counts->algo = -1;
-			break;
 		case WORKER_QUIT:
 			serve_close(&st);
 			run->counts->algo = -1;

@@ -35,23 +35,21 @@ enum worker_cmd {
 	WORKER_POINT = 2,	/* open and calibrate a point */
 	WORKER_BLOCK = 3,	/* time one batch of the open point */
 	WORKER_QUIT = 4,	/* close, and exit */
-	WORKER_EXTRA = 5,	/* the public-key algorithms and key
-				 * derivation functions of the run
-				 * (--pubkey, --kdf), library after
-				 * library after the interleaved points;
-				 * never with --duet */
-	WORKER_PKALGO = 6,	/* --duet: a public-key algorithm's
-				 * known-answer tests and keys
-				 * (pubkey_duet_algo) */
-	WORKER_PKOP = 7,	/* --duet: open and calibrate one of its
+	/* 5 was the public-key algorithms and key derivation functions
+	 * library after library; they are points now */
+	WORKER_PKALGO = 6,	/* a public-key algorithm's known-answer
+				 * tests and keys (pubkey_duet_algo; its
+				 * RSA key generation timed there, except
+				 * in a duet) */
+	WORKER_PKOP = 7,	/* open and calibrate one of its
 				 * operations */
-	WORKER_PKBLOCK = 8,	/* --duet: time one batch of it */
-	WORKER_KDFALGO = 9,	/* --duet: a key derivation function's
+	WORKER_PKBLOCK = 8,	/* time one batch of it */
+	WORKER_KDFALGO = 9,	/* a key derivation function's
 				 * known-answer tests and inputs
 				 * (kdf_duet_algo) */
-	WORKER_KDFOP = 10,	/* --duet: calibrate its derivations per
+	WORKER_KDFOP = 10,	/* calibrate its derivations per
 				 * batch */
-	WORKER_KDFBLOCK = 11	/* --duet: time one batch of them */
+	WORKER_KDFBLOCK = 11	/* time one batch of them */
 };
 
 /* A command (parent to worker), fixed size. */

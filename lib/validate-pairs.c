@@ -9,8 +9,96 @@
 
 #include "lib/build-name.h"
 #include "lib/guest_output.h"
+#include "lib/kdf-table.h"
+#include "lib/pubkey-table.h"
 #include "lib/util.h"
 #include "lib/validate.h"
+
+/* Whether P is a public-key operation's or a KDF's pair (mode "pubkey"
+ * or "kdf"), not a cipher's or hash's. */
+static int extra_mode(const struct guest_pair *p)
+{
+	return strcmp(p->mode, "pubkey") == 0 || strcmp(p->mode, "kdf") == 0;
+}
+
+/* The blocks of LIB at the public-key or KDF point of P: the samples of
+ * its `pkresult` or `kdfresult` in OUT (printed before the pairs, at
+ * the end), or -1 when it has none. */
+static int64_t extra_samples(const struct guest_output *out, const char *lib,
+			     const struct guest_pair *p)
+{
+	if (strcmp(p->mode, "pubkey") == 0) {
+		for (size_t i = 0; i < out->npkresults; i++) {
+			const struct guest_pkresult *r = &out->pkresults[i];
+
+			if (strcmp(r->library, lib) == 0 &&
+			    strcmp(r->algorithm, p->algorithm) == 0 &&
+			    strcmp(r->operation, p->operation) == 0)
+				return r->t.nsamples;
+		}
+		return -1;
+	}
+	for (size_t i = 0; i < out->nkdfresults; i++) {
+		const struct guest_kdfresult *r = &out->kdfresults[i];
+
+		if (strcmp(r->library, lib) == 0 &&
+		    strcmp(r->algorithm, p->algorithm) == 0)
+			return r->t.nsamples;
+	}
+	return -1;
+}
+
+/* The point of pair line O (line LINENO) into P's algorithm,
+ * operation, mode and buffer_bytes (pointers into O): a cipher's or
+ * hash's, or with mode "pubkey" a public-key operation (buffer_bytes 1)
+ * or with mode "kdf" a KDF (operation "derive", buffer_bytes 1).
+ * Returns 0, or -1 with ERR set. */
+static int pair_point(json_t *o, size_t lineno, struct guest_pair *p,
+		      bo_err *err)
+{
+	const struct algorithm *a;
+	const struct pubkey_algorithm *pk;
+
+	if (guest_field_name(o, "mode", lineno, (const char **)&p->mode,
+			     err) < 0 ||
+	    guest_field_name(o, "operation", lineno,
+			     (const char **)&p->operation, err) < 0 ||
+	    guest_field_int(o, "buffer_bytes", 1, GUEST_MAX_BUFFER, lineno,
+			    &p->buffer_bytes, err) < 0)
+		return -1;
+	if (!extra_mode(p)) {
+		if (guest_field_algorithm(o, lineno,
+					  (const char **)&p->algorithm, &a,
+					  err) < 0)
+			return -1;
+		if (!algorithm_has_operation(a, p->operation))
+			return bo_err_set(err, "guest output line %zu: operation '%s' does not apply to '%s'",
+					  lineno, p->operation, p->algorithm);
+		return 0;
+	}
+	if (guest_field_name(o, "algorithm", lineno,
+			     (const char **)&p->algorithm, err) < 0)
+		return -1;
+	if (p->buffer_bytes != 1)
+		return bo_err_set(err, "guest output line %zu: a %s pair has 'buffer_bytes' 1, not %lld",
+				  lineno, p->mode, (long long)p->buffer_bytes);
+	if (strcmp(p->mode, "kdf") == 0) {
+		if (!kdf_find(p->algorithm))
+			return bo_err_set(err, "guest output line %zu: unknown key derivation function '%s'",
+					  lineno, p->algorithm);
+		if (strcmp(p->operation, "derive") != 0)
+			return bo_err_set(err, "guest output line %zu: a kdf pair's operation is 'derive', not '%s'",
+					  lineno, p->operation);
+		return 0;
+	}
+	if (!(pk = pubkey_find(p->algorithm)))
+		return bo_err_set(err, "guest output line %zu: unknown public-key algorithm '%s'",
+				  lineno, p->algorithm);
+	if (!pubkey_has_op(pk, p->operation))
+		return bo_err_set(err, "guest output line %zu: operation '%s' does not apply to '%s'",
+				  lineno, p->operation, p->algorithm);
+	return 0;
+}
 
 /* The result of LIB at the point of P among OUT's last results (a pair
  * line follows the result lines of its point), or NULL. */
@@ -49,22 +137,15 @@ static int field_fraction(json_t *o, const char *key, double min, double max,
 int guest_validate_pair(struct guest_output *out, json_t *o, size_t lineno,
 			bo_err *err)
 {
-	const struct algorithm *a;
 	const struct guest_result *mine;
 	struct guest_pair p, *q;
 	const char *lib, *versus;
+	int64_t blocks, theirs;
 
 	memset(&p, 0, sizeof(p));
 	if (guest_field_loaded_library(out, o, lineno, &lib, err) < 0 ||
 	    guest_field_name(o, "versus", lineno, &versus, err) < 0 ||
-	    guest_field_algorithm(o, lineno, (const char **)&p.algorithm, &a,
-				  err) < 0 ||
-	    guest_field_name(o, "operation", lineno,
-			     (const char **)&p.operation, err) < 0 ||
-	    guest_field_name(o, "mode", lineno, (const char **)&p.mode,
-			     err) < 0 ||
-	    guest_field_int(o, "buffer_bytes", 1, GUEST_MAX_BUFFER, lineno,
-			    &p.buffer_bytes, err) < 0 ||
+	    pair_point(o, lineno, &p, err) < 0 ||
 	    guest_field_int(o, "rounds", 1, GUEST_MAX_REPETITIONS, lineno,
 			    &p.rounds, err) < 0 ||
 	    guest_field_int(o, "span_ns", 0, INT64_C(1) << 50, lineno,
@@ -75,9 +156,6 @@ int guest_validate_pair(struct guest_output *out, json_t *o, size_t lineno,
 	    field_fraction(o, "high", 1e-12, 1e12, lineno, &p.high, err) < 0 ||
 	    field_fraction(o, "coverage", 0, 1, lineno, &p.coverage, err) < 0)
 		return -1;
-	if (!algorithm_has_operation(a, p.operation))
-		return bo_err_set(err, "guest output line %zu: operation '%s' does not apply to '%s'",
-				  lineno, p.operation, p.algorithm);
 	if (strcmp(versus, lib) == 0)
 		return bo_err_set(err, "guest output line %zu: a pair of '%s' with itself",
 				  lineno, lib);
@@ -89,12 +167,19 @@ int guest_validate_pair(struct guest_output *out, json_t *o, size_t lineno,
 				  lineno, p.tie ? "true" : "false", p.low,
 				  p.high);
 	/* both sides measured at this point, each block a round */
-	mine = point_result(out, lib, &p);
-	if (!mine || !point_result(out, versus, &p))
+	if (extra_mode(&p)) {
+		blocks = extra_samples(out, lib, &p);
+		theirs = extra_samples(out, versus, &p);
+	} else {
+		mine = point_result(out, lib, &p);
+		blocks = mine ? mine->t.nsamples : -1;
+		theirs = point_result(out, versus, &p) ? 1 : -1;
+	}
+	if (blocks < 0 || theirs < 0)
 		return bo_err_set(err, "guest output line %zu: a pair of %s and %s at %s %s %s %lld B, where one of them has no result",
 				  lineno, lib, versus, p.algorithm, p.operation,
 				  p.mode, (long long)p.buffer_bytes);
-	if (mine->t.nsamples < p.rounds)
+	if (blocks < p.rounds)
 		return bo_err_set(err, "guest output line %zu: 'rounds' %lld exceeds the result's blocks",
 				  lineno, (long long)p.rounds);
 	for (size_t i = out->npairs; i > 0; i--) {

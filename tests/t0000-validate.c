@@ -421,6 +421,60 @@ static void pair_lines(void)
 	build_pair_lines();
 }
 
+#define PKL(lib, alg, op) "{\"type\":\"pkresult\",\"library\":\"" lib "\",\"algorithm\":\"" alg "\",\"operation\":\"" op "\",\"calls_per_batch\":10,\"repetitions\":5,\"median_ns\":200000,\"min_ns\":190000,\"p25_ns\":195000,\"p75_ns\":205000,\"cv\":0.03952847075,\"reruns\":0,\"noisy\":false,\"tsc_cycles\":0,\"ns_per_call\":20000.0,\"ops_per_s\":50000.0,\"verified\":true,\"samples_ns\":[200000,190000,210000,195000,205000]}"
+#define XPAIR(alg, op, mode, bytes) "{\"type\":\"pair\",\"library\":\"nettle\",\"algorithm\":\"" alg "\",\"operation\":\"" op "\",\"mode\":\"" mode "\",\"buffer_bytes\":" bytes ",\"versus\":\"openssl\",\"ratio\":0.9,\"low\":0.8,\"high\":0.95,\"coverage\":0.96875,\"rounds\":5,\"tie\":false,\"span_ns\":1200000}"
+
+/* The pairs of public-key operations and KDFs (PROTOCOL.md,
+ * "Interleaved measurement"): mode "pubkey" or "kdf", buffer_bytes 1,
+ * after the pkresult or kdfresult lines of both sides; refused with
+ * another size, an operation the algorithm lacks, or a side without its
+ * result. */
+static void extra_pair_lines(void)
+{
+	struct guest_output out;
+	const char *msg;
+	static const char *head[] = { LIB("openssl"), LIB("nettle"),
+				      PKL("openssl", "x25519", "derive"),
+				      PKL("nettle", "x25519", "derive") };
+	static const struct {
+		const char *pair, *needle, *what;
+	} bad[] = {
+		{ XPAIR("x25519", "derive", "pubkey", "16"), "'buffer_bytes' 1",
+		  "a public-key pair of 16 bytes" },
+		{ XPAIR("x25519", "sign", "pubkey", "1"), "does not apply",
+		  "a public-key pair of an operation the algorithm lacks" },
+		{ XPAIR("x25519", "import", "pubkey", "1"), "has no result",
+		  "a public-key pair without its pkresult lines" },
+		{ XPAIR("aes-128-cbc", "derive", "pubkey", "1"),
+		  "unknown public-key algorithm", "a cipher as a public-key pair" },
+		{ XPAIR("pbkdf2-sha256", "derive", "kdf", "1"), "has no result",
+		  "a KDF pair without its kdfresult lines" },
+		{ XPAIR("pbkdf2-sha256", "sign", "kdf", "1"), "'derive', not",
+		  "a KDF pair of another operation" },
+		{ XPAIR("x25519", "derive", "kdf", "1"),
+		  "unknown key derivation function", "a public-key algorithm as a KDF pair" },
+	};
+	const char *lines[5];
+
+	memcpy(lines, head, sizeof(head));
+	lines[4] = XPAIR("x25519", "derive", "pubkey", "1");
+	msg = feed_lines(&out, lines, 5);
+	tap_ok(msg[0] == '\0' && out.npairs == 1 &&
+	       strcmp(out.pairs[0].mode, "pubkey") == 0 &&
+	       strcmp(out.pairs[0].operation, "derive") == 0 &&
+	       out.pairs[0].buffer_bytes == 1 && out.pairs[0].rounds == 5,
+	       "a public-key pair after both sides' pkresult lines is accepted and kept (%s)",
+	       msg);
+	guest_output_release(&out);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		lines[4] = bad[i].pair;
+		msg = feed_lines(&out, lines, 5);
+		tap_ok(strstr(msg, bad[i].needle) != NULL, "rejects %s (%s)",
+		       bad[i].what, msg);
+		guest_output_release(&out);
+	}
+}
+
 /* Public-key lines (PROTOCOL.md, "Public key"): accepted and kept (the
  * kat and unsupported lines with the others, pkresult and pkcheck in
  * their own lists); a wrong operation, an ns_per_call that does not
@@ -552,6 +606,7 @@ int main(void)
 	msg = feed((size_t)-1, NULL, &line);
 	tap_ok(msg[0] == '\0', "accepts a complete, valid invocation (%s)", msg);
 	pair_lines();
+	extra_pair_lines();
 	pubkey_lines();
 	turn_lines();
 

@@ -154,8 +154,9 @@ ok $? "a run without --pubkey exits 0"
 	-e '"rsa-pss-2048"' -e '"ml-kem-768"' -e '"ml-dsa-65"' "$tmp/plain"
 ok $? "and prints no public-key line"
 
-# with --interleave: the interleaved points first, then each library's
-# public-key algorithms and key derivation functions in its worker
+# with --interleave: the interleaved points first, then the public-key
+# operations and key derivation functions as points that take turns,
+# their pair lines after the pkresult and kdfresult lines
 run il --quick --min-batch-ns 200000 --repetitions 3 --interleave \
 	--libs openssl,libsodium,nettle --algos sha-256 --pubkey x25519 \
 	--kdf pbkdf2-sha256
@@ -169,14 +170,20 @@ t = [o["type"] for o in objs]
 pk = sorted(o["library"] for o in objs
             if o["type"] == "pkresult" and o["operation"] == "derive" and o["verified"])
 kd = sorted(o["library"] for o in objs if o["type"] == "kdfresult" and o["verified"])
-pairs = [o for o in objs if o["type"] == "pair"]
-last_pair = max(i for i, x in enumerate(t) if x == "pair")
+pairs = [o for o in objs if o["type"] == "pair" and o["mode"] == "bulk"]
+last_pair = max(i for i, o in enumerate(objs)
+                if o["type"] == "pair" and o["algorithm"] == "sha-256")
 first_pk = min(i for i, x in enumerate(t) if x in ("pkresult", "kat") and
                objs[i].get("algorithm") in ("x25519", "pbkdf2-sha256"))
+last_res = max(i for i, x in enumerate(t) if x in ("pkresult", "kdfresult"))
+xp = {(o["mode"], o["algorithm"], o["operation"]) for i, o in enumerate(objs)
+      if o["type"] == "pair" and o["mode"] in ("pubkey", "kdf") and i > last_res}
 sys.exit(0 if pk == ["libsodium", "nettle", "openssl"] and
-         kd == ["nettle", "openssl"] and pairs and last_pair < first_pk else 1)
+         kd == ["nettle", "openssl"] and pairs and last_pair < first_pk and
+         xp == {("pubkey", "x25519", "import"), ("pubkey", "x25519", "derive"),
+                ("kdf", "pbkdf2-sha256", "derive")} else 1)
 PY
-ok $? "x25519 verified in openssl, libsodium and nettle, pbkdf2-sha256 in openssl and nettle, after the interleaved sha-256 pairs"
+ok $? "x25519 verified in openssl, libsodium and nettle, pbkdf2-sha256 in openssl and nettle, after the interleaved sha-256 pairs; their own pairs after their results"
 # --duet (stdin at its end: no turns to take): each operation's blocks,
 # one set of --rounds, RSA key generation left out
 run duet --quick --duet --rounds 4 --libs openssl,nettle --algos none \

@@ -13,7 +13,11 @@
 # identity cipher) that fails 0.1 s after its first call - a crash, a
 # hang, its own _exit(0), a write to stdout - costs only itself: its error
 # line says what and where, and every other library's points are all
-# measured, as in a run without the fault. Prints TAP.
+# measured, as in a run without the fault. With --pubkey and --kdf,
+# every public-key operation and KDF is such a point too (its pkresult or
+# kdfresult the rounds' blocks, pair lines after them, RSA key
+# generation timed in each library alone, as without --interleave), and
+# an A/A pair of invocations agrees on the pairs set apart. Prints TAP.
 . "${top_srcdir:-.}/tests/lib.sh"
 guest=$top_builddir/guest/benchorch-guest
 rootfs="$TEST_STATE/images/debian-bookworm/rootfs"
@@ -151,6 +155,116 @@ for p, ps in pa.items():
 ok(total > 50 and agree >= 0.95 * total,
    "A/A: B orders the pairs A finds a fifth apart the same way in %d of "
    "%d (at least 95 %%)" % (agree, total))
+print("#", n)
+PY
+
+# the public-key operations and KDFs as interleaved points: each library's
+# pkresult and kdfresult the rounds' blocks, RSA key generation still
+# timed in each library alone, pair lines (mode pubkey, kdf) after them
+pkargs="--quick --interleave --min-batch-ns 200000 --algos none
+	--libs openssl,libgcrypt,nettle,libsodium,mbedtls
+	--pubkey x25519,ed25519,rsa-2048 --kdf pbkdf2-sha256,hkdf-sha256"
+# shellcheck disable=SC2086
+nspawn pka -- $pkargs --seed 1
+ok $? "--interleave with --pubkey and --kdf, exit 0"
+# shellcheck disable=SC2086
+nspawn pkb -- $pkargs --seed 2
+ok $? "and once more (A/A)"
+"$top_builddir/tests/fixtures/guest-check" "$tmp/out.pka" >"$tmp/pka.check" 2>&1
+ok $? "the validator accepts it: $(head -1 "$tmp/pka.check")"
+tap_py <<'PY'
+import json, sys, collections
+tmp, n = sys.argv[1], int(sys.argv[2])
+def ok(cond, what):
+    global n
+    n += 1
+    print("%sok %d - %s" % ("" if cond else "not ", n, what))
+def load(name):
+    return [json.loads(l) for l in open("%s/out.%s" % (tmp, name))]
+a, b = load("pka"), load("pkb")
+def points(objs):
+    """(mode, algorithm, operation) -> {library: result}"""
+    p = collections.defaultdict(dict)
+    for o in objs:
+        if o["type"] == "pkresult":
+            p[("pubkey", o["algorithm"], o["operation"])][o["library"]] = o
+        elif o["type"] == "kdfresult":
+            p[("kdf", o["algorithm"], "derive")][o["library"]] = o
+    return p
+pa, pb = points(a), points(b)
+keygen = ("pubkey", "rsa-2048", "keygen")
+errs = [o for o in a + b if o["type"] == "error"]
+ok(not errs, "no error line %s" % errs[:2])
+ok(len(pa) == 11 and all(len(v) >= 2 for v in pa.values()),
+   "11 points (x25519 2, ed25519 3, rsa-2048 3 and its keygen, 2 KDFs), each "
+   "in two libraries or more: %s" % sorted((k, len(v)) for k, v in pa.items()))
+bad = [(k, l, r["sets"], r["repetitions"]) for k, v in pa.items() if k != keygen
+       for l, r in v.items()
+       if not (r["sets"] == 1 and r["repetitions"] == 6 and
+               len(r["samples_ns"]) == 6 and r["verified"])]
+ok(not bad, "every pkresult and kdfresult: one set of 6 blocks (the "
+   "rounds), verified %s" % bad[:3])
+kg = pa.get(keygen, {})
+ok(set(kg) == set(pa[("pubkey", "rsa-2048", "sign")]) and
+   all(r["repetitions"] == 3 and r["sets"] == 1 for r in kg.values()),
+   "RSA key generation still timed in every library with rsa-2048, 3 "
+   "samples each (--quick's count): %s" %
+   {l: r["repetitions"] for l, r in kg.items()})
+def speed(r):
+    return r["median_ns"] / r["calls_per_batch"]
+def pairs(objs):
+    p = collections.defaultdict(list)
+    for o in objs:
+        if o["type"] == "pair" and o["mode"] in ("pubkey", "kdf"):
+            p[(o["mode"], o["algorithm"], o["operation"])].append(o)
+    return p
+def check(objs, pts, label):
+    ps, bad = pairs(objs), []
+    for k, v in pts.items():
+        x = ps.get(k, [])
+        if k == keygen:
+            if x:
+                bad.append(("keygen paired", k))
+            continue
+        fastest = min(v, key=lambda l: speed(v[l]))
+        if (len(x) != len(v) - 1 or {y["versus"] for y in x} != {fastest} or
+                {y["library"] for y in x} != set(v) - {fastest}):
+            bad.append(("pairs", k, len(x), len(v), fastest))
+            continue
+        for y in x:
+            if not (y["low"] <= y["ratio"] <= y["high"] and y["rounds"] == 6
+                    and y["buffer_bytes"] == 1
+                    and y["tie"] == (y["low"] <= 1 <= y["high"])
+                    and y["low"] <= 1.0):
+                bad.append(("pair", y))
+    t = [o["type"] for o in objs]
+    first = min(i for i, o in enumerate(objs) if o["type"] == "pair")
+    ok(ps and not bad and first > max(i for i, x in enumerate(t)
+                                      if x in ("pkresult", "kdfresult")),
+       "%s: after the pkresult and kdfresult lines, one pair line per "
+       "library but the fastest at each of the %d points, against it, "
+       "sane (low <= ratio <= high, low <= 1, tie exactly when the "
+       "interval holds 1); none for RSA keygen %s" % (label, len(pts) - 1,
+                                                     bad[:2]))
+    return ps
+qa = check(a, pa, "A")
+check(b, pb, "B")
+ties = sum(y["tie"] for v in qa.values() for y in v)
+print("# %d public-key and KDF pair lines, %d ties" %
+      (sum(len(v) for v in qa.values()), ties))
+# A/A: where A finds a library a fifth or more slower than the fastest,
+# B ranks it below that library too
+agree = total = 0
+for k, v in qa.items():
+    for y in v:
+        if y["tie"] or y["ratio"] > 0.8:
+            continue
+        total += 1
+        lib, ref = y["library"], y["versus"]
+        agree += speed(pb[k][lib]) > speed(pb[k][ref])
+ok(total >= 5 and agree >= min(0.95 * total, total - 1),
+   "A/A: B orders the pairs A finds a fifth apart the same way in %d of "
+   "%d (at least 95 %%, or all but one)" % (agree, total))
 print("#", n)
 PY
 

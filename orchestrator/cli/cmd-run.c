@@ -178,7 +178,9 @@ static const struct opt_def options[] = {
 		  "turns, a block at a time, in a new random order\n"
 		  "every round, and each library's ratio to the\n"
 		  "fastest is stored with its interval (pairs_v; a\n"
-		  "tie where the interval holds 1)" },
+		  "tie where the interval holds 1); public-key\n"
+		  "operations and key derivation functions too\n"
+		  "(rsa-2048's keygen alone in each library)" },
 	{ .name = "sequential", .kind = OPT_FLAG,
 	  .offset = offsetof(struct run_opts, c.sequential),
 	  .help = "measure the libraries one after the other instead,\n"

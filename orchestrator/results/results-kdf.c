@@ -15,6 +15,7 @@ static const char table_cols[] =
 	" ELSE library || '@' || build END AS library,"
 	" package_version AS version, algorithm, params,"
 	" round(1e9 / avg(ns_per_op), 1) AS \"ops/s\","
+	" coalesce(max(tied), '') AS tie,"
 	" CAST(round(avg(ns_per_op) / 1000) AS INTEGER) AS \"us/op\","
 	" count(*) AS invocations,"
 	" CASE WHEN min(verified) = 1 THEN 'yes'"
@@ -65,10 +66,15 @@ const char *results_kdf_source(void)
 long results_kdf(FILE *out, sqlite3 *db, const struct ops_filter *f,
 		 enum format fmt, bo_err *err)
 {
-	static const struct ops_query q = { "kdf_v", source, table_cols,
-					    machine_cols, group_order };
+	struct ops_query q = { "kdf_v", NULL, table_cols, machine_cols,
+			       group_order };
+	char *from = results_ops_tied_from(source, "kdf", "'derive'");
+	long n;
 
-	return results_ops_print(out, db, &q, f, fmt, err);
+	q.from = from;
+	n = results_ops_print(out, db, &q, f, fmt, err);
+	free(from);
+	return n;
 }
 
 /* The lines of results_kdf_line about run RUN_ID's unverified results,

@@ -29,7 +29,9 @@ const char *results_kdf_source(void);
  * build) and algorithm with its cost, its invocations folded: ops_per_s
  * (derivations per second) is 10^9 over the mean of their ns per
  * derivation, verified 1 only when all are; with the number of
- * invocations. The table shows the cost (params), ops/s to 0.1, us per
+ * invocations. The table shows the cost (params), ops/s to 0.1, tie
+ * ("= a,b": the libraries it was not told apart from in some
+ * invocation, run --interleave's pairs; results_ops_tied_from), us per
  * derivation rounded, the invocations and last verified as yes, or NO
  * and why ("NO: no known answer and no other library to compare");
  * csv and json the columns run_id, distro, release, variant, library,

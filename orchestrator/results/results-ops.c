@@ -68,6 +68,26 @@ static int prepare(sqlite3 *db, const char *sql, const struct ops_filter *f,
 	return 0;
 }
 
+char *results_ops_tied_from(const char *inner, const char *mode,
+			    const char *op_expr)
+{
+	return xasprintf(
+		"(SELECT x.*, (SELECT '= ' || group_concat(DISTINCT CASE"
+		" WHEN p.library = x.library AND p.build = x.build"
+		" THEN p.versus || CASE WHEN p.versus_build = 'shipped'"
+		" THEN '' ELSE '@' || p.versus_build END"
+		" ELSE p.library || CASE WHEN p.build = 'shipped' THEN ''"
+		" ELSE '@' || p.build END END)"
+		" FROM pairs_v p WHERE p.run_id = x.run_id"
+		" AND p.mode = '%s' AND p.tie = 1"
+		" AND p.algorithm = x.algorithm AND p.operation = %s"
+		" AND p.variant = x.variant AND p.distro IS x.distro"
+		" AND p.release IS x.release"
+		" AND ((p.library = x.library AND p.build = x.build)"
+		" OR (p.versus = x.library AND p.versus_build = x.build)))"
+		" AS tied FROM %s x)", mode, op_expr, inner);
+}
+
 long results_ops_print(FILE *out, sqlite3 *db, const struct ops_query *q,
 		       const struct ops_filter *f, enum format fmt,
 		       bo_err *err)

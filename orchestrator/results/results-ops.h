@@ -32,6 +32,17 @@ struct ops_query {
 	const char *table_cols, *machine_cols, *group_order;
 };
 
+/* The FROM of a table of results counted in operations: the rows of
+ * INNER (a view, or a subquery) with a column more, tied: the libraries
+ * (LIBRARY@BUILD for a build) each row's library was not told apart
+ * from at its point in some invocation of its run, as "= a,b" -
+ * a pairs_v row of mode MODE ('pubkey' or 'kdf'), operation OP_EXPR (an
+ * SQL expression over INNER's row x), whose interval holds 1, with the
+ * library on either side - or NULL. INNER needs run_id, distro,
+ * release, variant, library, build and algorithm. Caller frees. */
+char *results_ops_tied_from(const char *inner, const char *mode,
+			    const char *op_expr);
+
 /* Print to OUT in FMT the rows of Q that F selects (format_stmt). An
  * empty table prints nothing (csv its header, json []). Returns the
  * number of rows (0 also when DB has no Q->view, a schema before it),

@@ -2,6 +2,8 @@
  * results-pubkey.h). */
 #include "config.h"
 
+#include <stdlib.h>
+
 #include "db/db.h"
 #include "orchestrator/results/results-pubkey.h"
 
@@ -13,6 +15,7 @@ static const char table_cols[] =
 	" ELSE library || '@' || build END AS library,"
 	" package_version AS version, algorithm, operation,"
 	" CAST(round(1e9 / avg(ns_per_op)) AS INTEGER) AS \"ops/s\","
+	" coalesce(max(tied), '') AS tie,"
 	" CAST(round(avg(ns_per_op)) AS INTEGER) AS \"ns/op\","
 	" CASE WHEN min(verified) = 1 THEN 'yes' ELSE 'NO' END AS verified,"
 	" count(*) AS invocations";
@@ -32,18 +35,26 @@ static const char group_order[] =
 long results_pubkey(FILE *out, sqlite3 *db, const struct ops_filter *f,
 		    enum format fmt, bo_err *err)
 {
-	struct ops_query q = { "pubkey_v", "pubkey_v", table_cols,
-			       machine_cols, group_order };
+	struct ops_query q = { "pubkey_v", NULL, table_cols, machine_cols,
+			       group_order };
 	int has_build = db_has(db, "pubkey_v") == 1 ?
 			db_has_column(db, "pubkey_v", "build") : 1;
+	char *from = NULL;
+	long n;
 
 	if (has_build < 0)
 		return bo_err_set(err, "database error: %s", sqlite3_errmsg(db));
 	/* a schema before its build column (migration 23): every row is
-	 * the shipped library's */
+	 * the shipped library's, and no pair is a public key's */
 	if (!has_build)
-		q.from = "(SELECT *, 'shipped' AS build FROM pubkey_v)";
-	return results_ops_print(out, db, &q, f, fmt, err);
+		q.from = "(SELECT *, 'shipped' AS build, NULL AS tied"
+			 " FROM pubkey_v)";
+	else
+		q.from = from = results_ops_tied_from("pubkey_v", "pubkey",
+						      "x.operation");
+	n = results_ops_print(out, db, &q, f, fmt, err);
+	free(from);
+	return n;
 }
 
 long results_pubkey_line(FILE *out, sqlite3 *db, int64_t run_id,

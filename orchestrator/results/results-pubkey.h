@@ -17,8 +17,9 @@
  * algorithm and operation, its invocations folded: ops_per_s is 10^9
  * over the mean of their ns per operation (for the two invocations of a
  * run, their median), verified 1 only when all are; with the number of
- * invocations. The table shows ops/s and ns/op rounded and verified as
- * yes or NO; csv and json the columns run_id, distro, release, variant,
+ * invocations. The table shows ops/s, tie ("= a,b": the libraries it
+ * was not told apart from in some invocation, run --interleave's pairs;
+ * results_ops_tied_from), ns/op rounded and verified as yes or NO; csv and json the columns run_id, distro, release, variant,
  * library, library_version, package, package_version, algorithm,
  * operation, ops_per_s, ns_per_op, verified, invocations, confirmed_by,
  * rejected_by. An empty table prints nothing (csv its header, json []).

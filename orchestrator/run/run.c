@@ -285,8 +285,9 @@ static void run_make_plan(struct run_state *s)
 		plan_make(s->seed, s->algs, s->nalgs, c->nspecs, PLAN_ROUNDS,
 			  c->quick ? PLAN_QUICK_PASSES : PLAN_PASSES,
 			  &s->plan);
-	/* the guest times them library after library after the
-	 * interleaved points of their rounds, as with --sequential */
+	/* the guest times them after the points of their rounds: each
+	 * operation a point the libraries take turns at, or library after
+	 * library with --sequential */
 	s->plan.pubkey = run_pubkey(c);
 	s->plan.kdf = run_kdf(c);
 	report_progress(c, s->o.run_id, s->o.uuid, 0, s->plan.nsteps, NULL, 0,
