@@ -5,7 +5,7 @@
 # build directory, its recipe written by build_json_write), so nothing is
 # compiled; the builds table, the build column of results_v and points_v,
 # both verified, the build's pair against the shipped library at every
-# point (--builds implies --interleave). An unknown build, a build of an
+# point (the libraries take turns). An unknown build, a build of an
 # image that is not one of the run's distributions, and a build whose
 # build.json does not load (said so, and --list warns of it), are usage
 # errors.
@@ -68,11 +68,14 @@ ok $? "the run's summary shows the build as libsodium@copy beside libsodium (mar
 	"$BENCHORCH" results --db "$db" --algo sha-512 --size 16K >"$tmp/table" &&
 	grep -q ' libsodium@copy ' "$tmp/table"
 ok $? "results: a build column in csv, library@build in the table"
-n_p=$(q "select count(*) from pairs_v where library = 'libsodium' and build = 'copy' and versus = 'libsodium' and versus_build = 'shipped'")
+n_p=$(q "select count(*) from pairs_v where library = 'libsodium' and build = 'copy' and versus = 'libsodium' and versus_build = 'shipped' and mode in ('bulk', 'oneshot')")
+n_pk=$(q "select count(*) from pairs_v where library = 'libsodium' and build = 'copy' and versus = 'libsodium' and versus_build = 'shipped' and mode = 'pubkey'")
 n_r=$(q "select count(*) from results_v where build = 'copy'")
 [ "$n_r" -gt 0 ] && [ "$n_p" -eq "$n_r" ] &&
 	[ "$(q "select count(*) from pairs_v where build = 'copy' and versus_build = 'shipped' and not (low <= ratio and ratio <= high and low > 0)")" -eq 0 ]
-ok $? "--builds implies --interleave: every point of the build has its pair against the shipped library ($n_p pairs, $n_r points)"
+ok $? "with a build the libraries take turns: every point of the build has its pair against the shipped library ($n_p pairs, $n_r points)"
+[ "$n_pk" -eq "$(q "select count(*) from pubkey_v where build = 'copy'")" ] && [ "$n_pk" -gt 0 ]
+ok $? "and every public-key operation of the build too ($n_pk pairs)"
 grep -Eq '^benchorch: run [0-9]+: build libsodium@copy \(debian:bookworm\): [0-9]+\.[0-9]{2} of the shipped library.s throughput at 16 KiB \(the median over 2 algorithms, bulk encryption and hashing\): [0-2] slower, [0-2] same, [0-2] faster; ' "$tmp/err.run"
 ok $? "the run ends with a line per build: $(grep ': build libsodium@copy' "$tmp/err.run")"
 [ "$(q "select build || ' ' || count(*) || ' ' || sum(verified) from pubkey_v group by build order by build" | tr '\n' ' ')" = "copy 2 2 shipped 2 2 " ] &&

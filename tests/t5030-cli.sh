@@ -113,6 +113,16 @@ if [ "$(id -u)" -eq 0 ]; then
 		ok $([ $? -eq 2 ] && grep -q "^benchorch run: .*--tool" "$tmp/err" &&
 		     [ ! -s "$tmp/out" ] && [ ! -e "$tmp/x.db" ]; echo $?) "run $bad is a usage error"
 	done
+	# the libraries take turns by default; --sequential is the other
+	# way, never both, and never with a build (judged in pairs)
+	for bad in "--interleave --sequential" "--tools --sequential" \
+		"--sequential --builds o3"; do
+		# shellcheck disable=SC2086
+		"$BENCHORCH" run --distros debian $bad --state-dir "$tmp/state" \
+			--db "$tmp/x.db" >"$tmp/out" 2>"$tmp/err"
+		ok $([ $? -eq 2 ] && grep -q "^benchorch run: .*--sequential" "$tmp/err" &&
+		     [ ! -s "$tmp/out" ] && [ ! -e "$tmp/x.db" ]; echo $?) "run $bad is a usage error: $(head -1 "$tmp/err")"
+	done
 	"$BENCHORCH" run --timeout 99999999999999999999 >"$tmp/out" 2>"$tmp/err"
 	ok $([ $? -eq 2 ] && grep -q "out of range (1 to 604800)" "$tmp/err"; echo $?) \
 		"--timeout 99999999999999999999 exits 2, out of range"
