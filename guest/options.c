@@ -127,7 +127,7 @@ static const char usage_text[] =
 	"                     point at a time, a new random order every round;\n"
 	"                     prints pair lines (ratios to the fastest)\n"
 	"  --rounds N         blocks per library and point with --interleave\n"
-	"                     (1..150; 12, --quick 6)\n"
+	"                     (1..150; 6, --quick too)\n"
 	"  --duet             --interleave, taking turns with another guest:\n"
 	"                     a byte on stdin starts each turn, a turn line\n"
 	"                     ends it; end of file on stdin ends the turns\n"

@@ -62,16 +62,11 @@ nspawn b -- --quick --interleave --min-batch-ns 200000 --algos $algos --seed 2
 ok $? "and interleaved once more (A/A)"
 
 # tap_py SCRIPT-ARGS: run python3 on the script on stdin with the TAP
-# count; its points are printed and counted here.
+# count; its points are printed and counted here. The script starts with
+# tmp and n (the count so far), ok(cond, what) and load(name) (the JSON
+# lines of $tmp/out.NAME) defined; it ends printing "# n".
 tap_py() {
-	out=$(python3 - "$tmp" "$tap_n" "$@")
-	echo "$out" | grep -v '^#'
-	echo "$out" | grep '^# ' | grep -v '^# [0-9]*$'
-	tap_n=$(echo "$out" | sed -n 's/^# \([0-9][0-9]*\)$/\1/p')
-	tap_failed=$((tap_failed + $(echo "$out" | grep -c '^not ok')))
-}
-
-tap_py <<'PY'
+	out=$( { cat <<'PRE'
 import json, sys, collections
 tmp, n = sys.argv[1], int(sys.argv[2])
 def ok(cond, what):
@@ -80,6 +75,15 @@ def ok(cond, what):
     print("%sok %d - %s" % ("" if cond else "not ", n, what))
 def load(name):
     return [json.loads(l) for l in open("%s/out.%s" % (tmp, name))]
+PRE
+		cat; } | python3 - "$tmp" "$tap_n" "$@")
+	echo "$out" | grep -v '^#'
+	echo "$out" | grep '^# ' | grep -v '^# [0-9]*$'
+	tap_n=$(echo "$out" | sed -n 's/^# \([0-9][0-9]*\)$/\1/p')
+	tap_failed=$((tap_failed + $(echo "$out" | grep -c '^not ok')))
+}
+
+tap_py <<'PY'
 seq, a, b = load("seq"), load("a"), load("b")
 def key(o):
     return (o["library"], o["algorithm"], o["operation"], o["mode"],
@@ -173,14 +177,6 @@ ok $? "and once more (A/A)"
 "$top_builddir/tests/fixtures/guest-check" "$tmp/out.pka" >"$tmp/pka.check" 2>&1
 ok $? "the validator accepts it: $(head -1 "$tmp/pka.check")"
 tap_py <<'PY'
-import json, sys, collections
-tmp, n = sys.argv[1], int(sys.argv[2])
-def ok(cond, what):
-    global n
-    n += 1
-    print("%sok %d - %s" % ("" if cond else "not ", n, what))
-def load(name):
-    return [json.loads(l) for l in open("%s/out.%s" % (tmp, name))]
 a, b = load("pka"), load("pkb")
 def points(objs):
     """(mode, algorithm, operation) -> {library: result}"""
@@ -331,18 +327,12 @@ for mode in none crash hang exit stdout; do
 	ok $? "a stand-in library that fails by '$mode': the guest exits 0"
 done
 tap_py <<'PY'
-import json, sys
-tmp, n = sys.argv[1], int(sys.argv[2])
-def ok(cond, what):
-    global n
-    n += 1
-    print("%sok %d - %s" % ("" if cond else "not ", n, what))
-def load(name):
-    return [json.loads(l) for l in open("%s/out.f%s" % (tmp, name))]
+def loadf(name):
+    return load("f" + name)
 def res(objs, lib):
     return {(o["algorithm"], o["operation"], o["mode"], o["buffer_bytes"])
             for o in objs if o["type"] == "result" and o["library"] == lib}
-base = load("none")
+base = loadf("none")
 lib = {o["library"]: o for o in base if o["type"] == "library"}
 ok(lib.get("libmcrypt", {}).get("version") == "libmcrypt 0.0-fake"
    and res(base, "libmcrypt") and res(base, "nettle"),
@@ -352,7 +342,7 @@ want = {"crash": "library crashed: killed by signal 11",
         "exit": "library process ended: exit status 0",
         "stdout": "library wrote to stdout: 16 bytes"}
 for mode, msg in want.items():
-    objs = load(mode)
+    objs = loadf(mode)
     # (the identity cipher's failed round trips say nothing of a fault)
     errs = [o for o in objs if o["type"] == "error"
             and o["message"].startswith("library ")]
