@@ -109,6 +109,10 @@ EXTRA_DIST += tests/t3190-disk-full.sh
 # The answer a run ends with, and its progress (t3141 runs as root).
 TESTS += tests/t3140-run-summary.sh tests/t3141-run-progress.sh
 EXTRA_DIST += tests/t3140-run-summary.sh tests/t3141-run-progress.sh
+# Ties of public-key operations and KDFs in the summary, results and
+# report, from a fixture database (no guest, no root).
+TESTS += tests/t3142-run-ops-ties.sh
+EXTRA_DIST += tests/t3142-run-ops-ties.sh
 # What each library's process cost besides time (runs as root, a real run).
 TESTS += tests/t3150-run-resources.sh tests/t7025-results-resources.sh
 TESTS += tests/t3155-run-pubkey.sh

@@ -4,7 +4,8 @@
 # derivation: algorithm and cost parameters) by library, each cell the
 # operations per second with three significant digits, coloured by its
 # fraction of the row's fastest library as the overview's heat maps, an
-# unverified result marked, a library without the algorithm "-". The
+# unverified result marked, a library without the algorithm "-", and a
+# last column naming the row's fastest (no pairs here: no tie). The
 # rows come from tests/fixtures/ops-rows.sql (its header lists the
 # rates). A database without such results gets neither section.
 # results --kdf and the report say why a key derivation is not verified
@@ -90,18 +91,23 @@ caption pubkey 1 debian:bookworm: debian:bookworm: operations per second
 pubkey 1 debian:bookworm ed25519 sign libgcrypt none - -
 pubkey 1 debian:bookworm ed25519 sign nettle num 22.2k 80
 pubkey 1 debian:bookworm ed25519 sign openssl num 33.3k 120
+pubkey 1 debian:bookworm ed25519 sign fastest fastest openssl -
 pubkey 1 debian:bookworm x25519 derive libgcrypt num 25.0k 60
 pubkey 1 debian:bookworm x25519 derive nettle num unverified 12.5k! 30
 pubkey 1 debian:bookworm x25519 derive openssl num 50.0k 120
+pubkey 1 debian:bookworm x25519 derive fastest fastest openssl -
 caption pubkey 1 ubuntu:noble: ubuntu:noble: operations per second
 pubkey 1 ubuntu:noble x25519 derive openssl num 40.0k 120
+pubkey 1 ubuntu:noble x25519 derive fastest fastest openssl -
 caption kdf 1 debian:bookworm: debian:bookworm: derivations per second
 kdf 1 debian:bookworm argon2id t=3,m=65536,p=1,dklen=32 libgcrypt num 5.00 96
 kdf 1 debian:bookworm argon2id t=3,m=65536,p=1,dklen=32 nettle none - -
 kdf 1 debian:bookworm argon2id t=3,m=65536,p=1,dklen=32 openssl num 6.25 120
+kdf 1 debian:bookworm argon2id t=3,m=65536,p=1,dklen=32 fastest fastest openssl -
 kdf 1 debian:bookworm pbkdf2-sha256 c=600000,dklen=32 libgcrypt none - -
 kdf 1 debian:bookworm pbkdf2-sha256 c=600000,dklen=32 nettle num 2.50 75
 kdf 1 debian:bookworm pbkdf2-sha256 c=600000,dklen=32 openssl num 4.00 120
+kdf 1 debian:bookworm pbkdf2-sha256 c=600000,dklen=32 fastest fastest openssl -
 EOF2
 diff "$tmp/want" "$tmp/one.cells" >"$tmp/diff"
 ok $? "run 1: every cell's rate, mark and colour (hue 120 x fraction of the row's fastest)"
@@ -122,11 +128,14 @@ caption pubkey 1 ubuntu:noble: ubuntu:noble (run 1): operations per second
 caption pubkey 2 debian:bookworm: debian:bookworm (run 2): operations per second
 pubkey 2 debian:bookworm ed25519 verify libgcrypt none - -
 pubkey 2 debian:bookworm ed25519 verify openssl num 10.0k 120
+pubkey 2 debian:bookworm ed25519 verify fastest fastest openssl -
 pubkey 2 debian:bookworm x25519 derive libgcrypt num 25.0k 75
 pubkey 2 debian:bookworm x25519 derive openssl num 40.0k 120
+pubkey 2 debian:bookworm x25519 derive fastest fastest openssl -
 caption kdf 1 debian:bookworm: debian:bookworm (run 1): derivations per second
 caption kdf 2 debian:bookworm: debian:bookworm (run 2): derivations per second
 kdf 2 debian:bookworm pbkdf2-sha256 c=600000,dklen=32 openssl num 5.00 120
+kdf 2 debian:bookworm pbkdf2-sha256 c=600000,dklen=32 fastest fastest openssl -
 EOF2
 diff "$tmp/want2" "$tmp/two.cells" >"$tmp/diff"
 ok $? "two runs: a table per run and distribution, captions name the run"

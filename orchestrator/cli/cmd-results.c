@@ -27,6 +27,7 @@
 #include "orchestrator/results/results-resources.h"
 #include "orchestrator/results/runstate.h"
 #include "orchestrator/results/summary.h"
+#include "orchestrator/run/run-report.h"
 
 static const char usage[] =
 "Usage: benchorch results [OPTIONS]\n"
@@ -300,9 +301,9 @@ dberr:
 }
 
 /* --summary: print summary_fastest for each run of F (its --run ids, or
- * the latest run show_results put there), read from DB at PATH (named in
- * the closing line unless it is the default database). Returns an exit
- * status. */
+ * the latest run show_results put there), or run_report_ops for a run
+ * without bulk results, read from DB at PATH (named in the closing line
+ * unless it is the default database). Returns an exit status. */
 static int print_summaries(sqlite3 *db, const char *path,
 			   const struct filters *f)
 {
@@ -328,6 +329,11 @@ static int print_summaries(sqlite3 *db, const char *path,
 		if (i)
 			fputc('\n', mem);
 		n = summary_fastest(mem, db, runs[i], path, &err);
+		/* a run of public-key and key derivation functions alone:
+		 * what its end printed, their results */
+		if (n == 0)
+			n = run_report_ops(mem, db, runs[i], FORMAT_TABLE,
+					   path, &err);
 		if (n < 0) {
 			cli_error("%s in '%s'", err.msg, path);
 			rc = EXIT_ENV;

@@ -32,6 +32,20 @@ static struct fastest_lib *find_lib(struct fastest_group *g, const char *name)
 	return NULL;
 }
 
+const char *fastest_pair_tied(const char *fastest, const char *lib,
+			      const char *versus, double ratio, int tie)
+{
+	/* LIB tied with the fastest in this invocation */
+	if (tie && strcmp(versus, fastest) == 0)
+		return lib;
+	/* the fastest was the slower of the pair here, or not told apart
+	 * (a build's pair against its shipped library can have it the
+	 * faster, ratio > 1): the invocations disagree */
+	if (strcmp(lib, fastest) == 0 && (tie || ratio <= 1))
+		return versus;
+	return NULL;
+}
+
 int fastest_mark_ties(sqlite3 *db, struct fastest_table *t, bo_err *err)
 {
 	sqlite3_stmt *st;
@@ -39,7 +53,7 @@ int fastest_mark_ties(sqlite3 *db, struct fastest_table *t, bo_err *err)
 
 	rc = db_prepare_optional(db,
 		"SELECT run_id, distro || coalesce(':' || release, ''),"
-		" algorithm, operation, library, versus, tie FROM pairs_v"
+		" algorithm, operation, library, versus, tie, ratio FROM pairs_v"
 		" WHERE mode = 'bulk' AND buffer_bytes = ?1"
 		" AND operation IN ('encrypt', 'hash')", &st);
 	if (rc < 0)
@@ -55,7 +69,8 @@ int fastest_mark_ties(sqlite3 *db, struct fastest_table *t, bo_err *err)
 		const char *versus = (const char *)sqlite3_column_text(st, 5);
 		int tie = sqlite3_column_int(st, 6);
 		struct fastest_group *g;
-		struct fastest_lib *l;
+		struct fastest_lib *l = NULL;
+		const char *tied;
 
 		if (!distro || !algo || !op || !lib || !versus)
 			continue;
@@ -63,14 +78,10 @@ int fastest_mark_ties(sqlite3 *db, struct fastest_table *t, bo_err *err)
 			       op);
 		if (!g || g->nlibs < 2 || g->libs[0].large_mbps <= 0)
 			continue;
-		/* LIB tied with the fastest in this invocation, or the
-		 * fastest itself was the slower of a pair: not told apart */
-		if (tie && strcmp(versus, g->libs[0].library) == 0)
-			l = find_lib(g, lib);
-		else if (strcmp(lib, g->libs[0].library) == 0)
-			l = find_lib(g, versus);
-		else
-			l = NULL;
+		tied = fastest_pair_tied(g->libs[0].library, lib, versus,
+					 sqlite3_column_double(st, 7), tie);
+		if (tied)
+			l = find_lib(g, tied);
 		if (l && l != &g->libs[0] && l->large_mbps > 0)
 			l->large_tie = 1;
 	}

@@ -63,14 +63,25 @@ struct fastest_table {
 long fastest_load(sqlite3 *db, const int64_t *runs, size_t nruns,
 		  struct fastest_table *t, bo_err *err);
 
+/* The rule of a tie with the fastest, for any kind of point: of one
+ * pair (pairs_v: LIB's rate as the fraction RATIO of VERSUS's, TIE 1
+ * when its interval holds 1) at a point whose fastest over the run is
+ * FASTEST (names as the caller labels them), the library the pair does
+ * not tell apart from FASTEST: LIB when it tied with FASTEST, VERSUS when
+ * LIB is FASTEST and was not the faster of the two by its interval (the
+ * invocations disagree on which is faster); else NULL. The result is LIB
+ * or VERSUS (borrowed). Never fails. */
+const char *fastest_pair_tied(const char *fastest, const char *lib,
+			      const char *versus, double ratio, int tie);
+
 /* Mark, in every group of T, the libraries the pairs of T's runs
  * (pairs_v, run --interleave; bulk encryption or hashing at
  * FASTEST_LARGE) do not tell apart from the group's fastest,
  * t->groups[].libs[0]: large_tie = 1 when, in some invocation, the pair
  * of the library against the fastest was a tie, or the fastest was the
- * slower of the two (the invocations disagree). A database without pairs
- * marks nothing. fastest_load calls it. Returns 0, or -1 with err set on
- * a database error. */
+ * slower of the two (the invocations disagree; fastest_pair_tied). A
+ * database without pairs marks nothing. fastest_load calls it. Returns
+ * 0, or -1 with err set on a database error. */
 int fastest_mark_ties(sqlite3 *db, struct fastest_table *t, bo_err *err);
 
 /* Free everything *t owns and empty it. */

@@ -27,6 +27,8 @@ liborch_a_SOURCES += \
 	orchestrator/results/build-pairs.h \
 	orchestrator/results/report-builds.c \
 	orchestrator/results/report-builds.h \
+	orchestrator/results/ops-fastest.c \
+	orchestrator/results/ops-fastest.h \
 	orchestrator/results/ops-load.c \
 	orchestrator/results/ops-load.h \
 	orchestrator/results/report-ops.c \

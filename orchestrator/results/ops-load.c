@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "db/db.h"
+#include "orchestrator/results/ops-fastest.h"
 #include "orchestrator/results/ops-load.h"
 #include "orchestrator/results/results-kdf.h"
 
@@ -106,8 +107,18 @@ long ops_rows_load(sqlite3 *db, enum ops_kind kind, const int64_t *runs,
 		return -1;
 	}
 	sqlite3_finalize(st);
+	if (ops_mark_ties(db, kind, v, n, err) < 0) {
+		ops_rows_free(v, n);
+		return -1;
+	}
 	*ret = v;
 	return (long)n;
+}
+
+char *ops_row_label(const struct ops_row *r)
+{
+	return strcmp(r->build, "shipped") == 0 ? xstrdup(r->library) :
+	       xasprintf("%s@%s", r->library, r->build);
 }
 
 void ops_rows_free(struct ops_row *v, size_t n)

@@ -36,19 +36,30 @@ struct ops_row {
 	char *why;		/* not verified: why (key derivation:
 				 * results_kdf_source's unverified_reason);
 				 * NULL when verified or not known */
+	int fastest;		/* 1: the fastest of its group (same run,
+				 * distribution, variant, algorithm and
+				 * operation; ops_mark_ties) */
+	int tie;		/* 1: the run's pairs do not tell it apart
+				 * from its group's fastest (ops_mark_ties) */
 };
 
 /* The results of KIND of the NRUNS runs in RUNS (in that order) into
  * *RET, newly allocated (release with ops_rows_free): per run sorted by
  * distribution, variant, algorithm, operation (key derivations: by
  * memory, iterations, then parameters), build (the shipped library
- * first) and library. Returns the number
- * of rows: 0 (and *RET NULL) when the runs have none or the database's
+ * first) and library. Returns the number of rows, their fastest and
+ * ties marked (ops_mark_ties, ops-fastest.h): 0 (and *RET NULL) when the
+ * runs have none or the database's
  * schema predates KIND's view (a database opened read-only, not
  * migrated); -1 with err set ("database error: ...") on a database
  * error. */
 long ops_rows_load(sqlite3 *db, enum ops_kind kind, const int64_t *runs,
 		   size_t nruns, struct ops_row **ret, bo_err *err);
+
+/* The name of R's library as a column or a tie names it: "LIBRARY" for
+ * the shipped library, "LIBRARY@BUILD" for a build of it. Newly
+ * allocated; caller frees. Never fails (aborts when out of memory). */
+char *ops_row_label(const struct ops_row *r);
 
 /* Release the N rows V and their strings (V may be NULL). */
 void ops_rows_free(struct ops_row *v, size_t n);

@@ -5,31 +5,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "orchestrator/results/ops-fastest.h"
 #include "orchestrator/results/report-fmt.h"
 #include "orchestrator/results/report-ops.h"
 #include "orchestrator/results/report-overview.h"
 #include "orchestrator/results/svg.h"
-
-/* The column a row's result goes in: "LIBRARY" for the shipped library,
- * "LIBRARY@BUILD" for a build of it. Newly allocated; caller frees. */
-static char *column_name(const struct ops_row *r)
-{
-	return strcmp(r->build, "shipped") == 0 ? xstrdup(r->library) :
-	       xasprintf("%s@%s", r->library, r->build);
-}
 
 /* Are A and B in one table: the same run, distribution and variant? */
 static int same_table(const struct ops_row *a, const struct ops_row *b)
 {
 	return a->run_id == b->run_id && strcmp(a->distro, b->distro) == 0 &&
 	       strcmp(a->variant, b->variant) == 0;
-}
-
-/* Are A and B in one row of a table: the same algorithm and operation? */
-static int same_row(const struct ops_row *a, const struct ops_row *b)
-{
-	return strcmp(a->algorithm, b->algorithm) == 0 &&
-	       strcmp(a->operation, b->operation) == 0;
 }
 
 /* The columns of the table V[0 .. N-1], each once, in name order, into
@@ -41,7 +27,7 @@ static size_t table_columns(const struct ops_row *v, size_t n, char ***ret)
 	size_t nc = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		char *name = column_name(&v[i]);
+		char *name = ops_row_label(&v[i]);
 		size_t k = 0;
 
 		while (k < nc && strcmp(c[k], name) < 0)
@@ -65,8 +51,8 @@ static void write_cell(FILE *f, const struct ops_row *r, double top,
 	double ratio = r->ops_per_s / top;
 	char buf[32];
 
-	fprintf(f, "<td class=\"num%s\" data-library=\"",
-		r->verified ? "" : " unverified");
+	fprintf(f, "<td class=\"num%s%s\" data-library=\"",
+		r->verified ? "" : " unverified", r->tie ? " tie" : "");
 	svg_escape(f, r->library);
 	fputs("\" data-build=\"", f);
 	svg_escape(f, r->build);
@@ -88,8 +74,30 @@ static void write_cell(FILE *f, const struct ops_row *r, double top,
 		fputs(": ", f);
 		svg_escape(f, r->why);
 	}
+	if (r->tie)
+		fputs("; a tie with the fastest (not told apart taking turns)",
+		      f);
 	fputs("\">", f);
-	fprintf(f, "%s%s</td>", buf, r->verified ? "" : "!");
+	fprintf(f, "%s%s%s</td>", buf, r->verified ? "" : "!",
+		r->tie ? "=" : "");
+}
+
+/* The last cell of a row: the fastest of the group V[0 .. N-1] and the
+ * libraries tied with it, "openssl = libgcrypt" (ops_fastest_names), or
+ * "-" when none was measured. */
+static void write_fastest(FILE *f, const struct ops_row *v, size_t n)
+{
+	int tie;
+	char *names = ops_fastest_names(v, n, &tie);
+
+	if (!names) {
+		fputs("<td class=\"none\">-</td>", f);
+		return;
+	}
+	fprintf(f, "<td class=\"fastest%s\">", tie ? " tie" : "");
+	svg_escape(f, names);
+	fputs("</td>", f);
+	free(names);
 }
 
 /* The caption of the table whose first row is R. */
@@ -132,11 +140,11 @@ static void write_table(FILE *f, const struct ops_row *v, size_t n,
 		svg_escape(f, cols[k]);
 		fputs("</th>", f);
 	}
-	fputs("</tr>\n", f);
+	fputs("<th>fastest</th></tr>\n", f);
 	for (size_t i = 0, j; i < n; i = j) {
 		double top = 0;
 
-		for (j = i; j < n && same_row(&v[i], &v[j]); j++)
+		for (j = i; j < n && ops_same_group(&v[i], &v[j]); j++)
 			if (v[j].ops_per_s > top)
 				top = v[j].ops_per_s;
 		fputs("<tr><th>", f);
@@ -148,7 +156,7 @@ static void write_table(FILE *f, const struct ops_row *v, size_t n,
 			const struct ops_row *c = NULL;
 
 			for (size_t m = i; m < j && !c; m++) {
-				char *name = column_name(&v[m]);
+				char *name = ops_row_label(&v[m]);
 
 				if (strcmp(name, cols[k]) == 0)
 					c = &v[m];
@@ -159,6 +167,7 @@ static void write_table(FILE *f, const struct ops_row *v, size_t n,
 			else
 				fputs("<td class=\"none\">-</td>", f);
 		}
+		write_fastest(f, &v[i], j - i);
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
@@ -189,7 +198,11 @@ static void write_intro(FILE *f, enum ops_kind kind)
 	      " derived another result; for a key derivation function also"
 	      " one that had no known answer and no library to compare with:"
 	      " the cell's title says why); - not measured (the library lacks"
-	      " it).</p>\n", f);
+	      " it). The last column names the row's fastest library, and"
+	      " after an = (a = b) those a run measured taking turns and"
+	      " did not tell apart from it (their paired interval holds 1,"
+	      " or the guests disagree on which is faster); their cells end"
+	      " in =.</p>\n", f);
 	report_write_heat_legend(f);
 	fputs("<div class=\"heatmaps\">\n", f);
 }

@@ -24,8 +24,12 @@
  * library of the row, coloured as the overview's heat maps
  * (hsl(report_overview_hue(ratio), 70%, 72%)); an unverified result has
  * the class "unverified", a "!" after its number and, where it is known
- * (key derivation, ops_row.why), why at the end of its title; a library without
- * that algorithm and operation a <td class="none">-</td>. Writes nothing
+ * (key derivation, ops_row.why), why at the end of its title; a library
+ * without that algorithm and operation a <td class="none">-</td>. A last
+ * column, "fastest", names the row's fastest library and those the run's
+ * pairs do not tell apart from it (ops_fastest_names: "openssl =
+ * libgcrypt", <td class="fastest tie">; "-" when none); a tied library's
+ * cell has the class "tie" and an "=" after its number. Writes nothing
  * when the runs have no such results or the schema predates them.
  * Returns the number of results (cells) written, or -1 with err set on
  * a database error. */

@@ -10,6 +10,7 @@
 #include "lib/messages.h"
 #include "lib/numbers.h"
 #include "lib/paths.h"
+#include "orchestrator/results/ops-fastest.h"
 #include "orchestrator/results/results-builds.h"
 #include "orchestrator/results/results-kdf.h"
 #include "orchestrator/results/results-pubkey.h"
@@ -39,21 +40,35 @@ static void put_text(FILE *out, const char *text, size_t len,
 		fputs(empty, out);
 }
 
-/* What the end of run RUN_ID prints on OUT in FMT when it measured no
- * cipher or hash: its public-key and key derivation results
- * (results_pubkey, results_kdf). Table: each kind's table under a
- * heading, then a line naming the commands that show them again
- * ("Again: benchorch results --pubkey --run N; ... heat maps: benchorch
- * report ...", with --db for DB_PATH unless it is the default database); csv: the public-key rows,
- * an empty line and the key derivation rows (a kind without rows left
- * out); json: one object {"pubkey": [...], "kdf": [...]}. Prints nothing
- * when the run has neither. Returns the number of rows, or -1 with err
- * set on a database error (nothing printed). */
-static long report_ops(FILE *out, sqlite3 *db, int64_t run_id,
-		       enum format fmt, const char *db_path, bo_err *err)
+/* The lines ops_fastest_print gives for run RUN_ID's KIND results, into
+ * *RET (newly allocated; the caller frees it). Returns 0, or -1 with err
+ * set on a database error (*RET NULL). */
+static int fastest_lines(sqlite3 *db, enum ops_kind kind, int64_t run_id,
+			 char **ret, bo_err *err)
+{
+	size_t len = 0;
+	FILE *m = open_memstream(ret, &len);
+	long n;
+
+	if (!m) {
+		fputs("benchorch: out of memory\n", stderr);
+		abort();
+	}
+	n = ops_fastest_print(m, db, kind, run_id, err);
+	fclose(m);
+	if (n < 0) {
+		free(*ret);
+		*ret = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+long run_report_ops(FILE *out, sqlite3 *db, int64_t run_id,
+		    enum format fmt, const char *db_path, bo_err *err)
 {
 	struct ops_filter f = { 0, &run_id, 1, NULL, NULL, NULL };
-	char *pk = NULL, *kd = NULL, *dbopt;
+	char *pk = NULL, *kd = NULL, *fpk = NULL, *fkd = NULL, *dbopt;
 	size_t npk_len = 0, nkd_len = 0;
 	FILE *mpk = open_memstream(&pk, &npk_len);
 	FILE *mkd = open_memstream(&kd, &nkd_len);
@@ -70,14 +85,21 @@ static long report_ops(FILE *out, sqlite3 *db, int64_t run_id,
 	fclose(mkd);
 	if (npk < 0 || nkd < 0 || npk + nkd == 0)
 		goto out;
+	if (fmt == FORMAT_TABLE &&
+	    ((npk && fastest_lines(db, OPS_PUBKEY, run_id, &fpk, err) < 0) ||
+	     (nkd && fastest_lines(db, OPS_KDF, run_id, &fkd, err) < 0))) {
+		npk = -1;
+		goto out;
+	}
 	switch (fmt) {
 	case FORMAT_TABLE:
 		if (npk)
-			fprintf(out, "Public key: operations per second\n%.*s",
-				(int)npk_len, pk);
+			fprintf(out, "Public key: operations per second\n%.*s%s",
+				(int)npk_len, pk, fpk ? fpk : "");
 		if (nkd)
-			fprintf(out, "%sKey derivation: derivations per second\n%.*s",
-				npk ? "\n" : "", (int)nkd_len, kd);
+			fprintf(out, "%sKey derivation: derivations per second\n%.*s%s",
+				npk ? "\n" : "", (int)nkd_len, kd,
+				fkd ? fkd : "");
 		dbopt = paths_db_opt(db_path);
 		fputs("\nAgain:", out);
 		if (npk)
@@ -111,6 +133,8 @@ static long report_ops(FILE *out, sqlite3 *db, int64_t run_id,
 out:
 	free(pk);
 	free(kd);
+	free(fpk);
+	free(fkd);
 	return npk < 0 || nkd < 0 ? -1 : npk + nkd;
 }
 
@@ -131,7 +155,8 @@ int run_report_stored(sqlite3 *db, const struct run_config *c,
 	/* a run of public-key and key derivation functions alone: their
 	 * results instead */
 	ops = noisy == 0 && measured == 0 && !c->no_summary ?
-	      report_ops(stdout, db, run_id, c->format, c->db_path, &err) : 0;
+	      run_report_ops(stdout, db, run_id, c->format, c->db_path,
+			     &err) : 0;
 	if (ops < 0) {
 		cli_error("%s", err.msg);
 		rc = EXIT_FAILED;
