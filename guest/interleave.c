@@ -284,6 +284,8 @@ static size_t open_rounds(struct sched *s, struct worker_req *qp,
 		 * other guest of a duet (the same seed) */
 		q.place = place_offset(s->seed, place_algo, place_op, oneshot,
 				       len, round);
+		q.buffers = place_buffers(s->seed, place_algo, place_op,
+					  oneshot, len, round);
 		shuffle_permutation(&s->rng, order, m);
 		for (size_t k = 0; k < m; k++) {
 			struct lib_point *lp = &s->lp[order[k]];

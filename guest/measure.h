@@ -13,15 +13,17 @@
 #include "backend.h"
 #include "bench.h"
 #include "options.h"
+#include "place.h"
 #include "rusage.h"
 
 struct pk_shared;
 struct kdf_shared;
 
 /* The buffers of one run, each BUFFER_BYTES, 64-byte aligned: room for
- * the largest buffer and, right after it, an AEAD tag (guest/PROTOCOL.md,
- * "Buffers"). */
-#define BUFFER_BYTES (MAX_BUFFER + 64)
+ * the largest buffer at any offset a block's placement draws (below
+ * PLACE_SPAN, guest/place.h) and, right after it, an AEAD tag
+ * (guest/PROTOCOL.md, "Buffers"). */
+#define BUFFER_BYTES (MAX_BUFFER + PLACE_SPAN + 64)
 struct buffers {
 	uint8_t *pt;		/* benchmark plaintext / message */
 	uint8_t *ct;		/* its ciphertext (valid AEAD message, the

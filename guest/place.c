@@ -27,6 +27,33 @@ uint32_t place_offset(uint64_t seed, unsigned algo, unsigned op,
 	return (uint32_t)(shuffle_next(&r) % (PLACE_SPAN / 16)) * 16;
 }
 
+/* Distinct seeds of the buffers' draws (any constants other than 0:
+ * the first digits of pi and e in hexadecimal), so that they are
+ * unrelated to the stack offset of the same round. */
+#define PLACE_IN_SALT UINT64_C(0x243f6a8885a308d3)
+#define PLACE_OUT_SALT UINT64_C(0xb7e151628aed2a6a)
+
+uint32_t place_buffers(uint64_t seed, unsigned algo, unsigned op,
+		       bool oneshot, size_t len, unsigned round)
+{
+	uint32_t in = place_offset(seed ^ PLACE_IN_SALT, algo, op, oneshot,
+				   len, round) & ~63u;
+	uint32_t out = place_offset(seed ^ PLACE_OUT_SALT, algo, op, oneshot,
+				    len, round) & ~63u;
+
+	return in | out << 16;
+}
+
+uint32_t place_in_offset(uint32_t packed)
+{
+	return (packed & 0xffffu) % PLACE_SPAN & ~63u;
+}
+
+uint32_t place_out_offset(uint32_t packed)
+{
+	return (packed >> 16) % PLACE_SPAN & ~63u;
+}
+
 __attribute__((noinline)) int place_call(uint32_t offset,
 					 int (*fn)(void *), void *arg)
 {

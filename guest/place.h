@@ -36,6 +36,24 @@
 uint32_t place_offset(uint64_t seed, unsigned algo, unsigned op,
 		      bool oneshot, size_t len, unsigned round);
 
+/* The offsets, bytes, of round ROUND's input and output buffers of the
+ * same point under SEED within their page, each a multiple of 64 (a
+ * cache line: the alignment the libraries see stays the same) below
+ * PLACE_SPAN, drawn apart from each other and from the stack offset.
+ * Returned packed: the input's in the low 16 bits, the output's in the
+ * high 16 (place_in_offset, place_out_offset take them apart). How the
+ * output falls against the input, the library's context and its tables
+ * modulo 4 KiB decides whether their loads and stores alias; drawn per
+ * round, a figure is an average over these placements too. */
+uint32_t place_buffers(uint64_t seed, unsigned algo, unsigned op,
+		       bool oneshot, size_t len, unsigned round);
+
+/* The input's offset, bytes, of place_buffers' PACKED. */
+uint32_t place_in_offset(uint32_t packed);
+
+/* The output's offset, bytes, of place_buffers' PACKED. */
+uint32_t place_out_offset(uint32_t packed);
+
 /* Call FN(ARG) with the stack pointer moved down so that it lies at
  * OFFSET (a multiple of 16 below PLACE_SPAN) within its page, up to a
  * constant of this code's own frames: the same OFFSET gives the same

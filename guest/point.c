@@ -70,12 +70,16 @@ int point_open(struct point *p, const struct guest_backend *b,
 	 * after its text */
 	a->in = op == GUEST_OP_DECRYPT ? ct : pt;
 	a->out = work;
+	p->in_bytes = len;
 	if (ai->kind == GUEST_KIND_AEAD && op == GUEST_OP_DECRYPT) {
 		memcpy(ct + len, tag, ai->tag_bytes);
 		a->aux = ct + len;
+		p->in_bytes += ai->tag_bytes;
 	} else if (ai->kind == GUEST_KIND_AEAD) {
 		a->aux = work + len;
 	}
+	p->in_base = (uint8_t *)a->in;
+	p->out_base = a->out;
 	if (oneshot)
 		return 0;
 	a->ctx = b->bulk_new(algo, op, key, iv);
@@ -146,8 +150,33 @@ int point_block(struct point *p, bool tsc, uint64_t *ns, uint64_t *ticks,
 			   spent_ns);
 }
 
+/* Point *P's input and output at IN and OUT: the input's bytes moved
+ * there, the AEAD tag pointer after whichever holds it. */
+static void buffers_at(struct point *p, uint8_t *in, uint8_t *out)
+{
+	struct batch_arg *a = &p->arg;
+	bool aead = algo_info(a->algo)->kind == GUEST_KIND_AEAD;
+
+	if (in != a->in)
+		memmove(in, a->in, p->in_bytes);
+	a->in = in;
+	a->out = out;
+	if (aead)
+		a->aux = (a->op == GUEST_OP_DECRYPT ? in : out) + a->len;
+}
+
+void point_place_buffers(struct point *p, uint32_t in_off, uint32_t out_off)
+{
+	if (!p->in_base)
+		return;
+	buffers_at(p, p->in_base + in_off % PLACE_SPAN,
+		   p->out_base + out_off % PLACE_SPAN);
+}
+
 void point_close(struct point *p)
 {
+	if (p->in_base)
+		buffers_at(p, p->in_base, p->out_base);
 	if (p->arg.ctx)
 		p->arg.b->bulk_free(p->arg.ctx);
 	p->arg.ctx = NULL;

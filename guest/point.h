@@ -44,6 +44,12 @@ struct point {
 	bool oneshot;
 	uint64_t calls;			/* per batch; 0 = not calibrated */
 	uint8_t aux[GUEST_MAX_DIGEST];	/* a hash's digest, else unused */
+	uint8_t *in_base, *out_base;	/* where point_open put the input
+					 * and output; arg.in and arg.out
+					 * move from there by
+					 * point_place_buffers */
+	size_t in_bytes;		/* the input's bytes (an AEAD's
+					 * tag after the text included) */
 	uint64_t place_seed;		/* point_measure: each batch at the
 					 * stack offset place_offset draws
 					 * from this seed (guest/place.h) */
@@ -89,7 +95,16 @@ int point_calibrate(struct point *p, const struct bench_params *params,
 int point_block(struct point *p, bool tsc, uint64_t *ns, uint64_t *ticks,
 		uint64_t *spent_ns);
 
-/* Release what point_open() made (the bulk context). */
+/* Place the open point *P's input IN_OFF bytes and its output OUT_OFF
+ * bytes past where point_open put them (each below PLACE_SPAN,
+ * guest/place.h; the buffers hold PLACE_SPAN bytes more than the
+ * largest point). The input's bytes (with an AEAD's tag) move there, so
+ * every block reads the same message; an AEAD's tag pointer follows. Not
+ * timed: call it between blocks. */
+void point_place_buffers(struct point *p, uint32_t in_off, uint32_t out_off);
+
+/* Release what point_open() made (the bulk context), the input moved
+ * back to where point_open found it. */
 void point_close(struct point *p);
 
 #endif /* GUEST_POINT_H */

@@ -155,8 +155,8 @@ static int block_thunk(void *arg)
 			   &a->r->spent_ns);
 }
 
-/* BLOCK: one timed batch of the open point, at the stack offset Q asks
- * for (guest/place.h). */
+/* BLOCK: one timed batch of the open point, at the stack offset and
+ * with the input and output at the offsets Q asks for (guest/place.h). */
 static void serve_block(struct run *run, struct serve_state *st,
 			const struct worker_req *q, struct worker_reply *r)
 {
@@ -167,6 +167,8 @@ static void serve_block(struct run *run, struct serve_state *st,
 		r->status = -1;
 		return;
 	}
+	point_place_buffers(p, place_in_offset(q->buffers),
+			    place_out_offset(q->buffers));
 	if (place_call(q->place % PLACE_SPAN & ~15u, block_thunk, &a) < 0) {
 		check_emit(emit_error(st->b->name,
 				      algo_info(p->arg.algo)->name,

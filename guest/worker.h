@@ -64,7 +64,8 @@ struct worker_req {
 	uint64_t len;		/* POINT: buffer bytes */
 	uint32_t place;		/* BLOCK, PKBLOCK, KDFBLOCK: the stack offset to run it at
 				 * (guest/place.h) */
-	uint32_t pad;
+	uint32_t buffers;	/* BLOCK: the input's and output's offsets,
+				 * packed by place_buffers (guest/place.h) */
 };
 
 /* A reply (worker to parent), fixed size. */

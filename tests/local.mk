@@ -296,7 +296,11 @@ TESTS += tests/t1310-guest-clock
 # The guest's timed-path checks, on a stand-in backend with faults.
 check_PROGRAMS += tests/t1320-guest-timedpath
 tests_t1320_guest_timedpath_SOURCES = tests/t1320-guest-timedpath.c \
-	tests/tap.h guest/kat.c guest/kat.h $(GUEST_BACKEND_SOURCES)
+	tests/tap.h guest/kat.c guest/kat.h guest/point.c guest/point.h \
+	guest/place.c guest/place.h guest/bench.c guest/bench.h \
+	guest/cpuclock.c guest/cpuclock.h guest/tsc.c guest/tsc.h \
+	guest/samples.c guest/samples.h lib/shuffle.c lib/shuffle.h \
+	$(GUEST_BACKEND_SOURCES)
 tests_t1320_guest_timedpath_CFLAGS = $(GUEST_CFLAGS)
 tests_t1320_guest_timedpath_LDADD = -ldl
 TESTS += tests/t1320-guest-timedpath
