@@ -1,8 +1,10 @@
 /* t3050-plan - a run's order drawn from its seed: rounds cover every
  * algorithm exactly twice (the second half of the rounds mirrors the
- * first), every round measures every distribution exactly once, the two
- * invocations of a point differ in order, the same seed gives the same
- * plan and another seed another. */
+ * first), or with three passes exactly three times, once in each third
+ * of the run, the round numbers of every algorithm summing to the same
+ * (symmetric about the middle); every round measures every distribution
+ * exactly once, the invocations of a point differ in order, the same
+ * seed gives the same plan and another seed another. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -95,6 +97,46 @@ static int covers(const struct plan *p, const char *const *names, size_t n)
 	free(seen);
 	free(seen_in);
 	return ok && total == 2 * n && max - min <= 1;
+}
+
+/* 1 when P (three passes of H = nrounds / 3 rounds) holds each of the N
+ * NAMES exactly once in each third of its rounds, the three round
+ * numbers of every name summing to the same, the groups of each pass
+ * the same sets, whose sizes differ by at most one. */
+static int covers_thrice(const struct plan *p, const char *const *names,
+			 size_t n)
+{
+	size_t h = p->nrounds / 3, i, k, sum0 = 0, min = (size_t)-1, max = 0;
+	int ok = p->nrounds % 3 == 0 && h > 0;
+
+	for (k = 0; ok && k < n; k++) {
+		size_t len = strlen(names[k]), sum = 0, where[3], seen = 0;
+
+		for (i = 0; i < p->nrounds; i++)
+			for (const char *c = p->algos[i];
+			     (c = strstr(c, names[k])); c += len)
+				if ((c == p->algos[i] || c[-1] == ',') &&
+				    (c[len] == ',' || c[len] == '\0')) {
+					if (seen < 3)
+						where[seen] = i;
+					seen++;
+					sum += i;
+				}
+		ok = seen == 3 && where[0] < h && where[1] >= h &&
+		     where[1] < 2 * h && where[2] >= 2 * h;
+		if (k == 0)
+			sum0 = sum;
+		ok = ok && sum == sum0;
+	}
+	for (i = 0; ok && i < p->nrounds; i++) {
+		size_t count = 1;
+
+		for (const char *c = p->algos[i]; *c; c++)
+			count += *c == ',';
+		min = count < min ? count : min;
+		max = count > max ? count : max;
+	}
+	return ok && max - min <= 1;
 }
 
 /* 1 when P's rounds hold each of the N names in NAMES exactly once
@@ -228,6 +270,51 @@ int main(void)
 	plan_make(7, two, 1, 1, PLAN_ROUNDS, PLAN_PASSES, &a);
 	tap_ok(a.nrounds == 2 && a.steps[0].guest_seed != a.steps[1].guest_seed,
 	       "one algorithm: two rounds with different guest seeds");
+	plan_release(&a);
+
+	/* taking turns: three passes */
+	plan_make(12345, all, n, 3, PLAN_INTERLEAVED_ROUNDS,
+		  PLAN_INTERLEAVED_PASSES, &a);
+	tap_ok(a.nrounds == 9 && a.nsteps == 27 && covers_thrice(&a, all, n) &&
+	       rounds_complete(&a, 3),
+	       "three passes: 9 rounds, every algorithm once in each third, "
+	       "its round numbers summing to the same as every other's");
+	ok = 1;
+	for (seed = 0; seed < 100 && ok; seed++) {
+		plan_make(seed, all, n, 2, PLAN_INTERLEAVED_ROUNDS,
+			  PLAN_INTERLEAVED_PASSES, &b);
+		ok = covers_thrice(&b, all, n) && rounds_complete(&b, 2);
+		for (i = 0; ok && i < b.nsteps; i++)
+			for (size_t j = i + 1; j < b.nsteps; j++)
+				if (b.steps[i].spec == b.steps[j].spec &&
+				    b.steps[i].guest_seed ==
+					    b.steps[j].guest_seed)
+					ok = 0;
+		plan_release(&b);
+	}
+	tap_ok(ok, "three passes, 100 seeds: each complete and symmetric, "
+	       "no guest seed twice for a distribution");
+	a.pubkey = xstrdup("all");
+	a.kdf = xstrdup("all");
+	ok = 1;
+	for (i = 0; i < a.nrounds; i++)
+		ok &= plan_round_has_pubkey(&a, i) ==
+		      (i == 0 || i == a.nrounds - 1) &&
+		      plan_round_has_kdf(&a, i) == (i == 0);
+	tap_ok(ok, "three passes: public key in the first and the last "
+	       "round, key derivation in the first");
+	plan_release(&a);
+	plan_make(7, two, 2, 1, PLAN_INTERLEAVED_ROUNDS,
+		  PLAN_INTERLEAVED_PASSES, &a);
+	tap_ok(a.nrounds == 3 && covers_thrice(&a, two, 2) &&
+	       strchr(a.algos[0], ','),
+	       "three passes of two algorithms: an odd count of rounds per "
+	       "pass, so one, both algorithms in each (%s | %s | %s)",
+	       a.algos[0], a.algos[1], a.algos[2]);
+	plan_release(&a);
+	plan_make(7, all, 5, 1, 5, PLAN_INTERLEAVED_PASSES, &a);
+	tap_ok(a.nrounds == 15 && covers_thrice(&a, all, 5),
+	       "three passes of five rounds: symmetric too");
 	plan_release(&a);
 
 	/* --quick: one pass, every algorithm once */

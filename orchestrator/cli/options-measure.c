@@ -110,7 +110,8 @@ const struct opt_def measure_options[] = {
 	  .offset = offsetof(struct measure_opts, min_batch_ns),
 	  .parse = parse_min_batch, .msg_prefix = "--min-batch-ms: ",
 	  .help = "shortest timed batch (one sample), in ms, 0.001 to\n"
-		  "60000 (the guest's default 1; --quick 0.5)" },
+		  "60000 (the guest's default 0.5; 1 with --sequential\n"
+		  "and in a duet, --quick 0.5)" },
 	{ .name = "repetitions", .kind = OPT_VALUE, .arg = "N",
 	  .offset = offsetof(struct measure_opts, repetitions),
 	  .parse = parse_repetitions, .msg_prefix = "--repetitions: ",

@@ -8,6 +8,46 @@
 #include "orchestrator/run/plan.h"
 #include "lib/util.h"
 
+/* The position within pass K (0-based) of the round that measures group
+ * I of H in a plan of PASSES passes: every pass a permutation of the
+ * groups, and the positions of each group summing to the same for all,
+ * so that each group's rounds sit about the middle of the run alike.
+ * Two passes: the second mirrors the first. Three (H odd): the second
+ * shifted by (H + 1) / 2, the third what makes each group's sum
+ * 3 (H - 1) / 2 (the rows of a magic-sum Latin rectangle: with
+ * p1 = i + (H + 1) / 2 mod H, 3 (H - 1) / 2 - i - p1 runs over 0 .. H-1
+ * once as i does). */
+static size_t plan_position(size_t passes, size_t h, size_t k, size_t i)
+{
+	size_t shifted = (i + (h + 1) / 2) % h;
+
+	if (k == 0)
+		return i;
+	if (passes == 2)
+		return h - 1 - i;
+	return k == 1 ? shifted : 3 * (h - 1) / 2 - i - shifted;
+}
+
+/* The algorithms of group [FROM, TO) of ORDER over ALGOS,
+ * comma-separated, backwards when REVERSED. Returns a new string. */
+static char *plan_group(const char *const *algos, const size_t *order,
+			size_t from, size_t to, int reversed)
+{
+	size_t k, len = 1;
+	char *s;
+
+	for (k = from; k < to; k++)
+		len += strlen(algos[order[k]]) + 1;
+	s = xmalloc(len);
+	s[0] = '\0';
+	for (k = from; k < to; k++) {
+		if (k > from)
+			strcat(s, ",");
+		strcat(s, algos[order[reversed ? to - 1 - (k - from) : k]]);
+	}
+	return s;
+}
+
 void plan_make(uint64_t seed, const char *const *algos, size_t nalgos,
 	       size_t nspecs, size_t max_rounds, size_t passes,
 	       struct plan *p)
@@ -20,42 +60,23 @@ void plan_make(uint64_t seed, const char *const *algos, size_t nalgos,
 	memset(p, 0, sizeof(*p));
 	p->seed = seed;
 	half = nalgos < max_rounds ? nalgos : max_rounds;
+	p->passes = passes >= 1 && passes <= 3 ? passes : PLAN_PASSES;
+	if (p->passes == 3 && half >= 2 && half % 2 == 0)
+		half--;		/* three passes balance an odd count */
 	if (half < 1)
 		half = 1;
-	p->passes = passes == 1 ? 1 : PLAN_PASSES;
 	p->nrounds = p->passes * half;
 	p->algos = xcalloc(p->nrounds + 1, sizeof(char *));
 	shuffle_seed(&r, seed);
 	shuffle_permutation(&r, order, nalgos);
-	for (i = 0; i < half; i++) {
-		/* round i gets positions [i * n / H, (i + 1) * n / H) of the
-		 * permutation; round 2H - 1 - i the same algorithms in the
-		 * reverse order (the second pass mirrors the first; with
-		 * one pass, the same round) */
-		size_t from = i * nalgos / half;
-		size_t to = (i + 1) * nalgos / half;
-		size_t len = 1;
-		char *s, *m;
-
-		for (k = from; k < to; k++)
-			len += strlen(algos[order[k]]) + 1;
-		s = xmalloc(len);
-		m = xmalloc(len);
-		s[0] = m[0] = '\0';
-		for (k = from; k < to; k++) {
-			if (k > from) {
-				strcat(s, ",");
-				strcat(m, ",");
-			}
-			strcat(s, algos[order[k]]);
-			strcat(m, algos[order[to - 1 - (k - from)]]);
-		}
-		p->algos[i] = s;
-		if (p->passes == 1)
-			free(m);
-		else
-			p->algos[p->nrounds - 1 - i] = m;
-	}
+	/* group i gets positions [i * n / H, (i + 1) * n / H) of the
+	 * permutation, and in pass k the round k H + plan_position; every
+	 * other pass lists its algorithms in the reverse order */
+	for (k = 0; k < p->passes; k++)
+		for (i = 0; i < half; i++)
+			p->algos[k * half + plan_position(p->passes, half, k, i)] =
+				plan_group(algos, order, i * nalgos / half,
+					   (i + 1) * nalgos / half, k % 2);
 	p->nsteps = p->nrounds * nspecs;
 	p->steps = xcalloc(p->nsteps + 1, sizeof(*p->steps));
 	for (i = 0, step = 0; i < p->nrounds; i++) {
@@ -69,7 +90,7 @@ void plan_make(uint64_t seed, const char *const *algos, size_t nalgos,
 	 * that each one depends only on where it is in the plan */
 	seeds = xcalloc(p->nsteps + 1, sizeof(*seeds));
 	for (i = 0; i < p->nsteps; i++) {
-		/* a distribution's two invocations of an algorithm must not
+		/* a distribution's invocations of an algorithm must not
 		 * run its libraries in the same order: no two guest seeds of
 		 * one distribution alike */
 		do {

@@ -2,15 +2,19 @@
  * rounds, each measuring one group of the algorithms in every
  * distribution, the distributions in a new random order every round, and
  * every guest invocation gets its own seed to shuffle its libraries and
- * algorithms (guest --seed). Every algorithm is measured in PLAN_PASSES
- * (two) rounds, so that one run holds two independent invocations of
- * every point and its own between-invocation spread: the second half of
- * the rounds mirrors the first (round 2H - 1 - i measures the group of
- * round i), so that every algorithm's two rounds sit symmetrically about
- * the middle of the run and a drift that is linear in time moves every
- * algorithm's mean alike; and the two invocations of a point have
- * different guest seeds, so its libraries and algorithms run in another
- * order, next to other neighbours. Measured in this order, a slow drift of the
+ * algorithms (guest --seed). Every algorithm is measured in two rounds
+ * (PLAN_PASSES, --sequential) or three (PLAN_INTERLEAVED_PASSES, the
+ * libraries taking turns), so that one run holds independent
+ * invocations of every point and its own between-invocation spread: with
+ * two passes the second half of the rounds mirrors the first (round
+ * 2H - 1 - i measures the group of round i); with three each pass is
+ * another permutation of the groups, chosen so that the round numbers of
+ * every group sum to the same (plan.c, plan_position). Either way every
+ * algorithm's rounds sit symmetrically about the middle of the run, and
+ * a drift that is linear in time moves every algorithm's mean alike; and
+ * the invocations of a point have different guest seeds, so its
+ * libraries and algorithms run in another order, next to other
+ * neighbours. Measured in this order, a slow drift of the
  * machine (temperature, neighbours on a shared host) spreads over every
  * distribution and library instead of showing up as a difference between
  * them. */
@@ -35,6 +39,18 @@
  * rounds in all, as many invocations as when each algorithm was measured
  * once in 8 rounds. */
 #define PLAN_PASSES 2
+/* Passes and rounds per pass of a run whose libraries take turns (not
+ * --sequential, not --quick): every algorithm in 3 invocations spread
+ * over the run, 9 in all. The host can slow some implementations
+ * (table-driven AES, RC4) by up to half for tens of seconds to minutes
+ * while others keep their speed (guest/PROTOCOL.md, "Placement"): taking
+ * turns cannot cancel that, and a point measured at two moments of the
+ * run took half of it into the run's figure. At three, the run's figure,
+ * the median of its invocations (points_v), leaves one such moment out.
+ * Each invocation measures 4 rounds of blocks (guest INTERLEAVE_ROUNDS),
+ * 12 blocks a point as two invocations of 6 did. */
+#define PLAN_INTERLEAVED_PASSES 3
+#define PLAN_INTERLEAVED_ROUNDS 3
 /* Passes of a --quick run: one, in PLAN_ROUNDS rounds. A quick run is a
  * look in half a minute, not a run to keep: its points have one
  * invocation each (no between-invocation spread in points_v), and its
@@ -55,7 +71,8 @@ struct plan {
 	uint64_t seed;		/* the run's seed */
 	size_t nrounds;
 	size_t passes;		/* rounds each algorithm is measured in:
-				 * PLAN_PASSES, or 1 (PLAN_QUICK_PASSES) */
+				 * PLAN_PASSES, PLAN_INTERLEAVED_PASSES, or
+				 * 1 (PLAN_QUICK_PASSES) */
 	char **algos;		/* per round: its algorithms, comma-separated,
 				 * in the order given to the guest; owned */
 	struct plan_step *steps;	/* nrounds * nspecs, in run order; owned */
@@ -85,11 +102,15 @@ int plan_round_has_pubkey(const struct plan *p, size_t round);
 
 /* Draw the plan of a run from SEED (0 .. 2^32 - 1) for NSPECS
  * distributions and the NALGOS algorithm names ALGOS (>= 1), with at most
- * MAX_ROUNDS (>= 1) rounds per pass and PASSES (1 or 2; PLAN_PASSES, or
- * PLAN_QUICK_PASSES for --quick) passes: H = min(NALGOS, MAX_ROUNDS)
- * rounds, the algorithms in a random order cut into groups whose sizes
- * differ by at most one, then, with two passes, H more with the same
- * groups in the reverse order (2H rounds; each algorithm in two). The draws, all from one SplitMix64
+ * MAX_ROUNDS (>= 1) rounds per pass and PASSES (1, 2 or 3;
+ * PLAN_QUICK_PASSES for --quick, PLAN_PASSES, PLAN_INTERLEAVED_PASSES)
+ * passes: H = min(NALGOS, MAX_ROUNDS) rounds (with three passes, one
+ * fewer when that is even), the algorithms in a random order cut into
+ * groups whose sizes differ by at most one, then, with two passes, H
+ * more with the same groups in the reverse order (2H rounds; each
+ * algorithm in two), with three, 2H more, each pass another order of
+ * the groups (plan.c, plan_position; each algorithm in three). The
+ * second pass lists each group's algorithms backwards. The draws, all from one SplitMix64
  * stream seeded with SEED (lib/shuffle.h), in this order: the algorithm
  * permutation; one distribution permutation per round; one guest seed
  * per (round, distribution index), rounds first, drawn again while it

@@ -282,8 +282,12 @@ static void run_make_plan(struct run_state *s)
 				      c->interleave_group, c->nspecs,
 				      c->interleave_rounds, &s->plan);
 	else
-		plan_make(s->seed, s->algs, s->nalgs, c->nspecs, PLAN_ROUNDS,
-			  c->quick ? PLAN_QUICK_PASSES : PLAN_PASSES,
+		plan_make(s->seed, s->algs, s->nalgs, c->nspecs,
+			  c->quick || c->sequential ? PLAN_ROUNDS
+						    : PLAN_INTERLEAVED_ROUNDS,
+			  c->quick ? PLAN_QUICK_PASSES
+			  : c->sequential ? PLAN_PASSES
+					  : PLAN_INTERLEAVED_PASSES,
 			  &s->plan);
 	/* the guest times them after the points of their rounds: each
 	 * operation a point the libraries take turns at, or library after
