@@ -6,7 +6,9 @@
  *
  *  1. in each library's process, after its ciphers and hashes
  *     (pubkey_measure_library): `unsupported`, or the known-answer tests
- *     (`kat` lines, guest/pubkey-kat.c), then every operation timed with
+ *     (`kat` lines, guest/pubkey-kat.c, then guest/pubkey-kat-pq.c's
+ *     ML-KEM-768 decapsulation and ML-DSA-65 verification), then every
+ *     operation timed with
  *     the guest's timing (bench_measure: calibrated batches, sets,
  *     median), the results and the last output of the timed path kept
  *     in memory shared with the parent (struct pk_shared);

@@ -29,8 +29,8 @@ enum fault {
 static enum fault fault;
 static int stand_in_key;	/* the stand-in's only key object */
 
-/* The stand-in's answers: the pq table's rows of ALGO, each decoded on
- * demand. Returns true when row I of the table is of ALGO. */
+/* The stand-in's answers: the pq table's rows, decoded on demand.
+ * Returns row I when it is of ALGO, else NULL. */
 static const struct pk_kat *row(size_t i, enum guest_pk_algo algo)
 {
 	size_t n;
@@ -39,7 +39,8 @@ static const struct pk_kat *row(size_t i, enum guest_pk_algo algo)
 	return i < n && v[i].algo == algo ? &v[i] : NULL;
 }
 
-/* Is the hex string HEX exactly the LEN bytes of B? */
+/* Is the hex string HEX exactly the LEN bytes of B (LEN at most 8192,
+ * more than any value of the vectors)? */
 static bool same(const char *hex, const uint8_t *b, size_t len)
 {
 	static uint8_t buf[8192];
@@ -48,6 +49,8 @@ static bool same(const char *hex, const uint8_t *b, size_t len)
 	       pk_kat_unhex(hex, buf, len) == len && memcmp(buf, b, len) == 0;
 }
 
+/* struct guest_pk_ops: the stand-in has the two post-quantum
+ * algorithms. */
 static bool fake_supports(enum guest_pk_algo a)
 {
 	return a == GUEST_PK_ML_KEM_768 || a == GUEST_PK_ML_DSA_65;
@@ -77,6 +80,7 @@ static void *fake_pub_new(enum guest_pk_algo a, const uint8_t *pub)
 	return NULL;
 }
 
+/* struct guest_pk_ops: the stand-in's key is static; nothing to free. */
 static void fake_free(void *key)
 {
 	(void)key;
@@ -134,7 +138,8 @@ static struct guest_pk_ops ops = {
 	.verify_ctx = fake_verify_ctx,
 };
 
-/* How many rows of ALGO the table has, and how many pass now. */
+/* How many rows of ALGO the table has (*ROWS), and how many pass with
+ * the stand-in and the current fault (*PASSED). */
 static void run(enum guest_pk_algo algo, size_t *rows, size_t *passed)
 {
 	size_t n;
