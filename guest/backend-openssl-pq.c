@@ -16,7 +16,13 @@
  *    message (pure ML-DSA, empty context, OpenSSL's default hedged
  *    signing), the context freed.
  * Public keys come out with EVP_PKEY_get_octet_string_param("pub") and
- * go in with EVP_PKEY_new_raw_public_key_ex. Prototypes restated from
+ * go in with EVP_PKEY_new_raw_public_key_ex. For the known answers only
+ * (guest/pubkey-kat-pq.c): an ML-KEM-768 decapsulation key goes in with
+ * EVP_PKEY_fromdata of its FIPS 203 encoding as OSSL_PKEY_PARAM_PRIV_KEY
+ * ("priv", EVP_PKEY-ML-KEM(7)), and an ML-DSA-65 verification takes a
+ * context string as OSSL_SIGNATURE_PARAM_CONTEXT_STRING
+ * ("context-string", EVP_SIGNATURE-ML-DSA(7)) among the parameters of
+ * EVP_PKEY_verify_message_init. Prototypes restated from
  * <openssl/evp.h>, <openssl/core.h> and <openssl/params.h> (stable ABI,
  * opaque types; OSSL_PARAM is a public struct). */
 #include "compat.h"
@@ -169,14 +175,17 @@ static void ossl_pq_free(void *key)
 	free(k);
 }
 
-/* The key pair of ALGO from its seed PRIV (guest_pk_priv_bytes: 64 bytes
- * d || z, or 32 bytes xi). Returns it (caller owns: ossl_pq_free) or
- * NULL when unsupported, out of memory or refused. */
-static void *ossl_pq_key_new(enum guest_pk_algo algo, const uint8_t *priv)
+/* The key pair of ALGO from the LEN bytes of BYTES given as OpenSSL's
+ * key parameter PNAME ("seed" or "priv"), through EVP_PKEY_fromdata.
+ * Returns it (caller owns: ossl_pq_free) or NULL when unsupported, out
+ * of memory or refused (OpenSSL checks a "priv" for FIPS 203's hash of
+ * ek). */
+static void *key_from(enum guest_pk_algo algo, const char *pname,
+		      const uint8_t *bytes, size_t len)
 {
 	OSSL_PARAM params[2] = {
-		{ "seed", OSSL_PARAM_OCTET_STRING, (void *)priv,
-		  guest_pk_priv_bytes(algo), OSSL_PARAM_UNMODIFIED },
+		{ pname, OSSL_PARAM_OCTET_STRING, (void *)bytes, len,
+		  OSSL_PARAM_UNMODIFIED },
 		{ NULL, 0, NULL, 0, 0 },
 	};
 	EVP_PKEY_CTX *ctx;
@@ -195,6 +204,24 @@ static void *ossl_pq_key_new(enum guest_pk_algo algo, const uint8_t *priv)
 	}
 	pq.ctx_free(ctx);
 	return k;
+}
+
+/* The key pair of ALGO from its seed PRIV (guest_pk_priv_bytes: 64 bytes
+ * d || z, or 32 bytes xi). Returns it (caller owns: ossl_pq_free) or
+ * NULL when unsupported, out of memory or refused. */
+static void *ossl_pq_key_new(enum guest_pk_algo algo, const uint8_t *priv)
+{
+	return key_from(algo, "seed", priv, guest_pk_priv_bytes(algo));
+}
+
+/* ML-KEM-768: the private key from its GUEST_PK_MLKEM_DK_BYTES FIPS 203
+ * decapsulation key DK. Returns it (caller owns: ossl_pq_free) or NULL
+ * when not ML-KEM, unsupported, out of memory or refused. */
+static void *ossl_pq_dk_new(enum guest_pk_algo algo, const uint8_t *dk)
+{
+	if (algo != GUEST_PK_ML_KEM_768)
+		return NULL;
+	return key_from(algo, "priv", dk, GUEST_PK_MLKEM_DK_BYTES);
 }
 
 /* A public key of ALGO from its guest_pk_pub_bytes(ALGO) raw bytes PUB.
@@ -281,23 +308,42 @@ static int ossl_pq_sign(void *key, const uint8_t *msg, size_t len,
 	return rc;
 }
 
-/* ML-DSA-65: check SIG (3309 bytes) over the LEN bytes of MSG with PUB.
- * EVP_PKEY_verify gives 1 valid, 0 invalid, below 0 an error (which a
- * malformed signature can also give): anything but 1 is a rejection
- * (1); -1 when the context could not be set up. */
+/* ML-DSA-65: check SIG (3309 bytes) over the LEN bytes of MSG with PUB
+ * and the FIPS 204 context string CTX (CTX_LEN bytes, 0 .. 255; with 0,
+ * CTX is not read and the initialisation has no parameters, as the
+ * timed path's). EVP_PKEY_verify gives 1 valid, 0 invalid, below 0 an
+ * error (which a malformed signature can also give): anything but 1 is
+ * a rejection (1); -1 when the context could not be set up. */
+static int ossl_pq_verify_ctx(void *pub, const uint8_t *msg, size_t len,
+			      const uint8_t *ctx, size_t ctx_len,
+			      const uint8_t *sig)
+{
+	struct ossl_pq_key *k = pub;
+	EVP_PKEY_CTX *pctx;
+	OSSL_PARAM params[2] = {
+		{ "context-string", OSSL_PARAM_OCTET_STRING, (void *)ctx,
+		  ctx_len, OSSL_PARAM_UNMODIFIED },
+		{ NULL, 0, NULL, 0, 0 },
+	};
+	int rc = -1;
+
+	if (ctx_len > 255)	/* FIPS 204 5.3: at most 255 bytes */
+		return -1;
+	pctx = pq.ctx_new(k->pkey, NULL);
+	if (pctx && pq.verify_init(pctx, pq.dsa, ctx_len ? params : NULL) == 1)
+		rc = pq.verify(pctx, sig, GUEST_PK_MLDSA_SIG_BYTES, msg,
+			       len) == 1 ? 0 : 1;
+	if (pctx)
+		pq.ctx_free(pctx);
+	return rc;
+}
+
+/* ML-DSA-65: check SIG (3309 bytes) over the LEN bytes of MSG with PUB,
+ * empty context: 0 valid, 1 rejected, -1 no context could be set up. */
 static int ossl_pq_verify(void *pub, const uint8_t *msg, size_t len,
 			  const uint8_t *sig)
 {
-	struct ossl_pq_key *k = pub;
-	EVP_PKEY_CTX *ctx = pq.ctx_new(k->pkey, NULL);
-	int rc = -1;
-
-	if (ctx && pq.verify_init(ctx, pq.dsa, NULL) == 1)
-		rc = pq.verify(ctx, sig, GUEST_PK_MLDSA_SIG_BYTES, msg,
-			       len) == 1 ? 0 : 1;
-	if (ctx)
-		pq.ctx_free(ctx);
-	return rc;
+	return ossl_pq_verify_ctx(pub, msg, len, NULL, 0, sig);
 }
 
 const struct guest_pk_ops guest_pq_openssl = {
@@ -310,4 +356,6 @@ const struct guest_pk_ops guest_pq_openssl = {
 	.verify = ossl_pq_verify,
 	.encaps = ossl_pq_encaps,
 	.decaps = ossl_pq_decaps,
+	.dk_new = ossl_pq_dk_new,
+	.verify_ctx = ossl_pq_verify_ctx,
 };

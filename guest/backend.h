@@ -129,6 +129,8 @@ enum guest_pk_algo {
 #define GUEST_PK_MLKEM_SEED_BYTES 64	/* ML-KEM d || z */
 #define GUEST_PK_MLKEM_EK_BYTES 1184	/* ML-KEM-768 encapsulation key */
 #define GUEST_PK_MLKEM_CT_BYTES 1088	/* ML-KEM-768 ciphertext */
+#define GUEST_PK_MLKEM_DK_BYTES 2400	/* ML-KEM-768 decapsulation key,
+					 * FIPS 203's encoding */
 #define GUEST_PK_MLDSA_PUB_BYTES 1952	/* ML-DSA-65 public key */
 #define GUEST_PK_MLDSA_SIG_BYTES 3309	/* ML-DSA-65 signature */
 #define GUEST_PK_PUB_MAX 1952	/* the largest public key (ML-DSA-65) */
@@ -277,6 +279,18 @@ struct guest_pk_ops {
 	 * (GUEST_PK_KEY_BYTES); an invalid ciphertext gives ML-KEM's
 	 * implicit rejection secret and success, as FIPS 203 says. */
 	int (*decaps)(void *key, const uint8_t *ct, uint8_t *ss);
+	/* Optional (NULL: a decapsulation known answer fails), KEMs: import
+	 * the private key of ALGO from its FIPS 203 decapsulation key DK
+	 * (GUEST_PK_MLKEM_DK_BYTES: dk_PKE || ek || H(ek) || z, as NIST's
+	 * test vectors give it), for decaps. Returns the key (caller owns:
+	 * key_free) or NULL. */
+	void *(*dk_new)(enum guest_pk_algo algo, const uint8_t *dk);
+	/* Optional (NULL: a known answer with a context fails), ML-DSA:
+	 * verify as verify does, with the FIPS 204 context string CTX
+	 * (CTX_LEN bytes, 0 .. 255) in place of the empty one. */
+	int (*verify_ctx)(void *pub, const uint8_t *msg, size_t len,
+			  const uint8_t *ctx, size_t ctx_len,
+			  const uint8_t *sig);
 };
 
 /* Key derivation functions, in the order of lib/kdf-table.h

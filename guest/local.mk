@@ -45,6 +45,7 @@ GUEST_SOURCES = \
 	guest/backend-botan-rsa.c \
 	guest/backend-openssl-pq.c \
 	guest/pubkey.c guest/pubkey.h guest/pubkey-kat.c guest/pubkey-kat.h \
+	guest/pubkey-kat-pq.c \
 	lib/pubkey-table.c lib/pubkey-table.h \
 	guest/backend-kdf.h guest/backend-openssl-kdf.c \
 	guest/backend-libgcrypt-kdf.c guest/backend-nettle-kdf.c \

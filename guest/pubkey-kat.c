@@ -1,6 +1,7 @@
 /* guest/pubkey-kat.c - known answers of X25519, X448, Ed25519, ECDH
- * P-256, ECDSA P-256, the RSA signatures, ML-KEM-768 and ML-DSA-65 (see
- * pubkey-kat.h). Every value is copied from the cited source (and was
+ * P-256, ECDSA P-256, the RSA signatures, and ML-KEM-768's and
+ * ML-DSA-65's key generation (see pubkey-kat.h; their decapsulation and
+ * verification vectors are in pubkey-kat-pq.c). Every value is copied from the cited source (and was
  * checked against a second implementation when it was typed in). */
 #include "compat.h"
 
@@ -458,6 +459,11 @@ static const struct pk_kat table[] = {
 	  "d9482887fbd3afc894e3ca2a9de3d5d06e20baefe7ac0a120c9e129cbd5f6358"
 	  "6136da805fea7fc89339a96c8f909e2a242c89a4eb503aa2df28c0c08c721557" } },
 };
+
+size_t pk_kat_unhex(const char *hex, uint8_t *out, size_t n)
+{
+	return unhex(hex, out, n);
+}
 
 const struct pk_kat *pk_kat_table(size_t *count)
 {

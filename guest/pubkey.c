@@ -406,24 +406,28 @@ static const struct guest_pk_ops *open_algo(const struct guest_backend *b,
 {
 	const struct guest_pk_ops *pk = guest_pk_ops_of(b, a);
 	const char *name = pubkey_table[a].name;
-	const struct pk_kat *v;
-	size_t nv;
+	const struct pk_kat *v[2];
+	size_t nv[2];
 
 	if (!pk || !pk->supports(a)) {
 		check_emit(emit_unsupported(b->name, name));
 		return NULL;
 	}
-	v = pk_kat_table(&nv);
+	v[0] = pk_kat_table(&nv[0]);
+	v[1] = pk_kat_pq_table(&nv[1]);
 	out->measured = true;
 	out->kat_ok = true;
-	for (size_t i = 0; i < nv; i++) {
-		bool ok;
+	for (size_t t = 0; t < 2; t++) {
+		for (size_t i = 0; i < nv[t]; i++) {
+			bool ok;
 
-		if (v[i].algo != a)
-			continue;
-		ok = pk_kat_run(pk, &v[i]);
-		out->kat_ok = out->kat_ok && ok;
-		check_emit(emit_kat(b->name, name, ok, v[i].source));
+			if (v[t][i].algo != a)
+				continue;
+			ok = pk_kat_run(pk, &v[t][i]);
+			out->kat_ok = out->kat_ok && ok;
+			check_emit(emit_kat(b->name, name, ok,
+					    v[t][i].source));
+		}
 	}
 	return pk;
 }

@@ -6,10 +6,12 @@
  *
  *  1. in each library's process, after its ciphers and hashes
  *     (pubkey_measure_library): `unsupported`, or the known-answer tests
- *     (`kat` lines, guest/pubkey-kat.c), then every operation timed with
- *     the guest's timing (bench_measure: calibrated batches, sets,
- *     median), the results and the last output of the timed path kept
- *     in memory shared with the parent (struct pk_shared);
+ *     (`kat` lines, guest/pubkey-kat.c, then guest/pubkey-kat-pq.c's
+ *     ML-KEM-768 decapsulation and ML-DSA-65 verification), then every
+ *     operation timed with the guest's timing (bench_measure: calibrated
+ *     batches, sets, median), the results and the last output of the
+ *     timed path kept in memory shared with the parent (struct
+ *     pk_shared);
  *  2. after every library (pubkey_finish, in the parent): each library,
  *     in a process of its own, checks every other library's timed
  *     output - verifies its signature (Ed25519, ECDSA, RSA, ML-DSA),

@@ -390,6 +390,14 @@ EXTRA_DIST += tests/t1140-guest-pubkey.sh tests/t1145-guest-pubkey-wrong.sh \
 # ML-KEM-768 and ML-DSA-65 in a trixie image, when one is cached.
 TESTS += tests/t1148-guest-pq.sh
 EXTRA_DIST += tests/t1148-guest-pq.sh
+# Their decapsulation and verification known answers catch a wrong
+# library (a stand-in backend with faults; no library loaded).
+check_PROGRAMS += tests/t1149-guest-pq-kat
+tests_t1149_guest_pq_kat_SOURCES = tests/t1149-guest-pq-kat.c tests/tap.h \
+	guest/pubkey-kat.c guest/pubkey-kat-pq.c guest/pubkey-kat.h \
+	guest/rsa-keys.c guest/rsa-keys.h guest/backend.h guest/compat.h
+tests_t1149_guest_pq_kat_CFLAGS = $(GUEST_CFLAGS)
+TESTS += tests/t1149-guest-pq-kat
 # Key derivation functions (--kdf): known answers, timing, cross-check.
 TESTS += tests/t1170-guest-kdf.sh tests/t1175-guest-kdf-wrong.sh
 EXTRA_DIST += tests/t1170-guest-kdf.sh tests/t1175-guest-kdf-wrong.sh
