@@ -1,12 +1,14 @@
-/* guest/backend-gnutls-ec.c - ECDSA on P-256 in GnuTLS through its
- * abstract key API (gnutls/abstract.h): gnutls_privkey_sign_data2 and
+/* guest/backend-gnutls-ec.c - ECDSA and ECDH on P-256 in GnuTLS through
+ * its abstract key API (gnutls/abstract.h): gnutls_privkey_sign_data2 and
  * gnutls_pubkey_verify_data2 with GNUTLS_SIGN_ECDSA_SHA256 (GnuTLS 3.6
- * and later; Debian bookworm has 3.7.9).
+ * and later; Debian bookworm has 3.7.9), and gnutls_privkey_derive_secret
+ * (GnuTLS 3.8.2 and later; Debian trixie has 3.8.9).
  *
- * import: GnuTLS's import of an ECDSA private key needs the public point
- * beside the scalar - gnutls_privkey_import_ecc_raw takes x, y and k, and
- * a SEC 1 key without the point is refused ("Error in DER parsing",
- * checked on 3.7.9) - and GnuTLS has no call that computes the point.
+ * import (both algorithms the same): GnuTLS's import of an EC private
+ * key needs the public point beside the scalar -
+ * gnutls_privkey_import_ecc_raw takes x, y and k, and a SEC 1 key
+ * without the point is refused ("Error in DER parsing", checked on
+ * 3.7.9) - and GnuTLS has no call that computes the point.
  * GnuTLS's own elliptic-curve arithmetic is Nettle's (libhogweed, which
  * libgnutls links): the import computes the point there, resolved through
  * libgnutls's handle (nettle_ecc_point_mul_g, as GnuTLS's key generation
@@ -21,9 +23,15 @@
  * nothing per call: the public key is imported once (pub_new,
  * gnutls_pubkey_import_ecc_raw).
  *
- * ECDH: GnuTLS 3.7's public API has no raw key agreement (it does ECDH
- * only inside TLS handshakes; gnutls_privkey_derive_secret came later),
- * so ECDH P-256 is unsupported.
+ * ECDH: GnuTLS before 3.8.2 has no raw key agreement in its public API
+ * (it does ECDH only inside TLS handshakes): gnutls_privkey_derive_secret
+ * came with GnuTLS 3.8.2 (its NEWS and symbol version GNUTLS_3_8_2), so
+ * ECDH P-256 is unsupported where that symbol does not resolve (Debian
+ * bookworm's 3.7.9). Where it does, derive takes the peer's raw point in
+ * every call - X and Y imported into a new gnutls_pubkey_t, the secret
+ * derived, both released (guest_kx_gnutls_derive,
+ * guest/backend-gnutls-kx.c); GnuTLS checks the point to be on the curve
+ * and gives the product's X, 32 bytes.
  *
  * Prototypes restate gnutls/abstract.h and gnutls/gnutls.h of 3.7.9 and
  * <nettle/ecc.h>, <nettle/bignum.h> (see backend-nettle-ec.c). Constants
@@ -97,7 +105,8 @@ static struct {
 	void (*scalar_clear)(struct nt_point *s);
 	int (*scalar_set)(struct nt_point *s, const struct nt_mpz *z);
 	void (*mul_g)(struct nt_point *r, const struct nt_point *n);
-	bool ecdsa;
+	bool ecdsa;	/* every entry point above resolved */
+	bool ecdh;	/* ... and gnutls_privkey_derive_secret (3.8.2) */
 } pk;
 
 /* A key: GnuTLS's private key object (key_new) or public key object
@@ -110,7 +119,8 @@ struct gt_ec_key {
 
 /* Resolve the entry points in HANDLE (libgnutls, loaded and initialised
  * by backend-gnutls.c, and through it libhogweed's); ECDSA is supported
- * when every one is there. */
+ * when every one is there, ECDH when guest_kx_gnutls_load also finds
+ * the key agreement (GnuTLS 3.8.2). */
 void guest_ec_gnutls_load(void *handle)
 {
 	const struct backend_symbol sym[] = {
@@ -141,12 +151,15 @@ void guest_ec_gnutls_load(void *handle)
 	pk.ecdsa = backend_require(handle, sym, sizeof(sym) / sizeof(sym[0]),
 				   why, sizeof(why)) == 0 &&
 		   *pk.free_fn != NULL && pk.get_curve() != NULL;
+	pk.ecdh = pk.ecdsa && guest_kx_gnutls_load(handle);
 }
 
-/* struct guest_pk_ops: ECDSA P-256 only (see the top of the file). */
+/* struct guest_pk_ops: ECDSA P-256, and ECDH P-256 from GnuTLS 3.8.2
+ * (see the top of the file). */
 static bool gt_ec_supports(enum guest_pk_algo algo)
 {
-	return algo == GUEST_PK_ECDSA_P256 && pk.ecdsa;
+	return algo == GUEST_PK_ECDSA_P256 ? pk.ecdsa :
+	       algo == GUEST_PK_ECDH_P256 ? pk.ecdh : false;
 }
 
 /* Release KEY (struct gt_ec_key, with its GnuTLS objects); NULL is
@@ -194,10 +207,10 @@ static int public_point(const uint8_t *d, uint8_t *point)
 	return rc;
 }
 
-/* An ECDSA P-256 private key of the 32-byte scalar PRIV, its public
- * point computed (see the top of the file) and imported with it. Returns
- * it (caller owns: gt_ec_free) or NULL when unsupported, out of memory
- * or refused. */
+/* A P-256 private key of ALGO (ECDSA or ECDH: the same key) of the
+ * 32-byte scalar PRIV, its public point computed (see the top of the
+ * file) and imported with it. Returns it (caller owns: gt_ec_free) or
+ * NULL when unsupported, out of memory or refused. */
 static void *gt_ec_key_new(enum guest_pk_algo algo, const uint8_t *priv)
 {
 	struct gt_datum x, y, d = { (unsigned char *)priv, GUEST_PK_KEY_BYTES };
@@ -231,8 +244,8 @@ static void *gt_ec_pub_new(enum guest_pk_algo algo, const uint8_t *pub)
 	struct gt_datum x, y;
 	struct gt_ec_key *k;
 
-	if (!gt_ec_supports(algo) || pub[0] != 0x04 ||
-	    !(k = calloc(1, sizeof(*k))))
+	if (algo != GUEST_PK_ECDSA_P256 || !gt_ec_supports(algo) ||
+	    pub[0] != 0x04 || !(k = calloc(1, sizeof(*k))))
 		return NULL;
 	memcpy(k->point, pub, GUEST_PK_P256_PUB_BYTES);
 	x.data = k->point + 1;
@@ -258,13 +271,18 @@ static int gt_ec_public(void *key, uint8_t *pub)
 	return 0;
 }
 
-/* ECDH is unsupported: never called. */
+/* ECDH: the shared secret (the product's X, 32 bytes) of private KEY and
+ * the peer's raw 65-byte uncompressed point PEER into OUT, the point
+ * imported in the call (see the top of the file). Returns 0, or -1 when
+ * PEER is not uncompressed, KEY has no private key, or GnuTLS refused (a
+ * point off the curve among others). */
 static int gt_ec_derive(void *key, const uint8_t *peer, uint8_t *out)
 {
-	(void)key;
-	(void)peer;
-	(void)out;
-	return -1;
+	if (peer[0] != 0x04)
+		return -1;
+	return guest_kx_gnutls_derive(((struct gt_ec_key *)key)->priv,
+				      GT_ECC_CURVE_SECP256R1, peer + 1,
+				      peer + 33, 32, out, GUEST_PK_KEY_BYTES);
 }
 
 /* Sign the LEN bytes of MSG with private KEY into SIG (r || s). GnuTLS

@@ -1,7 +1,9 @@
-/* guest/backend-gnutls-pk.c - Ed25519 in GnuTLS through its abstract key
- * API (gnutls/abstract.h): gnutls_privkey_sign_data2 and
+/* guest/backend-gnutls-pk.c - Ed25519, X25519 and X448 in GnuTLS through
+ * its abstract key API (gnutls/abstract.h): gnutls_privkey_sign_data2 and
  * gnutls_pubkey_verify_data2 with GNUTLS_SIGN_EDDSA_ED25519 (GnuTLS 3.6
- * and later; Debian bookworm has 3.7.9).
+ * and later; Debian bookworm has 3.7.9), and for X25519 and X448
+ * gnutls_privkey_derive_secret (GnuTLS 3.8.2 and later,
+ * guest/backend-gnutls-kx.c).
  *
  * Import: GnuTLS's raw import of an Ed25519 private key
  * (gnutls_privkey_import_ecc_raw) needs the public key beside the seed,
@@ -28,13 +30,27 @@
  * gnutls_pubkey_import_ecc_raw with the 32 bytes as x).
  *
  * X25519 and X448: GnuTLS 3.7's public API has no raw key agreement (it
- * does them only inside TLS handshakes; gnutls_privkey_derive_secret came
- * later), so both are unsupported.
+ * does them only inside TLS handshakes): both are unsupported where
+ * gnutls_privkey_derive_secret (3.8.2) does not resolve. Where it does,
+ * a key is imported as Ed25519's is, as PKCS #8 (RFC 8410 7, the scalar
+ * in an OCTET STRING; the prefixes of RFC 8410 10.3's example with the
+ * OIDs of RFC 8410 3, id-X25519 1.3.101.110 and id-X448 1.3.101.111,
+ * and X448's lengths for its 56 bytes): GnuTLS's raw import of an X25519
+ * or X448 private key stores the scalar alone and computes no public key
+ * (gnutls_x509_privkey_import_ecc_raw, 3.8.9), while the PKCS #8 import
+ * computes it (its fixup: Nettle's curve25519_mul_g, curve448_mul_g),
+ * which is read back with gnutls_privkey_export_ecc_raw2. So the import's
+ * time is the scalar multiplication by the base point and the decoding
+ * of 48 (X448: 72) bytes, what every other library's import does. A
+ * derive takes the peer's raw u-coordinate in every call
+ * (guest_kx_gnutls_derive, guest/backend-gnutls-kx.c).
  *
  * Prototypes restate gnutls/abstract.h and gnutls/gnutls.h of 3.7.9;
  * gnutls_privkey_t and gnutls_pubkey_t are opaque pointers. Constants,
- * from gnutls/gnutls.h (3.7.9): gnutls_ecc_curve_t GNUTLS_ECC_CURVE_ED25519
- * = 7 (INVALID 0, SECP224R1 .. SECP192R1 1 .. 5, X25519 6, ED25519 7),
+ * from gnutls/gnutls.h (3.7.9, unchanged in 3.8.9): gnutls_ecc_curve_t
+ * GNUTLS_ECC_CURVE_X25519 = 6, GNUTLS_ECC_CURVE_ED25519 = 7,
+ * GNUTLS_ECC_CURVE_X448 = 20 (INVALID 0, SECP224R1 .. SECP192R1 1 .. 5,
+ * X25519 6, ED25519 7, GOST256CPA .. GOST256D 8 .. 19, X448 20),
  * gnutls_sign_algorithm_t GNUTLS_SIGN_EDDSA_ED25519 = 35,
  * gnutls_x509_crt_fmt_t GNUTLS_X509_FMT_DER = 0, gnutls_pkcs_encrypt_flags_t
  * GNUTLS_PKCS_PLAIN = 1 (gnutls/x509.h), gnutls_privkey_flags_t
@@ -49,7 +65,9 @@
 
 #include "backend-pk.h"
 
+#define GT_ECC_CURVE_X25519 6	/* <gnutls/gnutls.h> */
 #define GT_ECC_CURVE_ED25519 7	/* <gnutls/gnutls.h> */
+#define GT_ECC_CURVE_X448 20	/* <gnutls/gnutls.h> */
 #define GT_SIGN_EDDSA_ED25519 35	/* <gnutls/gnutls.h> */
 #define GT_X509_FMT_DER 0	/* <gnutls/gnutls.h> */
 #define GT_PKCS_PLAIN 1	/* <gnutls/x509.h> */
@@ -94,30 +112,50 @@ static struct {
 				   const struct gt_datum *data,
 				   const struct gt_datum *signature);
 	void (**free_fn)(void *ptr);	/* the variable gnutls_free */
-	bool ed25519;
+	bool import;	/* the PKCS #8 import resolved */
+	bool ed25519;	/* ... and signing and verification */
+	bool kx;	/* ... and gnutls_privkey_derive_secret (3.8.2) */
 } pk;
 
-/* RFC 8410 10.3: the DER of an Ed25519 OneAsymmetricKey up to its
- * 32-byte private key (SEQUENCE, version 0, AlgorithmIdentifier
- * id-Ed25519 1.3.101.112, OCTET STRING of an OCTET STRING of 32). */
-static const unsigned char pkcs8_prefix[16] = {
-	0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06,
-	0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20
+/* The PKCS #8 form of each algorithm's private key (RFC 8410 7 and its
+ * 10.3 example): the DER of a OneAsymmetricKey up to its private key
+ * (SEQUENCE, version 0, AlgorithmIdentifier with the OID of RFC 8410 3,
+ * OCTET STRING of an OCTET STRING of BYTES), BYTES the key's length, and
+ * the gnutls_ecc_curve_t GnuTLS reports for the key. */
+static const struct gt_form {
+	enum guest_pk_algo algo;
+	int curve;
+	size_t bytes;
+	unsigned char prefix[16];
+} forms[] = {
+	{ GUEST_PK_X25519, GT_ECC_CURVE_X25519, GUEST_PK_KEY_BYTES,
+	  { 0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06,	/* id-X25519 */
+	    0x03, 0x2b, 0x65, 0x6e, 0x04, 0x22, 0x04, 0x20 } },
+	{ GUEST_PK_X448, GT_ECC_CURVE_X448, GUEST_PK_X448_BYTES,
+	  { 0x30, 0x46, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06,	/* id-X448 */
+	    0x03, 0x2b, 0x65, 0x6f, 0x04, 0x3a, 0x04, 0x38 } },
+	{ GUEST_PK_ED25519, GT_ECC_CURVE_ED25519, GUEST_PK_KEY_BYTES,
+	  { 0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06,	/* id-Ed25519 */
+	    0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20 } },
 };
 
-/* A key: GnuTLS's private key object (key_new) or public key object
- * (pub_new), and the public key's bytes. */
+/* A key: its algorithm's form, GnuTLS's private key object (key_new) or
+ * public key object (pub_new, Ed25519 only), and the public key's bytes
+ * (32, X448 56). */
 struct gt_key {
+	const struct gt_form *form;
 	gt_privkey priv;
 	gt_pubkey pub;
-	uint8_t pubkey[GUEST_PK_KEY_BYTES];
+	uint8_t pubkey[GUEST_PK_X448_BYTES];
 };
 
 /* Resolve the entry points in HANDLE (libgnutls, loaded and initialised
- * by backend-gnutls.c); Ed25519 is supported when every one is there. */
+ * by backend-gnutls.c): Ed25519 is supported when the import's and the
+ * signature's are all there, X25519 and X448 when the import's are and
+ * guest_kx_gnutls_load finds the key agreement (GnuTLS 3.8.2). */
 void guest_pk_gnutls_load(void *handle)
 {
-	const struct backend_symbol ed[] = {
+	const struct backend_symbol imp[] = {
 		{ &pk.privkey_init, "gnutls_privkey_init" },
 		{ &pk.privkey_deinit, "gnutls_privkey_deinit" },
 		{ &pk.x509_privkey_init, "gnutls_x509_privkey_init" },
@@ -126,24 +164,41 @@ void guest_pk_gnutls_load(void *handle)
 		  "gnutls_x509_privkey_import_pkcs8" },
 		{ &pk.privkey_import_x509, "gnutls_privkey_import_x509" },
 		{ &pk.privkey_export_ecc_raw2, "gnutls_privkey_export_ecc_raw2" },
+		{ &pk.free_fn, "gnutls_free" },
+	};
+	const struct backend_symbol ed[] = {
 		{ &pk.privkey_sign_data2, "gnutls_privkey_sign_data2" },
 		{ &pk.pubkey_init, "gnutls_pubkey_init" },
 		{ &pk.pubkey_deinit, "gnutls_pubkey_deinit" },
 		{ &pk.pubkey_import_ecc_raw, "gnutls_pubkey_import_ecc_raw" },
 		{ &pk.pubkey_verify_data2, "gnutls_pubkey_verify_data2" },
-		{ &pk.free_fn, "gnutls_free" },
 	};
 	char why[128];
 
-	pk.ed25519 = backend_require(handle, ed, sizeof(ed) / sizeof(ed[0]),
-				     why, sizeof(why)) == 0 &&
-		     *pk.free_fn != NULL;
+	pk.import = backend_require(handle, imp, sizeof(imp) / sizeof(imp[0]),
+				    why, sizeof(why)) == 0 &&
+		    *pk.free_fn != NULL;
+	pk.ed25519 = pk.import &&
+		     backend_require(handle, ed, sizeof(ed) / sizeof(ed[0]),
+				     why, sizeof(why)) == 0;
+	pk.kx = pk.import && guest_kx_gnutls_load(handle);
 }
 
-/* struct guest_pk_ops: Ed25519 only (see the top of the file). */
+/* struct guest_pk_ops: Ed25519, and X25519 and X448 from GnuTLS 3.8.2
+ * (see the top of the file). */
 static bool gt_pk_supports(enum guest_pk_algo algo)
 {
-	return algo == GUEST_PK_ED25519 && pk.ed25519;
+	return algo == GUEST_PK_ED25519 ? pk.ed25519 :
+	       algo == GUEST_PK_X25519 || algo == GUEST_PK_X448 ? pk.kx : false;
+}
+
+/* The PKCS #8 form of ALGO (forms[]), or NULL when it has none. */
+static const struct gt_form *form_of(enum guest_pk_algo algo)
+{
+	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++)
+		if (forms[i].algo == algo)
+			return &forms[i];
+	return NULL;
 }
 
 /* Release KEY (struct gt_key, with its GnuTLS objects); NULL is
@@ -161,21 +216,27 @@ static void gt_pk_free(void *key)
 	free(k);
 }
 
-/* An Ed25519 private key of the 32-byte seed PRIV, imported as PKCS #8
- * (see the top of the file), its public key read back. Returns it (caller owns: gt_pk_free) or NULL
- * when unsupported, out of memory or refused by GnuTLS. */
+/* A private key of ALGO of PRIV (the Ed25519 seed or the X25519
+ * scalar, 32 bytes; the X448 scalar, 56), imported as PKCS #8 (see the
+ * top of the file), its public key read back. Returns it (caller owns:
+ * gt_pk_free) or NULL when unsupported, out of memory or refused by
+ * GnuTLS. */
 static void *gt_pk_key_new(enum guest_pk_algo algo, const uint8_t *priv)
 {
-	unsigned char der[sizeof(pkcs8_prefix) + GUEST_PK_KEY_BYTES];
-	struct gt_datum d = { der, sizeof(der) }, x = { NULL, 0 };
+	const struct gt_form *f = form_of(algo);
+	unsigned char der[sizeof(f->prefix) + GUEST_PK_X448_BYTES];
+	struct gt_datum d, x = { NULL, 0 };
 	gt_x509_privkey xk = NULL;
 	struct gt_key *k;
 	int curve = 0;
 
-	if (!gt_pk_supports(algo) || !(k = calloc(1, sizeof(*k))))
+	if (!f || !gt_pk_supports(algo) || !(k = calloc(1, sizeof(*k))))
 		return NULL;
-	memcpy(der, pkcs8_prefix, sizeof(pkcs8_prefix));
-	memcpy(der + sizeof(pkcs8_prefix), priv, GUEST_PK_KEY_BYTES);
+	k->form = f;
+	memcpy(der, f->prefix, sizeof(f->prefix));
+	memcpy(der + sizeof(f->prefix), priv, f->bytes);
+	d.data = der;
+	d.size = (unsigned int)(sizeof(f->prefix) + f->bytes);
 	if (pk.privkey_init(&k->priv) != 0) {
 		k->priv = NULL;
 		goto fail;
@@ -193,12 +254,11 @@ static void *gt_pk_key_new(enum guest_pk_algo algo, const uint8_t *priv)
 	if (pk.privkey_export_ecc_raw2(k->priv, &curve, &x, NULL, NULL,
 				       0) != 0)
 		goto fail;
-	if (curve != GT_ECC_CURVE_ED25519 || !x.data ||
-	    x.size != GUEST_PK_KEY_BYTES) {
+	if (curve != f->curve || !x.data || x.size != f->bytes) {
 		(*pk.free_fn)(x.data);
 		goto fail;
 	}
-	memcpy(k->pubkey, x.data, GUEST_PK_KEY_BYTES);
+	memcpy(k->pubkey, x.data, f->bytes);
 	(*pk.free_fn)(x.data);
 	return k;
 fail:
@@ -208,15 +268,18 @@ fail:
 	return NULL;
 }
 
-/* An Ed25519 public key of the 32 bytes of PUB. Returns it (caller owns:
+/* An Ed25519 public key of the 32 bytes of PUB (key agreement has none:
+ * the peer's key is taken raw by derive). Returns it (caller owns:
  * gt_pk_free) or NULL when unsupported, out of memory or refused. */
 static void *gt_pk_pub_new(enum guest_pk_algo algo, const uint8_t *pub)
 {
 	struct gt_datum x;
 	struct gt_key *k;
 
-	if (!gt_pk_supports(algo) || !(k = calloc(1, sizeof(*k))))
+	if (algo != GUEST_PK_ED25519 || !gt_pk_supports(algo) ||
+	    !(k = calloc(1, sizeof(*k))))
 		return NULL;
+	k->form = form_of(algo);
 	memcpy(k->pubkey, pub, GUEST_PK_KEY_BYTES);
 	x.data = k->pubkey;
 	x.size = GUEST_PK_KEY_BYTES;
@@ -233,20 +296,28 @@ fail:
 	return NULL;
 }
 
-/* The 32-byte public key of KEY into PUB; cannot fail (0). */
+/* The public key of KEY (32 bytes, X448 56) into PUB; cannot fail (0). */
 static int gt_pk_public(void *key, uint8_t *pub)
 {
-	memcpy(pub, ((struct gt_key *)key)->pubkey, GUEST_PK_KEY_BYTES);
+	struct gt_key *k = key;
+
+	memcpy(pub, k->pubkey, k->form->bytes);
 	return 0;
 }
 
-/* X25519 is unsupported: never called. */
+/* X25519, X448: the shared secret of private KEY and the peer's raw
+ * u-coordinate PEER (32 bytes, X448 56) into OUT (as many bytes), the
+ * peer's key imported in the call (guest_kx_gnutls_derive). Returns 0,
+ * or -1 when KEY is not a key agreement's private key or GnuTLS refused
+ * (an all-zero secret among others). */
 static int gt_pk_derive(void *key, const uint8_t *peer, uint8_t *out)
 {
-	(void)key;
-	(void)peer;
-	(void)out;
-	return -1;
+	struct gt_key *k = key;
+
+	if (k->form->algo == GUEST_PK_ED25519)
+		return -1;
+	return guest_kx_gnutls_derive(k->priv, k->form->curve, peer, NULL,
+				      k->form->bytes, out, k->form->bytes);
 }
 
 /* Sign the LEN bytes of MSG with private KEY into SIG (64 bytes).

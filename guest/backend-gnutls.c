@@ -39,7 +39,9 @@
  * All handles are allocated by GnuTLS (opaque pointers); no
  * caller-allocated structure is used. The prototypes and constants below
  * restate GnuTLS's public ABI (gnutls/crypto.h, gnutls/gnutls.h of 3.7).
- * Ed25519: guest/backend-gnutls-pk.c.
+ * Ed25519, X25519 and X448: guest/backend-gnutls-pk.c; P-256:
+ * guest/backend-gnutls-ec.c; their key agreement (GnuTLS 3.8.2 and
+ * later): guest/backend-gnutls-kx.c.
  */
 #include "compat.h"
 

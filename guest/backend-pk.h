@@ -32,9 +32,22 @@ extern const struct guest_pk_ops guest_pk_libgcrypt;
 void guest_pk_libgcrypt_load(void *handle);
 
 /* GnuTLS's gnutls_privkey_sign_data2 / gnutls_pubkey_verify_data2
- * (Ed25519 only). */
+ * (Ed25519) and, from GnuTLS 3.8.2, gnutls_privkey_derive_secret (X25519,
+ * X448). */
 extern const struct guest_pk_ops guest_pk_gnutls;
 void guest_pk_gnutls_load(void *handle);
+/* GnuTLS's raw key agreement (guest/backend-gnutls-kx.c), shared by
+ * guest_pk_gnutls and guest_ec_gnutls: resolve it in libgnutls's HANDLE
+ * (true: GnuTLS 3.8.2 or later), and derive the secret of a private key
+ * (an X.509-backed gnutls_privkey_t) with a peer's raw key of
+ * gnutls_ecc_curve_t CURVE (X, and Y or NULL, COORD_BYTES each) into
+ * OUT (SECRET_BYTES): 0, or -1. */
+struct gnutls_privkey_st;
+bool guest_kx_gnutls_load(void *handle);
+int guest_kx_gnutls_derive(struct gnutls_privkey_st *priv, int curve,
+			   const uint8_t *x, const uint8_t *y,
+			   size_t coord_bytes, uint8_t *out,
+			   size_t secret_bytes);
 
 /* Mbed TLS's mbedtls_ecp_mul / mbedtls_ecdh_compute_shared (X25519 and
  * X448 only). */
@@ -61,7 +74,7 @@ extern const struct guest_pk_ops guest_ec_wolfssl;
 void guest_ec_wolfssl_load(void *handle);
 extern const struct guest_pk_ops guest_ec_botan;
 void guest_ec_botan_load(void *handle);
-extern const struct guest_pk_ops guest_ec_gnutls;	/* ECDSA only */
+extern const struct guest_pk_ops guest_ec_gnutls;	/* ECDH from 3.8.2 */
 void guest_ec_gnutls_load(void *handle);
 extern const struct guest_pk_ops guest_ec_nettle;	/* through libhogweed,
 				 * guest_pk_nettle_hogweed(): no load */

@@ -36,7 +36,7 @@ GUEST_SOURCES = \
 	guest/backend-openssl-ec.c guest/backend-nettle-ec.c \
 	guest/backend-libgcrypt-ec.c guest/backend-mbedtls-ec.c \
 	guest/backend-wolfssl-ec.c guest/backend-botan-ec.c \
-	guest/backend-gnutls-ec.c \
+	guest/backend-gnutls-ec.c guest/backend-gnutls-kx.c \
 	guest/rsa-keys.c guest/rsa-keys.h \
 	guest/backend-openssl-rsa.c guest/backend-libgcrypt-rsa.c \
 	guest/backend-nettle-rsa.c guest/backend-gnutls-rsa.c \

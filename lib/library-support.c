@@ -98,10 +98,13 @@ static const struct {
 	{ "botan", "x25519" }, { "botan", "ed25519" },
 	{ "gnutls", "ed25519" },
 	{ "mbedtls", "x25519" },
-	/* X448: Botan 2, libsodium and GnuTLS 3.7 have none */
+	/* GnuTLS's key agreement: 3.8.2 and later (gnutls_privkey_derive_secret,
+	 * guest/backend-gnutls-kx.c), X25519, X448 and ECDH P-256 */
+	{ "gnutls", "x25519" }, { "gnutls", "x448" }, { "gnutls", "ecdh-p256" },
+	/* X448: Botan 2 and libsodium have none */
 	{ "openssl", "x448" }, { "libgcrypt", "x448" }, { "nettle", "x448" },
 	{ "wolfssl", "x448" }, { "mbedtls", "x448" },
-	/* P-256 (guest/backend-NAME-ec.c): GnuTLS 3.7 has no raw ECDH */
+	/* P-256 (guest/backend-NAME-ec.c) */
 	{ "openssl", "ecdh-p256" }, { "openssl", "ecdsa-p256" },
 	{ "libgcrypt", "ecdh-p256" }, { "libgcrypt", "ecdsa-p256" },
 	{ "nettle", "ecdh-p256" }, { "nettle", "ecdsa-p256" },

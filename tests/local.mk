@@ -269,7 +269,7 @@ GUEST_BACKEND_SOURCES = guest/compat.h guest/algo.c guest/algo.h \
 	guest/backend-openssl-pq.c \
 	guest/backend-libgcrypt-ec.c guest/backend-mbedtls-ec.c \
 	guest/backend-wolfssl-ec.c guest/backend-botan-ec.c \
-	guest/backend-gnutls-ec.c \
+	guest/backend-gnutls-ec.c guest/backend-gnutls-kx.c \
 	guest/rsa-keys.c guest/rsa-keys.h \
 	guest/backend-openssl-rsa.c guest/backend-libgcrypt-rsa.c \
 	guest/backend-nettle-rsa.c guest/backend-gnutls-rsa.c \
