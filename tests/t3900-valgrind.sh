@@ -17,7 +17,7 @@ vg() {
 # built is a failure, not a silent gap.
 units="t1000-guest-json t1040-guest-stats t1045-guest-shuffle
 	t1050-guest-canary t1060-guest-hwmask t1210-guest-flavour t1300-guest-alloc t1310-guest-clock
-	t1320-guest-timedpath t1325-guest-pairs t1326-guest-place t0050-cpuchoice t2000-images-dpkg
+	t1320-guest-timedpath t1325-guest-pairs t1326-guest-place t1149-guest-pq-kat t0050-cpuchoice t2000-images-dpkg
 	t2010-images-spec t2020-images-rootfs t2030-images-digest
 	t2035-images-fakebuild t2036-images-previous t2037-images-store t2120-images-pkgdb t2161-images-builds
 	t2125-images-osrelease
