@@ -54,6 +54,37 @@ done_testing() {
 	[ "$tap_failed" -eq 0 ]
 }
 
+# tap_py [ARGS...]: run the python3 script on stdin as TAP points of this
+# test: it starts with tmp ($tmp), n (the points so far), ok(cond, what)
+# (prints a point) and load(name) (the JSON lines of $tmp/NAME as a list)
+# defined, and ARGS in sys.argv[3:]; its points are printed and counted
+# here (tap_n, tap_failed), its other "# " lines passed on.
+tap_py() {
+	out=$( { cat <<'PRE'
+import json, sys, collections
+tmp, n = sys.argv[1], int(sys.argv[2])
+def ok(cond, what):
+    global n
+    n += 1
+    print("%sok %d - %s" % ("" if cond else "not ", n, what))
+def load(name):
+    return [json.loads(l) for l in open("%s/%s" % (tmp, name))]
+PRE
+		cat
+		printf '\nprint("# %%d" %% n)\n'; } | python3 - "$tmp" "$tap_n" "$@")
+	echo "$out" | grep -v '^#'
+	echo "$out" | grep '^# ' | grep -v '^# [0-9]*$'
+	tap_failed=$((tap_failed + $(echo "$out" | grep -c '^not ok')))
+	count=$(echo "$out" | sed -n 's/^# \([0-9][0-9]*\)$/\1/p' | tail -1)
+	if [ -n "$count" ]; then
+		tap_n=$count
+	else
+		tap_n=$(echo "$out" | grep -c '^\(not \)\{0,1\}ok ' | \
+			awk -v n="$tap_n" '{ print n + $1 }')
+		ok 1 "the python checks ran to their end"
+	fi
+}
+
 # skip_in_distcheck: skip an integration test inside `make distcheck`
 # (BENCHORCH_DISTCHECK, set by its configure flags in dist/local.mk): it
 # needs root, a network and the machine's cached test image, none of which

@@ -58,14 +58,8 @@ sed 's/^/# /' "$tmp/err" | head -5
 "$check" "$tmp/out" >"$tmp/check" 2>&1
 ok $? "the orchestrator's validator accepts the output: $(head -1 "$tmp/check")"
 
-python3 - "$tmp/out" "$tap_n" "$tmp/n" <<'PY'
-import json, sys
-objs = [json.loads(l) for l in open(sys.argv[1])]
-n = int(sys.argv[2])
-def ok(cond, what):
-    global n
-    n += 1
-    print("%sok %d - %s" % ("" if cond else "not ", n, what))
+tap_py <<'PY'
+objs = load("out")
 def of(t, lib, alg):
     return [o for o in objs if o["type"] == t and o.get("library") == lib
             and o.get("algorithm") == alg]
@@ -88,10 +82,7 @@ for l, a in (("libsodium", "x25519"), ("openssl", "ed25519"), ("openssl", "x2551
     ok(len(c) == 1 and c[0]["rejected_by"] == [] and len(c[0]["confirmed_by"]) == 1
        and r and all(o["verified"] for o in r),
        "%s %s stays verified (%d results, %s)" % (l, a, len(r), c))
-open(sys.argv[3], "w").write("%d\n" % n)
 PY
-# the numbering goes on after the checks printed above
-tap_n=$(cat "$tmp/n")
 
 hog=$(readlink "$rootfs/$libdir/libhogweed.so.6")
 ok $? "the rootfs has a libhogweed.so.6 link ($hog)"
@@ -116,14 +107,8 @@ ok $? "the guest loaded the stand-in libhogweed"
 "$check" "$tmp/out2" >"$tmp/check2" 2>&1
 ok $? "the orchestrator's validator accepts the output: $(head -1 "$tmp/check2")"
 
-python3 - "$tmp/out2" "$tap_n" "$tmp/n" <<'PY'
-import json, sys
-objs = [json.loads(l) for l in open(sys.argv[1])]
-n = int(sys.argv[2])
-def ok(cond, what):
-    global n
-    n += 1
-    print("%sok %d - %s" % ("" if cond else "not ", n, what))
+tap_py <<'PY'
+objs = load("out2")
 def of(t, lib, alg):
     return [o for o in objs if o["type"] == t and o.get("library") == lib
             and o.get("algorithm") == alg]
@@ -142,9 +127,7 @@ for l, a in (("nettle", "ecdh-p256"), ("openssl", "ecdsa-p256"), ("openssl", "ec
     ok(len(c) == 1 and c[0]["rejected_by"] == [] and len(c[0]["confirmed_by"]) == 1
        and r and all(o["verified"] for o in r),
        "%s %s stays verified (%d results, %s)" % (l, a, len(r), c))
-open(sys.argv[3], "w").write("%d\n" % n)
 PY
-tap_n=$(cat "$tmp/n")
 
 systemd-nspawn -q --register=no --keep-unit --private-network \
 	--read-only --console=pipe --as-pid2 -D "$rootfs" \
@@ -160,14 +143,8 @@ ok $? "the guest loaded the stand-in libhogweed"
 "$check" "$tmp/out3" >"$tmp/check3" 2>&1
 ok $? "the orchestrator's validator accepts the output: $(head -1 "$tmp/check3")"
 
-python3 - "$tmp/out3" "$tap_n" "$tmp/n" <<'PY'
-import json, sys
-objs = [json.loads(l) for l in open(sys.argv[1])]
-n = int(sys.argv[2])
-def ok(cond, what):
-    global n
-    n += 1
-    print("%sok %d - %s" % ("" if cond else "not ", n, what))
+tap_py <<'PY'
+objs = load("out3")
 def of(t, lib, alg):
     return [o for o in objs if o["type"] == t and o.get("library") == lib
             and o.get("algorithm") == alg]
@@ -187,7 +164,5 @@ for a in ("rsa-2048", "rsa-pss-2048"):
     ok(len(c) == 1 and c[0]["rejected_by"] == [] and c[0]["confirmed_by"] == ["nettle"]
        and len(r) == nops and all(o["verified"] for o in r),
        "openssl %s stays verified (%d results, %s)" % (a, len(r), c))
-open(sys.argv[3], "w").write("%d\n" % n)
 PY
-tap_n=$(cat "$tmp/n")
 done_testing

@@ -42,14 +42,8 @@ sed 's/^/# /' "$tmp/pq.err" | head -5
 "$check" "$tmp/pq" >"$tmp/pq.check" 2>&1
 ok $? "the orchestrator's validator accepts the output: $(head -1 "$tmp/pq.check")"
 
-python3 - "$tmp/pq" "$tap_n" "$tmp/n" <<'PY'
-import json, sys
-objs = [json.loads(l) for l in open(sys.argv[1])]
-n = int(sys.argv[2])
-def ok(cond, what):
-    global n
-    n += 1
-    print("%sok %d - %s" % ("" if cond else "not ", n, what))
+tap_py <<'PY'
+objs = load("pq")
 ops = {"ml-kem-768": ["keygen", "encaps", "decaps"],
        "ml-dsa-65": ["keygen", "sign", "verify"]}
 sources = {"ml-kem-768": [
@@ -90,9 +84,7 @@ want = sorted((l, a) for l in ("botan", "gnutls", "libgcrypt", "libsodium",
 ok(u == want, "unsupported in every library but openssl (%s)" % u)
 e = [o for o in objs if o["type"] == "error"]
 ok(not e, "no error line (%s)" % e)
-open(sys.argv[3], "w").write("%d\n" % n)
 PY
-tap_n=$(cat "$tmp/n")
 
 # OpenSSL 3.5 refuses a second one-shot EVP_DigestSign or EVP_DigestVerify
 # on a context that was not initialised again: every public-key and key
@@ -128,14 +120,8 @@ ok $? "every result verified, OpenSSL 3.5's Ed25519 sign and verify among them, 
 # ECDH P-256, X25519 and X448 supported, their known answers passed, both
 # operations timed and verified, confirmed by the other libraries that
 # have them and rejected by none
-python3 - "$tmp/all" "$tap_n" "$tmp/n" <<'PY'
-import json, sys
-objs = [json.loads(l) for l in open(sys.argv[1])]
-n = int(sys.argv[2])
-def ok(cond, what):
-    global n
-    n += 1
-    print("%sok %d - %s" % ("" if cond else "not ", n, what))
+tap_py <<'PY'
+objs = load("all")
 lib = [o for o in objs if o["type"] == "library" and o["library"] == "gnutls"]
 ok(len(lib) == 1 and lib[0]["status"] == "loaded"
    and lib[0].get("version", "").startswith("GnuTLS 3.8"),
@@ -171,7 +157,5 @@ for alg in ("ecdh-p256", "x25519", "x448"):
         rate = r[0]["ops_per_s"] if len(r) == 1 else 0
         ok(len(r) == 1 and r[0]["verified"] and 100 <= rate <= 1e7,
            "gnutls %s %s: verified, %.0f per second" % (alg, op, rate))
-open(sys.argv[3], "w").write("%d\n" % n)
 PY
-tap_n=$(cat "$tmp/n")
 done_testing

@@ -61,30 +61,8 @@ ok $? "and interleaved, exit 0"
 nspawn b -- --quick --interleave --min-batch-ns 200000 --algos $algos --seed 2
 ok $? "and interleaved once more (A/A)"
 
-# tap_py SCRIPT-ARGS: run python3 on the script on stdin with the TAP
-# count; its points are printed and counted here. The script starts with
-# tmp and n (the count so far), ok(cond, what) and load(name) (the JSON
-# lines of $tmp/out.NAME) defined; it ends printing "# n".
-tap_py() {
-	out=$( { cat <<'PRE'
-import json, sys, collections
-tmp, n = sys.argv[1], int(sys.argv[2])
-def ok(cond, what):
-    global n
-    n += 1
-    print("%sok %d - %s" % ("" if cond else "not ", n, what))
-def load(name):
-    return [json.loads(l) for l in open("%s/out.%s" % (tmp, name))]
-PRE
-		cat; } | python3 - "$tmp" "$tap_n" "$@")
-	echo "$out" | grep -v '^#'
-	echo "$out" | grep '^# ' | grep -v '^# [0-9]*$'
-	tap_n=$(echo "$out" | sed -n 's/^# \([0-9][0-9]*\)$/\1/p')
-	tap_failed=$((tap_failed + $(echo "$out" | grep -c '^not ok')))
-}
-
 tap_py <<'PY'
-seq, a, b = load("seq"), load("a"), load("b")
+seq, a, b = load("out.seq"), load("out.a"), load("out.b")
 def key(o):
     return (o["library"], o["algorithm"], o["operation"], o["mode"],
             o["buffer_bytes"])
@@ -159,7 +137,6 @@ for p, ps in pa.items():
 ok(total > 50 and agree >= 0.95 * total,
    "A/A: B orders the pairs A finds a fifth apart the same way in %d of "
    "%d (at least 95 %%)" % (agree, total))
-print("#", n)
 PY
 
 # the public-key operations and KDFs as interleaved points: each library's
@@ -177,7 +154,7 @@ ok $? "and once more (A/A)"
 "$top_builddir/tests/fixtures/guest-check" "$tmp/out.pka" >"$tmp/pka.check" 2>&1
 ok $? "the validator accepts it: $(head -1 "$tmp/pka.check")"
 tap_py <<'PY'
-a, b = load("pka"), load("pkb")
+a, b = load("out.pka"), load("out.pkb")
 def points(objs):
     """(mode, algorithm, operation) -> {library: result}"""
     p = collections.defaultdict(dict)
@@ -261,7 +238,6 @@ for k, v in qa.items():
 ok(total >= 5 and agree >= min(0.95 * total, total - 1),
    "A/A: B orders the pairs A finds a fifth apart the same way in %d of "
    "%d (at least 95 %%, or all but one)" % (agree, total))
-print("#", n)
 PY
 
 cat >"$tmp/fakemc.c" <<'C'
@@ -328,7 +304,7 @@ for mode in none crash hang exit stdout; do
 done
 tap_py <<'PY'
 def loadf(name):
-    return load("f" + name)
+    return load("out.f" + name)
 def res(objs, lib):
     return {(o["algorithm"], o["operation"], o["mode"], o["buffer_bytes"])
             for o in objs if o["type"] == "result" and o["library"] == lib}
@@ -361,6 +337,5 @@ for mode, msg in want.items():
     ok(objs[-1]["type"] == "done" and
        objs[-1]["results"] == len([o for o in objs if o["type"] == "result"]),
        "%s: done, counting what was printed" % mode)
-print("#", n)
 PY
 done_testing
