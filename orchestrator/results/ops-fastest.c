@@ -10,8 +10,9 @@
 #include "orchestrator/results/ops-fastest.h"
 #include "orchestrator/results/report-fmt.h"
 
-/* The pairs of one run and kind; ?1 the run, ?2 the mode. A library and
- * its versus labelled as the rows are (ops_row_label). */
+/* The pairs of one algorithm of one run and kind; ?1 the run, ?2 the
+ * mode, ?3 the algorithm. A library and its versus labelled as the rows
+ * are (ops_row_label). */
 static const char pairs_sql[] =
 	"SELECT coalesce(distro || coalesce(':' || release, ''), ''), variant,"
 	" algorithm, operation,"
@@ -19,7 +20,8 @@ static const char pairs_sql[] =
 	" ELSE library || '@' || build END,"
 	" CASE WHEN versus_build = 'shipped' THEN versus"
 	" ELSE versus || '@' || versus_build END,"
-	" ratio, tie FROM pairs_v WHERE run_id = ?1 AND mode = ?2";
+	" ratio, tie FROM pairs_v WHERE run_id = ?1 AND mode = ?2"
+	" AND algorithm = ?3";
 
 int ops_same_group(const struct ops_row *a, const struct ops_row *b)
 {
@@ -80,6 +82,7 @@ static int mark_group(sqlite3 *db, sqlite3_stmt *st, enum ops_kind kind,
 	fastest = ops_row_label(top);
 	sqlite3_reset(st);
 	sqlite3_bind_int64(st, 1, v[0].run_id);
+	sqlite3_bind_text(st, 3, v[0].algorithm, -1, SQLITE_TRANSIENT);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *lib = (const char *)sqlite3_column_text(st, 4);
 		const char *versus = (const char *)sqlite3_column_text(st, 5);
